@@ -1,0 +1,122 @@
+// The one plain record every writer, the compare gate and the plot script consume: one per
+// (case, variant), plus the run's environment. No LibTorch here.
+#pragma once
+
+#include "graphbench/stats/statistics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+enum class RecordStatus { kOk, kSkipped, kFailed };
+const char* to_string(RecordStatus status);
+
+// One epoch of a training run (kind "training"), as the tutorial prints it.
+struct TrainingEpoch {
+  int epoch = 0;
+  double train_seconds = 0.0;
+  double test_seconds = 0.0;
+  std::int64_t logged_samples = 0;  // the tutorial's [59584/60000]
+  std::int64_t dataset_size = 0;
+  double logged_loss = 0.0;  // loss of the last logged batch
+  double test_loss = 0.0;
+  double test_accuracy = 0.0;
+};
+
+struct TrainingSummary {
+  std::vector<TrainingEpoch> epochs;
+  double total_seconds = 0.0;      // wall time of the whole run, data loading included
+  double median_step_us = 0.0;     // device time of one training step, median over blocks
+  std::int64_t train_steps = 0;
+  std::int64_t skipped_batches = 0;  // short last batches not trained on
+  std::string train_executor;        // eager or graph
+  std::string test_executor;
+};
+
+struct Roofline {
+  double bytes = 0.0;  // bytes the step must move at least (declared by the workload)
+  double flops = 0.0;
+  double achieved_gbps = 0.0;
+  double bandwidth_share = 0.0;  // achieved / measured copy bandwidth of the device
+  double achieved_tflops = 0.0;
+};
+
+struct PublishedComparison {
+  std::optional<double> speedup;
+  std::optional<double> eager_us;
+  std::optional<double> variant_us;
+  std::string source;
+  std::string device;
+};
+
+struct ResultRecord {
+  std::string case_name;
+  std::string workload;
+  std::string variant;
+  std::string kind;  // benchmark or training
+  std::string mode;  // inference or train
+  std::string dtype;
+  std::string device;
+  nlohmann::json params = nlohmann::json::object();
+
+  RecordStatus status = RecordStatus::kOk;
+  std::string reason;  // why skipped or failed
+
+  // Timing (kind benchmark). samples_us: per-step device time of each sample (CUDA events on the
+  // GPU, a steady clock on the CPU); host_samples_us: per-step host wall time of each sample.
+  std::int64_t steps_per_sample = 0;
+  std::vector<double> samples_us;
+  std::vector<double> host_samples_us;
+  std::optional<stats::Summary> stats;
+  std::optional<stats::Summary> host_stats;
+  double rel_noise = 0.0;  // relative 95% half-width of the median
+  std::string stop_reason;
+  std::optional<double> speedup_vs_eager;
+  std::optional<stats::Interval> speedup_ci95;
+  std::optional<double> capture_ms;  // capture + instantiate, reported on its own
+  std::optional<double> max_abs_error;  // against eager, from validation
+  std::optional<double> sm_clock_start_mhz;
+  std::optional<double> sm_clock_end_mhz;
+  std::optional<Roofline> roofline;
+  std::map<std::string, std::int64_t> counters;
+  std::vector<std::string> warnings;
+  std::optional<PublishedComparison> published;
+  std::optional<TrainingSummary> training;  // kind training
+};
+
+struct Environment {
+  int schema_version = 0;
+  std::string tool_version;
+  std::string date_utc;  // ISO 8601
+  std::string host;
+  std::string os;
+  std::string git_commit;
+  std::string build_type;
+  std::string compiler;
+  std::string libtorch_version;
+  std::string device;  // cpu or cuda
+  std::string gpu_name;
+  std::string driver_version;
+  std::string cuda_runtime_version;
+  std::string cudnn_version;
+  int sm_count = 0;
+  double gpu_memory_gib = 0.0;
+  double sm_clock_max_mhz = 0.0;
+  double copy_bandwidth_gbps = 0.0;  // measured once per run (device-to-device copy)
+  std::string command_line;
+  std::string suite;
+  std::string config_path;
+};
+
+struct RunReport {
+  Environment environment;
+  std::vector<ResultRecord> records;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,53 @@
+// A suite file (configs/*.json) as plain structs, after full validation. See docs/spec.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// How long and how often to sample one case (DESIGN.md section 6).
+struct SamplingSpec {
+  int warmup_steps = 10;            // untimed steps per variant before sampling
+  int min_samples = 10;             // never stop with fewer samples per variant
+  int max_samples = 200;            // stop here even if the noise target was not met
+  double min_time_s = 0.5;          // total measured time per variant before stopping
+  double max_time_s = 15.0;         // timeout per case (all variants together)
+  double target_rel_noise = 0.01;   // stop once the relative noise of each median is below this
+  double min_sample_time_ms = 1.0;  // steps per sample are chosen so one sample lasts this long
+};
+
+// Published figures a case reproduces, printed beside the measured ones.
+struct PublishedFigures {
+  std::optional<double> speedup;   // eager time / variant time, as published
+  std::optional<double> eager_us;  // per-step time of the eager baseline, as published
+  std::optional<double> variant_us;
+  std::string variant;  // which measured variant the figures are compared with
+  std::string source;   // where the figures come from
+  std::string device;   // the GPU they were measured on
+};
+
+struct CaseSpec {
+  std::string name;
+  std::string workload;
+  std::string kind = "benchmark";  // "benchmark": timed steps; "training": epochs of real training
+  std::string mode;                // "inference" or "train"
+  std::string dtype = "float32";
+  std::vector<std::string> variants;
+  SamplingSpec sampling;
+  nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
+  std::vector<PublishedFigures> published;
+  std::string json_path;  // "/cases/3", for messages
+};
+
+struct SuiteSpec {
+  std::string path;  // the file it was read from
+  std::string name;
+  std::string description;
+  std::vector<CaseSpec> cases;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,51 @@
+// Pure statistics over samples (microseconds per step). No LibTorch, no I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace graphbench::stats {
+
+struct Summary {
+  std::size_t count = 0;
+  double median = 0.0;
+  double q1 = 0.0;  // 25th percentile (linear interpolation, as numpy's default)
+  double q3 = 0.0;  // 75th percentile
+  double iqr = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  double mean = 0.0;
+  double stddev = 0.0;  // sample standard deviation (n - 1)
+  double cv = 0.0;      // stddev / mean
+};
+
+struct Interval {
+  double low = 0.0;
+  double high = 0.0;
+};
+
+// Percentile p in [0, 100] with linear interpolation between order statistics.
+double percentile(std::vector<double> values, double p);
+
+// Summary of a non-empty sample; throws std::invalid_argument on an empty one.
+Summary summarize(const std::vector<double>& values);
+
+// Relative noise of the median: half-width of a distribution-free 95% confidence interval of the
+// median (order statistics), divided by the median. Infinity with fewer than 6 samples.
+double median_relative_noise(const std::vector<double>& values);
+
+// Ratio of medians numerator / denominator with a 95% bootstrap percentile interval, resampling
+// both sides independently (so the noise of both propagates). Deterministic for a given seed.
+struct RatioEstimate {
+  double ratio = 0.0;
+  Interval ci95;
+};
+RatioEstimate ratio_of_medians(const std::vector<double>& numerator,
+                               const std::vector<double>& denominator, int resamples = 2000,
+                               std::uint64_t seed = 0x9e3779b97f4a7c15ull);
+
+// Two-sided Mann-Whitney U test p-value (normal approximation with tie correction).
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace graphbench::stats

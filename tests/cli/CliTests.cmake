@@ -1,0 +1,1 @@
+# Whole-binary tests (filled in below).

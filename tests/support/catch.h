@@ -1,0 +1,23 @@
+// Include this instead of Catch2's own header: it works with Catch2 2.x (single header) and 3.x.
+#pragma once
+
+#if GRAPHBENCH_CATCH2_MAJOR >= 3
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+using Catch::Approx;
+#else
+#include <catch2/catch.hpp>
+#endif
+
+#include <string>
+
+namespace graphbench::testing {
+// Where the golden files live (tests/golden) and the project root.
+inline std::string golden_path(const std::string& name) {
+  return std::string(GRAPHBENCH_TEST_DATA_DIR) + "/" + name;
+}
+inline std::string source_path(const std::string& name) {
+  return std::string(GRAPHBENCH_SOURCE_DIR) + "/" + name;
+}
+}  // namespace graphbench::testing
