@@ -1,0 +1,211 @@
+// Pure statistics over samples: percentiles, summaries, the noise of a median, a bootstrap interval
+// of a ratio of medians and the Mann-Whitney U test. See statistics.h for the contracts.
+#include "graphbench/stats/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace graphbench::stats {
+namespace {
+
+void require_non_empty(const std::vector<double>& values, const char* what) {
+  if (values.empty()) {
+    throw std::invalid_argument(std::string(what) + ": needs at least one sample, got none");
+  }
+}
+
+// a + (b - a) t, computed from the nearer end as numpy does, so results match it to the last bit.
+double lerp(double a, double b, double t) {
+  const double diff = b - a;
+  return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+// Percentile of already sorted values (numpy's default "linear" method).
+double sorted_percentile(const std::vector<double>& sorted, double p) {
+  const double rank = p / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return lerp(sorted[below], sorted[above], rank - static_cast<double>(below));
+}
+
+// Median of values, reordering them (nth_element); the result does not depend on the algorithm.
+double median_in_place(std::vector<double>& values) {
+  const std::size_t n = values.size();
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  const double upper = *mid;
+  if (n % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), mid);
+  return lerp(lower, upper, 0.5);
+}
+
+// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same bits on every platform, unlike
+// the standard library's distributions.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform index in [0, bound): draws below 2^64 mod bound are rejected, so no modulo bias.
+  std::size_t below(std::size_t bound) {
+    const auto range = static_cast<std::uint64_t>(bound);
+    const std::uint64_t threshold = (0 - range) % range;
+    for (;;) {
+      const std::uint64_t x = next();
+      if (x >= threshold) return static_cast<std::size_t>(x % range);
+    }
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Median of a resample with replacement of `values` into `scratch`.
+double resampled_median(const std::vector<double>& values, SplitMix64& rng,
+                        std::vector<double>& scratch) {
+  scratch.resize(values.size());
+  for (double& x : scratch) x = values[rng.below(values.size())];
+  return median_in_place(scratch);
+}
+
+// Ranks 1..n of the pooled values, ties sharing their average rank; also sum(t^3 - t) over ties.
+std::vector<double> average_ranks(const std::vector<double>& pooled, double& tie_term) {
+  std::vector<std::size_t> order(pooled.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t l, std::size_t r) { return pooled[l] < pooled[r]; });
+  std::vector<double> ranks(pooled.size());
+  tie_term = 0.0;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i + 1;
+    while (j < order.size() && pooled[order[j]] == pooled[order[i]]) ++j;
+    const double rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+    for (std::size_t k = i; k < j; ++k) ranks[order[k]] = rank;
+    const auto t = static_cast<double>(j - i);
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  return ranks;
+}
+
+}  // namespace
+
+double percentile(std::vector<double> values, double p) {
+  require_non_empty(values, "percentile");
+  if (!(p >= 0.0 && p <= 100.0)) {
+    throw std::invalid_argument("percentile: p must be in [0, 100], got " + std::to_string(p));
+  }
+  std::sort(values.begin(), values.end());
+  return sorted_percentile(values, p);
+}
+
+Summary summarize(const std::vector<double>& values) {
+  require_non_empty(values, "summarize");
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  Summary s;
+  s.count = sorted.size();
+  s.median = sorted_percentile(sorted, 50.0);
+  s.q1 = sorted_percentile(sorted, 25.0);
+  s.q3 = sorted_percentile(sorted, 75.0);
+  s.iqr = s.q3 - s.q1;
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.count);
+  if (s.count > 1) {
+    double squares = 0.0;
+    for (double x : sorted) squares += (x - s.mean) * (x - s.mean);
+    s.stddev = std::sqrt(squares / static_cast<double>(s.count - 1));
+  }
+  s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
+  return s;
+}
+
+// The interval [x_(l), x_(n+1-l)] (1-based order statistics) covers the median with probability
+// 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2). We take the largest l whose coverage is >= 95%; from
+// n = 6 on, l = 1 qualifies (coverage 1 - 2/64 = 96.9%).
+double median_relative_noise(const std::vector<double>& values) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  const std::size_t n = values.size();
+  if (n < 6) return kInfinity;
+  // Binomial(n, 1/2) probabilities in log space (2^-n underflows for large n).
+  double log_pmf = -static_cast<double>(n) * std::log(2.0);  // P(B = 0)
+  double cdf = 0.0;
+  std::size_t l = 0;  // the largest l found so far with 2 P(B <= l - 1) <= 0.05
+  for (std::size_t k = 0; k < n / 2; ++k) {
+    cdf += std::exp(log_pmf);  // P(B <= k)
+    if (2.0 * cdf > 0.05) break;
+    l = k + 1;
+    log_pmf += std::log(static_cast<double>(n - k)) - std::log(static_cast<double>(k + 1));
+  }
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const double half_width = (sorted[n - l] - sorted[l - 1]) / 2.0;
+  const double median = sorted_percentile(sorted, 50.0);
+  if (half_width == 0.0) return 0.0;
+  if (median == 0.0) return kInfinity;
+  return half_width / std::abs(median);
+}
+
+// The interval is the 2.5th and 97.5th percentiles of the resampled ratios, widened where needed
+// so that it always contains the point estimate (a percentile interval of a discrete statistic
+// can miss it on tiny or very skewed samples).
+RatioEstimate ratio_of_medians(const std::vector<double>& numerator,
+                               const std::vector<double>& denominator, int resamples,
+                               std::uint64_t seed) {
+  require_non_empty(numerator, "ratio_of_medians (numerator)");
+  require_non_empty(denominator, "ratio_of_medians (denominator)");
+  if (resamples < 1) {
+    throw std::invalid_argument("ratio_of_medians: resamples must be >= 1, got " +
+                                std::to_string(resamples));
+  }
+  std::vector<double> scratch = numerator;
+  const double top = median_in_place(scratch);
+  scratch = denominator;
+  const double bottom = median_in_place(scratch);
+
+  RatioEstimate estimate;
+  estimate.ratio = top / bottom;
+  SplitMix64 rng(seed);
+  std::vector<double> ratios(static_cast<std::size_t>(resamples));
+  for (double& r : ratios) {
+    const double t = resampled_median(numerator, rng, scratch);
+    r = t / resampled_median(denominator, rng, scratch);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  estimate.ci95.low = std::min(sorted_percentile(ratios, 2.5), estimate.ratio);
+  estimate.ci95.high = std::max(sorted_percentile(ratios, 97.5), estimate.ratio);
+  return estimate;
+}
+
+// U of sample a, mean n1 n2 / 2, variance n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))), and a
+// continuity correction of 1/2, as scipy.stats.mannwhitneyu(method="asymptotic") by default.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  require_non_empty(a, "mann_whitney_p (a)");
+  require_non_empty(b, "mann_whitney_p (b)");
+  std::vector<double> pooled = a;
+  pooled.insert(pooled.end(), b.begin(), b.end());
+  double tie_term = 0.0;
+  const std::vector<double> ranks = average_ranks(pooled, tie_term);
+  const auto n1 = static_cast<double>(a.size());
+  const auto n2 = static_cast<double>(b.size());
+  const double total = n1 + n2;
+  const double rank_sum_a = std::accumulate(ranks.begin(), ranks.begin() + a.size(), 0.0);
+  const double u = rank_sum_a - n1 * (n1 + 1.0) / 2.0;
+  const double mean = n1 * n2 / 2.0;
+  const double variance =
+      n1 * n2 / 12.0 * ((total + 1.0) - tie_term / (total * (total - 1.0)));
+  if (!(variance > 0.0)) return 1.0;  // every value equal: no evidence of a difference
+  const double z = std::max(std::abs(u - mean) - 0.5, 0.0) / std::sqrt(variance);
+  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+}
+
+}  // namespace graphbench::stats
