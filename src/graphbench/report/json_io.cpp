@@ -1,0 +1,535 @@
+// results.json <-> RunReport: the writer, the checked reader and the file entry point.
+#include "graphbench/report/json_io.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/core/version.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace graphbench {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+json optional_number(const std::optional<double>& value) {
+  return value ? number_or_null(*value) : json(nullptr);
+}
+
+json environment_to_json(const Environment& e) {
+  return {{"date_utc", e.date_utc},
+          {"host", e.host},
+          {"os", e.os},
+          {"git_commit", e.git_commit},
+          {"build_type", e.build_type},
+          {"compiler", e.compiler},
+          {"libtorch_version", e.libtorch_version},
+          {"device", e.device},
+          {"gpu_name", e.gpu_name},
+          {"driver_version", e.driver_version},
+          {"cuda_runtime_version", e.cuda_runtime_version},
+          {"cudnn_version", e.cudnn_version},
+          {"sm_count", e.sm_count},
+          {"gpu_memory_gib", number_or_null(e.gpu_memory_gib)},
+          {"sm_clock_max_mhz", number_or_null(e.sm_clock_max_mhz)},
+          {"copy_bandwidth_gbps", number_or_null(e.copy_bandwidth_gbps)},
+          {"command_line", e.command_line},
+          {"suite", e.suite},
+          {"config_path", e.config_path}};
+}
+
+json numbers_to_json(const std::vector<double>& values) {
+  json out = json::array();
+  for (double v : values) out.push_back(number_or_null(v));
+  return out;
+}
+
+void write_summary(json& r, const std::optional<stats::Summary>& s) {
+  auto field = [&](double stats::Summary::*member) {
+    return s ? number_or_null((*s).*member) : json(nullptr);
+  };
+  r["median_us"] = field(&stats::Summary::median);
+  r["iqr_us"] = field(&stats::Summary::iqr);
+  r["min_us"] = field(&stats::Summary::min);
+  r["max_us"] = field(&stats::Summary::max);
+  r["mean_us"] = field(&stats::Summary::mean);
+  r["stddev_us"] = field(&stats::Summary::stddev);
+  r["cv"] = field(&stats::Summary::cv);
+  r["q1_us"] = field(&stats::Summary::q1);
+  r["q3_us"] = field(&stats::Summary::q3);
+}
+
+json training_to_json(const TrainingSummary& t) {
+  json epochs = json::array();
+  for (const TrainingEpoch& e : t.epochs) {
+    epochs.push_back({{"epoch", e.epoch},
+                      {"train_seconds", number_or_null(e.train_seconds)},
+                      {"test_seconds", number_or_null(e.test_seconds)},
+                      {"logged_samples", e.logged_samples},
+                      {"dataset_size", e.dataset_size},
+                      {"logged_loss", number_or_null(e.logged_loss)},
+                      {"test_loss", number_or_null(e.test_loss)},
+                      {"test_accuracy", number_or_null(e.test_accuracy)}});
+  }
+  return {{"epochs", std::move(epochs)},
+          {"total_seconds", number_or_null(t.total_seconds)},
+          {"median_step_us", number_or_null(t.median_step_us)},
+          {"train_steps", t.train_steps},
+          {"skipped_batches", t.skipped_batches},
+          {"train_executor", t.train_executor},
+          {"test_executor", t.test_executor}};
+}
+
+json record_to_json(const ResultRecord& rec) {
+  json r;
+  r["case"] = rec.case_name;
+  r["workload"] = rec.workload;
+  r["variant"] = rec.variant;
+  r["kind"] = rec.kind;
+  r["mode"] = rec.mode;
+  r["dtype"] = rec.dtype;
+  r["device"] = rec.device;
+  r["params"] = rec.params;
+  r["status"] = to_string(rec.status);
+  r["reason"] = rec.reason;
+  r["steps_per_sample"] = rec.steps_per_sample;
+  r["samples_us"] = numbers_to_json(rec.samples_us);
+  r["host_samples_us"] = numbers_to_json(rec.host_samples_us);
+  write_summary(r, rec.stats);
+  r["host_median_us"] = rec.host_stats ? number_or_null(rec.host_stats->median) : json(nullptr);
+  r["rel_noise"] = number_or_null(rec.rel_noise);
+  r["stop_reason"] = rec.stop_reason;
+  r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
+  r["speedup_ci95"] = rec.speedup_ci95 ? json::array({number_or_null(rec.speedup_ci95->low),
+                                                      number_or_null(rec.speedup_ci95->high)})
+                                       : json(nullptr);
+  r["capture_ms"] = optional_number(rec.capture_ms);
+  r["max_abs_error"] = optional_number(rec.max_abs_error);
+  r["sm_clock_mhz"] = rec.sm_clock_start_mhz || rec.sm_clock_end_mhz
+                          ? json{{"start", optional_number(rec.sm_clock_start_mhz)},
+                                 {"end", optional_number(rec.sm_clock_end_mhz)}}
+                          : json(nullptr);
+  r["roofline"] = nullptr;
+  if (rec.roofline) {
+    const Roofline& f = *rec.roofline;
+    r["roofline"] = {{"bytes", number_or_null(f.bytes)},
+                     {"flops", number_or_null(f.flops)},
+                     {"achieved_gbps", number_or_null(f.achieved_gbps)},
+                     {"bandwidth_share", number_or_null(f.bandwidth_share)},
+                     {"achieved_tflops", number_or_null(f.achieved_tflops)}};
+  }
+  r["counters"] = json::object();
+  for (const auto& [name, value] : rec.counters) r["counters"][name] = value;
+  r["warnings"] = rec.warnings;
+  r["published"] = nullptr;
+  if (rec.published) {
+    const PublishedComparison& p = *rec.published;
+    r["published"] = {{"speedup", optional_number(p.speedup)},
+                      {"eager_us", optional_number(p.eager_us)},
+                      {"variant_us", optional_number(p.variant_us)},
+                      {"source", p.source},
+                      {"device", p.device}};
+  }
+  r["training"] = rec.training ? training_to_json(*rec.training) : json(nullptr);
+  return r;
+}
+
+}  // namespace
+
+json to_json(const RunReport& report) {
+  json out;
+  out["schema_version"] = kResultsSchemaVersion;
+  out["tool"] = "graphbench";
+  out["tool_version"] = report.environment.tool_version;
+  out["environment"] = environment_to_json(report.environment);
+  out["records"] = json::array();
+  for (const ResultRecord& rec : report.records) out["records"].push_back(record_to_json(rec));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+std::string value_for_message(const json& value) {
+  constexpr std::size_t kMaxChars = 60;
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars - 3) + "...";
+  return text;
+}
+
+// RFC 6901: "~" is written "~0" and "/" is written "~1".
+std::string pointer_append(const std::string& base, const std::string& key) {
+  std::string out = base + "/";
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string pointer_append(const std::string& base, std::size_t index) {
+  return fmt::format("{}/{}", base, index);
+}
+
+// Typed access to the keys of one JSON object; every error names the file and the JSON pointer.
+class ObjectReader {
+ public:
+  ObjectReader(const std::string& file, const json& value, std::string pointer)
+      : file_(file), value_(value), pointer_(std::move(pointer)) {
+    if (!value_.is_object()) fail_expected(pointer_, "an object", value_);
+  }
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+    if (pointer.empty()) throw InputError(fmt::format("{}: {}", file_, message));
+    throw InputError(fmt::format("{}: {}: {}", file_, pointer, message));
+  }
+  [[noreturn]] void fail_expected(const std::string& pointer, const std::string& what,
+                                  const json& got) const {
+    fail(pointer, fmt::format("expected {}, got {}", what, value_for_message(got)));
+  }
+
+  const std::string& file() const { return file_; }
+  std::string pointer(const std::string& key) const { return pointer_append(pointer_, key); }
+
+  // The value of `key`, or nullptr when absent (InputError when absent and required).
+  const json* find(const std::string& key, bool required = false) const {
+    const auto it = value_.find(key);
+    if (it != value_.end()) return &*it;
+    if (required) fail(pointer_, fmt::format("missing required key \"{}\"", key));
+    return nullptr;
+  }
+  // Present and not null.
+  const json* find_value(const std::string& key) const {
+    const json* v = find(key);
+    return v && !v->is_null() ? v : nullptr;
+  }
+  ObjectReader object(const std::string& key) const { return {file_, *find(key), pointer(key)}; }
+
+  std::string string(const std::string& key, bool required = false) const {
+    const json* v = find(key, required);
+    if (!v) return {};
+    if (!v->is_string()) fail_expected(pointer(key), "a string", *v);
+    return v->get<std::string>();
+  }
+
+  double number_at(const json& v, const std::string& pointer, const char* what) const {
+    if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (!v.is_number()) fail_expected(pointer, what, v);
+    return v.get<double>();
+  }
+  // A number; null reads as NaN (non-finite numbers are written as null).
+  double number(const std::string& key) const {
+    const json* v = find(key);
+    return v ? number_at(*v, pointer(key), "a number") : 0.0;
+  }
+  std::optional<double> optional_number(const std::string& key) const {
+    const json* v = find_value(key);
+    if (!v) return std::nullopt;
+    if (!v->is_number()) fail_expected(pointer(key), "a number or null", *v);
+    return v->get<double>();
+  }
+
+  std::int64_t integer_at(const json& v, const std::string& pointer, std::int64_t min,
+                          std::int64_t max, const std::string& what) const {
+    const bool fits =
+        v.is_number_unsigned()
+            ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(max) &&
+                  (min <= 0 || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(min))
+            : v.is_number_integer() && v.get<std::int64_t>() >= min && v.get<std::int64_t>() <= max;
+    if (!fits) fail_expected(pointer, what, v);
+    return v.get<std::int64_t>();
+  }
+  std::int64_t integer(const std::string& key, std::int64_t min = 0,
+                       std::int64_t max = std::numeric_limits<std::int64_t>::max(),
+                       const std::string& what = "a non-negative integer") const {
+    const json* v = find(key);
+    return v ? integer_at(*v, pointer(key), min, max, what) : 0;
+  }
+
+  std::vector<double> numbers(const std::string& key) const {
+    std::vector<double> out;
+    const json* v = find(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), "an array of numbers", *v);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      out.push_back(number_at((*v)[i], pointer_append(pointer(key), i), "a number"));
+    }
+    return out;
+  }
+
+  std::vector<std::string> strings(const std::string& key) const {
+    std::vector<std::string> out;
+    const json* v = find(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), "an array of strings", *v);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!(*v)[i].is_string()) fail_expected(pointer_append(pointer(key), i), "a string", (*v)[i]);
+      out.push_back((*v)[i].get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  const std::string& file_;
+  const json& value_;
+  std::string pointer_;
+};
+
+Environment read_environment(const ObjectReader& root) {
+  Environment e;
+  e.tool_version = root.string("tool_version");
+  if (!root.find("environment")) return e;
+  const ObjectReader env = root.object("environment");
+  e.date_utc = env.string("date_utc");
+  e.host = env.string("host");
+  e.os = env.string("os");
+  e.git_commit = env.string("git_commit");
+  e.build_type = env.string("build_type");
+  e.compiler = env.string("compiler");
+  e.libtorch_version = env.string("libtorch_version");
+  e.device = env.string("device");
+  e.gpu_name = env.string("gpu_name");
+  e.driver_version = env.string("driver_version");
+  e.cuda_runtime_version = env.string("cuda_runtime_version");
+  e.cudnn_version = env.string("cudnn_version");
+  e.sm_count = static_cast<int>(env.integer("sm_count", 0, std::numeric_limits<int>::max()));
+  e.gpu_memory_gib = env.number("gpu_memory_gib");
+  e.sm_clock_max_mhz = env.number("sm_clock_max_mhz");
+  e.copy_bandwidth_gbps = env.number("copy_bandwidth_gbps");
+  e.command_line = env.string("command_line");
+  e.suite = env.string("suite");
+  e.config_path = env.string("config_path");
+  return e;
+}
+
+RecordStatus read_status(const ObjectReader& r) {
+  const json& v = *r.find("status", true);
+  if (v == "ok") return RecordStatus::kOk;
+  if (v == "skipped") return RecordStatus::kSkipped;
+  if (v == "failed") return RecordStatus::kFailed;
+  r.fail_expected(r.pointer("status"), "one of \"ok\", \"skipped\", \"failed\"", v);
+}
+
+void read_timing(const ObjectReader& r, ResultRecord& rec) {
+  rec.steps_per_sample = r.integer("steps_per_sample");
+  rec.samples_us = r.numbers("samples_us");
+  rec.host_samples_us = r.numbers("host_samples_us");
+  if (r.optional_number("median_us")) {
+    stats::Summary s;
+    s.count = rec.samples_us.size();
+    s.median = r.number("median_us");
+    s.iqr = r.number("iqr_us");
+    s.min = r.number("min_us");
+    s.max = r.number("max_us");
+    s.mean = r.number("mean_us");
+    s.stddev = r.number("stddev_us");
+    s.cv = r.number("cv");
+    s.q1 = r.number("q1_us");
+    s.q3 = r.number("q3_us");
+    rec.stats = s;
+  }
+  if (const auto host_median = r.optional_number("host_median_us")) {
+    stats::Summary s;
+    if (!rec.host_samples_us.empty()) s = stats::summarize(rec.host_samples_us);
+    s.median = *host_median;
+    rec.host_stats = s;
+  }
+  const json* noise = r.find("rel_noise");
+  rec.rel_noise = !noise ? 0.0
+                  : noise->is_null()
+                      ? std::numeric_limits<double>::infinity()
+                      : r.number("rel_noise");
+  rec.stop_reason = r.string("stop_reason");
+  rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
+  if (const json* ci = r.find_value("speedup_ci95")) {
+    if (!ci->is_array() || ci->size() != 2 || !(*ci)[0].is_number() || !(*ci)[1].is_number()) {
+      r.fail_expected(r.pointer("speedup_ci95"), "[low, high] (two numbers) or null", *ci);
+    }
+    rec.speedup_ci95 = stats::Interval{(*ci)[0].get<double>(), (*ci)[1].get<double>()};
+  }
+}
+
+void read_extras(const ObjectReader& r, ResultRecord& rec) {
+  rec.capture_ms = r.optional_number("capture_ms");
+  rec.max_abs_error = r.optional_number("max_abs_error");
+  if (r.find_value("sm_clock_mhz")) {
+    const ObjectReader clock = r.object("sm_clock_mhz");
+    rec.sm_clock_start_mhz = clock.optional_number("start");
+    rec.sm_clock_end_mhz = clock.optional_number("end");
+  }
+  if (r.find_value("roofline")) {
+    const ObjectReader f = r.object("roofline");
+    rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),
+                            f.number("bandwidth_share"), f.number("achieved_tflops")};
+  }
+  if (const json* counters = r.find("counters")) {
+    const ObjectReader c(r.file(), *counters, r.pointer("counters"));
+    for (const auto& item : counters->items()) {
+      rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
+                                           std::numeric_limits<std::int64_t>::max(),
+                                           "an integer");
+    }
+  }
+  rec.warnings = r.strings("warnings");
+  if (r.find_value("published")) {
+    const ObjectReader p = r.object("published");
+    rec.published = PublishedComparison{p.optional_number("speedup"),
+                                        p.optional_number("eager_us"),
+                                        p.optional_number("variant_us"), p.string("source"),
+                                        p.string("device")};
+  }
+}
+
+TrainingSummary read_training(const ObjectReader& t) {
+  TrainingSummary out;
+  if (const json* epochs = t.find("epochs")) {
+    if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
+    for (std::size_t i = 0; i < epochs->size(); ++i) {
+      const ObjectReader e(t.file(), (*epochs)[i], pointer_append(t.pointer("epochs"), i));
+      TrainingEpoch epoch;
+      epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
+      epoch.train_seconds = e.number("train_seconds");
+      epoch.test_seconds = e.number("test_seconds");
+      epoch.logged_samples = e.integer("logged_samples");
+      epoch.dataset_size = e.integer("dataset_size");
+      epoch.logged_loss = e.number("logged_loss");
+      epoch.test_loss = e.number("test_loss");
+      epoch.test_accuracy = e.number("test_accuracy");
+      out.epochs.push_back(epoch);
+    }
+  }
+  out.total_seconds = t.number("total_seconds");
+  out.median_step_us = t.number("median_step_us");
+  out.train_steps = t.integer("train_steps");
+  out.skipped_batches = t.integer("skipped_batches");
+  out.train_executor = t.string("train_executor");
+  out.test_executor = t.string("test_executor");
+  return out;
+}
+
+ResultRecord read_record(const ObjectReader& r) {
+  ResultRecord rec;
+  rec.case_name = r.string("case", true);
+  rec.workload = r.string("workload", true);
+  rec.variant = r.string("variant", true);
+  rec.kind = r.string("kind", true);
+  rec.mode = r.string("mode", true);
+  rec.dtype = r.string("dtype", true);
+  rec.device = r.string("device", true);
+  if (const json* params = r.find("params")) {
+    if (!params->is_object()) r.fail_expected(r.pointer("params"), "an object", *params);
+    rec.params = *params;
+  }
+  rec.status = read_status(r);
+  rec.reason = r.string("reason");
+  read_timing(r, rec);
+  read_extras(r, rec);
+  if (r.find_value("training")) rec.training = read_training(r.object("training"));
+  return rec;
+}
+
+void check_schema_version(const ObjectReader& root) {
+  const json& v = *root.find("schema_version", true);
+  const std::int64_t version = root.integer_at(v, "/schema_version", 1,
+                                               std::numeric_limits<int>::max(),
+                                               "a positive integer");
+  if (version > kResultsSchemaVersion) {
+    root.fail("/schema_version",
+              fmt::format("schema version {} is newer than the version this graphbench reads ({}); "
+                          "use a newer graphbench",
+                          version, kResultsSchemaVersion));
+  }
+}
+
+}  // namespace
+
+RunReport report_from_json(const json& document, const std::string& source_name) {
+  const ObjectReader root(source_name, document, "");
+  check_schema_version(root);
+  if (const json* tool = root.find("tool"); tool && *tool != "graphbench") {
+    root.fail_expected("/tool", "\"graphbench\"", *tool);
+  }
+  RunReport report;
+  report.environment = read_environment(root);
+  report.environment.schema_version = document.at("schema_version").get<int>();
+  const json& records = *root.find("records", true);
+  if (!records.is_array()) root.fail_expected("/records", "an array of records", records);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    report.records.push_back(
+        read_record(ObjectReader(source_name, records[i], pointer_append("/records", i))));
+  }
+  return report;
+}
+
+namespace {
+
+// 1-based line and column of the parser's byte position (nlohmann counts the character at
+// which it stopped, end of input included).
+std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
+  const std::size_t index = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < index; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, index - line_start + 1};
+}
+
+// nlohmann's reason without its "[json.exception...] parse error at line L, column C: " prefix.
+std::string parse_error_detail(const std::string& what) {
+  std::string detail = what;
+  const auto start = detail.find("parse error");
+  if (start != std::string::npos) detail = detail.substr(start + std::strlen("parse error"));
+  const auto colon = detail.find(": ");
+  if (colon != std::string::npos) detail = detail.substr(colon + 2);
+  return detail;
+}
+
+}  // namespace
+
+RunReport read_results_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) {
+    throw InputError(fmt::format("{}: cannot read results: is a directory", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(fmt::format("{}: cannot open results file: {}", path, std::strerror(errno)));
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_and_column(text, e.byte);
+    throw InputError(fmt::format("{}: invalid JSON at line {}, column {}: {}", path, line, column,
+                                 parse_error_detail(e.what())));
+  }
+  return report_from_json(document, path);
+}
+
+}  // namespace graphbench

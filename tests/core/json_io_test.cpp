@@ -1,0 +1,432 @@
+// Tests of results.json reading and writing: the golden file field by field, lossless round
+// trips, and the exact messages of bad input.
+#include "support/catch.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/core/version.h"
+#include "graphbench/report/json_io.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+using graphbench::InputError;
+using graphbench::read_results_file;
+using graphbench::RecordStatus;
+using graphbench::report_from_json;
+using graphbench::RunReport;
+using graphbench::to_json;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+// The message of the InputError `f` throws ("no error" when it throws none).
+template <typename F>
+std::string input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string error_of(const json& document) {
+  return input_error_of([&] { report_from_json(document, "base.json"); });
+}
+
+json minimal_document() {
+  return json::parse(R"({"schema_version": 1, "records": [
+    {"case": "c", "workload": "w", "variant": "eager", "kind": "benchmark",
+     "mode": "inference", "dtype": "float32", "device": "cpu", "status": "ok"}]})");
+}
+
+class TempDir {
+ public:
+  TempDir()
+      : path_(std::filesystem::temp_directory_path() /
+              ("graphbench-json-io-test-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string file = (path_ / name).string();
+    std::ofstream(file) << text;
+    return file;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace
+
+TEST_CASE("the golden results file reads field by field", "[json_io]") {
+  const RunReport report = read_results_file(graphbench::testing::golden_path("results_golden.json"));
+  const auto& env = report.environment;
+  CHECK(env.schema_version == 1);
+  CHECK(env.tool_version == "0.1.0");
+  CHECK(env.date_utc == "2026-11-21T23:59:00Z");
+  CHECK(env.host == "gpu-box");
+  CHECK(env.os == "Linux 6.1 x86_64");
+  CHECK(env.git_commit == "abc1234");
+  CHECK(env.build_type == "Release");
+  CHECK(env.compiler == "GNU 12.2.0");
+  CHECK(env.libtorch_version == "2.11.0");
+  CHECK(env.device == "cuda");
+  CHECK(env.gpu_name == "NVIDIA H100 80GB HBM3");
+  CHECK(env.driver_version == "580.159.04");
+  CHECK(env.cuda_runtime_version == "13.0");
+  CHECK(env.cudnn_version == "91000");
+  CHECK(env.sm_count == 132);
+  CHECK(env.gpu_memory_gib == 79.2);
+  CHECK(env.sm_clock_max_mhz == 1980.0);
+  CHECK(env.copy_bandwidth_gbps == 3012.5);
+  CHECK(env.command_line == "graphbench --workload gelu");
+  CHECK(env.suite == "gelu");
+  CHECK(env.config_path == "configs/gelu.json");
+  REQUIRE(report.records.size() == 4);
+
+  SECTION("ok benchmark record") {
+    const auto& r = report.records[0];
+    CHECK(r.case_name == "gelu-small");
+    CHECK(r.workload == "gelu");
+    CHECK(r.variant == "graph");
+    CHECK(r.kind == "benchmark");
+    CHECK(r.mode == "inference");
+    CHECK(r.dtype == "float32");
+    CHECK(r.device == "cuda");
+    CHECK(r.params == json{{"shape", {1, 3, 224, 224}}});
+    CHECK(r.status == RecordStatus::kOk);
+    CHECK(r.reason.empty());
+    CHECK(r.steps_per_sample == 128);
+    CHECK(r.samples_us == std::vector<double>{7.81, 7.85, 7.79, 7.92, 7.84, 7.88, 7.83, 7.86});
+    CHECK(r.host_samples_us ==
+          std::vector<double>{8.12, 8.15, 8.11, 8.3, 8.14, 8.18, 8.13, 8.16});
+    REQUIRE(r.stats.has_value());
+    CHECK(r.stats->count == 8);
+    CHECK(r.stats->median == 7.845);
+    CHECK(r.stats->iqr == 0.04);
+    CHECK(r.stats->min == 7.79);
+    CHECK(r.stats->max == 7.92);
+    CHECK(r.stats->mean == 7.8475);
+    CHECK(r.stats->stddev == 0.0406);
+    CHECK(r.stats->cv == 0.00518);
+    CHECK(r.stats->q1 == 7.825);
+    CHECK(r.stats->q3 == 7.865);
+    REQUIRE(r.host_stats.has_value());
+    CHECK(r.host_stats->median == 8.145);
+    CHECK(r.host_stats->count == 8);  // recomputed from host_samples_us
+    CHECK(r.host_stats->max == 8.3);
+    CHECK(r.rel_noise == 0.0083);
+    CHECK(r.stop_reason == "noise target reached");
+    CHECK(r.speedup_vs_eager == 6.3);
+    REQUIRE(r.speedup_ci95.has_value());
+    CHECK(r.speedup_ci95->low == 6.1);
+    CHECK(r.speedup_ci95->high == 6.5);
+    CHECK(r.capture_ms == 1.2);
+    CHECK(r.max_abs_error == 0.0);
+    CHECK(r.sm_clock_start_mhz == 1980.0);
+    CHECK(r.sm_clock_end_mhz == 1965.0);
+    REQUIRE(r.roofline.has_value());
+    CHECK(r.roofline->bytes == 1204224.0);
+    CHECK(r.roofline->flops == 752640.0);
+    CHECK(r.roofline->achieved_gbps == 153.4);
+    CHECK(r.roofline->bandwidth_share == 0.05);
+    CHECK(r.roofline->achieved_tflops == 0.1);
+    CHECK(r.counters == std::map<std::string, std::int64_t>{
+                            {"compiles", 1}, {"captures", 1}, {"replays", 5000}, {"cache_hits", 4999}});
+    CHECK(r.warnings == std::vector<std::string>{"IQR/median above 10% in 1 of 8 blocks"});
+    REQUIRE(r.published.has_value());
+    CHECK(r.published->speedup == 1.09);
+    CHECK(r.published->eager_us == 70.9);
+    CHECK(r.published->variant_us == 64.9);
+    CHECK(r.published->source == "PyTorch 1.10 CUDA Graphs blog (seed 001)");
+    CHECK(r.published->device == "Tesla K80");
+    CHECK_FALSE(r.training.has_value());
+  }
+
+  SECTION("skipped record: absent optional values are empty") {
+    const auto& r = report.records[1];
+    CHECK(r.variant == "jit+graph");
+    CHECK(r.status == RecordStatus::kSkipped);
+    CHECK(r.reason == "TorchScript is not available in this LibTorch build");
+    CHECK(r.steps_per_sample == 0);
+    CHECK(r.samples_us.empty());
+    CHECK(r.host_samples_us.empty());
+    CHECK_FALSE(r.stats.has_value());
+    CHECK_FALSE(r.host_stats.has_value());
+    CHECK(r.rel_noise == 0.0);
+    CHECK(r.stop_reason.empty());
+    CHECK_FALSE(r.speedup_vs_eager.has_value());
+    CHECK_FALSE(r.speedup_ci95.has_value());
+    CHECK_FALSE(r.capture_ms.has_value());
+    CHECK_FALSE(r.max_abs_error.has_value());
+    CHECK_FALSE(r.sm_clock_start_mhz.has_value());
+    CHECK_FALSE(r.sm_clock_end_mhz.has_value());
+    CHECK_FALSE(r.roofline.has_value());
+    CHECK(r.counters.empty());
+    CHECK(r.warnings.empty());
+    CHECK_FALSE(r.published.has_value());
+    CHECK_FALSE(r.training.has_value());
+  }
+
+  SECTION("failed record") {
+    const auto& r = report.records[2];
+    CHECK(r.case_name == "gelu-large");
+    CHECK(r.variant == "static");
+    CHECK(r.dtype == "float16");
+    CHECK(r.status == RecordStatus::kFailed);
+    CHECK(r.reason == "validation against eager: max abs error 0.5 above tolerance 0.001");
+    CHECK(r.max_abs_error == 0.5);
+    CHECK(r.sm_clock_start_mhz == 1980.0);
+    CHECK_FALSE(r.sm_clock_end_mhz.has_value());
+    CHECK(r.counters == std::map<std::string, std::int64_t>{{"compiles", 1}});
+    REQUIRE(r.published.has_value());
+    CHECK_FALSE(r.published->speedup.has_value());
+    CHECK(r.published->eager_us == 58.5);
+    CHECK_FALSE(r.published->variant_us.has_value());
+    CHECK(r.published->source == "DESIGN.md section 8");
+    CHECK(r.published->device == "NVIDIA H200");
+  }
+
+  SECTION("training record") {
+    const auto& r = report.records[3];
+    CHECK(r.case_name == "mnist-train");
+    CHECK(r.kind == "training");
+    CHECK(r.mode == "train");
+    CHECK(r.speedup_vs_eager == 4.1);
+    CHECK(r.capture_ms == 35.5);
+    REQUIRE(r.training.has_value());
+    const auto& t = *r.training;
+    REQUIRE(t.epochs.size() == 2);
+    CHECK(t.epochs[0].epoch == 1);
+    CHECK(t.epochs[0].train_seconds == 0.4);
+    CHECK(t.epochs[0].test_seconds == 0.01);
+    CHECK(t.epochs[0].logged_samples == 59584);
+    CHECK(t.epochs[0].dataset_size == 60000);
+    CHECK(t.epochs[0].logged_loss == 0.3921);
+    CHECK(t.epochs[0].test_loss == 0.2051);
+    CHECK(t.epochs[0].test_accuracy == 0.938);
+    CHECK(t.epochs[1].epoch == 2);
+    CHECK(t.epochs[1].test_accuracy == 0.949);
+    CHECK(t.total_seconds == 4.1);
+    CHECK(t.median_step_us == 240.0);
+    CHECK(t.train_steps == 1874);
+    CHECK(t.skipped_batches == 2);
+    CHECK(t.train_executor == "graph");
+    CHECK(t.test_executor == "eager");
+  }
+}
+
+TEST_CASE("the golden results file is written back unchanged", "[json_io]") {
+  const std::string path = graphbench::testing::golden_path("results_golden.json");
+  const json written = to_json(read_results_file(path));
+  CHECK(written == read_json(path));
+  // Through text as well: what a writer dumps reads back to the same document.
+  CHECK(to_json(report_from_json(json::parse(written.dump(2)), "x.json")) == written);
+}
+
+TEST_CASE("a report built in code survives a round trip", "[json_io]") {
+  RunReport report;
+  report.environment.schema_version = graphbench::kResultsSchemaVersion;
+  report.environment.tool_version = "9.9.9";
+  report.environment.device = "cpu";
+  report.environment.sm_count = 0;
+  report.environment.copy_bandwidth_gbps = 12.25;
+  graphbench::ResultRecord r;
+  r.case_name = "a/b~c";  // characters that JSON pointers escape
+  r.workload = "gelu";
+  r.variant = "eager";
+  r.kind = "benchmark";
+  r.mode = "inference";
+  r.dtype = "bfloat16";
+  r.device = "cpu";
+  r.params = {{"shape", {3, 4}}, {"approximate", "tanh"}};
+  r.steps_per_sample = 1LL << 40;
+  r.samples_us = {0.1, 1.0 / 3.0, 2.5e-7, 12345.678901234567};
+  r.host_samples_us = {0.2, 0.4, 0.3};
+  r.stats = graphbench::stats::summarize(r.samples_us);
+  r.host_stats = graphbench::stats::summarize(r.host_samples_us);
+  r.rel_noise = std::numeric_limits<double>::infinity();  // fewer than 6 samples
+  r.speedup_ci95 = graphbench::stats::Interval{0.9, 1.1};
+  r.sm_clock_end_mhz = 1500.0;  // start unknown
+  r.roofline = graphbench::Roofline{1.0, 2.0, 3.0, 0.25, 5.0};
+  r.counters = {{"negative", -3}, {"big", 1LL << 50}};
+  r.warnings = {"one", "two"};
+  r.published = graphbench::PublishedComparison{std::nullopt, 10.0, std::nullopt, "src", "dev"};
+  report.records.push_back(r);
+
+  const json written = to_json(report);
+  CHECK(written.at("records").at(0).at("rel_noise").is_null());
+  const RunReport back = report_from_json(json::parse(written.dump()), "mem.json");
+  CHECK(to_json(back) == written);
+
+  CHECK(back.environment.schema_version == graphbench::kResultsSchemaVersion);
+  CHECK(back.environment.tool_version == "9.9.9");
+  CHECK(back.environment.copy_bandwidth_gbps == 12.25);
+  const auto& b = back.records.at(0);
+  CHECK(b.case_name == "a/b~c");
+  CHECK(b.params == r.params);
+  CHECK(b.steps_per_sample == r.steps_per_sample);
+  CHECK(b.samples_us == r.samples_us);  // bit for bit
+  CHECK(b.host_samples_us == r.host_samples_us);
+  REQUIRE(b.stats.has_value());
+  CHECK(b.stats->count == r.stats->count);
+  CHECK(b.stats->median == r.stats->median);
+  CHECK(b.stats->q1 == r.stats->q1);
+  CHECK(b.stats->q3 == r.stats->q3);
+  CHECK(b.stats->iqr == r.stats->iqr);
+  CHECK(b.stats->min == r.stats->min);
+  CHECK(b.stats->max == r.stats->max);
+  CHECK(b.stats->mean == r.stats->mean);
+  CHECK(b.stats->stddev == r.stats->stddev);
+  CHECK(b.stats->cv == r.stats->cv);
+  REQUIRE(b.host_stats.has_value());
+  CHECK(b.host_stats->count == r.host_stats->count);
+  CHECK(b.host_stats->median == r.host_stats->median);
+  CHECK(b.host_stats->q1 == r.host_stats->q1);
+  CHECK(b.host_stats->q3 == r.host_stats->q3);
+  CHECK(b.host_stats->stddev == r.host_stats->stddev);
+  CHECK(std::isinf(b.rel_noise));
+  CHECK_FALSE(b.speedup_vs_eager.has_value());
+  REQUIRE(b.speedup_ci95.has_value());
+  CHECK(b.speedup_ci95->low == 0.9);
+  CHECK(b.speedup_ci95->high == 1.1);
+  CHECK_FALSE(b.sm_clock_start_mhz.has_value());
+  CHECK(b.sm_clock_end_mhz == 1500.0);
+  REQUIRE(b.roofline.has_value());
+  CHECK(b.roofline->bandwidth_share == 0.25);
+  CHECK(b.counters == r.counters);
+  CHECK(b.warnings == r.warnings);
+  REQUIRE(b.published.has_value());
+  CHECK_FALSE(b.published->speedup.has_value());
+  CHECK(b.published->eager_us == 10.0);
+  CHECK(b.published->source == "src");
+}
+
+TEST_CASE("a minimal document reads with defaults", "[json_io]") {
+  const RunReport report = report_from_json(minimal_document(), "min.json");
+  CHECK(report.environment.schema_version == 1);
+  CHECK(report.environment.host.empty());
+  REQUIRE(report.records.size() == 1);
+  const auto& r = report.records[0];
+  CHECK(r.case_name == "c");
+  CHECK(r.params == json::object());
+  CHECK(r.reason.empty());
+  CHECK(r.samples_us.empty());
+  CHECK_FALSE(r.stats.has_value());
+  CHECK(r.rel_noise == 0.0);
+  CHECK_FALSE(r.training.has_value());
+}
+
+TEST_CASE("bad documents give exact messages", "[json_io]") {
+  json doc = minimal_document();
+  json& rec = doc["records"][0];
+
+  SECTION("samples that are not an array") {
+    rec["samples_us"] = "x";
+    CHECK(error_of(doc) == "base.json: /records/0/samples_us: expected an array of numbers, got \"x\"");
+  }
+  SECTION("a sample that is not a number") {
+    rec["samples_us"] = {1.0, "x"};
+    CHECK(error_of(doc) == "base.json: /records/0/samples_us/1: expected a number, got \"x\"");
+  }
+  SECTION("a missing required field") {
+    rec.erase("case");
+    CHECK(error_of(doc) == "base.json: /records/0: missing required key \"case\"");
+  }
+  SECTION("a mistyped string") {
+    rec["variant"] = 3;
+    CHECK(error_of(doc) == "base.json: /records/0/variant: expected a string, got 3");
+  }
+  SECTION("an unknown status") {
+    rec["status"] = "done";
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/status: expected one of \"ok\", \"skipped\", \"failed\", got \"done\"");
+  }
+  SECTION("a fractional integer") {
+    rec["steps_per_sample"] = 1.5;
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/steps_per_sample: expected a non-negative integer, got 1.5");
+  }
+  SECTION("a counter that is not an integer") {
+    rec["counters"] = {{"replays", "many"}};
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/counters/replays: expected an integer, got \"many\"");
+  }
+  SECTION("a bad epoch in a training summary") {
+    rec["training"] = {{"epochs", json::array({json{{"epoch", 1}}, json{{"epoch", -2}}})}};
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/training/epochs/1/epoch: expected a non-negative integer, got -2");
+  }
+  SECTION("a bad interval") {
+    rec["speedup_ci95"] = {1.0};
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/speedup_ci95: expected [low, high] (two numbers) or null, got [1.0]");
+  }
+  SECTION("records that are not an array") {
+    doc["records"] = json::object();
+    CHECK(error_of(doc) == "base.json: /records: expected an array of records, got {}");
+  }
+  SECTION("a record that is not an object") {
+    doc["records"] = {42};
+    CHECK(error_of(doc) == "base.json: /records/0: expected an object, got 42");
+  }
+  SECTION("another tool's file") {
+    doc["tool"] = "asv";
+    CHECK(error_of(doc) == "base.json: /tool: expected \"graphbench\", got \"asv\"");
+  }
+  SECTION("schema_version missing") {
+    doc.erase("schema_version");
+    CHECK(error_of(doc) == "base.json: missing required key \"schema_version\"");
+  }
+  SECTION("schema_version newer than this binary") {
+    const int newer = graphbench::kResultsSchemaVersion + 1;
+    doc["schema_version"] = newer;
+    CHECK(error_of(doc) == "base.json: /schema_version: schema version " + std::to_string(newer) +
+                               " is newer than the version this graphbench reads (" +
+                               std::to_string(graphbench::kResultsSchemaVersion) +
+                               "); use a newer graphbench");
+  }
+  SECTION("schema_version mistyped") {
+    doc["schema_version"] = "1";
+    CHECK(error_of(doc) == "base.json: /schema_version: expected a positive integer, got \"1\"");
+    doc["schema_version"] = 0;
+    CHECK(error_of(doc) == "base.json: /schema_version: expected a positive integer, got 0");
+  }
+  SECTION("not an object at the top") {
+    CHECK(error_of(json::array()) == "base.json: expected an object, got []");
+  }
+}
+
+TEST_CASE("file errors name the file", "[json_io]") {
+  const TempDir dir;
+  const std::string missing = dir.write("unused", "") + ".absent";
+  CHECK(input_error_of([&] { read_results_file(missing); }) ==
+        missing + ": cannot open results file: No such file or directory");
+
+  const std::string broken = dir.write("broken.json", "{\n  \"a\": 1,\n  x\n}\n");
+  const std::string message = input_error_of([&] { read_results_file(broken); });
+  const std::string prefix = broken + ": invalid JSON at line 3, column 3: ";
+  CHECK(message.substr(0, prefix.size()) == prefix);
+  CHECK(message.find("syntax error") != std::string::npos);
+
+  const std::string empty = dir.write("empty.json", "");
+  const std::string empty_prefix = empty + ": invalid JSON at line 1, column 1: ";
+  CHECK(input_error_of([&] { read_results_file(empty); }).substr(0, empty_prefix.size()) ==
+        empty_prefix);
+
+  const std::string newer = dir.write("newer.json", R"({"schema_version": 99, "records": []})");
+  CHECK(input_error_of([&] { read_results_file(newer); }).substr(0, newer.size() + 37) ==
+        newer + ": /schema_version: schema version 99 ");
+}
