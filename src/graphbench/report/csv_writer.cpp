@@ -1,0 +1,100 @@
+// results.csv (see csv_writer.h and docs/results.md).
+#include "graphbench/report/csv_writer.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <vector>
+
+namespace graphbench {
+
+namespace {
+
+// RFC 4180: quote a field holding a comma, a quote or a line break; double the quotes inside.
+std::string csv_text(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+// The shortest decimal form that reads back as the same double ("7.85", "1e+20", "3").
+std::string csv_number(std::optional<double> value) {
+  return value ? fmt::format("{}", *value) : std::string();
+}
+
+std::string csv_count(std::optional<std::int64_t> value) {
+  return value ? fmt::format("{}", *value) : std::string();
+}
+
+std::vector<std::string> csv_row(const ResultRecord& r) {
+  const auto& s = r.stats;
+  const auto stat = [&](double stats::Summary::*field) -> std::optional<double> {
+    if (!s) return std::nullopt;
+    return (*s).*field;
+  };
+  std::optional<double> final_accuracy;
+  if (r.training && !r.training->epochs.empty()) {
+    final_accuracy = r.training->epochs.back().test_accuracy;
+  }
+  return {
+      csv_text(r.case_name),
+      csv_text(r.workload),
+      csv_text(r.variant),
+      csv_text(r.kind),
+      csv_text(r.mode),
+      csv_text(r.dtype),
+      csv_text(r.device),
+      to_string(r.status),
+      csv_text(r.reason),
+      csv_count(s ? std::optional<std::int64_t>(static_cast<std::int64_t>(s->count))
+                  : std::nullopt),
+      csv_count(r.steps_per_sample > 0 ? std::optional<std::int64_t>(r.steps_per_sample)
+                                       : std::nullopt),
+      csv_number(stat(&stats::Summary::median)),
+      csv_number(stat(&stats::Summary::iqr)),
+      csv_number(stat(&stats::Summary::min)),
+      csv_number(stat(&stats::Summary::max)),
+      csv_number(stat(&stats::Summary::cv)),
+      csv_number(r.host_stats ? std::optional<double>(r.host_stats->median) : std::nullopt),
+      csv_number(r.speedup_vs_eager),
+      csv_number(r.speedup_ci95 ? std::optional<double>(r.speedup_ci95->low) : std::nullopt),
+      csv_number(r.speedup_ci95 ? std::optional<double>(r.speedup_ci95->high) : std::nullopt),
+      csv_number(r.capture_ms),
+      csv_number(r.roofline ? std::optional<double>(r.roofline->achieved_gbps) : std::nullopt),
+      csv_number(r.roofline ? std::optional<double>(r.roofline->bandwidth_share) : std::nullopt),
+      csv_number(r.published ? r.published->speedup : std::nullopt),
+      csv_number(r.training ? std::optional<double>(r.training->total_seconds) : std::nullopt),
+      csv_number(final_accuracy),
+  };
+}
+
+void append_line(std::string& out, const std::vector<std::string>& fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    out += fields[i];
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+const char* csv_header() {
+  return "case,workload,variant,kind,mode,dtype,device,status,reason,samples,steps_per_sample,"
+         "median_us,iqr_us,min_us,max_us,cv,host_median_us,speedup_vs_eager,speedup_ci_low,"
+         "speedup_ci_high,capture_ms,achieved_gbps,bandwidth_share,published_speedup,"
+         "total_seconds,final_accuracy";
+}
+
+std::string render_csv(const RunReport& report) {
+  std::string out = csv_header();
+  out += '\n';
+  for (const auto& record : report.records) append_line(out, csv_row(record));
+  return out;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,158 @@
+// results.md (see markdown_writer.h). Numbers are rounded for people: times to about three
+// significant digits, speedups to two decimals ("6.31x [6.10-6.52]").
+#include "graphbench/report/markdown_writer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <vector>
+
+namespace graphbench {
+
+namespace {
+
+// Three significant digits, whole numbers from 1000 up: 1234, 70.9, 7.85, 1.2, 0.061.
+std::string human(double value) {
+  if (std::isfinite(value) && std::fabs(value) >= 999.5) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.3g}", value);
+}
+
+std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
+
+// A table cell: no line breaks, pipes escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string status_text(const ResultRecord& r) {
+  switch (r.status) {
+    case RecordStatus::kOk: return "ok";
+    case RecordStatus::kSkipped: return r.reason.empty() ? "skipped" : "skipped: " + r.reason;
+    case RecordStatus::kFailed: return r.reason.empty() ? "FAILED" : "FAILED: " + r.reason;
+  }
+  return to_string(r.status);
+}
+
+bool is_training(const ResultRecord& r) { return r.kind == "training" || r.training.has_value(); }
+
+void append_row(std::string& out, const std::vector<std::string>& cells) {
+  out += '|';
+  for (const auto& text : cells) out += ' ' + cell(text) + " |";
+  out += '\n';
+}
+
+std::string device_line(const Environment& env) {
+  std::vector<std::string> parts;
+  if (env.device == "cuda" || !env.gpu_name.empty()) {
+    parts.push_back(env.gpu_name.empty() ? "CUDA GPU" : env.gpu_name);
+    if (!env.driver_version.empty()) parts.push_back("driver " + env.driver_version);
+    if (!env.cuda_runtime_version.empty()) parts.push_back("CUDA " + env.cuda_runtime_version);
+  } else {
+    parts.push_back("CPU");
+  }
+  if (!env.libtorch_version.empty()) parts.push_back("LibTorch " + env.libtorch_version);
+  std::string line = "Device: ";
+  for (std::size_t i = 0; i < parts.size(); ++i) line += (i > 0 ? ", " : "") + parts[i];
+  return line + "\n";
+}
+
+std::vector<std::string> benchmark_row(const ResultRecord& r, double copy_bandwidth_gbps) {
+  std::string speedup_cell;
+  if (r.speedup_vs_eager) {
+    speedup_cell = speedup(*r.speedup_vs_eager);
+    if (r.speedup_ci95) {
+      speedup_cell += fmt::format(" [{:.2f}-{:.2f}]", r.speedup_ci95->low, r.speedup_ci95->high);
+    }
+  }
+  std::string bandwidth_cell;
+  if (r.roofline) {
+    bandwidth_cell = human(r.roofline->achieved_gbps);
+    if (copy_bandwidth_gbps > 0.0) {
+      bandwidth_cell += fmt::format(" ({:.1f}%)", 100.0 * r.roofline->bandwidth_share);
+    }
+  }
+  return {r.case_name,
+          r.variant,
+          status_text(r),
+          r.stats ? human(r.stats->median) : "",
+          r.stats ? human(r.stats->iqr) : "",
+          speedup_cell,
+          r.published && r.published->speedup ? speedup(*r.published->speedup) : "",
+          r.capture_ms ? human(*r.capture_ms) : "",
+          bandwidth_cell};
+}
+
+std::vector<std::string> training_row(const ResultRecord& r) {
+  const auto published =
+      r.published && r.published->speedup ? speedup(*r.published->speedup) : std::string();
+  if (r.status != RecordStatus::kOk || !r.training) {
+    return {r.case_name, r.variant, status_text(r), "", "", "", published};
+  }
+  const TrainingSummary& t = *r.training;
+  return {r.case_name,
+          r.variant,
+          std::to_string(t.epochs.size()),
+          human(t.total_seconds),
+          t.epochs.empty() ? "" : fmt::format("{:.3f}", t.epochs.back().test_accuracy),
+          t.median_step_us > 0.0 ? human(t.median_step_us) : "",
+          published};
+}
+
+void append_benchmarks(std::string& out, const RunReport& report) {
+  out += "\n## Benchmarks\n\n";
+  out += "| case | variant | status | median (us) | IQR (us) | speedup vs eager [95% CI] | "
+         "published speedup | capture (ms) | GB/s (share of copy bandwidth) |\n";
+  out += "|---|---|---|--:|--:|--:|--:|--:|--:|\n";
+  for (const auto& r : report.records) {
+    if (!is_training(r)) append_row(out, benchmark_row(r, report.environment.copy_bandwidth_gbps));
+  }
+}
+
+void append_training(std::string& out, const RunReport& report) {
+  out += "\n## Training\n\n";
+  out += "| case | variant | epochs | total (s) | final test accuracy | median step (us) | "
+         "published |\n";
+  out += "|---|---|--:|--:|--:|--:|--:|\n";
+  for (const auto& r : report.records) {
+    if (is_training(r)) append_row(out, training_row(r));
+  }
+}
+
+void append_warnings(std::string& out, const RunReport& report) {
+  std::string lines;
+  for (const auto& r : report.records) {
+    for (const auto& warning : r.warnings) {
+      lines += fmt::format("- {} / {}: {}\n", r.case_name, r.variant, cell(warning));
+    }
+  }
+  if (!lines.empty()) out += "\n## Warnings\n\n" + lines;
+}
+
+}  // namespace
+
+std::string render_markdown(const RunReport& report) {
+  const Environment& env = report.environment;
+  std::string out = fmt::format("# graphbench: {}\n\n", env.suite.empty() ? "run" : env.suite);
+  out += device_line(env);
+
+  bool any_benchmark = false;
+  bool any_training = false;
+  for (const auto& r : report.records) (is_training(r) ? any_training : any_benchmark) = true;
+  if (!any_benchmark && !any_training) out += "\nNo results.\n";
+  if (any_benchmark) append_benchmarks(out, report);
+  if (any_training) append_training(out, report);
+  append_warnings(out, report);
+  return out;
+}
+
+}  // namespace graphbench

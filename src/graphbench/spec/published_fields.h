@@ -1,0 +1,24 @@
+// The "published" key of a case: the figures a case reproduces (one object or a list of them),
+// each compared with one measured variant of the case.
+#pragma once
+
+#include "graphbench/spec/json_checks.h"
+#include "graphbench/spec/suite_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// The keys one published object may hold, in documentation order.
+const std::vector<std::string>& published_keys();
+
+// Reads "published" at `pointer`; each object's "variant" must be one of `case_variants`.
+std::vector<PublishedFigures> read_published(const JsonChecker& checker,
+                                             const nlohmann::json& value,
+                                             const std::string& pointer,
+                                             const std::vector<std::string>& case_variants);
+
+}  // namespace graphbench

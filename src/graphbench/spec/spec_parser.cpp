@@ -1,0 +1,223 @@
+// Reads a suite file into a SuiteSpec (see spec_parser.h and docs/spec.md): the top level and the
+// assembly of each case; the typed checks live in json_checks, case_settings, sampling_fields,
+// published_fields and workload_params.
+#include "graphbench/spec/spec_parser.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/core/version.h"
+#include "graphbench/spec/case_settings.h"
+#include "graphbench/spec/json_checks.h"
+#include "graphbench/spec/published_fields.h"
+#include "graphbench/spec/workload_params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace graphbench {
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kTopLevelKeys = {"schema_version", "suite", "description",
+                                                "defaults", "cases"};
+const std::vector<std::string> kCaseKeys = {"name",     "workload", "kind",     "mode",
+                                            "dtype",    "variants", "warmup",   "sampling",
+                                            "published", "description"};
+
+const WorkloadDescriptor* find_workload(const std::vector<WorkloadDescriptor>& workloads,
+                                        const std::string& name) {
+  for (const auto& workload : workloads) {
+    if (workload.name == name) return &workload;
+  }
+  return nullptr;
+}
+
+std::string known_workloads(const std::vector<WorkloadDescriptor>& workloads) {
+  std::vector<std::string> names;
+  for (const auto& workload : workloads) names.push_back(workload.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return join_names(names);
+}
+
+const WorkloadDescriptor& read_workload(const JsonChecker& checker, const json& object,
+                                        const std::string& pointer,
+                                        const std::vector<WorkloadDescriptor>& workloads) {
+  checker.check_required_key(object, pointer, "workload");
+  const std::string field_pointer = json_pointer_append(pointer, "workload");
+  const std::string name = checker.read_string(object.at("workload"), field_pointer);
+  const WorkloadDescriptor* workload = find_workload(workloads, name);
+  if (workload == nullptr) {
+    checker.fail(field_pointer, fmt::format("unknown workload \"{}\" (known: {})", name,
+                                            known_workloads(workloads)));
+  }
+  return *workload;
+}
+
+// Every key a case of `workload` may hold: the common ones, then the workload's parameters.
+std::vector<std::string> case_keys(const WorkloadDescriptor& workload) {
+  std::vector<std::string> keys = kCaseKeys;
+  for (const auto& param : workload.params) keys.push_back(param.name);
+  return keys;
+}
+
+class SuiteParser {
+ public:
+  SuiteParser(const std::string& path, const std::vector<WorkloadDescriptor>& workloads)
+      : checker_(path), workloads_(workloads) {}
+
+  SuiteSpec parse(const json& doc) {
+    if (!doc.is_object()) checker_.fail_expected("", "a JSON object at the top level", doc);
+    checker_.check_known_keys(doc, "", kTopLevelKeys);
+    read_schema_version(doc);
+
+    SuiteSpec suite;
+    suite.path = checker_.path();
+    checker_.check_required_key(doc, "", "suite");
+    suite.name = checker_.read_non_empty_string(doc.at("suite"), "/suite");
+    if (const auto found = doc.find("description"); found != doc.end()) {
+      suite.description = checker_.read_string(*found, "/description");
+    }
+    if (const auto found = doc.find("defaults"); found != doc.end()) {
+      checker_.check_object(*found, "/defaults");
+      checker_.check_known_keys(*found, "/defaults", common_setting_keys());
+      defaults_ = read_common_settings(checker_, *found, "/defaults", true);
+    }
+
+    checker_.check_required_key(doc, "", "cases");
+    const json& cases = doc.at("cases");
+    if (!cases.is_array() || cases.empty()) {
+      checker_.fail_expected("/cases", "a non-empty array of cases", cases);
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      suite.cases.push_back(parse_case(cases[i], json_pointer_append("/cases", i)));
+    }
+    return suite;
+  }
+
+ private:
+  void read_schema_version(const json& doc) const {
+    const auto found = doc.find("schema_version");
+    if (found == doc.end()) return;
+    if (!found->is_number_integer() || found->get<std::int64_t>() != kSpecSchemaVersion) {
+      checker_.fail_expected(
+          "/schema_version",
+          fmt::format("{} (the suite-spec schema this graphbench reads)", kSpecSchemaVersion),
+          *found);
+    }
+  }
+
+  std::string read_unique_name(const json& object, const std::string& pointer) {
+    checker_.check_required_key(object, pointer, "name");
+    const std::string field_pointer = json_pointer_append(pointer, "name");
+    std::string name = checker_.read_non_empty_string(object.at("name"), field_pointer);
+    const auto [it, inserted] = case_pointers_.emplace(name, pointer);
+    if (!inserted) {
+      checker_.fail(field_pointer,
+                    fmt::format("duplicate case name \"{}\" (already the name of {})", name,
+                                it->second));
+    }
+    return name;
+  }
+
+  CaseSpec parse_case(const json& object, const std::string& pointer) {
+    checker_.check_object(object, pointer);
+    CaseSpec spec;
+    spec.json_path = pointer;
+    spec.name = read_unique_name(object, pointer);
+    const WorkloadDescriptor& workload = read_workload(checker_, object, pointer, workloads_);
+    spec.workload = workload.name;
+    checker_.check_known_keys(object, pointer, case_keys(workload));
+
+    const CommonSettings own = read_common_settings(checker_, object, pointer, false);
+    resolve_common_settings(checker_, own, defaults_, workload, spec);
+    if (const auto found = object.find("published"); found != object.end()) {
+      spec.published = read_published(checker_, *found, json_pointer_append(pointer, "published"),
+                                      spec.variants);
+    }
+    if (const auto found = object.find("description"); found != object.end()) {
+      checker_.read_string(*found, json_pointer_append(pointer, "description"));
+    }
+    spec.params = read_workload_params(checker_, object, pointer, workload);
+    return spec;
+  }
+
+  JsonChecker checker_;
+  const std::vector<WorkloadDescriptor>& workloads_;
+  CommonSettings defaults_;
+  std::map<std::string, std::string> case_pointers_;  // case name -> "/cases/i"
+};
+
+// Line and column (1-based, columns in bytes) of the character nlohmann's parse_error::byte
+// points at (the count of bytes read, the offending one included).
+std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
+  const std::size_t before = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < before; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, before - line_start + 1};
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at ...: " prefix.
+std::string parse_error_reason(const std::string& what) {
+  const auto error_at = what.find("parse error");
+  if (error_at == std::string::npos) return what;
+  const auto colon = what.find(": ", error_at);
+  if (colon == std::string::npos) return what;
+  return what.substr(colon + 2);
+}
+
+[[noreturn]] void fail_file(const std::string& path, const char* what, int error_number) {
+  throw InputError(fmt::format("{}: {} suite file ({})", path, what, std::strerror(error_number)));
+}
+
+std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail_file(path, "cannot open", EISDIR);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) fail_file(path, "cannot open", errno);
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t count = 0;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, count);
+  if (std::ferror(file.get())) fail_file(path, "cannot read", errno);
+  return text;
+}
+
+}  // namespace
+
+json parse_suite_json(const std::string& text, const std::string& path) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_and_column(text, e.byte);
+    throw InputError(fmt::format("{}: invalid JSON at line {}, column {}: {}", path, line, column,
+                                 parse_error_reason(e.what())));
+  }
+}
+
+SuiteSpec parse_suite_spec(const json& doc, const std::string& path,
+                           const std::vector<WorkloadDescriptor>& workloads) {
+  return SuiteParser(path, workloads).parse(doc);
+}
+
+SuiteSpec load_suite_spec(const std::string& path,
+                          const std::vector<WorkloadDescriptor>& workloads) {
+  return parse_suite_spec(parse_suite_json(read_text_file(path), path), path, workloads);
+}
+
+}  // namespace graphbench

@@ -1,0 +1,252 @@
+// The CSV and Markdown writers against golden files (tests/golden/report_golden.*), and the atomic
+// file writer. Regenerate the golden files after an intended change with
+//   GRAPHBENCH_UPDATE_GOLDEN=1 ./build/tests/graphbench_core_tests "writers:*"
+// and review the diff.
+#include "support/catch.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/report/atomic_file.h"
+#include "graphbench/report/csv_writer.h"
+#include "graphbench/report/markdown_writer.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace graphbench;
+
+stats::Summary summary(std::size_t count, double median, double iqr, double min, double max,
+                       double cv) {
+  stats::Summary s;
+  s.count = count;
+  s.median = median;
+  s.q1 = median - iqr / 2;
+  s.q3 = median + iqr / 2;
+  s.iqr = iqr;
+  s.min = min;
+  s.max = max;
+  s.mean = median;
+  s.stddev = cv * median;
+  s.cv = cv;
+  return s;
+}
+
+ResultRecord record(const std::string& case_name, const std::string& workload,
+                    const std::string& variant, const std::string& kind, const std::string& mode) {
+  ResultRecord r;
+  r.case_name = case_name;
+  r.workload = workload;
+  r.variant = variant;
+  r.kind = kind;
+  r.mode = mode;
+  r.dtype = "float32";
+  r.device = "cuda";
+  return r;
+}
+
+RunReport sample_report() {
+  RunReport report;
+  Environment& env = report.environment;
+  env.suite = "blog";
+  env.device = "cuda";
+  env.gpu_name = "NVIDIA H100 80GB HBM3";
+  env.driver_version = "580.159.04";
+  env.cuda_runtime_version = "13.0";
+  env.libtorch_version = "2.11.0";
+  env.copy_bandwidth_gbps = 3012.5;
+
+  ResultRecord eager = record("gelu-small", "gelu", "eager", "benchmark", "inference");
+  eager.steps_per_sample = 32;
+  eager.stats = summary(40, 49.53, 0.61, 48.9, 51.2, 0.0123);
+  eager.host_stats = summary(40, 50.1, 0.7, 49.5, 52.0, 0.013);
+  eager.speedup_vs_eager = 1.0;
+  eager.speedup_ci95 = stats::Interval{0.98, 1.02};
+  eager.roofline = Roofline{1204224, 752640, 24.31, 0.00807, 0.0152};
+  eager.published = PublishedComparison{std::nullopt, 70.9, std::nullopt, "blog", "Tesla K80"};
+  report.records.push_back(eager);
+
+  ResultRecord graph = record("gelu-small", "gelu", "graph", "benchmark", "inference");
+  graph.steps_per_sample = 128;
+  graph.stats = summary(57, 7.85, 0.05, 7.8, 7.9, 0.009);
+  graph.host_stats = summary(57, 8.15, 0.06, 8.1, 8.2, 0.01);
+  graph.speedup_vs_eager = 6.309554140127389;
+  graph.speedup_ci95 = stats::Interval{6.1, 6.5234};
+  graph.capture_ms = 1.2;
+  graph.roofline = Roofline{1204224, 752640, 153.4, 0.0509, 0.0959};
+  graph.published = PublishedComparison{1.09, 70.9, 64.9, "PyTorch 1.10 blog", "Tesla K80"};
+  graph.warnings = {"IQR is 12% of the median | noisy"};
+  report.records.push_back(graph);
+
+  ResultRecord jit = record("gelu-small", "gelu", "jit", "benchmark", "inference");
+  jit.status = RecordStatus::kSkipped;
+  jit.reason = "TorchScript is not available in this build";
+  report.records.push_back(jit);
+
+  ResultRecord failed = record("linear-dropout", "linear_dropout", "graph", "benchmark", "train");
+  failed.status = RecordStatus::kFailed;
+  failed.reason = "capture failed: \"operation not permitted\", stream is capturing";
+  failed.steps_per_sample = 16;
+  report.records.push_back(failed);
+
+  ResultRecord training = record("mnist-train", "mnist", "graph", "training", "train");
+  TrainingSummary summary_of_training;
+  summary_of_training.epochs = {TrainingEpoch{1, 0.41, 0.01, 59584, 60000, 0.3921, 0.2051, 0.9},
+                                TrainingEpoch{2, 0.40, 0.01, 59584, 60000, 0.2875, 0.1733, 0.938}};
+  summary_of_training.total_seconds = 6.95;
+  summary_of_training.median_step_us = 240.0;
+  summary_of_training.train_steps = 1874;
+  summary_of_training.train_executor = "graph";
+  summary_of_training.test_executor = "eager";
+  training.training = summary_of_training;
+  training.published = PublishedComparison{6.4, std::nullopt, std::nullopt, "tutorial", "A100"};
+  training.warnings = {"10 short batches not trained on"};
+  report.records.push_back(training);
+
+  ResultRecord no_data = record("mnist-train", "mnist", "eager", "training", "train");
+  no_data.status = RecordStatus::kFailed;
+  no_data.reason = "no MNIST files in /data | set --data-dir";
+  report.records.push_back(no_data);
+  return report;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Compares `actual` with the golden file, or rewrites it when GRAPHBENCH_UPDATE_GOLDEN is set.
+void check_golden(const std::string& name, const std::string& actual) {
+  const auto path = testing::golden_path(name);
+  if (std::getenv("GRAPHBENCH_UPDATE_GOLDEN") != nullptr) write_file_atomically(path, actual);
+  const std::string expected = read_file(path);
+  INFO("golden file " << path);
+  CHECK(actual == expected);
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / fmt::format("graphbench-writers-test-{}", ::getpid());
+  TempDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path, ec);
+  }
+};
+
+std::vector<std::string> entries(const fs::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string error_of_write(const fs::path& path, const std::string& content) {
+  try {
+    write_file_atomically(path, content);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("writers: CSV matches the golden file") {
+  check_golden("report_golden.csv", render_csv(sample_report()));
+}
+
+TEST_CASE("writers: Markdown matches the golden file") {
+  check_golden("report_golden.md", render_markdown(sample_report()));
+}
+
+TEST_CASE("writers: the CSV header is the one docs/results.md documents") {
+  const std::string doc = read_file(testing::source_path("docs/results.md"));
+  const std::string header = csv_header();
+  CHECK(doc.find("```\n" + header + "\n```") != std::string::npos);
+  CHECK(render_csv(RunReport{}) == header + "\n");
+}
+
+TEST_CASE("writers: Markdown without a GPU or records") {
+  RunReport report;
+  report.environment.suite = "ci";
+  report.environment.device = "cpu";
+  report.environment.libtorch_version = "1.13.1";
+  CHECK(render_markdown(report) == "# graphbench: ci\n\nDevice: CPU, LibTorch 1.13.1\n\nNo results.\n");
+}
+
+TEST_CASE("writers: atomic write") {
+  const TempDir dir;
+  const fs::path target = dir.path / "out" / "results.csv";
+  const std::string temporary_name = fmt::format(".results.csv.tmp-{}", ::getpid());
+
+  SECTION("creates parent directories, writes, leaves no temporary file") {
+    write_file_atomically(target, "a,b\n1,2\n");
+    CHECK(read_file(target) == "a,b\n1,2\n");
+    CHECK(entries(target.parent_path()) == std::vector<std::string>{"results.csv"});
+  }
+  SECTION("overwrites an existing file") {
+    write_file_atomically(target, "old contents that are longer\n");
+    write_file_atomically(target, "new\n");
+    CHECK(read_file(target) == "new\n");
+    CHECK(entries(target.parent_path()) == std::vector<std::string>{"results.csv"});
+  }
+  SECTION("writes empty content") {
+    write_file_atomically(target, "");
+    CHECK(fs::exists(target));
+    CHECK(fs::file_size(target) == 0);
+  }
+  SECTION("a parent that is a file fails with the path in the message") {
+    std::ofstream(dir.path / "blocker") << "x";
+    const fs::path below = dir.path / "blocker" / "results.csv";
+    const std::string error = error_of_write(below, "x");
+    CHECK(error.rfind(below.string() + ": cannot write file (create directory ", 0) == 0);
+    CHECK(error.find("Not a directory") != std::string::npos);
+    CHECK(read_file(dir.path / "blocker") == "x");
+  }
+  SECTION("a failure leaves the old file intact") {
+    write_file_atomically(target, "old\n");
+    // Something that is not ours occupies the temporary name: creating it must fail.
+    fs::create_directory(target.parent_path() / temporary_name);
+    const std::string error = error_of_write(target, "new\n");
+    CHECK(error == fmt::format("{}: cannot write file (create {}: Is a directory)", target.string(),
+                               (target.parent_path() / temporary_name).string()));
+    CHECK(read_file(target) == "old\n");
+    CHECK(fs::is_directory(target.parent_path() / temporary_name));  // not removed: not ours
+  }
+  SECTION("a target that is a directory fails and the temporary file is removed") {
+    fs::create_directories(target);
+    const std::string error = error_of_write(target, "new\n");
+    CHECK(error.rfind(target.string() + ": cannot write file (rename ", 0) == 0);
+    CHECK(entries(target.parent_path()) == std::vector<std::string>{"results.csv"});
+  }
+  SECTION("a read-only directory fails and leaves the old file intact") {
+    write_file_atomically(target, "old\n");
+    fs::permissions(target.parent_path(), fs::perms::owner_read | fs::perms::owner_exec);
+    if (::geteuid() == 0) {
+      WARN("running as root: a read-only directory does not stop root, check not made");
+    } else {
+      const std::string error = error_of_write(target, "new\n");
+      CHECK(error.find(target.string() + ": cannot write file") == 0);
+      CHECK(error.find("Permission denied") != std::string::npos);
+      CHECK(read_file(target) == "old\n");
+    }
+    fs::permissions(target.parent_path(), fs::perms::owner_all);
+    CHECK(entries(target.parent_path()) == std::vector<std::string>{"results.csv"});
+  }
+}
