@@ -71,7 +71,8 @@ class TempDir {
 }  // namespace
 
 TEST_CASE("the golden results file reads field by field", "[json_io]") {
-  const RunReport report = read_results_file(graphbench::testing::golden_path("results_golden.json"));
+  const RunReport report =
+      read_results_file(graphbench::testing::golden_path("results_golden.json"));
   const auto& env = report.environment;
   CHECK(env.schema_version == 1);
   CHECK(env.tool_version == "0.1.0");
@@ -110,8 +111,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.reason.empty());
     CHECK(r.steps_per_sample == 128);
     CHECK(r.samples_us == std::vector<double>{7.81, 7.85, 7.79, 7.92, 7.84, 7.88, 7.83, 7.86});
-    CHECK(r.host_samples_us ==
-          std::vector<double>{8.12, 8.15, 8.11, 8.3, 8.14, 8.18, 8.13, 8.16});
+    CHECK(r.host_samples_us == std::vector<double>{8.12, 8.15, 8.11, 8.3, 8.14, 8.18, 8.13, 8.16});
     REQUIRE(r.stats.has_value());
     CHECK(r.stats->count == 8);
     CHECK(r.stats->median == 7.845);
@@ -143,8 +143,9 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.roofline->achieved_gbps == 153.4);
     CHECK(r.roofline->bandwidth_share == 0.05);
     CHECK(r.roofline->achieved_tflops == 0.1);
-    CHECK(r.counters == std::map<std::string, std::int64_t>{
-                            {"compiles", 1}, {"captures", 1}, {"replays", 5000}, {"cache_hits", 4999}});
+    CHECK(r.counters ==
+          std::map<std::string, std::int64_t>{
+              {"compiles", 1}, {"captures", 1}, {"replays", 5000}, {"cache_hits", 4999}});
     CHECK(r.warnings == std::vector<std::string>{"IQR/median above 10% in 1 of 8 blocks"});
     REQUIRE(r.published.has_value());
     CHECK(r.published->speedup == 1.09);
@@ -335,7 +336,8 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
 
   SECTION("samples that are not an array") {
     rec["samples_us"] = "x";
-    CHECK(error_of(doc) == "base.json: /records/0/samples_us: expected an array of numbers, got \"x\"");
+    CHECK(error_of(doc) ==
+          "base.json: /records/0/samples_us: expected an array of numbers, got \"x\"");
   }
   SECTION("a sample that is not a number") {
     rec["samples_us"] = {1.0, "x"};
@@ -352,7 +354,8 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
   SECTION("an unknown status") {
     rec["status"] = "done";
     CHECK(error_of(doc) ==
-          "base.json: /records/0/status: expected one of \"ok\", \"skipped\", \"failed\", got \"done\"");
+          "base.json: /records/0/status: expected one of \"ok\", \"skipped\", \"failed\", got "
+          "\"done\"");
   }
   SECTION("a fractional integer") {
     rec["steps_per_sample"] = 1.5;
@@ -372,7 +375,8 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
   SECTION("a bad interval") {
     rec["speedup_ci95"] = {1.0};
     CHECK(error_of(doc) ==
-          "base.json: /records/0/speedup_ci95: expected [low, high] (two numbers) or null, got [1.0]");
+          "base.json: /records/0/speedup_ci95: expected [low, high] (two numbers) or null, got "
+          "[1.0]");
   }
   SECTION("records that are not an array") {
     doc["records"] = json::object();

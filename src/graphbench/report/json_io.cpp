@@ -355,10 +355,9 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
     rec.host_stats = s;
   }
   const json* noise = r.find("rel_noise");
-  rec.rel_noise = !noise ? 0.0
-                  : noise->is_null()
-                      ? std::numeric_limits<double>::infinity()
-                      : r.number("rel_noise");
+  rec.rel_noise = !noise             ? 0.0
+                  : noise->is_null() ? std::numeric_limits<double>::infinity()
+                                     : r.number("rel_noise");
   rec.stop_reason = r.string("stop_reason");
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
   if (const json* ci = r.find_value("speedup_ci95")) {
@@ -386,15 +385,13 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
     const ObjectReader c(r.file(), *counters, r.pointer("counters"));
     for (const auto& item : counters->items()) {
       rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
-                                           std::numeric_limits<std::int64_t>::max(),
-                                           "an integer");
+                                           std::numeric_limits<std::int64_t>::max(), "an integer");
     }
   }
   rec.warnings = r.strings("warnings");
   if (r.find_value("published")) {
     const ObjectReader p = r.object("published");
-    rec.published = PublishedComparison{p.optional_number("speedup"),
-                                        p.optional_number("eager_us"),
+    rec.published = PublishedComparison{p.optional_number("speedup"), p.optional_number("eager_us"),
                                         p.optional_number("variant_us"), p.string("source"),
                                         p.string("device")};
   }
@@ -450,9 +447,8 @@ ResultRecord read_record(const ObjectReader& r) {
 
 void check_schema_version(const ObjectReader& root) {
   const json& v = *root.find("schema_version", true);
-  const std::int64_t version = root.integer_at(v, "/schema_version", 1,
-                                               std::numeric_limits<int>::max(),
-                                               "a positive integer");
+  const std::int64_t version = root.integer_at(
+      v, "/schema_version", 1, std::numeric_limits<int>::max(), "a positive integer");
   if (version > kResultsSchemaVersion) {
     root.fail("/schema_version",
               fmt::format("schema version {} is newer than the version this graphbench reads ({}); "

@@ -201,8 +201,7 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
   const double rank_sum_a = std::accumulate(ranks.begin(), ranks.begin() + a.size(), 0.0);
   const double u = rank_sum_a - n1 * (n1 + 1.0) / 2.0;
   const double mean = n1 * n2 / 2.0;
-  const double variance =
-      n1 * n2 / 12.0 * ((total + 1.0) - tie_term / (total * (total - 1.0)));
+  const double variance = n1 * n2 / 12.0 * ((total + 1.0) - tie_term / (total * (total - 1.0)));
   if (!(variance > 0.0)) return 1.0;  // every value equal: no evidence of a difference
   const double z = std::max(std::abs(u - mean) - 0.5, 0.0) / std::sqrt(variance);
   return std::min(1.0, std::erfc(z / std::sqrt(2.0)));

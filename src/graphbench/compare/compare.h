@@ -1,0 +1,89 @@
+// The CI regression gate behind `graphbench compare BASELINE CURRENT`.
+//
+// Why not a fixed threshold: a fixed 5% or 7% threshold on point estimates floods CI with false
+// alarms on shared or noisy machines (pytorch/benchmark #2400; PR #1681 raised it to 30% after
+// measuring the noise; see ANCHORS.md). So the gate looks at an interval, not a point, and never
+// uses a threshold below the noise it measured in the very samples it compares.
+//
+// The rule, per (case, variant) matched by name between the two files:
+//   ratio  metric time:    median(current samples_us) / median(baseline samples_us);
+//          metric speedup: (current variant / current eager) / (baseline variant / baseline
+//                          eager), medians of the same case within each run, so drift between
+//                          the runs (clocks, another GPU, a busy host) cancels.
+//          > 1 means slower. 95% percentile bootstrap interval (2000 resamples, fixed seed),
+//          every sample set involved resampled independently.
+//   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
+//   t      max(options.threshold, noise): never below the measured noise.
+//   SLOWER  the whole interval above 1 + t             (a regression)
+//   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
+//   SAME    the whole interval within [1 / (1 + t), 1 + t]
+//   UNSURE  otherwise, or a sample set has fewer than min_samples samples or a median <= 0;
+//           inconclusive is not a failure. The note says why.
+//   FAILED  ok in the baseline, failed in the current run (a regression).
+//   NOT COMPARED  not ok in the baseline, or not ok in the current run without having failed
+//           (skipped), or nothing to compare (no samples on either side, the eager reference
+//           row or no ok eager record under metric speedup); the note gives the statuses.
+//   MISSING in the baseline only (a regression only with fail_on_missing); NEW in current only.
+// Exit code: 1 when any row is a regression (SLOWER, FAILED, or MISSING with fail_on_missing),
+// else 0. Bad input (unreadable files, duplicate records, bad options) is an InputError (exit 2).
+#pragma once
+
+#include "graphbench/report/result_record.h"
+#include "graphbench/stats/statistics.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct CompareOptions {
+  double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
+  enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
+  bool fail_on_missing = false;
+  int min_samples = 5;  // fewer samples on either side: UNSURE
+};
+
+const char* to_string(CompareOptions::Metric metric);
+
+enum class Verdict { kFaster, kSame, kSlower, kUnsure, kFailed, kMissing, kNew, kNotCompared };
+const char* to_string(Verdict verdict);  // "FASTER", ..., "NOT COMPARED"
+
+// One row per (case, variant). Values that do not apply (no ratio for MISSING, ...) are NaN.
+struct Comparison {
+  std::string case_name, variant;
+  Verdict verdict = Verdict::kNotCompared;
+  double ratio = 0.0;  // > 1: slower
+  stats::Interval ci95;
+  double threshold_used = 0.0;
+  double noise = 0.0;
+  double baseline_median_us = 0.0, current_median_us = 0.0;
+  std::string note;
+};
+
+struct CompareResult {
+  std::vector<Comparison> rows;       // baseline order, then the NEW records in current order
+  bool fail_on_missing = false;       // from the options: whether MISSING rows are regressions
+  std::vector<std::string> warnings;  // e.g. the two runs used different GPUs
+
+  bool is_regression(const Comparison& row) const;
+  std::vector<const Comparison*> regressions() const;
+  int exit_code() const;  // kExitOk or kExitFailure
+};
+
+// InputError when `report` holds two records of one (case, variant); `source_name` names it.
+void check_unique_records(const RunReport& report, const std::string& source_name);
+
+// InputError on bad options or duplicate records.
+CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
+                              const CompareOptions& options);
+
+// A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
+std::string render_comparison(const CompareResult& result, const CompareOptions& options);
+
+// Reads both files (InputError propagates: the caller maps it to exit 2), prints the comparison
+// to `out` and returns the exit code (0 or 1).
+int run_compare(const std::string& baseline_path, const std::string& current_path,
+                const CompareOptions& options, std::ostream& out);
+
+}  // namespace graphbench

@@ -1,0 +1,104 @@
+// The text of `graphbench compare`: a Markdown table of every row, one line per regression and
+// a summary line (render_comparison, declared in compare.h).
+#include "graphbench/compare/compare.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+namespace graphbench {
+namespace {
+
+// Text for a Markdown table cell: '|' escaped, line breaks flattened.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double value, int decimals) {
+  return std::isnan(value) ? "-" : fmt::format("{:.{}f}", value, decimals);
+}
+
+std::string interval(const stats::Interval& ci, int decimals) {
+  if (std::isnan(ci.low) || std::isnan(ci.high)) return "-";
+  return fmt::format("{:.{}f}-{:.{}f}", ci.low, decimals, ci.high, decimals);
+}
+
+std::string percent(double fraction) {
+  return std::isnan(fraction) ? "-" : fmt::format("{:.1f}%", fraction * 100.0);
+}
+
+std::string regression_line(const Comparison& row, const CompareOptions& options) {
+  const std::string name = row.case_name + "/" + row.variant;
+  switch (row.verdict) {
+    case Verdict::kSlower:
+      return fmt::format(
+          "REGRESSION: {} is {:.2f}x slower{} (95% CI {}, threshold {})", name, row.ratio,
+          options.metric == CompareOptions::Metric::kSpeedup ? " relative to eager" : "",
+          interval(row.ci95, 2), percent(row.threshold_used));
+    case Verdict::kFailed: return fmt::format("REGRESSION: {} {}", name, row.note);
+    case Verdict::kMissing: return fmt::format("REGRESSION: {} is missing from current", name);
+    default: return fmt::format("REGRESSION: {} ({})", name, to_string(row.verdict));
+  }
+}
+
+std::string metric_line(const CompareOptions& options) {
+  if (options.metric == CompareOptions::Metric::kSpeedup) {
+    return "Metric speedup: ratio = (current variant / current eager) / (baseline variant / "
+           "baseline eager), medians of samples_us; above 1 is slower.";
+  }
+  return "Metric time: ratio = current median / baseline median of samples_us; above 1 is slower.";
+}
+
+std::string summary_line(const CompareResult& result) {
+  std::map<Verdict, int> counts;
+  for (const Comparison& row : result.rows) ++counts[row.verdict];
+  std::string text = fmt::format("{} rows:", result.rows.size());
+  const Verdict order[] = {Verdict::kSlower, Verdict::kFaster,     Verdict::kSame,
+                           Verdict::kUnsure, Verdict::kFailed,     Verdict::kMissing,
+                           Verdict::kNew,    Verdict::kNotCompared};
+  const char* separator = " ";
+  for (Verdict v : order) {
+    text += fmt::format("{}{} {}", separator, counts[v], to_string(v));
+    separator = ", ";
+  }
+  const std::size_t regressions = result.regressions().size();
+  if (regressions == 0) return text + ". No regression (exit 0).";
+  return text +
+         fmt::format(". {} regression{} (exit 1).", regressions, regressions == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string render_comparison(const CompareResult& result, const CompareOptions& options) {
+  std::string out;
+  for (const std::string& warning : result.warnings) out += "warning: " + warning + "\n";
+  if (!result.warnings.empty()) out += "\n";
+  out += metric_line(options) + "\n\n";
+  out +=
+      "| case | variant | baseline us | current us | ratio | 95% CI | threshold | verdict | note "
+      "|\n";
+  out += "|---|---|---:|---:|---:|---|---:|---|---|\n";
+  for (const Comparison& row : result.rows) {
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(row.case_name), cell(row.variant),
+        number(row.baseline_median_us, 2), number(row.current_median_us, 2), number(row.ratio, 3),
+        interval(row.ci95, 3), percent(row.threshold_used), to_string(row.verdict), cell(row.note));
+  }
+  out += "\n";
+  for (const Comparison* row : result.regressions()) out += regression_line(*row, options) + "\n";
+  out += summary_line(result) + "\n";
+  return out;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,23 @@
+// `graphbench compare BASELINE CURRENT`: read both result files, compare, print, exit code
+// (run_compare, declared in compare.h).
+#include "graphbench/compare/compare.h"
+
+#include "graphbench/report/json_io.h"
+
+#include <ostream>
+
+namespace graphbench {
+
+int run_compare(const std::string& baseline_path, const std::string& current_path,
+                const CompareOptions& options, std::ostream& out) {
+  const RunReport baseline = read_results_file(baseline_path);
+  const RunReport current = read_results_file(current_path);
+  check_unique_records(baseline, baseline_path);
+  check_unique_records(current, current_path);
+  const CompareResult result = compare_reports(baseline, current, options);
+  out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n\n"
+      << render_comparison(result, options);
+  return result.exit_code();
+}
+
+}  // namespace graphbench

@@ -1,0 +1,349 @@
+// Tests of the regression gate: verdicts and exit codes on the golden result files under
+// tests/golden/compare/ (20 samples per record, generated once from fixed seeds), plus the edge
+// cases built in code.
+#include "support/catch.h"
+
+#include "graphbench/compare/bootstrap.h"
+#include "graphbench/compare/compare.h"
+#include "graphbench/core/errors.h"
+#include "graphbench/report/json_io.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+using graphbench::CompareOptions;
+using graphbench::CompareResult;
+using graphbench::Comparison;
+using graphbench::InputError;
+using graphbench::RecordStatus;
+using graphbench::ResultRecord;
+using graphbench::RunReport;
+using graphbench::Verdict;
+
+namespace {
+
+std::string compare_file(const std::string& name) {
+  return graphbench::testing::golden_path("compare/" + name);
+}
+
+RunReport load(const std::string& name) {
+  return graphbench::read_results_file(compare_file(name));
+}
+
+CompareResult compare_with_baseline(const std::string& current,
+                                    const CompareOptions& options = {}) {
+  return graphbench::compare_reports(load("baseline.json"), load(current), options);
+}
+
+const Comparison& row_of(const CompareResult& result, const std::string& case_name,
+                         const std::string& variant) {
+  for (const Comparison& row : result.rows) {
+    if (row.case_name == case_name && row.variant == variant) return row;
+  }
+  FAIL("no row for " << case_name << "/" << variant);
+  throw std::logic_error("unreachable");
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+int run(const std::string& current, std::string& text, const CompareOptions& options = {}) {
+  std::ostringstream out;
+  const int code =
+      graphbench::run_compare(compare_file("baseline.json"), compare_file(current), options, out);
+  text = out.str();
+  return code;
+}
+
+template <typename F>
+std::string input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+ResultRecord timed(const std::string& case_name, const std::string& variant,
+                   std::vector<double> samples) {
+  ResultRecord r;
+  r.case_name = case_name;
+  r.workload = "gelu";
+  r.variant = variant;
+  r.kind = "benchmark";
+  r.samples_us = std::move(samples);
+  return r;
+}
+
+std::vector<double> around(double median, int count, double spread = 0.01) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) {
+    out.push_back(median * (1.0 + spread * ((i * 7 % count) / double(count - 1) * 2.0 - 1.0)));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("compare: unchanged distributions are SAME", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_unchanged.json");
+  REQUIRE(result.rows.size() == 7);
+  for (const Comparison& row : result.rows) {
+    INFO(row.case_name << "/" << row.variant << ": " << row.note);
+    if (row.variant == "jit+graph") {
+      CHECK(row.verdict == Verdict::kNotCompared);
+      CHECK(row.note ==
+            "baseline skipped (TorchScript is not available in this LibTorch build), current "
+            "skipped (TorchScript is not available in this LibTorch build)");
+      continue;
+    }
+    CHECK(row.verdict == Verdict::kSame);
+    CHECK(row.ci95.low <= row.ratio);
+    CHECK(row.ci95.high >= row.ratio);
+    CHECK(row.threshold_used == 0.05);  // the quiet samples' noise is below the option
+    CHECK(row.noise < 0.05);
+  }
+  CHECK(result.regressions().empty());
+  CHECK(result.exit_code() == 0);
+  std::string text;
+  CHECK(run("current_unchanged.json", text) == 0);
+  CHECK_FALSE(contains(text, "REGRESSION"));
+  CHECK(contains(text, "No regression (exit 0)."));
+}
+
+TEST_CASE("compare: a 1.5x slow-down is SLOWER and named", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_slower.json");
+  const Comparison& slow = row_of(result, "gelu-small", "graph");
+  CHECK(slow.verdict == Verdict::kSlower);
+  CHECK(slow.ratio == Approx(1.5).epsilon(0.03));
+  CHECK(slow.ci95.low > 1.05);
+  CHECK(slow.baseline_median_us == Approx(7.85).epsilon(0.02));
+  CHECK(slow.current_median_us == Approx(1.5 * 7.85).epsilon(0.02));
+  CHECK(row_of(result, "gelu-small", "eager").verdict == Verdict::kSame);
+  CHECK(row_of(result, "gelu-large", "graph").verdict == Verdict::kSame);
+  REQUIRE(result.regressions().size() == 1);
+  CHECK(result.regressions()[0] == &slow);
+  CHECK(result.exit_code() == 1);
+
+  std::string text;
+  CHECK(run("current_slower.json", text) == 1);
+  const std::string line = fmt::format(
+      "REGRESSION: gelu-small/graph is {:.2f}x slower (95% CI {:.2f}-{:.2f}, threshold 5.0%)",
+      slow.ratio, slow.ci95.low, slow.ci95.high);
+  CHECK(contains(text, line + "\n"));
+  CHECK(contains(text, "| gelu-small | graph | "));
+  CHECK(contains(text, "1 regression (exit 1)."));
+}
+
+TEST_CASE("compare: a speed-up is FASTER and never fails", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_faster.json");
+  const Comparison& fast = row_of(result, "gelu-large", "graph");
+  CHECK(fast.verdict == Verdict::kFaster);
+  CHECK(fast.ratio == Approx(0.6).epsilon(0.03));
+  CHECK(fast.ci95.high < 1.0 / 1.05);
+  CHECK(fast.note == fmt::format("{:.2f}x faster", 1.0 / fast.ratio));
+  CHECK(result.exit_code() == 0);
+  std::string text;
+  CHECK(run("current_faster.json", text) == 0);
+  CHECK_FALSE(contains(text, "REGRESSION"));
+}
+
+TEST_CASE("compare: a 7% shift inside 30% noise is never SLOWER", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_noisy.json");
+  int compared = 0;
+  for (const Comparison& row : result.rows) {
+    INFO(row.case_name << "/" << row.variant << ": " << row.note);
+    if (row.variant == "jit+graph") continue;
+    ++compared;
+    CHECK((row.verdict == Verdict::kUnsure || row.verdict == Verdict::kSame));
+    CHECK(row.noise > 0.10);  // half of an IQR/median of about 30%
+    CHECK(row.threshold_used == row.noise);
+    CHECK(contains(row.note,
+                   fmt::format("threshold raised to the noise {:.1f}%", row.noise * 100.0)));
+  }
+  CHECK(compared == 6);
+  CHECK(result.exit_code() == 0);
+}
+
+TEST_CASE("compare: missing and new records", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_missing.json");
+  const Comparison& missing = row_of(result, "linear-dropout", "graph");
+  CHECK(missing.verdict == Verdict::kMissing);
+  CHECK(std::isnan(missing.ratio));
+  CHECK(missing.baseline_median_us == Approx(67.7).epsilon(0.02));
+  CHECK(row_of(result, "mnist-step", "eager").verdict == Verdict::kNew);
+  CHECK(row_of(result, "mnist-step", "graph").verdict == Verdict::kNew);
+  CHECK(result.rows.back().case_name == "mnist-step");  // new rows come last
+  CHECK(result.exit_code() == 0);
+
+  CompareOptions strict;
+  strict.fail_on_missing = true;
+  const CompareResult gated = compare_with_baseline("current_missing.json", strict);
+  CHECK(gated.exit_code() == 1);
+  REQUIRE(gated.regressions().size() == 1);
+  CHECK(gated.regressions()[0]->variant == "graph");
+  std::string text;
+  CHECK(run("current_missing.json", text, strict) == 1);
+  CHECK(contains(text, "REGRESSION: linear-dropout/graph is missing from current\n"));
+  CHECK(run("current_missing.json", text) == 0);
+  CHECK(contains(text, "| MISSING |"));
+  CHECK(contains(text, "| NEW |"));
+}
+
+TEST_CASE("compare: a case that failed is FAILED", "[compare]") {
+  const CompareResult result = compare_with_baseline("current_failed.json");
+  const Comparison& failed = row_of(result, "gelu-small", "graph");
+  CHECK(failed.verdict == Verdict::kFailed);
+  CHECK(failed.note ==
+        "failed in current: CUDA graph capture failed: operation not permitted when stream is "
+        "capturing");
+  CHECK(result.exit_code() == 1);
+  std::string text;
+  CHECK(run("current_failed.json", text) == 1);
+  CHECK(contains(text, "REGRESSION: gelu-small/graph failed in current: CUDA graph capture"));
+}
+
+TEST_CASE("compare: metric speedup cancels drift between runs", "[compare]") {
+  CompareOptions speedup;
+  speedup.metric = CompareOptions::Metric::kSpeedup;
+  const CompareResult result = compare_with_baseline("current_speedup.json", speedup);
+  for (const Comparison& row : result.rows) {
+    INFO(row.case_name << "/" << row.variant << ": " << row.note);
+    if (row.variant == "graph") {
+      CHECK(row.verdict == Verdict::kSame);
+      CHECK(row.ratio == Approx(1.0).epsilon(0.03));
+      CHECK(row.current_median_us == Approx(2.0 * row.baseline_median_us).epsilon(0.03));
+    } else if (row.variant == "eager") {
+      CHECK(row.verdict == Verdict::kNotCompared);
+      CHECK(row.note == "eager is the reference of metric speedup");
+    }
+  }
+  CHECK(result.exit_code() == 0);
+
+  // The same files by absolute time: everything is twice as slow.
+  const CompareResult by_time = compare_with_baseline("current_speedup.json");
+  CHECK(row_of(by_time, "gelu-small", "eager").verdict == Verdict::kSlower);
+  CHECK(row_of(by_time, "linear-dropout", "graph").verdict == Verdict::kSlower);
+  CHECK(by_time.exit_code() == 1);
+}
+
+TEST_CASE("compare: a graph that got slower relative to eager is SLOWER under speedup",
+          "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("c", "eager", around(100.0, 20)),
+                      timed("c", "graph", around(20.0, 20))};
+  // Eager drifted 2x slower, graph 3x: graph/eager rose by 1.5x.
+  current.records = {timed("c", "eager", around(200.0, 20)), timed("c", "graph", around(60.0, 20))};
+  CompareOptions speedup;
+  speedup.metric = CompareOptions::Metric::kSpeedup;
+  const CompareResult result = graphbench::compare_reports(baseline, current, speedup);
+  const Comparison& graph = row_of(result, "c", "graph");
+  CHECK(graph.verdict == Verdict::kSlower);
+  CHECK(graph.ratio == Approx(1.5).epsilon(0.01));
+  CHECK(result.exit_code() == 1);
+  CHECK(contains(graphbench::render_comparison(result, speedup),
+                 "REGRESSION: c/graph is 1.50x slower relative to eager (95% CI"));
+
+  current.records[0].status = RecordStatus::kSkipped;
+  current.records[0].samples_us.clear();
+  const CompareResult no_eager = graphbench::compare_reports(baseline, current, speedup);
+  CHECK(row_of(no_eager, "c", "graph").verdict == Verdict::kNotCompared);
+  CHECK(row_of(no_eager, "c", "graph").note == "no ok eager record of this case in current");
+}
+
+TEST_CASE("compare: too few samples, statuses and a straddling interval", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "graph", around(10.0, 20)), timed("b", "graph", around(10.0, 20)),
+                      timed("c", "graph", around(10.0, 20)), timed("d", "graph", around(10.0, 20)),
+                      timed("e", "graph", around(10.0, 20))};
+  current.records = baseline.records;
+  current.records[0].samples_us = {15.0, 15.1, 15.2};  // slower, but only 3 samples
+  baseline.records[1].status = RecordStatus::kFailed;
+  baseline.records[1].reason = "boom";
+  current.records[2].status = RecordStatus::kSkipped;
+  current.records[2].reason = "no GPU";
+  current.records[3].samples_us = around(10.5, 20, 0.08);  // +5% with noise 4%: straddles 1.05
+  baseline.records[4].samples_us.clear();
+  current.records[4].samples_us.clear();
+
+  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const Comparison& few = row_of(result, "a", "graph");
+  CHECK(few.verdict == Verdict::kUnsure);
+  CHECK(few.note == "current has 3 samples, fewer than min_samples 5");
+  CHECK(few.ratio == Approx(1.51).epsilon(0.01));  // still shown
+  CHECK(row_of(result, "b", "graph").verdict == Verdict::kNotCompared);
+  CHECK(row_of(result, "b", "graph").note == "baseline failed (boom), current ok");
+  CHECK(row_of(result, "c", "graph").verdict == Verdict::kNotCompared);
+  CHECK(row_of(result, "c", "graph").note == "baseline ok, current skipped (no GPU)");
+  const Comparison& straddle = row_of(result, "d", "graph");
+  CHECK(straddle.verdict == Verdict::kUnsure);
+  CHECK(straddle.ci95.low < 1.0 + straddle.threshold_used);
+  CHECK(straddle.ci95.high > 1.0 + straddle.threshold_used);
+  CHECK(straddle.note ==
+        fmt::format("95% CI {:.3f}-{:.3f} crosses 1.050", straddle.ci95.low, straddle.ci95.high));
+  CHECK(row_of(result, "e", "graph").verdict == Verdict::kNotCompared);
+  CHECK(row_of(result, "e", "graph").note == "no samples_us on either side (kind benchmark)");
+  CHECK(result.exit_code() == 0);
+
+  CompareOptions lenient;
+  lenient.min_samples = 3;
+  CHECK(row_of(graphbench::compare_reports(baseline, current, lenient), "a", "graph").verdict ==
+        Verdict::kSlower);
+}
+
+TEST_CASE("compare: bad input is an InputError that names the file", "[compare]") {
+  const std::string malformed = compare_file("malformed.json");
+  std::string text;
+  CHECK(input_error_of([&] { run("malformed.json", text); }) ==
+        malformed + ": /records/1/samples_us: expected an array of numbers, got \"x\"");
+  const std::string absent = compare_file("absent.json");
+  CHECK(input_error_of([&] { run("absent.json", text); }) ==
+        absent + ": cannot open results file: No such file or directory");
+
+  RunReport twice;
+  twice.records = {timed("a", "graph", {1.0}), timed("a", "eager", {1.0}),
+                   timed("a", "graph", {2.0})};
+  CHECK(input_error_of([&] { graphbench::check_unique_records(twice, "cur.json"); }) ==
+        "cur.json: /records/2: duplicate record for case \"a\", variant \"graph\" (first at "
+        "/records/0)");
+  CHECK_THROWS_AS(graphbench::compare_reports(RunReport{}, twice, {}), InputError);
+
+  CompareOptions bad;
+  bad.threshold = -0.1;
+  CHECK(input_error_of([&] { graphbench::compare_reports({}, {}, bad); }) ==
+        "--threshold: expected a non-negative number, got -0.1");
+  bad.threshold = 0.05;
+  bad.min_samples = 0;
+  CHECK(input_error_of([&] { graphbench::compare_reports({}, {}, bad); }) ==
+        "--min-samples: expected an integer >= 1, got 0");
+}
+
+TEST_CASE("compare: a device change is warned about", "[compare]") {
+  RunReport baseline = load("baseline.json");
+  RunReport current = load("current_unchanged.json");
+  current.environment.gpu_name = "NVIDIA H200";
+  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  REQUIRE(result.warnings.size() == 1);
+  CHECK(contains(result.warnings[0], "consider --metric speedup"));
+  CHECK(contains(graphbench::render_comparison(result, {}),
+                 "warning: the runs used different devices"));
+}
+
+TEST_CASE("compare: the multi-set bootstrap agrees with stats::ratio_of_medians", "[compare]") {
+  const std::vector<double> a = around(12.0, 17, 0.05);
+  const std::vector<double> b = around(10.0, 23, 0.03);
+  const auto one = graphbench::stats::ratio_of_medians(a, b, 700, 42);
+  const auto many = graphbench::ratio_of_median_products({&a}, {&b}, 700, 42);
+  CHECK(one.ratio == many.ratio);
+  CHECK(one.ci95.low == many.ci95.low);
+  CHECK(one.ci95.high == many.ci95.high);
+  const auto four = graphbench::ratio_of_median_products({&a, &b}, {&b, &a});
+  CHECK(four.ratio == Approx(1.0));
+  CHECK(four.ci95.low <= 1.0);
+  CHECK(four.ci95.high >= 1.0);
+}
