@@ -1,0 +1,34 @@
+// One captured CUDA graph of a SlotBinding. The header is CUDA-free; in a build without CUDA,
+// capture() throws EngineError.
+#pragma once
+
+#include "graphbench/exec/counters.h"
+#include "graphbench/exec/slot_binding.h"
+
+#include <memory>
+
+namespace graphbench {
+
+class CapturedGraph {
+ public:
+  // Warms `binding` up on a side stream (warm_up: params and state restored afterwards), then
+  // captures one run of its ops on another non-default stream in thread-local capture mode.
+  // On failure the capture is ended and CaptureError says why.
+  static std::unique_ptr<CapturedGraph> capture(SlotBinding& binding, int warmup_steps, Counters& counters);
+
+  ~CapturedGraph();
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+  // Replays on the current stream.
+  void replay();
+  // Capture and instantiation time, host wall clock, device synchronised before and after.
+  double capture_ms() const;
+
+ private:
+  struct Impl;
+  explicit CapturedGraph(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,35 @@
+// Params and optimizer state, by name. The store outlives runs and programs: a training program
+// updates these very buffers in place (inside a graph or not) and an evaluation program reads
+// them, so what one program learns the next one sees.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+class ModelStore {
+ public:
+  bool contains(const std::string& name) const { return tensors_.count(name) != 0; }
+  // Throws EngineError naming the missing entry.
+  at::Tensor& at(const std::string& name);
+  const at::Tensor& at(const std::string& name) const;
+  // Adds or replaces. Replacing a buffer a graph was captured on is detected before the next
+  // replay (the graph would keep writing the old buffer).
+  void set(const std::string& name, at::Tensor tensor);
+  std::vector<std::string> names() const;
+  std::size_t size() const { return tensors_.size(); }
+
+  // An independent copy (new buffers, same values), e.g. one per variant of a case.
+  ModelStore clone() const;
+  // Copies every value of `other` into this store's existing buffers (pointers unchanged).
+  void copy_values_from(const ModelStore& other);
+
+ private:
+  std::map<std::string, at::Tensor> tensors_;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,117 @@
+#include "graphbench/ops/elementwise.h"
+
+#include "graphbench/ops/op_helpers.h"
+
+#include <fmt/format.h>
+
+namespace graphbench::ops {
+
+namespace {
+
+using ops_detail::wrapped_scalar;
+
+enum class Binary { kMul, kAdd };
+
+class BinaryOp final : public Op {
+ public:
+  explicit BinaryOp(Binary kind) : kind_(kind) {}
+  std::string signature() const override { return kind_ == Binary::kMul ? "mul" : "add"; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 2);
+    ops_detail::expect_same_dtype_device(*this, in[0], in[1]);
+    return {TensorSpec{ops_detail::broadcast_shapes(*this, in[0], in[1]), in[0].dtype, in[0].device}};
+  }
+  bool computes_into_outputs() const override { return true; }
+  void run(OpIO& io) const override {
+    at::Tensor& out = io.out(0);
+    if (kind_ == Binary::kMul) {
+      out.defined() ? (void)at::mul_out(out, io.in(0), io.in(1)) : (void)(out = at::mul(io.in(0), io.in(1)));
+    } else {
+      out.defined() ? (void)at::add_out(out, io.in(0), io.in(1)) : (void)(out = at::add(io.in(0), io.in(1)));
+    }
+  }
+
+ private:
+  Binary kind_;
+};
+
+enum class WithScalar { kMul, kDiv, kAdd };
+
+class ScalarOp final : public Op {
+ public:
+  ScalarOp(WithScalar kind, double c) : kind_(kind), c_(c), scalar_(wrapped_scalar(c)) {}
+  std::string signature() const override {
+    const char* name = kind_ == WithScalar::kMul ? "mul_scalar" : kind_ == WithScalar::kDiv ? "div_scalar" : "add_scalar";
+    return fmt::format("{}(c={})", name, c_);
+  }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 1);
+    return {in[0]};
+  }
+  bool computes_into_outputs() const override { return true; }
+  void run(OpIO& io) const override {
+    at::Tensor& out = io.out(0);
+    const at::Tensor& x = io.in(0);
+    switch (kind_) {
+      case WithScalar::kMul: out.defined() ? (void)at::mul_out(out, x, scalar_) : (void)(out = at::mul(x, c_)); break;
+      case WithScalar::kDiv: out.defined() ? (void)at::div_out(out, x, scalar_) : (void)(out = at::div(x, c_)); break;
+      case WithScalar::kAdd: out.defined() ? (void)at::add_out(out, x, scalar_) : (void)(out = at::add(x, c_)); break;
+    }
+  }
+
+ private:
+  WithScalar kind_;
+  double c_;
+  at::Tensor scalar_;
+};
+
+enum class Unary { kErf, kRelu };
+
+class UnaryOp final : public Op {
+ public:
+  explicit UnaryOp(Unary kind) : kind_(kind) {}
+  std::string signature() const override { return kind_ == Unary::kErf ? "erf" : "relu"; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 1);
+    return {in[0]};
+  }
+  bool computes_into_outputs() const override { return true; }
+  void run(OpIO& io) const override {
+    at::Tensor& out = io.out(0);
+    const at::Tensor& x = io.in(0);
+    if (kind_ == Unary::kErf) {
+      out.defined() ? (void)at::erf_out(out, x) : (void)(out = at::erf(x));
+    } else {
+      out.defined() ? (void)at::clamp_min_out(out, x, 0) : (void)(out = at::relu(x));
+    }
+  }
+
+ private:
+  Unary kind_;
+};
+
+}  // namespace
+
+ValueId mul(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<BinaryOp>(Binary::kMul), {x, y}); }
+ValueId add(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<BinaryOp>(Binary::kAdd), {x, y}); }
+ValueId mul_scalar(Builder& b, ValueId x, double c) {
+  return b.add1(std::make_shared<ScalarOp>(WithScalar::kMul, c), {x});
+}
+ValueId div_scalar(Builder& b, ValueId x, double c) {
+  return b.add1(std::make_shared<ScalarOp>(WithScalar::kDiv, c), {x});
+}
+ValueId add_scalar(Builder& b, ValueId x, double c) {
+  return b.add1(std::make_shared<ScalarOp>(WithScalar::kAdd, c), {x});
+}
+ValueId erf(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kErf), {x}); }
+ValueId relu(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kRelu), {x}); }
+
+ValueId gelu_formula(Builder& b, ValueId x) {
+  ValueId half_x = mul_scalar(b, x, 0.5);
+  ValueId scaled = div_scalar(b, x, 1.41421);
+  ValueId erf_x = erf(b, scaled);
+  ValueId one_plus = add_scalar(b, erf_x, 1.0);
+  return mul(b, half_x, one_plus);
+}
+
+}  // namespace graphbench::ops

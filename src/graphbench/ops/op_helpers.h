@@ -1,0 +1,23 @@
+// Small helpers shared by the op implementations.
+#pragma once
+
+#include "graphbench/plan/op.h"
+
+#include <ATen/ATen.h>
+
+namespace graphbench::ops_detail {
+
+// A CPU scalar that binary ops treat like a Python number (no type promotion), so that
+// `at::mul_out(out, x, scalar)` works on any device and dtype and can be captured.
+at::Tensor wrapped_scalar(double value);
+
+// Shapes broadcast together, or throw_op_error.
+std::vector<std::int64_t> broadcast_shapes(const Op& op, const TensorSpec& a, const TensorSpec& b);
+
+// Throws throw_op_error unless both specs have the same dtype and device.
+void expect_same_dtype_device(const Op& op, const TensorSpec& a, const TensorSpec& b);
+
+// Throws unless the spec has `rank` dimensions.
+void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const char* what);
+
+}  // namespace graphbench::ops_detail

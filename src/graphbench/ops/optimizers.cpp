@@ -1,0 +1,196 @@
+#include "graphbench/ops/optimizers.h"
+
+#include <torch/version.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace graphbench::ops {
+
+namespace {
+
+// p -= lr * update, with lr a 0-dim device tensor.
+void apply_scaled_update(const std::vector<at::Tensor>& params, const std::vector<at::Tensor>& updates,
+                         const at::Tensor& lr) {
+#if TORCH_VERSION_MAJOR >= 2
+  // Two multi-tensor kernels for all params (LibTorch 2.1+ has foreach ops taking a tensor scalar).
+  at::_foreach_sub_(params, at::_foreach_mul(updates, lr));
+#else
+  for (std::size_t i = 0; i < params.size(); ++i) params[i].addcmul_(updates[i], lr, -1.0);
+#endif
+}
+
+class SgdOp final : public Op {
+ public:
+  SgdOp(std::size_t n, SgdOptions options) : n_(n), options_(options) {}
+  std::string signature() const override {
+    return fmt::format("sgd(n={}, momentum={}, weight_decay={})", n_, options_.momentum, options_.weight_decay);
+  }
+  bool has_momentum() const { return options_.momentum != 0.0; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    const std::size_t groups = has_momentum() ? 3 : 2;
+    expect_input_count(*this, in, groups * n_ + 1);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (std::size_t g = 1; g < groups; ++g) {
+        if (in[g * n_ + i].shape != in[i].shape) {
+          throw_op_error(*this, fmt::format("param {} is {} but its input {} is {}", i, to_string(in[i]), g * n_ + i,
+                                            to_string(in[g * n_ + i])));
+        }
+      }
+    }
+    std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));
+    if (has_momentum()) out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(3 * n_));
+    return out;
+  }
+  std::vector<std::pair<int, int>> in_place() const override {
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
+    if (has_momentum()) {
+      for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
+    }
+    return pairs;
+  }
+  bool differentiable() const override { return false; }
+  void run(OpIO& io) const override {
+    at::NoGradGuard no_grad;
+    std::vector<at::Tensor> params = io.in_list(0, n_);
+    std::vector<at::Tensor> grads = io.in_list(n_, n_);
+    const at::Tensor& lr = io.in(io.num_inputs() - 1);
+    if (options_.weight_decay != 0.0) grads = at::_foreach_add(grads, params, options_.weight_decay);
+    if (has_momentum()) {
+      std::vector<at::Tensor> buffers = io.in_list(2 * n_, n_);
+      at::_foreach_mul_(buffers, options_.momentum);
+      at::_foreach_add_(buffers, grads);
+      apply_scaled_update(params, buffers, lr);
+    } else {
+      apply_scaled_update(params, grads, lr);
+    }
+  }
+
+ private:
+  std::size_t n_;
+  SgdOptions options_;
+};
+
+class AdamOp final : public Op {
+ public:
+  AdamOp(std::size_t n, AdamOptions options) : n_(n), options_(options) {}
+  std::string signature() const override {
+    return fmt::format("{}(n={}, betas=({}, {}), eps={}, weight_decay={})",
+                       options_.decoupled_weight_decay ? "adamw" : "adam", n_, options_.beta1, options_.beta2,
+                       options_.eps, options_.weight_decay);
+  }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 4 * n_ + 2);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (std::size_t g = 1; g < 4; ++g) {
+        if (in[g * n_ + i].shape != in[i].shape) {
+          throw_op_error(*this, fmt::format("param {} is {} but its input {} is {}", i, to_string(in[i]), g * n_ + i,
+                                            to_string(in[g * n_ + i])));
+        }
+      }
+    }
+    std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));                  // params
+    out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(4 * n_));  // moments
+    out.push_back(in[4 * n_]);                                                                   // step
+    return out;
+  }
+  std::vector<std::pair<int, int>> in_place() const override {
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
+    for (std::size_t i = 0; i < 2 * n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
+    pairs.emplace_back(static_cast<int>(3 * n_), static_cast<int>(4 * n_));
+    return pairs;
+  }
+  bool differentiable() const override { return false; }
+  void run(OpIO& io) const override {
+    at::NoGradGuard no_grad;
+    std::vector<at::Tensor> params = io.in_list(0, n_);
+    std::vector<at::Tensor> grads = io.in_list(n_, n_);
+    std::vector<at::Tensor> exp_avg = io.in_list(2 * n_, n_);
+    std::vector<at::Tensor> exp_avg_sq = io.in_list(3 * n_, n_);
+    const at::Tensor& step = io.in(4 * n_);
+    const at::Tensor& lr = io.in(4 * n_ + 1);
+
+    step.add_(1);
+    // Bias corrections from the device step count: 1 - beta^step, as tensors.
+    const at::Tensor bias_correction1 = 1 - at::pow(options_.beta1, step);
+    const at::Tensor bias_correction2_sqrt = at::sqrt(1 - at::pow(options_.beta2, step));
+    const at::Tensor step_size = lr / bias_correction1;
+
+    if (options_.weight_decay != 0.0) {
+      if (options_.decoupled_weight_decay) {
+        const at::Tensor shrink = 1 - lr * options_.weight_decay;
+        for (auto& p : params) p.mul_(shrink);
+      } else {
+        grads = at::_foreach_add(grads, params, options_.weight_decay);
+      }
+    }
+    at::_foreach_mul_(exp_avg, options_.beta1);
+    at::_foreach_add_(exp_avg, grads, 1 - options_.beta1);
+    at::_foreach_mul_(exp_avg_sq, options_.beta2);
+    at::_foreach_addcmul_(exp_avg_sq, grads, grads, 1 - options_.beta2);
+    for (std::size_t i = 0; i < n_; ++i) {
+      at::Tensor denom = (exp_avg_sq[i].sqrt() / bias_correction2_sqrt).add_(options_.eps);
+      params[i].sub_(exp_avg[i] / denom * step_size);
+    }
+  }
+
+ private:
+  std::size_t n_;
+  AdamOptions options_;
+};
+
+TensorSpec scalar_spec(const TensorSpec& like) { return TensorSpec{{}, at::kFloat, like.device}; }
+
+std::vector<std::string> updated_names(const Builder& b, const std::vector<ValueId>& values, const char* suffix) {
+  std::vector<std::string> names;
+  for (ValueId v : values) names.push_back(b.value(v).name + suffix);
+  return names;
+}
+
+}  // namespace
+
+std::vector<ValueId> sgd_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                              const SgdOptions& options, const std::string& prefix) {
+  std::vector<ValueId> inputs = params;
+  inputs.insert(inputs.end(), grads.begin(), grads.end());
+  std::vector<std::string> names = updated_names(b, params, "'");
+  if (options.momentum != 0.0) {
+    std::vector<ValueId> buffers;
+    for (ValueId p : params) buffers.push_back(b.state(b.value(p).name + ".momentum_buffer", b.spec(p), 0.0));
+    inputs.insert(inputs.end(), buffers.begin(), buffers.end());
+    auto buffer_names = updated_names(b, buffers, "'");
+    names.insert(names.end(), buffer_names.begin(), buffer_names.end());
+  }
+  inputs.push_back(b.state(prefix + ".lr", scalar_spec(b.spec(params.at(0))), options.lr));
+  auto outputs = b.add(std::make_shared<SgdOp>(params.size(), options), inputs, names);
+  return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};
+}
+
+std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                               const AdamOptions& options, const std::string& prefix) {
+  std::vector<ValueId> inputs = params;
+  inputs.insert(inputs.end(), grads.begin(), grads.end());
+  std::vector<ValueId> exp_avg;
+  std::vector<ValueId> exp_avg_sq;
+  for (ValueId p : params) exp_avg.push_back(b.state(b.value(p).name + ".exp_avg", b.spec(p), 0.0));
+  for (ValueId p : params) exp_avg_sq.push_back(b.state(b.value(p).name + ".exp_avg_sq", b.spec(p), 0.0));
+  inputs.insert(inputs.end(), exp_avg.begin(), exp_avg.end());
+  inputs.insert(inputs.end(), exp_avg_sq.begin(), exp_avg_sq.end());
+  const TensorSpec scalar = scalar_spec(b.spec(params.at(0)));
+  ValueId step = b.state(prefix + ".step", scalar, 0.0);
+  inputs.push_back(step);
+  inputs.push_back(b.state(prefix + ".lr", scalar, options.lr));
+  std::vector<std::string> names = updated_names(b, params, "'");
+  for (const auto* group : {&exp_avg, &exp_avg_sq}) {
+    auto more = updated_names(b, *group, "'");
+    names.insert(names.end(), more.begin(), more.end());
+  }
+  names.push_back(prefix + ".step'");
+  auto outputs = b.add(std::make_shared<AdamOp>(params.size(), options), inputs, names);
+  return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};
+}
+
+}  // namespace graphbench::ops

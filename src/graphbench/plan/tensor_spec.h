@@ -1,0 +1,36 @@
+// The static description of a tensor slot: shape, dtype and device. Every value of a program has
+// one; fixed buffers are allocated from it, and a feed is checked against it.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct TensorSpec {
+  std::vector<std::int64_t> shape;
+  at::ScalarType dtype = at::kFloat;
+  at::Device device = at::kCPU;
+
+  bool operator==(const TensorSpec& other) const {
+    return shape == other.shape && dtype == other.dtype && device == other.device;
+  }
+  bool operator!=(const TensorSpec& other) const { return !(*this == other); }
+
+  std::int64_t numel() const;
+  at::TensorOptions options() const { return at::TensorOptions().dtype(dtype).device(device); }
+};
+
+// "float32[64, 1, 28, 28] on cuda:0"
+std::string to_string(const TensorSpec& spec);
+std::string shape_to_string(const std::vector<std::int64_t>& shape);
+TensorSpec spec_of(const at::Tensor& tensor);
+at::Tensor allocate(const TensorSpec& spec);
+
+// "float32", "float16", "bfloat16", "int64", ...; throws InputError for an unknown name.
+at::ScalarType dtype_from_name(const std::string& name);
+std::string dtype_name(at::ScalarType dtype);
+
+}  // namespace graphbench
