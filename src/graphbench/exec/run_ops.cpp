@@ -53,6 +53,16 @@ void run_lowered_ops(const CompiledProgram& compiled, std::vector<at::Tensor>& s
       if (!t.defined() || t.data_ptr() != before[k]) throw_alias_rebound(compiled, op, slot);
     }
   }
+  if (compiled.program().trains()) {
+    // Let this step's autograd graph go: slots (and the outputs read from them) would otherwise
+    // keep it alive until the next run, and with it the params' gradient accumulators, which
+    // remember the stream they were made on. A later capture on the same params (after eager
+    // steps on the default stream, say) would then make that stream wait on the capturing one,
+    // which invalidates the capture. detach() shares the storage: no pointer changes.
+    for (at::Tensor& slot : slots) {
+      if (slot.defined() && slot.grad_fn()) slot = slot.detach();
+    }
+  }
 }
 
 std::vector<at::Tensor> read_outputs(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots) {

@@ -62,6 +62,11 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
 }
 
 void SlotBinding::copy_feed(const Feed& feed, Counters& counters) {
+  // Every input copied from the feed must be in it, as at binding time and in the eager executor:
+  // a feed that lacks one would otherwise silently rerun on the last step's values.
+  for (const BoundExternal& bound : externals_) {
+    if (bound.copied && *bound.value->role == Role::kInput) fed_input(compiled_.program(), *bound.value, feed);
+  }
   for (const auto& [name, tensor] : feed) {
     auto it = external_index_.find(name);
     if (it == external_index_.end()) check_feed_names(compiled_.program(), feed);  // throws

@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <fmt/format.h>
 
 #include <atomic>
@@ -11,6 +12,16 @@ namespace graphbench {
 
 namespace {
 std::atomic<std::uint64_t> next_program_id{1};
+
+// A device named without an index ("cuda") means the current device of its type. Tensors always
+// carry an index, so a spec without one would never equal a fed tensor's or a store buffer's.
+TensorSpec with_device_index(TensorSpec spec) {
+  const at::DeviceType type = spec.device.type();
+  if (!spec.device.has_index() && type != at::kCPU && c10::impl::hasDeviceGuardImpl(type)) {
+    spec.device = at::Device(type, c10::impl::getDeviceGuardImpl(type)->getDevice().index());
+  }
+  return spec;
+}
 
 std::string op_kind(const Op& op) {
   std::string sig = op.signature();
@@ -47,7 +58,7 @@ ValueId Builder::add_external(const std::string& name, Role role, const TensorSp
   info.initial_fill = initial_fill;
   info.name = name;
   info.role = role;
-  info.spec = spec;
+  info.spec = with_device_index(spec);
   ValueId id = add_value(std::move(info));
   program_->external_vids_.push_back(id);
   return id;
