@@ -5,6 +5,8 @@
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
+#include <cmath>
+
 using namespace graphbench;
 using namespace graphbench::test_util;
 
@@ -229,6 +231,69 @@ TEST_CASE("graph executor: Adam's step and bias corrections advance inside the g
     CHECK(tensors_close(graph_store.at(name), eager_store.at(name), 1e-4, 1e-5));
   }
   CHECK_FALSE(tensors_close(graph_store.at(kWeight), initial.at(kWeight), 1e-4, 1e-5));
+}
+
+TEST_CASE("graph executor: a short last batch is a second capture over the same params and state",
+          "[cuda][graph][train]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const Regression r = cuda_regression();
+  ops::AdamOptions adam;
+  adam.lr = 0.01;
+  auto program = train_program(r, adam_steps(adam), "cuda_short_batch_train");
+  auto eval = eval_program(r, "cuda_eval");
+  const auto batches = with_short_batch(r, 17);
+  ModelStore initial;
+  init_params(initial, r);
+
+  ModelStore reference = initial.clone();
+  const std::vector<float> eager_losses = train(ExecutorKind::kEager, reference, program, batches);
+
+  ModelStore store = initial.clone();
+  Engine engine(store);
+  auto graph = make_executor(ExecutorKind::kGraph, engine, Policy::train());
+  auto graph_eval = make_executor(ExecutorKind::kGraph, engine, Policy::inference());
+  const at::Tensor probe = cuda_randn({r.batch, r.in}, 99);
+  const at::Tensor before = graph_eval->run(eval, Feed{{"x", probe}}).at(0).clone();
+  std::vector<float> losses;
+  for (const Batch& batch : batches) losses.push_back(graph->run(program, feed_of(batch)).at(0).item<float>());
+  const at::Tensor after = graph_eval->run(eval, Feed{{"x", probe}}).at(0).clone();
+
+  CHECK(engine.counters().captures == 3);  // two training shapes and the evaluation
+  CHECK(engine.counters().graph_cache_entries == 3);
+  CHECK(engine.counters().replays == static_cast<std::int64_t>(batches.size()) + 2);
+  CHECK(store.at("adam.step").item<float>() == static_cast<float>(batches.size()));
+  for (const char* name : {kWeight, kBias, "fc.weight.exp_avg_sq"}) {
+    CAPTURE(name);
+    CHECK(tensors_close(store.at(name), reference.at(name), 1e-4, 1e-5));
+  }
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    CAPTURE(i);
+    CHECK(losses[i] == Approx(eager_losses[i]).epsilon(1e-4).margin(1e-6));
+  }
+  // The captured evaluation reads the buffers the training graphs updated.
+  CHECK_FALSE(tensors_close(before, after, 1e-4, 1e-5));
+  CHECK(tensors_close(after, at::linear(probe, store.at(kWeight).detach(), store.at(kBias).detach()), 1e-4, 1e-5));
+}
+
+TEST_CASE("graph executor: training with dropout inside the graph", "[cuda][graph][dropout]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const Regression r = cuda_regression();
+  ops::SgdOptions sgd;
+  sgd.lr = 0.02;
+  sgd.momentum = 0.9;
+  auto program = train_program(r, sgd_steps(sgd), "cuda_dropout_train", /*dropout_p=*/0.2);
+  const auto batches = make_batches(r, 60);
+  ModelStore store;
+  init_params(store, r);
+  const std::vector<float> losses = train(ExecutorKind::kGraph, store, program, batches);
+  for (float loss : losses) CHECK(std::isfinite(loss));
+  float first = 0.0f;
+  float last = 0.0f;
+  for (std::size_t i = 0; i < 10; ++i) {
+    first += losses[i];
+    last += losses[losses.size() - 1 - i];
+  }
+  CHECK(last < 0.7f * first);
 }
 
 TEST_CASE("graph executor: dropout masks differ from replay to replay", "[cuda][graph][dropout]") {

@@ -148,6 +148,18 @@ inline std::vector<Batch> make_batches(const Regression& r, int steps, std::uint
   return batches;
 }
 
+// The first `rows` rows of a batch: the short last batch of an epoch.
+inline Batch short_batch(const Batch& batch, std::int64_t rows) {
+  return Batch{batch.x.narrow(0, 0, rows).contiguous(), batch.target.narrow(0, 0, rows).contiguous()};
+}
+
+// Full batches with a short one in the middle: the end of one epoch and the start of the next.
+inline std::vector<Batch> with_short_batch(const Regression& r, std::int64_t rows) {
+  std::vector<Batch> batches = make_batches(r, 6, 23);
+  batches[3] = short_batch(batches[3], rows);
+  return batches;
+}
+
 inline Feed feed_of(const Batch& batch) { return Feed{{"x", batch.x}, {"target", batch.target}}; }
 
 // Runs `program` with a fresh executor of `kind` over `store` for every batch; returns the losses.

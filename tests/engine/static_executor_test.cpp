@@ -189,3 +189,33 @@ TEST_CASE("one store: an evaluation program reads the very buffers training upda
     CHECK(engine.counters().compiles == 2);
   }
 }
+
+TEST_CASE("a short last batch is a second binding over the same params and state", "[engine][static][train]") {
+  Regression r;
+  ops::AdamOptions adam;
+  adam.lr = 0.05;
+  auto program = train_program(r, adam_steps(adam));
+  const auto batches = with_short_batch(r, 5);
+  ModelStore initial;
+  init_params(initial, r);
+
+  ModelStore reference = initial.clone();
+  const std::vector<float> eager_losses = train(ExecutorKind::kEager, reference, program, batches);
+
+  ModelStore store = initial.clone();
+  Engine engine(store);
+  auto executor = make_executor(ExecutorKind::kStatic, engine, Policy::train());
+  std::vector<float> losses;
+  for (const Batch& batch : batches) losses.push_back(executor->run(program, feed_of(batch)).at(0).item<float>());
+
+  CHECK(engine.counters().bindings == 2);
+  CHECK(store.at("adam.step").item<float>() == static_cast<float>(batches.size()));
+  for (const char* name : {kWeight, kBias, "fc.weight.exp_avg", "fc.weight.exp_avg_sq"}) {
+    CAPTURE(name);
+    CHECK(tensors_close(store.at(name), reference.at(name), 1e-4, 1e-5));
+  }
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    CAPTURE(i);
+    CHECK(losses[i] == Approx(eager_losses[i]).epsilon(1e-4).margin(1e-6));
+  }
+}
