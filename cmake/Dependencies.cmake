@@ -31,7 +31,8 @@ separate_arguments(_graphbench_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
 target_compile_options(graphbench_torch INTERFACE ${_graphbench_torch_flags})
 if(GRAPHBENCH_WITH_CUDA)
   target_compile_definitions(graphbench_torch INTERFACE GRAPHBENCH_WITH_CUDA=1)
-  target_link_libraries(graphbench_torch INTERFACE CUDA::cudart CUDA::nvml)
+  # NVML is opened at run time (dlopen), so only its header is needed.
+  target_link_libraries(graphbench_torch INTERFACE CUDA::cudart ${CMAKE_DL_LIBS})
 endif()
 
 # LibTorch ships fmt headers of its own in some releases: make sure ours (the system's) win by

@@ -1,1 +1,172 @@
-int main(){return 0;}
+// graphbench: measures what CUDA Graphs buy for deep-learning work.
+// The command line (CLI11) -> options -> library calls; exceptions are caught here, once, and
+// mapped to the documented exit codes: 0 ok, 1 a case failed or a regression, 2 bad input.
+#include "options.h"
+#include "run_command.h"
+
+#include "graphbench/compare/compare.h"
+#include "graphbench/core/errors.h"
+#include "graphbench/core/version.h"
+#include "graphbench/env/build_info.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace {
+
+using graphbench::cli::CompareCliOptions;
+using graphbench::cli::RunOptions;
+
+std::string version_text() {
+  const auto& b = graphbench::build_info();
+  return fmt::format("graphbench {} (LibTorch {}, {}, {} build)", graphbench::kToolVersion, b.libtorch_version,
+                     b.with_cuda ? "CUDA" : "CPU only", b.build_type);
+}
+
+// Unset optional values are the sentinels below, turned into std::optional after parsing.
+struct RawRunOptions {
+  RunOptions options;
+  std::string data_dir;
+  int epochs = 0;
+  int warmup = -1;
+  int min_samples = 0;
+  int max_samples = 0;
+  double min_time_s = 0;
+  double max_time_s = 0;
+  double noise = 0;
+  std::vector<CLI::Option*> given;
+};
+
+void add_run_options(CLI::App& app, RawRunOptions& raw) {
+  RunOptions& o = raw.options;
+  app.add_option("--variants", o.variants, "Only these variants, comma-separated (eager,static,graph,jit,jit+graph,reference,reference+graph)");
+  app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated");
+  app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
+  app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
+  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md")->capture_default_str();
+  app.add_flag("-q,--quiet", o.quiet, "Print nothing but errors (the result files are still written)");
+  app.add_option("--data-dir", raw.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
+  app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");
+  app.add_flag("--use-train-graph", o.use_train_graph, "Training cases train with the captured graph (the tutorial's flag)");
+  app.add_flag("--use-test-graph", o.use_test_graph, "Training cases test with a captured graph (the tutorial's flag)");
+  app.add_option("--last-batch", o.last_batch, "The short last batch of an epoch: skip (the tutorial's way, default) or capture (a second graph for its shape)");
+  app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")->capture_default_str();
+  app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
+  auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
+  group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
+  group->add_option("--min-samples", raw.min_samples, "Samples per variant at least");
+  group->add_option("--max-samples", raw.max_samples, "Samples per variant at most");
+  group->add_option("--min-time", raw.min_time_s, "Seconds of measured time per variant at least");
+  group->add_option("--max-time", raw.max_time_s, "Timeout per case in seconds");
+  group->add_option("--noise", raw.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
+  app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
+      ->group("Testing");
+}
+
+RunOptions finish(RawRunOptions& raw, CLI::App& app) {
+  RunOptions o = raw.options;
+  if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
+  if (app.count("--epochs") > 0) o.epochs = raw.epochs;
+  if (app.count("--warmup") > 0) o.warmup = raw.warmup;
+  if (app.count("--min-samples") > 0) o.min_samples = raw.min_samples;
+  if (app.count("--max-samples") > 0) o.max_samples = raw.max_samples;
+  if (app.count("--min-time") > 0) o.min_time_s = raw.min_time_s;
+  if (app.count("--max-time") > 0) o.max_time_s = raw.max_time_s;
+  if (app.count("--noise") > 0) o.noise = raw.noise;
+  return o;
+}
+
+double parse_threshold(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    double value = std::stod(text, &used);
+    const std::string rest = text.substr(used);
+    if (rest == "%") value /= 100.0;
+    else if (!rest.empty()) throw std::invalid_argument(text);
+    if (value < 0 || value >= 10) throw std::invalid_argument(text);
+    return value;
+  } catch (const std::exception&) {
+    throw graphbench::InputError("--threshold: expected a fraction like 0.05 or a percentage like 5%, got \"" + text + "\"");
+  }
+}
+
+std::string joined_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"graphbench: runs each workload eagerly and as a captured CUDA graph, checks that both compute "
+               "the same thing, times both, and writes speedup tables (JSON, CSV, Markdown).",
+               "graphbench"};
+  app.set_version_flag("--version", version_text());
+  app.footer(
+      "Examples:\n"
+      "  graphbench --workload gelu                       the suite configs/gelu.json\n"
+      "  graphbench --workload mnist --use-train-graph    the CUDA-graph tutorial's MNIST run\n"
+      "  graphbench run --config configs/blog.json        a suite file\n"
+      "  graphbench compare base/results.json new/results.json --threshold 5%\n"
+      "  graphbench list                                  workloads, variants, suites\n"
+      "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
+      "regression); 2 bad input or usage. Suite format: docs/spec.md; result files: docs/results.md.");
+
+  RawRunOptions top;
+  app.add_option("-w,--workload", top.options.workload, "Run the suite configs/NAME.json (gelu, linear_dropout, mnist, blog, ci)");
+  add_run_options(app, top);
+
+  RawRunOptions sub;
+  CLI::App* run = app.add_subcommand("run", "Run every case and variant of a suite file");
+  run->add_option("-c,--config", sub.options.config, "The suite file (configs/*.json)")->required();
+  add_run_options(*run, sub);
+
+  CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants and suites");
+
+  CompareCliOptions cmp;
+  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
+  compare->add_option("baseline", cmp.baseline, "Baseline results.json")->required();
+  compare->add_option("current", cmp.current, "Current results.json")->required();
+  compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05 (never below the measured noise)")
+      ->capture_default_str();
+  compare->add_option("--metric", cmp.metric, "time: per-step times; speedup: each variant's ratio to eager within its run (cancels drift between machines)")
+      ->check(CLI::IsMember({"time", "speedup"}))->capture_default_str();
+  compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "A case missing from CURRENT is a regression");
+  compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: UNSURE")->capture_default_str();
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? graphbench::kExitOk : graphbench::kExitBadInput;
+  }
+
+  try {
+    const std::string command_line = joined_command_line(argc, argv);
+    if (compare->parsed()) {
+      graphbench::CompareOptions options;
+      options.threshold = parse_threshold(cmp.threshold);
+      options.metric = cmp.metric == "speedup" ? graphbench::CompareOptions::Metric::kSpeedup
+                                               : graphbench::CompareOptions::Metric::kTime;
+      options.fail_on_missing = cmp.fail_on_missing;
+      options.min_samples = cmp.min_samples;
+      return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout);
+    }
+    if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
+    if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run), command_line);
+    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app), command_line);
+    std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
+    return graphbench::kExitBadInput;
+  } catch (const graphbench::InputError& e) {
+    std::cerr << "graphbench: error: " << e.what() << "\n";
+    return graphbench::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "graphbench: error: " << e.what() << "\n";
+    return graphbench::kExitFailure;
+  }
+}

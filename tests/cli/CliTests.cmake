@@ -1,1 +1,71 @@
-# Whole-binary tests (filled in below).
+# Whole-binary tests: the exit codes and messages users and CI scripts rely on, and short CPU
+# runs whose result files are checked (tests/cli/check_results.py).
+find_package(Python3 COMPONENTS Interpreter)
+set(GB $<TARGET_FILE:graphbench>)
+set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
+set(CLI_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cli)
+set(OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
+# Short sampling so that CPU runs take seconds.
+set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 1)
+
+add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
+add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes: 0" -- ${GB} --help)
+add_test(NAME "cli: no arguments is a usage error (2)" COMMAND ${EXPECT} 2 "nothing to do" -- ${GB})
+add_test(NAME "cli: unknown option is a usage error (2)" COMMAND ${EXPECT} 2 "" -- ${GB} --workload gelu --bogus)
+add_test(NAME "cli: list shows workloads and variants" COMMAND ${EXPECT} 0 "jit\\+graph" -- ${GB} list)
+add_test(NAME "cli: unknown --workload (2)" COMMAND ${EXPECT} 2 "--workload nope: no suite file" -- ${GB} --workload nope)
+add_test(NAME "cli: bad spec names file and JSON path (2)"
+         COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2: expected a positive integer, got -3" --
+                 ${GB} run --config ${CLI_DIR}/bad_shape.json)
+add_test(NAME "cli: unknown workload in spec (2)"
+         COMMAND ${EXPECT} 2 "/cases/0/workload: unknown workload \"gelo\"" -- ${GB} run --config ${CLI_DIR}/unknown_workload.json)
+add_test(NAME "cli: missing suite file (2)" COMMAND ${EXPECT} 2 "cannot open suite file" -- ${GB} run --config ${CLI_DIR}/nope.json)
+add_test(NAME "cli: --device cuda without CUDA (2)"
+         COMMAND ${EXPECT} 2 "--device cuda" -- ${GB} --workload gelu --device cuda ${QUICK} -o ${OUT_DIR}/cuda)
+set_tests_properties("cli: --device cuda without CUDA (2)" PROPERTIES LABELS cpu-only)
+add_test(NAME "cli: unknown --variants (2)" COMMAND ${EXPECT} 2 "unknown variant \"grph\"" -- ${GB} --workload gelu --variants grph)
+add_test(NAME "cli: unknown --format (2)" COMMAND ${EXPECT} 2 "unknown format \"xml\"" -- ${GB} --workload gelu --format xml)
+add_test(NAME "cli: missing data is bad input (2), recorded"
+         COMMAND ${EXPECT} 2 "t10k|train-images-idx3-ubyte.*dataset-fashion-mnist" --
+                 ${GB} run --config ${CLI_DIR}/missing_data.json --data-dir ${OUT_DIR}/no-such-dir --device cpu -o ${OUT_DIR}/missing)
+
+# The README's main job on the CPU: eager and static ok, graph variants skipped with a reason.
+add_test(NAME "cli: gelu on the CPU"
+         COMMAND ${EXPECT} 0 "\\| gelu-small +\\| graph +\\| skipped: CUDA graphs need a CUDA device" --
+                 ${GB} --workload gelu --device cpu ${QUICK} -o ${OUT_DIR}/gelu)
+add_test(NAME "cli: gelu results files"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/gelu/results.json
+                 timed:gelu-small/eager timed:gelu-small/static timed:gelu-large/static timed:gelu-small/jit
+                 timed:gelu-small/reference
+                 status:gelu-small/graph=skipped status:gelu-large/jit+graph=skipped status:gelu-small/reference+graph=skipped
+                 csv:${OUT_DIR}/gelu/results.csv)
+set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU")
+
+add_test(NAME "cli: linear_dropout training step on the CPU"
+         COMMAND ${EXPECT} 0 "linear-dropout-small" --
+                 ${GB} --workload linear_dropout --device cpu --cases linear-dropout-small ${QUICK} -o ${OUT_DIR}/linear)
+add_test(NAME "cli: linear_dropout results"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/linear/results.json
+                 timed:linear-dropout-small/eager timed:linear-dropout-small/static timed:linear-dropout-small/reference
+                 status:linear-dropout-small/graph=skipped)
+set_tests_properties("cli: linear_dropout results" PROPERTIES DEPENDS "cli: linear_dropout training step on the CPU")
+
+# The tutorial's lines, one epoch on the CPU, on Debian's Fashion-MNIST.
+add_test(NAME "cli: mnist one epoch on the CPU prints the tutorial's lines"
+         COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[59584/60000\\] Loss: [0-9]+\\.[0-9]{4}$"
+                 "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$" --
+                 ${GB} --workload mnist --device cpu --epochs 1 -o ${OUT_DIR}/mnist)
+add_test(NAME "cli: mnist learned"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager)
+set_tests_properties("cli: mnist learned" PROPERTIES DEPENDS "cli: mnist one epoch on the CPU prints the tutorial's lines")
+
+# compare: the CI gate's exit codes on golden files.
+set(GOLDEN ${CMAKE_CURRENT_SOURCE_DIR}/golden/compare)
+add_test(NAME "cli: compare unchanged (0)" COMMAND ${EXPECT} 0 "SAME" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)
+add_test(NAME "cli: compare slower names the regression (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: .* slower" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json)
+add_test(NAME "cli: compare faster (0)" COMMAND ${EXPECT} 0 "FASTER" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_faster.json --threshold 5%)
+add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
+add_test(NAME "cli: compare bad threshold (2)" COMMAND ${EXPECT} 2 "--threshold" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold abc)
+
+include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)

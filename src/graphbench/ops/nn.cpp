@@ -137,7 +137,8 @@ class MseLossOp final : public Op {
 
 class NllLossOp final : public Op {
  public:
-  std::string signature() const override { return "nll_loss"; }
+  explicit NllLossOp(bool sum) : sum_(sum) {}
+  std::string signature() const override { return sum_ ? "nll_loss(sum)" : "nll_loss"; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, 2);
     expect_rank(*this, in[0], 2, "log-probabilities");
@@ -147,7 +148,25 @@ class NllLossOp final : public Op {
     }
     return {TensorSpec{{}, in[0].dtype, in[0].device}};
   }
-  void run(OpIO& io) const override { io.out(0) = at::nll_loss(io.in(0), io.in(1)); }
+  void run(OpIO& io) const override {
+    io.out(0) = sum_ ? at::nll_loss(io.in(0), io.in(1), {}, at::Reduction::Sum) : at::nll_loss(io.in(0), io.in(1));
+  }
+
+ private:
+  bool sum_;
+};
+
+class CountCorrectOp final : public Op {
+ public:
+  std::string signature() const override { return "count_correct"; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 2);
+    expect_rank(*this, in[0], 2, "scores");
+    expect_rank(*this, in[1], 1, "target");
+    return {TensorSpec{{}, at::kLong, in[0].device}};
+  }
+  bool differentiable() const override { return false; }
+  void run(OpIO& io) const override { io.out(0) = io.in(0).argmax(1).eq(io.in(1)).sum(); }
 };
 
 }  // namespace
@@ -172,7 +191,13 @@ ValueId mse_loss(Builder& b, ValueId prediction, ValueId target) {
   return b.add1(std::make_shared<MseLossOp>(), {prediction, target});
 }
 ValueId nll_loss(Builder& b, ValueId log_probs, ValueId target) {
-  return b.add1(std::make_shared<NllLossOp>(), {log_probs, target});
+  return b.add1(std::make_shared<NllLossOp>(false), {log_probs, target});
+}
+ValueId nll_loss_sum(Builder& b, ValueId log_probs, ValueId target) {
+  return b.add1(std::make_shared<NllLossOp>(true), {log_probs, target});
+}
+ValueId count_correct(Builder& b, ValueId scores, ValueId target) {
+  return b.add1(std::make_shared<CountCorrectOp>(), {scores, target});
 }
 
 }  // namespace graphbench::ops

@@ -22,5 +22,9 @@ ValueId log_softmax(Builder& b, ValueId x, std::int64_t dim);
 ValueId mse_loss(Builder& b, ValueId prediction, ValueId target);
 // Negative log likelihood of log-probabilities [N, C] and int64 targets [N], mean: a 0-dim loss.
 ValueId nll_loss(Builder& b, ValueId log_probs, ValueId target);
+// The same, summed over the batch (the tutorial's test loss).
+ValueId nll_loss_sum(Builder& b, ValueId log_probs, ValueId target);
+// How many rows' argmax equals the target: an int64 0-dim count (not differentiable).
+ValueId count_correct(Builder& b, ValueId scores, ValueId target);
 
 }  // namespace graphbench::ops

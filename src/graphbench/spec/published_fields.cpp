@@ -24,7 +24,7 @@ std::string optional_string(const JsonChecker& checker, const json& object,
 }
 
 PublishedFigures read_one(const JsonChecker& checker, const json& object,
-                          const std::string& pointer, const std::vector<std::string>& variants) {
+                          const std::string& pointer, const WorkloadDescriptor& workload) {
   checker.check_object(object, pointer);
   checker.check_known_keys(object, pointer, published_keys());
   checker.check_required_key(object, pointer, "variant");
@@ -32,9 +32,10 @@ PublishedFigures read_one(const JsonChecker& checker, const json& object,
   PublishedFigures figures;
   const std::string variant_pointer = json_pointer_append(pointer, "variant");
   figures.variant = checker.read_string(object.at("variant"), variant_pointer);
-  if (!contains_name(variants, figures.variant)) {
+  if (!contains_name(workload.variants, figures.variant)) {
     checker.fail_expected(variant_pointer,
-                          fmt::format("a variant of this case ({})", join_names(variants)),
+                          fmt::format("a variant that workload \"{}\" declares ({})", workload.name,
+                                      join_names(workload.variants)),
                           object.at("variant"));
   }
   figures.speedup = optional_positive(checker, object, pointer, "speedup");
@@ -55,12 +56,12 @@ const std::vector<std::string>& published_keys() {
 
 std::vector<PublishedFigures> read_published(const JsonChecker& checker, const json& value,
                                              const std::string& pointer,
-                                             const std::vector<std::string>& case_variants) {
-  if (value.is_object()) return {read_one(checker, value, pointer, case_variants)};
+                                             const WorkloadDescriptor& workload) {
+  if (value.is_object()) return {read_one(checker, value, pointer, workload)};
   if (!value.is_array()) checker.fail_expected(pointer, "an object or an array of objects", value);
   std::vector<PublishedFigures> out;
   for (std::size_t i = 0; i < value.size(); ++i) {
-    out.push_back(read_one(checker, value[i], json_pointer_append(pointer, i), case_variants));
+    out.push_back(read_one(checker, value[i], json_pointer_append(pointer, i), workload));
   }
   return out;
 }

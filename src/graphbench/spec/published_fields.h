@@ -4,6 +4,7 @@
 
 #include "graphbench/spec/json_checks.h"
 #include "graphbench/spec/suite_spec.h"
+#include "graphbench/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +16,10 @@ namespace graphbench {
 // The keys one published object may hold, in documentation order.
 const std::vector<std::string>& published_keys();
 
-// Reads "published" at `pointer`; each object's "variant" must be one of `case_variants`.
+// Reads "published" at `pointer`; each object's "variant" must be a variant `workload` declares.
 std::vector<PublishedFigures> read_published(const JsonChecker& checker,
                                              const nlohmann::json& value,
                                              const std::string& pointer,
-                                             const std::vector<std::string>& case_variants);
+                                             const WorkloadDescriptor& workload);
 
 }  // namespace graphbench

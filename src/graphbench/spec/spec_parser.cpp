@@ -140,8 +140,9 @@ class SuiteParser {
     const CommonSettings own = read_common_settings(checker_, object, pointer, false);
     resolve_common_settings(checker_, own, defaults_, workload, spec);
     if (const auto found = object.find("published"); found != object.end()) {
-      spec.published = read_published(checker_, *found, json_pointer_append(pointer, "published"),
-                                      spec.variants);
+      // Any variant of the workload: the command line may change the case's variants
+      // (--use-train-graph, --variants), and the published figures still apply.
+      spec.published = read_published(checker_, *found, json_pointer_append(pointer, "published"), workload);
     }
     if (const auto found = object.find("description"); found != object.end()) {
       checker_.read_string(*found, json_pointer_append(pointer, "description"));

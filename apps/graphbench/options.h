@@ -1,0 +1,45 @@
+// What the command line asks for, before it is turned into library calls.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace graphbench::cli {
+
+struct RunOptions {
+  std::string config;        // run --config FILE
+  std::string workload;      // --workload NAME: the suite configs/NAME.json
+  std::string configs_dir;   // where --workload looks (default: ./configs, then the source tree's)
+  std::string variants;      // comma-separated filter
+  std::string cases;         // comma-separated filter
+  std::string device = "auto";
+  std::string output;        // default graphbench-out/<suite>
+  std::string formats = "json,csv,md";
+  bool quiet = false;
+  std::optional<std::string> data_dir;
+  std::optional<int> epochs;
+  bool use_train_graph = false;
+  bool use_test_graph = false;
+  std::string last_batch;
+  std::uint64_t seed = 1;
+  // Sampling overrides (all cases).
+  std::optional<int> warmup;
+  std::optional<int> min_samples;
+  std::optional<int> max_samples;
+  std::optional<double> min_time_s;
+  std::optional<double> max_time_s;
+  std::optional<double> noise;
+  std::string inject_slowdown;  // VARIANT=K (test-only)
+};
+
+struct CompareCliOptions {
+  std::string baseline;
+  std::string current;
+  std::string threshold = "5%";
+  std::string metric = "time";
+  bool fail_on_missing = false;
+  int min_samples = 5;
+};
+
+}  // namespace graphbench::cli

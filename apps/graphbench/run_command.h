@@ -1,0 +1,20 @@
+// `graphbench run --config FILE` and `graphbench --workload NAME`: load and filter the suite,
+// run it, write and print the results. Returns the exit code.
+#pragma once
+
+#include "options.h"
+
+#include <string>
+
+namespace graphbench::cli {
+
+int run_command(const RunOptions& options, const std::string& command_line);
+
+// `graphbench list`: workloads (with their parameters), variants and the suites in configs/.
+int list_command(const std::string& configs_dir);
+
+// The suite file of --workload NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
+// source tree's configs/ in turn; InputError saying where it looked.
+std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir);
+
+}  // namespace graphbench::cli

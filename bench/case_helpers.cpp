@@ -1,0 +1,39 @@
+#include "case_helpers.h"
+
+#include "graphbench/core/errors.h"
+
+#include <fmt/format.h>
+
+namespace graphbench::bench {
+
+namespace {
+const nlohmann::json& param(const CaseSpec& spec, const char* name) {
+  if (!spec.params.contains(name)) {
+    throw InputError(fmt::format("{}/{}: missing (the spec parser fills every parameter in)", spec.json_path, name));
+  }
+  return spec.params.at(name);
+}
+}  // namespace
+
+std::int64_t param_int(const CaseSpec& spec, const char* name) { return param(spec, name).get<std::int64_t>(); }
+double param_number(const CaseSpec& spec, const char* name) { return param(spec, name).get<double>(); }
+std::string param_string(const CaseSpec& spec, const char* name) { return param(spec, name).get<std::string>(); }
+std::vector<std::int64_t> param_int_list(const CaseSpec& spec, const char* name) {
+  return param(spec, name).get<std::vector<std::int64_t>>();
+}
+std::vector<double> param_number_list(const CaseSpec& spec, const char* name) {
+  return param(spec, name).get<std::vector<double>>();
+}
+
+ExecutorKind executor_for(const std::string& variant) {
+  if (variant == "static") return ExecutorKind::kStatic;
+  if (variant == "graph" || variant == "jit+graph") return ExecutorKind::kGraph;
+  return ExecutorKind::kEager;
+}
+
+bool is_jit_variant(const std::string& variant) { return variant == "jit" || variant == "jit+graph"; }
+bool is_reference_variant(const std::string& variant) { return variant == "reference" || variant == "reference+graph"; }
+
+double element_size(at::ScalarType dtype) { return static_cast<double>(c10::elementSize(dtype)); }
+
+}  // namespace graphbench::bench

@@ -1,0 +1,29 @@
+// Small helpers the workload files share: reading validated case parameters, and the executor
+// and program flavour behind each variant name.
+#pragma once
+
+#include "graphbench/exec/executor.h"
+#include "graphbench/spec/suite_spec.h"
+
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+namespace graphbench::bench {
+
+std::int64_t param_int(const CaseSpec& spec, const char* name);
+double param_number(const CaseSpec& spec, const char* name);
+std::string param_string(const CaseSpec& spec, const char* name);
+std::vector<std::int64_t> param_int_list(const CaseSpec& spec, const char* name);
+std::vector<double> param_number_list(const CaseSpec& spec, const char* name);
+
+// eager/jit -> eager executor, static -> static, graph/jit+graph -> graph.
+ExecutorKind executor_for(const std::string& variant);
+bool is_jit_variant(const std::string& variant);
+bool is_reference_variant(const std::string& variant);
+
+// Bytes of one element of `dtype`.
+double element_size(at::ScalarType dtype);
+
+}  // namespace graphbench::bench

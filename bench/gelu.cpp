@@ -1,0 +1,120 @@
+// gelu: the blog's GELU, y = x * 0.5 * (1.0 + erf(x / 1.41421)), inference (seed 001).
+//   engine variants     five elementwise ops (five kernels eagerly), eager / static / graph
+//   jit, jit+graph      the same function compiled by TorchScript from source (its fuser makes
+//                       one kernel of it), eagerly and captured
+//   reference(+graph)   the function written in plain LibTorch, as the blog writes it, with a
+//                       static input and at::cuda::CUDAGraph around it
+#include "case_helpers.h"
+#include "registry.h"
+
+#include "graphbench/ops/elementwise.h"
+#include "graphbench/ops/script.h"
+#include "graphbench/plan/builder.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/reference_runner.h"
+
+namespace graphbench {
+
+namespace {
+
+WorkloadDescriptor gelu_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "gelu";
+  d.summary = "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog)";
+  d.modes = {"inference"};
+  d.kinds = {"benchmark"};
+  d.variants = all_variant_names();
+  d.dtypes = {"float32", "float16", "bfloat16"};
+  ParamDecl shape;
+  shape.name = "shape";
+  shape.type = ParamType::kPositiveIntList;
+  shape.help = "input shape, e.g. [1, 3, 224, 224]";
+  d.params = {shape};
+  return d;
+}
+
+// The blog's function, in plain LibTorch.
+at::Tensor gelu_reference(const at::Tensor& x) { return x * 0.5 * (1.0 + at::erf(x / 1.41421)); }
+
+class GeluCase final : public CaseInstance {
+ public:
+  GeluCase(const CaseSpec& spec, const CaseContext& context) {
+    const TensorSpec x_spec{bench::param_int_list(spec, "shape"), dtype_from_name(spec.dtype), context.device};
+    input_ = at::randn(x_spec.shape, x_spec.options());
+
+    Builder engine_builder("gelu");
+    engine_builder.output("y", ops::gelu_formula(engine_builder, engine_builder.input("x", x_spec)));
+    engine_program_ = engine_builder.build();
+
+    Builder jit_builder("gelu_jit");
+    ValueId x = jit_builder.input("x", x_spec);
+    jit_builder.output("y", ops::script_call(jit_builder, ops::kGeluScriptSource, "gelu", {x},
+                                             [](const std::vector<TensorSpec>& in) { return in; }));
+    jit_program_ = jit_builder.build();
+
+    const double elements = static_cast<double>(x_spec.numel());
+    // Napkin math: read x once and write y once; five elementwise operations per element.
+    cost_.bytes = 2.0 * elements * bench::element_size(x_spec.dtype);
+    cost_.flops = 5.0 * elements;
+    dtype_ = x_spec.dtype;
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool) override {
+    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph");
+    EngineRunnerConfig config;
+    config.program = bench::is_jit_variant(variant) ? jit_program_ : engine_program_;
+    config.executor = bench::executor_for(variant);
+    config.policy = Policy::inference();
+    // TorchScript profiles its first runs and fuses afterwards: warm it up longer before capture.
+    config.options.warmup_steps = bench::is_jit_variant(variant) ? 5 : 3;
+    config.feed = {{"x", input_}};
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return cost_; }
+
+  double rtol(const std::string& variant) const override {
+    if (dtype_ != at::kFloat) return 1e-2;
+    return CaseInstance::rtol(variant);
+  }
+  double atol(const std::string& variant) const override {
+    if (dtype_ != at::kFloat) return 1e-2;
+    return CaseInstance::atol(variant);
+  }
+
+ private:
+  std::unique_ptr<VariantRunner> make_reference(bool graph) {
+    auto static_input = std::make_shared<at::Tensor>(at::empty_like(input_));
+    auto output = std::make_shared<at::Tensor>();
+    ReferenceStep step;
+    step.copy_inputs = [static_input, input = input_] { static_input->copy_(input); };
+    step.step = [static_input, output] { *output = gelu_reference(*static_input); };
+    step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
+    step.undo_warmup = [] {};
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+  }
+
+  at::Tensor input_;
+  std::shared_ptr<const Program> engine_program_;
+  std::shared_ptr<const Program> jit_program_;
+  StepCost cost_;
+  at::ScalarType dtype_ = at::kFloat;
+};
+
+class GeluWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    at::NoGradGuard no_grad;
+    return std::make_unique<GeluCase>(spec, context);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = gelu_descriptor();
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_gelu_workload() { return std::make_unique<GeluWorkload>(); }
+
+}  // namespace graphbench

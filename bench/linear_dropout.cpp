@@ -1,0 +1,266 @@
+// linear_dropout: Linear(D_in, H), Dropout, Linear(H, D_out), Dropout; MSE loss; SGD (or Adam)
+// — the model of PyTorch's CUDA-graph documentation, as the blog measured it (seed 001).
+//   mode train      one whole training step per call: forward, loss, backward, optimizer update
+//   mode inference  the forward pass without dropout
+#include "case_helpers.h"
+#include "registry.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/ops/autograd.h"
+#include "graphbench/ops/nn.h"
+#include "graphbench/ops/optimizers.h"
+#include "graphbench/plan/builder.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/reference_runner.h"
+
+#include <torch/torch.h>
+
+namespace graphbench {
+
+namespace {
+
+const std::vector<std::string> kParamNames = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"};
+
+ParamDecl int_param(const char* name, std::int64_t value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kPositiveInt;
+  p.default_value = value;
+  p.help = help;
+  return p;
+}
+
+ParamDecl number_param(const char* name, double value, double min, double max, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kNumber;
+  p.default_value = value;
+  p.min = min;
+  p.max = max;
+  p.help = help;
+  return p;
+}
+
+WorkloadDescriptor linear_dropout_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "linear_dropout";
+  d.summary = "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph docs, blog)";
+  d.modes = {"train", "inference"};
+  d.kinds = {"benchmark"};
+  d.variants = {"eager", "static", "graph", "reference", "reference+graph"};
+  d.dtypes = {"float32"};
+  ParamDecl dropout;
+  dropout.name = "dropout";
+  dropout.type = ParamType::kNumberList;
+  dropout.default_value = {0.2, 0.1};
+  dropout.min = 0.0;
+  dropout.max = 0.99;
+  dropout.help = "dropout probabilities after the first and the second Linear";
+  ParamDecl optimizer;
+  optimizer.name = "optimizer";
+  optimizer.type = ParamType::kString;
+  optimizer.default_value = "sgd";
+  optimizer.choices = {"sgd", "adam", "adamw"};
+  optimizer.help = "optimizer of the training step (reference variants: sgd only)";
+  d.params = {int_param("batch", 32, "N, rows per batch"),
+              int_param("in_features", 128, "D_in"),
+              int_param("hidden", 256, "H"),
+              int_param("out_features", 16, "D_out"),
+              dropout,
+              number_param("lr", 0.1, 1e-8, 10.0, "learning rate"),
+              optimizer,
+              number_param("momentum", 0.0, 0.0, 0.99, "SGD momentum"),
+              number_param("weight_decay", 0.0, 0.0, 1.0, "weight decay")};
+  return d;
+}
+
+struct Dims {
+  std::int64_t n, d_in, h, d_out;
+};
+
+class LinearDropoutCase final : public CaseInstance {
+ public:
+  LinearDropoutCase(const CaseSpec& spec, const CaseContext& context)
+      : dims_{bench::param_int(spec, "batch"), bench::param_int(spec, "in_features"), bench::param_int(spec, "hidden"),
+              bench::param_int(spec, "out_features")},
+        train_(spec.mode == "train"),
+        dropout_(bench::param_number_list(spec, "dropout")),
+        lr_(bench::param_number(spec, "lr")),
+        optimizer_(bench::param_string(spec, "optimizer")),
+        momentum_(bench::param_number(spec, "momentum")),
+        weight_decay_(bench::param_number(spec, "weight_decay")),
+        device_(context.device) {
+    if (dropout_.size() != 2) {
+      throw InputError(spec.json_path + "/dropout: expected two probabilities, got " + std::to_string(dropout_.size()));
+    }
+    const auto options = at::TensorOptions().device(device_).dtype(at::kFloat);
+    // torch::nn's own initialisation, so that the reference modules start from the same weights.
+    torch::nn::Linear fc1(dims_.d_in, dims_.h);
+    torch::nn::Linear fc2(dims_.h, dims_.d_out);
+    initial_.set("fc1.weight", fc1->weight.detach().to(device_));
+    initial_.set("fc1.bias", fc1->bias.detach().to(device_));
+    initial_.set("fc2.weight", fc2->weight.detach().to(device_));
+    initial_.set("fc2.bias", fc2->bias.detach().to(device_));
+    data_ = at::randn({dims_.n, dims_.d_in}, options);
+    target_ = at::randn({dims_.n, dims_.d_out}, options);
+    timed_program_ = build_program(/*dropout_on=*/true);
+    validation_program_ = build_program(/*dropout_on=*/false);
+
+    // Napkin math: each weight read in the forward and the backward pass and written by the update;
+    // the matrix products are 2*N*(D_in*H + H*D_out) FLOPs forward, twice that backward.
+    const double weights = static_cast<double>(dims_.d_in * dims_.h + dims_.h + dims_.h * dims_.d_out + dims_.d_out);
+    const double io = static_cast<double>(dims_.n * (dims_.d_in + dims_.d_out));
+    const double matmul = 2.0 * static_cast<double>(dims_.n) * static_cast<double>(dims_.d_in * dims_.h + dims_.h * dims_.d_out);
+    cost_.bytes = 4.0 * (train_ ? 3.0 * weights + io : weights + io);
+    cost_.flops = train_ ? 3.0 * matmul : matmul;
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
+    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph", validation);
+    EngineRunnerConfig config;
+    config.program = validation ? validation_program_ : timed_program_;
+    config.executor = bench::executor_for(variant);
+    config.policy = train_ ? Policy::train() : Policy::inference();
+    config.store = initial_.clone();
+    config.feed = {{"x", data_}};
+    if (train_) {
+      config.feed["target"] = target_;
+      config.observed_store_entries = kParamNames;
+    }
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return cost_; }
+  int validation_steps() const override { return train_ ? 5 : 1; }
+  double rtol(const std::string&) const override { return train_ ? 1e-4 : 1e-5; }
+  double atol(const std::string&) const override { return train_ ? 1e-5 : 1e-6; }
+
+ private:
+  std::shared_ptr<const Program> build_program(bool dropout_on) const {
+    const auto spec = [&](std::vector<std::int64_t> shape) { return TensorSpec{std::move(shape), at::kFloat, device_}; };
+    Builder b(train_ ? "linear_dropout_train" : "linear_dropout_forward");
+    ValueId x = b.input("x", spec({dims_.n, dims_.d_in}));
+    ValueId w1 = b.param("fc1.weight", spec({dims_.h, dims_.d_in}));
+    ValueId b1 = b.param("fc1.bias", spec({dims_.h}));
+    ValueId w2 = b.param("fc2.weight", spec({dims_.d_out, dims_.h}));
+    ValueId b2 = b.param("fc2.bias", spec({dims_.d_out}));
+    ValueId h = ops::linear(b, x, w1, b1);
+    if (!train_) {
+      b.output("y", ops::linear(b, h, w2, b2));
+      return b.build();
+    }
+    h = ops::dropout(b, h, dropout_on ? dropout_[0] : 0.0);
+    ValueId y = ops::dropout(b, ops::linear(b, h, w2, b2), dropout_on ? dropout_[1] : 0.0);
+    ValueId loss = ops::mse_loss(b, y, b.input("target", spec({dims_.n, dims_.d_out})));
+    const std::vector<ValueId> params{w1, b1, w2, b2};
+    const auto grads = ops::backward(b, loss, params);
+    if (optimizer_ == "sgd") {
+      ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
+    } else {
+      ops::AdamOptions adam;
+      adam.lr = lr_;
+      adam.weight_decay = weight_decay_;
+      adam.decoupled_weight_decay = optimizer_ == "adamw";
+      ops::adam_step(b, params, grads, adam);
+    }
+    b.output("loss", loss);
+    return b.build();
+  }
+
+  // The tutorial's way: modules, torch::optim::SGD, training_step(); static data and target.
+  std::unique_ptr<VariantRunner> make_reference(bool graph, bool validation) {
+    if (train_ && optimizer_ != "sgd") {
+      throw EngineError("the reference variants implement the tutorial's torch::optim::SGD only (optimizer is " +
+                        optimizer_ + ")");
+    }
+    struct State {
+      torch::nn::Sequential net;
+      std::unique_ptr<torch::optim::SGD> optimizer;
+      at::Tensor data, target, output, loss;
+    };
+    auto s = std::make_shared<State>();
+    const double p1 = validation ? 0.0 : dropout_[0];
+    const double p2 = validation ? 0.0 : dropout_[1];
+    torch::nn::Linear fc1(dims_.d_in, dims_.h);
+    torch::nn::Linear fc2(dims_.h, dims_.d_out);
+    s->net = torch::nn::Sequential(fc1, torch::nn::Dropout(p1), fc2, torch::nn::Dropout(p2));
+    s->net->to(device_);
+    auto load_initial = [s, fc1, fc2, initial = &initial_] {
+      torch::NoGradGuard no_grad;
+      fc1->weight.copy_(initial->at("fc1.weight"));
+      fc1->bias.copy_(initial->at("fc1.bias"));
+      fc2->weight.copy_(initial->at("fc2.weight"));
+      fc2->bias.copy_(initial->at("fc2.bias"));
+      if (s->optimizer) {
+        for (auto& [key, state] : s->optimizer->state()) {
+          auto& sgd = static_cast<torch::optim::SGDParamState&>(*state);
+          if (sgd.momentum_buffer().defined()) sgd.momentum_buffer().zero_();
+        }
+      }
+    };
+    load_initial();
+    s->data = at::empty_like(data_);
+    s->target = at::empty_like(target_);
+    ReferenceStep step;
+    step.copy_inputs = [s, data = data_, target = target_] {
+      s->data.copy_(data);
+      s->target.copy_(target);
+    };
+    if (train_) {
+      s->optimizer = std::make_unique<torch::optim::SGD>(
+          s->net->parameters(), torch::optim::SGDOptions(lr_).momentum(momentum_).weight_decay(weight_decay_));
+      step.step = [s] {
+        s->optimizer->zero_grad();
+        s->output = s->net->forward(s->data);
+        s->loss = torch::mse_loss(s->output, s->target);
+        s->loss.backward();
+        s->optimizer->step();
+      };
+      step.observe = [s, fc1, fc2] {
+        return std::vector<at::Tensor>{s->loss.detach().clone(), fc1->weight.detach().clone(), fc1->bias.detach().clone(),
+                                       fc2->weight.detach().clone(), fc2->bias.detach().clone()};
+      };
+    } else {
+      step.step = [s] {
+        torch::NoGradGuard no_grad;
+        s->output = s->net->forward(s->data);
+      };
+      step.observe = [s] { return std::vector<at::Tensor>{s->output.detach().clone()}; };
+      s->net->eval();
+    }
+    step.undo_warmup = load_initial;
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+  }
+
+  Dims dims_;
+  bool train_;
+  std::vector<double> dropout_;
+  double lr_;
+  std::string optimizer_;
+  double momentum_;
+  double weight_decay_;
+  at::Device device_;
+  ModelStore initial_;
+  at::Tensor data_;
+  at::Tensor target_;
+  std::shared_ptr<const Program> timed_program_;
+  std::shared_ptr<const Program> validation_program_;
+  StepCost cost_;
+};
+
+class LinearDropoutWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    return std::make_unique<LinearDropoutCase>(spec, context);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = linear_dropout_descriptor();
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_linear_dropout_workload() { return std::make_unique<LinearDropoutWorkload>(); }
+
+}  // namespace graphbench

@@ -1,0 +1,213 @@
+// mnist: the LibTorch MNIST example trained as the CUDA-graph tutorial trains it (seed 000).
+//   kind training   the whole run: epochs of training and testing, the tutorial's lines printed
+//                   (graphbench --workload mnist [--use-train-graph] [--use-test-graph])
+//   kind benchmark  one training step of batch 64, timed per variant, including the tutorial's
+//                   own code (reference: modules and torch::optim::SGD; reference+graph: the same
+//                   captured with at::cuda::CUDAGraph)
+#include "case_helpers.h"
+#include "mnist_data.h"
+#include "mnist_model.h"
+#include "mnist_training.h"
+#include "registry.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/data/mnist_files.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/reference_runner.h"
+
+namespace graphbench {
+
+namespace {
+
+ParamDecl int_param(const char* name, std::int64_t value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kPositiveInt;
+  p.default_value = value;
+  p.help = help;
+  return p;
+}
+
+ParamDecl number_param(const char* name, double value, double min, double max, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kNumber;
+  p.default_value = value;
+  p.min = min;
+  p.max = max;
+  p.help = help;
+  return p;
+}
+
+ParamDecl choice_param(const char* name, const char* value, std::vector<std::string> choices, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kString;
+  p.default_value = value;
+  p.choices = std::move(choices);
+  p.help = help;
+  return p;
+}
+
+WorkloadDescriptor mnist_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "mnist";
+  d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
+  d.modes = {"train"};
+  d.kinds = {"training", "benchmark"};
+  d.variants = {"eager", "static", "graph", "reference", "reference+graph"};
+  d.dtypes = {"float32"};
+  d.params = {int_param("batch", 64, "training batch size"),
+              int_param("test_batch", 1000, "test batch size"),
+              int_param("epochs", 10, "epochs (kind training)"),
+              int_param("log_interval", 10, "batches between logged losses (kind training)"),
+              number_param("lr", 0.01, 1e-8, 10.0, "SGD learning rate"),
+              number_param("momentum", 0.5, 0.0, 0.99, "SGD momentum"),
+              choice_param("test_executor", "eager", {"eager", "graph"}, "how the test pass runs (kind training)"),
+              choice_param("last_batch", "skip", {"skip", "capture"},
+                           "the short last batch of an epoch: skip it (as the tutorial does) or train on it "
+                           "(a second captured graph for its shape)")};
+  return d;
+}
+
+// One timed training step of batch `batch`, on the first batch of the training data.
+class MnistStepCase final : public CaseInstance {
+ public:
+  MnistStepCase(const CaseSpec& spec, const CaseContext& context)
+      : device_(context.device),
+        batch_(bench::param_int(spec, "batch")),
+        lr_(bench::param_number(spec, "lr")),
+        momentum_(bench::param_number(spec, "momentum")),
+        initial_(mnist::initial_store(context.device)) {
+    mnist::Split data = mnist::load_split(resolve_mnist_dir(context.data_dir), /*train=*/true, context.device);
+    images_ = data.images.narrow(0, 0, batch_).clone();
+    labels_ = data.labels.narrow(0, 0, batch_).clone();
+    timed_program_ = mnist::build_train_program({batch_, lr_, momentum_, true}, device_);
+    validation_program_ = mnist::build_train_program({batch_, lr_, momentum_, false}, device_);
+    // Napkin math: 21840 weights read forward and backward and updated; conv FLOPs dominate:
+    // conv1 24*24*10*25*2 + conv2 8*8*20*250*2 + fc 2*(320*50 + 50*10) per image, x3 for training.
+    const double weights = 0.0 + 10 * 25 + 10 + 20 * 250 + 20 + 320 * 50 + 50 + 50 * 10 + 10;
+    cost_.bytes = 4.0 * (3.0 * weights + static_cast<double>(batch_) * (28 * 28 + 2));
+    cost_.flops = 3.0 * static_cast<double>(batch_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
+    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph", validation);
+    EngineRunnerConfig config;
+    config.program = validation ? validation_program_ : timed_program_;
+    config.executor = bench::executor_for(variant);
+    config.policy = Policy::train();
+    config.store = initial_.clone();
+    config.feed = {{"x", images_}, {"y", labels_}};
+    config.observed_store_entries = mnist::param_names();
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return cost_; }
+  int validation_steps() const override { return 5; }
+  double rtol(const std::string&) const override { return 1e-4; }
+  double atol(const std::string&) const override { return 1e-5; }
+
+ private:
+  // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
+  std::unique_ptr<VariantRunner> make_reference(bool graph, bool validation) {
+    struct State {
+      mnist::Net net;
+      std::unique_ptr<torch::optim::SGD> optimizer;
+      at::Tensor data, targets, output, loss;
+    };
+    auto s = std::make_shared<State>();
+    s->net->to(device_);
+    s->net->train();
+    s->optimizer = std::make_unique<torch::optim::SGD>(s->net->parameters(),
+                                                       torch::optim::SGDOptions(lr_).momentum(momentum_));
+    auto load_initial = [s, initial = &initial_] {
+      mnist::load_params(s->net, *initial);
+      torch::NoGradGuard no_grad;
+      for (auto& [key, state] : s->optimizer->state()) {
+        auto& sgd = static_cast<torch::optim::SGDParamState&>(*state);
+        if (sgd.momentum_buffer().defined()) sgd.momentum_buffer().zero_();
+      }
+    };
+    load_initial();
+    s->data = at::empty_like(images_);
+    s->targets = at::empty_like(labels_);
+    const bool fc_dropout = !validation;
+    ReferenceStep step;
+    step.copy_inputs = [s, images = images_, labels = labels_] {
+      s->data.copy_(images);
+      s->targets.copy_(labels);
+    };
+    step.step = [s, fc_dropout] {
+      s->optimizer->zero_grad();
+      // Validation runs with dropout off (the engine's validation program has none): the module
+      // is switched to eval for the forward only; autograd stays on, the step is otherwise the same.
+      if (!fc_dropout) s->net->eval();
+      s->output = s->net->forward(s->data);
+      if (!fc_dropout) s->net->train();
+      s->loss = torch::nll_loss(s->output, s->targets);
+      s->loss.backward();
+      s->optimizer->step();
+    };
+    step.observe = [s] {
+      std::vector<at::Tensor> out{s->loss.detach().clone()};
+      for (const auto& name : mnist::param_names()) out.push_back(s->net->named_parameters()[name].detach().clone());
+      return out;
+    };
+    step.undo_warmup = load_initial;
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+  }
+
+  at::Device device_;
+  std::int64_t batch_;
+  double lr_;
+  double momentum_;
+  ModelStore initial_;
+  at::Tensor images_;
+  at::Tensor labels_;
+  std::shared_ptr<const Program> timed_program_;
+  std::shared_ptr<const Program> validation_program_;
+  StepCost cost_;
+};
+
+class MnistWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    return std::make_unique<MnistStepCase>(spec, context);
+  }
+
+  TrainingSummary train(const CaseSpec& spec, const std::string& variant, const CaseContext& context) const override {
+    if (bench::is_reference_variant(variant) || bench::is_jit_variant(variant)) {
+      throw EngineError("training runs support the eager, static and graph variants; " + variant +
+                        " is for kind benchmark (one timed step)");
+    }
+    mnist::TrainingConfig config;
+    config.data_dir = resolve_mnist_dir(context.data_dir);
+    config.device = context.device;
+    config.epochs = context.epochs.value_or(static_cast<int>(bench::param_int(spec, "epochs")));
+    config.batch = bench::param_int(spec, "batch");
+    config.test_batch = bench::param_int(spec, "test_batch");
+    config.lr = bench::param_number(spec, "lr");
+    config.momentum = bench::param_number(spec, "momentum");
+    config.log_interval = static_cast<int>(bench::param_int(spec, "log_interval"));
+    config.train_executor = bench::executor_for(variant);
+    const bool test_graph = context.use_test_graph.value_or(bench::param_string(spec, "test_executor") == "graph");
+    config.test_executor = test_graph ? ExecutorKind::kGraph : ExecutorKind::kEager;
+    config.train_last_short_batch =
+        (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
+    config.out = context.quiet ? nullptr : context.out;
+    config.progress = context.progress;
+    return mnist::train(config);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = mnist_descriptor();
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_mnist_workload() { return std::make_unique<MnistWorkload>(); }
+
+}  // namespace graphbench

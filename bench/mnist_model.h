@@ -1,0 +1,50 @@
+// The LibTorch MNIST example's network (pytorch/examples cpp/mnist, as the CUDA-graph tutorial
+// uses it), twice: as the tutorial's torch::nn module (the reference variants, and the source of
+// the initial weights), and as engine programs over the same parameter names.
+#pragma once
+
+#include "graphbench/exec/model_store.h"
+#include "graphbench/plan/program.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graphbench::mnist {
+
+// conv1 5x5 (1->10), max-pool 2, relu; conv2 5x5 (10->20), Dropout2d(0.5), max-pool 2, relu;
+// flatten 320; fc1 (320->50), relu, dropout 0.5; fc2 (50->10); log_softmax.
+struct NetImpl : torch::nn::Module {
+  NetImpl();
+  torch::Tensor forward(torch::Tensor x);
+  torch::nn::Conv2d conv1;
+  torch::nn::Conv2d conv2;
+  torch::nn::Dropout2d conv2_drop;
+  torch::nn::Linear fc1;
+  torch::nn::Linear fc2;
+};
+TORCH_MODULE(Net);
+
+// "conv1.weight", "conv1.bias", ..., "fc2.bias": the module's parameter names, in its order.
+const std::vector<std::string>& param_names();
+
+// The weights of a freshly initialised Net (torch::nn's initialisation; seed first), by name.
+ModelStore initial_store(at::Device device);
+// Copies the store's params into the module's (same names).
+void load_params(Net& net, const ModelStore& store);
+
+struct TrainProgramOptions {
+  std::int64_t batch = 64;
+  double lr = 0.01;
+  double momentum = 0.5;
+  bool dropout = true;  // false for validation: outputs comparable with eager
+};
+
+// One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Output: "loss".
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device);
+// The test pass of one batch: forward (no dropout); outputs "loss_sum" and "correct".
+std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);
+
+}  // namespace graphbench::mnist

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The GPU machine's job, in one call of the device tool: build against the CUDA LibTorch, run
+# every test (the [cuda] ones included) and the benchmark suites. Logs and result files go under
+# $OUT, packed into $OUT/gpu-results.tgz (the device tool returns at most 8 files).
+#
+#   scripts/gpu-check.sh STAGE...
+#     build     configure and build into build-gpu/ (always first when given)
+#     test      ctest, all tests
+#     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
+#     compare   two runs of configs/ci.json compared (exit 0 expected), then one with an
+#               injected slowdown of the graph variant (exit 1 expected)
+#
+# Needs the staged kit: ../shared/tools/stage-device-kit.sh here, carry [".device-kit"] there.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT/logs" "$OUT/results"
+[[ -f .device-kit/device-env.sh ]] && source .device-kit/device-env.sh
+export GRAPHBENCH_GIT_COMMIT=${GRAPHBENCH_GIT_COMMIT:-unknown}
+gb=build-gpu/graphbench
+status=0
+
+run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit code
+  local name=$1
+  shift
+  echo "=== $name: $*" | tee -a "$OUT/logs/summary.log"
+  local start=$SECONDS
+  "$@" > "$OUT/logs/$name.log" 2>&1
+  local code=$?
+  echo "=== $name: exit $code after $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
+  tail -n 40 "$OUT/logs/$name.log"
+  return $code
+}
+
+for stage in "$@"; do
+  case $stage in
+    build)
+      nvidia-smi > "$OUT/logs/nvidia-smi.log" 2>&1
+      run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release || exit 1
+      run build cmake --build build-gpu -j "$(nproc)" || exit 1
+      ;;
+    test)
+      run ctest ctest --test-dir build-gpu --output-on-failure -j 4 --timeout 600 || status=1
+      ;;
+    gelu|linear_dropout|blog|ci)
+      run "$stage" "$gb" --workload "$stage" -o "$OUT/results/$stage" || status=1
+      ;;
+    mnist)
+      run mnist-eager "$gb" --workload mnist -o "$OUT/results/mnist-eager" || status=1
+      run mnist-graph "$gb" --workload mnist --use-train-graph -o "$OUT/results/mnist-graph" || status=1
+      ;;
+    compare)
+      run ci-a "$gb" --workload ci -q -o "$OUT/results/ci-a" || status=1
+      run ci-b "$gb" --workload ci -q -o "$OUT/results/ci-b" || status=1
+      run compare-same "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
+      echo "compare-same exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
+      run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
+      run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json"
+      echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    *)
+      echo "gpu-check.sh: unknown stage $stage" >&2
+      exit 2
+      ;;
+  esac
+done
+tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results
+exit $status

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Sets up graphbench on a Debian 12 machine and builds it into build/:
+#   1. installs the Debian packages the build needs, if missing (LibTorch 1.13 CPU, CLI11,
+#      nlohmann/json, fmt, Catch2, zlib; Fashion-MNIST data; matplotlib for the plot script);
+#   2. configures with CMake (Release, Ninja) and builds.
+#
+# Usage: scripts/setup.sh [--no-install] [extra CMake arguments]
+#   scripts/setup.sh                                   the CPU build, Debian's LibTorch
+#   scripts/setup.sh --no-install -DTorch_DIR=/opt/libtorch/share/cmake/Torch
+#                                                      a CUDA LibTorch you installed yourself
+# Environment: BUILD_DIR (default build), JOBS (default: all cores).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build_dir=${BUILD_DIR:-build}
+install=1
+if [[ "${1:-}" == "--no-install" ]]; then
+  install=0
+  shift
+fi
+
+packages=(build-essential cmake ninja-build git pkg-config
+          libtorch-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+          dataset-fashion-mnist python3 python3-matplotlib)
+
+if [[ $install == 1 ]]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    if [[ $(id -u) != 0 ]]; then
+      command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 2; }
+      sudo=sudo
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
+echo "setup: built $build_dir/graphbench ($("$build_dir"/graphbench --version))"

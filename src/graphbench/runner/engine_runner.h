@@ -1,0 +1,46 @@
+// A VariantRunner over the engine: one program, one executor, its own model store and feed.
+// Every engine variant of every workload (eager, static, graph, jit, jit+graph) is one of these.
+#pragma once
+
+#include "graphbench/exec/executor.h"
+#include "graphbench/runner/workload.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct EngineRunnerConfig {
+  std::shared_ptr<const Program> program;
+  ExecutorKind executor = ExecutorKind::kEager;
+  Policy policy = Policy::inference();
+  ExecutorOptions options;
+  ModelStore store;  // this runner's own copy (clone the case's initial store)
+  Feed feed;         // fed on every step
+  // Store entries observed after each step, after the program's outputs (training: the params).
+  std::vector<std::string> observed_store_entries;
+};
+
+class EngineRunner final : public VariantRunner {
+ public:
+  explicit EngineRunner(EngineRunnerConfig config);
+  void step() override;
+  std::vector<at::Tensor> observe() override;
+  std::map<std::string, std::int64_t> counters() const override;
+  std::optional<double> capture_ms() const override;
+
+  ModelStore& store() { return store_; }
+  const std::vector<at::Tensor>& last_outputs() const { return outputs_; }
+
+ private:
+  std::shared_ptr<const Program> program_;
+  ModelStore store_;
+  Engine engine_;
+  std::unique_ptr<Executor> executor_;
+  Feed feed_;
+  std::vector<std::string> observed_;
+  std::vector<at::Tensor> outputs_;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,63 @@
+#include "graphbench/runner/reference_graph.h"
+
+#include "graphbench/core/errors.h"
+
+#include <chrono>
+
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
+
+namespace graphbench {
+
+#ifdef GRAPHBENCH_WITH_CUDA
+
+struct ReferenceGraph::Impl {
+  at::cuda::CUDAGraph graph;
+  double capture_ms = 0.0;
+};
+
+ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_iterations,
+                               const std::function<void()>& before_capture)
+    : impl_(std::make_unique<Impl>()) {
+  c10::cuda::device_synchronize();
+  {
+    at::cuda::CUDAStream warmup_stream = at::cuda::getStreamFromPool();
+    c10::cuda::CUDAStreamGuard guard(warmup_stream);
+    for (int i = 0; i < warmup_iterations; ++i) step();
+    if (before_capture) before_capture();
+  }
+  c10::cuda::device_synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  {
+    at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
+    c10::cuda::CUDAStreamGuard guard(capture_stream);
+    impl_->graph.capture_begin();
+    step();
+    impl_->graph.capture_end();
+  }
+  c10::cuda::device_synchronize();
+  impl_->capture_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void ReferenceGraph::replay() { impl_->graph.replay(); }
+double ReferenceGraph::capture_ms() const { return impl_->capture_ms; }
+
+#else
+
+struct ReferenceGraph::Impl {};
+
+ReferenceGraph::ReferenceGraph(const std::function<void()>&, int, const std::function<void()>&) {
+  throw EngineError("the reference+graph variant needs a CUDA build of graphbench");
+}
+void ReferenceGraph::replay() {}
+double ReferenceGraph::capture_ms() const { return 0.0; }
+
+#endif
+
+ReferenceGraph::~ReferenceGraph() = default;
+
+}  // namespace graphbench

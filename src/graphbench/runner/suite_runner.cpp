@@ -1,0 +1,58 @@
+#include "graphbench/runner/suite_runner.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/training_case.h"
+
+#include <fmt/format.h>
+
+namespace graphbench {
+
+namespace {
+
+const Workload* find(const std::vector<const Workload*>& workloads, const std::string& name) {
+  for (const Workload* w : workloads) {
+    if (w->descriptor().name == name) return w;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
+                       const CaseContext& context, Environment environment, std::ostream* log) {
+  SuiteOutcome outcome;
+  outcome.report.environment = std::move(environment);
+  std::size_t index = 0;
+  for (const CaseSpec& spec : suite.cases) {
+    ++index;
+    if (log != nullptr) *log << fmt::format("[{}/{}] {} ({}, {})", index, suite.cases.size(), spec.name, spec.workload, spec.kind) << std::endl;
+    const Workload* workload = find(workloads, spec.workload);
+    std::vector<ResultRecord> records;
+    try {
+      if (workload == nullptr) throw InputError(fmt::format("{}: {}: no workload named {}", suite.path, spec.json_path, spec.workload));
+      records = spec.kind == "training" ? run_training_case(*workload, spec, context, log)
+                                        : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
+    } catch (const InputError& e) {
+      outcome.bad_input = true;
+      records.clear();
+      for (const auto& variant : spec.variants) {
+        ResultRecord r = make_record(spec, variant, context);
+        r.status = RecordStatus::kFailed;
+        r.reason = e.what();
+        records.push_back(std::move(r));
+      }
+      if (log != nullptr) *log << "  " << spec.name << ": " << e.what() << std::endl;
+    }
+    for (auto& r : records) {
+      if (r.status == RecordStatus::kFailed) {
+        outcome.any_failed = true;
+        if (log != nullptr) *log << "  " << r.case_name << "/" << r.variant << " FAILED: " << r.reason << std::endl;
+      }
+      outcome.report.records.push_back(std::move(r));
+    }
+  }
+  return outcome;
+}
+
+}  // namespace graphbench

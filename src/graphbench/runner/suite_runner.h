@@ -1,0 +1,24 @@
+// Runs every case of a suite, in order; a case that fails is recorded and the run goes on.
+#pragma once
+
+#include "graphbench/core/errors.h"
+#include "graphbench/report/result_record.h"
+#include "graphbench/runner/workload.h"
+
+#include <ostream>
+#include <vector>
+
+namespace graphbench {
+
+struct SuiteOutcome {
+  RunReport report;
+  bool any_failed = false;  // a case or variant failed
+  bool bad_input = false;   // a case could not start because of bad input (data, parameters)
+  // 0 all ok or skipped, 1 a case failed, 2 bad input (ExitCode)
+  int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
+};
+
+SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
+                       const CaseContext& context, Environment environment, std::ostream* log);
+
+}  // namespace graphbench

@@ -1,0 +1,25 @@
+// Correctness before timing: every variant is run from the same initial state on the same inputs
+// as eager (dropout off) and what it computes is compared with eager's, step by step. A mismatch
+// fails the variant: it is not timed.
+#pragma once
+
+#include "graphbench/runner/workload.h"
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// What a runner observes after each of `steps` steps.
+using Observations = std::vector<std::vector<at::Tensor>>;
+Observations observe_steps(VariantRunner& runner, int steps);
+
+struct ValidationResult {
+  bool ok = true;
+  double max_abs_error = 0.0;
+  std::string message;  // why it failed
+};
+
+ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol);
+
+}  // namespace graphbench

@@ -1,0 +1,81 @@
+// A workload (bench/): what a case of it runs. For each case of a suite the runner asks the
+// workload for a CaseInstance, then for one VariantRunner per variant, validates every variant
+// against eager and times them side by side.
+#pragma once
+
+#include "graphbench/report/result_record.h"
+#include "graphbench/spec/suite_spec.h"
+#include "graphbench/workload/descriptor.h"
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// What the command line adds to every case.
+struct CaseContext {
+  at::Device device = at::kCPU;
+  std::optional<std::string> data_dir;  // --data-dir (MNIST-format data)
+  std::ostream* out = nullptr;          // where training prints the tutorial's lines
+  bool quiet = false;
+  bool progress = false;                // stdout is a terminal: progress lines during an epoch
+  std::uint64_t seed = 0;
+  // Test-only: extra work added to every step of one variant (to check that compare catches it).
+  std::string slowdown_variant;
+  int slowdown_factor = 0;
+  // Training cases (kind "training"): overrides of the case's parameters from the command line.
+  std::optional<int> epochs;
+  std::optional<bool> use_test_graph;
+  std::string last_batch;  // "", "skip" or "capture"
+};
+
+// Bytes a step must move at least and its floating-point operations: the roofline of a case.
+struct StepCost {
+  double bytes = 0.0;
+  double flops = 0.0;
+};
+
+// One variant of one case, ready to step.
+class VariantRunner {
+ public:
+  virtual ~VariantRunner() = default;
+  // One timed unit: one inference call or one training step (inputs copied in as the variant does).
+  virtual void step() = 0;
+  // What validation compares against eager after a step (copies: safe to keep).
+  virtual std::vector<at::Tensor> observe() = 0;
+  virtual std::map<std::string, std::int64_t> counters() const { return {}; }
+  virtual std::optional<double> capture_ms() const { return std::nullopt; }
+};
+
+class CaseInstance {
+ public:
+  virtual ~CaseInstance() = default;
+  // `validation`: dropout off, so that outputs are comparable with eager's.
+  virtual std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) = 0;
+  virtual StepCost cost() const = 0;
+  // Steps validated against eager (training: several, so that accumulation is compared too).
+  virtual int validation_steps() const { return 1; }
+  // Tolerances of the comparison with eager, for this variant.
+  virtual double rtol(const std::string& variant) const;
+  virtual double atol(const std::string& variant) const;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const WorkloadDescriptor& descriptor() const = 0;
+  // A benchmark case (kind "benchmark").
+  virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
+  // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
+  // training cases keep this default, which throws.
+  virtual TrainingSummary train(const CaseSpec& spec, const std::string& variant, const CaseContext& context) const;
+};
+
+}  // namespace graphbench

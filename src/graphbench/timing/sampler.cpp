@@ -1,0 +1,101 @@
+#include "graphbench/timing/sampler.h"
+
+#include "graphbench/stats/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace graphbench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool active(const TimedVariant& v) { return v.error.empty(); }
+
+void run_steps(TimedVariant& v, std::int64_t steps) {
+  for (std::int64_t i = 0; i < steps; ++i) v.runner->step();
+}
+
+// Runs `fn` for one variant, turning an exception into the variant's error.
+template <typename F>
+void guarded(TimedVariant& v, F&& fn) {
+  if (!active(v)) return;
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    v.error = e.what();
+  }
+}
+
+void calibrate(TimedVariant& v, double min_sample_time_us, StepTimer& timer) {
+  std::int64_t steps = 1;
+  for (;;) {
+    timer.start();
+    run_steps(v, steps);
+    const double block_us = timer.stop(steps).host_us * static_cast<double>(steps);
+    if (block_us >= min_sample_time_us || steps >= (std::int64_t{1} << 20)) {
+      const double per_step = std::max(block_us / static_cast<double>(steps), 1e-3);
+      v.steps_per_sample = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_sample_time_us / per_step)));
+      return;
+    }
+    // Grow towards the target, at most 10x at a time.
+    const double factor = block_us > 0 ? std::min(10.0, 1.2 * min_sample_time_us / block_us) : 10.0;
+    steps = std::max(steps + 1, static_cast<std::int64_t>(static_cast<double>(steps) * factor));
+  }
+}
+
+bool converged(const TimedVariant& v, const SamplingSpec& s) {
+  return static_cast<int>(v.device_us.size()) >= s.min_samples && v.measured_s >= s.min_time_s &&
+         stats::median_relative_noise(v.device_us) <= s.target_rel_noise;
+}
+
+}  // namespace
+
+std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, StepTimer& timer) {
+  const auto started = Clock::now();
+  auto elapsed_s = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
+
+  for (auto& v : variants) guarded(v, [&] { run_steps(v, sampling.warmup_steps); });
+  for (auto& v : variants) guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer); });
+
+  for (std::size_t round = 0;; ++round) {
+    const std::size_t n = variants.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      TimedVariant& v = variants[(round + k) % n];
+      guarded(v, [&] {
+        timer.start();
+        run_steps(v, v.steps_per_sample);
+        const StepTime t = timer.stop(v.steps_per_sample);
+        v.device_us.push_back(t.device_us);
+        v.host_us.push_back(t.host_us);
+        v.measured_s += t.host_us * static_cast<double>(v.steps_per_sample) * 1e-6;
+      });
+    }
+    bool all_converged = true;
+    bool all_at_max = true;
+    bool any_active = false;
+    int fewest = sampling.max_samples;
+    for (const auto& v : variants) {
+      if (!active(v)) continue;
+      any_active = true;
+      all_converged = all_converged && converged(v, sampling);
+      all_at_max = all_at_max && static_cast<int>(v.device_us.size()) >= sampling.max_samples;
+      fewest = std::min(fewest, static_cast<int>(v.device_us.size()));
+    }
+    if (!any_active) return "every variant failed";
+    if (all_converged) return "noise target reached";
+    if (all_at_max) return fmt::format("max samples ({}) reached before the noise target", sampling.max_samples);
+    if (elapsed_s() >= sampling.max_time_s) {
+      return fewest < sampling.min_samples
+                 ? fmt::format("timeout after {:.1f} s with only {} samples (min_samples {})", elapsed_s(), fewest,
+                               sampling.min_samples)
+                 : fmt::format("timeout after {:.1f} s before the noise target", elapsed_s());
+    }
+  }
+}
+
+}  // namespace graphbench

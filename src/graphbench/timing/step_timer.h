@@ -1,0 +1,48 @@
+// Timing a block of back-to-back steps: device time from CUDA events around the block (launch
+// gaps included: that is what graphs remove) and host wall time, both per step. On the CPU both
+// come from a steady clock. The device is synchronised before a block starts (nothing queued
+// earlier is counted) and after it ends.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace graphbench {
+
+struct StepTime {
+  double device_us = 0.0;  // per step
+  double host_us = 0.0;    // per step
+};
+
+class StepTimer {
+ public:
+  explicit StepTimer(bool cuda);
+  ~StepTimer();
+  void start();
+  StepTime stop(std::int64_t steps);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Marks on the device timeline without synchronising, for loops that must not stall (training):
+// the per-step times of the intervals between marks are read once at the end.
+class IntervalRecorder {
+ public:
+  explicit IntervalRecorder(bool cuda);
+  ~IntervalRecorder();
+  void mark(std::int64_t steps_since_last_mark);
+  // Per-step microseconds of every interval (synchronises once). The first mark starts timing.
+  std::vector<double> per_step_us();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Waits for all work queued on the device (a no-op on the CPU).
+void synchronize_device(bool cuda);
+
+}  // namespace graphbench

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Checks a results.json written by a CPU run (tests/cli/CliTests.cmake).
+
+check_results.py RESULTS_JSON CHECK...
+  status:CASE/VARIANT=STATUS        the record's status (ok, skipped, failed)
+  timed:CASE/VARIANT                an ok record with samples, a median and counters
+  learned:CASE/VARIANT              a training record whose first epoch tested better than chance
+  csv:PATH                          a CSV file with a header and one row per record
+"""
+import csv
+import json
+import math
+import sys
+
+
+def fail(message):
+    print(f"check_results.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    path, checks = sys.argv[1], sys.argv[2:]
+    with open(path, encoding="utf-8") as f:
+        report = json.load(f)
+    if report.get("schema_version") != 1:
+        fail(f"{path}: schema_version {report.get('schema_version')}")
+    for key in ("date_utc", "host", "git_commit", "libtorch_version", "device"):
+        if not report["environment"].get(key):
+            fail(f"{path}: environment.{key} is empty")
+    records = {(r["case"], r["variant"]): r for r in report["records"]}
+
+    def record(spec):
+        case, variant = spec.split("/", 1)
+        if (case, variant) not in records:
+            fail(f"no record {case}/{variant}; have {sorted(records)}")
+        return records[(case, variant)]
+
+    for check in checks:
+        kind, arg = check.split(":", 1)
+        if kind == "status":
+            spec, status = arg.split("=")
+            r = record(spec)
+            if r["status"] != status:
+                fail(f"{spec}: status {r['status']} ({r.get('reason')}), expected {status}")
+            if status != "ok" and not r.get("reason"):
+                fail(f"{spec}: {status} without a reason")
+        elif kind == "timed":
+            r = record(arg)
+            if r["status"] != "ok" or len(r.get("samples_us") or []) < 3:
+                fail(f"{arg}: not timed: {r['status']} {r.get('reason')}")
+            if not (r["median_us"] > 0 and math.isfinite(r["median_us"])):
+                fail(f"{arg}: median_us {r['median_us']}")
+            if not r.get("counters"):
+                fail(f"{arg}: no counters")
+        elif kind == "learned":
+            r = record(arg)
+            epochs = (r.get("training") or {}).get("epochs") or []
+            if r["status"] != "ok" or not epochs:
+                fail(f"{arg}: no training record: {r['status']} {r.get('reason')}")
+            first = epochs[0]
+            # Chance level is ln(10) = 2.303 and 10% accuracy.
+            if not (first["test_loss"] < 2.0 and first["test_accuracy"] > 0.5):
+                fail(f"{arg}: did not learn: test loss {first['test_loss']}, accuracy {first['test_accuracy']}")
+        elif kind == "csv":
+            with open(arg, encoding="utf-8") as f:
+                rows = list(csv.DictReader(f))
+            if len(rows) != len(report["records"]):
+                fail(f"{arg}: {len(rows)} rows for {len(report['records'])} records")
+        else:
+            fail(f"unknown check {check}")
+    print(f"check_results.py: {len(checks)} checks passed on {path}")
+
+
+if __name__ == "__main__":
+    main()
