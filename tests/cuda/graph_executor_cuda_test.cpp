@@ -7,6 +7,12 @@
 
 #include <cmath>
 
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
+
 using namespace graphbench;
 using namespace graphbench::test_util;
 
@@ -40,6 +46,28 @@ class SyncingOp final : public Op {
     io.out(0) = io.in(0) + 1.0;
   }
 };
+
+#ifdef GRAPHBENCH_WITH_CUDA
+// Whether the caching allocator still recycles a block that was used on a second stream once that
+// use is over. It does so only while it believes no capture is underway: a capture whose end was
+// never reported to it would make it hold such blocks forever.
+bool cross_stream_block_is_recycled() {
+  const std::int64_t n = (5 << 20) / 4 + 1234 * 128;  // an unusual size: only this block fits it exactly
+  at::Tensor t = at::zeros({n}, at::TensorOptions().device(at::kCUDA));
+  const auto side = at::cuda::getStreamFromPool();
+  at::cuda::getCurrentCUDAStream().synchronize();
+  {
+    c10::cuda::CUDAStreamGuard guard(side);
+    t.add_(1);
+  }
+  t.record_stream(side);
+  void* const block = t.data_ptr();
+  t.reset();
+  c10::cuda::device_synchronize();
+  at::Tensor again = at::empty({n}, at::TensorOptions().device(at::kCUDA));
+  return again.data_ptr() == block;
+}
+#endif
 
 std::shared_ptr<const Program> syncing_program(std::int64_t n) {
   Builder b("syncing");
@@ -341,6 +369,9 @@ TEST_CASE("graph executor: a failing capture is ended cleanly; with fallback it 
   GRAPHBENCH_REQUIRE_CUDA();
   auto program = syncing_program(1024);
   const at::Tensor x = cuda_randn({1024}, 3);
+#ifdef GRAPHBENCH_WITH_CUDA
+  REQUIRE(cross_stream_block_is_recycled());
+#endif
 
   {
     ModelStore store;
@@ -381,6 +412,10 @@ TEST_CASE("graph executor: a failing capture is ended cleanly; with fallback it 
     }
     CHECK(engine.counters().captures == 1);
     CHECK(engine.counters().replays == 3);
+#ifdef GRAPHBENCH_WITH_CUDA
+    // The allocator was told that the failed captures ended.
+    CHECK(cross_stream_block_is_recycled());
+#endif
     // And ordinary CUDA work too.
     CHECK((x * 2).sum().item<float>() == Approx(2 * x.sum().item<float>()).epsilon(1e-4));
   }

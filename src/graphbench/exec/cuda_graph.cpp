@@ -10,17 +10,29 @@
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <torch/version.h>
 #include <cuda_runtime_api.h>
+// LibTorch 2.11 (the GPU machine's) and later: the allocator calls end_failed_capture makes.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 11)
+#define GRAPHBENCH_CAN_END_POOL_ALLOCATION 1
+#include <ATen/core/CachingHostAllocator.h>
+#endif
 #endif
 
 namespace graphbench {
 
 #ifdef GRAPHBENCH_WITH_CUDA
 
+using PoolId = decltype(at::cuda::graph_pool_handle());
+
 struct CapturedGraph::Impl {
   at::cuda::CUDAGraph graph;
+  // The graph's private memory pool, named by us so that a failed capture can be ended in the
+  // allocators too (end_failed_capture).
+  PoolId pool = at::cuda::graph_pool_handle();
   double capture_ms = 0.0;
 };
 
@@ -35,19 +47,44 @@ void order_after(const c10::cuda::CUDAStream& waiter, const c10::cuda::CUDAStrea
 
 // Ends a capture that failed part-way, whatever state it is in, and clears the error it left, so
 // that the rest of the run can go on (ANCHORS.md: never leave a stream capturing).
-void end_failed_capture(at::cuda::CUDAGraph& graph, cudaStream_t stream) {
+void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c10::cuda::CUDAStream& stream) {
   try {
     graph.capture_end();
   } catch (const std::exception&) {
     // The capture was invalidated; end it by hand below.
   }
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+  if (cudaStreamIsCapturing(stream.stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
     cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(stream, &partial);
+    cudaStreamEndCapture(stream.stream(), &partial);
     if (partial != nullptr) cudaGraphDestroy(partial);
   }
   (void)cudaGetLastError();
+#ifdef GRAPHBENCH_CAN_END_POOL_ALLOCATION
+  // CUDAGraph::capture_end throws on an invalidated capture before it tells the caching allocators
+  // that the capture is over. Left so, they believe a capture is underway for good: the device
+  // allocator stops recycling blocks used on several streams (a leak for the rest of the run), and
+  // both keep calling a filter bound to the destroyed CUDAGraph. End the pool's capture allocation
+  // here (it throws when capture_end got that far: nothing to do then) and release the pool, as
+  // CUDAGraph::reset() does only after a successful capture.
+  bool was_allocating = false;
+  try {
+    c10::cuda::CUDACachingAllocator::endAllocateToPool(stream.device_index(), pool);
+    was_allocating = true;
+  } catch (const std::exception&) {
+  }
+  try {
+    at::getHostAllocator(at::kCUDA)->end_allocate_to_pool(pool);
+  } catch (const std::exception&) {
+  }
+  if (was_allocating) {
+    try {
+      c10::cuda::CUDACachingAllocator::releasePool(stream.device_index(), pool);
+      at::getHostAllocator(at::kCUDA)->release_pool(pool);
+    } catch (const std::exception&) {
+    }
+  }
+#endif
 }
 
 }  // namespace
@@ -74,17 +111,17 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
     try {
-      impl->graph.capture_begin({0, 0}, cudaStreamCaptureModeThreadLocal);
+      impl->graph.capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
       binding.run();
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, capture_stream.stream());
+      end_failed_capture(impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed: {}", program, e.what()));
     }
     try {
       impl->graph.capture_end();
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, capture_stream.stream());
+      end_failed_capture(impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, e.what()));
     }

@@ -1,2 +1,0 @@
-#include "support/catch.h"
-TEST_CASE("engine placeholder") { CHECK(1 == 1); }
