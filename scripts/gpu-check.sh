@@ -37,8 +37,8 @@ for stage in "$@"; do
   case $stage in
     build)
       nvidia-smi > "$OUT/logs/nvidia-smi.log" 2>&1
-      run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release || exit 1
-      run build cmake --build build-gpu -j "$(nproc)" || exit 1
+      run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
+      run build cmake --build build-gpu -j "$(nproc)" || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.
@@ -65,6 +65,7 @@ for stage in "$@"; do
       exit 2
       ;;
   esac
+  # Packed after every stage, so that a call cut short by its time limit still returns its logs.
+  tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results
 done
-tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results
 exit $status
