@@ -6,6 +6,13 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 using Catch::Approx;
+namespace Catch {
+// Catch2 2.x's name for the substring matcher, so tests read the same on both versions.
+inline Matchers::StringContainsMatcher Contains(const std::string& text,
+                                                CaseSensitive sensitivity = CaseSensitive::Yes) {
+  return Matchers::ContainsSubstring(text, sensitivity);
+}
+}  // namespace Catch
 #else
 #include <catch2/catch.hpp>
 #endif
