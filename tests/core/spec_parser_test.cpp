@@ -134,7 +134,7 @@ TEST_CASE("spec: a good suite is parsed with defaults applied") {
   // Sampling merged field by field: built-in, then defaults, then the case.
   CHECK(gelu.sampling.warmup_steps == 5);
   CHECK(gelu.sampling.min_samples == 30);
-  CHECK(gelu.sampling.max_samples == 200);
+  CHECK(gelu.sampling.max_samples == 2000);
   CHECK(gelu.sampling.min_time_s == Approx(0.5));
   CHECK(gelu.sampling.max_time_s == Approx(30.0));
   CHECK(gelu.sampling.target_rel_noise == Approx(0.02));
@@ -351,9 +351,9 @@ TEST_CASE("spec: sampling errors") {
   CHECK(sampling(R"({"max_samples": 20})", R"({"min_samples": 50})") ==
         message("/cases/0/sampling/min_samples: expected a positive integer no larger than "
                 "max_samples (20), got 50"));
-  CHECK(sampling("{}", R"({"min_samples": 500})") ==
+  CHECK(sampling("{}", R"({"min_samples": 5000})") ==
         message("/cases/0/sampling/min_samples: expected a positive integer no larger than "
-                "max_samples (200), got 500"));
+                "max_samples (2000), got 5000"));
   CHECK(sampling(R"({"max_time_s": 0.25})", "{}") ==
         message("/defaults/sampling/max_time_s: expected a positive number no smaller than "
                 "min_time_s (0.5), got 0.25"));

@@ -57,6 +57,16 @@ class SgdOp final : public Op {
     std::vector<at::Tensor> params = io.in_list(0, n_);
     std::vector<at::Tensor> grads = io.in_list(n_, n_);
     const at::Tensor& lr = io.in(io.num_inputs() - 1);
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    if (params.front().is_cuda()) {
+      // One multi-tensor kernel for the whole update, reading lr from the device (the tensor-lr
+      // overload). The buffers start at zero, so every step is a "not first" step: buf = m*buf + g.
+      const std::vector<at::Tensor> buffers = has_momentum() ? io.in_list(2 * n_, n_) : std::vector<at::Tensor>{};
+      at::_fused_sgd_(params, grads, buffers, options_.weight_decay, options_.momentum, lr, /*dampening=*/0.0,
+                      /*nesterov=*/false, /*maximize=*/false, /*is_first_step=*/false);
+      return;
+    }
+#endif
     if (options_.weight_decay != 0.0) grads = at::_foreach_add(grads, params, options_.weight_decay);
     if (has_momentum()) {
       std::vector<at::Tensor> buffers = io.in_list(2 * n_, n_);

@@ -13,7 +13,7 @@ namespace graphbench {
 struct SamplingSpec {
   int warmup_steps = 10;            // untimed steps per variant before sampling
   int min_samples = 10;             // never stop with fewer samples per variant
-  int max_samples = 200;            // stop here even if the noise target was not met
+  int max_samples = 2000;           // stop here even if the noise target was not met
   double min_time_s = 0.5;          // total measured time per variant before stopping
   double max_time_s = 15.0;         // timeout per case (all variants together)
   double target_rel_noise = 0.01;   // stop once the relative noise of each median is below this
