@@ -7,8 +7,8 @@
 #     build     configure and build into build-gpu/ (always first when given)
 #     test      ctest, all tests
 #     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
-#     compare   two runs of configs/ci.json compared (exit 0 expected), then one with an
-#               injected slowdown of the graph variant (exit 1 expected)
+#     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
+#               against the pair (exit 0), one with an injected slowdown (exit 1)
 #
 # Needs the staged kit: ../shared/tools/stage-device-kit.sh here, carry [".device-kit"] there.
 set -uo pipefail
@@ -52,12 +52,18 @@ for stage in "$@"; do
       run mnist-graph "$gb" --workload mnist --use-train-graph -o "$OUT/results/mnist-graph" || status=1
       ;;
     compare)
+      # An A/A pair of baselines, a plain A/A comparison (exit 0 expected), then the CI recipe:
+      # a new run against the pair (exit 0 expected) and one with the graph variant slowed down
+      # by running every step twice (exit 1 expected, the regressions named).
       run ci-a "$gb" --workload ci -q -o "$OUT/results/ci-a" || status=1
       run ci-b "$gb" --workload ci -q -o "$OUT/results/ci-b" || status=1
-      run compare-same "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
+      run compare-aa "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
+      echo "compare-aa exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
+      run ci-c "$gb" --workload ci -q -o "$OUT/results/ci-c" || status=1
+      run compare-same "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-c/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-same exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
       run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
-      run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json"
+      run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
       ;;
     *)

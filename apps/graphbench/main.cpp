@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
       "  graphbench --workload gelu                       the suite configs/gelu.json\n"
       "  graphbench --workload mnist --use-train-graph    the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
-      "  graphbench compare base/results.json new/results.json --threshold 5%\n"
+      "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
       "  graphbench list                                  workloads, variants, suites\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
       "regression); 2 bad input or usage. Suite format: docs/spec.md; result files: docs/results.md.");
@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   compare->add_option("--metric", cmp.metric, "time: per-step times; speedup: each variant's ratio to eager within its run (cancels drift between machines)")
       ->check(CLI::IsMember({"time", "speedup"}))->capture_default_str();
+  compare->add_option("--aa", cmp.aa_baseline, "A second baseline run of the same code: the two baselines' difference sets each record's run-to-run noise floor (A/A calibration)");
   compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "A case missing from CURRENT is a regression");
   compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: UNSURE")->capture_default_str();
   app.require_subcommand(0, 1);
@@ -155,7 +156,7 @@ int main(int argc, char** argv) {
                                                : graphbench::CompareOptions::Metric::kTime;
       options.fail_on_missing = cmp.fail_on_missing;
       options.min_samples = cmp.min_samples;
-      return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout);
+      return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run), command_line);

@@ -36,6 +36,7 @@ struct RunOptions {
 struct CompareCliOptions {
   std::string baseline;
   std::string current;
+  std::string aa_baseline;  // --aa: a second baseline run, for the run-to-run noise
   std::string threshold = "5%";
   std::string metric = "time";
   bool fail_on_missing = false;

@@ -65,6 +65,9 @@ add_test(NAME "cli: compare unchanged (0)" COMMAND ${EXPECT} 0 "SAME" -- ${GB} c
 add_test(NAME "cli: compare slower names the regression (1)"
          COMMAND ${EXPECT} 1 "REGRESSION: .* slower" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json)
 add_test(NAME "cli: compare faster (0)" COMMAND ${EXPECT} 0 "FASTER" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_faster.json --threshold 5%)
+add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (1)"
+         COMMAND ${EXPECT} 1 "A/A: " "REGRESSION: .* slower" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
 add_test(NAME "cli: compare bad threshold (2)" COMMAND ${EXPECT} 2 "--threshold" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold abc)
 

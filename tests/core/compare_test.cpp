@@ -347,3 +347,35 @@ TEST_CASE("compare: the multi-set bootstrap agrees with stats::ratio_of_medians"
   CHECK(four.ci95.low <= 1.0);
   CHECK(four.ci95.high >= 1.0);
 }
+
+TEST_CASE("compare: an A/A baseline pair raises the threshold to the run-to-run noise", "[compare]") {
+  // Each run is tight (1% spread), but two runs of the same code differ by 24% on the host-bound
+  // eager step (seen on the H200 machine), and the graph step moves by 0.5%.
+  RunReport base;
+  base.records = {timed("gelu-small", "eager", around(33.0, 50)), timed("gelu-small", "graph", around(10.8, 50))};
+  RunReport aa;
+  aa.records = {timed("gelu-small", "eager", around(41.0, 50)), timed("gelu-small", "graph", around(10.75, 50))};
+  RunReport current;
+  current.records = {timed("gelu-small", "eager", around(40.0, 50)), timed("gelu-small", "graph", around(10.8, 50))};
+
+  // Without the A/A pair the eager shift is taken for a regression.
+  const CompareResult plain = compare_reports(base, current, CompareOptions{});
+  CHECK(row_of(plain, "gelu-small", "eager").verdict == Verdict::kSlower);
+  CHECK(std::isnan(row_of(plain, "gelu-small", "eager").aa_noise));
+
+  const CompareResult calibrated = compare_reports(base, current, CompareOptions{}, &aa);
+  const Comparison& eager = row_of(calibrated, "gelu-small", "eager");
+  CHECK(eager.aa_noise == Approx(41.0 / 33.0 - 1.0).epsilon(1e-3));
+  CHECK(eager.threshold_used == Approx(eager.aa_noise));
+  CHECK(eager.verdict != Verdict::kSlower);
+  CHECK(contains(eager.note, "A/A run-to-run noise"));
+  CHECK(calibrated.exit_code() == 0);
+
+  // A real regression of the stable graph step is still caught: its A/A noise is 0.5%.
+  current.records[1] = timed("gelu-small", "graph", around(16.2, 50));
+  const CompareResult regressed = compare_reports(base, current, CompareOptions{}, &aa);
+  const Comparison& graph = row_of(regressed, "gelu-small", "graph");
+  CHECK(graph.verdict == Verdict::kSlower);
+  CHECK(graph.threshold_used == Approx(0.05));
+  CHECK(regressed.exit_code() == 1);
+}

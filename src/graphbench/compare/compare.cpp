@@ -54,6 +54,7 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, V
   row.ci95 = {kNaN, kNaN};
   row.threshold_used = kNaN;
   row.noise = kNaN;
+  row.aa_noise = kNaN;
   row.baseline_median_us = kNaN;
   row.current_median_us = kNaN;
   row.note = std::move(note);
@@ -90,14 +91,18 @@ std::string describe(const Comparison& row, double threshold_option) {
   }
   if (row.threshold_used > threshold_option) {
     if (!note.empty()) note += "; ";
-    note += fmt::format("threshold raised to the noise {:.1f}%", row.noise * 100.0);
+    const bool aa = std::isfinite(row.aa_noise) && row.aa_noise >= row.noise;
+    note += fmt::format("threshold raised to the {} {:.1f}%", aa ? "A/A run-to-run noise" : "noise",
+                        row.threshold_used * 100.0);
   }
   return note;
 }
 
-// The ratio, interval, noise and verdict of `numerators` over `denominators`.
+// The ratio, interval, noise and verdict of `numerators` over `denominators`. `aa_noise` (NaN:
+// none) raises the threshold further.
 void measure(Comparison& row, const std::vector<SampleSet>& numerators,
-             const std::vector<SampleSet>& denominators, const CompareOptions& options) {
+             const std::vector<SampleSet>& denominators, const CompareOptions& options,
+             double aa_noise) {
   std::vector<SampleSet> all = numerators;
   all.insert(all.end(), denominators.begin(), denominators.end());
   std::string unsure;
@@ -131,7 +136,9 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators,
   row.ratio = estimate.ratio;
   row.ci95 = estimate.ci95;
   row.noise = noise;
+  row.aa_noise = aa_noise;
   row.threshold_used = std::max(options.threshold, noise);
+  if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
   if (!unsure.empty()) {
     row.verdict = Verdict::kUnsure;
     row.note = unsure;
@@ -141,9 +148,22 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators,
   row.note = describe(row, options.threshold);
 }
 
+// |r - 1| with r >= 1: how far apart two positive values are, relatively.
+double relative_spread(double a, double b) {
+  if (!(a > 0.0) || !(b > 0.0)) return kNaN;
+  return std::max(a, b) / std::min(a, b) - 1.0;
+}
+
+// The within-run ratio variant / eager of a case, from medians; NaN when it cannot be formed.
+double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
+  const ResultRecord* eager = find(index, record.case_name, kEagerVariant);
+  if (eager == nullptr || eager->status != RecordStatus::kOk) return kNaN;
+  return median_of(record) / median_of(*eager);
+}
+
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur,
                      const RecordIndex& base_index, const RecordIndex& cur_index,
-                     const CompareOptions& options) {
+                     const CompareOptions& options, double aa_noise) {
   if (base.variant == kEagerVariant) {
     row.note = "eager is the reference of metric speedup";
     return;
@@ -158,12 +178,25 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
     }
   }
   measure(row, {{&cur.samples_us, "current"}, {&base_eager->samples_us, "baseline eager"}},
-          {{&cur_eager->samples_us, "current eager"}, {&base.samples_us, "baseline"}}, options);
+          {{&cur_eager->samples_us, "current eager"}, {&base.samples_us, "baseline"}}, options,
+          aa_noise);
+}
+
+// The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
+double aa_noise_of(const ResultRecord& base, const RecordIndex& base_index, const RecordIndex* aa_index,
+                   const CompareOptions& options) {
+  if (aa_index == nullptr) return kNaN;
+  const ResultRecord* aa = find(*aa_index, base.case_name, base.variant);
+  if (aa == nullptr || aa->status != RecordStatus::kOk || aa->samples_us.empty()) return kNaN;
+  if (options.metric == CompareOptions::Metric::kSpeedup) {
+    return relative_spread(speedup_ratio(base, base_index), speedup_ratio(*aa, *aa_index));
+  }
+  return relative_spread(median_of(base), median_of(*aa));
 }
 
 Comparison compare_pair(const ResultRecord& base, const ResultRecord& cur,
                         const RecordIndex& base_index, const RecordIndex& cur_index,
-                        const CompareOptions& options) {
+                        const RecordIndex* aa_index, const CompareOptions& options) {
   Comparison row = empty_row(base.case_name, base.variant, Verdict::kNotCompared, "");
   row.baseline_median_us = median_of(base);
   row.current_median_us = median_of(cur);
@@ -180,10 +213,11 @@ Comparison compare_pair(const ResultRecord& base, const ResultRecord& cur,
     row.note = fmt::format("no samples_us on either side (kind {})", cur.kind);
     return row;
   }
+  const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
   if (options.metric == CompareOptions::Metric::kSpeedup) {
-    compare_speedup(row, base, cur, base_index, cur_index, options);
+    compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
   } else {
-    measure(row, {{&cur.samples_us, "current"}}, {{&base.samples_us, "baseline"}}, options);
+    measure(row, {{&cur.samples_us, "current"}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
   }
   return row;
 }
@@ -264,12 +298,17 @@ void check_unique_records(const RunReport& report, const std::string& source_nam
 }
 
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
-                              const CompareOptions& options) {
+                              const CompareOptions& options, const RunReport* aa_baseline) {
   check_options(options);
   check_unique_records(baseline, "baseline");
   check_unique_records(current, "current");
   const RecordIndex base_index = index_records(baseline);
   const RecordIndex cur_index = index_records(current);
+  RecordIndex aa_index;
+  if (aa_baseline != nullptr) {
+    check_unique_records(*aa_baseline, "A/A baseline");
+    aa_index = index_records(*aa_baseline);
+  }
 
   CompareResult result;
   result.fail_on_missing = options.fail_on_missing;
@@ -283,7 +322,8 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
       result.rows.push_back(row);
       continue;
     }
-    result.rows.push_back(compare_pair(base, *cur, base_index, cur_index, options));
+    result.rows.push_back(
+        compare_pair(base, *cur, base_index, cur_index, aa_baseline ? &aa_index : nullptr, options));
   }
   for (const ResultRecord& cur : current.records) {
     if (find(base_index, cur.case_name, cur.variant) != nullptr) continue;

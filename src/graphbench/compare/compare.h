@@ -13,7 +13,11 @@
 //          > 1 means slower. 95% percentile bootstrap interval (2000 resamples, fixed seed),
 //          every sample set involved resampled independently.
 //   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
-//   t      max(options.threshold, noise): never below the measured noise.
+//   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
+//          far the two baselines' ratios are apart (|r - 1|, r >= 1). Within-run spread misses
+//          shifts between runs (a host-bound eager step can move 20% between two processes on a
+//          VM while each run is tight); the A/A pair measures them (ANCHORS.md: calibrate from A/A).
+//   t      max(options.threshold, noise, A/A noise): never below the measured noise.
 //   SLOWER  the whole interval above 1 + t             (a regression)
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
 //   SAME    the whole interval within [1 / (1 + t), 1 + t]
@@ -56,7 +60,8 @@ struct Comparison {
   double ratio = 0.0;  // > 1: slower
   stats::Interval ci95;
   double threshold_used = 0.0;
-  double noise = 0.0;
+  double noise = 0.0;     // within-run noise
+  double aa_noise = 0.0;  // run-to-run noise from the A/A baseline pair (NaN without one)
   double baseline_median_us = 0.0, current_median_us = 0.0;
   std::string note;
 };
@@ -74,16 +79,17 @@ struct CompareResult {
 // InputError when `report` holds two records of one (case, variant); `source_name` names it.
 void check_unique_records(const RunReport& report, const std::string& source_name);
 
-// InputError on bad options or duplicate records.
+// InputError on bad options or duplicate records. `aa_baseline` (may be null): a second baseline
+// run of the same code, whose difference from `baseline` sets the run-to-run noise floor.
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
-                              const CompareOptions& options);
+                              const CompareOptions& options, const RunReport* aa_baseline = nullptr);
 
 // A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
 std::string render_comparison(const CompareResult& result, const CompareOptions& options);
 
-// Reads both files (InputError propagates: the caller maps it to exit 2), prints the comparison
-// to `out` and returns the exit code (0 or 1).
+// Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
+// to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
 int run_compare(const std::string& baseline_path, const std::string& current_path,
-                const CompareOptions& options, std::ostream& out);
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "");
 
 }  // namespace graphbench

@@ -9,14 +9,20 @@
 namespace graphbench {
 
 int run_compare(const std::string& baseline_path, const std::string& current_path,
-                const CompareOptions& options, std::ostream& out) {
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path) {
   const RunReport baseline = read_results_file(baseline_path);
   const RunReport current = read_results_file(current_path);
   check_unique_records(baseline, baseline_path);
   check_unique_records(current, current_path);
-  const CompareResult result = compare_reports(baseline, current, options);
-  out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n\n"
-      << render_comparison(result, options);
+  RunReport aa;
+  if (!aa_baseline_path.empty()) {
+    aa = read_results_file(aa_baseline_path);
+    check_unique_records(aa, aa_baseline_path);
+  }
+  const CompareResult result = compare_reports(baseline, current, options, aa_baseline_path.empty() ? nullptr : &aa);
+  out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";
+  if (!aa_baseline_path.empty()) out << "A/A:      " << aa_baseline_path << " (second baseline run: run-to-run noise)\n";
+  out << "\n" << render_comparison(result, options);
   return result.exit_code();
 }
 
