@@ -1,0 +1,25 @@
+// Reads IDX files (the MNIST format), raw or gzipped, into plain bytes. No LibTorch here: another
+// layer turns the bytes into tensors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// IDX element type codes (the third byte of the magic number).
+inline constexpr std::uint8_t kIdxTypeUnsignedByte = 0x08;
+
+// An IDX array: its dimensions (outermost first) and its elements in row-major order.
+struct IdxArray {
+  std::vector<std::int64_t> dims;
+  std::vector<std::uint8_t> data;
+};
+
+// Reads an IDX file of unsigned bytes (type 0x08), raw or gzipped (zlib tells them apart).
+// Throws InputError naming the path and the problem: missing or unreadable file, bad magic
+// number, unsupported type, corrupt gzip stream, truncated header or data, trailing bytes.
+IdxArray read_idx_file(const std::string& path);
+
+}  // namespace graphbench

@@ -1,0 +1,49 @@
+// Finding and loading MNIST-format data (MNIST or Fashion-MNIST): the data directory, then one
+// split's images and labels as plain bytes, checked for consistency. Nothing is ever downloaded.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// Debian's dataset-fashion-mnist package installs the four gzipped files here.
+inline constexpr const char* kDefaultMnistDir = "/usr/share/datasets/fashion-mnist";
+// Environment variable naming the data directory when --data-dir is not given.
+inline constexpr const char* kMnistDataEnv = "GRAPHBENCH_DATA";
+// How to get data, for every "not found" message.
+extern const char* const kMnistDataHint;
+
+// The data directory chosen and where the choice came from: "--data-dir", "GRAPHBENCH_DATA" or
+// "default", so the tool can print both.
+struct MnistDirChoice {
+  std::string dir;
+  std::string source;
+};
+
+// Order: the --data-dir flag, else $GRAPHBENCH_DATA (when set and not empty), else
+// kDefaultMnistDir. An empty --data-dir is an InputError. Does not check that the directory exists.
+MnistDirChoice locate_mnist_dir(const std::optional<std::string>& data_dir_flag);
+std::string resolve_mnist_dir(const std::optional<std::string>& data_dir_flag);
+
+// One split: `count` images of rows x cols bytes (row-major, image after image) and `count`
+// labels in 0..9.
+struct MnistSplit {
+  std::int64_t count = 0;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<std::uint8_t> images;
+  std::vector<std::uint8_t> labels;
+};
+
+// The IDX file of one split's images or labels in `dir`: the raw name if it exists, else the
+// name plus ".gz" if that exists; InputError naming both paths and kMnistDataHint otherwise.
+std::string find_mnist_file(const std::string& dir, bool train, bool labels);
+
+// Reads train-images-idx3-ubyte / train-labels-idx1-ubyte (train) or t10k-* (test), each raw
+// or gzipped, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9.
+MnistSplit load_mnist_split(const std::string& dir, bool train);
+
+}  // namespace graphbench
