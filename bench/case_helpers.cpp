@@ -25,6 +25,36 @@ std::vector<double> param_number_list(const CaseSpec& spec, const char* name) {
   return param(spec, name).get<std::vector<double>>();
 }
 
+ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kPositiveInt;
+  p.default_value = default_value;
+  p.help = help;
+  return p;
+}
+
+ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kNumber;
+  p.default_value = default_value;
+  p.min = min;
+  p.max = max;
+  p.help = help;
+  return p;
+}
+
+ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kString;
+  p.default_value = default_value;
+  p.choices = std::move(choices);
+  p.help = help;
+  return p;
+}
+
 ExecutorKind executor_for(const std::string& variant) {
   if (variant == "static") return ExecutorKind::kStatic;
   if (variant == "graph" || variant == "jit+graph") return ExecutorKind::kGraph;

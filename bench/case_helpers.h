@@ -4,6 +4,7 @@
 
 #include "graphbench/exec/executor.h"
 #include "graphbench/spec/suite_spec.h"
+#include "graphbench/workload/descriptor.h"
 
 #include <ATen/ATen.h>
 
@@ -17,6 +18,11 @@ double param_number(const CaseSpec& spec, const char* name);
 std::string param_string(const CaseSpec& spec, const char* name);
 std::vector<std::int64_t> param_int_list(const CaseSpec& spec, const char* name);
 std::vector<double> param_number_list(const CaseSpec& spec, const char* name);
+
+// Parameter declarations of a workload descriptor.
+ParamDecl int_param(const char* name, std::int64_t default_value, const char* help);
+ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help);
+ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help);
 
 // eager/jit -> eager executor, static -> static, graph/jit+graph -> graph.
 ExecutorKind executor_for(const std::string& variant);

@@ -21,25 +21,11 @@ namespace {
 
 const std::vector<std::string> kParamNames = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"};
 
-ParamDecl int_param(const char* name, std::int64_t value, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kPositiveInt;
-  p.default_value = value;
-  p.help = help;
-  return p;
-}
+using bench::choice_param;
+using bench::int_param;
+using bench::number_param;
 
-ParamDecl number_param(const char* name, double value, double min, double max, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kNumber;
-  p.default_value = value;
-  p.min = min;
-  p.max = max;
-  p.help = help;
-  return p;
-}
+
 
 WorkloadDescriptor linear_dropout_descriptor() {
   WorkloadDescriptor d;
@@ -56,19 +42,14 @@ WorkloadDescriptor linear_dropout_descriptor() {
   dropout.min = 0.0;
   dropout.max = 0.99;
   dropout.help = "dropout probabilities after the first and the second Linear";
-  ParamDecl optimizer;
-  optimizer.name = "optimizer";
-  optimizer.type = ParamType::kString;
-  optimizer.default_value = "sgd";
-  optimizer.choices = {"sgd", "adam", "adamw"};
-  optimizer.help = "optimizer of the training step (reference variants: sgd only)";
   d.params = {int_param("batch", 32, "N, rows per batch"),
               int_param("in_features", 128, "D_in"),
               int_param("hidden", 256, "H"),
               int_param("out_features", 16, "D_out"),
               dropout,
               number_param("lr", 0.1, 1e-8, 10.0, "learning rate"),
-              optimizer,
+              choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"},
+                           "optimizer of the training step (reference variants: sgd only)"),
               number_param("momentum", 0.0, 0.0, 0.99, "SGD momentum"),
               number_param("weight_decay", 0.0, 0.0, 1.0, "weight decay")};
   return d;

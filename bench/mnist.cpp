@@ -19,35 +19,9 @@ namespace graphbench {
 
 namespace {
 
-ParamDecl int_param(const char* name, std::int64_t value, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kPositiveInt;
-  p.default_value = value;
-  p.help = help;
-  return p;
-}
-
-ParamDecl number_param(const char* name, double value, double min, double max, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kNumber;
-  p.default_value = value;
-  p.min = min;
-  p.max = max;
-  p.help = help;
-  return p;
-}
-
-ParamDecl choice_param(const char* name, const char* value, std::vector<std::string> choices, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kString;
-  p.default_value = value;
-  p.choices = std::move(choices);
-  p.help = help;
-  return p;
-}
+using bench::choice_param;
+using bench::int_param;
+using bench::number_param;
 
 WorkloadDescriptor mnist_descriptor() {
   WorkloadDescriptor d;

@@ -67,6 +67,17 @@ class Trainer {
     summary.total_seconds = seconds_since(started);
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
+    double train_seconds = 0.0;
+    double test_seconds = 0.0;
+    for (const auto& e : summary.epochs) {
+      train_seconds += e.train_seconds;
+      test_seconds += e.test_seconds;
+    }
+    // What `time ./mnist` showed for the tutorial: the whole run, data loading and capture included.
+    print(fmt::format("Total time: {:.2f} s (training {:.2f} s, testing {:.2f} s, the rest loading and setup); "
+                      "{} steps, median step {:.0f} us; {} short batches skipped\n",
+                      summary.total_seconds, train_seconds, test_seconds, summary.train_steps, summary.median_step_us,
+                      summary.skipped_batches));
     for (const auto& reason : train_executor_->fallback_reasons()) print("warning: training ran eagerly: " + reason + "\n");
     for (const auto& reason : test_executor_->fallback_reasons()) print("warning: testing ran eagerly: " + reason + "\n");
     return summary;

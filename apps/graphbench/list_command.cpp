@@ -3,7 +3,6 @@
 
 #include "registry.h"
 
-#include "graphbench/env/build_info.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -61,14 +60,7 @@ int list_command(const std::string& configs_dir) {
   std::cout << "\nVariants:\n";
   for (const auto& v : all_variant_names()) std::cout << fmt::format("  {:<16}{}\n", v, variant_help().at(v));
 
-  std::vector<std::filesystem::path> dirs;
-  if (!configs_dir.empty()) {
-    dirs.emplace_back(configs_dir);
-  } else {
-    dirs.emplace_back("configs");
-    if (!build_info().source_dir.empty()) dirs.push_back(std::filesystem::path(build_info().source_dir) / "configs");
-  }
-  for (const auto& dir : dirs) {
+  for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string() << " (graphbench --workload NAME, or run --config FILE):\n";
     std::vector<std::filesystem::path> files;

@@ -153,17 +153,17 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
 
 }  // namespace
 
+std::vector<std::string> configs_search_dirs(const std::string& configs_dir) {
+  if (!configs_dir.empty()) return {configs_dir};
+  std::vector<std::string> dirs{"configs"};
+  if (!build_info().source_dir.empty()) dirs.push_back((std::filesystem::path(build_info().source_dir) / "configs").string());
+  return dirs;
+}
+
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
   std::vector<std::string> tried;
-  std::vector<std::filesystem::path> dirs;
-  if (!configs_dir.empty()) {
-    dirs.emplace_back(configs_dir);
-  } else {
-    dirs.emplace_back("configs");
-    if (!build_info().source_dir.empty()) dirs.push_back(std::filesystem::path(build_info().source_dir) / "configs");
-  }
-  for (const auto& dir : dirs) {
-    const auto path = dir / (workload + ".json");
+  for (const auto& dir : configs_search_dirs(configs_dir)) {
+    const auto path = std::filesystem::path(dir) / (workload + ".json");
     if (std::filesystem::is_regular_file(path)) return path.string();
     tried.push_back(path.string());
   }

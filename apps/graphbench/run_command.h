@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include <string>
+#include <vector>
 
 namespace graphbench::cli {
 
@@ -12,6 +13,9 @@ int run_command(const RunOptions& options, const std::string& command_line);
 
 // `graphbench list`: workloads (with their parameters), variants and the suites in configs/.
 int list_command(const std::string& configs_dir);
+
+// Where suites are looked for: --configs-dir if given, else ./configs and the source tree's.
+std::vector<std::string> configs_search_dirs(const std::string& configs_dir);
 
 // The suite file of --workload NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
 // source tree's configs/ in turn; InputError saying where it looked.

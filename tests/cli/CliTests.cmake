@@ -53,7 +53,8 @@ set_tests_properties("cli: linear_dropout results" PROPERTIES DEPENDS "cli: line
 # The tutorial's lines, one epoch on the CPU, on Debian's Fashion-MNIST.
 add_test(NAME "cli: mnist one epoch on the CPU prints the tutorial's lines"
          COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[59584/60000\\] Loss: [0-9]+\\.[0-9]{4}$"
-                 "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$" --
+                 "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$"
+                 "^Total time: [0-9.]+ s \\(training" --
                  ${GB} --workload mnist --device cpu --epochs 1 -o ${OUT_DIR}/mnist)
 add_test(NAME "cli: mnist learned"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager)

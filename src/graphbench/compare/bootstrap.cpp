@@ -1,6 +1,8 @@
-// Bootstrap of a ratio of products of medians (see bootstrap.h). It repeats, on purpose, the
-// splitmix64 generator and the draw order of stats::ratio_of_medians, so that both agree.
+// Bootstrap of a ratio of products of medians (see bootstrap.h). It follows, on purpose, the
+// draw order of stats::ratio_of_medians (same generator, stats/random.h), so that both agree.
 #include "graphbench/compare/bootstrap.h"
+
+#include "graphbench/stats/random.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -9,28 +11,8 @@
 namespace graphbench {
 namespace {
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform index in [0, bound), rejecting draws below 2^64 mod bound (no modulo bias).
-  std::size_t below(std::size_t bound) {
-    const auto range = static_cast<std::uint64_t>(bound);
-    const std::uint64_t threshold = (0 - range) % range;
-    for (;;) {
-      const std::uint64_t x = next();
-      if (x >= threshold) return static_cast<std::size_t>(x % range);
-    }
-  }
+using stats::SplitMix64;
 
- private:
-  std::uint64_t state_;
-};
 
 // Median with numpy's interpolation (the nearer end for t >= 0.5), as in statistics.cpp.
 double median_in_place(std::vector<double>& values) {

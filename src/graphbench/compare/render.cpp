@@ -2,6 +2,8 @@
 // a summary line (render_comparison, declared in compare.h).
 #include "graphbench/compare/compare.h"
 
+#include "graphbench/report/markdown_text.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -10,20 +12,6 @@
 namespace graphbench {
 namespace {
 
-// Text for a Markdown table cell: '|' escaped, line breaks flattened.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string number(double value, int decimals) {
   return std::isnan(value) ? "-" : fmt::format("{:.{}f}", value, decimals);
@@ -91,9 +79,9 @@ std::string render_comparison(const CompareResult& result, const CompareOptions&
   out += "|---|---|---:|---:|---:|---|---:|---|---|\n";
   for (const Comparison& row : result.rows) {
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(row.case_name), cell(row.variant),
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.case_name), markdown_cell(row.variant),
         number(row.baseline_median_us, 2), number(row.current_median_us, 2), number(row.ratio, 3),
-        interval(row.ci95, 3), percent(row.threshold_used), to_string(row.verdict), cell(row.note));
+        interval(row.ci95, 3), percent(row.threshold_used), to_string(row.verdict), markdown_cell(row.note));
   }
   out += "\n";
   for (const Comparison* row : result.regressions()) out += regression_line(*row, options) + "\n";

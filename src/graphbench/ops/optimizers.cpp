@@ -21,6 +21,19 @@ void apply_scaled_update(const std::vector<at::Tensor>& params, const std::vecto
 #endif
 }
 
+// Inputs [0, n) are params; every group g in [1, groups) of n inputs after them must have the
+// params' shapes, input by input (gradients, momentum buffers, moments).
+void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in, std::size_t n, std::size_t groups) {
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t g = 1; g < groups; ++g) {
+      if (in[g * n + i].shape != in[i].shape) {
+        throw_op_error(op, fmt::format("param {} is {} but its input {} is {}", i, to_string(in[i]), g * n + i,
+                                       to_string(in[g * n + i])));
+      }
+    }
+  }
+}
+
 class SgdOp final : public Op {
  public:
   SgdOp(std::size_t n, SgdOptions options) : n_(n), options_(options) {}
@@ -31,14 +44,7 @@ class SgdOp final : public Op {
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     const std::size_t groups = has_momentum() ? 3 : 2;
     expect_input_count(*this, in, groups * n_ + 1);
-    for (std::size_t i = 0; i < n_; ++i) {
-      for (std::size_t g = 1; g < groups; ++g) {
-        if (in[g * n_ + i].shape != in[i].shape) {
-          throw_op_error(*this, fmt::format("param {} is {} but its input {} is {}", i, to_string(in[i]), g * n_ + i,
-                                            to_string(in[g * n_ + i])));
-        }
-      }
-    }
+    expect_param_shaped_groups(*this, in, n_, groups);
     std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));
     if (has_momentum()) out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(3 * n_));
     return out;
@@ -93,14 +99,7 @@ class AdamOp final : public Op {
   }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, 4 * n_ + 2);
-    for (std::size_t i = 0; i < n_; ++i) {
-      for (std::size_t g = 1; g < 4; ++g) {
-        if (in[g * n_ + i].shape != in[i].shape) {
-          throw_op_error(*this, fmt::format("param {} is {} but its input {} is {}", i, to_string(in[i]), g * n_ + i,
-                                            to_string(in[g * n_ + i])));
-        }
-      }
-    }
+    expect_param_shaped_groups(*this, in, n_, 4);
     std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));                  // params
     out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(4 * n_));  // moments
     out.push_back(in[4 * n_]);                                                                   // step

@@ -2,6 +2,8 @@
 // significant digits, speedups to two decimals ("6.31x [6.10-6.52]").
 #include "graphbench/report/markdown_writer.h"
 
+#include "graphbench/report/markdown_text.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -19,20 +21,6 @@ std::string human(double value) {
 
 std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
 
-// A table cell: no line breaks, pipes escaped.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string status_text(const ResultRecord& r) {
   switch (r.status) {
@@ -47,7 +35,7 @@ bool is_training(const ResultRecord& r) { return r.kind == "training" || r.train
 
 void append_row(std::string& out, const std::vector<std::string>& cells) {
   out += '|';
-  for (const auto& text : cells) out += ' ' + cell(text) + " |";
+  for (const auto& text : cells) out += ' ' + markdown_cell(text) + " |";
   out += '\n';
 }
 
@@ -132,7 +120,7 @@ void append_warnings(std::string& out, const RunReport& report) {
   std::string lines;
   for (const auto& r : report.records) {
     for (const auto& warning : r.warnings) {
-      lines += fmt::format("- {} / {}: {}\n", r.case_name, r.variant, cell(warning));
+      lines += fmt::format("- {} / {}: {}\n", r.case_name, r.variant, markdown_cell(warning));
     }
   }
   if (!lines.empty()) out += "\n## Warnings\n\n" + lines;
