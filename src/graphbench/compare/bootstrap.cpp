@@ -12,18 +12,8 @@ namespace graphbench {
 namespace {
 
 using stats::SplitMix64;
+using stats::median_in_place;
 
-
-// Median with numpy's interpolation (the nearer end for t >= 0.5), as in statistics.cpp.
-double median_in_place(std::vector<double>& values) {
-  const std::size_t n = values.size();
-  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(values.begin(), mid, values.end());
-  const double upper = *mid;
-  if (n % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), mid);
-  return upper - (upper - lower) * 0.5;
-}
 
 double product_of_medians(const std::vector<const std::vector<double>*>& sets,
                           std::vector<double>& scratch) {

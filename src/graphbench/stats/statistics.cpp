@@ -34,16 +34,6 @@ double sorted_percentile(const std::vector<double>& sorted, double p) {
   return lerp(sorted[below], sorted[above], rank - static_cast<double>(below));
 }
 
-// Median of values, reordering them (nth_element); the result does not depend on the algorithm.
-double median_in_place(std::vector<double>& values) {
-  const std::size_t n = values.size();
-  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(values.begin(), mid, values.end());
-  const double upper = *mid;
-  if (n % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), mid);
-  return lerp(lower, upper, 0.5);
-}
 
 
 // Median of a resample with replacement of `values` into `scratch`.
@@ -75,6 +65,16 @@ std::vector<double> average_ranks(const std::vector<double>& pooled, double& tie
 }
 
 }  // namespace
+
+double median_in_place(std::vector<double>& values) {
+  const std::size_t n = values.size();
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  const double upper = *mid;
+  if (n % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), mid);
+  return lerp(lower, upper, 0.5);
+}
 
 double percentile(std::vector<double> values, double p) {
   require_non_empty(values, "percentile");

@@ -28,6 +28,9 @@ struct Interval {
 // Percentile p in [0, 100] with linear interpolation between order statistics.
 double percentile(std::vector<double> values, double p);
 
+// Median of a non-empty sample, reordering it (nth_element): linear interpolation, as percentile.
+double median_in_place(std::vector<double>& values);
+
 // Summary of a non-empty sample; throws std::invalid_argument on an empty one.
 Summary summarize(const std::vector<double>& values);
 
