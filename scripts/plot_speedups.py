@@ -166,13 +166,18 @@ def draw(data, output, title):
     plt = import_matplotlib()
 
     n_cases, n_variants = len(data.cases), max(len(data.variants), 1)
-    width_in = min(max(6.0, 1.2 + n_cases * (0.55 * n_variants + 0.6)), 24.0)
-    footnote = ""
+    width_in = min(max(7.0, 1.2 + n_cases * (0.55 * n_variants + 0.6)), 24.0)
+    # The footnote names the published figures' sources and the records left out.
+    notes = []
+    sources = sorted({source for (case, variant), (_, source) in data.published.items()
+                      if source and case in data.cases and variant in data.variants})
+    if sources:
+        notes.append("Published speedups: " + "; ".join(sources) + ".")
     if data.omitted:
-        footnote = "Omitted: " + "; ".join(data.omitted)
-        footnote = "\n".join(textwrap.wrap(footnote, width=int(width_in * 14)))
+        notes.append("Omitted: " + "; ".join(data.omitted) + ".")
+    footnote = "\n".join(line for note in notes for line in textwrap.wrap(note, width=int(width_in * 14)))
     foot_lines = footnote.count("\n") + 1 if footnote else 0
-    height_in = 5.0 + 0.18 * foot_lines
+    height_in = max(5.0, 0.3 * width_in) + 0.14 * foot_lines
     fig, ax = plt.subplots(figsize=(width_in, height_in), dpi=150)
 
     group_width = 0.8
@@ -203,18 +208,15 @@ def draw(data, output, title):
                          fontsize=7, zorder=4)
 
     # Published speedups: one marker per (case, variant), over that variant's bar.
-    pub_x, pub_y, sources = [], [], set()
+    pub_x, pub_y = [], []
     for (case, variant), (value, source) in data.published.items():
         if case not in data.cases or variant not in data.variants:
             continue
         pub_x.append(data.cases.index(case) - group_width / 2 + (data.variants.index(variant) + 0.5) * bar_width)
         pub_y.append(value)
-        if source:
-            sources.add(source)
     if pub_x:
-        label = "published speedup" + (f" ({sorted(sources)[0]})" if len(sources) == 1 else "")
         ax.scatter(pub_x, pub_y, marker="D", s=46, color="black", edgecolors="white", linewidths=0.8,
-                   label=label, zorder=5)
+                   label="published speedup", zorder=5)
         for x, y in zip(pub_x, pub_y):
             ax.annotate(f"{y:.2f}x", (x, y), textcoords="offset points", xytext=(7, -3), fontsize=7,
                         color="black", zorder=5)
@@ -244,11 +246,12 @@ def draw(data, output, title):
 
     suite = f" ({data.suite})" if data.suite else ""
     fig.suptitle(title or f"graphbench: CUDA Graphs speedup vs eager{suite}", fontsize=13, fontweight="bold")
-    ax.set_title(subtitle(data.environment), fontsize=9, color="#444444")
-    bottom_in = 0.45 + 0.16 * foot_lines + (0.5 if rotate else 0.0)
+    ax.set_title(subtitle(data.environment), fontsize=9, color="#444444", loc="left")
+    # tight_layout makes room for the tick labels itself; the rect only keeps the footnote clear.
+    foot_in = 0.1 + 0.13 * foot_lines if footnote else 0.0
     if footnote:
-        fig.text(0.01, 0.01, footnote, fontsize=7, color="#444444", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, bottom_in / height_in - 0.06, 1, 0.97))
+        fig.text(0.01, 0.05 / height_in, footnote, fontsize=7, color="#444444", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, foot_in / height_in, 1, 0.97))
 
     directory = os.path.dirname(os.path.abspath(output))
     os.makedirs(directory, exist_ok=True)
