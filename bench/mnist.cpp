@@ -158,7 +158,9 @@ class MnistWorkload final : public Workload {
                         " is for kind benchmark (one timed step)");
     }
     mnist::TrainingConfig config;
-    config.data_dir = resolve_mnist_dir(context.data_dir);
+    const MnistDirChoice data = locate_mnist_dir(context.data_dir);
+    config.data_dir = data.dir;
+    if (!context.quiet && context.out != nullptr) *context.out << "Data: " << data.dir << " (from " << data.source << ")\n";
     config.device = context.device;
     config.epochs = context.epochs.value_or(static_cast<int>(bench::param_int(spec, "epochs")));
     config.batch = bench::param_int(spec, "batch");
