@@ -30,9 +30,6 @@ class EngineRunner final : public VariantRunner {
   std::map<std::string, std::int64_t> counters() const override;
   std::optional<double> capture_ms() const override;
 
-  ModelStore& store() { return store_; }
-  const std::vector<at::Tensor>& last_outputs() const { return outputs_; }
-
  private:
   std::shared_ptr<const Program> program_;
   ModelStore store_;
