@@ -1,4 +1,4 @@
-// gelu: the blog's GELU, y = x * 0.5 * (1.0 + erf(x / 1.41421)), inference (seed 001).
+// gelu: the blog's GELU, y = x * 0.5 * (1.0 + erf(x / 1.41421)), inference.
 //   engine variants     five elementwise ops (five kernels eagerly), eager / static / graph
 //   jit, jit+graph      the same function compiled by TorchScript from source (its fuser makes
 //                       one kernel of it), eagerly and captured

@@ -1,5 +1,5 @@
 // linear_dropout: Linear(D_in, H), Dropout, Linear(H, D_out), Dropout; MSE loss; SGD (or Adam)
-// — the model of PyTorch's CUDA-graph documentation, as the blog measured it (seed 001).
+// — the model of PyTorch's CUDA-graph documentation, as the blog measured it.
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
 #include "case_helpers.h"

@@ -1,4 +1,4 @@
-// mnist: the LibTorch MNIST example trained as the CUDA-graph tutorial trains it (seed 000).
+// mnist: the LibTorch MNIST example trained as the CUDA-graph tutorial trains it.
 //   kind training   the whole run: epochs of training and testing, the tutorial's lines printed
 //                   (graphbench --workload mnist [--use-train-graph] [--use-test-graph])
 //   kind benchmark  one training step of batch 64, timed per variant, including the tutorial's

@@ -10,7 +10,8 @@
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
 #
-# Needs the staged kit: ../shared/tools/stage-device-kit.sh here, carry [".device-kit"] there.
+# Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
+# packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

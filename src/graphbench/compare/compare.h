@@ -2,7 +2,7 @@
 //
 // Why not a fixed threshold: a fixed 5% or 7% threshold on point estimates floods CI with false
 // alarms on shared or noisy machines (pytorch/benchmark #2400; PR #1681 raised it to 30% after
-// measuring the noise; see ANCHORS.md). So the gate looks at an interval, not a point, and never
+// measuring the noise). So the gate looks at an interval, not a point, and never
 // uses a threshold below the noise it measured in the very samples it compares.
 //
 // The rule, per (case, variant) matched by name between the two files:
@@ -16,7 +16,7 @@
 //   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
 //          far the two baselines' ratios are apart (|r - 1|, r >= 1). Within-run spread misses
 //          shifts between runs (a host-bound eager step can move 20% between two processes on a
-//          VM while each run is tight); the A/A pair measures them (ANCHORS.md: calibrate from A/A).
+//          VM while each run is tight); the A/A pair measures them.
 //   t      max(options.threshold, noise, A/A noise): never below the measured noise.
 //   SLOWER  the whole interval above 1 + t             (a regression)
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)

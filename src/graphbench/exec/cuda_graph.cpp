@@ -46,7 +46,7 @@ void order_after(const c10::cuda::CUDAStream& waiter, const c10::cuda::CUDAStrea
 }
 
 // Ends a capture that failed part-way, whatever state it is in, and clears the error it left, so
-// that the rest of the run can go on (ANCHORS.md: never leave a stream capturing).
+// that the rest of the run can go on.
 void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c10::cuda::CUDAStream& stream) {
   try {
     graph.capture_end();

@@ -1,4 +1,4 @@
-// Executors over the same compiled program (DESIGN.md section 4):
+// Executors over the same compiled program:
 //   eager   ops one by one, fresh allocations each step (what ordinary LibTorch code does)
 //   static  fixed slots and aliases, ops one by one, no capture (isolates allocation from launch
 //           costs; runs on the CPU, so the role and alias logic is tested in CI)

@@ -1,4 +1,4 @@
-// Capture and replay policies (DESIGN.md section 4):
+// Capture and replay policies:
 //
 //   mode       static_roles          copy_roles  why
 //   inference  input, param          input       the input changes every run; captured params are used

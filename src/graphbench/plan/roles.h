@@ -1,4 +1,4 @@
-// The role of every value that comes from outside a program (DESIGN.md section 4):
+// The role of every value that comes from outside a program:
 //   input  changes every step (a batch, a target)
 //   param  model weights
 //   state  optimizer state (momentum buffers, Adam's moments and step, the learning rate)

@@ -1,5 +1,5 @@
 // The tutorial's capture recipe, written as the LibTorch CUDA-graph tutorial writes it
-// (../shared/seeds/000): warm-up iterations on a pool stream, then at::cuda::CUDAGraph around
+// (pytorch/tutorials, advanced_source/cpp_cuda_graphs): warm-up iterations on a pool stream, then at::cuda::CUDAGraph around
 // the same step function, then replay(). The `reference+graph` variants use it to show that the
 // engine computes the same numbers and is no slower than hand-written code.
 #pragma once

@@ -9,7 +9,7 @@
 
 namespace graphbench {
 
-// How long and how often to sample one case (DESIGN.md section 6).
+// How long and how often to sample one case.
 struct SamplingSpec {
   int warmup_steps = 10;            // untimed steps per variant before sampling
   int min_samples = 10;             // never stop with fewer samples per variant

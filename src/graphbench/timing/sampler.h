@@ -1,4 +1,4 @@
-// Adaptive, interleaved sampling of the variants of one case (DESIGN.md section 6).
+// Adaptive, interleaved sampling of the variants of one case.
 //
 // 1. Warm-up: `warmup_steps` untimed steps per variant.
 // 2. Calibration: steps per sample chosen so that one sample lasts `min_sample_time_ms`.
