@@ -3,7 +3,7 @@
 #pragma once
 
 #include "graphbench/exec/executor.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <ATen/ATen.h>

@@ -9,7 +9,7 @@
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/report/report_files.h"
 #include "graphbench/runner/suite_runner.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

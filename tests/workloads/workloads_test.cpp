@@ -7,7 +7,7 @@
 
 #include "graphbench/data/mnist_files.h"
 #include "graphbench/runner/benchmark_case.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <filesystem>
 

@@ -32,7 +32,7 @@
 // else 0. Bad input (unreadable files, duplicate records, bad options) is an InputError (exit 2).
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/stats/statistics.h"
 
 #include <iosfwd>

@@ -4,6 +4,7 @@
 #include "graphbench/env/gpu_info.h"
 #include "graphbench/exec/executor.h"
 #include "graphbench/runner/validation.h"
+#include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/sampler.h"
 

@@ -2,7 +2,7 @@
 // eager, time them interleaved, and turn the samples into result records.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
 
 #include <ostream>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "graphbench/core/errors.h"
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
 
 #include <ostream>

@@ -3,8 +3,8 @@
 // against eager and times them side by side.
 #pragma once
 
-#include "graphbench/report/result_record.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/record/result_record.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <ATen/ATen.h>

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "graphbench/runner/workload.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 #include "support/catch.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -428,11 +428,11 @@ TEST_CASE("spec: files") {
   }
   SECTION("a missing file") {
     const auto path = (dir.path / "missing.json").string();
-    CHECK(load_error(path) == path + ": cannot open suite file (No such file or directory)");
+    CHECK(load_error(path) == path + ": cannot open suite file: No such file or directory");
   }
   SECTION("a directory") {
     CHECK(load_error(dir.path.string()) ==
-          dir.path.string() + ": cannot open suite file (Is a directory)");
+          dir.path.string() + ": cannot open suite file: Is a directory");
   }
   SECTION("invalid JSON: a missing colon") {
     const auto path = dir.write("bad.json", "{\n  \"suite\": \"s\",\n  \"cases\" []\n}\n");

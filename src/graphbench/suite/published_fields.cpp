@@ -1,5 +1,5 @@
 // The "published" key of a case (see published_fields.h).
-#include "graphbench/spec/published_fields.h"
+#include "graphbench/suite/published_fields.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // The settings a case may inherit from "defaults" (see case_settings.h).
-#include "graphbench/spec/case_settings.h"
+#include "graphbench/suite/case_settings.h"
 
 #include <fmt/format.h>
 
