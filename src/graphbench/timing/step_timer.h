@@ -4,23 +4,21 @@
 // earlier is counted) and after it ends.
 #pragma once
 
+#include "graphbench/timing/sampler.h"
+
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace graphbench {
 
-struct StepTime {
-  double device_us = 0.0;  // per step
-  double host_us = 0.0;    // per step
-};
-
-class StepTimer {
+class StepTimer final : public SampleTimer {
  public:
   explicit StepTimer(bool cuda);
-  ~StepTimer();
-  void start();
-  StepTime stop(std::int64_t steps);
+  ~StepTimer() override;
+  void start() override;
+  StepTime stop(std::int64_t steps) override;
+  double now_s() override;
 
  private:
   struct Impl;
