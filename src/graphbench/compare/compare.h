@@ -30,6 +30,7 @@
 //   MISSING in the baseline only (a regression only with fail_on_missing); NEW in current only.
 // Exit code: 1 when any row is a regression (SLOWER, FAILED, or MISSING with fail_on_missing),
 // else 0. Bad input (unreadable files, duplicate records, bad options) is an InputError (exit 2).
+// See docs/measuring.md (the compare gate).
 #pragma once
 
 #include "graphbench/record/result_record.h"

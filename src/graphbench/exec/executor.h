@@ -3,6 +3,7 @@
 //   static  fixed slots and aliases, ops one by one, no capture (isolates allocation from launch
 //           costs; runs on the CPU, so the role and alias logic is tested in CI)
 //   graph   capture once per graph key, then replay
+// See docs/design.md (the three executors).
 #pragma once
 
 #include "graphbench/exec/engine.h"

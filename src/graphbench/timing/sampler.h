@@ -7,6 +7,7 @@
 // 4. Stop when every variant has at least `min_samples` samples and `min_time_s` of measured time
 //    and the relative noise of its median is under `target_rel_noise`; or at `max_samples`; or at
 //    the timeout `max_time_s` (then the result carries the reason).
+// See docs/measuring.md (warm-up, calibration, rounds, stop rules).
 #pragma once
 
 #include "graphbench/suite/suite_spec.h"

@@ -2,6 +2,7 @@
 // gaps included: that is what graphs remove) and host wall time, both per step. On the CPU both
 // come from a steady clock. The device is synchronised before a block starts (nothing queued
 // earlier is counted) and after it ends.
+// See docs/measuring.md (device time, host time, training runs).
 #pragma once
 
 #include "graphbench/timing/sampler.h"
