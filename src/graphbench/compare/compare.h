@@ -14,7 +14,7 @@
 //          every sample set involved resampled independently.
 //   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
 //   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
-//          far the two baselines' ratios are apart (|r - 1|, r >= 1). Within-run spread misses
+//          far the two baselines' medians (with --metric speedup, their ratios) are apart (|r - 1|, r >= 1). Within-run spread misses
 //          shifts between runs (a host-bound eager step can move 20% between two processes on a
 //          VM while each run is tight); the A/A pair measures them.
 //   t      max(options.threshold, noise, A/A noise): never below the measured noise.

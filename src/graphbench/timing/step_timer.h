@@ -1,7 +1,7 @@
 // Timing a block of back-to-back steps: device time from CUDA events around the block (launch
 // gaps included: that is what graphs remove) and host wall time, both per step. On the CPU both
 // come from a steady clock. The device is synchronised before a block starts (nothing queued
-// earlier is counted) and after it ends.
+// earlier is counted); the block ends when the end event on the current stream has completed.
 // See docs/measuring.md (device time, host time, training runs).
 #pragma once
 
