@@ -3,6 +3,7 @@
 #include "mnist_data.h"
 #include "mnist_model.h"
 
+#include "graphbench/core/interrupt.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
 
@@ -16,6 +17,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Device time is read for blocks of this many steps (the record's raw samples).
+constexpr std::int64_t kBlock = 100;
 
 struct EpochTrainResult {
   std::int64_t steps = 0;
@@ -67,6 +71,8 @@ class Trainer {
     summary.total_seconds = seconds_since(started);
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
+    summary.step_samples_us = per_step;
+    summary.steps_per_block = kBlock;
     double train_seconds = 0.0;
     double test_seconds = 0.0;
     for (const auto& e : summary.epochs) {
@@ -93,7 +99,6 @@ class Trainer {
     const std::int64_t n = train_data_.size();
     at::Tensor logged_loss;
     // Device time of blocks of steps, marked without synchronising.
-    constexpr std::int64_t kBlock = 100;
     std::int64_t in_block = 0;
     step_times_.mark(0);
     std::int64_t batch_index = 0;
@@ -103,6 +108,7 @@ class Trainer {
         ++result.skipped;
         continue;
       }
+      throw_if_stop_requested();  // SIGINT/SIGTERM: stop after the current step
       Feed feed{{"x", train_data_.images.narrow(0, start, rows)}, {"y", train_data_.labels.narrow(0, start, rows)}};
       const auto outputs = train_executor_->run(train_program_, feed);
       ++result.steps;

@@ -1,30 +1,53 @@
 // `graphbench list`: what can be run.
 #include "run_command.h"
 
+#include "graphbench/core/errors.h"
+#include "graphbench/json/json_text.h"
 #include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <algorithm>
+#include <filesystem>
+#include <iostream>
 
 namespace graphbench::cli {
 
 namespace {
 
-std::string type_name(ParamType type) {
-  switch (type) {
+// Control characters (a newline, an escape sequence) shown as spaces: one line per suite.
+std::string single_line(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return text;
+}
+
+std::string type_name(const ParamDecl& p) {
+  const std::string list = p.list_length > 0 ? fmt::format("list of {} ", p.list_length) : "list of ";
+  switch (p.type) {
     case ParamType::kPositiveInt: return "positive integer";
-    case ParamType::kPositiveIntList: return "list of positive integers";
+    case ParamType::kPositiveIntList: return list + "positive integers";
     case ParamType::kNumber: return "number";
-    case ParamType::kNumberList: return "list of numbers";
+    case ParamType::kNumberList: return list + "numbers";
     case ParamType::kString: return "string";
     case ParamType::kBool: return "boolean";
   }
   return "?";
+}
+
+// The suite's "description", or why the file cannot be read; a line of text in any case (the file
+// goes through the same guarded reader as `run`, so a hostile file cannot crash `list`).
+std::string suite_description(const std::string& path) {
+  try {
+    const nlohmann::json doc = parse_json_text(read_text_file(path, "suite file"), path);
+    const auto found = doc.is_object() ? doc.find("description") : doc.end();
+    if (doc.is_object() && found != doc.end() && found->is_string()) return single_line(found->get<std::string>());
+    return "";
+  } catch (const InputError& e) {
+    return single_line(fmt::format("(unreadable: {})", e.what()));
+  }
 }
 
 }  // namespace
@@ -54,7 +77,7 @@ int list_command(const std::string& configs_dir) {
     for (const auto& p : d.params) {
       const std::string def = p.default_value.is_null() ? "required" : "default " + p.default_value.dump();
       const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
-      std::cout << fmt::format("  {:<18}{} ({}{}, {}): {}\n", "", p.name, type_name(p.type), choices, def, p.help);
+      std::cout << fmt::format("  {:<18}{} ({}{}, {}): {}\n", "", p.name, type_name(p), choices, def, p.help);
     }
   }
   std::cout << "\nVariants:\n";
@@ -64,12 +87,7 @@ int list_command(const std::string& configs_dir) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string() << " (graphbench --workload NAME, or run --config FILE):\n";
     for (const auto& name : suite_names({dir.string()})) {
-      const std::filesystem::path file = dir / (name + ".json");
-      std::ifstream in(file);
-      const auto doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-      std::string description = "(not valid JSON)";
-      if (doc.is_object()) description = doc.value("description", std::string{});
-      std::cout << fmt::format("  {:<16}{}\n", name, description);
+      std::cout << fmt::format("  {:<16}{}\n", name, suite_description((dir / (name + ".json")).string()));
     }
     break;
   }

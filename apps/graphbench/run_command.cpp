@@ -1,6 +1,7 @@
 #include "run_command.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
 #include "graphbench/exec/executor.h"
@@ -8,12 +9,15 @@
 #include "graphbench/report/report_files.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
+#include "stop_signals.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -31,6 +35,34 @@ std::vector<std::string> split_list(const std::string& list) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
+}
+
+// The case names of --cases values: each value is split at commas, except a comma written "\,"
+// (a case name may hold a comma); "\\" is a backslash. An empty name is an error.
+std::vector<std::string> case_names_of(const std::vector<std::string>& values) {
+  std::vector<std::string> names;
+  for (const auto& value : values) {
+    std::vector<std::string> tokens(1);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const bool escaped = value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == ',' || value[i + 1] == '\\');
+      if (escaped) {
+        tokens.back() += value[++i];
+      } else if (value[i] == ',') {
+        tokens.emplace_back();
+      } else {
+        tokens.back() += value[i];
+      }
+    }
+    for (const auto& token : tokens) {
+      if (token.empty()) {
+        throw InputError(fmt::format("--cases: empty case name in \"{}\" (expected names separated by commas; write "
+                                     "\\, for a comma inside a name)",
+                                     value));
+      }
+      names.push_back(token);
+    }
+  }
+  return names;
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
@@ -52,15 +84,17 @@ at::Device resolve_device(const std::string& name) {
   return cuda ? at::Device(at::kCUDA) : at::Device(at::kCPU);  // auto
 }
 
-void apply_case_filter(SuiteSpec& suite, const std::string& list) {
-  if (list.empty()) return;
-  const auto wanted = split_list(list);
+void apply_case_filter(SuiteSpec& suite, const std::vector<std::string>& values) {
+  if (values.empty()) return;
+  const auto wanted = case_names_of(values);
   for (const auto& name : wanted) {
     const bool known = std::any_of(suite.cases.begin(), suite.cases.end(), [&](const CaseSpec& c) { return c.name == name; });
     if (!known) {
       std::vector<std::string> names;
       for (const auto& c : suite.cases) names.push_back(c.name);
-      throw InputError(fmt::format("--cases: suite {} has no case \"{}\" (cases: {})", suite.path, name, fmt::join(names, ", ")));
+      throw InputError(fmt::format("--cases: suite {} has no case \"{}\" (cases: {}; a comma separates names, \\, is a "
+                                   "comma inside one)",
+                                   suite.path, name, fmt::join(names, ", ")));
     }
   }
   suite.cases.erase(std::remove_if(suite.cases.begin(), suite.cases.end(),
@@ -68,9 +102,12 @@ void apply_case_filter(SuiteSpec& suite, const std::string& list) {
                     suite.cases.end());
 }
 
-void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet) {
-  if (list.empty()) return;
-  const auto wanted = split_list(list);
+void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& list, bool quiet) {
+  if (!list) return;
+  const auto wanted = split_list(*list);
+  if (wanted.empty()) {
+    throw InputError(fmt::format("--variants: no variant given in \"{}\" (known: {})", *list, fmt::join(Variant::names(), ", ")));
+  }
   for (const auto& v : wanted) {
     if (Variant::find(v) == nullptr) {
       throw InputError(fmt::format("--variants: unknown variant \"{}\" (known: {})", v, fmt::join(Variant::names(), ", ")));
@@ -96,7 +133,7 @@ void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet)
 
 void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   auto positive = [](const char* flag, double value) {
-    if (!(value > 0)) throw InputError(fmt::format("{}: expected a positive number, got {}", flag, value));
+    if (!(value > 0) || !std::isfinite(value)) throw InputError(fmt::format("{}: expected a positive number, got {}", flag, value));
   };
   if (o.min_samples && *o.min_samples < 1) throw InputError("--min-samples: expected a positive integer");
   if (o.max_samples && *o.max_samples < 1) throw InputError("--max-samples: expected a positive integer");
@@ -104,6 +141,12 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   if (o.min_time_s) positive("--min-time", *o.min_time_s);
   if (o.max_time_s) positive("--max-time", *o.max_time_s);
   if (o.noise && !(*o.noise > 0 && *o.noise < 1)) throw InputError("--noise: expected a number in (0, 1)");
+  if (o.min_samples && o.max_samples && *o.min_samples > *o.max_samples) {
+    throw InputError(fmt::format("--min-samples {} is above --max-samples {}", *o.min_samples, *o.max_samples));
+  }
+  if (o.min_time_s && o.max_time_s && *o.min_time_s > *o.max_time_s) {
+    throw InputError(fmt::format("--min-time {} is above --max-time {}", *o.min_time_s, *o.max_time_s));
+  }
   for (auto& c : suite.cases) {
     SamplingSpec& s = c.sampling;
     if (o.warmup) s.warmup_steps = *o.warmup;
@@ -161,6 +204,11 @@ std::vector<std::string> configs_search_dirs(const std::string& configs_dir) {
 }
 
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
+  if (!is_safe_name(workload)) {
+    throw InputError(fmt::format("--workload \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "
+                                 "for a file",
+                                 workload, kSafeNameRule));
+  }
   std::vector<std::string> tried;
   for (const auto& dir : configs_search_dirs(configs_dir)) {
     const auto path = std::filesystem::path(dir) / (workload + ".json");
@@ -172,6 +220,7 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
 }
 
 int run_command(const RunOptions& o, const std::string& command_line) {
+  // Everything is checked before anything runs: the suite, the options, the output directory.
   const std::string path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
   const OutputFormats formats = parse_output_formats(o.formats);
   SuiteSpec suite = load_suite_spec(path, WorkloadRegistry::global().descriptors());
@@ -190,6 +239,12 @@ int run_command(const RunOptions& o, const std::string& command_line) {
 
   const at::Device device = resolve_device(o.device);
   const CaseContext context = make_context(o, device);
+  std::ostream* log = o.quiet ? nullptr : &std::cerr;
+  const std::string directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
+  for (const auto& removed : prepare_output_directory(directory)) {
+    if (log != nullptr) *log << "removed " << removed << ", a temporary file of a run that was killed\n";
+  }
+
   const bool any_benchmark = std::any_of(suite.cases.begin(), suite.cases.end(),
                                          [](const CaseSpec& c) { return c.kind == "benchmark"; });
   EnvironmentRequest request;
@@ -198,14 +253,14 @@ int run_command(const RunOptions& o, const std::string& command_line) {
   request.command_line = command_line;
   request.suite = suite.name;
   request.config_path = path;
-  std::ostream* log = o.quiet ? nullptr : &std::cerr;
   if (log != nullptr) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", suite.name, suite.cases.size(), path,
                         device.is_cuda() ? "cuda" : "cpu");
   }
-  const SuiteOutcome outcome = run_suite(suite, WorkloadRegistry::global(), context, collect_environment(request), log);
+  install_stop_handlers();
+  const SuiteOutcome outcome =
+      run_suite(suite, WorkloadRegistry::global(), context, collect_environment(request), log, &std::cerr);
 
-  const std::string directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
   if (!o.quiet) std::cout << "\n" << render_markdown(outcome.report);
   try {
     for (const auto& written : write_report_files(outcome.report, directory, formats)) {
@@ -214,6 +269,11 @@ int run_command(const RunOptions& o, const std::string& command_line) {
   } catch (const Error& e) {
     std::cerr << "graphbench: error: " << e.what() << "\n";
     return kExitBadInput;
+  }
+  if (stop_requested()) {
+    std::cerr << fmt::format("graphbench: interrupted by {}: wrote the {} finished record(s) to {}\n",
+                             signal_name(stop_signal()), outcome.report.records.size(), directory);
+    return kExitInterruptedBase + stop_signal();
   }
   return outcome.exit_code();
 }

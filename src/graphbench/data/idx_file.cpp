@@ -74,7 +74,7 @@ const char* type_name(std::uint8_t type) {
 
 }  // namespace
 
-IdxArray read_idx_file(const std::string& path) {
+IdxArray read_idx_file(const std::string& path, int expected_dims) {
   errno = 0;
   GzHandle file(gzopen(path.c_str(), "rb"));
   if (!file) {
@@ -102,6 +102,13 @@ IdxArray read_idx_file(const std::string& path) {
         path, type, type_name(type)));
   }
   const std::size_t ndims = magic[3];
+  if (expected_dims > 0 && ndims != static_cast<std::size_t>(expected_dims)) {
+    const std::uint8_t expected[4] = {0, 0, kIdxTypeUnsignedByte, static_cast<std::uint8_t>(expected_dims)};
+    throw InputError(fmt::format("{}: wrong magic number {}: expected {} ({} dimension{} of unsigned bytes{})", path,
+                                 hex_bytes(magic, sizeof magic), hex_bytes(expected, sizeof expected), expected_dims,
+                                 expected_dims == 1 ? "" : "s",
+                                 expected_dims == 3 ? ": images, count x rows x cols" : expected_dims == 1 ? ": labels" : ""));
+  }
   if (ndims == 0) {
     throw InputError(fmt::format("{}: IDX header (magic {}) declares 0 dimensions", path,
                                  hex_bytes(magic, sizeof magic)));

@@ -18,8 +18,11 @@ struct IdxArray {
 };
 
 // Reads an IDX file of unsigned bytes (type 0x08), raw or gzipped (zlib tells them apart).
-// Throws InputError naming the path and the problem: missing or unreadable file, bad magic
-// number, unsupported type, corrupt gzip stream, truncated header or data, trailing bytes.
-IdxArray read_idx_file(const std::string& path);
+// `expected_dims` (0: any) is the number of dimensions the caller needs, the fourth byte of the
+// magic number: a file with another is refused as a wrong magic number before its data is read
+// (an images file whose magic says 1 dimension would otherwise read as labels plus trailing bytes).
+// Throws InputError naming the path and the problem: missing or unreadable file, bad or wrong
+// magic number, unsupported type, corrupt gzip stream, truncated header or data, trailing bytes.
+IdxArray read_idx_file(const std::string& path, int expected_dims = 0);
 
 }  // namespace graphbench

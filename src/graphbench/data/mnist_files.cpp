@@ -57,8 +57,8 @@ std::string find_mnist_file(const std::string& dir, bool train, bool labels) {
 MnistSplit load_mnist_split(const std::string& dir, bool train) {
   const std::string images_path = find_mnist_file(dir, train, false);
   const std::string labels_path = find_mnist_file(dir, train, true);
-  IdxArray images = read_idx_file(images_path);
-  IdxArray labels = read_idx_file(labels_path);
+  IdxArray images = read_idx_file(images_path, /*expected_dims=*/3);
+  IdxArray labels = read_idx_file(labels_path, /*expected_dims=*/1);
 
   if (images.dims.size() != 3) {
     throw InputError(fmt::format("{}: expected a 3-D IDX array of images (count x rows x cols), found {}-D ({})",

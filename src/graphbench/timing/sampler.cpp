@@ -1,5 +1,6 @@
 #include "graphbench/timing/sampler.h"
 
+#include "graphbench/core/interrupt.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
@@ -56,12 +57,21 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
   const double started = timer.now_s();
   auto elapsed_s = [&] { return timer.now_s() - started; };
 
-  for (auto& v : variants) guarded(v, [&] { run_steps(v, sampling.warmup_steps); });
-  for (auto& v : variants) guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer); });
+  const auto interrupted = [] { return fmt::format("interrupted by {}", signal_name(stop_signal())); };
+  for (auto& v : variants) {
+    if (stop_requested()) return interrupted();
+    guarded(v, [&] { run_steps(v, sampling.warmup_steps); });
+  }
+  for (auto& v : variants) {
+    if (stop_requested()) return interrupted();
+    guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer); });
+  }
 
   for (std::size_t round = 0;; ++round) {
     const std::size_t n = variants.size();
     for (std::size_t k = 0; k < n; ++k) {
+      // A stop request ends sampling at the end of the current sample.
+      if (stop_requested()) return interrupted();
       TimedVariant& v = variants[(round + k) % n];
       guarded(v, [&] {
         timer.start();

@@ -30,6 +30,7 @@ struct ParamDecl {
   double min = 0.0;  // kNumber, kNumberList
   double max = 0.0;
   std::vector<std::string> choices;  // kString
+  std::size_t list_length = 0;       // kPositiveIntList, kNumberList: the exact length (0: any)
 };
 
 struct WorkloadDescriptor {
