@@ -58,7 +58,9 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_flag("--use-train-graph", o.use_train_graph, "Training cases train with the captured graph (the tutorial's flag)");
   app.add_flag("--use-test-graph", o.use_test_graph, "Training cases test with a captured graph (the tutorial's flag)");
   app.add_option("--last-batch", o.last_batch, "The short last batch of an epoch: skip (the tutorial's way, default) or capture (a second graph for its shape)");
-  app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")
+      ->check(CLI::NonNegativeNumber)  // "-1" would otherwise wrap to 2^64 - 1
+      ->capture_default_str();
   app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
   group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
@@ -209,6 +211,9 @@ int main(int argc, char** argv) {
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run), command_line);
+    if (app.count("--workload") > 0 && top.options.workload.empty()) {
+      throw graphbench::InputError("--workload: empty name (expected the name of a suite: see graphbench list)");
+    }
     if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app), command_line);
     std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
     return graphbench::kExitBadInput;

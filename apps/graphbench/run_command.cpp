@@ -163,6 +163,7 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
 CaseContext make_context(const RunOptions& o, at::Device device) {
   CaseContext context;
   context.device = device;
+  if (o.data_dir && o.data_dir->empty()) throw InputError("--data-dir is empty: give the directory holding the MNIST files");
   context.data_dir = o.data_dir;
   context.out = &std::cout;
   context.quiet = o.quiet;

@@ -80,6 +80,10 @@ ResultRecord timed(const std::string& case_name, const std::string& variant,
   return r;
 }
 
+bool same_or_unsure(const Comparison& row) {
+  return row.verdict == Verdict::kSame || row.verdict == Verdict::kUnsure;
+}
+
 std::vector<double> around(double median, int count, double spread = 0.01) {
   std::vector<double> out;
   for (int i = 0; i < count; ++i) {
@@ -471,9 +475,16 @@ TEST_CASE("compare: a training run 1.5x slower in every time is a regression", "
   CHECK(graphbench::run_compare(compare_file("training_baseline.json"), compare_file("training_slower.json"), {}, out) == 1);
   CHECK(contains(out.str(), "total time is 1.50x slower (threshold 5.0%)"));
 
-  // The same run against itself passes: every row SAME.
+  // The same run against itself passes: totals and accuracies SAME, step times SAME or UNSURE (nine
+  // blocks of a CPU run resampled on both sides give a wide interval, never a regression).
   const CompareResult same = graphbench::compare_reports(baseline, baseline, {});
-  for (const Comparison& row : same.rows) CHECK(row.verdict == Verdict::kSame);
+  for (const Comparison& row : same.rows) {
+    if (row.measure == graphbench::kMeasureStepTime) {
+      CHECK((row.verdict == Verdict::kSame || row.verdict == Verdict::kUnsure));
+    } else {
+      CHECK(row.verdict == Verdict::kSame);
+    }
+  }
   CHECK(same.exit_code() == 0);
 }
 
@@ -496,7 +507,12 @@ TEST_CASE("compare: a drop of final test accuracy beyond the tolerance is a regr
   const CompareResult within = graphbench::compare_reports(baseline, load("training_accuracy_within.json"), {});
   for (const Comparison& row : within.rows) {
     INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
-    CHECK(row.verdict == Verdict::kSame);
+    if (row.measure == graphbench::kMeasureAccuracy) {
+      CHECK(row.verdict == Verdict::kSame);
+      CHECK(row.baseline_median_us - row.current_median_us == Approx(0.005));
+    } else {
+      CHECK(same_or_unsure(row));  // the times are the baseline's own
+    }
   }
   CHECK(within.exit_code() == 0);
 
@@ -516,10 +532,14 @@ TEST_CASE("compare: training rows under metric speedup and with an A/A pair", "[
     INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
     if (row.variant == "eager" && row.measure != graphbench::kMeasureAccuracy) {
       CHECK(row.verdict == Verdict::kNotCompared);
-    } else {
+    } else if (row.measure == graphbench::kMeasureTotalTime) {
       CHECK(row.verdict == Verdict::kSame);
+      CHECK(row.ratio == Approx(1.0));
+    } else {
+      CHECK(same_or_unsure(row));
     }
   }
+  CHECK(result.exit_code() == 0);
   // An A/A pair whose totals differ by 60% raises the total's threshold above the 1.5x slowdown;
   // the per-step rows still catch it.
   RunReport aa = baseline;

@@ -33,13 +33,20 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
   return {line, before - line_start + 1};
 }
 
+// Text safe to print: control characters escaped, bytes that are not UTF-8 as U+FFFD (the JSON
+// library quotes what it read, which may be anything).
+std::string printable(const std::string& text) {
+  const std::string quoted = json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+  return quoted.substr(1, quoted.size() - 2);
+}
+
 // nlohmann's message without its "[json.exception.parse_error.101] parse error at ...: " prefix.
 std::string parse_error_reason(const std::string& what) {
   const auto error_at = what.find("parse error");
-  if (error_at == std::string::npos) return what;
+  if (error_at == std::string::npos) return printable(what);
   const auto colon = what.find(": ", error_at);
-  if (colon == std::string::npos) return what;
-  return what.substr(colon + 2);
+  if (colon == std::string::npos) return printable(what);
+  return printable(what.substr(colon + 2));
 }
 
 // Follows the parser's events to know where it is (a JSON pointer), and refuses nesting deeper

@@ -82,9 +82,9 @@ std::vector<std::string> prepare_output_directory(const std::string& directory) 
   if (directory.empty()) fail_directory("\"\"", "empty path");
   const fs::path dir(directory);
   std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail_directory(directory, "not a directory");
   fs::create_directories(dir, ec);
   if (ec && !fs::is_directory(dir)) fail_directory(directory, "cannot create it: " + ec.message());
-  if (!fs::is_directory(dir, ec)) fail_directory(directory, "not a directory");
   for (const auto& name : result_file_names()) {
     const fs::file_status status = fs::symlink_status(dir / name, ec);
     if (fs::exists(status) && !fs::is_regular_file(status)) {

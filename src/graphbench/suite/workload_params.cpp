@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <limits>
+
 namespace graphbench {
 
 using nlohmann::json;
@@ -30,8 +33,16 @@ json read_int_list(const JsonChecker& checker, const json& value, const std::str
   }
   check_length(checker, value, pointer, decl, "positive integers");
   json out = json::array();
+  std::int64_t product = 1;
   for (std::size_t i = 0; i < value.size(); ++i) {
-    out.push_back(checker.read_positive_int(value[i], json_pointer_append(pointer, i)));
+    const std::int64_t item = checker.read_positive_int(value[i], json_pointer_append(pointer, i));
+    // A shape whose element count does not fit 64 bits can never be allocated: bad input now,
+    // not a failure when the case is set up.
+    if (product > std::numeric_limits<std::int64_t>::max() / item) {
+      checker.fail_expected(pointer, "positive integers whose product fits in 64 bits", value);
+    }
+    product *= item;
+    out.push_back(item);
   }
   return out;
 }
