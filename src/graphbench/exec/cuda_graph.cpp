@@ -1,6 +1,7 @@
 #include "graphbench/exec/cuda_graph.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/exec/graph_inspect.h"
 #include "graphbench/exec/warm_up.h"
 
 #include <fmt/format.h>
@@ -29,11 +30,13 @@ namespace graphbench {
 using PoolId = decltype(at::cuda::graph_pool_handle());
 
 struct CapturedGraph::Impl {
-  at::cuda::CUDAGraph graph;
+  // Kept after capture where LibTorch can, so that its kernel nodes can be counted.
+  std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   // The graph's private memory pool, named by us so that a failed capture can be ended in the
-  // allocators too (end_failed_capture).
+  // allocators too (end_failed_capture), and so that its size can be read.
   PoolId pool = at::cuda::graph_pool_handle();
   double capture_ms = 0.0;
+  GraphFacts facts;
 };
 
 namespace {
@@ -111,17 +114,18 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
     try {
-      impl->graph.capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
+      impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
       binding.run();
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed: {}", program, e.what()));
     }
     try {
-      impl->graph.capture_end();
+      impl->graph->capture_end();
+      instantiate_kept(*impl->graph);
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, e.what()));
     }
@@ -132,16 +136,21 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   order_after(caller, capture_stream);
   ++counters.captures;
   binding.check_fixed_pointers();
+  impl->facts = inspect_graph(*impl->graph, impl->pool, capture_stream.device_index());
   return std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
 }
 
-void CapturedGraph::replay() { impl_->graph.replay(); }
+void CapturedGraph::replay() { impl_->graph->replay(); }
 
 double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
 
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
+
 #else  // no CUDA in this build
 
-struct CapturedGraph::Impl {};
+struct CapturedGraph::Impl {
+  GraphFacts facts;
+};
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int, Counters&) {
   throw EngineError(fmt::format(
@@ -152,6 +161,8 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
 void CapturedGraph::replay() {}
 
 double CapturedGraph::capture_ms() const { return 0.0; }
+
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 
 #endif
 

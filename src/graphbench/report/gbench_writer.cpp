@@ -93,7 +93,7 @@ json error_entry(json entry, const ResultRecord& r) {
 }
 
 void add_timing_counters(json& entry, const ResultRecord& r) {
-  add_counter(entry, "samples", static_cast<double>(r.samples_us.size()));
+  add_counter(entry, "samples", static_cast<double>(!r.samples_us.empty() ? r.samples_us.size() : r.stats ? r.stats->count : 0));
   if (r.steps_per_sample > 0) add_counter(entry, "steps_per_sample", static_cast<double>(r.steps_per_sample));
   if (r.stats) {
     add_counter(entry, "iqr_us", r.stats->iqr);
@@ -112,21 +112,39 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
     add_counter(entry, "bandwidth_share", r.roofline->bandwidth_share);
   }
   if (r.published) add_counter(entry, "published_speedup", r.published->speedup);
+  add_counter(entry, "issue_median_us", r.issue_median_us);
+  if (r.profile) {
+    add_counter(entry, "kernels_per_step", r.profile->kernels_per_step);
+    add_counter(entry, "busy_us_per_step", r.profile->busy_us_per_step);
+    add_counter(entry, "busy_share", r.profile->busy_share);
+  }
+  if (r.memory) {
+    add_counter(entry, "peak_allocated_bytes", static_cast<double>(r.memory->peak_allocated_bytes));
+    add_counter(entry, "peak_reserved_bytes", static_cast<double>(r.memory->peak_reserved_bytes));
+    if (r.memory->graph_pool_bytes) add_counter(entry, "graph_pool_bytes", static_cast<double>(*r.memory->graph_pool_bytes));
+  }
   for (const auto& [name, value] : r.counters) add_counter(entry, name, static_cast<double>(value));
 }
 
 void add_record(json& benchmarks, const ResultRecord& r, std::size_t family, std::size_t instance) {
   const std::string name = r.case_name + "/" + r.variant;
   json entry = base_entry(name, family, instance);
-  entry["label"] = fmt::format("{} {} {} {} {}", r.workload, r.kind, r.mode, r.dtype, r.device);
+  entry["label"] = fmt::format("{} {} {} {} {}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
+                               r.method.empty() ? "" : " " + r.method);
   if (r.status != RecordStatus::kOk) {
     benchmarks.push_back(error_entry(std::move(entry), r));
     return;
   }
-  const std::optional<double> device = median_of(r.samples_us);
-  const double real_time = device ? *device : r.training ? r.training->median_step_us : 0.0;
-  const double cpu_time = median_of(r.host_samples_us).value_or(real_time);
-  std::int64_t iterations = static_cast<std::int64_t>(r.samples_us.size()) * std::max<std::int64_t>(r.steps_per_sample, 1);
+  // The samples' medians; a record read back without its samples has its summaries.
+  std::optional<double> device = median_of(r.samples_us);
+  if (!device && r.stats) device = r.stats->median;
+  if (!device && r.training) device = r.training->median_step_us;
+  const double real_time = device.value_or(0.0);
+  std::optional<double> host = median_of(r.host_samples_us);
+  if (!host && r.host_stats) host = r.host_stats->median;
+  const double cpu_time = host.value_or(real_time);
+  const std::size_t samples = !r.samples_us.empty() ? r.samples_us.size() : r.stats ? r.stats->count : 0;
+  std::int64_t iterations = static_cast<std::int64_t>(samples) * std::max<std::int64_t>(r.steps_per_sample, 1);
   if (r.training) iterations = r.training->train_steps;
   set_times(entry, iterations, real_time, cpu_time, "us");
   add_timing_counters(entry, r);
