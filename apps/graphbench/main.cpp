@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace {
@@ -30,6 +31,7 @@ std::string version_text() {
 // Unset optional values are the sentinels below, turned into std::optional after parsing.
 struct RawRunOptions {
   RunOptions options;
+  std::string seed = "1";
   std::string variants;
   std::string data_dir;
   int epochs = 0;
@@ -58,8 +60,8 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_flag("--use-train-graph", o.use_train_graph, "Training cases train with the captured graph (the tutorial's flag)");
   app.add_flag("--use-test-graph", o.use_test_graph, "Training cases test with a captured graph (the tutorial's flag)");
   app.add_option("--last-batch", o.last_batch, "The short last batch of an epoch: skip (the tutorial's way, default) or capture (a second graph for its shape)");
-  app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")
-      ->check(CLI::NonNegativeNumber)  // "-1" would otherwise wrap to 2^64 - 1
+  // Read as text: CLI11 would wrap "-1" and saturate "2^64" into a seed nobody asked for.
+  app.add_option("--seed", raw.seed, "Seed of weights, inputs and dropout (an integer in [0, 2^64 - 1])")
       ->capture_default_str();
   app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
@@ -77,8 +79,20 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->group("Testing");
 }
 
+// "--seed": decimal digits only, at most 2^64 - 1.
+std::uint64_t parse_seed(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  try {
+    if (digits) return std::stoull(text);
+  } catch (const std::out_of_range&) {
+  }
+  throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));
+}
+
 RunOptions finish(RawRunOptions& raw, CLI::App& app) {
   RunOptions o = raw.options;
+  o.seed = parse_seed(raw.seed);
   if (app.count("--variants") > 0) o.variants = raw.variants;
   if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
   if (app.count("--epochs") > 0) o.epochs = raw.epochs;

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Interrupts a run with signals and checks what it leaves behind (tests/cli/CliTests.cmake).
-#   interrupt.sh GRAPHBENCH OUT_DIR SUITE SIGNALS WAIT_REGEX EXPECTED_EXIT [ARGS...]
+#   interrupt.sh GRAPHBENCH OUT_DIR SUITE SIGNALS WAIT_REGEX EXPECTED_EXIT [--no-results] [ARGS...]
 # Plants the temporary file of a killed run in OUT_DIR, starts `GRAPHBENCH run --config SUITE
 # --device cpu -o OUT_DIR ARGS...`, waits until its output matches WAIT_REGEX, sends SIGNALS
 # (comma-separated: INT, TERM, INT,INT ...) and checks the exit code, that the run ended within
-# 30 s of the first signal, and that no temporary file is left in OUT_DIR.
+# 30 s of the first signal (5 s with --no-results), and that no temporary file is left in
+# OUT_DIR; with --no-results, that the run wrote no result file (a second signal ends it at once).
 set -u
 gb=$1 out=$2 suite=$3 signals=$4 wait_regex=$5 expected=$6
 shift 6
+no_results=0
+limit=30
+if [[ ${1:-} == --no-results ]]; then
+  no_results=1
+  limit=5
+  shift
+fi
 log="$out.log"
 rm -rf "$out" "$log"
 mkdir -p "$out"
@@ -41,13 +49,17 @@ if [[ $code != "$expected" ]]; then
   echo "interrupt.sh: exit code $code, expected $expected" >&2
   exit 1
 fi
-if ((elapsed > 30)); then
+if ((elapsed > limit)); then
   echo "interrupt.sh: the run took $elapsed s to stop after the signal" >&2
   exit 1
 fi
 left=$(find "$out" -name '.*.tmp-*')
 if [[ -n $left ]]; then
   echo "interrupt.sh: temporary files left: $left" >&2
+  exit 1
+fi
+if ((no_results)) && compgen -G "$out/results.*" >/dev/null; then
+  echo "interrupt.sh: result files written: $(ls "$out")" >&2
   exit 1
 fi
 echo "interrupt.sh: exit $code ${elapsed}s after $signals, no temporary file left"

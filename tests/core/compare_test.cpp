@@ -565,3 +565,21 @@ TEST_CASE("compare: training records without per-step samples still gate the tot
   }
   CHECK(result.exit_code() == 1);  // the total time is 1.5x
 }
+
+TEST_CASE("compare: an ok record with a sample that is not a positive time is a corrupt file", "[compare]") {
+  RunReport baseline;
+  baseline.records = {timed("a", "eager", around(10.0, 20))};
+  RunReport current = baseline;
+  current.records[0].samples_us[3] = std::nan("");  // written as null
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, current, {}); }) ==
+        "current: /records/0/samples_us/3: expected a positive time in an ok record, got null (a corrupt or "
+        "hand-edited file)");
+  current.records[0].samples_us[3] = -1.0;
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(current, baseline, {}); }),
+             Catch::Contains("baseline: /records/0/samples_us/3: expected a positive time in an ok record, got -1"));
+  // A skipped record's samples are not read.
+  current.records[0].status = RecordStatus::kSkipped;
+  baseline.records.push_back(timed("b", "eager", around(10.0, 20)));
+  current.records.push_back(timed("b", "eager", around(10.0, 20)));
+  CHECK(graphbench::compare_reports(baseline, current, {}).exit_code() == 0);
+}

@@ -538,3 +538,13 @@ TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants a
   CHECK(variant_names(suite.cases[1].variants) ==
         std::vector<std::string>{"eager", "graph", "graph:replay", "reference", "reference+graph"});
 }
+
+TEST_CASE("spec: a shape too large to ever allocate is bad input when the suite is read") {
+  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [4294967296, 4294967296]}])")) ==
+        message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
+                "[4294967296,4294967296]"));
+  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [9223372036854775807]}])")) ==
+        message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
+                "[9223372036854775807]"));
+  CHECK(parse(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [1073741824, 1073741824]}])")).cases.size() == 1);
+}

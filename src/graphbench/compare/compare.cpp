@@ -229,6 +229,21 @@ void check_unique_records(const RunReport& report, const std::string& source_nam
   }
 }
 
+void check_samples(const RunReport& report, const std::string& source_name) {
+  for (std::size_t i = 0; i < report.records.size(); ++i) {
+    const ResultRecord& r = report.records[i];
+    if (r.status != RecordStatus::kOk) continue;
+    for (std::size_t k = 0; k < r.samples_us.size(); ++k) {
+      const double v = r.samples_us[k];
+      if (!(std::isfinite(v) && v > 0.0)) {
+        throw InputError(fmt::format("{}: /records/{}/samples_us/{}: expected a positive time in an ok record, got {} "
+                                     "(a corrupt or hand-edited file)",
+                                     source_name, i, k, std::isnan(v) ? "null" : fmt::format("{}", v)));
+      }
+    }
+  }
+}
+
 void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
                       const CompareSources& sources) {
   if (baseline.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare against", sources.baseline));
@@ -261,7 +276,12 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   check_options(options);
   check_unique_records(baseline, sources.baseline);
   check_unique_records(current, sources.current);
-  if (aa_baseline != nullptr) check_unique_records(*aa_baseline, sources.aa_baseline);
+  check_samples(baseline, sources.baseline);
+  check_samples(current, sources.current);
+  if (aa_baseline != nullptr) {
+    check_unique_records(*aa_baseline, sources.aa_baseline);
+    check_samples(*aa_baseline, sources.aa_baseline);
+  }
   check_comparable(baseline, current, aa_baseline, sources);
   const RecordIndex base_index = index_records(baseline);
   const RecordIndex cur_index = index_records(current);

@@ -36,7 +36,8 @@
 //                    more than max(accuracy_tolerance, the A/A difference), else SAME.
 // Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or MISSING with
 // fail_on_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
-// records, bad options, files with no record in common, an --aa file of another suite or
+// records, an ok record with a sample that is not a positive time, bad options, files with no
+// record in common, an --aa file of another suite or
 // device, or nothing that could be compared at all (every common record skipped or failed in
 // the baseline), since a gate that compared nothing must not pass.
 // See docs/measuring.md (the compare gate).
@@ -97,6 +98,10 @@ struct CompareResult {
 
 // InputError when `report` holds two records of one (case, variant); `source_name` names it.
 void check_unique_records(const RunReport& report, const std::string& source_name);
+
+// InputError when an ok record holds a sample that is not a positive finite time (null, 0,
+// negative): graphbench never writes one, so the file is corrupt.
+void check_samples(const RunReport& report, const std::string& source_name);
 
 // The names of the compared files, for messages.
 struct CompareSources {

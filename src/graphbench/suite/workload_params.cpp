@@ -12,6 +12,8 @@ using nlohmann::json;
 
 namespace {
 
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 60;
+
 std::string interval(const ParamDecl& decl) { return fmt::format("[{}, {}]", decl.min, decl.max); }
 
 // "exactly N " when the declaration fixes the length.
@@ -36,10 +38,10 @@ json read_int_list(const JsonChecker& checker, const json& value, const std::str
   std::int64_t product = 1;
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::int64_t item = checker.read_positive_int(value[i], json_pointer_append(pointer, i));
-    // A shape whose element count does not fit 64 bits can never be allocated: bad input now,
-    // not a failure when the case is set up.
-    if (product > std::numeric_limits<std::int64_t>::max() / item) {
-      checker.fail_expected(pointer, "positive integers whose product fits in 64 bits", value);
+    // A shape whose size in bytes (at most 8 per element) does not fit 64 bits can never be
+    // allocated: bad input now, not a failure when the case is set up.
+    if (product > kMaxElements / item) {
+      checker.fail_expected(pointer, "positive integers whose product (the element count) is at most 2^60", value);
     }
     product *= item;
     out.push_back(item);
