@@ -108,7 +108,10 @@ class Trainer {
         ++result.skipped;
         continue;
       }
-      throw_if_stop_requested();  // SIGINT/SIGTERM: stop after the current step
+      if (stop_requested()) {  // SIGINT/SIGTERM: stop after the current step, with the device idle
+        synchronize_device(cuda_);
+        throw_if_stop_requested();
+      }
       Feed feed{{"x", train_data_.images.narrow(0, start, rows)}, {"y", train_data_.labels.narrow(0, start, rows)}};
       const auto outputs = train_executor_->run(train_program_, feed);
       ++result.steps;
