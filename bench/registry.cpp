@@ -8,6 +8,8 @@ std::vector<std::unique_ptr<Workload>> make_all() {
   all.push_back(make_gelu_workload());
   all.push_back(make_linear_dropout_workload());
   all.push_back(make_mnist_workload());
+  all.push_back(make_torchscript_workload());
+  all.push_back(make_aoti_workload());
   return all;
 }
 }  // namespace

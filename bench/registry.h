@@ -14,6 +14,8 @@ namespace graphbench {
 std::unique_ptr<Workload> make_gelu_workload();
 std::unique_ptr<Workload> make_linear_dropout_workload();
 std::unique_ptr<Workload> make_mnist_workload();
+std::unique_ptr<Workload> make_torchscript_workload();
+std::unique_ptr<Workload> make_aoti_workload();
 
 const std::vector<const Workload*>& all_workloads();
 std::vector<WorkloadDescriptor> workload_descriptors();

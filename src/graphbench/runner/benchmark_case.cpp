@@ -25,6 +25,7 @@ class RepeatedStepRunner final : public VariantRunner {
   std::vector<at::Tensor> observe() override { return inner_->observe(); }
   std::map<std::string, std::int64_t> counters() const override { return inner_->counters(); }
   std::optional<double> capture_ms() const override { return inner_->capture_ms(); }
+  std::vector<std::string> capture_failures() const override { return inner_->capture_failures(); }
 
  private:
   std::unique_ptr<VariantRunner> inner_;
@@ -34,6 +35,16 @@ class RepeatedStepRunner final : public VariantRunner {
 void fail(ResultRecord& record, const std::string& reason) {
   record.status = RecordStatus::kFailed;
   record.reason = reason;
+}
+
+// A variant whose capture failed ran eagerly instead: its record stays ok (the run goes on) and
+// says so in `reason` ("ran eagerly, capture failed: <why>"), once per distinct cause.
+void note_capture_failures(ResultRecord& record, const VariantRunner& runner) {
+  for (const auto& why : runner.capture_failures()) {
+    const std::string text = "ran eagerly, capture failed: " + why;
+    if (record.reason.find(text) != std::string::npos) continue;
+    record.reason += (record.reason.empty() ? "" : "; ") + text;
+  }
 }
 
 // Why a variant cannot run here, or "".
@@ -115,7 +126,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
 
   std::vector<ResultRecord*> to_run;
   for (auto& r : records) {
-    const std::string why = skip_reason(r.variant, context);
+    std::string why = skip_reason(r.variant, context);
+    if (why.empty()) why = instance->skip_reason(r.variant);
     if (!why.empty()) {
       r.status = RecordStatus::kSkipped;
       r.reason = why;
@@ -123,6 +135,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       to_run.push_back(&r);
     }
   }
+
+  if (to_run.empty()) return records;
 
   // Correctness first: eager's observations, then every other variant's against them.
   say("validating against eager");
@@ -140,6 +154,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       auto runner = instance->make_runner(r->variant, /*validation=*/true);
       auto result = compare_observations(eager, observe_steps(*runner, steps), instance->rtol(r->variant),
                                          instance->atol(r->variant));
+      note_capture_failures(*r, *runner);
       r->max_abs_error = result.max_abs_error;
       if (!result.ok) fail(*r, result.message);
     } catch (const std::exception& e) {
@@ -188,6 +203,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     fill_timing(r, timed[i], stop_reason);
     fill_roofline(r, cost, environment);
     r.counters = runners[i]->counters();
+    note_capture_failures(r, *runners[i]);
     r.capture_ms = runners[i]->capture_ms();
     r.sm_clock_start_mhz = clock_start;
     r.sm_clock_end_mhz = clock_end;

@@ -24,4 +24,6 @@ std::map<std::string, std::int64_t> EngineRunner::counters() const { return engi
 
 std::optional<double> EngineRunner::capture_ms() const { return executor_->last_capture_ms(); }
 
+std::vector<std::string> EngineRunner::capture_failures() const { return executor_->fallback_reasons(); }
+
 }  // namespace graphbench

@@ -29,6 +29,7 @@ class EngineRunner final : public VariantRunner {
   std::vector<at::Tensor> observe() override;
   std::map<std::string, std::int64_t> counters() const override;
   std::optional<double> capture_ms() const override;
+  std::vector<std::string> capture_failures() const override;
 
  private:
   std::shared_ptr<const Program> program_;

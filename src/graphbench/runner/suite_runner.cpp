@@ -19,8 +19,15 @@ const Workload* find(const std::vector<const Workload*>& workloads, const std::s
 
 }  // namespace
 
+void preflight_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads) {
+  for (const CaseSpec& spec : suite.cases) {
+    if (const Workload* workload = find(workloads, spec.workload)) workload->preflight(spec);
+  }
+}
+
 SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log) {
+  preflight_suite(suite, workloads);
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;

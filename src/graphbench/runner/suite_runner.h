@@ -18,6 +18,12 @@ struct SuiteOutcome {
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
+// Before anything runs: each case's workload checks what the case names outside the suite file
+// (Workload::preflight: model files). Throws the first InputError: a bad suite ends the run with
+// exit code 2 before any case has run.
+void preflight_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads);
+
+// Runs preflight_suite, then the cases.
 SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log);
 
