@@ -8,13 +8,13 @@
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
 #include "case_helpers.h"
 #include "model_case.h"
-#include "registry.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/aoti_package.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 
@@ -32,7 +32,7 @@ WorkloadDescriptor aoti_descriptor() {
   d.summary = "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference";
   d.modes = {"inference"};
   d.kinds = {"benchmark"};
-  d.variants = {"eager", "graph"};
+  d.variants = {Variant::named("eager"), Variant::named("graph")};
   d.dtypes = {"float32", "float16", "bfloat16"};
   d.params = {bench::model_path_param("the AOTInductor package (.pt2), relative to the suite file"),
               bench::model_inputs_param()};
@@ -98,9 +98,9 @@ class AotiCase final : public CaseInstance {
     program_ = b.build();
   }
 
-  std::string skip_reason(const std::string&) const override { return skip_reason_; }
+  std::string skip_reason(const Variant&) const override { return skip_reason_; }
 
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool) override {
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
     if (!program_) throw EngineError("aoti: " + skip_reason_);
     EngineRunnerConfig config;
     config.program = program_;
@@ -113,8 +113,8 @@ class AotiCase final : public CaseInstance {
   }
 
   StepCost cost() const override { return {}; }  // a black box: no roofline
-  double rtol(const std::string&) const override { return tolerance_.rtol; }
-  double atol(const std::string&) const override { return tolerance_.atol; }
+  double rtol(const Variant&) const override { return tolerance_.rtol; }
+  double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
   at::Device device_;
@@ -141,8 +141,10 @@ class AotiWorkload final : public Workload {
   WorkloadDescriptor descriptor_ = aoti_descriptor();
 };
 
+std::unique_ptr<Workload> make_aoti_workload() { return std::make_unique<AotiWorkload>(); }
+
 }  // namespace
 
-std::unique_ptr<Workload> make_aoti_workload() { return std::make_unique<AotiWorkload>(); }
+GRAPHBENCH_REGISTER_WORKLOAD(make_aoti_workload);
 
 }  // namespace graphbench

@@ -3,7 +3,7 @@
 // comparison with eager, and the checks of the file before anything runs.
 #pragma once
 
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <ATen/ATen.h>

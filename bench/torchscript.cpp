@@ -9,7 +9,6 @@
 // recorded with its cause and the graph variant runs eagerly instead; the run goes on.
 #include "case_helpers.h"
 #include "model_case.h"
-#include "registry.h"
 #include "script_model.h"
 
 #include "graphbench/core/errors.h"
@@ -19,6 +18,7 @@
 #include "graphbench/ops/script_module.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 
@@ -47,7 +47,7 @@ WorkloadDescriptor torchscript_descriptor() {
   d.summary = "your own model: a TorchScript file (torch::jit::load), inference or a whole training step";
   d.modes = {"inference", "train"};
   d.kinds = {"benchmark"};
-  d.variants = {"eager", "static", "graph"};
+  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph")};
   d.dtypes = {"float32", "float16", "bfloat16"};
   ParamDecl loss = choice_param("loss", "", {"mean", "mse", "cross_entropy"},
                                 "mode train: mean of the first output, mse against a random target of its shape, or "
@@ -80,7 +80,7 @@ class TorchScriptCase final : public CaseInstance {
     program_ = train_ ? build_train_program(module) : build_inference_program(module);
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
     // Every validation runner starts from the same random state, so that a model that draws random
     // numbers (dropout in training mode) draws the same ones under every executor.
     if (validation) at::manual_seed(seed_);
@@ -101,8 +101,8 @@ class TorchScriptCase final : public CaseInstance {
 
   StepCost cost() const override { return {}; }  // a black box: no roofline
   int validation_steps() const override { return train_ ? 3 : 1; }
-  double rtol(const std::string&) const override { return tolerance_.rtol; }
-  double atol(const std::string&) const override { return tolerance_.atol; }
+  double rtol(const Variant&) const override { return tolerance_.rtol; }
+  double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
   ops::ScriptModuleCall module_call(const torch::jit::Module& module) const {
@@ -208,8 +208,10 @@ class TorchScriptWorkload final : public Workload {
   WorkloadDescriptor descriptor_ = torchscript_descriptor();
 };
 
+std::unique_ptr<Workload> make_torchscript_workload() { return std::make_unique<TorchScriptWorkload>(); }
+
 }  // namespace
 
-std::unique_ptr<Workload> make_torchscript_workload() { return std::make_unique<TorchScriptWorkload>(); }
+GRAPHBENCH_REGISTER_WORKLOAD(make_torchscript_workload);
 
 }  // namespace graphbench

@@ -3,11 +3,11 @@
 #include "support/catch.h"
 #include "support/cuda_skip.h"
 
-#include "registry.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include "graphbench/data/mnist_files.h"
 #include "graphbench/runner/benchmark_case.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <filesystem>
 
@@ -19,13 +19,13 @@ using namespace graphbench;
 CaseSpec parse_case(const std::string& json) {
   const std::string suite = R"({"suite": "t", "defaults": {"warmup": 1, "sampling": {"min_samples": 3,
       "max_samples": 4, "min_time_s": 0.001, "max_time_s": 60, "min_sample_time_ms": 0.1}}, "cases": [)" + json + "]}";
-  return parse_suite_spec(parse_suite_json(suite, "test.json"), "test.json", workload_descriptors()).cases.at(0);
+  return parse_suite_spec(parse_suite_json(suite, "test.json"), "test.json", WorkloadRegistry::global().descriptors()).cases.at(0);
 }
 
 std::vector<ResultRecord> run(const std::string& json, at::Device device = at::kCPU) {
   CaseContext context;
   context.device = device;
-  return run_benchmark_case(*find_workload(parse_case(json).workload), parse_case(json), context, Environment{}, nullptr);
+  return run_benchmark_case(*WorkloadRegistry::global().find(parse_case(json).workload), parse_case(json), context, Environment{}, nullptr);
 }
 
 void require_status(const std::vector<ResultRecord>& records, const std::string& variant, RecordStatus status) {
@@ -83,7 +83,7 @@ TEST_CASE("mnist: the training step of the engine matches the tutorial's code") 
 TEST_CASE("gelu on the GPU: every variant, graphs included, validates and is timed", "[cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [1, 3, 224, 224]})", at::kCUDA);
-  for (const auto& v : all_variant_names()) require_status(records, v, RecordStatus::kOk);
+  for (const auto& v : Variant::names()) require_status(records, v, RecordStatus::kOk);
   for (const auto& r : records) {
     if (r.variant == "graph") CHECK(r.counters.at("captures") == 1);
   }

@@ -2,8 +2,9 @@
 #pragma once
 
 #include "graphbench/core/errors.h"
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include <ostream>
 #include <vector>
@@ -21,10 +22,10 @@ struct SuiteOutcome {
 // Before anything runs: each case's workload checks what the case names outside the suite file
 // (Workload::preflight: model files). Throws the first InputError: a bad suite ends the run with
 // exit code 2 before any case has run.
-void preflight_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads);
+void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
 
 // Runs preflight_suite, then the cases.
-SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log);
 
 }  // namespace graphbench
