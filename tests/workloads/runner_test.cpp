@@ -4,6 +4,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
 
@@ -172,4 +173,33 @@ TEST_CASE("suite: a failed variant makes exit code 1, all ok makes 0") {
   CHECK(run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr).exit_code() == kExitOk);
   suite.cases = {fake_case("mismatch", "fake", {"eager", "static"})};
   CHECK(run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr).exit_code() == kExitFailure);
+}
+
+TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 when the variant is faster") {
+  ResultRecord eager_record;
+  ResultRecord faster_record;
+  ResultRecord slower_record;
+  TimedCase timed;
+  timed.variants = {{Variant::named("eager"), &eager_record},
+                    {Variant::named("static"), &faster_record},
+                    {Variant::named("reference"), &slower_record}};
+  const std::vector<double> per_step_us = {10.0, 5.0, 40.0};  // eager, about 2x faster, 4x slower
+  for (std::size_t i = 0; i < timed.variants.size(); ++i) {
+    timed.runners.push_back(std::make_unique<ScaleRunner>(at::ones({1}), 1.0, false, false));
+    TimedVariant t;
+    t.name = timed.variants[i].variant.name();
+    for (int k = 0; k < 30; ++k) {
+      const double wobble = 1.0 + 0.01 * static_cast<double>(k % 5);
+      t.device_us.push_back(per_step_us[i] * wobble);
+      t.host_us.push_back(per_step_us[i] * wobble);
+    }
+    timed.timed.push_back(t);
+  }
+  summarize_timing(timed, StepCost{}, Environment{});
+  REQUIRE(faster_record.speedup_vs_eager.has_value());
+  CHECK(*eager_record.speedup_vs_eager == 1.0);
+  CHECK(*faster_record.speedup_vs_eager == Approx(2.0).epsilon(0.01));
+  CHECK(faster_record.speedup_ci95->low > 1.0);
+  CHECK(*slower_record.speedup_vs_eager == Approx(0.25).epsilon(0.01));
+  CHECK(slower_record.speedup_ci95->high < 1.0);
 }
