@@ -16,6 +16,7 @@
 #include "graphbench/runner/engine_runner.h"
 #include "graphbench/runner/workload_registry.h"
 
+#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 namespace graphbench {

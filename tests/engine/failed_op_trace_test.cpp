@@ -6,7 +6,7 @@
 #include "graphbench/exec/error_text.h"
 #include "graphbench/exec/failed_op_trace.h"
 
-#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/jit.h>
 #include <torch/script.h>
 
 namespace {

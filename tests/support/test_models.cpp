@@ -89,7 +89,7 @@ TestModels write_test_models(const std::filesystem::path& dir) {
   files.no_forward = path("no_forward.pt");
   no_forward.save(files.no_forward);
 
-  const std::vector<char> pickled = torch::pickle_save(at::ones({2}));
+  const std::vector<char> pickled = torch::jit::pickle_save(at::ones({2}));
   files.pickle = path("checkpoint.pt");
   write_bytes(files.pickle, std::string(pickled.begin(), pickled.end()));
 

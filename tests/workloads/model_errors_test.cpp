@@ -130,7 +130,7 @@ TEST_CASE("suite: a bad model file ends the run before any case has run") {
   CHECK(log.str().empty());  // not even the first case started
 }
 
-TEST_CASE("suite: a model that rejects a shape, a dtype or a value fails its case with its own message; the run goes on") {
+TEST_CASE("suite: a model that rejects a shape, a dtype or a value fails its case with its own message, and the run goes on") {
   ModelDir dir;
   const SuiteSpec suite = dir.load(R"([
       {"name": "shape", "workload": "torchscript", "path": "mlp.pt", "inputs": [{"shape": [4, 6]}]},
@@ -165,7 +165,7 @@ TEST_CASE("suite: a model that rejects a shape, a dtype or a value fails its cas
   CHECK_THAT(log.str(), Catch::Contains("[4/4] good"));
 }
 
-TEST_CASE("aoti: without a package loader every variant is skipped with the reason; with one, a TorchScript file is refused") {
+TEST_CASE("aoti: without a package loader every variant is skipped with the reason, with one a TorchScript file is refused") {
   ModelDir dir;
   const SuiteSpec suite = dir.load(R"([{"name": "pkg", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}]}])");
   if (ops::aoti_supported()) {

@@ -26,7 +26,7 @@ void check_close(const at::Tensor& actual, const at::Tensor& expected, double rt
 
 }  // namespace
 
-TEST_CASE("torchscript: eager and static compute the module's own forward; the path is relative to the suite") {
+TEST_CASE("torchscript: eager and static compute the module's own forward, and the path is relative to the suite") {
   ModelDir dir;
   const auto suite = dir.load(R"([{"name": "mlp", "workload": "torchscript", "path": "mlp.pt",
                                    "inputs": [{"shape": [4, 5]}]}])");
@@ -155,7 +155,7 @@ std::vector<std::vector<at::Tensor>> hand_written_steps(const std::string& file,
 
 }  // namespace
 
-TEST_CASE("torchscript training: 20 steps match a hand-written torch::optim loop (SGD, Adam; mse, cross_entropy, mean)") {
+TEST_CASE("torchscript training: 20 steps match a hand-written torch::optim loop (SGD and Adam, mse, cross_entropy and mean)") {
   ModelDir dir;
   const int kSteps = 20;
   for (const TrainingCaseText& c : {TrainingCaseText{"sgd", "mse", 0.05, 0.9, 0.01},
