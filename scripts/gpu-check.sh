@@ -9,6 +9,10 @@
 #     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
+#     models    your own model: export the models of configs/models.json into models/ (not committed;
+#               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
+#               suite, then Python's eager and torch.cuda.graph figures of the same models
+#               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -66,6 +70,17 @@ for stage in "$@"; do
       run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    models)
+      py=${PYTHON:-python3}
+      run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
+      run models "$gb" run --config configs/models.json -o "$OUT/results/models" || status=1
+      mkdir -p "$OUT/results/models"
+      cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null
+      side_by_side=()
+      [[ -f "$OUT/results/models/results.json" ]] && side_by_side=(--graphbench "$OUT/results/models/results.json")
+      run models-python "$py" scripts/python_baseline.py --suite configs/models.json "${side_by_side[@]}" \
+          -o "$OUT/results/models/python-baseline.json" || status=1
       ;;
     *)
       echo "gpu-check.sh: unknown stage $stage" >&2

@@ -82,6 +82,17 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
                      "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
                      PROPERTIES FIXTURES_REQUIRED test_models)
 
+# The model scripts without PyTorch: configs/models.json is what scripts/models-suite.sh writes,
+# bad arguments are refused, the baseline's side-by-side table; and the binary accepts the suite
+# and, without the exported files, says how to make them.
+add_test(NAME "cli: models: the model scripts and configs/models.json agree"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
+configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
+add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+                 ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
+
 # compare: the CI gate's exit codes on golden files.
 set(GOLDEN ${CMAKE_CURRENT_SOURCE_DIR}/golden/compare)
 add_test(NAME "cli: compare unchanged (0)" COMMAND ${EXPECT} 0 "SAME" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)
