@@ -29,8 +29,8 @@ WorkloadDescriptor mnist_descriptor() {
   d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
   d.modes = {"train"};
   d.kinds = {"training", "benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
-                Variant::named("reference"), Variant::named("reference+graph")};
+  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                                  Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};
   d.params = {int_param("batch", 64, "training batch size"),
               int_param("test_batch", 1000, "test batch size"),
@@ -67,10 +67,11 @@ class MnistStepCase final : public CaseInstance {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph(), validation);
+    if (variant.is_reference()) return make_reference(variant, validation);
     EngineRunnerConfig config;
     config.program = validation ? validation_program_ : timed_program_;
     config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
     config.policy = Policy::train();
     config.store = initial_.clone();
     config.feed = {{"x", images_}, {"y", labels_}};
@@ -85,7 +86,8 @@ class MnistStepCase final : public CaseInstance {
 
  private:
   // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
-  std::unique_ptr<VariantRunner> make_reference(bool graph, bool validation) {
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
+    const bool graph = variant.needs_cuda_graph();
     struct State {
       mnist::Net net;
       std::unique_ptr<torch::optim::SGD> optimizer;
@@ -130,7 +132,7 @@ class MnistStepCase final : public CaseInstance {
       return out;
     };
     step.undo_warmup = load_initial;
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
   }
 
   at::Device device_;
@@ -154,7 +156,7 @@ class MnistWorkload final : public Workload {
   }
 
   TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
-    if (variant.source() != StepSource::kEngine) {
+    if (variant.source() != StepSource::kEngine || variant.inputs_in_place()) {
       throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
     }

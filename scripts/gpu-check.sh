@@ -9,6 +9,11 @@
 #     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
+#     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
+#     targets   the blog run (stage blog) against its targets (scripts/blog_targets.py, with the
+#               python stage's figures when present) and the README's table (scripts/blog_table.py)
+#     profile-off  the blog's GELU cases again with --profile off: the same figures show that
+#               profiling a case does not slow the cases timed after it
 #     models    your own model: export the models of configs/models.json into models/ (not committed;
 #               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
 #               suite, then Python's eager and torch.cuda.graph figures of the same models
@@ -70,6 +75,19 @@ for stage in "$@"; do
       run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    python)
+      run python-baseline python3 scripts/python_replay_baseline.py --output "$OUT/results/python-baseline.json" || status=1
+      ;;
+    targets)
+      py=()
+      [[ -f "$OUT/results/python-baseline.json" ]] && py=(--python "$OUT/results/python-baseline.json")
+      run blog-targets python3 scripts/blog_targets.py "$OUT/results/blog/results.json" "${py[@]}" || status=1
+      run blog-table python3 scripts/blog_table.py "$OUT/results/blog/results.json" || status=1
+      ;;
+    profile-off)
+      run blog-profile-off "$gb" --workload blog --cases gelu-small,gelu-large,replay-overhead --profile off \
+        -o "$OUT/results/blog-profile-off" || status=1
       ;;
     models)
       py=${PYTHON:-python3}

@@ -65,7 +65,9 @@ int list_command(const std::string& configs_dir) {
     for (const auto& p : d.params) print_param(p, 18);
   }
   std::cout << "\nVariants:\n";
-  for (const Variant& v : Variant::all()) std::cout << fmt::format("  {:<16}{}\n", v.name(), v.help());
+  for (const Variant& v : Variant::all()) {
+    std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), v.method(), v.help());
+  }
 
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;

@@ -31,6 +31,8 @@ struct RunOptions {
   std::optional<double> max_time_s;
   std::optional<double> noise;
   std::string inject_slowdown;  // VARIANT=K (test-only)
+  std::string l2 = "hot";       // --l2 hot|cold: L2 cache left warm, or flushed before every timed step
+  std::string profile = "on";   // --profile on|off: kernel profile after each case's timed samples
 };
 
 struct CompareCliOptions {

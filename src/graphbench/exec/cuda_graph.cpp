@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/exec/failed_op_trace.h"
+#include "graphbench/exec/graph_inspect.h"
 #include "graphbench/exec/warm_up.h"
 
 #include <fmt/format.h>
@@ -32,11 +33,13 @@ namespace graphbench {
 using PoolId = decltype(at::cuda::graph_pool_handle());
 
 struct CapturedGraph::Impl {
-  at::cuda::CUDAGraph graph;
+  // Kept after capture where LibTorch can, so that its kernel nodes can be counted.
+  std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   // The graph's private memory pool, named by us so that a failed capture can be ended in the
-  // allocators too (end_failed_capture).
+  // allocators too (end_failed_capture), and so that its size can be read.
   PoolId pool = at::cuda::graph_pool_handle();
   double capture_ms = 0.0;
+  GraphFacts facts;
 };
 
 namespace {
@@ -136,7 +139,7 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
     try {
-      impl->graph.capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
+      impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
       FailedOpTrace trace;
       try {
         SyncDebugErrors no_sync;
@@ -145,14 +148,15 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
         throw CaptureError(capture_failure(e, trace));
       }
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed: {}", program, error_text(e)));
     }
     try {
-      impl->graph.capture_end();
+      impl->graph->capture_end();
+      instantiate_kept(*impl->graph);
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, error_text(e)));
     }
@@ -163,16 +167,21 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   order_after(caller, capture_stream);
   ++counters.captures;
   binding.check_fixed_pointers();
+  impl->facts = inspect_graph(*impl->graph, impl->pool, capture_stream.device_index());
   return std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
 }
 
-void CapturedGraph::replay() { impl_->graph.replay(); }
+void CapturedGraph::replay() { impl_->graph->replay(); }
 
 double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
 
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
+
 #else  // no CUDA in this build
 
-struct CapturedGraph::Impl {};
+struct CapturedGraph::Impl {
+  GraphFacts facts;
+};
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int, Counters&) {
   throw EngineError(fmt::format(
@@ -183,6 +192,8 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
 void CapturedGraph::replay() {}
 
 double CapturedGraph::capture_ms() const { return 0.0; }
+
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 
 #endif
 

@@ -5,6 +5,7 @@
 
 #include "graphbench/exec/counters.h"
 #include "graphbench/exec/slot_binding.h"
+#include "graphbench/record/graph_facts.h"
 
 #include <memory>
 
@@ -26,6 +27,8 @@ class CapturedGraph {
   void replay();
   // Capture and instantiation time, host wall clock, device synchronised before and after.
   double capture_ms() const;
+  // Its kernel nodes and its private pool, read once after capture.
+  const GraphFacts& facts() const;
 
  private:
   struct Impl;

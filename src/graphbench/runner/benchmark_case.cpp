@@ -1,6 +1,7 @@
 #include "graphbench/runner/benchmark_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/case_timing.h"
@@ -49,6 +50,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   validate_against_eager(*instance, runnable);
   say("timing the validated variants, interleaved");
   TimedCase timed = time_variants(*instance, runnable, spec, context);
+  if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
+  profile_variants(timed, *instance, context);
   summarize_timing(timed, instance->cost(), environment);
   return records;
 }

@@ -9,6 +9,7 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.case_name = spec.name;
   record.workload = spec.workload;
   record.variant = variant.name();
+  record.method = variant.method();
   record.kind = spec.kind;
   record.mode = spec.mode;
   record.dtype = spec.dtype;
