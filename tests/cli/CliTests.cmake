@@ -86,8 +86,8 @@ set(MODELS_DIR ${OUT_DIR}/models)
 add_test(NAME "cli: models: write the test models" COMMAND $<TARGET_FILE:graphbench_test_models_writer> ${MODELS_DIR})
 set_tests_properties("cli: models: write the test models" PROPERTIES FIXTURES_SETUP test_models)
 add_test(NAME "cli: models: inference and a training step of a TorchScript model on the CPU (0)"
-         COMMAND ${EXPECT} 0 "\\| mlp +\\| static +\\| ok" "\\| mlp-train +\\| static +\\| ok"
-                 "\\| mlp +\\| graph +\\| skipped: CUDA graphs need a CUDA device" --
+         COMMAND ${EXPECT} 0 "\\| mlp +\\| static +\\| feed\\+run +\\| ok" "\\| mlp-train +\\| static +\\| feed\\+run +\\| ok"
+                 "\\| mlp +\\| graph +\\| feed\\+replay +\\| skipped: CUDA graphs need a CUDA device" --
                  ${GB} run --config ${MODELS_DIR}/models_ok.json --device cpu ${QUICK} -o ${OUT_DIR}/models-ok)
 add_test(NAME "cli: models: a missing model file is bad input, found before anything runs (2)"
          COMMAND ${EXPECT} 2 "models_missing.json: /cases/1/path: .*missing.pt: no such file \\(case missing; make model files with scripts/export_model.py"
@@ -95,7 +95,7 @@ add_test(NAME "cli: models: a missing model file is bad input, found before anyt
                  ${GB} run --config ${MODELS_DIR}/models_missing.json --device cpu ${QUICK} -o ${OUT_DIR}/models-missing)
 add_test(NAME "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
          COMMAND ${EXPECT} 1 "wrong-shape/eager FAILED: setting up the case failed: model .*mlp.pt rejects the inputs float32\\[4, 7\\] on cpu: RuntimeError: mat1 and mat2 shapes cannot be multiplied"
-                 "\\| mlp +\\| eager +\\| ok" --
+                 "\\| mlp +\\| eager +\\| run +\\| ok" --
                  ${GB} run --config ${MODELS_DIR}/models_throws.json --device cpu ${QUICK} -o ${OUT_DIR}/models-throws)
 set_tests_properties("cli: models: inference and a training step of a TorchScript model on the CPU (0)"
                      "cli: models: a missing model file is bad input, found before anything runs (2)"
