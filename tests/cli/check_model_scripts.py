@@ -34,7 +34,7 @@ def main(source_dir, work_dir):
 
     # The committed suite is what the export commands write.
     run = subprocess.run([os.path.join(scripts, "models-suite.sh"), "--dry-run", "models", "configs/models.json"],
-                         cwd=work_dir, capture_output=True, text=True)
+                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
     check(run.returncode == 0, f"models-suite.sh --dry-run exit code {run.returncode}: {run.stderr}")
     with open(os.path.join(source_dir, "configs", "models.json"), encoding="utf-8") as f:
         committed = f.read()
