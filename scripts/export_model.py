@@ -94,6 +94,8 @@ def parse_args(argv):
     p.add_argument("--optimizer", choices=model_zoo.OPTIMIZERS, default="sgd", help="mode train (default sgd)")
     p.add_argument("--lr", type=float, default=0.01, help="mode train (default 0.01)")
     p.add_argument("--momentum", type=float, default=0.9, help="mode train, SGD (default 0.9)")
+    p.add_argument("--rtol", type=float, help="the cases' tolerance of the comparison with eager (default: by dtype)")
+    p.add_argument("--atol", type=float, help="the cases' absolute tolerance (default: by dtype)")
     p.add_argument("--device", help="where to trace and compile (default cuda if available, else cpu)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
@@ -116,7 +118,7 @@ def model_cases(args):
     return cases
 
 
-def suite_case(case, fmt, model_file, suite_dir, command):
+def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
     entry = {
         "name": f"{case.stem()}-{fmt}",
         "workload": WORKLOAD_OF_FORMAT[fmt],
@@ -126,6 +128,9 @@ def suite_case(case, fmt, model_file, suite_dir, command):
     }
     if case.dtype != "float32":
         entry["dtype"] = case.dtype
+    for key in ("rtol", "atol"):
+        if tolerances.get(key) is not None:
+            entry[key] = tolerances[key]
     if case.mode == "train":
         entry.update({"mode": "train", "loss": case.loss, "optimizer": case.optimizer, "lr": case.lr})
         if case.optimizer == "sgd":
@@ -265,7 +270,8 @@ def main(argv):
                     failed = True
                     continue
             model_zoo.write_manifest(path, case)
-            entries.append(suite_case(case, fmt, os.path.abspath(path), suite_dir, command))
+            entries.append(suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
+                                      {"rtol": args.rtol, "atol": args.atol}))
     write_suite(suite_path, entries, args)
     print(f"{PROG}: wrote {len(entries)} case(s) to {suite_path}", file=sys.stderr)
     return 1 if failed else 0
