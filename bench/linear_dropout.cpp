@@ -42,7 +42,7 @@ WorkloadDescriptor linear_dropout_descriptor() {
   dropout.default_value = {0.2, 0.1};
   dropout.min = 0.0;
   dropout.max = 0.99;
-  dropout.list_length = 2;
+  dropout.length = 2;
   dropout.help = "dropout probabilities after the first and the second Linear";
   d.params = {int_param("batch", 32, "N, rows per batch"),
               int_param("in_features", 128, "D_in"),

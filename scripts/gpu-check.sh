@@ -14,6 +14,10 @@
 #               python stage's figures when present) and the README's table (scripts/blog_table.py)
 #     profile-off  the blog's GELU cases again with --profile off: the same figures show that
 #               profiling a case does not slow the cases timed after it
+#     models    your own model: export the models of configs/models.json into models/ (not committed;
+#               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
+#               suite, then Python's eager and torch.cuda.graph figures of the same models
+#               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -84,6 +88,17 @@ for stage in "$@"; do
     profile-off)
       run blog-profile-off "$gb" --workload blog --cases gelu-small,gelu-large,replay-overhead --profile off \
         -o "$OUT/results/blog-profile-off" || status=1
+      ;;
+    models)
+      py=${PYTHON:-python3}
+      run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
+      run models "$gb" run --config configs/models.json -o "$OUT/results/models" || status=1
+      mkdir -p "$OUT/results/models"
+      cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null
+      side_by_side=()
+      [[ -f "$OUT/results/models/results.json" ]] && side_by_side=(--graphbench "$OUT/results/models/results.json")
+      run models-python "$py" scripts/python_baseline.py --suite configs/models.json "${side_by_side[@]}" \
+          -o "$OUT/results/models/python-baseline.json" || status=1
       ;;
     *)
       echo "gpu-check.sh: unknown stage $stage" >&2

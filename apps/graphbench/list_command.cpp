@@ -25,7 +25,7 @@ std::string single_line(std::string text) {
 }
 
 std::string type_name(const ParamDecl& p) {
-  const std::string list = p.list_length > 0 ? fmt::format("list of {} ", p.list_length) : "list of ";
+  const std::string list = p.length > 0 ? fmt::format("list of {} ", p.length) : "list of ";
   switch (p.type) {
     case ParamType::kPositiveInt: return "positive integer";
     case ParamType::kPositiveIntList: return list + "positive integers";
@@ -33,6 +33,9 @@ std::string type_name(const ParamDecl& p) {
     case ParamType::kNumberList: return list + "numbers";
     case ParamType::kString: return "string";
     case ParamType::kBool: return "boolean";
+    case ParamType::kIntList: return list + "integers";
+    case ParamType::kPath: return "file, relative to the suite file";
+    case ParamType::kObjectList: return "list of objects";
   }
   return "?";
 }
@@ -48,6 +51,14 @@ std::string suite_description(const std::string& path) {
   } catch (const InputError& e) {
     return single_line(fmt::format("(unreadable: {})", e.what()));
   }
+}
+
+void print_param(const ParamDecl& p, int indent) {
+  std::string def = "default " + p.default_value.dump();
+  if (p.default_value.is_null()) def = p.optional ? "optional" : "required";
+  const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
+  std::cout << fmt::format("  {:<{}}{} ({}{}, {}): {}\n", "", indent, p.name, type_name(p), choices, def, p.help);
+  for (const auto& field : p.fields) print_param(field, indent + 2);
 }
 
 }  // namespace
@@ -74,11 +85,7 @@ int list_command(const std::string& configs_dir) {
     std::cout << fmt::format("  {:<16}modes: {}; kinds: {}; dtypes: {}\n", "", fmt::join(d.modes, ", "),
                              fmt::join(d.kinds, ", "), fmt::join(d.dtypes, ", "));
     std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(variant_names(d.variants), ", "));
-    for (const auto& p : d.params) {
-      const std::string def = p.default_value.is_null() ? "required" : "default " + p.default_value.dump();
-      const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
-      std::cout << fmt::format("  {:<18}{} ({}{}, {}): {}\n", "", p.name, type_name(p), choices, def, p.help);
-    }
+    for (const auto& p : d.params) print_param(p, 18);
   }
   std::cout << "\nVariants:\n";
   for (const Variant& v : Variant::all()) {

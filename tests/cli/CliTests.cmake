@@ -82,6 +82,39 @@ add_test(NAME "cli: mnist learned"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager)
 set_tests_properties("cli: mnist learned" PROPERTIES DEPENDS "cli: mnist one epoch on the CPU prints the tutorial's lines")
 
+# Your own model: small TorchScript models and suites written by graphbench_test_models (built in
+# C++, no Python), run by the binary as a user runs an exported model.
+set(MODELS_DIR ${OUT_DIR}/models)
+add_test(NAME "cli: models: write the test models" COMMAND $<TARGET_FILE:graphbench_test_models_writer> ${MODELS_DIR})
+set_tests_properties("cli: models: write the test models" PROPERTIES FIXTURES_SETUP test_models)
+add_test(NAME "cli: models: inference and a training step of a TorchScript model on the CPU (0)"
+         COMMAND ${EXPECT} 0 "\\| mlp +\\| static +\\| feed\\+run +\\| ok" "\\| mlp-train +\\| static +\\| feed\\+run +\\| ok"
+                 "\\| mlp +\\| graph +\\| feed\\+replay +\\| skipped: CUDA graphs need a CUDA device" --
+                 ${GB} run --config ${MODELS_DIR}/models_ok.json --device cpu ${QUICK} -o ${OUT_DIR}/models-ok)
+add_test(NAME "cli: models: a missing model file is bad input, found before anything runs (2)"
+         COMMAND ${EXPECT} 2 "models_missing.json: /cases/1/path: .*missing.pt: no such file \\(case missing; make model files with scripts/export_model.py"
+                 "!\\[1/2\\]" --
+                 ${GB} run --config ${MODELS_DIR}/models_missing.json --device cpu ${QUICK} -o ${OUT_DIR}/models-missing)
+add_test(NAME "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
+         COMMAND ${EXPECT} 1 "wrong-shape/eager FAILED: setting up the case failed: model .*mlp.pt rejects the inputs float32\\[4, 7\\] on cpu: RuntimeError: mat1 and mat2 shapes cannot be multiplied"
+                 "\\| mlp +\\| eager +\\| run +\\| ok" --
+                 ${GB} run --config ${MODELS_DIR}/models_throws.json --device cpu ${QUICK} -o ${OUT_DIR}/models-throws)
+set_tests_properties("cli: models: inference and a training step of a TorchScript model on the CPU (0)"
+                     "cli: models: a missing model file is bad input, found before anything runs (2)"
+                     "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
+                     PROPERTIES FIXTURES_REQUIRED test_models)
+
+# The model scripts without PyTorch: configs/models.json is what scripts/models-suite.sh writes,
+# bad arguments are refused, the baseline's side-by-side table; and the binary accepts the suite
+# and, without the exported files, says how to make them.
+add_test(NAME "cli: models: the model scripts and configs/models.json agree"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
+configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
+add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+                 ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
+
 # compare: the CI gate's exit codes on golden files.
 set(GOLDEN ${CMAKE_CURRENT_SOURCE_DIR}/golden/compare)
 add_test(NAME "cli: compare unchanged (0)" COMMAND ${EXPECT} 0 "SAME" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command and checks its exit code and that its output (stdout and stderr together)
-# matches every given regular expression (grep -E, line by line); a REGEX written !REGEX must
+# matches every given regular expression (grep -E, line by line); a REGEX written "!REGEX" must
 # match no line.
 #   expect.sh EXIT_CODE [REGEX...] -- COMMAND [ARGS...]      ("" checks nothing)
 set -u
@@ -21,12 +21,14 @@ if [[ $code != "$expected" ]]; then
 fi
 for regex in "${regexes[@]}"; do
   if [[ $regex == !* ]]; then
-    if grep -Eq -- "${regex:1}" <<<"$output"; then
+    if grep -Eq -- "${regex#!}" <<<"$output"; then
       printf '%s\n' "$output"
-      echo "expect.sh: output matches /${regex:1}/, which it must not: $*" >&2
+      echo "expect.sh: output matches /${regex#!}/, which it must not: $*" >&2
       exit 1
     fi
-  elif [[ -n $regex ]] && ! grep -Eq -- "$regex" <<<"$output"; then
+    continue
+  fi
+  if [[ -n $regex ]] && ! grep -Eq -- "$regex" <<<"$output"; then
     printf '%s\n' "$output"
     echo "expect.sh: output does not match /$regex/: $*" >&2
     exit 1

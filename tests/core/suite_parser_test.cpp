@@ -490,9 +490,9 @@ TEST_CASE("spec: a case name is one printable line, commas allowed") {
 
 TEST_CASE("spec: a list parameter of fixed length is checked when the suite is read") {
   ParamDecl dropout = param("dropout", ParamType::kNumberList, json::array({0.2, 0.1}), 0.0, 0.99);
-  dropout.list_length = 2;
+  dropout.length = 2;
   ParamDecl shape = param("shape", ParamType::kPositiveIntList, nullptr);
-  shape.list_length = 3;
+  shape.length = 3;
   const std::vector<WorkloadDescriptor> workloads = {
       workload("w", {"train"}, {"benchmark"}, {"eager"}, {dropout, shape})};
   const auto error_with = [&](const std::string& params) {

@@ -25,7 +25,7 @@ std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
 
 std::string status_text(const ResultRecord& r) {
   switch (r.status) {
-    case RecordStatus::kOk: return "ok";
+    case RecordStatus::kOk: return r.reason.empty() ? "ok" : "ok: " + r.reason;
     case RecordStatus::kSkipped: return r.reason.empty() ? "skipped" : "skipped: " + r.reason;
     case RecordStatus::kFailed: return r.reason.empty() ? "FAILED" : "FAILED: " + r.reason;
   }

@@ -35,13 +35,17 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
 
   std::vector<VariantRecord> runnable;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const std::string why = skip_reason(spec.variants[i], context);
+    // The case's own reason first: a model format this build cannot load skips every variant.
+    std::string why = instance->skip_reason(spec.variants[i]);
+    if (why.empty()) why = skip_reason(spec.variants[i], context);
     if (why.empty()) {
       runnable.push_back({spec.variants[i], &records[i]});
     } else {
       mark_skipped(records[i], why);
     }
   }
+
+  if (runnable.empty()) return records;
 
   say("validating against eager");
   validate_against_eager(*instance, runnable);

@@ -89,6 +89,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     r.counters = timed.runners[i]->counters();
     r.capture_ms = timed.runners[i]->capture_ms();
     if (r.status != RecordStatus::kOk) continue;  // failed its kernel check (case_profile.h)
+    note_capture_failures(r, *timed.runners[i]);
     fill_timing(r, timed.timed[i], timed.stop_reason);
     fill_host_bound(r);
     fill_memory(r, timed.timed[i]);

@@ -37,4 +37,6 @@ std::optional<double> EngineRunner::capture_ms() const { return executor_->last_
 
 std::vector<GraphFacts> EngineRunner::graphs() const { return executor_->graph_facts(); }
 
+std::vector<std::string> EngineRunner::capture_failures() const { return executor_->fallback_reasons(); }
+
 }  // namespace graphbench

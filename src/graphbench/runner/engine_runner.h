@@ -34,6 +34,7 @@ class EngineRunner final : public VariantRunner {
   std::map<std::string, std::int64_t> counters() const override;
   std::optional<double> capture_ms() const override;
   std::vector<GraphFacts> graphs() const override;
+  std::vector<std::string> capture_failures() const override;
 
  private:
   std::shared_ptr<const Program> program_;

@@ -30,8 +30,15 @@ void mark_interrupted(SuiteOutcome& outcome) {
 
 }  // namespace
 
+void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) {
+  for (const CaseSpec& spec : suite.cases) {
+    if (const Workload* workload = workloads.find(spec.workload)) workload->preflight(spec);
+  }
+}
+
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& context,
                        Environment environment, std::ostream* log, std::ostream* errors) {
+  preflight_suite(suite, workloads);
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;

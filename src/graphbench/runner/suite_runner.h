@@ -22,8 +22,13 @@ struct SuiteOutcome {
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
-// `log` (may be null: -q) gets the progress lines; `errors` (may be null in tests) gets every
-// failure, whatever -q says.
+// Before anything runs: each case's workload checks what the case names outside the suite file
+// (Workload::preflight: model files). Throws the first InputError: a bad suite ends the run with
+// exit code 2 before any case has run.
+void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
+
+// Runs preflight_suite, then the cases. `log` (may be null: -q) gets the progress lines;
+// `errors` (may be null in tests) gets every failure, whatever -q says.
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& context,
                        Environment environment, std::ostream* log, std::ostream* errors = nullptr);
 

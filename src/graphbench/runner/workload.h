@@ -57,6 +57,8 @@ class VariantRunner {
   virtual std::optional<double> capture_ms() const { return std::nullopt; }
   // The CUDA graphs it captured (graph variants), in capture order.
   virtual std::vector<GraphFacts> graphs() const { return {}; }
+  // Why captures failed when the variant fell back to running eagerly (empty: none did).
+  virtual std::vector<std::string> capture_failures() const { return {}; }
 };
 
 class CaseInstance {
@@ -64,6 +66,9 @@ class CaseInstance {
   virtual ~CaseInstance() = default;
   // `validation`: dropout off, so that outputs are comparable with eager's.
   virtual std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) = 0;
+  // Why `variant` cannot run in this build or on this device, or "" (say, a model format this
+  // LibTorch cannot load). Asked before any runner is made.
+  virtual std::string skip_reason(const Variant& /*variant*/) const { return ""; }
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
@@ -84,6 +89,10 @@ class Workload {
  public:
   virtual ~Workload() = default;
   virtual const WorkloadDescriptor& descriptor() const = 0;
+  // Checks what a case names outside its suite file (a model file: there, readable, of the right
+  // kind, with the inputs the case gives) before any case of the suite runs; throws InputError
+  // naming the suite file, the case and the problem. Most workloads have nothing to check.
+  virtual void preflight(const CaseSpec& /*spec*/) const {}
   // A benchmark case (kind "benchmark").
   virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
   // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
