@@ -15,6 +15,8 @@
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
 
+#include <fmt/format.h>
+
 namespace graphbench {
 
 namespace {
@@ -41,7 +43,13 @@ WorkloadDescriptor mnist_descriptor() {
               choice_param("test_executor", "eager", {"eager", "graph"}, "how the test pass runs (kind training)"),
               choice_param("last_batch", "skip", {"skip", "capture"},
                            "the short last batch of an epoch: skip it (as the tutorial does) or train on it "
-                           "(a second captured graph for its shape)")};
+                           "(a second captured graph for its shape)"),
+              choice_param("data", "device", {"device", "host"},
+                           "where the data lives (kind training): on the device, each batch gathered there by "
+                           "the step itself; or in host memory, each batch copied over (the tutorial's way)"),
+              choice_param("order", "sequential", {"sequential", "shuffled"},
+                           "the order of the training data (kind training): the tutorial's sequential order, or "
+                           "a permutation per epoch drawn from --seed")};
   return d;
 }
 
@@ -163,7 +171,16 @@ class MnistWorkload final : public Workload {
     mnist::TrainingConfig config;
     const MnistDirChoice data = locate_mnist_dir(context.data_dir);
     config.data_dir = data.dir;
-    if (!context.quiet && context.out != nullptr) *context.out << "Data: " << data.dir << " (from " << data.source << ")\n";
+    config.data_on_host = context.data_on_host.value_or(bench::param_string(spec, "data") == "host");
+    config.order = context.shuffle.value_or(bench::param_string(spec, "order") == "shuffled") ? bench::BatchOrder::kShuffled
+                                                                                           : bench::BatchOrder::kSequential;
+    config.seed = context.seed;
+    if (!context.quiet && context.out != nullptr) {
+      *context.out << fmt::format("Data: {} (from {}); {}, {} order\n", data.dir, data.source,
+                                  config.data_on_host ? "in host memory, every batch copied to the device"
+                                                      : "on the device, every batch gathered there by the step",
+                                  bench::to_string(config.order));
+    }
     config.device = context.device;
     config.epochs = context.epochs.value_or(static_cast<int>(bench::param_int(spec, "epochs")));
     config.batch = bench::param_int(spec, "batch");
@@ -177,7 +194,7 @@ class MnistWorkload final : public Workload {
     config.train_last_short_batch =
         (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
     config.out = context.quiet ? nullptr : context.out;
-    config.progress = context.progress;
+    config.progress = context.quiet ? nullptr : context.progress;
     return mnist::train(config);
   }
 

@@ -5,6 +5,9 @@ check_results.py RESULTS_JSON CHECK...
   status:CASE/VARIANT=STATUS        the record's status (ok, skipped, failed)
   timed:CASE/VARIANT                an ok record with samples, a median and counters
   learned:CASE/VARIANT              a training record whose first epoch tested better than chance
+  training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
+  breakdown:CASE/VARIANT            a training record whose load, setup, capture, training, testing
+                                    and other seconds are there and add up to its total
   csv:PATH                          a CSV file with a header and one row per record
   absent:CASE/VARIANT               no record (a case an interrupted run did not finish)
   interrupted:SIGNAL                the run is marked interrupted by SIGNAL (or "no")
@@ -127,6 +130,23 @@ def main():
             for (case, variant), r in records.items():
                 if f"{case}/{variant}" not in names:
                     fail(f"{arg}: no benchmark {case}/{variant}")
+        elif kind == "training":
+            spec, field = arg.split(":", 1)
+            key, value = field.split("=", 1)
+            training = record(spec).get("training") or {}
+            if str(training.get(key)) != value:
+                fail(f"{spec}: training.{key} is {training.get(key)!r}, expected {value}")
+        elif kind == "breakdown":
+            training = record(arg).get("training") or {}
+            parts = ("load_seconds", "setup_seconds", "capture_seconds", "train_seconds", "test_seconds",
+                     "other_seconds")
+            values = [training.get(p) for p in parts]
+            if any(not isinstance(v, (int, float)) for v in values):
+                fail(f"{arg}: breakdown missing: {dict(zip(parts, values))}")
+            if not (training["load_seconds"] > 0 and training["train_seconds"] > 0 and training["test_seconds"] > 0):
+                fail(f"{arg}: load, training and testing must take time: {dict(zip(parts, values))}")
+            if abs(sum(values) - training["total_seconds"]) > 1e-6 * max(1.0, training["total_seconds"]):
+                fail(f"{arg}: the breakdown adds up to {sum(values)}, the total is {training['total_seconds']}")
         elif kind == "method":
             spec, method = arg.split("=")
             r = record(spec)

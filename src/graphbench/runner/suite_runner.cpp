@@ -36,9 +36,12 @@ void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) 
   }
 }
 
-SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& context,
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& suite_context,
                        Environment environment, std::ostream* log, std::ostream* errors) {
   preflight_suite(suite, workloads);
+  CaseContext context = suite_context;
+  context.case_names.clear();
+  for (const CaseSpec& spec : suite.cases) context.case_names.push_back(spec.name);
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;
