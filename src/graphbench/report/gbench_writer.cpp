@@ -161,6 +161,13 @@ void add_record(json& benchmarks, const ResultRecord& r, std::size_t family, std
   total["label"] = entry["label"];
   set_times(total, 1, t.total_seconds, t.total_seconds, "s");
   add_counter(total, "train_steps", static_cast<double>(t.train_steps));
+  // Where the whole run's time went (seconds; they add up to real_time).
+  add_counter(total, "load_seconds", t.load_seconds);
+  add_counter(total, "setup_seconds", t.setup_seconds);
+  add_counter(total, "capture_seconds", t.capture_seconds);
+  add_counter(total, "train_seconds", t.train_seconds);
+  add_counter(total, "test_seconds", t.test_seconds);
+  add_counter(total, "other_seconds", t.other_seconds);
   if (!t.epochs.empty()) add_counter(total, "final_test_accuracy", t.epochs.back().test_accuracy);
   add_counter(total, "speedup_vs_eager", r.speedup_vs_eager);
   benchmarks.push_back(std::move(total));
