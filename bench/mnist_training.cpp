@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 namespace graphbench::mnist {
 
@@ -72,6 +73,7 @@ class Trainer {
     options.order = config_.order;
     options.seed = config_.seed;
     options.program = TrainProgramOptions{config_.batch, config_.lr, config_.momentum, true};
+    check_something_to_do(options);
     ModelStore store = initial_store(config_.device);
     Engine engine(store);
     std::unique_ptr<TrainingData> data = config_.data_on_host ? make_host_training_data(std::move(splits), options)
@@ -138,6 +140,18 @@ class Trainer {
     at::empty({1}, at::TensorOptions().device(config_.device));
     synchronize_device(cuda_);
     return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  // A run with no training step or no test image would report a loss of 0 and a step time of 0:
+  // it fails here, with the reason, before anything is set up (the runner records it as failed).
+  static void check_something_to_do(const DataOptions& options) {
+    if (options.train.steps() == 0) {
+      throw std::runtime_error(fmt::format(
+          "trained nothing: {} training image(s), fewer than one batch of {} (the short last batch is skipped; "
+          "--last-batch capture trains on it)",
+          options.train.size, options.train.batch));
+    }
+    if (options.test.steps() == 0) throw std::runtime_error("tested nothing: the test split has no images");
   }
 
   void print(const std::string& text) {

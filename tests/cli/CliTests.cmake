@@ -242,9 +242,20 @@ set_tests_properties("cli: no file of the earlier run is left beside the new one
 add_test(NAME "cli: tiny MNIST-format data"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/tiny-data 10 10)
 add_test(NAME "cli: a training run that trained nothing fails with the reason (1)"
-         COMMAND ${EXPECT} 1 "FAILED: trained nothing: 0 training steps in 1 epoch\\(s\\) over 10 training images" --
+         COMMAND ${EXPECT} 1 "FAILED: trained nothing: 10 training image\\(s\\), fewer than one batch of 64" --
                  ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/tiny-data -o ${OUT_DIR}/tiny)
 set_tests_properties("cli: a training run that trained nothing fails with the reason (1)" PROPERTIES DEPENDS "cli: tiny MNIST-format data")
+add_test(NAME "cli: with the data on the host too (1)"
+         COMMAND ${EXPECT} 1 "FAILED: trained nothing: 10 training image\\(s\\), fewer than one batch of 64" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/tiny-data --data-on-host
+                 -o ${OUT_DIR}/tiny-host)
+set_tests_properties("cli: with the data on the host too (1)" PROPERTIES DEPENDS "cli: tiny MNIST-format data")
+add_test(NAME "cli: MNIST-format data without test images"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/no-test-data 128 0)
+add_test(NAME "cli: a training run that tested nothing fails with the reason (1)"
+         COMMAND ${EXPECT} 1 "FAILED: tested nothing: the test split has no images" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/no-test-data -o ${OUT_DIR}/no-test)
+set_tests_properties("cli: a training run that tested nothing fails with the reason (1)" PROPERTIES DEPENDS "cli: MNIST-format data without test images")
 add_test(NAME "cli: MNIST images with a wrong magic number"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/bad-magic 100 10 --images-magic-dims 1)
 add_test(NAME "cli: a wrong IDX magic number is reported as one (2)"
