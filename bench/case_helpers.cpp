@@ -55,14 +55,14 @@ ParamDecl choice_param(const char* name, const char* default_value, std::vector<
   return p;
 }
 
-ExecutorKind executor_for(const std::string& variant) {
-  if (variant == "static") return ExecutorKind::kStatic;
-  if (variant == "graph" || variant == "jit+graph") return ExecutorKind::kGraph;
+ExecutorKind executor_for(const Variant& variant) {
+  switch (variant.execution()) {
+    case Execution::kEager: return ExecutorKind::kEager;
+    case Execution::kStatic: return ExecutorKind::kStatic;
+    case Execution::kGraph: return ExecutorKind::kGraph;
+  }
   return ExecutorKind::kEager;
 }
-
-bool is_jit_variant(const std::string& variant) { return variant == "jit" || variant == "jit+graph"; }
-bool is_reference_variant(const std::string& variant) { return variant == "reference" || variant == "reference+graph"; }
 
 double element_size(at::ScalarType dtype) { return static_cast<double>(c10::elementSize(dtype)); }
 

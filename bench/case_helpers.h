@@ -3,8 +3,9 @@
 #pragma once
 
 #include "graphbench/exec/executor.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
+#include "graphbench/workload/variant.h"
 
 #include <ATen/ATen.h>
 
@@ -24,10 +25,8 @@ ParamDecl int_param(const char* name, std::int64_t default_value, const char* he
 ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help);
 ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help);
 
-// eager/jit -> eager executor, static -> static, graph/jit+graph -> graph.
-ExecutorKind executor_for(const std::string& variant);
-bool is_jit_variant(const std::string& variant);
-bool is_reference_variant(const std::string& variant);
+// The engine executor that runs `variant`'s steps.
+ExecutorKind executor_for(const Variant& variant);
 
 // Bytes of one element of `dtype`.
 double element_size(at::ScalarType dtype);

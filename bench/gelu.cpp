@@ -5,12 +5,12 @@
 //   reference(+graph)   the function written in plain LibTorch, as the blog writes it, with a
 //                       static input and at::cuda::CUDAGraph around it
 #include "case_helpers.h"
-#include "registry.h"
 
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/script.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
 
 namespace graphbench {
@@ -23,7 +23,7 @@ WorkloadDescriptor gelu_descriptor() {
   d.summary = "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog)";
   d.modes = {"inference"};
   d.kinds = {"benchmark"};
-  d.variants = all_variant_names();
+  d.variants = Variant::all();
   d.dtypes = {"float32", "float16", "bfloat16"};
   ParamDecl shape;
   shape.name = "shape";
@@ -59,25 +59,25 @@ class GeluCase final : public CaseInstance {
     dtype_ = x_spec.dtype;
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool) override {
-    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph");
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph());
     EngineRunnerConfig config;
-    config.program = bench::is_jit_variant(variant) ? jit_program_ : engine_program_;
+    config.program = variant.is_script() ? jit_program_ : engine_program_;
     config.executor = bench::executor_for(variant);
     config.policy = Policy::inference();
     // TorchScript profiles its first runs and fuses afterwards: warm it up longer before capture.
-    config.options.warmup_steps = bench::is_jit_variant(variant) ? 5 : 3;
+    config.options.warmup_steps = variant.is_script() ? 5 : 3;
     config.feed = {{"x", input_}};
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
   StepCost cost() const override { return cost_; }
 
-  double rtol(const std::string& variant) const override {
+  double rtol(const Variant& variant) const override {
     if (dtype_ != at::kFloat) return 1e-2;
     return CaseInstance::rtol(variant);
   }
-  double atol(const std::string& variant) const override {
+  double atol(const Variant& variant) const override {
     if (dtype_ != at::kFloat) return 1e-2;
     return CaseInstance::atol(variant);
   }
@@ -113,8 +113,10 @@ class GeluWorkload final : public Workload {
   WorkloadDescriptor descriptor_ = gelu_descriptor();
 };
 
+std::unique_ptr<Workload> make_gelu_workload() { return std::make_unique<GeluWorkload>(); }
+
 }  // namespace
 
-std::unique_ptr<Workload> make_gelu_workload() { return std::make_unique<GeluWorkload>(); }
+GRAPHBENCH_REGISTER_WORKLOAD(make_gelu_workload);
 
 }  // namespace graphbench

@@ -3,7 +3,6 @@
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
 #include "case_helpers.h"
-#include "registry.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
@@ -11,6 +10,7 @@
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
 
 #include <torch/torch.h>
@@ -33,7 +33,8 @@ WorkloadDescriptor linear_dropout_descriptor() {
   d.summary = "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph docs, blog)";
   d.modes = {"train", "inference"};
   d.kinds = {"benchmark"};
-  d.variants = {"eager", "static", "graph", "reference", "reference+graph"};
+  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                Variant::named("reference"), Variant::named("reference+graph")};
   d.dtypes = {"float32"};
   ParamDecl dropout;
   dropout.name = "dropout";
@@ -96,8 +97,8 @@ class LinearDropoutCase final : public CaseInstance {
     cost_.flops = train_ ? 3.0 * matmul : matmul;
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
-    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph", validation);
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
+    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph(), validation);
     EngineRunnerConfig config;
     config.program = validation ? validation_program_ : timed_program_;
     config.executor = bench::executor_for(variant);
@@ -113,8 +114,8 @@ class LinearDropoutCase final : public CaseInstance {
 
   StepCost cost() const override { return cost_; }
   int validation_steps() const override { return train_ ? 5 : 1; }
-  double rtol(const std::string&) const override { return train_ ? 1e-4 : 1e-5; }
-  double atol(const std::string&) const override { return train_ ? 1e-5 : 1e-6; }
+  double rtol(const Variant&) const override { return train_ ? 1e-4 : 1e-5; }
+  double atol(const Variant&) const override { return train_ ? 1e-5 : 1e-6; }
 
  private:
   std::shared_ptr<const Program> build_program(bool dropout_on) const {
@@ -240,8 +241,10 @@ class LinearDropoutWorkload final : public Workload {
   WorkloadDescriptor descriptor_ = linear_dropout_descriptor();
 };
 
+std::unique_ptr<Workload> make_linear_dropout_workload() { return std::make_unique<LinearDropoutWorkload>(); }
+
 }  // namespace
 
-std::unique_ptr<Workload> make_linear_dropout_workload() { return std::make_unique<LinearDropoutWorkload>(); }
+GRAPHBENCH_REGISTER_WORKLOAD(make_linear_dropout_workload);
 
 }  // namespace graphbench

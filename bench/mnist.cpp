@@ -8,11 +8,11 @@
 #include "mnist_data.h"
 #include "mnist_model.h"
 #include "mnist_training.h"
-#include "registry.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/data/mnist_files.h"
 #include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
 
 namespace graphbench {
@@ -29,7 +29,8 @@ WorkloadDescriptor mnist_descriptor() {
   d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
   d.modes = {"train"};
   d.kinds = {"training", "benchmark"};
-  d.variants = {"eager", "static", "graph", "reference", "reference+graph"};
+  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                Variant::named("reference"), Variant::named("reference+graph")};
   d.dtypes = {"float32"};
   d.params = {int_param("batch", 64, "training batch size"),
               int_param("test_batch", 1000, "test batch size"),
@@ -65,8 +66,8 @@ class MnistStepCase final : public CaseInstance {
     cost_.flops = 3.0 * static_cast<double>(batch_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
-    if (bench::is_reference_variant(variant)) return make_reference(variant == "reference+graph", validation);
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
+    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph(), validation);
     EngineRunnerConfig config;
     config.program = validation ? validation_program_ : timed_program_;
     config.executor = bench::executor_for(variant);
@@ -79,8 +80,8 @@ class MnistStepCase final : public CaseInstance {
 
   StepCost cost() const override { return cost_; }
   int validation_steps() const override { return 5; }
-  double rtol(const std::string&) const override { return 1e-4; }
-  double atol(const std::string&) const override { return 1e-5; }
+  double rtol(const Variant&) const override { return 1e-4; }
+  double atol(const Variant&) const override { return 1e-5; }
 
  private:
   // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
@@ -152,9 +153,9 @@ class MnistWorkload final : public Workload {
     return std::make_unique<MnistStepCase>(spec, context);
   }
 
-  TrainingSummary train(const CaseSpec& spec, const std::string& variant, const CaseContext& context) const override {
-    if (bench::is_reference_variant(variant) || bench::is_jit_variant(variant)) {
-      throw EngineError("training runs support the eager, static and graph variants; " + variant +
+  TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
+    if (variant.source() != StepSource::kEngine) {
+      throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
     }
     mnist::TrainingConfig config;
@@ -182,8 +183,10 @@ class MnistWorkload final : public Workload {
   WorkloadDescriptor descriptor_ = mnist_descriptor();
 };
 
+std::unique_ptr<Workload> make_mnist_workload() { return std::make_unique<MnistWorkload>(); }
+
 }  // namespace
 
-std::unique_ptr<Workload> make_mnist_workload() { return std::make_unique<MnistWorkload>(); }
+GRAPHBENCH_REGISTER_WORKLOAD(make_mnist_workload);
 
 }  // namespace graphbench

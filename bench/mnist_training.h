@@ -4,7 +4,7 @@
 #pragma once
 
 #include "graphbench/exec/executor.h"
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 #include <ostream>
 #include <string>

@@ -1,8 +1,7 @@
 // `graphbench list`: what can be run.
 #include "run_command.h"
 
-#include "registry.h"
-
+#include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,24 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
+#include <algorithm>
 
 namespace graphbench::cli {
 
 namespace {
-
-const std::map<std::string, std::string>& variant_help() {
-  static const std::map<std::string, std::string> help = {
-      {"eager", "the engine, ops one by one with fresh allocations (what ordinary LibTorch code does)"},
-      {"static", "the engine on fixed buffers and aliases, ops one by one, no capture (allocation cost isolated)"},
-      {"graph", "the engine's captured CUDA graph, replayed (inputs copied into fixed buffers)"},
-      {"jit", "TorchScript compiled from source (its fuser merges elementwise ops), run eagerly"},
-      {"jit+graph", "the TorchScript function captured in a CUDA graph"},
-      {"reference", "plain LibTorch written as the tutorial writes it (modules, torch::optim)"},
-      {"reference+graph", "the same, captured by hand with at::cuda::CUDAGraph as the tutorial does"},
-  };
-  return help;
-}
 
 std::string type_name(ParamType type) {
   switch (type) {
@@ -43,14 +29,28 @@ std::string type_name(ParamType type) {
 
 }  // namespace
 
+std::vector<std::string> suite_names(const std::vector<std::string>& dirs) {
+  for (const std::filesystem::path dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  return {};
+}
+
 int list_command(const std::string& configs_dir) {
   std::cout << "Workloads:\n";
-  for (const Workload* w : all_workloads()) {
+  for (const Workload* w : WorkloadRegistry::global().all()) {
     const auto& d = w->descriptor();
     std::cout << fmt::format("  {:<16}{}\n", d.name, d.summary);
     std::cout << fmt::format("  {:<16}modes: {}; kinds: {}; dtypes: {}\n", "", fmt::join(d.modes, ", "),
                              fmt::join(d.kinds, ", "), fmt::join(d.dtypes, ", "));
-    std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(d.variants, ", "));
+    std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(variant_names(d.variants), ", "));
     for (const auto& p : d.params) {
       const std::string def = p.default_value.is_null() ? "required" : "default " + p.default_value.dump();
       const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
@@ -58,22 +58,18 @@ int list_command(const std::string& configs_dir) {
     }
   }
   std::cout << "\nVariants:\n";
-  for (const auto& v : all_variant_names()) std::cout << fmt::format("  {:<16}{}\n", v, variant_help().at(v));
+  for (const Variant& v : Variant::all()) std::cout << fmt::format("  {:<16}{}\n", v.name(), v.help());
 
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string() << " (graphbench --workload NAME, or run --config FILE):\n";
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      if (entry.path().extension() == ".json") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
+    for (const auto& name : suite_names({dir.string()})) {
+      const std::filesystem::path file = dir / (name + ".json");
       std::ifstream in(file);
       const auto doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
       std::string description = "(not valid JSON)";
       if (doc.is_object()) description = doc.value("description", std::string{});
-      std::cout << fmt::format("  {:<16}{}\n", file.stem().string(), description);
+      std::cout << fmt::format("  {:<16}{}\n", name, description);
     }
     break;
   }

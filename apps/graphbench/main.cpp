@@ -8,9 +8,11 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
+#include "graphbench/workload/variant.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
@@ -41,7 +43,7 @@ struct RawRunOptions {
 
 void add_run_options(CLI::App& app, RawRunOptions& raw) {
   RunOptions& o = raw.options;
-  app.add_option("--variants", o.variants, "Only these variants, comma-separated (eager,static,graph,jit,jit+graph,reference,reference+graph)");
+  app.add_option("--variants", o.variants, "Only these variants, comma-separated (" + fmt::format("{}", fmt::join(graphbench::Variant::names(), ",")) + ")");
   app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated");
   app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
@@ -93,6 +95,13 @@ double parse_threshold(const std::string& text) {
   }
 }
 
+// The suites --workload can run, for --help: the stems of the first configs directory found.
+std::string suite_names_text() {
+  const auto names = graphbench::cli::suite_names(graphbench::cli::configs_search_dirs(""));
+  if (names.empty()) return "none found: see --configs-dir";
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 std::string joined_command_line(int argc, char** argv) {
   std::string line;
   for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
@@ -117,7 +126,8 @@ int main(int argc, char** argv) {
       "regression); 2 bad input or usage. Suite format: docs/spec.md; result files: docs/results.md.");
 
   RawRunOptions top;
-  app.add_option("-w,--workload", top.options.workload, "Run the suite configs/NAME.json (gelu, linear_dropout, mnist, blog, ci)");
+  app.add_option("-w,--workload", top.options.workload,
+                 "Run the suite NAME.json of the configs directory (" + suite_names_text() + ")");
   add_run_options(app, top);
 
   RawRunOptions sub;

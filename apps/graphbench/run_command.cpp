@@ -1,7 +1,5 @@
 #include "run_command.h"
 
-#include "registry.h"
-
 #include "graphbench/core/errors.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
@@ -9,7 +7,8 @@
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/report/report_files.h"
 #include "graphbench/runner/suite_runner.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -73,16 +72,17 @@ void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet)
   if (list.empty()) return;
   const auto wanted = split_list(list);
   for (const auto& v : wanted) {
-    if (!contains(all_variant_names(), v)) {
-      throw InputError(fmt::format("--variants: unknown variant \"{}\" (known: {})", v, fmt::join(all_variant_names(), ", ")));
+    if (Variant::find(v) == nullptr) {
+      throw InputError(fmt::format("--variants: unknown variant \"{}\" (known: {})", v, fmt::join(Variant::names(), ", ")));
     }
   }
   std::vector<CaseSpec> kept;
   for (auto& c : suite.cases) {
-    const auto& supported = find_workload(c.workload)->descriptor().variants;
-    std::vector<std::string> variants;
+    const auto& supported = WorkloadRegistry::global().find(c.workload)->descriptor().variants;
+    std::vector<Variant> variants;
     for (const auto& v : wanted) {
-      if (contains(supported, v)) variants.push_back(v);
+      const Variant& variant = Variant::named(v);
+      if (std::find(supported.begin(), supported.end(), variant) != supported.end()) variants.push_back(variant);
     }
     if (variants.empty()) {
       if (!quiet) std::cerr << fmt::format("note: case {} has none of the variants asked for; left out\n", c.name);
@@ -141,7 +141,7 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
         factor = 0;
       }
     }
-    if (eq == std::string::npos || factor < 2 || !contains(all_variant_names(), o.inject_slowdown.substr(0, eq))) {
+    if (eq == std::string::npos || factor < 2 || Variant::find(o.inject_slowdown.substr(0, eq)) == nullptr) {
       throw InputError("--inject-slowdown: expected VARIANT=K with a known variant and an integer K >= 2, got \"" +
                        o.inject_slowdown + "\"");
     }
@@ -174,14 +174,14 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
 int run_command(const RunOptions& o, const std::string& command_line) {
   const std::string path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
   const OutputFormats formats = parse_output_formats(o.formats);
-  SuiteSpec suite = load_suite_spec(path, workload_descriptors());
+  SuiteSpec suite = load_suite_spec(path, WorkloadRegistry::global().descriptors());
   if (!o.last_batch.empty() && o.last_batch != "skip" && o.last_batch != "capture") {
     throw InputError("--last-batch: expected skip or capture, got \"" + o.last_batch + "\"");
   }
   apply_case_filter(suite, o.cases);
   if (o.use_train_graph) {
     for (auto& c : suite.cases) {
-      if (c.kind == "training") c.variants = {"graph"};
+      if (c.kind == "training") c.variants = {Variant::named("graph")};
     }
   }
   apply_variant_filter(suite, o.variants, o.quiet);
@@ -203,7 +203,7 @@ int run_command(const RunOptions& o, const std::string& command_line) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", suite.name, suite.cases.size(), path,
                         device.is_cuda() ? "cuda" : "cpu");
   }
-  const SuiteOutcome outcome = run_suite(suite, all_workloads(), context, collect_environment(request), log);
+  const SuiteOutcome outcome = run_suite(suite, WorkloadRegistry::global(), context, collect_environment(request), log);
 
   const std::string directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
   if (!o.quiet) std::cout << "\n" << render_markdown(outcome.report);

@@ -17,6 +17,9 @@ int list_command(const std::string& configs_dir);
 // Where suites are looked for: --configs-dir if given, else ./configs and the source tree's.
 std::vector<std::string> configs_search_dirs(const std::string& configs_dir);
 
+// The suite names (file stems of *.json) of the first of `dirs` that exists, sorted.
+std::vector<std::string> suite_names(const std::vector<std::string>& dirs);
+
 // The suite file of --workload NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
 // source tree's configs/ in turn; InputError saying where it looked.
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir);

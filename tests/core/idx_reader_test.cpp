@@ -1,6 +1,7 @@
 // The IDX reader and the MNIST file loader, on small IDX files the tests write themselves (raw and
 // gzipped), plus the real Fashion-MNIST test split where Debian's package is installed.
 #include "support/catch.h"
+#include "support/skip.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/data/idx_file.h"
@@ -364,10 +365,7 @@ TEST_CASE("load_mnist_split: labels outside 0..9", "[mnist]") {
 TEST_CASE("load_mnist_split reads the real Fashion-MNIST test split", "[mnist][data]") {
   const std::string dir = graphbench::kDefaultMnistDir;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    WARN("not checked: " << dir << " does not exist (apt-get install dataset-fashion-mnist)");
-    return;
-  }
+  if (!fs::is_directory(dir, ec)) GRAPHBENCH_SKIP(dir << " does not exist (apt-get install dataset-fashion-mnist)");
   const auto split = load_mnist_split(dir, false);
   CHECK(split.count == 10000);
   CHECK(split.rows == 28);

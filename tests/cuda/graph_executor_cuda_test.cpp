@@ -365,7 +365,7 @@ TEST_CASE("graph executor: dropout masks differ from replay to replay", "[cuda][
   CHECK_FALSE(outputs[0].equal(outputs[2]));
 }
 
-TEST_CASE("graph executor: a failing capture is ended cleanly; with fallback it runs eagerly", "[cuda][graph][capture]") {
+TEST_CASE("graph executor: a failing capture is ended cleanly, with fallback it runs eagerly", "[cuda][graph][capture]") {
   GRAPHBENCH_REQUIRE_CUDA();
   auto program = syncing_program(1024);
   const at::Tensor x = cuda_randn({1024}, 3);

@@ -5,6 +5,7 @@
 #include "engine/engine_test_util.h"
 #include "graphbench/exec/graph_key.h"
 #include "graphbench/plan/compile_cache.h"
+#include "support/skip.h"
 
 using namespace graphbench;
 using namespace graphbench::test_util;
@@ -233,7 +234,7 @@ std::shared_ptr<const Program> counter_program(std::shared_ptr<const Op> op) {
 
 }  // namespace
 
-TEST_CASE("alias check: an op that rebinds its in-place output is named; a correct one keeps the pointer",
+TEST_CASE("alias check: an op that rebinds its in-place output is named, a correct one keeps the pointer",
           "[engine][alias]") {
   for (ExecutorKind kind : {ExecutorKind::kEager, ExecutorKind::kStatic}) {
     CAPTURE(to_string(kind));
@@ -284,10 +285,7 @@ TEST_CASE("check_fixed_pointers: replacing a bound param in the store stops the 
 }
 
 TEST_CASE("graph executor without CUDA: an EngineError that says so, not a crash", "[engine][graph]") {
-  if (cuda_graphs_available()) {
-    WARN("skipped: this build has CUDA graphs; the [cuda] tests cover the graph executor");
-    return;
-  }
+  if (cuda_graphs_available()) GRAPHBENCH_SKIP("this build has CUDA graphs; the [cuda] tests cover the graph executor");
   auto program = gelu_program({4, 8});
   for (bool fallback : {false, true}) {
     CAPTURE(fallback);

@@ -4,7 +4,9 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/suite_runner.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include <ATen/ATen.h>
 
@@ -35,9 +37,10 @@ class ScaleRunner final : public VariantRunner {
 
 class FakeCase final : public CaseInstance {
  public:
-  std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) override {
-    const double factor = variant == "static" ? 2.0 + 1e-3 : 2.0;  // static is wrong on purpose
-    return std::make_unique<ScaleRunner>(at::ones({4}), factor, variant == "jit", validation);
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
+    // static computes the wrong thing on purpose; jit throws while it is timed.
+    const double factor = variant.execution() == Execution::kStatic ? 2.0 + 1e-3 : 2.0;
+    return std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation);
   }
   StepCost cost() const override { return {32.0, 4.0}; }
 };
@@ -48,7 +51,7 @@ class FakeWorkload final : public Workload {
     descriptor_.name = std::move(name);
     descriptor_.modes = {"inference"};
     descriptor_.kinds = {"benchmark"};
-    descriptor_.variants = all_variant_names();
+    descriptor_.variants = Variant::all();
     descriptor_.dtypes = {"float32"};
   }
   const WorkloadDescriptor& descriptor() const override { return descriptor_; }
@@ -62,12 +65,12 @@ class FakeWorkload final : public Workload {
   bool bad_input_;
 };
 
-CaseSpec fake_case(const std::string& name, const std::string& workload, std::vector<std::string> variants) {
+CaseSpec fake_case(const std::string& name, const std::string& workload, const std::vector<std::string>& variants) {
   CaseSpec spec;
   spec.name = name;
   spec.workload = workload;
   spec.mode = "inference";
-  spec.variants = std::move(variants);
+  for (const auto& v : variants) spec.variants.push_back(Variant::named(v));
   spec.sampling.warmup_steps = 1;
   spec.sampling.min_samples = 3;
   spec.sampling.max_samples = 5;
@@ -143,13 +146,14 @@ TEST_CASE("benchmark case: the test-only slowdown repeats every step of one vari
 }
 
 TEST_CASE("suite: a case with bad input is recorded, the run goes on, exit code 2") {
-  FakeWorkload good("fake");
-  FakeWorkload bad("broken", /*bad_input=*/true);
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<FakeWorkload>("fake"));
+  workloads.add(std::make_unique<FakeWorkload>("broken", /*bad_input=*/true));
   SuiteSpec suite;
   suite.path = "suite.json";
   suite.name = "s";
   suite.cases = {fake_case("first", "broken", {"eager", "reference"}), fake_case("second", "fake", {"eager"})};
-  const auto outcome = run_suite(suite, {&good, &bad}, CaseContext{}, Environment{}, nullptr);
+  const auto outcome = run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr);
   REQUIRE(outcome.report.records.size() == 3);
   CHECK(outcome.report.records[0].status == RecordStatus::kFailed);
   CHECK(outcome.report.records[0].reason == "data.idx: no such file");
@@ -161,11 +165,41 @@ TEST_CASE("suite: a case with bad input is recorded, the run goes on, exit code 
 }
 
 TEST_CASE("suite: a failed variant makes exit code 1, all ok makes 0") {
-  FakeWorkload good("fake");
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<FakeWorkload>("fake"));
   SuiteSpec suite;
   suite.name = "s";
   suite.cases = {fake_case("ok", "fake", {"eager", "reference"})};
-  CHECK(run_suite(suite, {&good}, CaseContext{}, Environment{}, nullptr).exit_code() == kExitOk);
+  CHECK(run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr).exit_code() == kExitOk);
   suite.cases = {fake_case("mismatch", "fake", {"eager", "static"})};
-  CHECK(run_suite(suite, {&good}, CaseContext{}, Environment{}, nullptr).exit_code() == kExitFailure);
+  CHECK(run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr).exit_code() == kExitFailure);
+}
+
+TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 when the variant is faster") {
+  ResultRecord eager_record;
+  ResultRecord faster_record;
+  ResultRecord slower_record;
+  TimedCase timed;
+  timed.variants = {{Variant::named("eager"), &eager_record},
+                    {Variant::named("static"), &faster_record},
+                    {Variant::named("reference"), &slower_record}};
+  const std::vector<double> per_step_us = {10.0, 5.0, 40.0};  // eager, about 2x faster, 4x slower
+  for (std::size_t i = 0; i < timed.variants.size(); ++i) {
+    timed.runners.push_back(std::make_unique<ScaleRunner>(at::ones({1}), 1.0, false, false));
+    TimedVariant t;
+    t.name = timed.variants[i].variant.name();
+    for (int k = 0; k < 30; ++k) {
+      const double wobble = 1.0 + 0.01 * static_cast<double>(k % 5);
+      t.device_us.push_back(per_step_us[i] * wobble);
+      t.host_us.push_back(per_step_us[i] * wobble);
+    }
+    timed.timed.push_back(t);
+  }
+  summarize_timing(timed, StepCost{}, Environment{});
+  REQUIRE(faster_record.speedup_vs_eager.has_value());
+  CHECK(*eager_record.speedup_vs_eager == 1.0);
+  CHECK(*faster_record.speedup_vs_eager == Approx(2.0).epsilon(0.01));
+  CHECK(faster_record.speedup_ci95->low > 1.0);
+  CHECK(*slower_record.speedup_vs_eager == Approx(0.25).epsilon(0.01));
+  CHECK(slower_record.speedup_ci95->high < 1.0);
 }

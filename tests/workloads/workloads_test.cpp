@@ -3,11 +3,11 @@
 #include "support/catch.h"
 #include "support/cuda_skip.h"
 
-#include "registry.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include "graphbench/data/mnist_files.h"
 #include "graphbench/runner/benchmark_case.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <filesystem>
 
@@ -19,13 +19,13 @@ using namespace graphbench;
 CaseSpec parse_case(const std::string& json) {
   const std::string suite = R"({"suite": "t", "defaults": {"warmup": 1, "sampling": {"min_samples": 3,
       "max_samples": 4, "min_time_s": 0.001, "max_time_s": 60, "min_sample_time_ms": 0.1}}, "cases": [)" + json + "]}";
-  return parse_suite_spec(parse_suite_json(suite, "test.json"), "test.json", workload_descriptors()).cases.at(0);
+  return parse_suite_spec(parse_suite_json(suite, "test.json"), "test.json", WorkloadRegistry::global().descriptors()).cases.at(0);
 }
 
 std::vector<ResultRecord> run(const std::string& json, at::Device device = at::kCPU) {
   CaseContext context;
   context.device = device;
-  return run_benchmark_case(*find_workload(parse_case(json).workload), parse_case(json), context, Environment{}, nullptr);
+  return run_benchmark_case(*WorkloadRegistry::global().find(parse_case(json).workload), parse_case(json), context, Environment{}, nullptr);
 }
 
 void require_status(const std::vector<ResultRecord>& records, const std::string& variant, RecordStatus status) {
@@ -46,7 +46,7 @@ bool have_mnist_data() { return std::filesystem::exists(resolve_mnist_dir(std::n
 
 }  // namespace
 
-TEST_CASE("gelu: eager, static, jit and reference agree on the CPU; graphs are skipped") {
+TEST_CASE("gelu: eager, static, jit and reference agree on the CPU, graphs are skipped") {
   const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [2, 3, 8, 8]})");
   for (const char* v : {"eager", "static", "jit", "reference"}) require_status(records, v, RecordStatus::kOk);
   for (const char* v : {"graph", "jit+graph", "reference+graph"}) require_status(records, v, RecordStatus::kSkipped);
@@ -72,8 +72,7 @@ TEST_CASE("linear_dropout: inference mode and Adam") {
 
 TEST_CASE("mnist: the training step of the engine matches the tutorial's code") {
   if (!have_mnist_data()) {
-    WARN("skipped: no MNIST-format data at " << resolve_mnist_dir(std::nullopt));
-    return;
+    GRAPHBENCH_SKIP("no MNIST-format data at " << resolve_mnist_dir(std::nullopt));
   }
   const auto records = run(R"({"name": "m", "workload": "mnist", "kind": "benchmark"})");
   for (const char* v : {"eager", "static", "reference"}) require_status(records, v, RecordStatus::kOk);
@@ -83,20 +82,21 @@ TEST_CASE("mnist: the training step of the engine matches the tutorial's code") 
 TEST_CASE("gelu on the GPU: every variant, graphs included, validates and is timed", "[cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [1, 3, 224, 224]})", at::kCUDA);
-  for (const auto& v : all_variant_names()) require_status(records, v, RecordStatus::kOk);
+  for (const auto& v : Variant::names()) require_status(records, v, RecordStatus::kOk);
   for (const auto& r : records) {
     if (r.variant == "graph") CHECK(r.counters.at("captures") == 1);
   }
 }
 
-TEST_CASE("linear_dropout and mnist on the GPU: graph and reference+graph validate", "[cuda]") {
+TEST_CASE("linear_dropout on the GPU: graph and reference+graph validate", "[cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   const auto linear = run(R"({"name": "l", "workload": "linear_dropout", "mode": "train"})", at::kCUDA);
   for (const char* v : {"eager", "static", "graph", "reference", "reference+graph"}) require_status(linear, v, RecordStatus::kOk);
-  if (!have_mnist_data()) {
-    WARN("mnist part skipped: no MNIST-format data");
-    return;
-  }
+}
+
+TEST_CASE("mnist on the GPU: graph and reference+graph validate", "[cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!have_mnist_data()) GRAPHBENCH_SKIP("no MNIST-format data at " << resolve_mnist_dir(std::nullopt));
   const auto mnist = run(R"({"name": "m", "workload": "mnist", "kind": "benchmark"})", at::kCUDA);
   for (const char* v : {"eager", "static", "graph", "reference", "reference+graph"}) require_status(mnist, v, RecordStatus::kOk);
 }

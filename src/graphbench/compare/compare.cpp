@@ -2,7 +2,7 @@
 // threshold (the rule is documented in compare.h).
 #include "graphbench/compare/compare.h"
 
-#include "graphbench/compare/bootstrap.h"
+#include "graphbench/stats/bootstrap.h"
 #include "graphbench/core/errors.h"
 
 #include <fmt/format.h>
@@ -132,7 +132,7 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators,
   std::vector<const std::vector<double>*> top, bottom;
   for (const SampleSet& set : numerators) top.push_back(set.samples);
   for (const SampleSet& set : denominators) bottom.push_back(set.samples);
-  const stats::RatioEstimate estimate = ratio_of_median_products(top, bottom);
+  const stats::RatioEstimate estimate = stats::ratio_of_median_products(top, bottom);
   row.ratio = estimate.ratio;
   row.ci95 = estimate.ci95;
   row.noise = noise;

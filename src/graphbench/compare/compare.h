@@ -14,7 +14,7 @@
 //          every sample set involved resampled independently.
 //   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
 //   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
-//          far the two baselines' ratios are apart (|r - 1|, r >= 1). Within-run spread misses
+//          far the two baselines' medians (with --metric speedup, their ratios) are apart (|r - 1|, r >= 1). Within-run spread misses
 //          shifts between runs (a host-bound eager step can move 20% between two processes on a
 //          VM while each run is tight); the A/A pair measures them.
 //   t      max(options.threshold, noise, A/A noise): never below the measured noise.
@@ -30,9 +30,10 @@
 //   MISSING in the baseline only (a regression only with fail_on_missing); NEW in current only.
 // Exit code: 1 when any row is a regression (SLOWER, FAILED, or MISSING with fail_on_missing),
 // else 0. Bad input (unreadable files, duplicate records, bad options) is an InputError (exit 2).
+// See docs/measuring.md (the compare gate).
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/stats/statistics.h"
 
 #include <iosfwd>

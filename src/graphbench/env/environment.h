@@ -1,7 +1,7 @@
 // The environment block of every result file: where, when, on what and with what it was measured.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/environment.h"
 
 #include <string>
 

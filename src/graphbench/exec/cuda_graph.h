@@ -1,5 +1,6 @@
 // One captured CUDA graph of a SlotBinding. The header is CUDA-free; in a build without CUDA,
 // capture() throws EngineError.
+// See docs/design.md (capture, and when a capture fails).
 #pragma once
 
 #include "graphbench/exec/counters.h"

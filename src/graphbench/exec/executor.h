@@ -1,8 +1,10 @@
 // Executors over the same compiled program:
 //   eager   ops one by one, fresh allocations each step (what ordinary LibTorch code does)
-//   static  fixed slots and aliases, ops one by one, no capture (isolates allocation from launch
-//           costs; runs on the CPU, so the role and alias logic is tested in CI)
+//   static  fixed slots and aliases, ops one by one, no capture (the values it can preallocate are
+//           not allocated per step, though ops that autograd records still allocate; runs on the
+//           CPU, so the role and alias logic is tested in CI)
 //   graph   capture once per graph key, then replay
+// See docs/design.md (the three executors).
 #pragma once
 
 #include "graphbench/exec/engine.h"
@@ -24,7 +26,8 @@ struct ExecutorOptions {
   // runs them on a side stream, then captures). Params and state are restored afterwards, so
   // warm-up steps leave no trace: step 1 of every executor is the same step.
   int warmup_steps = 3;
-  // Graph executor: when a capture fails, record why and run that key eagerly instead of failing.
+  // Graph executor: when a capture fails, record why and run that key's ops one by one on its
+  // fixed buffers (as the static executor does) instead of failing.
   bool fallback_to_eager = false;
 };
 

@@ -4,6 +4,7 @@
 //   inference  input, param          input       the input changes every run; captured params are used
 //   train      input, param, state   input       params and state need fixed pointers but are updated
 //                                                inside the graph: a feed must never overwrite them
+// See docs/design.md (policies).
 #pragma once
 
 #include "graphbench/plan/roles.h"

@@ -13,7 +13,7 @@ namespace {
 // p -= lr * update, with lr a 0-dim device tensor.
 void apply_scaled_update(const std::vector<at::Tensor>& params, const std::vector<at::Tensor>& updates,
                          const at::Tensor& lr) {
-#if TORCH_VERSION_MAJOR >= 2
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
   // Two multi-tensor kernels for all params (LibTorch 2.1+ has foreach ops taking a tensor scalar).
   at::_foreach_sub_(params, at::_foreach_mul(updates, lr));
 #else

@@ -129,7 +129,8 @@ std::shared_ptr<const Program> Builder::build() {
   built_ = true;
   Program& p = *program_;
   // Which values autograd tracks: the inputs a backward op differentiates, and everything
-  // computed from them by differentiable ops before that backward op.
+  // computed from them by differentiable ops (in program order, so the backward op's own inputs
+  // are marked before it runs).
   for (const auto& node : p.ops_) {
     for (int index : node.op->differentiates_inputs()) {
       p.values_[static_cast<std::size_t>(node.inputs.at(static_cast<std::size_t>(index)))].requires_grad = true;

@@ -1,9 +1,11 @@
 // compile_cached: the one way executors get a CompiledProgram. Keyed by program identity, so the
 // same program always yields the same plan object and plan key.
 //
-// Note [why the plan cache comes first]: the graph cache key contains the plan key. If every run
-// compiled a new plan, every run would see a new key, recapture, and bind fresh state buffers:
-// optimizer state would stop accumulating and training would look reset at every step.
+// Note [why the plan cache comes first]: slot bindings (and the graphs captured on them) hold a
+// reference to their CompiledProgram, and the binding cache's fast path recognises a binding by
+// that object's address. If every run compiled a new CompiledProgram, no run would find its
+// binding: every step would bind and capture again. One program, one CompiledProgram, for the
+// engine's lifetime.
 #pragma once
 
 #include "graphbench/plan/compiled_program.h"

@@ -2,6 +2,7 @@
 //   input  changes every step (a batch, a target)
 //   param  model weights
 //   state  optimizer state (momentum buffers, Adam's moments and step, the learning rate)
+// See docs/design.md (roles and external values).
 #pragma once
 
 #include <cstdint>

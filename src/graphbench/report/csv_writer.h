@@ -1,7 +1,7 @@
 // results.csv: one row per (case, variant) with the summary columns of docs/results.md.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 #include <string>
 

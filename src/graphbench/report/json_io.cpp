@@ -3,16 +3,12 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
+#include "graphbench/json/json_text.h"
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace graphbench {
 
@@ -165,32 +161,6 @@ json to_json(const RunReport& report) {
 // ---------------------------------------------------------------------------------------------
 namespace {
 
-std::string value_for_message(const json& value) {
-  constexpr std::size_t kMaxChars = 60;
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars - 3) + "...";
-  return text;
-}
-
-// RFC 6901: "~" is written "~0" and "/" is written "~1".
-std::string pointer_append(const std::string& base, const std::string& key) {
-  std::string out = base + "/";
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string pointer_append(const std::string& base, std::size_t index) {
-  return fmt::format("{}/{}", base, index);
-}
-
 // Typed access to the keys of one JSON object; every error names the file and the JSON pointer.
 class ObjectReader {
  public:
@@ -205,11 +175,11 @@ class ObjectReader {
   }
   [[noreturn]] void fail_expected(const std::string& pointer, const std::string& what,
                                   const json& got) const {
-    fail(pointer, fmt::format("expected {}, got {}", what, value_for_message(got)));
+    fail(pointer, fmt::format("expected {}, got {}", what, json_for_message(got)));
   }
 
   const std::string& file() const { return file_; }
-  std::string pointer(const std::string& key) const { return pointer_append(pointer_, key); }
+  std::string pointer(const std::string& key) const { return json_pointer_append(pointer_, key); }
 
   // The value of `key`, or nullptr when absent (InputError when absent and required).
   const json* find(const std::string& key, bool required = false) const {
@@ -272,7 +242,7 @@ class ObjectReader {
     if (!v) return out;
     if (!v->is_array()) fail_expected(pointer(key), "an array of numbers", *v);
     for (std::size_t i = 0; i < v->size(); ++i) {
-      out.push_back(number_at((*v)[i], pointer_append(pointer(key), i), "a number"));
+      out.push_back(number_at((*v)[i], json_pointer_append(pointer(key), i), "a number"));
     }
     return out;
   }
@@ -283,7 +253,7 @@ class ObjectReader {
     if (!v) return out;
     if (!v->is_array()) fail_expected(pointer(key), "an array of strings", *v);
     for (std::size_t i = 0; i < v->size(); ++i) {
-      if (!(*v)[i].is_string()) fail_expected(pointer_append(pointer(key), i), "a string", (*v)[i]);
+      if (!(*v)[i].is_string()) fail_expected(json_pointer_append(pointer(key), i), "a string", (*v)[i]);
       out.push_back((*v)[i].get<std::string>());
     }
     return out;
@@ -402,7 +372,7 @@ TrainingSummary read_training(const ObjectReader& t) {
   if (const json* epochs = t.find("epochs")) {
     if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
     for (std::size_t i = 0; i < epochs->size(); ++i) {
-      const ObjectReader e(t.file(), (*epochs)[i], pointer_append(t.pointer("epochs"), i));
+      const ObjectReader e(t.file(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
       TrainingEpoch epoch;
       epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
       epoch.train_seconds = e.number("train_seconds");
@@ -472,60 +442,13 @@ RunReport report_from_json(const json& document, const std::string& source_name)
   if (!records.is_array()) root.fail_expected("/records", "an array of records", records);
   for (std::size_t i = 0; i < records.size(); ++i) {
     report.records.push_back(
-        read_record(ObjectReader(source_name, records[i], pointer_append("/records", i))));
+        read_record(ObjectReader(source_name, records[i], json_pointer_append("/records", i))));
   }
   return report;
 }
 
-namespace {
-
-// 1-based line and column of the parser's byte position (nlohmann counts the character at
-// which it stopped, end of input included).
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
-  const std::size_t index = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < index; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, index - line_start + 1};
-}
-
-// nlohmann's reason without its "[json.exception...] parse error at line L, column C: " prefix.
-std::string parse_error_detail(const std::string& what) {
-  std::string detail = what;
-  const auto start = detail.find("parse error");
-  if (start != std::string::npos) detail = detail.substr(start + std::strlen("parse error"));
-  const auto colon = detail.find(": ");
-  if (colon != std::string::npos) detail = detail.substr(colon + 2);
-  return detail;
-}
-
-}  // namespace
-
 RunReport read_results_file(const std::string& path) {
-  if (std::filesystem::is_directory(path)) {
-    throw InputError(fmt::format("{}: cannot read results: is a directory", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(fmt::format("{}: cannot open results file: {}", path, std::strerror(errno)));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& e) {
-    const auto [line, column] = line_and_column(text, e.byte);
-    throw InputError(fmt::format("{}: invalid JSON at line {}, column {}: {}", path, line, column,
-                                 parse_error_detail(e.what())));
-  }
-  return report_from_json(document, path);
+  return report_from_json(parse_json_text(read_text_file(path, "results file"), path), path);
 }
 
 }  // namespace graphbench

@@ -16,7 +16,7 @@
 // rest of it recomputed from host_samples_us (the file stores only the host median).
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 #include <nlohmann/json.hpp>
 

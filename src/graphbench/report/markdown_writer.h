@@ -2,7 +2,7 @@
 // device, a table of benchmark records, a table of training records and the warnings.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 #include <string>
 

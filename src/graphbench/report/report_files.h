@@ -2,7 +2,7 @@
 // each written whole (temporary file, then rename) or not at all.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 #include <string>
 #include <vector>

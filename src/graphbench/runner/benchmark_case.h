@@ -1,8 +1,9 @@
-// One benchmark case, all its variants: skip what cannot run here, validate the rest against
-// eager, time them interleaved, and turn the samples into result records.
+// One benchmark case, all its variants, in three phases: skip what cannot run here, validate the
+// rest against eager (validation.h), time them interleaved (case_timing.h), and summarise the
+// samples into the records (case_summary.h).
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
 
 #include <ostream>
@@ -10,12 +11,10 @@
 
 namespace graphbench {
 
-// `log` (may be null) gets one progress line per phase.
+// `log` (may be null) gets one progress line per phase. InputError (bad data or parameters)
+// propagates; any other failure is recorded in the records.
 std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
                                              const CaseContext& context, const Environment& environment,
                                              std::ostream* log);
-
-// The record of (spec, variant) before anything ran: identity, params, published figures.
-ResultRecord make_record(const CaseSpec& spec, const std::string& variant, const CaseContext& context);
 
 }  // namespace graphbench

@@ -3,7 +3,7 @@
 // (`data.copy_(batch.data)`), then either runs the step eagerly or replays the step's graph.
 #pragma once
 
-#include "graphbench/runner/reference_graph.h"
+#include "graphbench/exec/reference_graph.h"
 #include "graphbench/runner/workload.h"
 
 #include <functional>

@@ -2,24 +2,14 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/case_records.h"
 #include "graphbench/runner/training_case.h"
 
 #include <fmt/format.h>
 
 namespace graphbench {
 
-namespace {
-
-const Workload* find(const std::vector<const Workload*>& workloads, const std::string& name) {
-  for (const Workload* w : workloads) {
-    if (w->descriptor().name == name) return w;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log) {
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
@@ -27,7 +17,7 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*
   for (const CaseSpec& spec : suite.cases) {
     ++index;
     if (log != nullptr) *log << fmt::format("[{}/{}] {} ({}, {})", index, suite.cases.size(), spec.name, spec.workload, spec.kind) << std::endl;
-    const Workload* workload = find(workloads, spec.workload);
+    const Workload* workload = workloads.find(spec.workload);
     std::vector<ResultRecord> records;
     try {
       if (workload == nullptr) throw InputError(fmt::format("{}: {}: no workload named {}", suite.path, spec.json_path, spec.workload));
@@ -38,8 +28,7 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*
       records.clear();
       for (const auto& variant : spec.variants) {
         ResultRecord r = make_record(spec, variant, context);
-        r.status = RecordStatus::kFailed;
-        r.reason = e.what();
+        mark_failed(r, e.what());
         records.push_back(std::move(r));
       }
       if (log != nullptr) *log << "  " << spec.name << ": " << e.what() << std::endl;

@@ -2,8 +2,9 @@
 #pragma once
 
 #include "graphbench/core/errors.h"
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
+#include "graphbench/runner/workload_registry.h"
 
 #include <ostream>
 #include <vector>
@@ -18,7 +19,7 @@ struct SuiteOutcome {
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
-SuiteOutcome run_suite(const SuiteSpec& suite, const std::vector<const Workload*>& workloads,
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log);
 
 }  // namespace graphbench

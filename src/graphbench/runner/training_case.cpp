@@ -1,8 +1,7 @@
 #include "graphbench/runner/training_case.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/exec/executor.h"
-#include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/case_records.h"
 
 namespace graphbench {
 
@@ -11,29 +10,28 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
   std::vector<ResultRecord> records;
   for (const auto& variant : spec.variants) {
     ResultRecord record = make_record(spec, variant, context);
-    if (variant_needs_cuda_graph(variant) && (!context.device.is_cuda() || !cuda_graphs_available())) {
-      record.status = RecordStatus::kSkipped;
-      record.reason = context.device.is_cuda() ? "this graphbench was built against a LibTorch without CUDA"
-                                               : "CUDA graphs need a CUDA device; this run is on the CPU";
+    const std::string why = skip_reason(variant, context);
+    if (!why.empty()) {
+      mark_skipped(record, why);
       records.push_back(std::move(record));
       continue;
     }
-    if (log != nullptr) *log << "  " << spec.name << ": training, variant " << variant << std::endl;
+    if (log != nullptr) *log << "  " << spec.name << ": training, variant " << variant.name() << std::endl;
     try {
       at::manual_seed(context.seed);
       record.training = workload.train(spec, variant, context);
     } catch (const InputError&) {
       throw;  // bad data or settings: the suite runner records it for every variant
     } catch (const std::exception& e) {
-      record.status = RecordStatus::kFailed;
-      record.reason = e.what();
+      mark_failed(record, e.what());
     }
     records.push_back(std::move(record));
   }
   // Speed-up of whole runs: eager's total time over each variant's.
   const ResultRecord* eager = nullptr;
-  for (const auto& r : records) {
-    if (r.variant == "eager" && r.status == RecordStatus::kOk && r.training) eager = &r;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ResultRecord& r = records[i];
+    if (spec.variants[i].is_eager_baseline() && r.status == RecordStatus::kOk && r.training) eager = &r;
   }
   if (eager != nullptr) {
     for (auto& r : records) {

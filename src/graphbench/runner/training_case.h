@@ -2,7 +2,7 @@
 // tutorial's lines; the record holds per-epoch times and accuracies.
 #pragma once
 
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 #include "graphbench/runner/workload.h"
 
 #include <ostream>

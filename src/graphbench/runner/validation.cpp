@@ -51,4 +51,28 @@ ValidationResult compare_observations(const Observations& expected, const Observ
   return result;
 }
 
+void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants) {
+  const int steps = instance.validation_steps();
+  const Variant& eager_variant = Variant::named("eager");
+  Observations eager;
+  try {
+    eager = observe_steps(*instance.make_runner(eager_variant, /*validation=*/true), steps);
+  } catch (const std::exception& e) {
+    for (const auto& v : variants) mark_failed(*v.record, std::string("eager (the reference for validation) failed: ") + e.what());
+    return;
+  }
+  for (const auto& v : variants) {
+    if (v.variant.is_eager_baseline()) continue;
+    try {
+      auto runner = instance.make_runner(v.variant, /*validation=*/true);
+      const auto result = compare_observations(eager, observe_steps(*runner, steps), instance.rtol(v.variant),
+                                               instance.atol(v.variant));
+      v.record->max_abs_error = result.max_abs_error;
+      if (!result.ok) mark_failed(*v.record, result.message);
+    } catch (const std::exception& e) {
+      mark_failed(*v.record, e.what());
+    }
+  }
+}
+
 }  // namespace graphbench

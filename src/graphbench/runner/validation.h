@@ -3,6 +3,7 @@
 // fails the variant: it is not timed.
 #pragma once
 
+#include "graphbench/runner/case_records.h"
 #include "graphbench/runner/workload.h"
 
 #include <string>
@@ -21,5 +22,11 @@ struct ValidationResult {
 };
 
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol);
+
+// Runs eager and every other variant of `variants` for instance.validation_steps() steps from the
+// same initial state (dropout off) and compares each with eager within the instance's tolerances.
+// A mismatch or an exception fails that variant's record, with the largest difference named; when
+// eager itself fails, every record fails.
+void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants);
 
 }  // namespace graphbench

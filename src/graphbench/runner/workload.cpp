@@ -4,15 +4,15 @@
 
 namespace graphbench {
 
-double CaseInstance::rtol(const std::string& variant) const {
-  return variant.rfind("jit", 0) == 0 ? 1e-4 : 1e-5;
+double CaseInstance::rtol(const Variant& variant) const {
+  return variant.tolerance() == ToleranceClass::kFusedKernels ? 1e-4 : 1e-5;
 }
 
-double CaseInstance::atol(const std::string& variant) const {
-  return variant.rfind("jit", 0) == 0 ? 1e-5 : 1e-6;
+double CaseInstance::atol(const Variant& variant) const {
+  return variant.tolerance() == ToleranceClass::kFusedKernels ? 1e-5 : 1e-6;
 }
 
-TrainingSummary Workload::train(const CaseSpec& spec, const std::string&, const CaseContext&) const {
+TrainingSummary Workload::train(const CaseSpec& spec, const Variant&, const CaseContext&) const {
   throw EngineError("workload " + spec.workload + " has no training cases");
 }
 

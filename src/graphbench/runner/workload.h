@@ -3,9 +3,10 @@
 // against eager and times them side by side.
 #pragma once
 
-#include "graphbench/report/result_record.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/record/result_record.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
+#include "graphbench/workload/variant.h"
 
 #include <ATen/ATen.h>
 
@@ -28,7 +29,7 @@ struct CaseContext {
   bool progress = false;                // stdout is a terminal: progress lines during an epoch
   std::uint64_t seed = 0;
   // Test-only: extra work added to every step of one variant (to check that compare catches it).
-  std::string slowdown_variant;
+  std::string slowdown_variant;  // a variant name, or "" for none
   int slowdown_factor = 0;
   // Training cases (kind "training"): overrides of the case's parameters from the command line.
   std::optional<int> epochs;
@@ -58,13 +59,14 @@ class CaseInstance {
  public:
   virtual ~CaseInstance() = default;
   // `validation`: dropout off, so that outputs are comparable with eager's.
-  virtual std::unique_ptr<VariantRunner> make_runner(const std::string& variant, bool validation) = 0;
+  virtual std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) = 0;
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
-  // Tolerances of the comparison with eager, for this variant.
-  virtual double rtol(const std::string& variant) const;
-  virtual double atol(const std::string& variant) const;
+  // Tolerances of the comparison with eager, for this variant. The defaults suit float32 by the
+  // variant's tolerance class.
+  virtual double rtol(const Variant& variant) const;
+  virtual double atol(const Variant& variant) const;
 };
 
 class Workload {
@@ -75,7 +77,7 @@ class Workload {
   virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
   // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
   // training cases keep this default, which throws.
-  virtual TrainingSummary train(const CaseSpec& spec, const std::string& variant, const CaseContext& context) const;
+  virtual TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const;
 };
 
 }  // namespace graphbench

@@ -2,7 +2,6 @@
 // of a ratio of medians and the Mann-Whitney U test. See statistics.h for the contracts.
 #include "graphbench/stats/statistics.h"
 
-#include "graphbench/stats/random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,33 +36,6 @@ double sorted_percentile(const std::vector<double>& sorted, double p) {
 
 
 // Median of a resample with replacement of `values` into `scratch`.
-double resampled_median(const std::vector<double>& values, SplitMix64& rng,
-                        std::vector<double>& scratch) {
-  scratch.resize(values.size());
-  for (double& x : scratch) x = values[rng.below(values.size())];
-  return median_in_place(scratch);
-}
-
-// Ranks 1..n of the pooled values, ties sharing their average rank; also sum(t^3 - t) over ties.
-std::vector<double> average_ranks(const std::vector<double>& pooled, double& tie_term) {
-  std::vector<std::size_t> order(pooled.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t l, std::size_t r) { return pooled[l] < pooled[r]; });
-  std::vector<double> ranks(pooled.size());
-  tie_term = 0.0;
-  for (std::size_t i = 0; i < order.size();) {
-    std::size_t j = i + 1;
-    while (j < order.size() && pooled[order[j]] == pooled[order[i]]) ++j;
-    const double rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
-    for (std::size_t k = i; k < j; ++k) ranks[order[k]] = rank;
-    const auto t = static_cast<double>(j - i);
-    tie_term += t * t * t - t;
-    i = j;
-  }
-  return ranks;
-}
-
 }  // namespace
 
 double median_in_place(std::vector<double>& values) {
@@ -131,58 +103,6 @@ double median_relative_noise(const std::vector<double>& values) {
   if (half_width == 0.0) return 0.0;
   if (median == 0.0) return kInfinity;
   return half_width / std::abs(median);
-}
-
-// The interval is the 2.5th and 97.5th percentiles of the resampled ratios, widened where needed
-// so that it always contains the point estimate (a percentile interval of a discrete statistic
-// can miss it on tiny or very skewed samples).
-RatioEstimate ratio_of_medians(const std::vector<double>& numerator,
-                               const std::vector<double>& denominator, int resamples,
-                               std::uint64_t seed) {
-  require_non_empty(numerator, "ratio_of_medians (numerator)");
-  require_non_empty(denominator, "ratio_of_medians (denominator)");
-  if (resamples < 1) {
-    throw std::invalid_argument("ratio_of_medians: resamples must be >= 1, got " +
-                                std::to_string(resamples));
-  }
-  std::vector<double> scratch = numerator;
-  const double top = median_in_place(scratch);
-  scratch = denominator;
-  const double bottom = median_in_place(scratch);
-
-  RatioEstimate estimate;
-  estimate.ratio = top / bottom;
-  SplitMix64 rng(seed);
-  std::vector<double> ratios(static_cast<std::size_t>(resamples));
-  for (double& r : ratios) {
-    const double t = resampled_median(numerator, rng, scratch);
-    r = t / resampled_median(denominator, rng, scratch);
-  }
-  std::sort(ratios.begin(), ratios.end());
-  estimate.ci95.low = std::min(sorted_percentile(ratios, 2.5), estimate.ratio);
-  estimate.ci95.high = std::max(sorted_percentile(ratios, 97.5), estimate.ratio);
-  return estimate;
-}
-
-// U of sample a, mean n1 n2 / 2, variance n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))), and a
-// continuity correction of 1/2, as scipy.stats.mannwhitneyu(method="asymptotic") by default.
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
-  require_non_empty(a, "mann_whitney_p (a)");
-  require_non_empty(b, "mann_whitney_p (b)");
-  std::vector<double> pooled = a;
-  pooled.insert(pooled.end(), b.begin(), b.end());
-  double tie_term = 0.0;
-  const std::vector<double> ranks = average_ranks(pooled, tie_term);
-  const auto n1 = static_cast<double>(a.size());
-  const auto n2 = static_cast<double>(b.size());
-  const double total = n1 + n2;
-  const double rank_sum_a = std::accumulate(ranks.begin(), ranks.begin() + a.size(), 0.0);
-  const double u = rank_sum_a - n1 * (n1 + 1.0) / 2.0;
-  const double mean = n1 * n2 / 2.0;
-  const double variance = n1 * n2 / 12.0 * ((total + 1.0) - tie_term / (total * (total - 1.0)));
-  if (!(variance > 0.0)) return 1.0;  // every value equal: no evidence of a difference
-  const double z = std::max(std::abs(u - mean) - 0.5, 0.0) / std::sqrt(variance);
-  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
 
 }  // namespace graphbench::stats

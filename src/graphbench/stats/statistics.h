@@ -38,17 +38,4 @@ Summary summarize(const std::vector<double>& values);
 // median (order statistics), divided by the median. Infinity with fewer than 6 samples.
 double median_relative_noise(const std::vector<double>& values);
 
-// Ratio of medians numerator / denominator with a 95% bootstrap percentile interval, resampling
-// both sides independently (so the noise of both propagates). Deterministic for a given seed.
-struct RatioEstimate {
-  double ratio = 0.0;
-  Interval ci95;
-};
-RatioEstimate ratio_of_medians(const std::vector<double>& numerator,
-                               const std::vector<double>& denominator, int resamples = 2000,
-                               std::uint64_t seed = 0x9e3779b97f4a7c15ull);
-
-// Two-sided Mann-Whitney U test p-value (normal approximation with tie correction).
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
-
 }  // namespace graphbench::stats

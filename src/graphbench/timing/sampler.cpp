@@ -5,19 +5,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace graphbench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 bool active(const TimedVariant& v) { return v.error.empty(); }
 
 void run_steps(TimedVariant& v, std::int64_t steps) {
-  for (std::int64_t i = 0; i < steps; ++i) v.runner->step();
+  for (std::int64_t i = 0; i < steps; ++i) v.step();
 }
 
 // Runs `fn` for one variant, turning an exception into the variant's error.
@@ -31,7 +28,7 @@ void guarded(TimedVariant& v, F&& fn) {
   }
 }
 
-void calibrate(TimedVariant& v, double min_sample_time_us, StepTimer& timer) {
+void calibrate(TimedVariant& v, double min_sample_time_us, SampleTimer& timer) {
   std::int64_t steps = 1;
   for (;;) {
     timer.start();
@@ -55,9 +52,9 @@ bool converged(const TimedVariant& v, const SamplingSpec& s) {
 
 }  // namespace
 
-std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, StepTimer& timer) {
-  const auto started = Clock::now();
-  auto elapsed_s = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
+std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer) {
+  const double started = timer.now_s();
+  auto elapsed_s = [&] { return timer.now_s() - started; };
 
   for (auto& v : variants) guarded(v, [&] { run_steps(v, sampling.warmup_steps); });
   for (auto& v : variants) guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer); });

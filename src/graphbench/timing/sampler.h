@@ -7,20 +7,40 @@
 // 4. Stop when every variant has at least `min_samples` samples and `min_time_s` of measured time
 //    and the relative noise of its median is under `target_rel_noise`; or at `max_samples`; or at
 //    the timeout `max_time_s` (then the result carries the reason).
+// See docs/measuring.md (warm-up, calibration, rounds, stop rules).
 #pragma once
 
-#include "graphbench/runner/workload.h"
-#include "graphbench/spec/suite_spec.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/suite/suite_spec.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace graphbench {
 
+// Per-step times of one block of back-to-back steps.
+struct StepTime {
+  double device_us = 0.0;  // per step
+  double host_us = 0.0;    // per step
+};
+
+// Where the sampler's times come from: StepTimer (CUDA events and a steady clock) in real runs,
+// a scripted clock in tests.
+class SampleTimer {
+ public:
+  virtual ~SampleTimer() = default;
+  // Marks the start of a block of steps.
+  virtual void start() = 0;
+  // Per-step times of the `steps` steps since start().
+  virtual StepTime stop(std::int64_t steps) = 0;
+  // Seconds on a steady clock, for the timeout.
+  virtual double now_s() = 0;
+};
+
 struct TimedVariant {
   std::string name;
-  VariantRunner* runner = nullptr;
+  std::function<void()> step;  // one timed unit (one inference call or one training step)
   std::int64_t steps_per_sample = 1;
   std::vector<double> device_us;  // per-step device time of each sample
   std::vector<double> host_us;    // per-step host time of each sample
@@ -29,6 +49,6 @@ struct TimedVariant {
 };
 
 // Samples every variant; returns why sampling stopped.
-std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, StepTimer& timer);
+std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer);
 
 }  // namespace graphbench

@@ -45,6 +45,8 @@ StepTimer::StepTimer(bool cuda) : impl_(std::make_unique<Impl>()) {
 
 StepTimer::~StepTimer() = default;
 
+double StepTimer::now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+
 void StepTimer::start() {
   synchronize_device(impl_->cuda);
 #ifdef GRAPHBENCH_WITH_CUDA

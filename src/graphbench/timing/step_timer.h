@@ -1,8 +1,11 @@
 // Timing a block of back-to-back steps: device time from CUDA events around the block (launch
 // gaps included: that is what graphs remove) and host wall time, both per step. On the CPU both
 // come from a steady clock. The device is synchronised before a block starts (nothing queued
-// earlier is counted) and after it ends.
+// earlier is counted); the block ends when the end event on the current stream has completed.
+// See docs/measuring.md (device time, host time, training runs).
 #pragma once
+
+#include "graphbench/timing/sampler.h"
 
 #include <cstdint>
 #include <memory>
@@ -10,17 +13,13 @@
 
 namespace graphbench {
 
-struct StepTime {
-  double device_us = 0.0;  // per step
-  double host_us = 0.0;    // per step
-};
-
-class StepTimer {
+class StepTimer final : public SampleTimer {
  public:
   explicit StepTimer(bool cuda);
-  ~StepTimer();
-  void start();
-  StepTime stop(std::int64_t steps);
+  ~StepTimer() override;
+  void start() override;
+  StepTime stop(std::int64_t steps) override;
+  double now_s() override;
 
  private:
   struct Impl;

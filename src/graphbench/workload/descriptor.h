@@ -3,6 +3,8 @@
 // this, so spec parsing stays free of LibTorch; bench/ registers one descriptor per workload.
 #pragma once
 
+#include "graphbench/workload/variant.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -35,21 +37,9 @@ struct WorkloadDescriptor {
   std::string summary;
   std::vector<std::string> modes;     // "inference", "train"
   std::vector<std::string> kinds;     // "benchmark", "training"
-  std::vector<std::string> variants;  // eager, static, graph, jit, jit+graph, reference, reference+graph
+  std::vector<Variant> variants;      // the variants a case of it may run, in report order
   std::vector<std::string> dtypes;    // float32, float16, bfloat16
   std::vector<ParamDecl> params;
 };
-
-// Every variant name the tool knows, in the order reports list them.
-inline const std::vector<std::string>& all_variant_names() {
-  static const std::vector<std::string> names = {"eager", "static", "graph", "jit", "jit+graph",
-                                                 "reference", "reference+graph"};
-  return names;
-}
-
-// True for variants that need a CUDA graph (skipped on the CPU).
-inline bool variant_needs_cuda_graph(const std::string& variant) {
-  return variant == "graph" || variant == "jit+graph" || variant == "reference+graph";
-}
 
 }  // namespace graphbench

@@ -2,7 +2,7 @@
 // file, by their ParamType, and returns them with the defaults filled in.
 #pragma once
 
-#include "graphbench/spec/json_checks.h"
+#include "graphbench/json/json_checker.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // The "published" key of a case (see published_fields.h).
-#include "graphbench/spec/published_fields.h"
+#include "graphbench/suite/published_fields.h"
 
 #include <fmt/format.h>
 
@@ -32,10 +32,11 @@ PublishedFigures read_one(const JsonChecker& checker, const json& object,
   PublishedFigures figures;
   const std::string variant_pointer = json_pointer_append(pointer, "variant");
   figures.variant = checker.read_string(object.at("variant"), variant_pointer);
-  if (!contains_name(workload.variants, figures.variant)) {
+  const std::vector<std::string> declared = variant_names(workload.variants);
+  if (!contains_name(declared, figures.variant)) {
     checker.fail_expected(variant_pointer,
                           fmt::format("a variant that workload \"{}\" declares ({})", workload.name,
-                                      join_names(workload.variants)),
+                                      join_names(declared)),
                           object.at("variant"));
   }
   figures.speedup = optional_positive(checker, object, pointer, "speedup");

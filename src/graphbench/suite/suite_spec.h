@@ -1,6 +1,8 @@
 // A suite file (configs/*.json) as plain structs, after full validation. See docs/spec.md.
 #pragma once
 
+#include "graphbench/workload/variant.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -36,7 +38,7 @@ struct CaseSpec {
   std::string kind = "benchmark";  // "benchmark": timed steps; "training": epochs of real training
   std::string mode;                // "inference" or "train"
   std::string dtype = "float32";
-  std::vector<std::string> variants;
+  std::vector<Variant> variants;
   SamplingSpec sampling;
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
   std::vector<PublishedFigures> published;

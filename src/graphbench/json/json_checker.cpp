@@ -1,57 +1,15 @@
-// Typed readers for the values of a suite file (see json_checks.h).
-#include "graphbench/spec/json_checks.h"
+// Typed readers for the values of a JSON file (see json_checker.h).
+#include "graphbench/json/json_checker.h"
 
 #include "graphbench/core/errors.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <limits>
 
 namespace graphbench {
 
 using nlohmann::json;
-
-std::string json_pointer_append(const std::string& base, const std::string& key) {
-  std::string escaped;
-  escaped.reserve(key.size());
-  for (char c : key) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return base + "/" + escaped;
-}
-
-std::string json_pointer_append(const std::string& base, std::size_t index) {
-  return fmt::format("{}/{}", base, index);
-}
-
-std::string json_for_message(const json& value) {
-  constexpr std::size_t kMaxChars = 60;
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > kMaxChars) {
-    text = text.substr(0, kMaxChars - 3) + "...";
-  }
-  return text;
-}
-
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
-
-bool contains_name(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 void JsonChecker::fail(const std::string& pointer, const std::string& message) const {
   if (pointer.empty()) throw InputError(fmt::format("{}: {}", path_, message));

@@ -2,8 +2,8 @@
 // or a case), then merged field by field into one SamplingSpec per case.
 #pragma once
 
-#include "graphbench/spec/json_checks.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/json/json_checker.h"
+#include "graphbench/suite/suite_spec.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 // The settings a case may inherit from "defaults" (see case_settings.h).
-#include "graphbench/spec/case_settings.h"
+#include "graphbench/suite/case_settings.h"
 
 #include <fmt/format.h>
 
@@ -36,7 +36,7 @@ std::optional<WrittenSetting<std::vector<std::string>>> read_variants(const Json
   std::vector<std::string> names;
   for (std::size_t i = 0; i < found->size(); ++i) {
     const std::string item_pointer = json_pointer_append(list_pointer, i);
-    const std::string name = checker.read_choice((*found)[i], item_pointer, all_variant_names());
+    const std::string name = checker.read_choice((*found)[i], item_pointer, Variant::names());
     for (std::size_t j = 0; j < names.size(); ++j) {
       if (names[j] == name) {
         checker.fail(item_pointer, fmt::format("duplicate variant \"{}\" (also at {})", name,
@@ -87,19 +87,21 @@ std::string resolve_choice(const JsonChecker& checker, const WrittenSetting<std:
   return setting->value;
 }
 
-std::vector<std::string> resolve_variants(
-    const JsonChecker& checker, const WrittenSetting<std::vector<std::string>>* setting,
-    const WorkloadDescriptor& workload, const std::string& case_pointer) {
+std::vector<Variant> resolve_variants(const JsonChecker& checker,
+                                     const WrittenSetting<std::vector<std::string>>* setting,
+                                     const WorkloadDescriptor& workload, const std::string& case_pointer) {
   if (setting == nullptr) return workload.variants;
+  const std::vector<std::string> declared = variant_names(workload.variants);
+  std::vector<Variant> variants;
   for (std::size_t i = 0; i < setting->value.size(); ++i) {
-    if (!contains_name(workload.variants, setting->value[i])) {
+    if (!contains_name(declared, setting->value[i])) {
       checker.fail_expected(json_pointer_append(setting->pointer, i),
-                            declared_text("variant", workload, workload.variants,
-                                          setting->from_defaults, case_pointer),
+                            declared_text("variant", workload, declared, setting->from_defaults, case_pointer),
                             setting->written[i]);
     }
+    variants.push_back(Variant::named(setting->value[i]));
   }
-  return setting->value;
+  return variants;
 }
 
 }  // namespace

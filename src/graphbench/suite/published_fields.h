@@ -2,8 +2,8 @@
 // each compared with one measured variant of the case.
 #pragma once
 
-#include "graphbench/spec/json_checks.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/json/json_checker.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>

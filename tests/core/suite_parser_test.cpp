@@ -3,7 +3,7 @@
 #include "support/catch.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -18,6 +18,8 @@ using graphbench::InputError;
 using graphbench::ParamDecl;
 using graphbench::ParamType;
 using graphbench::WorkloadDescriptor;
+using graphbench::Variant;
+using graphbench::variant_names;
 using nlohmann::json;
 
 const char* const kPath = "configs/x.json";
@@ -43,7 +45,7 @@ WorkloadDescriptor workload(const std::string& name, std::vector<std::string> mo
   descriptor.summary = name;
   descriptor.modes = std::move(modes);
   descriptor.kinds = std::move(kinds);
-  descriptor.variants = std::move(variants);
+  for (const auto& v : variants) descriptor.variants.push_back(Variant::named(v));
   descriptor.dtypes = {"float32", "float16"};
   descriptor.params = std::move(params);
   return descriptor;
@@ -128,7 +130,7 @@ TEST_CASE("spec: a good suite is parsed with defaults applied") {
   CHECK(gelu.kind == "benchmark");
   CHECK(gelu.mode == "inference");
   CHECK(gelu.dtype == "float32");
-  CHECK(gelu.variants == std::vector<std::string>{"eager", "graph"});
+  CHECK(variant_names(gelu.variants) == std::vector<std::string>{"eager", "graph"});
   CHECK(gelu.json_path == "/cases/0");
   CHECK(gelu.params == json::parse(R"({"shape": [1, 3, 224, 224]})"));
   // Sampling merged field by field: built-in, then defaults, then the case.
@@ -150,7 +152,7 @@ TEST_CASE("spec: a good suite is parsed with defaults applied") {
   const auto& linear = suite.cases[1];
   CHECK(linear.mode == "train");  // the workload's first mode
   CHECK(linear.dtype == "float16");
-  CHECK(linear.variants ==
+  CHECK(variant_names(linear.variants) ==
         std::vector<std::string>{"eager", "static", "graph", "reference", "reference+graph"});
   CHECK(linear.sampling.warmup_steps == 0);
   CHECK(linear.sampling.min_samples == 20);
@@ -168,7 +170,7 @@ TEST_CASE("spec: a good suite is parsed with defaults applied") {
   const auto& mnist = suite.cases[2];
   CHECK(mnist.kind == "training");
   CHECK(mnist.mode == "train");
-  CHECK(mnist.variants == std::vector<std::string>{"eager", "graph", "reference", "reference+graph"});
+  CHECK(variant_names(mnist.variants) == std::vector<std::string>{"eager", "graph", "reference", "reference+graph"});
   CHECK(mnist.params ==
         json::parse(R"({"batch_size": 64, "epochs": 1, "optimizer": "sgd", "data_dir": ""})"));
   CHECK(mnist.published.empty());
@@ -428,11 +430,11 @@ TEST_CASE("spec: files") {
   }
   SECTION("a missing file") {
     const auto path = (dir.path / "missing.json").string();
-    CHECK(load_error(path) == path + ": cannot open suite file (No such file or directory)");
+    CHECK(load_error(path) == path + ": cannot open suite file: No such file or directory");
   }
   SECTION("a directory") {
     CHECK(load_error(dir.path.string()) ==
-          dir.path.string() + ": cannot open suite file (Is a directory)");
+          dir.path.string() + ": cannot open suite file: Is a directory");
   }
   SECTION("invalid JSON: a missing colon") {
     const auto path = dir.write("bad.json", "{\n  \"suite\": \"s\",\n  \"cases\" []\n}\n");

@@ -1,4 +1,4 @@
-#include "graphbench/runner/reference_graph.h"
+#include "graphbench/exec/reference_graph.h"
 
 #include "graphbench/core/errors.h"
 

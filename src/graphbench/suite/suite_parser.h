@@ -3,7 +3,7 @@
 // "<file>: <JSON pointer>: expected <what>, got <value>". The schema is in docs/spec.md.
 #pragma once
 
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@
 namespace graphbench {
 
 // Reads and validates the suite file at `path`. Throws InputError when the file cannot be read
-// ("<path>: cannot open suite file (No such file or directory)"), is not JSON ("<path>: invalid
+// ("<path>: cannot open suite file: No such file or directory"), is not JSON ("<path>: invalid
 // JSON at line L, column C: <reason>") or does not follow the schema.
 SuiteSpec load_suite_spec(const std::string& path, const std::vector<WorkloadDescriptor>& workloads);
 

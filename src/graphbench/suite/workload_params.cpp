@@ -1,5 +1,5 @@
 // Checks a workload's own parameters in one case (see workload_params.h).
-#include "graphbench/spec/workload_params.h"
+#include "graphbench/suite/workload_params.h"
 
 #include <fmt/format.h>
 

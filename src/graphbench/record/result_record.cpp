@@ -1,4 +1,4 @@
-#include "graphbench/report/result_record.h"
+#include "graphbench/record/result_record.h"
 
 namespace graphbench {
 

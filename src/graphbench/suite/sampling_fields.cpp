@@ -1,5 +1,5 @@
 // The "warmup" and "sampling" settings of a suite file (see sampling_fields.h).
-#include "graphbench/spec/sampling_fields.h"
+#include "graphbench/suite/sampling_fields.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,5 @@
-// Bootstrap of a ratio of products of medians (see bootstrap.h). It follows, on purpose, the
-// draw order of stats::ratio_of_medians (same generator, stats/random.h), so that both agree.
-#include "graphbench/compare/bootstrap.h"
+// Bootstrap of a ratio of products of medians (see bootstrap.h).
+#include "graphbench/stats/bootstrap.h"
 
 #include "graphbench/stats/random.h"
 
@@ -8,11 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-namespace graphbench {
+namespace graphbench::stats {
 namespace {
-
-using stats::SplitMix64;
-using stats::median_in_place;
 
 
 double product_of_medians(const std::vector<const std::vector<double>*>& sets,
@@ -47,7 +43,7 @@ void check_sets(const std::vector<const std::vector<double>*>& sets, const char*
 
 }  // namespace
 
-stats::RatioEstimate ratio_of_median_products(
+RatioEstimate ratio_of_median_products(
     const std::vector<const std::vector<double>*>& numerators,
     const std::vector<const std::vector<double>*>& denominators, int resamples,
     std::uint64_t seed) {
@@ -57,7 +53,7 @@ stats::RatioEstimate ratio_of_median_products(
     throw std::invalid_argument("resamples must be >= 1, got " + std::to_string(resamples));
   }
   std::vector<double> scratch;
-  stats::RatioEstimate estimate;
+  RatioEstimate estimate;
   const double top = product_of_medians(numerators, scratch);
   estimate.ratio = top / product_of_medians(denominators, scratch);
 
@@ -67,9 +63,9 @@ stats::RatioEstimate ratio_of_median_products(
     const double t = resampled_product(numerators, rng, scratch);
     r = t / resampled_product(denominators, rng, scratch);
   }
-  estimate.ci95.low = std::min(stats::percentile(ratios, 2.5), estimate.ratio);
-  estimate.ci95.high = std::max(stats::percentile(ratios, 97.5), estimate.ratio);
+  estimate.ci95.low = std::min(percentile(ratios, 2.5), estimate.ratio);
+  estimate.ci95.high = std::max(percentile(ratios, 97.5), estimate.ratio);
   return estimate;
 }
 
-}  // namespace graphbench
+}  // namespace graphbench::stats

@@ -1,6 +1,8 @@
-// Typed readers for the values of a suite file. Each checks one JSON value and, when it is not what
+// Typed readers for the values of a JSON file (a suite, a results file). Each checks one JSON value and, when it is not what
 // was expected, throws InputError as "<file>: <JSON pointer>: expected <what>, got <value>".
 #pragma once
+
+#include "graphbench/json/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,18 +11,6 @@
 #include <vector>
 
 namespace graphbench {
-
-// "/cases" + "name" -> "/cases/name", escaping '~' and '/' as RFC 6901 asks.
-std::string json_pointer_append(const std::string& base, const std::string& key);
-std::string json_pointer_append(const std::string& base, std::size_t index);
-
-// A value as JSON for a message: compact, cut to about 60 characters.
-std::string json_for_message(const nlohmann::json& value);
-
-// "a, b, c"
-std::string join_names(const std::vector<std::string>& names);
-
-bool contains_name(const std::vector<std::string>& names, const std::string& name);
 
 // Reads values of one file; every error names that file.
 class JsonChecker {

@@ -1,14 +1,14 @@
 // Reads a suite file into a SuiteSpec (see spec_parser.h and docs/spec.md): the top level and the
-// assembly of each case; the typed checks live in json_checks, case_settings, sampling_fields,
+// assembly of each case; the typed checks live in json/json_checker, case_settings, sampling_fields,
 // published_fields and workload_params.
-#include "graphbench/spec/spec_parser.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
-#include "graphbench/spec/case_settings.h"
-#include "graphbench/spec/json_checks.h"
-#include "graphbench/spec/published_fields.h"
-#include "graphbench/spec/workload_params.h"
+#include "graphbench/suite/case_settings.h"
+#include "graphbench/json/json_checker.h"
+#include "graphbench/suite/published_fields.h"
+#include "graphbench/suite/workload_params.h"
 
 #include <fmt/format.h>
 
@@ -157,59 +157,9 @@ class SuiteParser {
   std::map<std::string, std::string> case_pointers_;  // case name -> "/cases/i"
 };
 
-// Line and column (1-based, columns in bytes) of the character nlohmann's parse_error::byte
-// points at (the count of bytes read, the offending one included).
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
-  const std::size_t before = std::min(byte > 0 ? byte - 1 : 0, text.size());
-  std::size_t line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < before; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, before - line_start + 1};
-}
-
-// nlohmann's message without its "[json.exception.parse_error.101] parse error at ...: " prefix.
-std::string parse_error_reason(const std::string& what) {
-  const auto error_at = what.find("parse error");
-  if (error_at == std::string::npos) return what;
-  const auto colon = what.find(": ", error_at);
-  if (colon == std::string::npos) return what;
-  return what.substr(colon + 2);
-}
-
-[[noreturn]] void fail_file(const std::string& path, const char* what, int error_number) {
-  throw InputError(fmt::format("{}: {} suite file ({})", path, what, std::strerror(error_number)));
-}
-
-std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail_file(path, "cannot open", EISDIR);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) fail_file(path, "cannot open", errno);
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t count = 0;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, count);
-  if (std::ferror(file.get())) fail_file(path, "cannot read", errno);
-  return text;
-}
-
 }  // namespace
 
-json parse_suite_json(const std::string& text, const std::string& path) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    const auto [line, column] = line_and_column(text, e.byte);
-    throw InputError(fmt::format("{}: invalid JSON at line {}, column {}: {}", path, line, column,
-                                 parse_error_reason(e.what())));
-  }
-}
+json parse_suite_json(const std::string& text, const std::string& path) { return parse_json_text(text, path); }
 
 SuiteSpec parse_suite_spec(const json& doc, const std::string& path,
                            const std::vector<WorkloadDescriptor>& workloads) {
@@ -218,7 +168,7 @@ SuiteSpec parse_suite_spec(const json& doc, const std::string& path,
 
 SuiteSpec load_suite_spec(const std::string& path,
                           const std::vector<WorkloadDescriptor>& workloads) {
-  return parse_suite_spec(parse_suite_json(read_text_file(path), path), path, workloads);
+  return parse_suite_spec(parse_suite_json(read_text_file(path, "suite file"), path), path, workloads);
 }
 
 }  // namespace graphbench

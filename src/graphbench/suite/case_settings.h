@@ -2,9 +2,9 @@
 // read where they are written, then resolved for one case against what its workload declares.
 #pragma once
 
-#include "graphbench/spec/json_checks.h"
-#include "graphbench/spec/sampling_fields.h"
-#include "graphbench/spec/suite_spec.h"
+#include "graphbench/json/json_checker.h"
+#include "graphbench/suite/sampling_fields.h"
+#include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>

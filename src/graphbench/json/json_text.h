@@ -1,0 +1,32 @@
+// JSON files as the suite parser and the results reader see them: reading a file, parsing it with
+// errors that name the file, the line and the column, JSON pointers (RFC 6901) for messages, and a
+// value cut short for a message. Every error is an InputError that starts with the file's name.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// The whole file as text. `what` names the kind of file in errors:
+// "<path>: cannot open <what>: No such file or directory".
+std::string read_text_file(const std::string& path, const std::string& what);
+
+// Parses `text`; InputError "<path>: invalid JSON at line L, column C: <reason>" (columns count bytes).
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
+
+// "/cases" + "name" -> "/cases/name", escaping '~' and '/' as RFC 6901 asks.
+std::string json_pointer_append(const std::string& base, const std::string& key);
+std::string json_pointer_append(const std::string& base, std::size_t index);
+
+// A value as JSON for a message: compact, cut to about 60 characters.
+std::string json_for_message(const nlohmann::json& value);
+
+// "a, b, c"
+std::string join_names(const std::vector<std::string>& names);
+bool contains_name(const std::vector<std::string>& names, const std::string& name);
+
+}  // namespace graphbench

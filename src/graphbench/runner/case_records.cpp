@@ -1,0 +1,42 @@
+#include "graphbench/runner/case_records.h"
+
+#include "graphbench/exec/executor.h"
+
+namespace graphbench {
+
+ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const CaseContext& context) {
+  ResultRecord record;
+  record.case_name = spec.name;
+  record.workload = spec.workload;
+  record.variant = variant.name();
+  record.kind = spec.kind;
+  record.mode = spec.mode;
+  record.dtype = spec.dtype;
+  record.device = context.device.is_cuda() ? "cuda" : "cpu";
+  record.params = spec.params;
+  for (const auto& published : spec.published) {
+    if (published.variant != variant.name()) continue;
+    record.published = PublishedComparison{published.speedup, published.eager_us, published.variant_us,
+                                           published.source, published.device};
+  }
+  return record;
+}
+
+std::string skip_reason(const Variant& variant, const CaseContext& context) {
+  if (!variant.needs_cuda_graph()) return "";
+  if (!context.device.is_cuda()) return "CUDA graphs need a CUDA device; this run is on the CPU";
+  if (!cuda_graphs_available()) return "this graphbench was built against a LibTorch without CUDA";
+  return "";
+}
+
+void mark_failed(ResultRecord& record, const std::string& reason) {
+  record.status = RecordStatus::kFailed;
+  record.reason = reason;
+}
+
+void mark_skipped(ResultRecord& record, const std::string& reason) {
+  record.status = RecordStatus::kSkipped;
+  record.reason = reason;
+}
+
+}  // namespace graphbench

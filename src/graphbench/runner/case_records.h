@@ -1,0 +1,28 @@
+// The records of one case before and after it runs: one per variant, with the case's identity and
+// published figures, marked skipped or failed with the reason. Shared by benchmark and training cases.
+#pragma once
+
+#include "graphbench/record/result_record.h"
+#include "graphbench/runner/workload.h"
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// A variant of a case with the record it fills.
+struct VariantRecord {
+  Variant variant;
+  ResultRecord* record = nullptr;
+};
+
+// The record of (spec, variant) before anything ran: identity, params, published figures.
+ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const CaseContext& context);
+
+// Why `variant` cannot run here (a graph variant on the CPU, or in a build without CUDA), or "".
+std::string skip_reason(const Variant& variant, const CaseContext& context);
+
+void mark_failed(ResultRecord& record, const std::string& reason);
+void mark_skipped(ResultRecord& record, const std::string& reason);
+
+}  // namespace graphbench

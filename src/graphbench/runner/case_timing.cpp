@@ -1,0 +1,44 @@
+#include "graphbench/runner/case_timing.h"
+
+#include "graphbench/env/gpu_info.h"
+#include "graphbench/timing/step_timer.h"
+
+#include <fmt/format.h>
+
+namespace graphbench {
+
+TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
+                        const CaseContext& context) {
+  TimedCase out;
+  for (const auto& v : variants) {
+    if (v.record->status != RecordStatus::kOk) continue;
+    try {
+      auto runner = instance.make_runner(v.variant, /*validation=*/false);
+      int repeat = 1;
+      if (v.variant.name() == context.slowdown_variant && context.slowdown_factor > 1) {
+        // Test-only: every step runs `factor` times, to check that compare catches a slowdown.
+        repeat = context.slowdown_factor;
+        v.record->warnings.push_back(fmt::format("test-only slowdown injected: every step runs {} times", repeat));
+      }
+      VariantRunner* raw = runner.get();
+      TimedVariant t;
+      t.name = v.variant.name();
+      t.step = [raw, repeat] {
+        for (int i = 0; i < repeat; ++i) raw->step();
+      };
+      out.runners.push_back(std::move(runner));
+      out.timed.push_back(std::move(t));
+      out.variants.push_back(v);
+    } catch (const std::exception& e) {
+      mark_failed(*v.record, e.what());
+    }
+  }
+  if (out.timed.empty()) return out;
+  out.sm_clock_start_mhz = current_sm_clock_mhz();
+  StepTimer timer(context.device.is_cuda());
+  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer);
+  out.sm_clock_end_mhz = current_sm_clock_mhz();
+  return out;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,30 @@
+// The timing phase of a benchmark case: a fresh runner per validated variant (dropout on), sampled
+// interleaved until the case's stop rule holds. The runners stay alive with the samples, so their
+// counters and capture times can be read afterwards.
+#pragma once
+
+#include "graphbench/runner/case_records.h"
+#include "graphbench/runner/workload.h"
+#include "graphbench/timing/sampler.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct TimedCase {
+  std::vector<VariantRecord> variants;  // parallel to runners and timed
+  std::vector<std::unique_ptr<VariantRunner>> runners;
+  std::vector<TimedVariant> timed;
+  std::string stop_reason;
+  std::optional<double> sm_clock_start_mhz;
+  std::optional<double> sm_clock_end_mhz;
+};
+
+// Times the variants whose records are still ok; a runner that cannot be made fails its record.
+TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
+                        const CaseContext& context);
+
+}  // namespace graphbench

@@ -1,0 +1,155 @@
+// The sampler on a scripted clock: every step advances a virtual clock by its variant's cost, so
+// stop rules, rotation and timeouts are checked exactly and instantly.
+#include "support/catch.h"
+
+#include "graphbench/timing/sampler.h"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using graphbench::SampleTimer;
+using graphbench::SamplingSpec;
+using graphbench::StepTime;
+using graphbench::TimedVariant;
+
+// Virtual time in microseconds; device and host time are the same.
+class ScriptedTimer final : public SampleTimer {
+ public:
+  void start() override { started_us_ = now_us; }
+  StepTime stop(std::int64_t steps) override {
+    const double per_step = (now_us - started_us_) / static_cast<double>(steps);
+    return {per_step, per_step};
+  }
+  double now_s() override { return now_us * 1e-6; }
+  double now_us = 0.0;
+
+ private:
+  double started_us_ = 0.0;
+};
+
+struct Script {
+  ScriptedTimer timer;
+  std::vector<std::string> log;  // which variant stepped, in order
+
+  // A variant whose i-th step costs cost(i) microseconds.
+  TimedVariant variant(const std::string& name, std::function<double(int)> cost) {
+    TimedVariant v;
+    v.name = name;
+    v.step = [this, name, cost, i = 0]() mutable {
+      log.push_back(name);
+      timer.now_us += cost(i++);
+    };
+    return v;
+  }
+};
+
+SamplingSpec quick() {
+  SamplingSpec s;
+  s.warmup_steps = 0;
+  s.min_samples = 10;
+  s.max_samples = 1000;
+  s.min_time_s = 0.00005;
+  s.max_time_s = 10.0;
+  s.target_rel_noise = 0.01;
+  s.min_sample_time_ms = 0.01;  // 10 us: one step of 10 us per sample
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("sampler: steady variants stop at the noise target with min_samples each") {
+  Script script;
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 30.0; }),
+                                        script.variant("graph", [](int) { return 10.0; })};
+  const std::string reason = graphbench::sample_interleaved(variants, quick(), script.timer);
+  CHECK(reason == "noise target reached");
+  for (const auto& v : variants) {
+    CHECK(v.device_us.size() == 10);
+    CHECK(v.error.empty());
+  }
+  CHECK(variants[0].device_us.front() == Approx(30.0));
+  CHECK(variants[1].device_us.front() == Approx(10.0));
+  CHECK(variants[0].steps_per_sample == 1);
+}
+
+TEST_CASE("sampler: calibration sizes a sample to min_sample_time_ms") {
+  Script script;
+  SamplingSpec s = quick();
+  s.min_sample_time_ms = 1.0;  // 1000 us: 100 steps of 10 us
+  std::vector<TimedVariant> variants = {script.variant("graph", [](int) { return 10.0; })};
+  graphbench::sample_interleaved(variants, s, script.timer);
+  CHECK(variants[0].steps_per_sample == 100);
+  CHECK(variants[0].device_us.front() == Approx(10.0));  // per step, not per sample
+  CHECK(variants[0].measured_s == Approx(10 * 100 * 10.0 * 1e-6));
+}
+
+TEST_CASE("sampler: each round starts one variant later (rotation), after warm-up and calibration") {
+  Script script;
+  SamplingSpec s = quick();
+  s.warmup_steps = 2;
+  s.min_samples = 3;
+  std::vector<TimedVariant> variants = {script.variant("a", [](int) { return 10.0; }),
+                                        script.variant("b", [](int) { return 10.0; }),
+                                        script.variant("c", [](int) { return 10.0; })};
+  graphbench::sample_interleaved(variants, s, script.timer);
+  const std::vector<std::string> expected = {
+      "a", "a", "b", "b", "c", "c",  // warm-up: two steps each
+      "a", "b", "c",                 // calibration: one 10 us step reaches the 10 us target
+      "a", "b", "c",                 // round 0
+      "b", "c", "a",                 // round 1
+      "c", "a", "b"};                // round 2
+  REQUIRE(script.log.size() >= expected.size());
+  CHECK(std::vector<std::string>(script.log.begin(), script.log.begin() + static_cast<long>(expected.size())) == expected);
+}
+
+TEST_CASE("sampler: a noisy variant runs into max_samples, then into the timeout") {
+  // Alternating 10 and 20 us: the median's interval never gets narrow.
+  auto noisy = [](int i) { return i % 2 == 0 ? 10.0 : 20.0; };
+  SECTION("max samples") {
+    Script script;
+    SamplingSpec s = quick();
+    s.max_samples = 12;
+    std::vector<TimedVariant> variants = {script.variant("noisy", noisy)};
+    CHECK(graphbench::sample_interleaved(variants, s, script.timer) == "max samples (12) reached before the noise target");
+    CHECK(variants[0].device_us.size() == 12);
+  }
+  SECTION("timeout") {
+    Script script;
+    SamplingSpec s = quick();
+    s.max_time_s = 0.001;  // 1000 us of virtual time
+    std::vector<TimedVariant> variants = {script.variant("noisy", noisy)};
+    const std::string reason = graphbench::sample_interleaved(variants, s, script.timer);
+    CHECK_THAT(reason, Catch::Contains("timeout after 0.0 s before the noise target"));
+    CHECK(variants[0].device_us.size() >= 10);
+    CHECK(script.timer.now_us <= 1000.0 + 20.0);  // stops within one round of the timeout
+  }
+  SECTION("timeout before min_samples") {
+    Script script;
+    SamplingSpec s = quick();
+    s.min_samples = 1000;
+    s.max_time_s = 0.0002;
+    std::vector<TimedVariant> variants = {script.variant("noisy", noisy)};
+    CHECK_THAT(graphbench::sample_interleaved(variants, s, script.timer),
+               Catch::Contains("with only") && Catch::Contains("(min_samples 1000)"));
+  }
+}
+
+TEST_CASE("sampler: a variant that throws leaves the rotation, the others go on") {
+  Script script;
+  std::vector<TimedVariant> variants = {script.variant("ok", [](int) { return 10.0; }),
+                                        script.variant("broken", [](int i) -> double {
+                                          if (i >= 3) throw std::runtime_error("boom");
+                                          return 10.0;
+                                        })};
+  CHECK(graphbench::sample_interleaved(variants, quick(), script.timer) == "noise target reached");
+  CHECK(variants[1].error == "boom");
+  CHECK(variants[0].device_us.size() >= 10);
+
+  Script all_fail;
+  std::vector<TimedVariant> broken = {all_fail.variant("x", [](int) -> double { throw std::runtime_error("no"); })};
+  CHECK(graphbench::sample_interleaved(broken, quick(), all_fail.timer) == "every variant failed");
+}
