@@ -1,5 +1,6 @@
 #include "mnist_model.h"
 
+#include "graphbench/dist/gradient_all_reduce.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/nn.h"
@@ -86,13 +87,15 @@ TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec
 
 }  // namespace
 
-std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device) {
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
+                                                   std::shared_ptr<dist::Communicator> communicator) {
   Builder b("mnist_train_step");
   ValueId x = b.input("x", image_spec(options.batch, device));
   ValueId y = b.input("y", label_spec(options.batch, device));
   Params p = declare_params(b, device);
   ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
   auto grads = ops::backward(b, loss, p.all);
+  if (communicator) grads = dist::average_gradients(b, grads, std::move(communicator));
   ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
   b.output("loss", loss);
   return b.build();

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace graphbench::dist {
+class Communicator;
+}
+
 namespace graphbench::mnist {
 
 // conv1 5x5 (1->10), max-pool 2, relu; conv2 5x5 (10->20), Dropout2d(0.5), max-pool 2, relu;
@@ -43,7 +47,9 @@ struct TrainProgramOptions {
 };
 
 // One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Output: "loss".
-std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device);
+// `communicator` (data-parallel): the gradients are averaged over its ranks between backward and SGD.
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
+                                                   std::shared_ptr<dist::Communicator> communicator = nullptr);
 // The test pass of one batch: forward (no dropout); outputs "loss_sum" and "correct".
 std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);
 

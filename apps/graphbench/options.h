@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace graphbench::cli {
 
@@ -31,6 +32,11 @@ struct RunOptions {
   std::optional<double> max_time_s;
   std::optional<double> noise;
   std::string inject_slowdown;  // VARIANT=K (test-only)
+  // Data parallelism (docs/distributed.md).
+  std::optional<int> nproc;       // --nproc N: start N ranks of this run on this host
+  double dist_timeout_s = 300.0;  // --dist-timeout: the longest any rank waits for the others
+  std::optional<int> inject_rank_failure;  // test-only: this rank kills itself after the rendezvous
+  std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
 };
 
 struct CompareCliOptions {

@@ -73,3 +73,57 @@ add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.j
 add_test(NAME "cli: compare bad threshold (2)" COMMAND ${EXPECT} 2 "--threshold" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold abc)
 
 include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)
+
+# Data-parallel runs on the CPU: two ranks over Gloo started by --nproc (docs/distributed.md).
+# Every test is bounded by a ctest timeout, so that a hang fails instead of waiting forever.
+if(NOT GRAPHBENCH_DIST_BACKEND STREQUAL "none")
+  set(DDP_CPU ${CLI_DIR}/ddp_cpu.json)
+  add_test(NAME "cli: --nproc 2 on the CPU: data-parallel over Gloo"
+           COMMAND ${EXPECT} 0 "starting 2 rank\\(s\\) of suite ddp-cpu on cpu \\(gloo\\)"
+                   "\\| ddp-small +\\| graph +\\| skipped: CUDA graphs need a CUDA device"
+                   "\\| ddp-small +\\| reference +\\| skipped: no data-parallel form"
+                   "\\| ddp-small +\\| static +\\| 2 \\(gloo\\) +\\|"
+                   "\\| gelu-not-data-parallel +\\| eager +\\| skipped: workload gelu has no data-parallel form" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 ${QUICK} -o ${OUT_DIR}/ddp)
+  add_test(NAME "cli: --nproc 2 results carry the data-parallel figures"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp/results.json
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 timed:ddp-small/eager
+                   status:ddp-small/graph=skipped status:ddp-small/reference=skipped
+                   status:gelu-not-data-parallel/eager=skipped csv:${OUT_DIR}/ddp/results.csv)
+  set_tests_properties("cli: --nproc 2 on the CPU: data-parallel over Gloo" PROPERTIES TIMEOUT 240)
+  set_tests_properties("cli: --nproc 2 results carry the data-parallel figures"
+                       PROPERTIES DEPENDS "cli: --nproc 2 on the CPU: data-parallel over Gloo")
+
+  add_test(NAME "cli: a rank that dies ends the run with 1, the others ended too"
+           COMMAND ${EXPECT} 1 "rank 1: --inject-rank-failure" "rank 1 \\(pid [0-9]+\\) was killed by signal 9"
+                   "ended rank 0 \\(pid [0-9]+\\)" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 30 --inject-rank-failure 1
+                   ${QUICK} -o ${OUT_DIR}/ddp-dies)
+  set_tests_properties("cli: a rank that dies ends the run with 1, the others ended too" PROPERTIES TIMEOUT 60)
+
+  add_test(NAME "cli: a rendezvous that times out ends the rank with 1"
+           COMMAND ${EXPECT} 1 "rendezvous timed out after 3 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
+                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 3 -o ${OUT_DIR}/ddp-alone)
+  set_tests_properties("cli: a rendezvous that times out ends the rank with 1" PROPERTIES TIMEOUT 60
+                       ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
+endif()
+
+add_test(NAME "cli: --nproc 0 is bad input (2)"
+         COMMAND ${EXPECT} 2 "--nproc: expected a positive number of ranks, got 0" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 0 --device cpu)
+add_test(NAME "cli: --nproc under torchrun's variables is bad input (2)"
+         COMMAND ${EXPECT} 2 "--nproc: this process already runs as rank 0 of 2" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu)
+set_tests_properties("cli: --nproc under torchrun's variables is bad input (2)" PROPERTIES
+                     ENVIRONMENT "RANK=0;WORLD_SIZE=2")
+add_test(NAME "cli: --nproc with a bad suite is bad input (2), no rank started"
+         COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2" -- ${GB} run --config ${CLI_DIR}/bad_shape.json --nproc 2 --device cpu)
+# More ranks than GPUs: on the CPU build --device cuda is refused first; the GPU machine checks the count.
+add_test(NAME "cli: --nproc with --device cuda and no GPU is bad input (2)"
+         COMMAND ${EXPECT} 2 "--device cuda" -- ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cuda)
+set_tests_properties("cli: --nproc with --device cuda and no GPU is bad input (2)" PROPERTIES LABELS cpu-only)
+if(GRAPHBENCH_WITH_CUDA)
+  add_test(NAME "cli: --nproc with more ranks than GPUs is bad input (2)"
+           COMMAND ${EXPECT} 2 "--nproc 64: one rank per GPU" --
+                   ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 64 --device cuda)
+endif()

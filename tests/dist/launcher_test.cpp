@@ -36,7 +36,7 @@ Launched launch_sh(int nproc, const std::string& script, std::chrono::millisecon
 
 }  // namespace
 
-TEST_CASE("each rank gets torchrun's variables; multicast stays off on CUDA unless set", "[dist]") {
+TEST_CASE("each rank gets torchrun's variables, and multicast stays off on CUDA unless set", "[dist]") {
   dist::LaunchOptions options;
   options.nproc = 4;
   options.cuda = true;
@@ -58,7 +58,7 @@ TEST_CASE("each rank gets torchrun's variables; multicast stays off on CUDA unle
   CHECK(dist::rank_environment({}, options, 0, 1).count("NVSHMEM_DISABLE_NVLS") == 0);
 }
 
-TEST_CASE("every rank runs with its own RANK; all exiting 0 is success", "[dist]") {
+TEST_CASE("every rank runs with its own RANK, and all exiting 0 is success", "[dist]") {
   auto l = launch_sh(3, "test \"$WORLD_SIZE\" = 3 && test \"$RANK\" = \"$LOCAL_RANK\" && test -n \"$MASTER_PORT\"");
   CHECK(l.code == 0);
   CHECK(l.log.empty());

@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/dist/c10d_compat.h"
+#include "graphbench/dist/progress_watchdog.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -141,6 +142,7 @@ template <typename F>
 void collective(const Communicator::Impl& impl, const char* what, F&& run) {
   try {
     run();
+    heartbeat();
   } catch (const DistributedError&) {
     throw;
   } catch (const std::exception& e) {
@@ -256,6 +258,7 @@ void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
 void Communicator::store_set(const std::string& key, const std::string& value) {
   try {
     impl_->kv->set(key, std::vector<std::uint8_t>(value.begin(), value.end()));
+    heartbeat();
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: writing \"{}\" to the store failed: {}", impl_->rank, key, e.what()));
   }
@@ -265,6 +268,7 @@ std::string Communicator::store_get(const std::string& key) {
   try {
     impl_->kv->wait({key}, impl_->timeout);
     const std::vector<std::uint8_t> value = impl_->kv->get(key);
+    heartbeat();
     return std::string(value.begin(), value.end());
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: waiting {} for \"{}\" from the store failed: {}", impl_->rank,
@@ -272,13 +276,44 @@ std::string Communicator::store_get(const std::string& key) {
   }
 }
 
-std::vector<std::string> Communicator::gather_to_rank0(const std::string& mine) {
-  const std::string prefix = fmt::format("gather/{}/", impl_->gathers++);
-  store_set(prefix + std::to_string(impl_->rank), mine);
+std::string Communicator::store_get(const std::string& key, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  try {
+    while (!impl_->kv->check({key})) {
+      heartbeat();
+      if (std::chrono::steady_clock::now() >= deadline) {
+        throw DistributedError(fmt::format("rank {}: \"{}\" did not come from the other ranks within {}", impl_->rank,
+                                           key, seconds_text(limit)));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  } catch (const DistributedError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw DistributedError(fmt::format("rank {}: waiting for \"{}\" from the store failed: {}", impl_->rank, key,
+                                       e.what()));
+  }
+  return store_get(key);
+}
+
+namespace {
+std::vector<std::string> gather_strings(Communicator& communicator, std::int64_t& gathers, const std::string& mine,
+                                        bool everyone) {
+  const std::string prefix = fmt::format("gather/{}/", gathers++);
+  communicator.store_set(prefix + std::to_string(communicator.rank()), mine);
   std::vector<std::string> all;
-  if (impl_->rank != 0) return all;
-  for (int r = 0; r < impl_->world_size; ++r) all.push_back(store_get(prefix + std::to_string(r)));
+  if (!everyone && communicator.rank() != 0) return all;
+  for (int r = 0; r < communicator.world_size(); ++r) all.push_back(communicator.store_get(prefix + std::to_string(r)));
   return all;
+}
+}  // namespace
+
+std::vector<std::string> Communicator::gather_to_rank0(const std::string& mine) {
+  return gather_strings(*this, impl_->gathers, mine, false);
+}
+
+std::vector<std::string> Communicator::all_gather_strings(const std::string& mine) {
+  return gather_strings(*this, impl_->gathers, mine, true);
 }
 
 std::shared_ptr<Communicator> Communicator::solo(const std::string& name) const {
@@ -328,7 +363,9 @@ void Communicator::store_set(const std::string&, const std::string&) {}
 std::string Communicator::store_get(const std::string& key) {
   throw DistributedError("no distributed support in this build: no store to read \"" + key + "\" from");
 }
+std::string Communicator::store_get(const std::string& key, std::chrono::milliseconds) { return store_get(key); }
 std::vector<std::string> Communicator::gather_to_rank0(const std::string& mine) { return {mine}; }
+std::vector<std::string> Communicator::all_gather_strings(const std::string& mine) { return {mine}; }
 std::shared_ptr<Communicator> Communicator::solo(const std::string&) const { throw_no_backend(at::kCPU); }
 bool Communicator::shutdown() { return true; }
 

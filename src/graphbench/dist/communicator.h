@@ -61,8 +61,13 @@ class Communicator {
   // Small strings through the rendezvous store (no device involved). Keys are this run's own.
   void store_set(const std::string& key, const std::string& value);
   std::string store_get(const std::string& key);  // waits up to timeout() for the key
+  // The same, waiting up to `limit` while this rank idles (it counts as progress: see
+  // progress_watchdog.h), e.g. while rank 0 alone measures something.
+  std::string store_get(const std::string& key, std::chrono::milliseconds limit);
   // Every rank's `mine`, by rank, on rank 0 (an empty list on the others): timings, messages.
   std::vector<std::string> gather_to_rank0(const std::string& mine);
+  // Every rank's `mine`, by rank, on every rank.
+  std::vector<std::string> all_gather_strings(const std::string& mine);
 
   // A world of this rank alone, sharing the store (the one-GPU baseline measured inside an N-rank
   // run). Only the ranks that call it take part; `name` must be unique per call.

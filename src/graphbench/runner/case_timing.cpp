@@ -8,7 +8,7 @@
 namespace graphbench {
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context) {
+                        const CaseContext& context, const SamplingAgreement* agreement) {
   TimedCase out;
   for (const auto& v : variants) {
     if (v.record->status != RecordStatus::kOk) continue;
@@ -36,7 +36,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
   if (out.timed.empty()) return out;
   out.sm_clock_start_mhz = current_sm_clock_mhz();
   StepTimer timer(context.device.is_cuda());
-  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer);
+  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;
 }

@@ -10,7 +10,8 @@
 namespace graphbench {
 
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
-                       const CaseContext& context, Environment environment, std::ostream* log) {
+                       const CaseContext& context, Environment environment, std::ostream* log,
+                       const CaseRunFn& run_case) {
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;
@@ -21,8 +22,12 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
     std::vector<ResultRecord> records;
     try {
       if (workload == nullptr) throw InputError(fmt::format("{}: {}: no workload named {}", suite.path, spec.json_path, spec.workload));
-      records = spec.kind == "training" ? run_training_case(*workload, spec, context, log)
-                                        : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
+      if (run_case) {
+        records = run_case(*workload, spec, outcome.report.environment);
+      } else {
+        records = spec.kind == "training" ? run_training_case(*workload, spec, context, log)
+                                          : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
+      }
     } catch (const InputError& e) {
       outcome.bad_input = true;
       records.clear();

@@ -6,6 +6,7 @@
 #include "graphbench/runner/workload.h"
 #include "graphbench/runner/workload_registry.h"
 
+#include <functional>
 #include <ostream>
 #include <vector>
 
@@ -19,7 +20,12 @@ struct SuiteOutcome {
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
+// How one case runs. Empty: benchmark and training cases in this process (run_benchmark_case,
+// run_training_case); a data-parallel run passes its own (dist/data_parallel_suite.h).
+using CaseRunFn = std::function<std::vector<ResultRecord>(const Workload&, const CaseSpec&, const Environment&)>;
+
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
-                       const CaseContext& context, Environment environment, std::ostream* log);
+                       const CaseContext& context, Environment environment, std::ostream* log,
+                       const CaseRunFn& run_case = {});
 
 }  // namespace graphbench

@@ -48,7 +48,18 @@ struct TimedVariant {
   std::string error;  // set when a step threw; the variant leaves the rotation
 };
 
-// Samples every variant; returns why sampling stopped.
-std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer);
+// Ranks of a data-parallel case sample together and must take the same steps (each step holds
+// collectives that pair up across ranks). With an agreement, what each rank decides is combined
+// before it takes effect: steps per sample and "go on" take the largest wish of any rank, and a
+// variant that failed on one rank leaves the rotation on all.
+struct SamplingAgreement {
+  // Elementwise maximum over the ranks (every rank calls it at the same points).
+  std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> max_over_ranks;
+};
+
+// Samples every variant; returns why sampling stopped. `agreement`: see SamplingAgreement (null
+// for one process).
+std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer,
+                               const SamplingAgreement* agreement = nullptr);
 
 }  // namespace graphbench

@@ -1,0 +1,26 @@
+#include "graphbench/dist/data_parallel_suite.h"
+
+#include "graphbench/dist/data_parallel_case.h"
+#include "graphbench/runner/case_records.h"
+
+namespace graphbench::dist {
+
+SuiteOutcome run_suite_data_parallel(const SuiteSpec& suite, const WorkloadRegistry& workloads,
+                                     const CaseContext& context, Environment environment,
+                                     const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
+  auto run_case = [&](const Workload& workload, const CaseSpec& spec, const Environment& env) {
+    if (spec.kind == "training") {
+      std::vector<ResultRecord> records;
+      for (const auto& variant : spec.variants) {
+        records.push_back(make_record(spec, variant, context));
+        mark_skipped(records.back(), "training cases (kind \"training\") do not run data-parallel; the "
+                                     "data-parallel form of a workload is its benchmark case");
+      }
+      return records;
+    }
+    return run_data_parallel_case(workload, spec, context, env, communicator, log);
+  };
+  return run_suite(suite, workloads, context, std::move(environment), log, run_case);
+}
+
+}  // namespace graphbench::dist
