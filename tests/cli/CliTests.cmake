@@ -76,8 +76,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)
 
 # Data-parallel runs on the CPU: two ranks over Gloo started by --nproc (docs/distributed.md).
 # Every test is bounded by a ctest timeout, so that a hang fails instead of waiting forever.
-if(NOT GRAPHBENCH_DIST_BACKEND STREQUAL "none")
-  set(DDP_CPU ${CLI_DIR}/ddp_cpu.json)
+set(DDP_CPU ${CLI_DIR}/ddp_cpu.json)
+if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   add_test(NAME "cli: --nproc 2 on the CPU: data-parallel over Gloo"
            COMMAND ${EXPECT} 0 "starting 2 rank\\(s\\) of suite ddp-cpu on cpu \\(gloo\\)"
                    "\\| ddp-small +\\| graph +\\| skipped: CUDA graphs need a CUDA device"
@@ -122,8 +122,20 @@ add_test(NAME "cli: --nproc with a bad suite is bad input (2), no rank started"
 add_test(NAME "cli: --nproc with --device cuda and no GPU is bad input (2)"
          COMMAND ${EXPECT} 2 "--device cuda" -- ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cuda)
 set_tests_properties("cli: --nproc with --device cuda and no GPU is bad input (2)" PROPERTIES LABELS cpu-only)
-if(GRAPHBENCH_WITH_CUDA)
+if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
   add_test(NAME "cli: --nproc with more ranks than GPUs is bad input (2)"
            COMMAND ${EXPECT} 2 "--nproc 64: one rank per GPU" --
-                   ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 64 --device cuda)
+                   ${GB} run --config ${DDP_CPU} --nproc 64 --device cuda)
+  # Two ranks on two GPUs over NCCL, the graph variant capturing the all-reduce (skipped with
+  # fewer than two GPUs).
+  add_test(NAME "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| 2 \\(nccl\\) +\\|" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 ${QUICK} -o ${OUT_DIR}/ddp-cuda)
+  set_tests_properties("cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
+                       PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  add_test(NAME "cli: --nproc 2 on two GPUs: figures of every variant"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-cuda/results.json
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 dataparallel:ddp-small/graph=2)
+  set_tests_properties("cli: --nproc 2 on two GPUs: figures of every variant" PROPERTIES SKIP_RETURN_CODE 77
+                       DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
 endif()

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "engine/engine_test_util.h"
+#include "graphbench/dist/all_reduce_alone.h"
 #include "graphbench/dist/communicator.h"
 #include "graphbench/dist/gradient_all_reduce.h"
 #include "graphbench/dist/launcher.h"
