@@ -9,6 +9,8 @@
 #     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
+#     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
+#               NVLink multicast off), results in results/ddp-n1 and results/ddp-n2
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -66,6 +68,15 @@ for stage in "$@"; do
       run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    ddp)
+      # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every
+      # process of this job sees the same settings.
+      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
+      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      nvidia-smi topo -m > "$OUT/logs/nvidia-smi-topo.log" 2>&1
+      run ddp-n1 "$gb" run --config configs/ddp.json --nproc 1 -o "$OUT/results/ddp-n1" || status=1
+      run ddp-n2 "$gb" run --config configs/ddp.json --nproc 2 -o "$OUT/results/ddp-n2" || status=1
       ;;
     *)
       echo "gpu-check.sh: unknown stage $stage" >&2
