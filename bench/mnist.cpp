@@ -6,6 +6,7 @@
 //                   captured with at::cuda::CUDAGraph)
 #include "case_helpers.h"
 #include "mnist_data.h"
+#include "mnist_data_parallel.h"
 #include "mnist_model.h"
 #include "mnist_training.h"
 
@@ -183,6 +184,18 @@ class MnistWorkload final : public Workload {
   }
 
   TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
+    return mnist::train(training_config(spec, variant, context));
+  }
+
+  std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
+                                                            const CaseContext& context,
+                                                            const DataParallelSetup& setup) const override {
+    return std::make_unique<DataParallelTraining>(
+        mnist::train_data_parallel(training_config(spec, variant, context), setup));
+  }
+
+ private:
+  static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context) {
     if (variant.source() != StepSource::kEngine) {
       throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
@@ -205,10 +218,9 @@ class MnistWorkload final : public Workload {
         (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
     config.out = context.quiet ? nullptr : context.out;
     config.progress = context.progress;
-    return mnist::train(config);
+    return config;
   }
 
- private:
   WorkloadDescriptor descriptor_ = mnist_descriptor();
 };
 

@@ -94,6 +94,20 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   set_tests_properties("cli: --nproc 2 results carry the data-parallel figures"
                        PROPERTIES DEPENDS "cli: --nproc 2 on the CPU: data-parallel over Gloo")
 
+  # The tutorial's training, one epoch, each of two ranks a shard of it.
+  add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
+           COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[[0-9]+/60000\\] Loss: [0-9]+\\.[0-9]{4}  \\(2 ranks, 30000 samples each"
+                   "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$" --
+                   ${GB} run --config ${CLI_DIR}/ddp_mnist_cpu.json --nproc 2 --device cpu --dist-timeout 120 -o ${OUT_DIR}/ddp-mnist)
+  add_test(NAME "cli: MNIST data-parallel training learned, params identical on both ranks"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-mnist/results.json
+                   learned:ddp-mnist-epoch/eager dptrained:ddp-mnist-epoch/eager=2
+                   learned:ddp-mnist-epoch/static dptrained:ddp-mnist-epoch/static=2
+                   status:ddp-mnist-epoch/graph=skipped)
+  set_tests_properties("cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch" PROPERTIES TIMEOUT 600)
+  set_tests_properties("cli: MNIST data-parallel training learned, params identical on both ranks"
+                       PROPERTIES DEPENDS "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch")
+
   add_test(NAME "cli: a rank that dies ends the run with 1, the others ended too"
            COMMAND ${EXPECT} 1 "rank 1: --inject-rank-failure" "rank 1 \\(pid [0-9]+\\) was killed by signal 9"
                    "ended rank 0 \\(pid [0-9]+\\)" --

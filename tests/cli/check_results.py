@@ -8,6 +8,8 @@ check_results.py RESULTS_JSON CHECK...
   dataparallel:CASE/VARIANT=N       a data-parallel record of N ranks: every rank's median, the
                                     slowest rank, samples/s, the all-reduce alone, the one-rank
                                     baseline and scaling efficiency, params identical on every rank
+  dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
+                                    step, the slowest rank, samples/s, params identical on every rank
   csv:PATH                          a CSV file with a header and one row per record
 """
 import csv
@@ -85,6 +87,18 @@ def main():
                 fail(f"{spec}: params identical {d['params_identical']}, error vs one process {d.get('max_error_vs_one_process')}")
             if d["gradient_bytes"] <= 0 or d["buckets"] < 1:
                 fail(f"{spec}: {d['gradient_bytes']} gradient bytes in {d['buckets']} buckets")
+        elif kind == "dptrained":
+            spec, world = arg.split("=")
+            r = record(spec)
+            d = r.get("data_parallel")
+            if r["status"] != "ok" or not d or not r.get("training"):
+                fail(f"{spec}: no data-parallel training: {r['status']} {r.get('reason')}")
+            if d["world_size"] != int(world) or len(d["rank_median_us"]) != int(world) or min(d["rank_median_us"]) <= 0:
+                fail(f"{spec}: world_size {d['world_size']}, rank medians {d['rank_median_us']}, expected {world} ranks")
+            if d["slowest_median_us"] != max(d["rank_median_us"]) or d["samples_per_second"] <= 0:
+                fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
+            if not d["params_identical"]:
+                fail(f"{spec}: params differ across ranks")
         elif kind == "csv":
             with open(arg, encoding="utf-8") as f:
                 rows = list(csv.DictReader(f))

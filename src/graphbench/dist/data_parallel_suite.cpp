@@ -1,7 +1,7 @@
 #include "graphbench/dist/data_parallel_suite.h"
 
 #include "graphbench/dist/data_parallel_case.h"
-#include "graphbench/runner/case_records.h"
+#include "graphbench/dist/data_parallel_training.h"
 
 namespace graphbench::dist {
 
@@ -9,15 +9,7 @@ SuiteOutcome run_suite_data_parallel(const SuiteSpec& suite, const WorkloadRegis
                                      const CaseContext& context, Environment environment,
                                      const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
   auto run_case = [&](const Workload& workload, const CaseSpec& spec, const Environment& env) {
-    if (spec.kind == "training") {
-      std::vector<ResultRecord> records;
-      for (const auto& variant : spec.variants) {
-        records.push_back(make_record(spec, variant, context));
-        mark_skipped(records.back(), "training cases (kind \"training\") do not run data-parallel; the "
-                                     "data-parallel form of a workload is its benchmark case");
-      }
-      return records;
-    }
+    if (spec.kind == "training") return run_data_parallel_training(workload, spec, context, communicator, log);
     return run_data_parallel_case(workload, spec, context, env, communicator, log);
   };
   return run_suite(suite, workloads, context, std::move(environment), log, run_case);

@@ -1,6 +1,6 @@
-// A whole suite run data-parallel: every rank runs every case in step (data_parallel_case.h).
-// Cases whose workload has no data-parallel form are skipped with the reason; training cases
-// (epochs of real data) are not run data-parallel yet and are skipped too.
+// A whole suite run data-parallel: every rank runs every case in step, benchmark cases
+// (data_parallel_case.h) and training cases (data_parallel_training.h). Cases whose workload has
+// no data-parallel form are skipped with the reason.
 #pragma once
 
 #include "graphbench/dist/communicator.h"

@@ -45,4 +45,14 @@ class DataParallelCase : public CaseInstance {
   virtual ModelStore& initial_params() = 0;
 };
 
+// A whole training run data-parallel (kind "training"): each rank trains on its shard of every
+// epoch (equal contiguous shards of the training set; the remainder of the division is left out),
+// the gradients averaged inside each step; the test pass is sharded too and its sums all-reduced,
+// so the test figures are those of the whole test set (less its remainder).
+struct DataParallelTraining {
+  TrainingSummary summary;               // this rank's times, the world's test figures
+  std::vector<at::Tensor> final_params;  // for the check that every rank ends with the same params
+  std::int64_t samples_per_step = 0;     // the batch of one rank
+};
+
 }  // namespace graphbench

@@ -22,4 +22,9 @@ std::unique_ptr<DataParallelCase> Workload::instantiate_data_parallel(const Case
   return nullptr;
 }
 
+std::unique_ptr<DataParallelTraining> Workload::train_data_parallel(const CaseSpec&, const Variant&,
+                                                                   const CaseContext&, const DataParallelSetup&) const {
+  return nullptr;
+}
+
 }  // namespace graphbench

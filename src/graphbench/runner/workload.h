@@ -71,6 +71,7 @@ class CaseInstance {
 
 class DataParallelCase;
 struct DataParallelSetup;
+struct DataParallelTraining;
 
 class Workload {
  public:
@@ -85,6 +86,11 @@ class Workload {
   // data-parallel form (the default).
   virtual std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
                                                                       const DataParallelSetup& setup) const;
+  // A training case run data-parallel (runner/data_parallel.h), or nullptr when the workload has
+  // no data-parallel training (the default).
+  virtual std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
+                                                                    const CaseContext& context,
+                                                                    const DataParallelSetup& setup) const;
 };
 
 }  // namespace graphbench
