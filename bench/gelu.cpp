@@ -2,16 +2,21 @@
 //   engine variants     five elementwise ops (five kernels eagerly), eager / static / graph
 //   jit, jit+graph      the same function compiled by TorchScript from source (its fuser makes
 //                       one kernel of it), eagerly and captured
+//   native(+graph)      at::gelu, ATen's own one-kernel GELU: the floor of any GELU, beside the
+//                       measured copy bandwidth
 //   reference(+graph)   the function written in plain LibTorch, as the blog writes it, with a
 //                       static input and at::cuda::CUDAGraph around it
+// Every graph variant also runs as ":replay", the replay alone with the input already in place.
 #include "case_helpers.h"
 
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/script.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
+#include "graphbench/runner/workload_registry.h"
+
+#include <ATen/core/grad_mode.h>
 
 namespace graphbench {
 
@@ -20,7 +25,7 @@ namespace {
 WorkloadDescriptor gelu_descriptor() {
   WorkloadDescriptor d;
   d.name = "gelu";
-  d.summary = "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog)";
+  d.summary = "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog); TorchScript and at::gelu beside it";
   d.modes = {"inference"};
   d.kinds = {"benchmark"};
   d.variants = Variant::all();
@@ -52,6 +57,10 @@ class GeluCase final : public CaseInstance {
                                              [](const std::vector<TensorSpec>& in) { return in; }));
     jit_program_ = jit_builder.build();
 
+    Builder native_builder("gelu_native");
+    native_builder.output("y", ops::gelu_native(native_builder, native_builder.input("x", x_spec)));
+    native_program_ = native_builder.build();
+
     const double elements = static_cast<double>(x_spec.numel());
     // Napkin math: read x once and write y once; five elementwise operations per element.
     cost_.bytes = 2.0 * elements * bench::element_size(x_spec.dtype);
@@ -60,10 +69,11 @@ class GeluCase final : public CaseInstance {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
-    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph());
+    if (variant.is_reference()) return make_reference(variant);
     EngineRunnerConfig config;
-    config.program = variant.is_script() ? jit_program_ : engine_program_;
+    config.program = variant.is_script() ? jit_program_ : variant.is_native() ? native_program_ : engine_program_;
     config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
     config.policy = Policy::inference();
     // TorchScript profiles its first runs and fuses afterwards: warm it up longer before capture.
     config.options.warmup_steps = variant.is_script() ? 5 : 3;
@@ -72,6 +82,13 @@ class GeluCase final : public CaseInstance {
   }
 
   StepCost cost() const override { return cost_; }
+
+  // TorchScript fuses the five ops into one kernel, and at::gelu is one: a jit or native variant
+  // that runs more is not the optimised function (a graph captured before the fuser ran, say).
+  std::optional<int> expected_kernels_per_step(const Variant& variant) const override {
+    if (variant.is_script() || variant.is_native()) return 1;
+    return std::nullopt;
+  }
 
   double rtol(const Variant& variant) const override {
     if (dtype_ != at::kFloat) return 1e-2;
@@ -83,7 +100,7 @@ class GeluCase final : public CaseInstance {
   }
 
  private:
-  std::unique_ptr<VariantRunner> make_reference(bool graph) {
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant) {
     auto static_input = std::make_shared<at::Tensor>(at::empty_like(input_));
     auto output = std::make_shared<at::Tensor>();
     ReferenceStep step;
@@ -91,12 +108,14 @@ class GeluCase final : public CaseInstance {
     step.step = [static_input, output] { *output = gelu_reference(*static_input); };
     step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
     step.undo_warmup = [] {};
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+    return std::make_unique<ReferenceRunner>(std::move(step), variant.needs_cuda_graph(), /*warmup_iterations=*/3,
+                                             variant.input_method());
   }
 
   at::Tensor input_;
   std::shared_ptr<const Program> engine_program_;
   std::shared_ptr<const Program> jit_program_;
+  std::shared_ptr<const Program> native_program_;
   StepCost cost_;
   at::ScalarType dtype_ = at::kFloat;
 };

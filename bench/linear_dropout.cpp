@@ -36,8 +36,8 @@ WorkloadDescriptor linear_dropout_descriptor() {
   d.summary = "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph docs, blog)";
   d.modes = {"train", "inference"};
   d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
-                Variant::named("reference"), Variant::named("reference+graph")};
+  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                                  Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};
   ParamDecl dropout;
   dropout.name = "dropout";
@@ -111,10 +111,11 @@ class LinearDropoutCase final : public DataParallelCase {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph(), validation);
+    if (variant.is_reference()) return make_reference(variant, validation);
     EngineRunnerConfig config;
     config.program = validation ? validation_program_ : timed_program_;
     config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
     config.policy = train_ ? Policy::train() : Policy::inference();
     config.store = initial_.clone();
     config.feed = {{"x", data_}};
@@ -174,7 +175,8 @@ class LinearDropoutCase final : public DataParallelCase {
   }
 
   // The tutorial's way: modules, torch::optim::SGD, training_step(); static data and target.
-  std::unique_ptr<VariantRunner> make_reference(bool graph, bool validation) {
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
+    const bool graph = variant.needs_cuda_graph();
     if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
     if (train_ && optimizer_ != "sgd") {
       throw EngineError("the reference variants implement the tutorial's torch::optim::SGD only (optimizer is " +
@@ -236,7 +238,7 @@ class LinearDropoutCase final : public DataParallelCase {
       s->net->eval();
     }
     step.undo_warmup = load_initial;
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
   }
 
   Dims dims_;

@@ -33,8 +33,8 @@ WorkloadDescriptor mnist_descriptor() {
   d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
   d.modes = {"train"};
   d.kinds = {"training", "benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
-                Variant::named("reference"), Variant::named("reference+graph")};
+  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                                  Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};
   d.params = {int_param("batch", 64, "training batch size"),
               int_param("test_batch", 1000, "test batch size"),
@@ -80,10 +80,11 @@ class MnistStepCase final : public DataParallelCase {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    if (variant.is_reference()) return make_reference(variant.needs_cuda_graph(), validation);
+    if (variant.is_reference()) return make_reference(variant, validation);
     EngineRunnerConfig config;
     config.program = validation ? validation_program_ : timed_program_;
     config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
     config.policy = Policy::train();
     config.store = initial_.clone();
     config.feed = {{"x", images_}, {"y", labels_}};
@@ -108,7 +109,8 @@ class MnistStepCase final : public DataParallelCase {
 
  private:
   // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
-  std::unique_ptr<VariantRunner> make_reference(bool graph, bool validation) {
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
+    const bool graph = variant.needs_cuda_graph();
     if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
     struct State {
       mnist::Net net;
@@ -154,7 +156,7 @@ class MnistStepCase final : public DataParallelCase {
       return out;
     };
     step.undo_warmup = load_initial;
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3);
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
   }
 
   at::Device device_;
@@ -196,7 +198,7 @@ class MnistWorkload final : public Workload {
 
  private:
   static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context) {
-    if (variant.source() != StepSource::kEngine) {
+    if (variant.source() != StepSource::kEngine || variant.inputs_in_place()) {
       throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
     }

@@ -9,6 +9,15 @@
 #     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
+#     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
+#     targets   the blog run (stage blog) against its targets (scripts/blog_targets.py, with the
+#               python stage's figures when present) and the README's table (scripts/blog_table.py)
+#     profile-off  the blog's GELU cases again with --profile off: the same figures show that
+#               profiling a case does not slow the cases timed after it
+#     models    your own model: export the models of configs/models.json into models/ (not committed;
+#               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
+#               suite, then Python's eager and torch.cuda.graph figures of the same models
+#               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off), results in results/ddp-n1 and results/ddp-n2
 #
@@ -69,6 +78,29 @@ for stage in "$@"; do
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
       ;;
+    python)
+      run python-baseline python3 scripts/python_replay_baseline.py --output "$OUT/results/python-baseline.json" || status=1
+      ;;
+    targets)
+      py=()
+      [[ -f "$OUT/results/python-baseline.json" ]] && py=(--python "$OUT/results/python-baseline.json")
+      run blog-targets python3 scripts/blog_targets.py "$OUT/results/blog/results.json" "${py[@]}" || status=1
+      run blog-table python3 scripts/blog_table.py "$OUT/results/blog/results.json" || status=1
+      ;;
+    profile-off)
+      run blog-profile-off "$gb" --workload blog --cases gelu-small,gelu-large,replay-overhead --profile off \
+        -o "$OUT/results/blog-profile-off" || status=1
+      ;;
+    models)
+      py=${PYTHON:-python3}
+      run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
+      run models "$gb" run --config configs/models.json -o "$OUT/results/models" || status=1
+      mkdir -p "$OUT/results/models"
+      cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null
+      side_by_side=()
+      [[ -f "$OUT/results/models/results.json" ]] && side_by_side=(--graphbench "$OUT/results/models/results.json")
+      run models-python "$py" scripts/python_baseline.py --suite configs/models.json "${side_by_side[@]}" \
+          -o "$OUT/results/models/python-baseline.json" || status=1
     ddp)
       # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every
       # process of this job sees the same settings.

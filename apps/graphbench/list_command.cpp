@@ -23,8 +23,19 @@ std::string type_name(ParamType type) {
     case ParamType::kNumberList: return "list of numbers";
     case ParamType::kString: return "string";
     case ParamType::kBool: return "boolean";
+    case ParamType::kIntList: return "list of integers";
+    case ParamType::kPath: return "file, relative to the suite file";
+    case ParamType::kObjectList: return "list of objects";
   }
   return "?";
+}
+
+void print_param(const ParamDecl& p, int indent) {
+  std::string def = "default " + p.default_value.dump();
+  if (p.default_value.is_null()) def = p.optional ? "optional" : "required";
+  const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
+  std::cout << fmt::format("  {:<{}}{} ({}{}, {}): {}\n", "", indent, p.name, type_name(p.type), choices, def, p.help);
+  for (const auto& field : p.fields) print_param(field, indent + 2);
 }
 
 }  // namespace
@@ -51,14 +62,12 @@ int list_command(const std::string& configs_dir) {
     std::cout << fmt::format("  {:<16}modes: {}; kinds: {}; dtypes: {}\n", "", fmt::join(d.modes, ", "),
                              fmt::join(d.kinds, ", "), fmt::join(d.dtypes, ", "));
     std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(variant_names(d.variants), ", "));
-    for (const auto& p : d.params) {
-      const std::string def = p.default_value.is_null() ? "required" : "default " + p.default_value.dump();
-      const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
-      std::cout << fmt::format("  {:<18}{} ({}{}, {}): {}\n", "", p.name, type_name(p.type), choices, def, p.help);
-    }
+    for (const auto& p : d.params) print_param(p, 18);
   }
   std::cout << "\nVariants:\n";
-  for (const Variant& v : Variant::all()) std::cout << fmt::format("  {:<16}{}\n", v.name(), v.help());
+  for (const Variant& v : Variant::all()) {
+    std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), v.method(), v.help());
+  }
 
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;

@@ -66,6 +66,10 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   group->add_option("--min-time", raw.min_time_s, "Seconds of measured time per variant at least");
   group->add_option("--max-time", raw.max_time_s, "Timeout per case in seconds");
   group->add_option("--noise", raw.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
+  app.add_option("--l2", o.l2, "L2 cache between timed steps (CUDA): hot (left warm, back-to-back steps) or cold (flushed before every step, each step timed alone)")
+      ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();
+  app.add_option("--profile", o.profile, "Profile each variant's kernels after its timed samples (CUDA): on or off")
+      ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
       ->group("Testing");
   auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");

@@ -88,6 +88,8 @@ void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet)
     std::vector<Variant> variants;
     for (const auto& v : wanted) {
       const Variant& variant = Variant::named(v);
+      // A training run feeds every batch: the ":replay" forms are for timed steps only.
+      if (c.kind == "training" && variant.inputs_in_place()) continue;
       if (std::find(supported.begin(), supported.end(), variant) != supported.end()) variants.push_back(variant);
     }
     if (variants.empty()) {
@@ -137,6 +139,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   }
   if (o.use_test_graph) context.use_test_graph = true;
   context.last_batch = o.last_batch;
+  context.cold_l2 = o.l2 == "cold";
+  context.profile = o.profile != "off";
   if (!o.inject_slowdown.empty()) {
     const auto eq = o.inject_slowdown.find('=');
     int factor = 0;

@@ -7,6 +7,8 @@ set(CLI_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cli)
 set(OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
 # Short sampling so that CPU runs take seconds.
 set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 1)
+# The same with time for a case of every GELU variant (seven run on the CPU) at the large shape.
+set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 10 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
 add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes: 0" -- ${GB} --help)
@@ -31,15 +33,33 @@ add_test(NAME "cli: missing data is bad input (2), recorded"
 
 # The README's main job on the CPU: eager and static ok, graph variants skipped with a reason.
 add_test(NAME "cli: gelu on the CPU"
-         COMMAND ${EXPECT} 0 "\\| gelu-small +\\| graph +\\| skipped: CUDA graphs need a CUDA device" --
-                 ${GB} --workload gelu --device cpu ${QUICK} -o ${OUT_DIR}/gelu)
+         COMMAND ${EXPECT} 0 "\\| gelu-small +\\| graph +\\| feed\\+replay +\\| skipped: CUDA graphs need a CUDA device" --
+                 ${GB} --workload gelu --device cpu ${QUICK_ALL_VARIANTS} -o ${OUT_DIR}/gelu)
 add_test(NAME "cli: gelu results files"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/gelu/results.json
                  timed:gelu-small/eager timed:gelu-small/static timed:gelu-large/static timed:gelu-small/jit
                  timed:gelu-small/reference
                  status:gelu-small/graph=skipped status:gelu-large/jit+graph=skipped status:gelu-small/reference+graph=skipped
+                 timed:gelu-small/native status:gelu-small/graph:replay=skipped status:gelu-large/native+graph:replay=skipped
+                 method:gelu-small/eager=run method:gelu-small/static=feed+run method:gelu-small/graph=feed+replay
+                 method:gelu-small/jit+graph:replay=replay
+                 cpu:gelu-small/eager cpu:gelu-small/native
                  csv:${OUT_DIR}/gelu/results.csv)
 set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU")
+
+# The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
+# are accepted (they change nothing without a GPU) and checked.
+add_test(NAME "cli: the replay-overhead case on the CPU, --l2 cold --profile off"
+         COMMAND ${EXPECT} 0 "\\| replay-overhead +\\| reference\\+graph:replay +\\| replay +\\| skipped" --
+                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/blog.json --cases replay-overhead --device cpu
+                 --l2 cold --profile off ${QUICK} -o ${OUT_DIR}/replay-overhead)
+add_test(NAME "cli: replay-overhead results"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/replay-overhead/results.json
+                 timed:replay-overhead/eager timed:replay-overhead/reference cpu:replay-overhead/reference
+                 status:replay-overhead/graph:replay=skipped status:replay-overhead/reference+graph:replay=skipped)
+set_tests_properties("cli: replay-overhead results" PROPERTIES DEPENDS "cli: the replay-overhead case on the CPU, --l2 cold --profile off")
+add_test(NAME "cli: bad --l2 (2)" COMMAND ${EXPECT} 2 "--l2" -- ${GB} --workload gelu --l2 warm)
+add_test(NAME "cli: bad --profile (2)" COMMAND ${EXPECT} 2 "--profile" -- ${GB} --workload gelu --profile maybe)
 
 add_test(NAME "cli: linear_dropout training step on the CPU"
          COMMAND ${EXPECT} 0 "linear-dropout-small" --
@@ -59,6 +79,39 @@ add_test(NAME "cli: mnist one epoch on the CPU prints the tutorial's lines"
 add_test(NAME "cli: mnist learned"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager)
 set_tests_properties("cli: mnist learned" PROPERTIES DEPENDS "cli: mnist one epoch on the CPU prints the tutorial's lines")
+
+# Your own model: small TorchScript models and suites written by graphbench_test_models (built in
+# C++, no Python), run by the binary as a user runs an exported model.
+set(MODELS_DIR ${OUT_DIR}/models)
+add_test(NAME "cli: models: write the test models" COMMAND $<TARGET_FILE:graphbench_test_models_writer> ${MODELS_DIR})
+set_tests_properties("cli: models: write the test models" PROPERTIES FIXTURES_SETUP test_models)
+add_test(NAME "cli: models: inference and a training step of a TorchScript model on the CPU (0)"
+         COMMAND ${EXPECT} 0 "\\| mlp +\\| static +\\| feed\\+run +\\| ok" "\\| mlp-train +\\| static +\\| feed\\+run +\\| ok"
+                 "\\| mlp +\\| graph +\\| feed\\+replay +\\| skipped: CUDA graphs need a CUDA device" --
+                 ${GB} run --config ${MODELS_DIR}/models_ok.json --device cpu ${QUICK} -o ${OUT_DIR}/models-ok)
+add_test(NAME "cli: models: a missing model file is bad input, found before anything runs (2)"
+         COMMAND ${EXPECT} 2 "models_missing.json: /cases/1/path: .*missing.pt: no such file \\(case missing; make model files with scripts/export_model.py"
+                 "!\\[1/2\\]" --
+                 ${GB} run --config ${MODELS_DIR}/models_missing.json --device cpu ${QUICK} -o ${OUT_DIR}/models-missing)
+add_test(NAME "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
+         COMMAND ${EXPECT} 1 "wrong-shape/eager FAILED: setting up the case failed: model .*mlp.pt rejects the inputs float32\\[4, 7\\] on cpu: RuntimeError: mat1 and mat2 shapes cannot be multiplied"
+                 "\\| mlp +\\| eager +\\| run +\\| ok" --
+                 ${GB} run --config ${MODELS_DIR}/models_throws.json --device cpu ${QUICK} -o ${OUT_DIR}/models-throws)
+set_tests_properties("cli: models: inference and a training step of a TorchScript model on the CPU (0)"
+                     "cli: models: a missing model file is bad input, found before anything runs (2)"
+                     "cli: models: a model that rejects its inputs fails its case, the run goes on (1)"
+                     PROPERTIES FIXTURES_REQUIRED test_models)
+
+# The model scripts without PyTorch: configs/models.json is what scripts/models-suite.sh writes,
+# bad arguments are refused, the baseline's side-by-side table; and the binary accepts the suite
+# and, without the exported files, says how to make them.
+add_test(NAME "cli: models: the model scripts and configs/models.json agree"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
+configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
+add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+                 ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
 
 # compare: the CI gate's exit codes on golden files.
 set(GOLDEN ${CMAKE_CURRENT_SOURCE_DIR}/golden/compare)

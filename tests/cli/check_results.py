@@ -11,6 +11,12 @@ check_results.py RESULTS_JSON CHECK...
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
   csv:PATH                          a CSV file with a header and one row per record
+  method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
+  cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
+  explained:CASE/VARIANT            a GPU record that says why its figure is what it is: kernels
+                                    per step, busy time, issue time, host-bound flag, memory
+  kernels:CASE/VARIANT=N            its profile ran N kernels per step (and its graph, if any,
+                                    has N kernel nodes)
 """
 import csv
 import json
@@ -99,6 +105,44 @@ def main():
                 fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
             if not d["params_identical"]:
                 fail(f"{spec}: params differ across ranks")
+        elif kind == "method":
+            spec, method = arg.split("=")
+            r = record(spec)
+            if r.get("method") != method:
+                fail(f"{spec}: method {r.get('method')!r}, expected {method!r}")
+        elif kind == "cpu":
+            r = record(arg)
+            for key in ("issue_median_us", "host_bound", "l2", "profile", "memory"):
+                if key not in r or r[key] is not None:
+                    fail(f"{arg}: {key} is {r.get(key, '(absent)')!r}, expected null on the CPU")
+            if r.get("issue_samples_us") != [] or r.get("graphs") != []:
+                fail(f"{arg}: issue_samples_us and graphs should be empty on the CPU")
+        elif kind == "explained":
+            r = record(arg)
+            if r["status"] != "ok":
+                fail(f"{arg}: {r['status']} ({r.get('reason')})")
+            p = r.get("profile") or {}
+            for key in ("kernels_per_step", "busy_us_per_step", "busy_share"):
+                if not (isinstance(p.get(key), (int, float)) and p[key] > 0):
+                    fail(f"{arg}: profile.{key} is {p.get(key)!r}")
+            if not (isinstance(r.get("issue_median_us"), (int, float)) and r["issue_median_us"] > 0):
+                fail(f"{arg}: issue_median_us is {r.get('issue_median_us')!r}")
+            if not isinstance(r.get("host_bound"), bool):
+                fail(f"{arg}: host_bound is {r.get('host_bound')!r}")
+            m = r.get("memory") or {}
+            if not (isinstance(m.get("peak_allocated_bytes"), int) and m["peak_allocated_bytes"] > 0):
+                fail(f"{arg}: memory is {r.get('memory')!r}")
+            if r.get("variant", "").find("graph") >= 0 and not r.get("graphs"):
+                fail(f"{arg}: a graph variant without graphs")
+        elif kind == "kernels":
+            spec, n = arg.split("=")
+            r = record(spec)
+            seen = (r.get("profile") or {}).get("kernels_per_step")
+            if seen is None or abs(seen - float(n)) > 0.01:
+                fail(f"{spec}: {seen} kernels per step, expected {n}")
+            for g in r.get("graphs") or []:
+                if g.get("kernel_nodes") is not None and g["kernel_nodes"] != int(n):
+                    fail(f"{spec}: its graph has {g['kernel_nodes']} kernel nodes, expected {n}")
         elif kind == "csv":
             with open(arg, encoding="utf-8") as f:
                 rows = list(csv.DictReader(f))

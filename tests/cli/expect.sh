@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command and checks its exit code and that its output (stdout and stderr together)
-# matches every given regular expression (grep -E, line by line).
+# matches every given regular expression (grep -E, line by line); a REGEX written "!REGEX" must
+# match no line.
 #   expect.sh EXIT_CODE [REGEX...] -- COMMAND [ARGS...]      ("" checks nothing)
 set -u
 expected=$1
@@ -19,6 +20,14 @@ if [[ $code != "$expected" ]]; then
   exit 1
 fi
 for regex in "${regexes[@]}"; do
+  if [[ $regex == !* ]]; then
+    if grep -Eq -- "${regex#!}" <<<"$output"; then
+      printf '%s\n' "$output"
+      echo "expect.sh: output matches /${regex#!}/, which it must not: $*" >&2
+      exit 1
+    fi
+    continue
+  fi
   if [[ -n $regex ]] && ! grep -Eq -- "$regex" <<<"$output"; then
     printf '%s\n' "$output"
     echo "expect.sh: output does not match /$regex/: $*" >&2

@@ -102,11 +102,36 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.case_name == "gelu-small");
     CHECK(r.workload == "gelu");
     CHECK(r.variant == "graph");
+    CHECK(r.method == "feed+replay");
     CHECK(r.kind == "benchmark");
     CHECK(r.mode == "inference");
     CHECK(r.dtype == "float32");
     CHECK(r.device == "cuda");
     CHECK(r.params == json{{"shape", {1, 3, 224, 224}}});
+    CHECK(r.issue_samples_us == std::vector<double>{7.6, 7.62, 7.58, 7.7, 7.61, 7.66, 7.6, 7.64});
+    CHECK(r.issue_median_us == 7.61);
+    CHECK(r.host_bound == true);
+    CHECK(r.l2 == "hot");
+    REQUIRE(r.profile.has_value());
+    CHECK(r.profile->steps == 10);
+    CHECK(r.profile->kernels_per_step == 5.0);
+    CHECK(r.profile->copies_per_step == 1.0);
+    CHECK(r.profile->busy_us_per_step == 6.125);
+    CHECK(r.profile->busy_share == 0.78);
+    REQUIRE(r.profile->kernels.size() == 2);
+    CHECK(r.profile->kernels[1].name == "vectorized_elementwise_kernel<4, mul>");
+    CHECK(r.profile->kernels[1].per_step == 2.0);
+    CHECK(r.profile->kernels[1].us_per_step == 2.25);
+    REQUIRE(r.graphs.size() == 1);
+    CHECK(r.graphs[0].kernel_nodes == 5);
+    CHECK(r.graphs[0].nodes == 5);
+    CHECK(r.graphs[0].pool_reserved_bytes == 2097152);
+    CHECK(r.graphs[0].pool_allocated_bytes == 0);
+    REQUIRE(r.memory.has_value());
+    CHECK(r.memory->peak_allocated_bytes == 12058624);
+    CHECK(r.memory->peak_reserved_bytes == 23068672);
+    CHECK(r.memory->step_peak_bytes == 0);
+    CHECK(r.memory->graph_pool_bytes == 2097152);
     CHECK(r.status == RecordStatus::kOk);
     CHECK(r.reason.empty());
     CHECK(r.steps_per_sample == 128);
@@ -158,7 +183,15 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
 
   SECTION("skipped record: absent optional values are empty") {
     const auto& r = report.records[1];
-    CHECK(r.variant == "jit+graph");
+    CHECK(r.variant == "jit+graph:replay");
+    CHECK(r.method == "replay");
+    CHECK(r.issue_samples_us.empty());
+    CHECK_FALSE(r.issue_median_us.has_value());
+    CHECK_FALSE(r.host_bound.has_value());
+    CHECK_FALSE(r.l2.has_value());
+    CHECK_FALSE(r.profile.has_value());
+    CHECK(r.graphs.empty());
+    CHECK_FALSE(r.memory.has_value());
     CHECK(r.status == RecordStatus::kSkipped);
     CHECK(r.reason == "TorchScript is not available in this LibTorch build");
     CHECK(r.steps_per_sample == 0);
@@ -185,6 +218,8 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     const auto& r = report.records[2];
     CHECK(r.case_name == "gelu-large");
     CHECK(r.variant == "static");
+    CHECK(r.method == "feed+run");
+    CHECK(r.l2 == "cold");
     CHECK(r.dtype == "float16");
     CHECK(r.status == RecordStatus::kFailed);
     CHECK(r.reason == "validation against eager: max abs error 0.5 above tolerance 0.001");
@@ -433,4 +468,46 @@ TEST_CASE("file errors name the file", "[json_io]") {
   const std::string newer = dir.write("newer.json", R"({"schema_version": 99, "records": []})");
   CHECK(input_error_of([&] { read_results_file(newer); }).substr(0, newer.size() + 37) ==
         newer + ": /schema_version: schema version 99 ");
+}
+
+TEST_CASE("records without the newer fields read as before, their method taken from the variant", "[json_io]") {
+  json doc = read_json(graphbench::testing::golden_path("results_golden.json"));
+  for (auto& r : doc["records"]) {
+    for (const char* key : {"method", "issue_samples_us", "issue_median_us", "host_bound", "l2", "profile",
+                            "graphs", "memory"}) {
+      r.erase(key);
+    }
+  }
+  doc["records"][0]["variant"] = "graph";
+  doc["records"][1]["variant"] = "reference+graph:replay";
+  doc["records"][2]["variant"] = "not-a-known-variant";
+  const RunReport report = report_from_json(doc, "old.json");
+  CHECK(report.records[0].method == "feed+replay");
+  CHECK(report.records[1].method == "replay");
+  CHECK(report.records[2].method.empty());
+  CHECK(report.records[0].issue_samples_us.empty());
+  CHECK_FALSE(report.records[0].host_bound.has_value());
+  CHECK_FALSE(report.records[0].profile.has_value());
+  CHECK(report.records[0].graphs.empty());
+  CHECK_FALSE(report.records[0].memory.has_value());
+}
+
+TEST_CASE("the newer record fields are checked when read", "[json_io]") {
+  const auto error_with = [](const std::string& key, const json& value) {
+    json doc = read_json(graphbench::testing::golden_path("results_golden.json"));
+    doc["records"][0][key] = value;
+    try {
+      report_from_json(doc, "bad.json");
+    } catch (const graphbench::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error_with("host_bound", "yes") == "bad.json: /records/0/host_bound: expected true, false or null, got \"yes\"");
+  CHECK(error_with("l2", "warm") == "bad.json: /records/0/l2: expected \"hot\" or \"cold\" or null, got \"warm\"");
+  CHECK(error_with("graphs", json::object()) == "bad.json: /records/0/graphs: expected an array of graphs, got {}");
+  CHECK(error_with("graphs", json::array({{{"kernel_nodes", -1}}})) ==
+        "bad.json: /records/0/graphs/0/kernel_nodes: expected a non-negative integer or null, got -1");
+  CHECK(error_with("profile", json{{"kernels_per_step", "five"}}) ==
+        "bad.json: /records/0/profile/kernels_per_step: expected a number, got \"five\"");
 }

@@ -21,8 +21,10 @@ class ScriptedTimer final : public SampleTimer {
  public:
   void start() override { started_us_ = now_us; }
   StepTime stop(std::int64_t steps) override {
-    const double per_step = (now_us - started_us_) / static_cast<double>(steps);
-    return {per_step, per_step};
+    StepTime t;
+    t.device_us = (now_us - started_us_) / static_cast<double>(steps);
+    t.host_us = t.device_us;
+    return t;
   }
   double now_s() override { return now_us * 1e-6; }
   double now_us = 0.0;
@@ -152,4 +154,85 @@ TEST_CASE("sampler: a variant that throws leaves the rotation, the others go on"
   Script all_fail;
   std::vector<TimedVariant> broken = {all_fail.variant("x", [](int) -> double { throw std::runtime_error("no"); })};
   CHECK(graphbench::sample_interleaved(broken, quick(), all_fail.timer) == "every variant failed");
+}
+
+namespace {
+
+// A scripted timer that also reports an issue time and the memory of each block, and asks for
+// the per-step hooks (as StepTimer does with a cold L2 cache).
+class HookedTimer final : public SampleTimer {
+ public:
+  void start() override {
+    started_us_ = now_us;
+    in_block_ = true;
+  }
+  StepTime stop(std::int64_t steps) override {
+    in_block_ = false;
+    const double per_step = (now_us - started_us_) / static_cast<double>(steps);
+    StepTime t;
+    t.device_us = per_step;
+    t.host_us = per_step;
+    t.issue_us = per_step * 0.5;
+    graphbench::MemoryPeak m;
+    m.peak_allocated = 1000 + blocks_;
+    m.peak_reserved = 4000 - blocks_;
+    m.above_start = blocks_ % 3;
+    t.memory = m;
+    ++blocks_;
+    return t;
+  }
+  double now_s() override { return now_us * 1e-6; }
+  bool times_each_step() const override { return true; }
+  void before_step() override {
+    if (in_block_ && !in_step_) ++hooked_steps;
+    in_step_ = true;
+  }
+  void after_step() override { in_step_ = false; }
+
+  double now_us = 0.0;
+  int hooked_steps = 0;
+
+ private:
+  double started_us_ = 0.0;
+  bool in_block_ = false;
+  bool in_step_ = false;
+  int blocks_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("sampler: issue times and the highest memory of the samples are kept per variant") {
+  HookedTimer timer;
+  int steps = 0;
+  TimedVariant v;
+  v.name = "graph";
+  v.step = [&] {
+    ++steps;
+    timer.now_us += 10.0;
+  };
+  std::vector<TimedVariant> variants = {v};
+  SamplingSpec s = quick();
+  s.warmup_steps = 3;
+  const std::string reason = graphbench::sample_interleaved(variants, s, timer);
+  CHECK(reason == "noise target reached");
+  const TimedVariant& t = variants[0];
+  REQUIRE(t.issue_us.size() == t.device_us.size());
+  CHECK(t.issue_us.front() == Approx(5.0));
+  REQUIRE(t.memory.has_value());
+  // Calibration blocks are not samples: the kept peaks are those of the samples' blocks.
+  const int calibration_blocks = 1;
+  const int last_block = calibration_blocks + static_cast<int>(t.device_us.size()) - 1;
+  CHECK(t.memory->peak_allocated == 1000 + last_block);
+  CHECK(t.memory->peak_reserved == 4000 - calibration_blocks);
+  CHECK(t.memory->above_start == 2);
+  // Every step of a timed block (calibration and samples) went through the hooks; warm-up did not.
+  CHECK(timer.hooked_steps == steps - 3);
+}
+
+TEST_CASE("sampler: without a device the issue times and memory stay absent") {
+  Script script;
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 30.0; })};
+  graphbench::sample_interleaved(variants, quick(), script.timer);
+  CHECK(variants[0].issue_us.empty());
+  CHECK_FALSE(variants[0].memory.has_value());
 }

@@ -55,7 +55,7 @@ WorkloadDescriptor workload(const std::string& name, std::vector<std::string> mo
 const std::vector<WorkloadDescriptor>& catalog() {
   static const std::vector<WorkloadDescriptor> workloads = {
       workload("mnist", {"train", "inference"}, {"benchmark", "training"},
-               {"eager", "graph", "reference", "reference+graph"},
+               {"eager", "graph", "graph:replay", "reference", "reference+graph"},
                {param("batch_size", ParamType::kPositiveInt, 64),
                 param("epochs", ParamType::kPositiveInt, 10),
                 param("optimizer", ParamType::kString, "sgd", 0, 0, {"sgd"}),
@@ -270,8 +270,10 @@ TEST_CASE("spec: variant errors") {
   CHECK(variants("[]") == message("/cases/0/variants: expected a non-empty array of variant "
                                   "names, got []"));
   CHECK(variants(R"(["eager", "grph"])") ==
-        message("/cases/0/variants/1: expected one of \"eager\", \"static\", \"graph\", \"jit\", "
-                "\"jit+graph\", \"reference\", \"reference+graph\", got \"grph\""));
+        message("/cases/0/variants/1: expected one of \"eager\", \"static\", \"graph\", \"graph:replay\", "
+                "\"jit\", \"jit+graph\", \"jit+graph:replay\", \"native\", \"native+graph\", "
+                "\"native+graph:replay\", \"reference\", \"reference+graph\", \"reference+graph:replay\", "
+                "got \"grph\""));
   CHECK(variants(R"(["graph", "eager", "graph"])") ==
         message("/cases/0/variants/2: duplicate variant \"graph\" (also at /cases/0/variants/0)"));
   CHECK(variants(R"(["eager", "reference"])") ==
@@ -458,4 +460,25 @@ TEST_CASE("spec: files") {
     const auto path = dir.write("schema.json", R"({"suite": "s", "cases": []})");
     CHECK(load_error(path) == path + ": /cases: expected a non-empty array of cases, got []");
   }
+}
+
+TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants are for benchmarks") {
+  // Explicitly asked for: an error naming the variant.
+  CHECK(error_of(with_cases(R"([{"name": "t", "workload": "mnist", "kind": "training",
+      "variants": ["eager", "graph:replay"]}])")) ==
+        message("/cases/0/variants/1: expected a variant that feeds its inputs (a training run hands every "
+                "step a new batch; \"graph:replay\" replays on inputs already in place), got \"graph:replay\""));
+  // From defaults, the message names the case it was applied to.
+  CHECK(error_of(R"({"suite": "s", "defaults": {"variants": ["graph:replay"]},
+      "cases": [{"name": "t", "workload": "mnist", "kind": "training"}]})") ==
+        message("/defaults/variants/0: expected a variant that feeds its inputs (a training run hands every step "
+                "a new batch; \"graph:replay\" replays on inputs already in place) for /cases/0, got \"graph:replay\""));
+  // Left to the workload's declaration: a training case gets the feeding variants only, a
+  // benchmark case of the same workload gets both methods.
+  const auto suite = parse(with_cases(R"([{"name": "t", "workload": "mnist", "kind": "training"},
+      {"name": "b", "workload": "mnist", "kind": "benchmark"}])"));
+  CHECK(variant_names(suite.cases[0].variants) ==
+        std::vector<std::string>{"eager", "graph", "reference", "reference+graph"});
+  CHECK(variant_names(suite.cases[1].variants) ==
+        std::vector<std::string>{"eager", "graph", "graph:replay", "reference", "reference+graph"});
 }

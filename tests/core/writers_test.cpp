@@ -9,6 +9,7 @@
 #include "graphbench/report/atomic_file.h"
 #include "graphbench/report/csv_writer.h"
 #include "graphbench/report/markdown_writer.h"
+#include "graphbench/workload/variant.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -51,6 +52,7 @@ ResultRecord record(const std::string& case_name, const std::string& workload,
   r.mode = mode;
   r.dtype = "float32";
   r.device = "cuda";
+  if (const Variant* v = Variant::find(variant)) r.method = v->method();
   return r;
 }
 
@@ -73,6 +75,16 @@ RunReport sample_report() {
   eager.speedup_ci95 = stats::Interval{0.98, 1.02};
   eager.roofline = Roofline{1204224, 752640, 24.31, 0.00807, 0.0152};
   eager.published = PublishedComparison{std::nullopt, 70.9, std::nullopt, "blog", "Tesla K80"};
+  eager.issue_median_us = 48.7;
+  eager.host_bound = true;
+  eager.l2 = "hot";
+  KernelProfile eager_profile;
+  eager_profile.steps = 10;
+  eager_profile.kernels_per_step = 5;
+  eager_profile.busy_us_per_step = 6.2;
+  eager_profile.busy_share = 6.2 / 49.53;
+  eager.profile = eager_profile;
+  eager.memory = MemoryUse{9437184, 23068672, 2408448, std::nullopt};
   report.records.push_back(eager);
 
   ResultRecord graph = record("gelu-small", "gelu", "graph", "benchmark", "inference");
@@ -85,7 +97,29 @@ RunReport sample_report() {
   graph.roofline = Roofline{1204224, 752640, 153.4, 0.0509, 0.0959};
   graph.published = PublishedComparison{1.09, 70.9, 64.9, "PyTorch 1.10 blog", "Tesla K80"};
   graph.warnings = {"IQR is 12% of the median | noisy"};
+  graph.issue_median_us = 3.1;
+  graph.host_bound = false;
+  graph.l2 = "hot";
+  KernelProfile graph_profile;
+  graph_profile.steps = 10;
+  graph_profile.kernels_per_step = 5;
+  graph_profile.copies_per_step = 1;
+  graph_profile.busy_us_per_step = 6.9;
+  graph_profile.busy_share = 6.9 / 7.85;
+  graph.profile = graph_profile;
+  graph.graphs = {GraphFacts{5, 5, 2097152, 0}};
+  graph.memory = MemoryUse{11534336, 23068672, 0, 2097152};
   report.records.push_back(graph);
+
+  ResultRecord replay = record("gelu-small", "gelu", "graph:replay", "benchmark", "inference");
+  replay.steps_per_sample = 200;
+  replay.stats = summary(57, 5.9, 0.04, 5.85, 5.97, 0.007);
+  replay.speedup_vs_eager = 8.39;
+  replay.speedup_ci95 = stats::Interval{8.3, 8.45};
+  replay.issue_median_us = 2.2;
+  replay.host_bound = false;
+  replay.graphs = {GraphFacts{5, 5, std::nullopt, std::nullopt}};
+  report.records.push_back(replay);
 
   ResultRecord jit = record("gelu-small", "gelu", "jit", "benchmark", "inference");
   jit.status = RecordStatus::kSkipped;

@@ -4,6 +4,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
@@ -26,6 +27,8 @@ class ScaleRunner final : public VariantRunner {
   }
   std::vector<at::Tensor> observe() override { return {y_.clone()}; }
   std::map<std::string, std::int64_t> counters() const override { return {{"eager_runs", steps_}}; }
+  std::vector<GraphFacts> graphs() const override { return graphs_; }
+  std::vector<GraphFacts> graphs_;  // what a fake graph variant reports
 
  private:
   at::Tensor x_;
@@ -38,11 +41,18 @@ class ScaleRunner final : public VariantRunner {
 class FakeCase final : public CaseInstance {
  public:
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    // static computes the wrong thing on purpose; jit throws while it is timed.
+    // static computes the wrong thing on purpose; jit throws while it is timed; native says it
+    // captured a graph of five kernels where it must run one.
     const double factor = variant.execution() == Execution::kStatic ? 2.0 + 1e-3 : 2.0;
-    return std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation);
+    auto runner = std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation);
+    if (variant.is_native()) runner->graphs_ = {GraphFacts{5, 5, 0, 0}};
+    return runner;
   }
   StepCost cost() const override { return {32.0, 4.0}; }
+  std::optional<int> expected_kernels_per_step(const Variant& variant) const override {
+    if (variant.is_native()) return 1;
+    return std::nullopt;
+  }
 };
 
 class FakeWorkload final : public Workload {
@@ -202,4 +212,138 @@ TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 wh
   CHECK(faster_record.speedup_ci95->low > 1.0);
   CHECK(*slower_record.speedup_vs_eager == Approx(0.25).epsilon(0.01));
   CHECK(slower_record.speedup_ci95->high < 1.0);
+}
+
+TEST_CASE("benchmark case: on the CPU the GPU-only fields are absent, never zero, and every record names its method") {
+  FakeWorkload workload("fake");
+  const auto spec = fake_case("c", "fake", {"eager", "reference", "graph:replay"});
+  const auto records = run_benchmark_case(workload, spec, CaseContext{}, Environment{}, nullptr);
+  const auto& eager = find(records, "eager");
+  REQUIRE(eager.status == RecordStatus::kOk);
+  CHECK(eager.method == "run");
+  CHECK(eager.issue_samples_us.empty());
+  CHECK_FALSE(eager.issue_median_us.has_value());
+  CHECK_FALSE(eager.host_bound.has_value());
+  CHECK_FALSE(eager.profile.has_value());
+  CHECK_FALSE(eager.memory.has_value());
+  CHECK_FALSE(eager.l2.has_value());
+  CHECK(eager.graphs.empty());
+  const auto& replay = find(records, "graph:replay");
+  CHECK(replay.status == RecordStatus::kSkipped);
+  CHECK(replay.method == "replay");
+}
+
+TEST_CASE("benchmark case: a variant that runs other kernels than its workload says fails with the count") {
+  FakeWorkload workload("fake");
+  const auto spec = fake_case("c", "fake", {"eager", "native", "reference"});
+  const auto records = run_benchmark_case(workload, spec, CaseContext{}, Environment{}, nullptr);
+  const auto& native = find(records, "native");
+  CHECK(native.status == RecordStatus::kFailed);
+  CHECK_THAT(native.reason, Catch::Contains("launches 5 kernels per replay where this variant must launch 1"));
+  CHECK(native.samples_us.empty());  // a failed check is not reported as a timing
+  REQUIRE(native.graphs.size() == 1);
+  CHECK(native.graphs[0].kernel_nodes == 5);
+  CHECK(find(records, "reference").status == RecordStatus::kOk);
+}
+
+TEST_CASE("kernel check: the graph's own count decides, else the profile, else nothing") {
+  const std::optional<int> one = 1;
+  GraphFacts fused;
+  fused.kernel_nodes = 1;
+  GraphFacts unfused;
+  unfused.kernel_nodes = 5;
+  GraphFacts uncounted;  // a LibTorch that keeps no graph
+  KernelProfile five;
+  five.kernels_per_step = 5;
+  five.kernels = {{"erf_kernel", 1, 1.5}, {"mul_kernel", 2, 2.0}};
+  KernelProfile single;
+  single.kernels_per_step = 1;
+
+  CHECK(kernel_check_failure(std::nullopt, {unfused}, five).empty());  // nothing expected
+  CHECK(kernel_check_failure(one, {fused}, single).empty());
+  CHECK_THAT(kernel_check_failure(one, {unfused}, single), Catch::Contains("launches 5 kernels per replay"));
+  // The graph's count is exact: a profile cannot overrule it.
+  CHECK(kernel_check_failure(one, {fused}, five).empty());
+  // No graph count: the profile decides, and the message names the kernels it saw.
+  CHECK_THAT(kernel_check_failure(one, {uncounted}, five), Catch::Contains("a step launches 5 kernels"));
+  CHECK_THAT(kernel_check_failure(one, {}, five), Catch::Contains("erf_kernel x1"));
+  CHECK(kernel_check_failure(one, {}, single).empty());
+  // Neither: nothing can be told, nothing fails.
+  CHECK(kernel_check_failure(one, {}, std::nullopt).empty());
+}
+
+TEST_CASE("kernel check: a profile that misses kernels of a graph is named") {
+  GraphFacts five_nodes;
+  five_nodes.kernel_nodes = 5;
+  KernelProfile saw_five;
+  saw_five.kernels_per_step = 5;
+  KernelProfile saw_none;
+  saw_none.kernels_per_step = 0;
+  KernelProfile saw_six;
+  saw_six.kernels_per_step = 6;
+  CHECK(profiler_visibility_warning({five_nodes}, saw_five, true).empty());
+  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none, true), Catch::Contains("profile of this graph is incomplete"));
+  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none, false), Catch::Contains("0 kernels per step"));
+  // Feeding by copy may add a kernel of its own outside the graph; replaying alone may not.
+  CHECK(profiler_visibility_warning({five_nodes}, saw_six, false).empty());
+  CHECK_FALSE(profiler_visibility_warning({five_nodes}, saw_six, true).empty());
+  CHECK(profiler_visibility_warning({five_nodes}, std::nullopt, true).empty());
+  CHECK(profiler_visibility_warning({}, saw_none, true).empty());
+}
+
+TEST_CASE("summary: a step whose host time is within 5% of its device time is host-bound") {
+  CHECK(is_host_bound(9.6, 10.0));
+  CHECK(is_host_bound(9.5, 10.0));
+  CHECK(is_host_bound(10.2, 10.0));  // the host can trail the events by a little
+  CHECK_FALSE(is_host_bound(9.4, 10.0));
+  CHECK_FALSE(is_host_bound(2.0, 50.0));
+  CHECK_FALSE(is_host_bound(1.0, 0.0));
+
+  ResultRecord host_bound_record;
+  ResultRecord device_bound_record;
+  TimedCase timed;
+  timed.variants = {{Variant::named("eager"), &host_bound_record}, {Variant::named("reference"), &device_bound_record}};
+  timed.l2 = "hot";
+  const std::vector<double> device = {10.0, 40.0};
+  const std::vector<double> issue = {9.8, 3.0};
+  for (std::size_t i = 0; i < 2; ++i) {
+    timed.runners.push_back(std::make_unique<ScaleRunner>(at::ones({1}), 1.0, false, false));
+    TimedVariant t;
+    for (int k = 0; k < 10; ++k) {
+      t.device_us.push_back(device[i]);
+      t.host_us.push_back(device[i] + 1.0);
+      t.issue_us.push_back(issue[i]);
+    }
+    MemoryPeak m;
+    m.peak_allocated = 100 + static_cast<std::int64_t>(i);
+    m.peak_reserved = 200;
+    m.above_start = 0;
+    t.memory = m;
+    timed.timed.push_back(t);
+  }
+  KernelProfile profile;
+  profile.kernels_per_step = 5;
+  profile.busy_us_per_step = 4.0;
+  host_bound_record.profile = profile;
+  host_bound_record.graphs = {GraphFacts{5, 5, 1 << 20, 1000}, GraphFacts{5, 5, 2 << 20, 1000}};
+  summarize_timing(timed, StepCost{}, Environment{});
+
+  REQUIRE(host_bound_record.host_bound.has_value());
+  CHECK(*host_bound_record.host_bound);
+  CHECK(host_bound_record.issue_median_us == Approx(9.8));
+  CHECK(host_bound_record.issue_samples_us.size() == 10);
+  REQUIRE_FALSE(host_bound_record.warnings.empty());
+  CHECK_THAT(host_bound_record.warnings.back(), Catch::Contains("host-bound: the GPU waits for the CPU"));
+  REQUIRE(host_bound_record.profile->busy_share.has_value());
+  CHECK(*host_bound_record.profile->busy_share == Approx(0.4));
+  REQUIRE(host_bound_record.memory.has_value());
+  CHECK(host_bound_record.memory->peak_allocated_bytes == 100);
+  CHECK(host_bound_record.memory->graph_pool_bytes == (3 << 20));
+  CHECK(host_bound_record.l2 == "hot");
+
+  REQUIRE(device_bound_record.host_bound.has_value());
+  CHECK_FALSE(*device_bound_record.host_bound);
+  CHECK(device_bound_record.warnings.empty());
+  REQUIRE(device_bound_record.memory.has_value());
+  CHECK_FALSE(device_bound_record.memory->graph_pool_bytes.has_value());  // no graphs, no pool
 }

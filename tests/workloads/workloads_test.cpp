@@ -48,8 +48,17 @@ bool have_mnist_data() { return std::filesystem::exists(resolve_mnist_dir(std::n
 
 TEST_CASE("gelu: eager, static, jit and reference agree on the CPU, graphs are skipped") {
   const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [2, 3, 8, 8]})");
-  for (const char* v : {"eager", "static", "jit", "reference"}) require_status(records, v, RecordStatus::kOk);
-  for (const char* v : {"graph", "jit+graph", "reference+graph"}) require_status(records, v, RecordStatus::kSkipped);
+  for (const char* v : {"eager", "static", "jit", "native", "reference"}) require_status(records, v, RecordStatus::kOk);
+  for (const char* v : {"graph", "graph:replay", "jit+graph", "jit+graph:replay", "native+graph", "reference+graph",
+                        "reference+graph:replay"}) {
+    require_status(records, v, RecordStatus::kSkipped);
+  }
+}
+
+TEST_CASE("one_kernel: eager and reference agree on the CPU, graphs are skipped") {
+  const auto records = run(R"({"name": "r", "workload": "one_kernel"})");
+  for (const char* v : {"eager", "reference"}) require_status(records, v, RecordStatus::kOk);
+  for (const char* v : {"graph", "graph:replay", "reference+graph:replay"}) require_status(records, v, RecordStatus::kSkipped);
 }
 
 TEST_CASE("linear_dropout: a training step validates over several steps (static, reference)") {
@@ -88,15 +97,89 @@ TEST_CASE("gelu on the GPU: every variant, graphs included, validates and is tim
   }
 }
 
+namespace {
+const ResultRecord& record_of(const std::vector<ResultRecord>& records, const std::string& variant) {
+  for (const auto& r : records) {
+    if (r.variant == variant) return r;
+  }
+  FAIL("no record for " << variant);
+  return records.front();
+}
+}  // namespace
+
+TEST_CASE("gelu on the GPU: both methods, the fused kernel checked, every figure explained", "[cuda][profile]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [32, 3, 224, 224],
+      "variants": ["eager", "graph", "graph:replay", "jit", "jit+graph", "jit+graph:replay", "native",
+                   "native+graph:replay", "reference+graph:replay"]})", at::kCUDA);
+  for (const auto& r : records) {
+    INFO(r.variant << ": " << r.reason);
+    REQUIRE(r.status == RecordStatus::kOk);
+    CHECK(r.method == Variant::named(r.variant).method());
+    // Every GPU record says why its figure is what it is.
+    REQUIRE(r.profile.has_value());
+    CHECK(r.profile->kernels_per_step > 0);
+    CHECK(r.profile->busy_us_per_step > 0);
+    REQUIRE(r.profile->busy_share.has_value());
+    REQUIRE(r.issue_median_us.has_value());
+    REQUIRE(r.host_bound.has_value());
+    REQUIRE(r.memory.has_value());
+    CHECK(r.memory->peak_allocated_bytes > 0);
+    CHECK(r.l2 == "hot");
+    if (Variant::named(r.variant).needs_cuda_graph()) {
+      REQUIRE(r.graphs.size() == 1);
+      REQUIRE(r.graphs[0].kernel_nodes.has_value());
+      CHECK(r.memory->graph_pool_bytes.has_value());
+    }
+  }
+  // The five-op GELU is five kernels in a step and in the graph; TorchScript's and ATen's are one.
+  CHECK(record_of(records, "eager").profile->kernels_per_step == Approx(5.0));
+  CHECK(*record_of(records, "graph:replay").graphs[0].kernel_nodes == 5);
+  CHECK(record_of(records, "graph:replay").profile->kernels_per_step == Approx(5.0));
+  CHECK(record_of(records, "jit").profile->kernels_per_step == Approx(1.0));
+  CHECK(*record_of(records, "jit+graph:replay").graphs[0].kernel_nodes == 1);
+  CHECK(*record_of(records, "jit+graph").graphs[0].kernel_nodes == 1);
+  CHECK(*record_of(records, "native+graph:replay").graphs[0].kernel_nodes == 1);
+  // The replay alone copies its input once, at capture; feeding copies every step.
+  const auto& replay = record_of(records, "graph:replay");
+  CHECK(replay.counters.at("feed_copies") == 1);
+  CHECK(replay.counters.at("feed_copies_skipped") > 10);
+  CHECK(record_of(records, "graph").counters.at("feed_copies") > 10);
+  CHECK(record_of(records, "graph").profile->copies_per_step == Approx(1.0));
+  CHECK(replay.profile->copies_per_step == Approx(0.0));
+  // 19 MB copied in every step: feed and replay cannot be faster than the replay alone.
+  CHECK(record_of(records, "graph").stats->median > replay.stats->median);
+}
+
+TEST_CASE("one_kernel on the GPU: the engine's replay and a bare replay, one kernel each", "[cuda][replay]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const auto records = run(R"({"name": "r", "workload": "one_kernel"})", at::kCUDA);
+  for (const char* v : {"eager", "graph", "graph:replay", "reference", "reference+graph", "reference+graph:replay"}) {
+    require_status(records, v, RecordStatus::kOk);
+  }
+  const auto& engine = record_of(records, "graph:replay");
+  const auto& bare = record_of(records, "reference+graph:replay");
+  CHECK(*engine.graphs.at(0).kernel_nodes == 1);
+  CHECK(*bare.graphs.at(0).kernel_nodes == 1);
+  REQUIRE(engine.issue_median_us.has_value());
+  REQUIRE(bare.issue_median_us.has_value());
+  INFO("host time per replay: engine " << *engine.issue_median_us << " us, bare " << *bare.issue_median_us << " us");
+  CHECK(*engine.issue_median_us > 0);
+}
+
 TEST_CASE("linear_dropout on the GPU: graph and reference+graph validate", "[cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   const auto linear = run(R"({"name": "l", "workload": "linear_dropout", "mode": "train"})", at::kCUDA);
-  for (const char* v : {"eager", "static", "graph", "reference", "reference+graph"}) require_status(linear, v, RecordStatus::kOk);
+  for (const char* v : {"eager", "static", "graph", "graph:replay", "reference", "reference+graph", "reference+graph:replay"}) {
+    require_status(linear, v, RecordStatus::kOk);
+  }
 }
 
 TEST_CASE("mnist on the GPU: graph and reference+graph validate", "[cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   if (!have_mnist_data()) GRAPHBENCH_SKIP("no MNIST-format data at " << resolve_mnist_dir(std::nullopt));
   const auto mnist = run(R"({"name": "m", "workload": "mnist", "kind": "benchmark"})", at::kCUDA);
-  for (const char* v : {"eager", "static", "graph", "reference", "reference+graph"}) require_status(mnist, v, RecordStatus::kOk);
+  for (const char* v : {"eager", "static", "graph", "graph:replay", "reference", "reference+graph", "reference+graph:replay"}) {
+    require_status(mnist, v, RecordStatus::kOk);
+  }
 }

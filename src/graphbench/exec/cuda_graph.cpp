@@ -1,6 +1,9 @@
 #include "graphbench/exec/cuda_graph.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/exec/error_text.h"
+#include "graphbench/exec/failed_op_trace.h"
+#include "graphbench/exec/graph_inspect.h"
 #include "graphbench/exec/warm_up.h"
 
 #include <fmt/format.h>
@@ -11,6 +14,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/version.h>
@@ -29,11 +33,13 @@ namespace graphbench {
 using PoolId = decltype(at::cuda::graph_pool_handle());
 
 struct CapturedGraph::Impl {
-  at::cuda::CUDAGraph graph;
+  // Kept after capture where LibTorch can, so that its kernel nodes can be counted.
+  std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   // The graph's private memory pool, named by us so that a failed capture can be ended in the
-  // allocators too (end_failed_capture).
+  // allocators too (end_failed_capture), and so that its size can be read.
   PoolId pool = at::cuda::graph_pool_handle();
   double capture_ms = 0.0;
+  GraphFacts facts;
 };
 
 namespace {
@@ -87,6 +93,28 @@ void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c1
 #endif
 }
 
+// Sets CUDA's sync-debug mode to "error" for its lifetime: an op that synchronises with the host
+// (.item(), a blocking copy) then throws before it reaches CUDA, instead of invalidating the
+// capture with an error that names no op.
+class SyncDebugErrors {
+ public:
+  SyncDebugErrors() : previous_(c10::cuda::warning_state().get_sync_debug_mode()) {
+    c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_ERROR);
+  }
+  ~SyncDebugErrors() { c10::cuda::warning_state().set_sync_debug_mode(previous_); }
+  SyncDebugErrors(const SyncDebugErrors&) = delete;
+  SyncDebugErrors& operator=(const SyncDebugErrors&) = delete;
+
+ private:
+  c10::cuda::SyncDebugMode previous_;
+};
+
+// "called a synchronizing CUDA operation (in aten::_local_scalar_dense, inside aten::item)"
+std::string capture_failure(const std::exception& error, const FailedOpTrace& trace) {
+  const std::string where = trace.describe();
+  return where.empty() ? error_text(error) : fmt::format("{} ({})", error_text(error), where);
+}
+
 }  // namespace
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int warmup_steps, Counters& counters) {
@@ -111,19 +139,26 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
     try {
-      impl->graph.capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
-      binding.run();
+      impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
+      FailedOpTrace trace;
+      try {
+        SyncDebugErrors no_sync;
+        binding.run();
+      } catch (const std::exception& e) {
+        throw CaptureError(capture_failure(e, trace));
+      }
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
-      throw CaptureError(fmt::format("capture of program {} failed: {}", program, e.what()));
+      throw CaptureError(fmt::format("capture of program {} failed: {}", program, error_text(e)));
     }
     try {
-      impl->graph.capture_end();
+      impl->graph->capture_end();
+      instantiate_kept(*impl->graph);
     } catch (const std::exception& e) {
-      end_failed_capture(impl->graph, impl->pool, capture_stream);
+      end_failed_capture(*impl->graph, impl->pool, capture_stream);
       ++counters.capture_failures;
-      throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, e.what()));
+      throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, error_text(e)));
     }
   }
   capture_stream.synchronize();
@@ -132,16 +167,21 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   order_after(caller, capture_stream);
   ++counters.captures;
   binding.check_fixed_pointers();
+  impl->facts = inspect_graph(*impl->graph, impl->pool, capture_stream.device_index());
   return std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
 }
 
-void CapturedGraph::replay() { impl_->graph.replay(); }
+void CapturedGraph::replay() { impl_->graph->replay(); }
 
 double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
 
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
+
 #else  // no CUDA in this build
 
-struct CapturedGraph::Impl {};
+struct CapturedGraph::Impl {
+  GraphFacts facts;
+};
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int, Counters&) {
   throw EngineError(fmt::format(
@@ -152,6 +192,8 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
 void CapturedGraph::replay() {}
 
 double CapturedGraph::capture_ms() const { return 0.0; }
+
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 
 #endif
 

@@ -5,6 +5,7 @@
 
 #include "graphbench/exec/counters.h"
 #include "graphbench/exec/slot_binding.h"
+#include "graphbench/record/graph_facts.h"
 
 #include <memory>
 
@@ -13,8 +14,9 @@ namespace graphbench {
 class CapturedGraph {
  public:
   // Warms `binding` up on a side stream (warm_up: params and state restored afterwards), then
-  // captures one run of its ops on another non-default stream in thread-local capture mode.
-  // On failure the capture is ended and CaptureError says why.
+  // captures one run of its ops on another non-default stream in thread-local capture mode, with
+  // CUDA's sync-debug mode set to "error": an op that synchronises with the host throws, and the
+  // error names it (FailedOpTrace). On failure the capture is ended and CaptureError says why.
   static std::unique_ptr<CapturedGraph> capture(SlotBinding& binding, int warmup_steps, Counters& counters);
 
   ~CapturedGraph();
@@ -25,6 +27,8 @@ class CapturedGraph {
   void replay();
   // Capture and instantiation time, host wall clock, device synchronised before and after.
   double capture_ms() const;
+  // Its kernel nodes and its private pool, read once after capture.
+  const GraphFacts& facts() const;
 
  private:
   struct Impl;

@@ -14,7 +14,7 @@ class EagerExecutor final : public Executor {
 
   ExecutorKind kind() const override { return ExecutorKind::kEager; }
 
-  std::vector<at::Tensor> run(const std::shared_ptr<const Program>& program, const Feed& feed) override {
+  void step(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     const CompiledProgram& compiled = engine_.compile_cached(program);
     const Program& p = compiled.program();
     check_feed_names(p, feed);
@@ -31,12 +31,15 @@ class EagerExecutor final : public Executor {
     }
     run_lowered_ops(compiled, slots_);
     ++engine_.counters().eager_runs;
-    return read_outputs(compiled, slots_);
+    read_outputs_into(compiled, slots_, outputs_);
   }
+
+  const std::vector<at::Tensor>& outputs() const override { return outputs_; }
 
  private:
   Engine& engine_;
   std::vector<at::Tensor> slots_;
+  std::vector<at::Tensor> outputs_;
 };
 
 }  // namespace

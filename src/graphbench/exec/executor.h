@@ -10,6 +10,7 @@
 #include "graphbench/exec/engine.h"
 #include "graphbench/exec/feed.h"
 #include "graphbench/exec/policy.h"
+#include "graphbench/record/graph_facts.h"
 
 #include <memory>
 #include <optional>
@@ -36,14 +37,34 @@ class Executor {
   virtual ~Executor() = default;
   virtual ExecutorKind kind() const = 0;
 
-  // One step of `program` on `feed`. The outputs of the static and graph executors are their fixed
-  // slots, overwritten by the next run: clone what you keep.
-  virtual std::vector<at::Tensor> run(const std::shared_ptr<const Program>& program, const Feed& feed) = 0;
+  // One step of `program` on `feed`. Its outputs are then readable through outputs() until the next
+  // step; step() itself returns nothing, so a hot loop copies no output list.
+  virtual void step(const std::shared_ptr<const Program>& program, const Feed& feed) = 0;
+  // The outputs of the last step (empty before the first). Those of the static and graph executors
+  // are their fixed slots, overwritten by the next step: clone what you keep.
+  virtual const std::vector<at::Tensor>& outputs() const = 0;
+  // step(), then a copy of the output list.
+  std::vector<at::Tensor> run(const std::shared_ptr<const Program>& program, const Feed& feed) {
+    step(program, feed);
+    return outputs();
+  }
+
+  // The fixed buffers the inputs of `feed` are copied into when `program` runs on it (static and
+  // graph executors, once a step with a feed of that signature has run), by name. A feed of these
+  // very tensors makes a step skip the copy: write the next inputs into them and the step is the
+  // replay alone. The eager executor has no fixed buffers: nullopt.
+  virtual std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) {
+    (void)program;
+    (void)feed;
+    return std::nullopt;
+  }
 
   // Capture time of the most recent capture, if any (graph executor).
   virtual std::optional<double> last_capture_ms() const { return std::nullopt; }
   // Why a capture failed, when the executor fell back to eager.
   virtual std::vector<std::string> fallback_reasons() const { return {}; }
+  // One entry per graph captured (graph executor), in capture order.
+  virtual std::vector<GraphFacts> graph_facts() const { return {}; }
 };
 
 std::unique_ptr<Executor> make_executor(ExecutorKind kind, Engine& engine, const Policy& policy,

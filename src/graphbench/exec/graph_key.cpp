@@ -41,8 +41,9 @@ GraphKey make_graph_key(const CompiledProgram& compiled, const Policy& policy, c
     const ValueInfo& v = program.value(id);
     if (!policy.copy_roles.contains(*v.role)) continue;
     auto it = feed.find(v.name);
-    key.feed_signature.push_back(
-        FedValueSignature{v.name, it != feed.end() ? spec_of(it->second) : v.spec});
+    // An undefined fed tensor keeps the declared spec here; binding then rejects it by name.
+    const bool fed = it != feed.end() && it->second.defined();
+    key.feed_signature.push_back(FedValueSignature{v.name, fed ? spec_of(it->second) : v.spec});
   }
   return key;
 }

@@ -1,6 +1,7 @@
 #include "graphbench/exec/reference_graph.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/exec/graph_inspect.h"
 
 #include <chrono>
 
@@ -16,8 +17,11 @@ namespace graphbench {
 #ifdef GRAPHBENCH_WITH_CUDA
 
 struct ReferenceGraph::Impl {
-  at::cuda::CUDAGraph graph;
+  // Kept after capture where LibTorch can (make_inspectable_graph), only so that its kernel nodes
+  // can be counted; the capture itself is the tutorial's.
+  std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   double capture_ms = 0.0;
+  GraphFacts facts;
 };
 
 ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_iterations,
@@ -35,26 +39,32 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
   {
     at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
     c10::cuda::CUDAStreamGuard guard(capture_stream);
-    impl_->graph.capture_begin();
+    impl_->graph->capture_begin();
     step();
-    impl_->graph.capture_end();
+    impl_->graph->capture_end();
+    instantiate_kept(*impl_->graph);
   }
   c10::cuda::device_synchronize();
   impl_->capture_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  impl_->facts = inspect_graph(*impl_->graph, impl_->graph->pool(), c10::cuda::current_device());
 }
 
-void ReferenceGraph::replay() { impl_->graph.replay(); }
+void ReferenceGraph::replay() { impl_->graph->replay(); }
 double ReferenceGraph::capture_ms() const { return impl_->capture_ms; }
+const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #else
 
-struct ReferenceGraph::Impl {};
+struct ReferenceGraph::Impl {
+  GraphFacts facts;
+};
 
 ReferenceGraph::ReferenceGraph(const std::function<void()>&, int, const std::function<void()>&) {
   throw EngineError("the reference+graph variant needs a CUDA build of graphbench");
 }
 void ReferenceGraph::replay() {}
 double ReferenceGraph::capture_ms() const { return 0.0; }
+const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #endif
 

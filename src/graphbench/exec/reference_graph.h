@@ -4,6 +4,8 @@
 // engine computes the same numbers and is no slower than hand-written code.
 #pragma once
 
+#include "graphbench/record/graph_facts.h"
+
 #include <functional>
 #include <memory>
 
@@ -18,6 +20,7 @@ class ReferenceGraph {
   ~ReferenceGraph();
   void replay();
   double capture_ms() const;
+  const GraphFacts& facts() const;
 
  private:
   struct Impl;

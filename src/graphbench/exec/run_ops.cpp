@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 
+#include <ATen/core/grad_mode.h>
 #include <c10/util/SmallVector.h>
 #include <fmt/format.h>
 
@@ -67,9 +68,15 @@ void run_lowered_ops(const CompiledProgram& compiled, std::vector<at::Tensor>& s
 
 std::vector<at::Tensor> read_outputs(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots) {
   std::vector<at::Tensor> out;
+  read_outputs_into(compiled, slots, out);
+  return out;
+}
+
+void read_outputs_into(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots,
+                       std::vector<at::Tensor>& out) {
+  out.clear();
   out.reserve(compiled.output_slots().size());
   for (int slot : compiled.output_slots()) out.push_back(slots[static_cast<std::size_t>(slot)]);
-  return out;
 }
 
 }  // namespace graphbench

@@ -17,5 +17,8 @@ void run_lowered_ops(const CompiledProgram& compiled, std::vector<at::Tensor>& s
 
 // The program's registered outputs, read from the slots.
 std::vector<at::Tensor> read_outputs(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots);
+// The same into `out`, reusing its capacity (no allocation once it has held them).
+void read_outputs_into(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots,
+                       std::vector<at::Tensor>& out);
 
 }  // namespace graphbench

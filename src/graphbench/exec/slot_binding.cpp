@@ -4,8 +4,10 @@
 #include "graphbench/exec/externals.h"
 #include "graphbench/exec/run_ops.h"
 
+#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace graphbench {
@@ -53,29 +55,36 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
       slot = buffer;
     }
     bound.data = slot.data_ptr();
-    external_index_[v.name] = externals_.size();
     externals_.push_back(bound);
   }
+  for (const BoundExternal& bound : externals_) by_name_.push_back(&bound);
+  std::sort(by_name_.begin(), by_name_.end(),
+            [](const BoundExternal* a, const BoundExternal* b) { return a->value->name < b->value->name; });
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (compiled.preallocated()[s]) slots_[s] = allocate(slot_specs_[s]);
   }
 }
 
 void SlotBinding::copy_feed(const Feed& feed, Counters& counters) {
-  // Every input copied from the feed must be in it, as at binding time and in the eager executor:
-  // a feed that lacks one would otherwise silently rerun on the last step's values.
-  for (const BoundExternal& bound : externals_) {
-    if (bound.copied && *bound.value->role == Role::kInput) fed_input(compiled_.program(), *bound.value, feed);
-  }
-  for (const auto& [name, tensor] : feed) {
-    auto it = external_index_.find(name);
-    if (it == external_index_.end()) check_feed_names(compiled_.program(), feed);  // throws
-    const BoundExternal& bound = externals_[it->second];
-    if (!bound.copied) {
+  auto fed = feed.begin();
+  for (const BoundExternal* bound : by_name_) {
+    const std::string& name = bound->value->name;
+    // A fed name ordered before this external's is not an external of the program.
+    if (fed != feed.end() && fed->first < name) check_feed_names(compiled_.program(), feed);  // throws
+    if (fed == feed.end() || fed->first != name) {
+      // Every input copied from the feed must be in it, as at binding time and in the eager
+      // executor: a feed that lacks one would otherwise silently rerun on the last step's values.
+      if (bound->copied && *bound->value->role == Role::kInput) fed_input(compiled_.program(), *bound->value, feed);
+      continue;
+    }
+    const at::Tensor& tensor = fed->second;
+    ++fed;
+    if (!tensor.defined()) check_feed_names(compiled_.program(), feed);  // throws
+    if (!bound->copied) {
       ++counters.feed_values_ignored;
       continue;
     }
-    at::Tensor& slot = slots_[static_cast<std::size_t>(bound.slot)];
+    at::Tensor& slot = slots_[static_cast<std::size_t>(bound->slot)];
     if (tensor.data_ptr() == slot.data_ptr()) {
       ++counters.feed_copies_skipped;
       continue;
@@ -83,6 +92,15 @@ void SlotBinding::copy_feed(const Feed& feed, Counters& counters) {
     slot.copy_(tensor, /*non_blocking=*/true);
     ++counters.feed_copies;
   }
+  if (fed != feed.end()) check_feed_names(compiled_.program(), feed);  // throws
+}
+
+Feed SlotBinding::fixed_inputs() const {
+  Feed inputs;
+  for (const BoundExternal& bound : externals_) {
+    if (bound.copied) inputs.emplace(bound.value->name, slots_[static_cast<std::size_t>(bound.slot)]);
+  }
+  return inputs;
 }
 
 bool SlotBinding::matches(const Feed& feed) const {
@@ -91,6 +109,7 @@ bool SlotBinding::matches(const Feed& feed) const {
     auto it = feed.find(bound.value->name);
     if (it == feed.end()) continue;
     const at::Tensor& t = it->second;
+    if (!t.defined()) return false;
     const TensorSpec& spec = slot_specs_[static_cast<std::size_t>(bound.slot)];
     if (t.scalar_type() != spec.dtype || t.device() != spec.device || t.sizes() != at::IntArrayRef(spec.shape)) {
       return false;
@@ -102,6 +121,8 @@ bool SlotBinding::matches(const Feed& feed) const {
 void SlotBinding::run() { run_lowered_ops(compiled_, slots_); }
 
 std::vector<at::Tensor> SlotBinding::outputs() const { return read_outputs(compiled_, slots_); }
+
+void SlotBinding::outputs_into(std::vector<at::Tensor>& out) const { read_outputs_into(compiled_, slots_, out); }
 
 void SlotBinding::check_fixed_pointers() const {
   for (const BoundExternal& bound : externals_) {

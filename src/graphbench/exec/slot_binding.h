@@ -14,7 +14,6 @@
 #include "graphbench/exec/policy.h"
 #include "graphbench/plan/compiled_program.h"
 
-#include <unordered_map>
 #include <vector>
 
 namespace graphbench {
@@ -22,12 +21,19 @@ namespace graphbench {
 class SlotBinding {
  public:
   SlotBinding(const CompiledProgram& compiled, const Policy& policy, ModelStore& store, const Feed& feed);
+  SlotBinding(const SlotBinding&) = delete;
+  SlotBinding& operator=(const SlotBinding&) = delete;
 
   const CompiledProgram& compiled() const { return compiled_; }
 
   // Copies the fed values whose role is in copy_roles into their fixed buffers (skipped when the
-  // feed tensor is that buffer already); other fed values are ignored and counted.
+  // feed tensor is that buffer already); other fed values are ignored and counted. One walk over
+  // the feed and the externals, both in name order: no lookup, no allocation.
   void copy_feed(const Feed& feed, Counters& counters);
+
+  // The fixed buffers of the inputs copied from a feed, by name: feeding these tensors makes
+  // copy_feed skip every copy (Executor::bound_inputs).
+  Feed fixed_inputs() const;
 
   // True when the feed's copied values have the shapes, dtypes and devices bound here (no allocation).
   bool matches(const Feed& feed) const;
@@ -37,6 +43,7 @@ class SlotBinding {
 
   // The registered outputs: the fixed slots themselves, overwritten by the next run.
   std::vector<at::Tensor> outputs() const;
+  void outputs_into(std::vector<at::Tensor>& out) const;
 
   // Throws EngineError when an external no longer has the buffer it was bound to (in the slots or
   // in the model store): a graph captured on the old pointer would read or write stale memory.
@@ -62,7 +69,7 @@ class SlotBinding {
   const CompiledProgram& compiled_;
   std::vector<at::Tensor> slots_;
   std::vector<BoundExternal> externals_;
-  std::unordered_map<std::string, std::size_t> external_index_;
+  std::vector<const BoundExternal*> by_name_;  // externals_ in name order (a Feed's order)
   std::vector<TensorSpec> slot_specs_;
 };
 

@@ -18,7 +18,7 @@ class StaticExecutor final : public Executor {
 
   ExecutorKind kind() const override { return ExecutorKind::kStatic; }
 
-  std::vector<at::Tensor> run(const std::shared_ptr<const Program>& program, const Feed& feed) override {
+  void step(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     const CompiledProgram& compiled = engine_.compile_cached(program);
     Counters& counters = engine_.counters();
     GraphKey key;
@@ -35,7 +35,16 @@ class StaticExecutor final : public Executor {
     binding.copy_feed(feed, counters);
     binding.run();
     ++counters.static_runs;
-    return binding.outputs();
+    binding.outputs_into(outputs_);  // ops that allocate replace their slots every run
+  }
+
+  const std::vector<at::Tensor>& outputs() const override { return outputs_; }
+
+  std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
+    GraphKey key;
+    StaticEntry* entry = cache_.find(engine_.compile_cached(program), policy_, feed, key);
+    if (entry == nullptr) return std::nullopt;
+    return entry->binding->fixed_inputs();
   }
 
  private:
@@ -43,6 +52,7 @@ class StaticExecutor final : public Executor {
   Policy policy_;
   ExecutorOptions options_;
   BindingCache<StaticEntry> cache_;
+  std::vector<at::Tensor> outputs_;
 };
 
 }  // namespace

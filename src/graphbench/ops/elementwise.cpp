@@ -65,12 +65,19 @@ class ScalarOp final : public Op {
   at::Tensor scalar_;
 };
 
-enum class Unary { kErf, kRelu };
+enum class Unary { kErf, kRelu, kGelu };
 
 class UnaryOp final : public Op {
  public:
   explicit UnaryOp(Unary kind) : kind_(kind) {}
-  std::string signature() const override { return kind_ == Unary::kErf ? "erf" : "relu"; }
+  std::string signature() const override {
+    switch (kind_) {
+      case Unary::kErf: return "erf";
+      case Unary::kRelu: return "relu";
+      case Unary::kGelu: return "gelu";
+    }
+    return "?";
+  }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, 1);
     return {in[0]};
@@ -79,10 +86,10 @@ class UnaryOp final : public Op {
   void run(OpIO& io) const override {
     at::Tensor& out = io.out(0);
     const at::Tensor& x = io.in(0);
-    if (kind_ == Unary::kErf) {
-      out.defined() ? (void)at::erf_out(out, x) : (void)(out = at::erf(x));
-    } else {
-      out.defined() ? (void)at::clamp_min_out(out, x, 0) : (void)(out = at::relu(x));
+    switch (kind_) {
+      case Unary::kErf: out.defined() ? (void)at::erf_out(out, x) : (void)(out = at::erf(x)); break;
+      case Unary::kRelu: out.defined() ? (void)at::clamp_min_out(out, x, 0) : (void)(out = at::relu(x)); break;
+      case Unary::kGelu: out.defined() ? (void)at::gelu_out(out, x) : (void)(out = at::gelu(x)); break;
     }
   }
 
@@ -105,6 +112,7 @@ ValueId add_scalar(Builder& b, ValueId x, double c) {
 }
 ValueId erf(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kErf), {x}); }
 ValueId relu(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kRelu), {x}); }
+ValueId gelu_native(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kGelu), {x}); }
 
 ValueId gelu_formula(Builder& b, ValueId x) {
   ValueId half_x = mul_scalar(b, x, 0.5);

@@ -18,4 +18,8 @@ ValueId relu(Builder& b, ValueId x);
 //   y = x * 0.5 * (1.0 + erf(x / 1.41421))
 ValueId gelu_formula(Builder& b, ValueId x);
 
+// GELU as ATen's own op, at::gelu (the exact, erf form): one kernel, the floor of what any GELU
+// costs on the device.
+ValueId gelu_native(Builder& b, ValueId x);
+
 }  // namespace graphbench::ops

@@ -135,6 +135,16 @@ class MseLossOp final : public Op {
   void run(OpIO& io) const override { io.out(0) = at::mse_loss(io.in(0), io.in(1)); }
 };
 
+class MeanOp final : public Op {
+ public:
+  std::string signature() const override { return "mean"; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 1);
+    return {TensorSpec{{}, in[0].dtype, in[0].device}};
+  }
+  void run(OpIO& io) const override { io.out(0) = io.in(0).mean(); }
+};
+
 class NllLossOp final : public Op {
  public:
   explicit NllLossOp(bool sum) : sum_(sum) {}
@@ -190,6 +200,7 @@ ValueId log_softmax(Builder& b, ValueId x, std::int64_t dim) {
 ValueId mse_loss(Builder& b, ValueId prediction, ValueId target) {
   return b.add1(std::make_shared<MseLossOp>(), {prediction, target});
 }
+ValueId mean(Builder& b, ValueId x) { return b.add1(std::make_shared<MeanOp>(), {x}); }
 ValueId nll_loss(Builder& b, ValueId log_probs, ValueId target) {
   return b.add1(std::make_shared<NllLossOp>(false), {log_probs, target});
 }

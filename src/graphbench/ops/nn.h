@@ -1,5 +1,5 @@
 // Neural-network layers as ops: linear, conv2d, max-pool, dropout, flatten, log-softmax, and
-// the two losses of the workloads. Layers whose inputs require grad allocate their outputs
+// the losses of the workloads. Layers whose inputs require grad allocate their outputs
 // (autograd records them); otherwise linear computes into a fixed output.
 #pragma once
 
@@ -20,6 +20,8 @@ ValueId flatten(Builder& b, ValueId x);
 ValueId log_softmax(Builder& b, ValueId x, std::int64_t dim);
 // Mean squared error (mean over all elements): a 0-dim loss.
 ValueId mse_loss(Builder& b, ValueId prediction, ValueId target);
+// The mean of all elements: a 0-dim value (a loss of its own for a model whose output is one).
+ValueId mean(Builder& b, ValueId x);
 // Negative log likelihood of log-probabilities [N, C] and int64 targets [N], mean: a 0-dim loss.
 ValueId nll_loss(Builder& b, ValueId log_probs, ValueId target);
 // The same, summed over the batch (the tutorial's test loss).

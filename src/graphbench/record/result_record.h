@@ -3,6 +3,7 @@
 #pragma once
 
 #include "graphbench/record/environment.h"
+#include "graphbench/record/graph_facts.h"
 #include "graphbench/stats/statistics.h"
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,34 @@ struct Roofline {
   double achieved_tflops = 0.0;
 };
 
+// What LibTorch's profiler saw the device run during a few steps of a variant, profiled after its
+// timed samples. Absent (null) where there is no profiler: a CPU build, a CPU run.
+struct KernelStat {
+  std::string name;
+  double per_step = 0.0;     // launches of this kernel per step
+  double us_per_step = 0.0;  // its device time per step
+};
+
+struct KernelProfile {
+  int steps = 0;                  // steps profiled
+  double kernels_per_step = 0.0;  // kernels the device ran (kernels of a graph replay included)
+  double copies_per_step = 0.0;   // memcpy and memset operations on the device
+  double busy_us_per_step = 0.0;  // summed durations of those kernels, copies and memsets
+  // busy_us_per_step over the median step time: a graph's efficiency; 1 - busy_share is the
+  // share of the step the device sat idle (waiting for the host). Absent without a median.
+  std::optional<double> busy_share;
+  std::vector<KernelStat> kernels;  // by device time, most first (the first few)
+};
+
+// Device memory over the variant's timed samples (CUDA caching allocator, peaks reset before each
+// sample). Absent without a CUDA device.
+struct MemoryUse {
+  std::int64_t peak_allocated_bytes = 0;  // highest allocated, everything alive in the process counted
+  std::int64_t peak_reserved_bytes = 0;   // highest reserved (allocated plus cached)
+  std::int64_t step_peak_bytes = 0;       // the most a sample's steps allocated above its start
+  std::optional<std::int64_t> graph_pool_bytes;  // reserved by the variant's graph pools together
+};
+
 struct PublishedComparison {
   std::optional<double> speedup;
   std::optional<double> eager_us;
@@ -88,6 +117,9 @@ struct ResultRecord {
   std::string case_name;
   std::string workload;
   std::string variant;
+  // What one timed step did: "run", "feed+run", "feed+replay" (inputs copied into the graph's
+  // buffers, then replayed) or "replay" (the replay alone, inputs already in place).
+  std::string method;
   std::string kind;  // benchmark or training
   std::string mode;  // inference or train
   std::string dtype;
@@ -102,8 +134,14 @@ struct ResultRecord {
   std::int64_t steps_per_sample = 0;
   std::vector<double> samples_us;
   std::vector<double> host_samples_us;
+  std::vector<double> issue_samples_us;  // per-step host time to issue the steps (CUDA only)
   std::optional<stats::Summary> stats;
   std::optional<stats::Summary> host_stats;
+  std::optional<double> issue_median_us;
+  // The median issue time within 5% of the median device time: the GPU waits for the CPU.
+  // Absent on the CPU.
+  std::optional<bool> host_bound;
+  std::optional<std::string> l2;  // "hot" or "cold" (CUDA runs; absent on the CPU)
   double rel_noise = 0.0;  // relative 95% half-width of the median
   std::string stop_reason;
   std::optional<double> speedup_vs_eager;
@@ -113,6 +151,9 @@ struct ResultRecord {
   std::optional<double> sm_clock_start_mhz;
   std::optional<double> sm_clock_end_mhz;
   std::optional<Roofline> roofline;
+  std::optional<KernelProfile> profile;
+  std::vector<GraphFacts> graphs;  // one per captured graph (graph variants)
+  std::optional<MemoryUse> memory;
   std::map<std::string, std::int64_t> counters;
   std::vector<std::string> warnings;
   std::optional<PublishedComparison> published;

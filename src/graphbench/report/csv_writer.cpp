@@ -45,6 +45,7 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_text(r.case_name),
       csv_text(r.workload),
       csv_text(r.variant),
+      csv_text(r.method),
       csv_text(r.kind),
       csv_text(r.mode),
       csv_text(r.dtype),
@@ -70,6 +71,15 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_number(r.published ? r.published->speedup : std::nullopt),
       csv_number(r.training ? std::optional<double>(r.training->total_seconds) : std::nullopt),
       csv_number(final_accuracy),
+      csv_number(r.issue_median_us),
+      r.host_bound ? (*r.host_bound ? "true" : "false") : "",
+      csv_number(r.profile ? std::optional<double>(r.profile->kernels_per_step) : std::nullopt),
+      csv_number(r.profile ? std::optional<double>(r.profile->busy_us_per_step) : std::nullopt),
+      csv_number(r.profile ? r.profile->busy_share : std::nullopt),
+      csv_count(r.memory ? std::optional<std::int64_t>(r.memory->peak_allocated_bytes) : std::nullopt),
+      csv_count(r.memory ? std::optional<std::int64_t>(r.memory->peak_reserved_bytes) : std::nullopt),
+      csv_count(r.memory ? r.memory->graph_pool_bytes : std::nullopt),
+      r.l2 ? *r.l2 : "",
   };
 }
 
@@ -84,10 +94,11 @@ void append_line(std::string& out, const std::vector<std::string>& fields) {
 }  // namespace
 
 const char* csv_header() {
-  return "case,workload,variant,kind,mode,dtype,device,status,reason,samples,steps_per_sample,"
+  return "case,workload,variant,method,kind,mode,dtype,device,status,reason,samples,steps_per_sample,"
          "median_us,iqr_us,min_us,max_us,cv,host_median_us,speedup_vs_eager,speedup_ci_low,"
          "speedup_ci_high,capture_ms,achieved_gbps,bandwidth_share,published_speedup,"
-         "total_seconds,final_accuracy";
+         "total_seconds,final_accuracy,issue_median_us,host_bound,kernels_per_step,busy_us_per_step,"
+         "busy_share,peak_allocated_bytes,peak_reserved_bytes,graph_pool_bytes,l2";
 }
 
 std::string render_csv(const RunReport& report) {

@@ -4,9 +4,11 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/json/json_text.h"
+#include "graphbench/workload/variant.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -108,11 +110,48 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
 }
 
+json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+
+json profile_to_json(const KernelProfile& p) {
+  json kernels = json::array();
+  for (const KernelStat& k : p.kernels) {
+    kernels.push_back({{"name", k.name}, {"per_step", number_or_null(k.per_step)},
+                       {"us_per_step", number_or_null(k.us_per_step)}});
+  }
+  const json idle = p.busy_share ? number_or_null(std::max(0.0, 1.0 - *p.busy_share)) : json(nullptr);
+  return {{"steps", p.steps},
+          {"kernels_per_step", number_or_null(p.kernels_per_step)},
+          {"copies_per_step", number_or_null(p.copies_per_step)},
+          {"busy_us_per_step", number_or_null(p.busy_us_per_step)},
+          {"busy_share", optional_number(p.busy_share)},
+          {"idle_share", idle},
+          {"kernels", std::move(kernels)}};
+}
+
+json graphs_to_json(const std::vector<GraphFacts>& graphs) {
+  json out = json::array();
+  for (const GraphFacts& g : graphs) {
+    out.push_back({{"kernel_nodes", optional_integer(g.kernel_nodes)},
+                   {"nodes", optional_integer(g.nodes)},
+                   {"pool_reserved_bytes", optional_integer(g.pool_reserved_bytes)},
+                   {"pool_allocated_bytes", optional_integer(g.pool_allocated_bytes)}});
+  }
+  return out;
+}
+
+json memory_to_json(const MemoryUse& m) {
+  return {{"peak_allocated_bytes", m.peak_allocated_bytes},
+          {"peak_reserved_bytes", m.peak_reserved_bytes},
+          {"step_peak_bytes", m.step_peak_bytes},
+          {"graph_pool_bytes", optional_integer(m.graph_pool_bytes)}};
+}
+
 json record_to_json(const ResultRecord& rec) {
   json r;
   r["case"] = rec.case_name;
   r["workload"] = rec.workload;
   r["variant"] = rec.variant;
+  r["method"] = rec.method;
   r["kind"] = rec.kind;
   r["mode"] = rec.mode;
   r["dtype"] = rec.dtype;
@@ -123,8 +162,12 @@ json record_to_json(const ResultRecord& rec) {
   r["steps_per_sample"] = rec.steps_per_sample;
   r["samples_us"] = numbers_to_json(rec.samples_us);
   r["host_samples_us"] = numbers_to_json(rec.host_samples_us);
+  r["issue_samples_us"] = numbers_to_json(rec.issue_samples_us);
   write_summary(r, rec.stats);
   r["host_median_us"] = rec.host_stats ? number_or_null(rec.host_stats->median) : json(nullptr);
+  r["issue_median_us"] = optional_number(rec.issue_median_us);
+  r["host_bound"] = rec.host_bound ? json(*rec.host_bound) : json(nullptr);
+  r["l2"] = rec.l2 ? json(*rec.l2) : json(nullptr);
   r["rel_noise"] = number_or_null(rec.rel_noise);
   r["stop_reason"] = rec.stop_reason;
   r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
@@ -146,6 +189,9 @@ json record_to_json(const ResultRecord& rec) {
                      {"bandwidth_share", number_or_null(f.bandwidth_share)},
                      {"achieved_tflops", number_or_null(f.achieved_tflops)}};
   }
+  r["profile"] = rec.profile ? profile_to_json(*rec.profile) : json(nullptr);
+  r["graphs"] = graphs_to_json(rec.graphs);
+  r["memory"] = rec.memory ? memory_to_json(*rec.memory) : json(nullptr);
   r["counters"] = json::object();
   for (const auto& [name, value] : rec.counters) r["counters"][name] = value;
   r["warnings"] = rec.warnings;
@@ -257,6 +303,33 @@ class ObjectReader {
     return v ? integer_at(*v, pointer(key), min, max, what) : 0;
   }
 
+  // A non-negative integer, or nullopt when absent or null.
+  std::optional<std::int64_t> optional_integer(const std::string& key) const {
+    const json* v = find_value(key);
+    if (!v) return std::nullopt;
+    return integer_at(*v, pointer(key), 0, std::numeric_limits<std::int64_t>::max(),
+                      "a non-negative integer or null");
+  }
+
+  std::optional<bool> optional_bool(const std::string& key) const {
+    const json* v = find_value(key);
+    if (!v) return std::nullopt;
+    if (!v->is_boolean()) fail_expected(pointer(key), "true, false or null", *v);
+    return v->get<bool>();
+  }
+
+  // One of `choices`, or nullopt when absent or null.
+  std::optional<std::string> optional_choice(const std::string& key, const std::vector<std::string>& choices) const {
+    const json* v = find_value(key);
+    if (!v) return std::nullopt;
+    for (const std::string& c : choices) {
+      if (*v == c) return c;
+    }
+    std::string listed;
+    for (const std::string& c : choices) listed += fmt::format("{}\"{}\"", listed.empty() ? "" : " or ", c);
+    fail_expected(pointer(key), listed + " or null", *v);
+  }
+
   std::vector<double> numbers(const std::string& key) const {
     std::vector<double> out;
     const json* v = find(key);
@@ -325,6 +398,10 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.steps_per_sample = r.integer("steps_per_sample");
   rec.samples_us = r.numbers("samples_us");
   rec.host_samples_us = r.numbers("host_samples_us");
+  rec.issue_samples_us = r.numbers("issue_samples_us");
+  rec.issue_median_us = r.optional_number("issue_median_us");
+  rec.host_bound = r.optional_bool("host_bound");
+  rec.l2 = r.optional_choice("l2", {"hot", "cold"});
   if (r.optional_number("median_us")) {
     stats::Summary s;
     s.count = rec.samples_us.size();
@@ -359,6 +436,46 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   }
 }
 
+KernelProfile read_profile(const ObjectReader& p) {
+  KernelProfile out;
+  out.steps = static_cast<int>(p.integer("steps", 0, std::numeric_limits<int>::max()));
+  out.kernels_per_step = p.number("kernels_per_step");
+  out.copies_per_step = p.number("copies_per_step");
+  out.busy_us_per_step = p.number("busy_us_per_step");
+  out.busy_share = p.optional_number("busy_share");
+  if (const json* kernels = p.find_value("kernels")) {
+    if (!kernels->is_array()) p.fail_expected(p.pointer("kernels"), "an array of kernels", *kernels);
+    for (std::size_t i = 0; i < kernels->size(); ++i) {
+      const ObjectReader k(p.file(), (*kernels)[i], json_pointer_append(p.pointer("kernels"), i));
+      out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
+    }
+  }
+  return out;
+}
+
+std::vector<GraphFacts> read_graphs(const ObjectReader& r) {
+  std::vector<GraphFacts> out;
+  const json* graphs = r.find_value("graphs");
+  if (!graphs) return out;
+  if (!graphs->is_array()) r.fail_expected(r.pointer("graphs"), "an array of graphs", *graphs);
+  for (std::size_t i = 0; i < graphs->size(); ++i) {
+    const ObjectReader g(r.file(), (*graphs)[i], json_pointer_append(r.pointer("graphs"), i));
+    out.push_back({g.optional_integer("kernel_nodes"), g.optional_integer("nodes"),
+                   g.optional_integer("pool_reserved_bytes"), g.optional_integer("pool_allocated_bytes")});
+  }
+  return out;
+}
+
+MemoryUse read_memory(const ObjectReader& m) {
+  MemoryUse out;
+  out.peak_allocated_bytes = m.integer("peak_allocated_bytes");
+  out.peak_reserved_bytes = m.integer("peak_reserved_bytes");
+  out.step_peak_bytes = m.integer("step_peak_bytes", std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max(), "an integer");
+  out.graph_pool_bytes = m.optional_integer("graph_pool_bytes");
+  return out;
+}
+
 void read_extras(const ObjectReader& r, ResultRecord& rec) {
   rec.capture_ms = r.optional_number("capture_ms");
   rec.max_abs_error = r.optional_number("max_abs_error");
@@ -379,6 +496,9 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
                                            std::numeric_limits<std::int64_t>::max(), "an integer");
     }
   }
+  if (r.find_value("profile")) rec.profile = read_profile(r.object("profile"));
+  rec.graphs = read_graphs(r);
+  if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
   rec.warnings = r.strings("warnings");
   if (r.find_value("published")) {
     const ObjectReader p = r.object("published");
@@ -444,6 +564,12 @@ ResultRecord read_record(const ObjectReader& r) {
   rec.case_name = r.string("case", true);
   rec.workload = r.string("workload", true);
   rec.variant = r.string("variant", true);
+  rec.method = r.string("method");
+  if (!r.find("method")) {
+    // Files written before records named their method: the variant's own (a plain graph variant
+    // always fed its inputs, then replayed).
+    if (const Variant* v = Variant::find(rec.variant)) rec.method = v->method();
+  }
   rec.kind = r.string("kind", true);
   rec.mode = r.string("mode", true);
   rec.dtype = r.string("dtype", true);

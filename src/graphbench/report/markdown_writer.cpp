@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -24,7 +25,7 @@ std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
 
 std::string status_text(const ResultRecord& r) {
   switch (r.status) {
-    case RecordStatus::kOk: return "ok";
+    case RecordStatus::kOk: return r.reason.empty() ? "ok" : "ok: " + r.reason;
     case RecordStatus::kSkipped: return r.reason.empty() ? "skipped" : "skipped: " + r.reason;
     case RecordStatus::kFailed: return r.reason.empty() ? "FAILED" : "FAILED: " + r.reason;
   }
@@ -71,8 +72,10 @@ std::vector<std::string> benchmark_row(const ResultRecord& r, double copy_bandwi
   }
   return {r.case_name,
           r.variant,
+          r.method,
           status_text(r),
           r.stats ? human(r.stats->median) : "",
+          r.issue_median_us ? human(*r.issue_median_us) : "",
           r.stats ? human(r.stats->iqr) : "",
           speedup_cell,
           r.published && r.published->speedup ? speedup(*r.published->speedup) : "",
@@ -98,11 +101,49 @@ std::vector<std::string> training_row(const ResultRecord& r) {
 
 void append_benchmarks(std::string& out, const RunReport& report) {
   out += "\n## Benchmarks\n\n";
-  out += "| case | variant | status | median (us) | IQR (us) | speedup vs eager [95% CI] | "
+  out += "| case | variant | method | status | median (us) | host (us) | IQR (us) | speedup vs eager [95% CI] | "
          "published speedup | capture (ms) | GB/s (share of copy bandwidth) |\n";
-  out += "|---|---|---|--:|--:|--:|--:|--:|--:|\n";
+  out += "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const auto& r : report.records) {
     if (!is_training(r)) append_row(out, benchmark_row(r, report.environment.copy_bandwidth_gbps));
+  }
+}
+
+std::string mib(std::int64_t bytes) { return human(static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+
+bool has_breakdown(const ResultRecord& r) {
+  return !is_training(r) && (r.profile || r.memory || r.issue_median_us || !r.graphs.empty());
+}
+
+std::vector<std::string> breakdown_row(const ResultRecord& r) {
+  std::string kernel_nodes;
+  for (const GraphFacts& g : r.graphs) {
+    if (g.kernel_nodes) kernel_nodes += (kernel_nodes.empty() ? "" : ", ") + std::to_string(*g.kernel_nodes);
+  }
+  const auto& p = r.profile;
+  return {r.case_name,
+          r.variant,
+          r.method,
+          p ? human(p->kernels_per_step) : "",
+          kernel_nodes,
+          p ? human(p->busy_us_per_step) : "",
+          p && p->busy_share ? fmt::format("{:.0f}%", 100.0 * *p->busy_share) : "",
+          r.issue_median_us ? human(*r.issue_median_us) : "",
+          r.host_bound ? (*r.host_bound ? "yes" : "no") : "",
+          r.memory ? mib(r.memory->peak_allocated_bytes) : "",
+          r.memory ? mib(r.memory->peak_reserved_bytes) : "",
+          r.memory && r.memory->graph_pool_bytes ? mib(*r.memory->graph_pool_bytes) : ""};
+}
+
+// Why each figure is what it is: the kernels a step runs and how long the device is busy with
+// them, the host's share, and the memory (see docs/results.md).
+void append_breakdown(std::string& out, const RunReport& report) {
+  out += "\n## Where the time goes\n\n";
+  out += "| case | variant | method | kernels / step | graph kernel nodes | GPU busy (us / step) | busy share | "
+         "host (us / step) | host-bound | peak allocated (MiB) | peak reserved (MiB) | graph pool (MiB) |\n";
+  out += "|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|\n";
+  for (const auto& r : report.records) {
+    if (has_breakdown(r)) append_row(out, breakdown_row(r));
   }
 }
 
@@ -177,6 +218,7 @@ std::string render_markdown(const RunReport& report) {
   if (!any_benchmark && !any_training) out += "\nNo results.\n";
   if (any_data_parallel) append_data_parallel(out, report);
   if (any_benchmark) append_benchmarks(out, report);
+  if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report);
   if (any_training) append_training(out, report);
   append_warnings(out, report);
   return out;

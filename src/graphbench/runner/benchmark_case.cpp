@@ -1,6 +1,7 @@
 #include "graphbench/runner/benchmark_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/case_timing.h"
@@ -33,7 +34,9 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
 
   std::vector<VariantRecord> runnable;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const std::string why = skip_reason(spec.variants[i], context);
+    // The case's own reason first: a model format this build cannot load skips every variant.
+    std::string why = instance->skip_reason(spec.variants[i]);
+    if (why.empty()) why = skip_reason(spec.variants[i], context);
     if (why.empty()) {
       runnable.push_back({spec.variants[i], &records[i]});
     } else {
@@ -41,10 +44,14 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     }
   }
 
+  if (runnable.empty()) return records;
+
   say("validating against eager");
   validate_against_eager(*instance, runnable);
   say("timing the validated variants, interleaved");
   TimedCase timed = time_variants(*instance, runnable, spec, context);
+  if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
+  profile_variants(timed, *instance, context);
   summarize_timing(timed, instance->cost(), environment);
   return records;
 }

@@ -9,6 +9,7 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.case_name = spec.name;
   record.workload = spec.workload;
   record.variant = variant.name();
+  record.method = variant.method();
   record.kind = spec.kind;
   record.mode = spec.mode;
   record.dtype = spec.dtype;
@@ -37,6 +38,14 @@ void mark_failed(ResultRecord& record, const std::string& reason) {
 void mark_skipped(ResultRecord& record, const std::string& reason) {
   record.status = RecordStatus::kSkipped;
   record.reason = reason;
+}
+
+void note_capture_failures(ResultRecord& record, const VariantRunner& runner) {
+  for (const auto& why : runner.capture_failures()) {
+    const std::string text = "ran eagerly, capture failed: " + why;
+    if (record.reason.find(text) != std::string::npos) continue;
+    record.reason += (record.reason.empty() ? "" : "; ") + text;
+  }
 }
 
 }  // namespace graphbench

@@ -24,5 +24,9 @@ std::string skip_reason(const Variant& variant, const CaseContext& context);
 
 void mark_failed(ResultRecord& record, const std::string& reason);
 void mark_skipped(ResultRecord& record, const std::string& reason);
+// A variant whose capture failed and that ran eagerly instead (the model workloads fall back so):
+// its record stays ok, the run goes on, and `reason` says "ran eagerly, capture failed: <why>",
+// once per distinct cause the runner reports.
+void note_capture_failures(ResultRecord& record, const VariantRunner& runner);
 
 }  // namespace graphbench

@@ -13,8 +13,10 @@ void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::str
   record.steps_per_sample = timed.steps_per_sample;
   record.samples_us = timed.device_us;
   record.host_samples_us = timed.host_us;
+  record.issue_samples_us = timed.issue_us;
   record.stats = stats::summarize(timed.device_us);
   record.host_stats = stats::summarize(timed.host_us);
+  if (!timed.issue_us.empty()) record.issue_median_us = stats::summarize(timed.issue_us).median;
   record.rel_noise = stats::median_relative_noise(timed.device_us);
   record.stop_reason = stop_reason;
   const double rel_iqr = record.stats->iqr / record.stats->median;
@@ -38,7 +40,41 @@ void fill_roofline(ResultRecord& record, const StepCost& cost, const Environment
   record.roofline = r;
 }
 
+// Host time beside device time: a step whose issue time is within 5% of its device time keeps
+// the GPU waiting for the CPU (on the CPU there is no such distinction).
+void fill_host_bound(ResultRecord& record) {
+  if (!record.issue_median_us || !record.stats) return;
+  record.host_bound = is_host_bound(*record.issue_median_us, record.stats->median);
+  if (*record.host_bound) {
+    record.warnings.push_back(fmt::format("host-bound: the GPU waits for the CPU (the host issues a step in {:.3g} us "
+                                          "of its {:.3g} us)",
+                                          *record.issue_median_us, record.stats->median));
+  }
+}
+
+void fill_memory(ResultRecord& record, const TimedVariant& timed) {
+  if (!timed.memory) return;
+  MemoryUse m;
+  m.peak_allocated_bytes = timed.memory->peak_allocated;
+  m.peak_reserved_bytes = timed.memory->peak_reserved;
+  m.step_peak_bytes = timed.memory->above_start;
+  for (const GraphFacts& g : record.graphs) {
+    if (g.pool_reserved_bytes) m.graph_pool_bytes = m.graph_pool_bytes.value_or(0) + *g.pool_reserved_bytes;
+  }
+  record.memory = m;
+}
+
+void fill_busy_share(ResultRecord& record) {
+  if (record.profile && record.stats && record.stats->median > 0) {
+    record.profile->busy_share = record.profile->busy_us_per_step / record.stats->median;
+  }
+}
+
 }  // namespace
+
+bool is_host_bound(double issue_median_us, double device_median_us) {
+  return device_median_us > 0 && issue_median_us >= 0.95 * device_median_us;
+}
 
 void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment& environment) {
   const TimedVariant* eager = nullptr;
@@ -48,10 +84,16 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
       mark_failed(r, "failed while timing: " + timed.timed[i].error);
       continue;
     }
-    fill_timing(r, timed.timed[i], timed.stop_reason);
-    fill_roofline(r, cost, environment);
     r.counters = timed.runners[i]->counters();
     r.capture_ms = timed.runners[i]->capture_ms();
+    if (r.status != RecordStatus::kOk) continue;  // failed its kernel check (case_profile.h)
+    note_capture_failures(r, *timed.runners[i]);
+    fill_timing(r, timed.timed[i], timed.stop_reason);
+    fill_host_bound(r);
+    fill_memory(r, timed.timed[i]);
+    fill_busy_share(r);
+    r.l2 = timed.l2;
+    fill_roofline(r, cost, environment);
     r.sm_clock_start_mhz = timed.sm_clock_start_mhz;
     r.sm_clock_end_mhz = timed.sm_clock_end_mhz;
     if (timed.variants[i].variant.is_eager_baseline()) eager = &timed.timed[i];

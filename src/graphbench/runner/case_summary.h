@@ -10,4 +10,7 @@ namespace graphbench {
 
 void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment& environment);
 
+// The host-bound rule: the host's issue time per step is within 5% of the device time per step.
+bool is_host_bound(double issue_median_us, double device_median_us);
+
 }  // namespace graphbench

@@ -35,7 +35,9 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
   }
   if (out.timed.empty()) return out;
   out.sm_clock_start_mhz = current_sm_clock_mhz();
-  StepTimer timer(context.device.is_cuda());
+  const L2Cache l2 = context.cold_l2 ? L2Cache::kCold : L2Cache::kHot;
+  if (context.device.is_cuda()) out.l2 = to_string(l2);
+  StepTimer timer(context.device.is_cuda(), l2);
   out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;

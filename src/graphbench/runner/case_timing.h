@@ -21,6 +21,7 @@ struct TimedCase {
   std::string stop_reason;
   std::optional<double> sm_clock_start_mhz;
   std::optional<double> sm_clock_end_mhz;
+  std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
 
 // Times the variants whose records are still ok; a runner that cannot be made fails its record.

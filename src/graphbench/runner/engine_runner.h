@@ -20,6 +20,10 @@ struct EngineRunnerConfig {
   Feed feed;         // fed on every step
   // Store entries observed after each step, after the program's outputs (training: the params).
   std::vector<std::string> observed_store_entries;
+  // kInPlace (static and graph executors): after the first step, the runner feeds the executor's
+  // own fixed input buffers, which already hold the inputs, so a step copies nothing: a graph
+  // step is the replay alone.
+  InputMethod input_method = InputMethod::kFed;
 };
 
 class EngineRunner final : public VariantRunner {
@@ -29,6 +33,8 @@ class EngineRunner final : public VariantRunner {
   std::vector<at::Tensor> observe() override;
   std::map<std::string, std::int64_t> counters() const override;
   std::optional<double> capture_ms() const override;
+  std::vector<GraphFacts> graphs() const override;
+  std::vector<std::string> capture_failures() const override;
 
  private:
   std::shared_ptr<const Program> program_;
@@ -37,7 +43,7 @@ class EngineRunner final : public VariantRunner {
   std::unique_ptr<Executor> executor_;
   Feed feed_;
   std::vector<std::string> observed_;
-  std::vector<at::Tensor> outputs_;
+  bool in_place_ = false;  // switch to the bound buffers after the first step
 };
 
 }  // namespace graphbench

@@ -2,7 +2,8 @@
 
 namespace graphbench {
 
-ReferenceRunner::ReferenceRunner(ReferenceStep step, bool graph, int warmup_iterations) : step_(std::move(step)) {
+ReferenceRunner::ReferenceRunner(ReferenceStep step, bool graph, int warmup_iterations, InputMethod inputs)
+    : step_(std::move(step)), in_place_(graph && inputs == InputMethod::kInPlace) {
   if (graph) {
     step_.copy_inputs();
     graph_ = std::make_unique<ReferenceGraph>(step_.step, warmup_iterations, step_.undo_warmup);
@@ -10,7 +11,7 @@ ReferenceRunner::ReferenceRunner(ReferenceStep step, bool graph, int warmup_iter
 }
 
 void ReferenceRunner::step() {
-  step_.copy_inputs();
+  if (!in_place_) step_.copy_inputs();
   ++steps_;
   if (graph_) {
     graph_->replay();
@@ -22,6 +23,11 @@ void ReferenceRunner::step() {
 std::map<std::string, std::int64_t> ReferenceRunner::counters() const {
   if (graph_) return {{"captures", 1}, {"replays", steps_}};
   return {{"eager_runs", steps_}};
+}
+
+std::vector<GraphFacts> ReferenceRunner::graphs() const {
+  if (!graph_) return {};
+  return {graph_->facts()};
 }
 
 std::optional<double> ReferenceRunner::capture_ms() const {

@@ -20,16 +20,20 @@ struct ReferenceStep {
 
 class ReferenceRunner final : public VariantRunner {
  public:
-  ReferenceRunner(ReferenceStep step, bool graph, int warmup_iterations);
+  // `in_place` (graph only): the batch is copied into the static inputs once, at capture; every
+  // step is then the bare replay, as the blog and PyTorch's docs time a graph.
+  ReferenceRunner(ReferenceStep step, bool graph, int warmup_iterations, InputMethod inputs = InputMethod::kFed);
   void step() override;
   std::vector<at::Tensor> observe() override { return step_.observe(); }
   std::optional<double> capture_ms() const override;
   // steps run (eagerly), captures and replays: the same names as the engine's counters.
   std::map<std::string, std::int64_t> counters() const override;
+  std::vector<GraphFacts> graphs() const override;
 
  private:
   ReferenceStep step_;
   std::unique_ptr<ReferenceGraph> graph_;
+  bool in_place_ = false;
   std::int64_t steps_ = 0;
 };
 

@@ -9,9 +9,16 @@
 
 namespace graphbench {
 
+void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) {
+  for (const CaseSpec& spec : suite.cases) {
+    if (const Workload* workload = workloads.find(spec.workload)) workload->preflight(spec);
+  }
+}
+
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log,
                        const CaseRunFn& run_case) {
+  preflight_suite(suite, workloads);
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;

@@ -20,10 +20,16 @@ struct SuiteOutcome {
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
+// Before anything runs: each case's workload checks what the case names outside the suite file
+// (Workload::preflight: model files). Throws the first InputError: a bad suite ends the run with
+// exit code 2 before any case has run.
+void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
+
 // How one case runs. Empty: benchmark and training cases in this process (run_benchmark_case,
 // run_training_case); a data-parallel run passes its own (dist/data_parallel_suite.h).
 using CaseRunFn = std::function<std::vector<ResultRecord>(const Workload&, const CaseSpec&, const Environment&)>;
 
+// Runs preflight_suite, then the cases.
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
                        const CaseContext& context, Environment environment, std::ostream* log,
                        const CaseRunFn& run_case = {});

@@ -67,6 +67,7 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
       auto runner = instance.make_runner(v.variant, /*validation=*/true);
       const auto result = compare_observations(eager, observe_steps(*runner, steps), instance.rtol(v.variant),
                                                instance.atol(v.variant));
+      note_capture_failures(*v.record, *runner);
       v.record->max_abs_error = result.max_abs_error;
       if (!result.ok) mark_failed(*v.record, result.message);
     } catch (const std::exception& e) {

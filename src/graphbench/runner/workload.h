@@ -31,6 +31,8 @@ struct CaseContext {
   // Test-only: extra work added to every step of one variant (to check that compare catches it).
   std::string slowdown_variant;  // a variant name, or "" for none
   int slowdown_factor = 0;
+  bool cold_l2 = false;  // --l2 cold: flush the L2 cache before every timed step (CUDA)
+  bool profile = true;   // --profile off: no kernel profile after the timed samples
   // Training cases (kind "training"): overrides of the case's parameters from the command line.
   std::optional<int> epochs;
   std::optional<bool> use_test_graph;
@@ -53,6 +55,10 @@ class VariantRunner {
   virtual std::vector<at::Tensor> observe() = 0;
   virtual std::map<std::string, std::int64_t> counters() const { return {}; }
   virtual std::optional<double> capture_ms() const { return std::nullopt; }
+  // The CUDA graphs it captured (graph variants), in capture order.
+  virtual std::vector<GraphFacts> graphs() const { return {}; }
+  // Why captures failed when the variant fell back to running eagerly (empty: none did).
+  virtual std::vector<std::string> capture_failures() const { return {}; }
 };
 
 class CaseInstance {
@@ -60,6 +66,9 @@ class CaseInstance {
   virtual ~CaseInstance() = default;
   // `validation`: dropout off, so that outputs are comparable with eager's.
   virtual std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) = 0;
+  // Why `variant` cannot run in this build or on this device, or "" (say, a model format this
+  // LibTorch cannot load). Asked before any runner is made.
+  virtual std::string skip_reason(const Variant& /*variant*/) const { return ""; }
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
@@ -67,6 +76,13 @@ class CaseInstance {
   // variant's tolerance class.
   virtual double rtol(const Variant& variant) const;
   virtual double atol(const Variant& variant) const;
+  // Kernels one step of `variant` must launch, where the workload knows (GELU: TorchScript fuses
+  // the five ops into one kernel; at::gelu is one kernel). A variant that runs another number is
+  // not the variant it claims to be (a graph captured before TorchScript fused, say) and fails.
+  virtual std::optional<int> expected_kernels_per_step(const Variant& variant) const {
+    (void)variant;
+    return std::nullopt;
+  }
 };
 
 class DataParallelCase;
@@ -77,6 +93,10 @@ class Workload {
  public:
   virtual ~Workload() = default;
   virtual const WorkloadDescriptor& descriptor() const = 0;
+  // Checks what a case names outside its suite file (a model file: there, readable, of the right
+  // kind, with the inputs the case gives) before any case of the suite runs; throws InputError
+  // naming the suite file, the case and the problem. Most workloads have nothing to check.
+  virtual void preflight(const CaseSpec& /*spec*/) const {}
   // A benchmark case (kind "benchmark").
   virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
   // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without

@@ -87,19 +87,37 @@ std::string resolve_choice(const JsonChecker& checker, const WrittenSetting<std:
   return setting->value;
 }
 
+// A training run hands every step a new batch, so its variants must feed their inputs: the
+// ":replay" forms (inputs already in place) apply to timed steps only.
 std::vector<Variant> resolve_variants(const JsonChecker& checker,
                                      const WrittenSetting<std::vector<std::string>>* setting,
-                                     const WorkloadDescriptor& workload, const std::string& case_pointer) {
-  if (setting == nullptr) return workload.variants;
-  const std::vector<std::string> declared = variant_names(workload.variants);
+                                     const WorkloadDescriptor& workload, const std::string& kind,
+                                     const std::string& case_pointer) {
+  const bool training = kind == "training";
   std::vector<Variant> variants;
+  if (setting == nullptr) {
+    for (const Variant& v : workload.variants) {
+      if (!(training && v.inputs_in_place())) variants.push_back(v);
+    }
+    return variants;
+  }
+  const std::vector<std::string> declared = variant_names(workload.variants);
   for (std::size_t i = 0; i < setting->value.size(); ++i) {
+    const std::string item_pointer = json_pointer_append(setting->pointer, i);
     if (!contains_name(declared, setting->value[i])) {
-      checker.fail_expected(json_pointer_append(setting->pointer, i),
+      checker.fail_expected(item_pointer,
                             declared_text("variant", workload, declared, setting->from_defaults, case_pointer),
                             setting->written[i]);
     }
-    variants.push_back(Variant::named(setting->value[i]));
+    const Variant& variant = Variant::named(setting->value[i]);
+    if (training && variant.inputs_in_place()) {
+      checker.fail_expected(item_pointer,
+                            fmt::format("a variant that feeds its inputs (a training run hands every step a new "
+                                        "batch; \"{}\" replays on inputs already in place){}",
+                                        variant.name(), setting->from_defaults ? " for " + case_pointer : ""),
+                            setting->written[i]);
+    }
+    variants.push_back(variant);
   }
   return variants;
 }
@@ -141,7 +159,7 @@ void resolve_common_settings(const JsonChecker& checker, const CommonSettings& o
                             workload.modes, workload, at);
   out.dtype = resolve_choice(checker, pick(own.dtype, defaults.dtype), "dtype", "float32",
                              workload.dtypes, workload, at);
-  out.variants = resolve_variants(checker, pick(own.variants, defaults.variants), workload, at);
+  out.variants = resolve_variants(checker, pick(own.variants, defaults.variants), workload, out.kind, at);
   out.sampling = merge_sampling(checker, defaults.sampling, own.sampling);
 }
 

@@ -132,6 +132,7 @@ class SuiteParser {
     checker_.check_object(object, pointer);
     CaseSpec spec;
     spec.json_path = pointer;
+    spec.suite_path = checker_.path();
     spec.name = read_unique_name(object, pointer);
     const WorkloadDescriptor& workload = read_workload(checker_, object, pointer, workloads_);
     spec.workload = workload.name;
@@ -148,6 +149,11 @@ class SuiteParser {
       checker_.read_string(*found, json_pointer_append(pointer, "description"));
     }
     spec.params = read_workload_params(checker_, object, pointer, workload);
+    if (workload.check) {
+      if (const auto problem = workload.check(spec.params, spec.mode)) {
+        checker_.fail(pointer + problem->pointer, problem->message);
+      }
+    }
     return spec;
   }
 

@@ -42,7 +42,8 @@ struct CaseSpec {
   SamplingSpec sampling;
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
   std::vector<PublishedFigures> published;
-  std::string json_path;  // "/cases/3", for messages
+  std::string json_path;   // "/cases/3", for messages
+  std::string suite_path;  // the suite file it came from, for messages
 };
 
 struct SuiteSpec {

@@ -17,6 +17,28 @@ void run_steps(TimedVariant& v, std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) v.step();
 }
 
+// A timed block of steps: the timer's per-step hooks only when it asks for them, so that the
+// ordinary hot loop is nothing but the steps.
+void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer) {
+  if (!timer.times_each_step()) return run_steps(v, steps);
+  for (std::int64_t i = 0; i < steps; ++i) {
+    timer.before_step();
+    v.step();
+    timer.after_step();
+  }
+}
+
+void keep_highest(std::optional<MemoryPeak>& kept, const std::optional<MemoryPeak>& seen) {
+  if (!seen) return;
+  if (!kept) {
+    kept = seen;
+    return;
+  }
+  kept->peak_allocated = std::max(kept->peak_allocated, seen->peak_allocated);
+  kept->peak_reserved = std::max(kept->peak_reserved, seen->peak_reserved);
+  kept->above_start = std::max(kept->above_start, seen->above_start);
+}
+
 // Runs `fn` for one variant, turning an exception into the variant's error.
 template <typename F>
 void guarded(TimedVariant& v, F&& fn) {
@@ -34,7 +56,7 @@ void calibrate(TimedVariant& v, double min_sample_time_us, SampleTimer& timer, c
   std::int64_t steps = 1;
   for (;;) {
     timer.start();
-    run_steps(v, steps);
+    run_block(v, steps, timer);
     const double block_us = timer.stop(steps).host_us * static_cast<double>(steps);
     bool done = block_us >= min_sample_time_us || steps >= (std::int64_t{1} << 20);
     std::int64_t next = 0;
@@ -120,10 +142,12 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
       TimedVariant& v = variants[(round + k) % n];
       guarded(v, [&] {
         timer.start();
-        run_steps(v, v.steps_per_sample);
+        run_block(v, v.steps_per_sample, timer);
         const StepTime t = timer.stop(v.steps_per_sample);
         v.device_us.push_back(t.device_us);
         v.host_us.push_back(t.host_us);
+        if (t.issue_us) v.issue_us.push_back(*t.issue_us);
+        keep_highest(v.memory, t.memory);
         v.measured_s += t.host_us * static_cast<double>(v.steps_per_sample) * 1e-6;
       });
     }

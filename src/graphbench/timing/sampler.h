@@ -14,15 +14,27 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace graphbench {
 
+// The device memory of one block of steps (CUDA caching allocator; bytes).
+struct MemoryPeak {
+  std::int64_t peak_allocated = 0;  // highest allocated during the block, everything alive counted
+  std::int64_t peak_reserved = 0;   // highest reserved (allocated plus cached) during the block
+  std::int64_t above_start = 0;     // peak_allocated minus what was allocated when the block began
+};
+
 // Per-step times of one block of back-to-back steps.
 struct StepTime {
   double device_us = 0.0;  // per step
-  double host_us = 0.0;    // per step
+  double host_us = 0.0;    // per step: wall time until the device finished the block
+  // Per step: host time to issue the steps (the block's start until the last step returned,
+  // before waiting for the device). Absent on the CPU, where host and device are one.
+  std::optional<double> issue_us;
+  std::optional<MemoryPeak> memory;  // absent without a CUDA device
 };
 
 // Where the sampler's times come from: StepTimer (CUDA events and a steady clock) in real runs,
@@ -36,6 +48,11 @@ class SampleTimer {
   virtual StepTime stop(std::int64_t steps) = 0;
   // Seconds on a steady clock, for the timeout.
   virtual double now_s() = 0;
+  // True when the timer works around every step of a block (the cold-L2 method: each step timed
+  // on its own after the L2 cache is flushed); the sampler then calls before_step and after_step.
+  virtual bool times_each_step() const { return false; }
+  virtual void before_step() {}
+  virtual void after_step() {}
 };
 
 struct TimedVariant {
@@ -44,6 +61,8 @@ struct TimedVariant {
   std::int64_t steps_per_sample = 1;
   std::vector<double> device_us;  // per-step device time of each sample
   std::vector<double> host_us;    // per-step host time of each sample
+  std::vector<double> issue_us;   // per-step host issue time of each sample (empty on the CPU)
+  std::optional<MemoryPeak> memory;  // the highest of each field over the samples
   double measured_s = 0.0;
   std::string error;  // set when a step threw; the variant leaves the rotation
 };

@@ -1,8 +1,13 @@
 // Timing a block of back-to-back steps: device time from CUDA events around the block (launch
-// gaps included: that is what graphs remove) and host wall time, both per step. On the CPU both
-// come from a steady clock. The device is synchronised before a block starts (nothing queued
-// earlier is counted); the block ends when the end event on the current stream has completed.
-// See docs/measuring.md (device time, host time, training runs).
+// gaps included: that is what graphs remove), host wall time, and the host's issue time (until the
+// last step returned, before waiting for the device), all per step; and the device memory the
+// block used. On the CPU the times come from a steady clock. The device is synchronised before a
+// block starts (nothing queued earlier is counted); the block ends when the end event on the
+// current stream has completed.
+//
+// With a cold L2 cache (L2Cache::kCold, CUDA only) every step is timed on its own: the L2 cache is
+// flushed before it (outside its events), and a sample is the mean of its steps' times.
+// See docs/measuring.md (device time, host time, issue time, cold L2, training runs).
 #pragma once
 
 #include "graphbench/timing/sampler.h"
@@ -13,13 +18,19 @@
 
 namespace graphbench {
 
+enum class L2Cache { kHot, kCold };
+const char* to_string(L2Cache l2);
+
 class StepTimer final : public SampleTimer {
  public:
-  explicit StepTimer(bool cuda);
+  explicit StepTimer(bool cuda, L2Cache l2 = L2Cache::kHot);
   ~StepTimer() override;
   void start() override;
   StepTime stop(std::int64_t steps) override;
   double now_s() override;
+  bool times_each_step() const override;
+  void before_step() override;
+  void after_step() override;
 
  private:
   struct Impl;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,17 +22,35 @@ enum class ParamType {
   kNumberList,       // a list of numbers, each in [min, max]
   kString,           // one of `choices` (any string if `choices` is empty)
   kBool,
+  kIntList,          // a list of integers, each in [min, max]
+  kPath,             // a file name, relative to the suite file's directory or absolute; stored
+                     // resolved (the suite's directory joined in), so that it works from any cwd
+  kObjectList,       // a non-empty list of objects, each with the keys that `fields` declare
 };
 
 struct ParamDecl {
   std::string name;
   ParamType type = ParamType::kPositiveInt;
-  nlohmann::json default_value;  // null: the parameter is required
+  nlohmann::json default_value;  // null: the parameter is required (unless `optional`)
   std::string help;
-  double min = 0.0;  // kNumber, kNumberList
+  double min = 0.0;  // kNumber, kNumberList, kIntList
   double max = 0.0;
   std::vector<std::string> choices;  // kString
+  std::size_t length = 0;            // lists: exactly this many items (0: any number)
+  bool optional = false;             // a missing parameter without default is left out
+  std::vector<ParamDecl> fields;     // kObjectList: the keys of each object
 };
+
+// A rule between parameters that their declarations cannot express (say, `range` only for
+// integer inputs). It sees a case's checked parameters, defaults filled in, and its mode; a
+// problem names the offending value by a JSON pointer relative to the case ("/inputs/0/range")
+// and says what was expected. The spec parser reports it as any other error of the file.
+struct ParamProblem {
+  std::string pointer;
+  std::string message;
+};
+using ParamsCheck =
+    std::function<std::optional<ParamProblem>(const nlohmann::json& params, const std::string& mode)>;
 
 struct WorkloadDescriptor {
   std::string name;
@@ -40,6 +60,7 @@ struct WorkloadDescriptor {
   std::vector<Variant> variants;      // the variants a case of it may run, in report order
   std::vector<std::string> dtypes;    // float32, float16, bfloat16
   std::vector<ParamDecl> params;
+  ParamsCheck check;  // optional
 };
 
 }  // namespace graphbench

@@ -1,0 +1,151 @@
+// aoti: your own model as an AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package),
+// run with torch::inductor::AOTIModelPackageLoader as one op of an engine program; inference.
+//   eager  the package's run, call by call
+//   graph  that run captured in a CUDA graph and replayed (after a warm-up: the loader loads its
+//          kernels on the first run); a failed capture is recorded and the variant runs eagerly
+// Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
+// with the reason. Packages written by scripts/export_model.py record their inputs, and a case
+// whose inputs differ is refused before anything runs (a package does not check its inputs).
+#include "case_helpers.h"
+#include "model_case.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/exec/error_text.h"
+#include "graphbench/ops/aoti_package.h"
+#include "graphbench/plan/builder.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
+
+#include <ATen/core/grad_mode.h>
+#include <fmt/format.h>
+
+namespace graphbench {
+
+namespace {
+
+// The metadata key under which scripts/export_model.py records a package's inputs, as
+// [{"shape": [...], "dtype": "..."}].
+const char* const kInputsMetadataKey = "graphbench_inputs";
+
+WorkloadDescriptor aoti_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "aoti";
+  d.summary = "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference";
+  d.modes = {"inference"};
+  d.kinds = {"benchmark"};
+  d.variants = {Variant::named("eager"), Variant::named("graph")};
+  d.dtypes = {"float32", "float16", "bfloat16"};
+  d.params = {bench::model_path_param("the AOTInductor package (.pt2), relative to the suite file"),
+              bench::model_inputs_param()};
+  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
+  d.check = [](const nlohmann::json& params, const std::string&) { return bench::check_model_inputs(params); };
+  return d;
+}
+
+std::map<std::string, std::string> package_metadata(const CaseSpec& spec, const std::string& file) {
+  try {
+    return ops::AotiPackage::read_metadata(file);
+  } catch (const std::exception& e) {
+    bench::fail_case_field(spec, "path",
+                           fmt::format("{}: not an AOTInductor package (case {}; {}). A TorchScript file runs with "
+                                       "workload \"torchscript\"",
+                                       file, spec.name, error_text(e)));
+  }
+}
+
+// The inputs the exporter recorded, as the case would write them (range aside).
+void check_recorded_inputs(const CaseSpec& spec, const std::string& file, const std::map<std::string, std::string>& metadata) {
+  const auto found = metadata.find(kInputsMetadataKey);
+  if (found == metadata.end()) return;
+  const auto recorded = nlohmann::json::parse(found->second, nullptr, /*allow_exceptions=*/false);
+  if (!recorded.is_array()) return;
+  nlohmann::json given = nlohmann::json::array();
+  for (const auto& input : spec.params.at("inputs")) given.push_back({{"shape", input.at("shape")}, {"dtype", input.at("dtype")}});
+  if (recorded != given) {
+    bench::fail_case_field(spec, "inputs",
+                           fmt::format("the package {} was compiled for the inputs {}, the case gives {} (case {}); a "
+                                       "package runs only at the shapes it was compiled for",
+                                       file, recorded.dump(), given.dump(), spec.name));
+  }
+}
+
+class AotiCase final : public CaseInstance {
+ public:
+  AotiCase(const CaseSpec& spec, const CaseContext& context)
+      : device_(context.device), tolerance_(bench::model_tolerance(spec)) {
+    if (!ops::aoti_supported()) {
+      skip_reason_ = ops::aoti_unsupported_reason();
+      return;
+    }
+    const std::string file = bench::param_string(spec, "path");
+    const auto metadata = package_metadata(spec, file);
+    const auto device_key = metadata.find("AOTI_DEVICE_KEY");
+    if (device_key != metadata.end() && device_key->second != at::DeviceTypeName(device_.type(), /*lower_case=*/true)) {
+      skip_reason_ = fmt::format("the package was compiled for {}; this run is on {}", device_key->second,
+                                 at::DeviceTypeName(device_.type(), true));
+      return;
+    }
+    inputs_ = bench::make_model_inputs(bench::read_model_inputs(spec), device_);
+    auto package = ops::AotiPackage::load(file, device_);
+    Builder b("aoti_forward");
+    std::vector<ValueId> ids;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const std::string name = fmt::format("input{}", i);
+      ids.push_back(b.input(name, spec_of(inputs_[i])));
+      feed_[name] = inputs_[i];
+    }
+    const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
+    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
+    program_ = b.build();
+  }
+
+  std::string skip_reason(const Variant&) const override { return skip_reason_; }
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    if (!program_) throw EngineError("aoti: " + skip_reason_);
+    EngineRunnerConfig config;
+    config.program = program_;
+    config.executor = bench::executor_for(variant);
+    config.policy = Policy::inference();
+    config.options.warmup_steps = 3;
+    config.options.fallback_to_eager = true;
+    config.feed = feed_;
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return {}; }  // a black box: no roofline
+  double rtol(const Variant&) const override { return tolerance_.rtol; }
+  double atol(const Variant&) const override { return tolerance_.atol; }
+
+ private:
+  at::Device device_;
+  bench::Tolerance tolerance_;
+  std::string skip_reason_;
+  std::vector<at::Tensor> inputs_;
+  Feed feed_;
+  std::shared_ptr<const Program> program_;
+};
+
+class AotiWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  void preflight(const CaseSpec& spec) const override {
+    const std::string file = bench::checked_model_file(spec, "an AOTInductor package (.pt2)");
+    if (ops::aoti_supported()) check_recorded_inputs(spec, file, package_metadata(spec, file));
+  }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    at::NoGradGuard no_grad;
+    return std::make_unique<AotiCase>(spec, context);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = aoti_descriptor();
+};
+
+std::unique_ptr<Workload> make_aoti_workload() { return std::make_unique<AotiWorkload>(); }
+
+}  // namespace
+
+GRAPHBENCH_REGISTER_WORKLOAD(make_aoti_workload);
+
+}  // namespace graphbench

@@ -1,0 +1,57 @@
+// What the two model workloads (torchscript, aoti) share: the case parameters that describe a
+// model file and its inputs, reading them, making the input tensors, the tolerances of the
+// comparison with eager, and the checks of the file before anything runs.
+#pragma once
+
+#include "graphbench/suite/suite_spec.h"
+#include "graphbench/workload/descriptor.h"
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench::bench {
+
+struct ModelInput {
+  std::vector<std::int64_t> shape;
+  at::ScalarType dtype = at::kFloat;
+  std::int64_t low = 0;   // int64 inputs: values drawn uniformly from [low, high)
+  std::int64_t high = 0;
+};
+
+// `path` (a file relative to the suite file) and `inputs` ([{shape, dtype, range}]).
+ParamDecl model_path_param(const char* help);
+ParamDecl model_inputs_param();
+// `rtol` and `atol` of the comparison with eager; left out, they follow the case's dtype.
+std::vector<ParamDecl> tolerance_params();
+// The rules between the fields of `inputs`: `range` for int64 inputs (required) and only for
+// them, low < high.
+std::optional<ParamProblem> check_model_inputs(const nlohmann::json& params);
+
+std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);
+// Floating inputs from the standard normal, int64 inputs uniform in their range (the global
+// generator: the case runner seeds it).
+std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device);
+// "float32[1, 3, 224, 224], int64[1, 128] in [0, 30522)"
+std::string model_inputs_text(const std::vector<ModelInput>& inputs);
+
+struct Tolerance {
+  double rtol = 0.0;
+  double atol = 0.0;
+};
+// The case's `rtol` / `atol` where set; otherwise by its dtype (the model's floating-point type):
+// float32 1e-3 / 1e-4, float16 1e-2 / 1e-3, bfloat16 5e-2 / 1e-2.
+Tolerance model_tolerance(const CaseSpec& spec);
+
+// "<suite file>: <case pointer>/<field>: <message>" as an InputError.
+[[noreturn]] void fail_case_field(const CaseSpec& spec, const std::string& field, const std::string& message);
+
+// The case's `path`, checked to be a readable file that starts as a zip archive does (TorchScript
+// files and AOTInductor packages both are); throws InputError naming the suite file, the case and
+// the file. `what` names the expected kind of file in messages.
+std::string checked_model_file(const CaseSpec& spec, const std::string& what);
+
+}  // namespace graphbench::bench

@@ -1,0 +1,104 @@
+// one_kernel: a graph of one kernel (at::gelu on a small tensor), replayed through the engine and
+// replayed bare, side by side. With almost nothing for the device to do, a step costs what the
+// host spends on it, so the issue times of `graph:replay` (the engine's replay path: cache lookup,
+// pointer checks, feed walk, replay) and `reference+graph:replay` (a bare
+// at::cuda::CUDAGraph::replay() of the same kernel) differ by exactly the engine's overhead.
+//   eager, graph, graph:replay                          the engine: one gelu op
+//   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
+#include "case_helpers.h"
+
+#include "graphbench/ops/elementwise.h"
+#include "graphbench/plan/builder.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/reference_runner.h"
+#include "graphbench/runner/workload_registry.h"
+
+#include <ATen/core/grad_mode.h>
+
+namespace graphbench {
+
+namespace {
+
+WorkloadDescriptor one_kernel_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "one_kernel";
+  d.summary = "one at::gelu kernel: the engine's replay path beside a bare CUDAGraph::replay() of the same graph";
+  d.modes = {"inference"};
+  d.kinds = {"benchmark"};
+  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("graph"), Variant::named("reference"),
+                                  Variant::named("reference+graph")});
+  d.dtypes = {"float32"};
+  ParamDecl shape;
+  shape.name = "shape";
+  shape.type = ParamType::kPositiveIntList;
+  shape.default_value = nlohmann::json::array({1024});
+  shape.help = "input shape; small, so that the host's part of a step dominates";
+  d.params = {shape};
+  return d;
+}
+
+class OneKernelCase final : public CaseInstance {
+ public:
+  OneKernelCase(const CaseSpec& spec, const CaseContext& context) {
+    const TensorSpec x_spec{bench::param_int_list(spec, "shape"), at::kFloat, context.device};
+    input_ = at::randn(x_spec.shape, x_spec.options());
+    Builder b("one_kernel");
+    b.output("y", ops::gelu_native(b, b.input("x", x_spec)));
+    program_ = b.build();
+    cost_.bytes = 2.0 * static_cast<double>(x_spec.numel()) * bench::element_size(x_spec.dtype);
+    cost_.flops = 0.0;
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    if (variant.is_reference()) return make_reference(variant);
+    EngineRunnerConfig config;
+    config.program = program_;
+    config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
+    config.policy = Policy::inference();
+    config.feed = {{"x", input_}};
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return cost_; }
+
+  // Both sides run exactly one kernel per step; a second would make the comparison unfair.
+  std::optional<int> expected_kernels_per_step(const Variant&) const override { return 1; }
+
+ private:
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant) {
+    auto static_input = std::make_shared<at::Tensor>(at::empty_like(input_));
+    auto output = std::make_shared<at::Tensor>();
+    ReferenceStep step;
+    step.copy_inputs = [static_input, input = input_] { static_input->copy_(input); };
+    step.step = [static_input, output] { *output = at::gelu(*static_input); };
+    step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
+    step.undo_warmup = [] {};
+    return std::make_unique<ReferenceRunner>(std::move(step), variant.needs_cuda_graph(), /*warmup_iterations=*/3,
+                                             variant.input_method());
+  }
+
+  at::Tensor input_;
+  std::shared_ptr<const Program> program_;
+  StepCost cost_;
+};
+
+class OneKernelWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    at::NoGradGuard no_grad;
+    return std::make_unique<OneKernelCase>(spec, context);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = one_kernel_descriptor();
+};
+
+std::unique_ptr<Workload> make_one_kernel_workload() { return std::make_unique<OneKernelWorkload>(); }
+
+}  // namespace
+
+GRAPHBENCH_REGISTER_WORKLOAD(make_one_kernel_workload);
+
+}  // namespace graphbench

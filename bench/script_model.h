@@ -1,0 +1,18 @@
+// A TorchScript model file (torch.jit.save / torch::jit::Module::save) loaded for a case, with
+// errors that say what is wrong with the file and which case named it.
+#pragma once
+
+#include "graphbench/suite/suite_spec.h"
+
+#include <torch/script.h>
+
+#include <string>
+
+namespace graphbench::bench {
+
+// Loads the case's `path` onto `device`. Throws InputError "<suite>: <case>/path: <file>: ..."
+// for a missing or unreadable file, one that is not TorchScript, one without a forward method,
+// and when forward takes another number of inputs than the case's `inputs` gives.
+torch::jit::Module load_script_model(const CaseSpec& spec, at::Device device);
+
+}  // namespace graphbench::bench

@@ -1,0 +1,217 @@
+// torchscript: your own model, a TorchScript file (torch.jit.save; loaded with torch::jit::load),
+// as one op of an engine program, so that roles, policies, validation and timing apply as to any
+// workload.
+//   mode inference  forward under no_grad; the weights stay inside the module
+//   mode train      one whole training step: forward, the spec's loss, backward through
+//                   LibTorch autograd, and the engine's SGD or Adam updating the module's
+//                   trainable parameters (the program's params) in place; captured as one graph
+// Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
+// recorded with its cause and the graph variant runs eagerly instead; the run goes on.
+#include "case_helpers.h"
+#include "model_case.h"
+#include "script_model.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/ops/autograd.h"
+#include "graphbench/ops/nn.h"
+#include "graphbench/ops/optimizers.h"
+#include "graphbench/ops/script_module.h"
+#include "graphbench/plan/builder.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/workload_registry.h"
+
+#include <fmt/format.h>
+
+namespace graphbench {
+
+namespace {
+
+using bench::choice_param;
+using bench::number_param;
+
+std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& params, const std::string& mode) {
+  if (auto problem = bench::check_model_inputs(params)) return problem;
+  if (mode == "train" && !params.contains("loss")) {
+    return ParamProblem{"", "missing required key \"loss\" (mode train: mean, mse or cross_entropy)"};
+  }
+  if (mode != "train" && params.contains("loss")) {
+    return ParamProblem{"/loss", fmt::format("expected no loss in mode {} (a loss applies to mode train), got {}", mode,
+                                             params.at("loss").dump())};
+  }
+  return std::nullopt;
+}
+
+WorkloadDescriptor torchscript_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "torchscript";
+  d.summary = "your own model: a TorchScript file (torch::jit::load), inference or a whole training step";
+  d.modes = {"inference", "train"};
+  d.kinds = {"benchmark"};
+  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph")};
+  d.dtypes = {"float32", "float16", "bfloat16"};
+  ParamDecl loss = choice_param("loss", "", {"mean", "mse", "cross_entropy"},
+                                "mode train: mean of the first output, mse against a random target of its shape, or "
+                                "cross_entropy of [N, C] scores against random class ids");
+  loss.default_value = nullptr;
+  loss.optional = true;
+  d.params = {bench::model_path_param("the TorchScript file (torch.jit.save), relative to the suite file"),
+              bench::model_inputs_param(),
+              loss,
+              choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"}, "mode train: the optimizer"),
+              number_param("lr", 0.01, 1e-8, 10.0, "mode train: learning rate"),
+              number_param("momentum", 0.0, 0.0, 0.99, "mode train: SGD momentum"),
+              number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")};
+  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
+  d.check = check_torchscript_params;
+  return d;
+}
+
+std::string input_name(std::size_t i) { return fmt::format("input{}", i); }
+
+class TorchScriptCase final : public CaseInstance {
+ public:
+  TorchScriptCase(const CaseSpec& spec, const CaseContext& context)
+      : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
+        tolerance_(bench::model_tolerance(spec)) {
+    const auto declared = bench::read_model_inputs(spec);
+    inputs_ = bench::make_model_inputs(declared, device_);
+    torch::jit::Module module = bench::load_script_model(spec, device_);
+    module.train(train_);
+    program_ = train_ ? build_train_program(module) : build_inference_program(module);
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
+    // Every validation runner starts from the same random state, so that a model that draws random
+    // numbers (dropout in training mode) draws the same ones under every executor.
+    if (validation) at::manual_seed(seed_);
+    EngineRunnerConfig config;
+    config.program = program_;
+    config.executor = bench::executor_for(variant);
+    config.policy = train_ ? Policy::train() : Policy::inference();
+    // TorchScript's profiling executor specialises the model over its first runs: settle it first.
+    config.options.warmup_steps = 5;
+    config.options.fallback_to_eager = true;
+    config.feed = feed_;
+    if (train_) {
+      config.store = initial_.clone();
+      config.observed_store_entries = param_names_;
+    }
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return {}; }  // a black box: no roofline
+  int validation_steps() const override { return train_ ? 3 : 1; }
+  double rtol(const Variant&) const override { return tolerance_.rtol; }
+  double atol(const Variant&) const override { return tolerance_.atol; }
+
+ private:
+  ops::ScriptModuleCall module_call(const torch::jit::Module& module) const {
+    ops::ScriptModuleCall call;
+    call.module = module;
+    call.example_inputs = inputs_;
+    call.label = bench::param_string(spec_, "path");
+    if (train_) call.param_names = param_names_;
+    return call;
+  }
+
+  std::vector<ValueId> declare_inputs(Builder& b) {
+    std::vector<ValueId> ids;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      ids.push_back(b.input(input_name(i), spec_of(inputs_[i])));
+      feed_[input_name(i)] = inputs_[i];
+    }
+    return ids;
+  }
+
+  std::shared_ptr<const Program> build_inference_program(const torch::jit::Module& module) {
+    Builder b("torchscript_forward");
+    const std::vector<ValueId> inputs = declare_inputs(b);
+    const auto outputs = ops::script_module_call(b, module_call(module), inputs, {});
+    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
+    return b.build();
+  }
+
+  std::shared_ptr<const Program> build_train_program(const torch::jit::Module& module) {
+    for (const auto& p : module.named_parameters(/*recurse=*/true)) {
+      if (!p.value.requires_grad()) continue;
+      param_names_.push_back(p.name);
+      initial_.set(p.name, p.value.detach().clone());
+    }
+    if (param_names_.empty()) {
+      bench::fail_case_field(spec_, "path", fmt::format("{}: the model has no trainable parameter (case {})",
+                                                        bench::param_string(spec_, "path"), spec_.name));
+    }
+    Builder b("torchscript_train");
+    const std::vector<ValueId> inputs = declare_inputs(b);
+    std::vector<ValueId> params;
+    for (const auto& name : param_names_) params.push_back(b.param(name, spec_of(initial_.at(name))));
+    const auto outputs = ops::script_module_call(b, module_call(module), inputs, params);
+    const ValueId loss = add_loss(b, outputs.at(0));
+    const auto grads = ops::backward(b, loss, params);
+    const std::string optimizer = bench::param_string(spec_, "optimizer");
+    const double lr = bench::param_number(spec_, "lr");
+    const double weight_decay = bench::param_number(spec_, "weight_decay");
+    if (optimizer == "sgd") {
+      ops::sgd_step(b, params, grads, ops::SgdOptions{lr, bench::param_number(spec_, "momentum"), weight_decay});
+    } else {
+      ops::AdamOptions adam;
+      adam.lr = lr;
+      adam.weight_decay = weight_decay;
+      adam.decoupled_weight_decay = optimizer == "adamw";
+      ops::adam_step(b, params, grads, adam);
+    }
+    b.output("loss", loss);
+    return b.build();
+  }
+
+  // The spec's loss of the model's first output; targets are inputs of the program, drawn once.
+  ValueId add_loss(Builder& b, ValueId output) {
+    const std::string loss = bench::param_string(spec_, "loss");
+    const TensorSpec& y = b.spec(output);
+    if (loss == "mean") return ops::mean(b, output);
+    if (loss == "mse") {
+      feed_["target"] = at::randn(y.shape, y.options());
+      return ops::mse_loss(b, output, b.input("target", y));
+    }
+    if (y.shape.size() != 2) {
+      bench::fail_case_field(spec_, "loss",
+                             fmt::format("cross_entropy needs the model's first output to be [N, C] scores, it is {} "
+                                         "(case {})",
+                                         to_string(y), spec_.name));
+    }
+    const TensorSpec target{{y.shape[0]}, at::kLong, y.device};
+    feed_["target"] = at::randint(0, y.shape[1], target.shape, target.options());
+    return ops::nll_loss(b, ops::log_softmax(b, output, 1), b.input("target", target));
+  }
+
+  CaseSpec spec_;
+  at::Device device_;
+  std::uint64_t seed_;
+  bool train_;
+  bench::Tolerance tolerance_;
+  std::vector<at::Tensor> inputs_;
+  Feed feed_;
+  std::vector<std::string> param_names_;
+  ModelStore initial_;
+  std::shared_ptr<const Program> program_;
+};
+
+class TorchScriptWorkload final : public Workload {
+ public:
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  void preflight(const CaseSpec& spec) const override { bench::load_script_model(spec, at::kCPU); }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
+    return std::make_unique<TorchScriptCase>(spec, context);
+  }
+
+ private:
+  WorkloadDescriptor descriptor_ = torchscript_descriptor();
+};
+
+std::unique_ptr<Workload> make_torchscript_workload() { return std::make_unique<TorchScriptWorkload>(); }
+
+}  // namespace
+
+GRAPHBENCH_REGISTER_WORKLOAD(make_torchscript_workload);
+
+}  // namespace graphbench

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Export models for graphbench's model workloads, and a suite file that runs them.
+
+    python3 scripts/export_model.py torchvision:resnet50 --batch 1,32 --format pt,pt2 -o models/
+    build/graphbench run --config models/suite.json
+
+Writes, per model and batch size, into the output folder:
+    <stem>.pt         TorchScript (workload torchscript): torch.jit.trace of the model in eval mode,
+                      or for --mode train torch.jit.script (a trace in train mode if scripting fails)
+    <stem>.pt2        an AOTInductor package (workload aoti, inference only): torch.export, then
+                      torch._inductor.aoti_compile_and_package; the package records its inputs
+    <file>.json       beside each file: what made it (model name, batch, ...), read by
+                      scripts/python_baseline.py to build the same model in Python
+and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
+are relative to the suite file. --append adds the cases to an existing suite file (replacing
+cases of the same name), so that several commands can build one suite.
+
+Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE (an encoder built from its config, e.g. hf:bert
+is BERT-base). Weights are random: nothing is downloaded. Runs wherever PyTorch is installed (with
+torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
+none of them. Exit codes: 0 written, 1 an export failed (the others are still written, and the suite
+holds their cases), 2 bad arguments.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_zoo  # noqa: E402
+
+PROG = "export_model.py"
+WORKLOAD_OF_FORMAT = {"pt": "torchscript", "pt2": "aoti"}
+SUITE_DEFAULTS = {
+    "warmup": 10,
+    "variants": ["eager", "graph"],
+    "sampling": {"min_samples": 10, "max_samples": 2000, "min_time_s": 1.0, "max_time_s": 20,
+                 "target_rel_noise": 0.01},
+}
+
+
+def int_list(text):
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of integers, got {text!r}")
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive integers, got {text!r}")
+    return values
+
+
+def format_list(text):
+    formats = [f for f in text.split(",") if f]
+    unknown = [f for f in formats if f not in WORKLOAD_OF_FORMAT]
+    if not formats or unknown:
+        raise argparse.ArgumentTypeError(f"expected formats among pt, pt2, got {text!r}")
+    return formats
+
+
+def key_value(text):
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("models", nargs="+", help="SOURCE:NAME, e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert")
+    p.add_argument("--batch", type=int_list, default=[1], help="batch sizes, comma-separated (default 1)")
+    p.add_argument("--format", type=format_list, default=["pt", "pt2"], help="pt (TorchScript), pt2 (AOTInductor); default both")
+    p.add_argument("-o", "--output", default="models", help="folder for the model files (default models/)")
+    p.add_argument("--suite", help="the suite file to write (default OUTPUT/suite.json)")
+    p.add_argument("--suite-name", default="models", help="the suite's name (default models)")
+    p.add_argument("--append", action="store_true", help="add the cases to the suite file if it exists")
+    p.add_argument("--suite-description", help="the suite's description (a new suite file only)")
+    p.add_argument("--mode", choices=["inference", "train"], default="inference",
+                   help="train: a TorchScript training step (loss, optimizer); pt2 is inference only")
+    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32")
+    p.add_argument("--image-size", type=int, default=224, help="vision models: input height and width (default 224)")
+    p.add_argument("--seq", type=int, default=128, help="hf encoders: sequence length (default 128)")
+    p.add_argument("--token-high", type=int, default=1000, help="hf encoders: token ids drawn from [0, N) (default 1000)")
+    p.add_argument("--hf-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="hf encoders: override a config field, e.g. num_hidden_layers=6")
+    p.add_argument("--loss", choices=model_zoo.LOSSES, default="cross_entropy", help="mode train (default cross_entropy)")
+    p.add_argument("--optimizer", choices=model_zoo.OPTIMIZERS, default="sgd", help="mode train (default sgd)")
+    p.add_argument("--lr", type=float, default=0.01, help="mode train (default 0.01)")
+    p.add_argument("--momentum", type=float, default=0.9, help="mode train, SGD (default 0.9)")
+    p.add_argument("--rtol", type=float, help="the cases' tolerance of the comparison with eager (default: by dtype)")
+    p.add_argument("--atol", type=float, help="the cases' absolute tolerance (default: by dtype)")
+    p.add_argument("--device", help="where to trace and compile (default cuda if available, else cpu)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
+    args = p.parse_args(argv)
+    if args.mode == "train" and "pt2" in args.format:
+        p.error("--format pt2 is inference only (AOTInductor packages hold no backward); use --format pt with --mode train")
+    return args
+
+
+def model_cases(args):
+    cases = []
+    for model in args.models:
+        for batch in args.batch:
+            case = model_zoo.ModelCase(model=model, batch=batch, mode=args.mode, dtype=args.dtype,
+                                       image_size=args.image_size, seq=args.seq, token_high=args.token_high,
+                                       hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer,
+                                       lr=args.lr, momentum=args.momentum, seed=args.seed)
+            case.check()
+            cases.append(case)
+    return cases
+
+
+def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
+    entry = {
+        "name": f"{case.stem()}-{fmt}",
+        "workload": WORKLOAD_OF_FORMAT[fmt],
+        "description": f"made by: {command}",
+        "path": os.path.relpath(model_file, suite_dir),
+        "inputs": case.inputs(),
+    }
+    if case.dtype != "float32":
+        entry["dtype"] = case.dtype
+    for key in ("rtol", "atol"):
+        if tolerances.get(key) is not None:
+            entry[key] = tolerances[key]
+    if case.mode == "train":
+        entry.update({"mode": "train", "loss": case.loss, "optimizer": case.optimizer, "lr": case.lr})
+        if case.optimizer == "sgd":
+            entry["momentum"] = case.momentum
+    return entry
+
+
+def to_json_text(value, indent=0):
+    """JSON with every object or list that fits in one line of 100 characters written on one line."""
+    flat = json.dumps(value)
+    if len(flat) + indent <= 100 or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {to_json_text(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + to_json_text(v, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def write_suite(path, new_cases, args):
+    suite = None
+    if args.append and os.path.exists(path):
+        with open(path, "r", encoding="utf-8") as f:
+            suite = json.load(f)
+    if suite is None:
+        suite = {
+            "schema_version": 1,
+            "suite": args.suite_name,
+            "description": args.suite_description or
+                           "Your own models, eager and captured. The model files are not committed: each case's "
+                           "description is the scripts/export_model.py command that makes its file.",
+            "defaults": SUITE_DEFAULTS,
+            "cases": [],
+        }
+    names = {c["name"] for c in new_cases}
+    suite["cases"] = [c for c in suite["cases"] if c.get("name") not in names] + new_cases
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(to_json_text(suite) + "\n")
+
+
+def export_torchscript(case, model, inputs, path):
+    import torch
+
+    if case.mode == "train":
+        model.train()
+        try:
+            module = torch.jit.script(model)
+        except Exception as e:  # noqa: BLE001 - many models do not script; a trace in train mode works for them
+            print(f"{PROG}: {case.model}: torch.jit.script failed ({str(e).splitlines()[0]}); tracing in train mode",
+                  file=sys.stderr)
+            module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
+    else:
+        model.eval()
+        with torch.no_grad():
+            module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
+    torch.jit.save(module, str(path))
+
+
+def export_aoti(case, model, inputs, path):
+    import torch
+    import torch._inductor
+
+    model.eval()
+    configs = {}
+    if hasattr(torch._inductor.config.aot_inductor, "metadata"):
+        # graphbench compares a case's inputs with these before it runs the package.
+        recorded = [{"shape": spec["shape"], "dtype": spec["dtype"]} for spec in case.inputs()]
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded)}
+    with torch.no_grad():
+        exported = torch.export.export(model, tuple(inputs))
+        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+
+
+def export(case, fmt, path, device):
+    """Writes one model file; a fresh model each time, so that one export cannot affect another."""
+    import torch
+
+    model = model_zoo.build_model(case).to(device)
+    inputs = model_zoo.make_inputs(case, device)
+    print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
+    if fmt == "pt":
+        export_torchscript(case, model, inputs, path)
+    else:
+        export_aoti(case, model, inputs, path)
+    del model
+    if device.startswith("cuda"):
+        torch.cuda.empty_cache()
+
+
+def made_by_arguments(argv):
+    """The arguments that decide what the files are: without --dry-run and the suite's description."""
+    out = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--suite-description":
+            skip = True
+        elif a != "--dry-run" and not a.startswith("--suite-description="):
+            out.append(a)
+    return out
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        cases = model_cases(args)
+    except model_zoo.BadInput as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    suite_path = args.suite or os.path.join(args.output, "suite.json")
+    suite_dir = os.path.dirname(os.path.abspath(suite_path))
+    made_by = made_by_arguments(argv)
+    command = " ".join(shlex.quote(a) for a in ["python3", "scripts/export_model.py", *made_by])
+    Path(args.output).mkdir(parents=True, exist_ok=True)
+    device = args.device
+    entries = []
+    failed = False
+    for case in cases:
+        for fmt in args.format:
+            path = Path(args.output) / f"{case.stem()}.{fmt}"
+            if not args.dry_run:
+                if device is None:
+                    import torch
+
+                    device = "cuda" if torch.cuda.is_available() else "cpu"
+                try:
+                    export(case, fmt, path, device)
+                except model_zoo.BadInput as e:
+                    print(f"{PROG}: error: {e}", file=sys.stderr)
+                    return 2
+                except Exception as e:  # noqa: BLE001 - say which export failed, go on with the others
+                    print(f"{PROG}: error: exporting {case.model} (batch {case.batch}) as .{fmt} failed: "
+                          f"{type(e).__name__}: {e}", file=sys.stderr)
+                    failed = True
+                    continue
+            model_zoo.write_manifest(path, case)
+            entries.append(suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
+                                      {"rtol": args.rtol, "atol": args.atol}))
+    write_suite(suite_path, entries, args)
+    print(f"{PROG}: wrote {len(entries)} case(s) to {suite_path}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

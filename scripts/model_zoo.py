@@ -1,0 +1,232 @@
+"""Models by name, their inputs and the names of their files: what scripts/export_model.py and
+scripts/python_baseline.py share, so that both build the same model for the same case.
+
+A model name is SOURCE:NAME:
+    torchvision:resnet50      torchvision.models.get_model(NAME, weights=None)
+    timm:vit_base_patch16_224 timm.create_model(NAME, pretrained=False)
+    hf:bert                   transformers.AutoModel.from_config(AutoConfig.for_model(NAME)), an encoder
+Weights are random (seeded): nothing is downloaded. torch and the model libraries are imported
+only by the functions that build models, so that names, inputs and suite files can be worked out
+without them (export_model.py --dry-run).
+"""
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+
+SOURCES = ("torchvision", "timm", "hf")
+DTYPES = ("float32", "float16", "bfloat16")
+LOSSES = ("mean", "mse", "cross_entropy")
+OPTIMIZERS = ("sgd", "adam", "adamw")
+
+
+class BadInput(Exception):
+    """A model name or option that cannot work; the message says why."""
+
+
+@dataclass
+class ModelCase:
+    """One model at one batch size: everything needed to build it and its inputs again."""
+
+    model: str  # SOURCE:NAME
+    batch: int
+    mode: str = "inference"  # or "train"
+    dtype: str = "float32"
+    image_size: int = 224  # vision models: inputs [batch, 3, image_size, image_size]
+    seq: int = 128  # hf encoders: input_ids [batch, seq]
+    token_high: int = 1000  # hf encoders: token ids drawn from [0, token_high)
+    hf_config: dict = field(default_factory=dict)  # hf encoders: AutoConfig overrides
+    loss: str = "cross_entropy"  # mode train
+    optimizer: str = "sgd"
+    lr: float = 0.01
+    momentum: float = 0.9
+    seed: int = 0
+
+    @property
+    def source(self):
+        return self.model.split(":", 1)[0]
+
+    @property
+    def name(self):
+        return self.model.split(":", 1)[1]
+
+    def check(self):
+        source, sep, name = self.model.partition(":")
+        if not sep or source not in SOURCES or not name:
+            raise BadInput(f"model {self.model!r}: expected SOURCE:NAME with SOURCE one of {', '.join(SOURCES)} "
+                           "(e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert)")
+        if self.batch < 1:
+            raise BadInput(f"model {self.model}: batch must be positive, got {self.batch}")
+        if self.dtype not in DTYPES:
+            raise BadInput(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if self.mode not in ("inference", "train"):
+            raise BadInput(f"mode must be inference or train, got {self.mode!r}")
+        if self.loss not in LOSSES:
+            raise BadInput(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
+        if self.optimizer not in OPTIMIZERS:
+            raise BadInput(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
+
+    def is_text(self):
+        return self.source == "hf"
+
+    def stem(self):
+        """The model file's name without extension: resnet50-b1, hf-bert-b1-s128, resnet18-b32-train."""
+        slug = re.sub(r"[^A-Za-z0-9_.]+", "-", self.name).strip("-")
+        if self.source != "torchvision":
+            slug = f"{self.source}-{slug}"
+        parts = [slug, f"b{self.batch}"]
+        if self.is_text():
+            parts.append(f"s{self.seq}")
+        elif self.image_size != 224:
+            parts.append(f"i{self.image_size}")
+        if self.dtype != "float32":
+            parts.append(self.dtype)
+        if self.mode == "train":
+            parts.append("train")
+        return "-".join(parts)
+
+    def inputs(self):
+        """The inputs as graphbench's suite files write them: [{"shape", "dtype", "range"?}]."""
+        if self.is_text():
+            return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
+        return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
+
+    def to_json(self):
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data):
+        return ModelCase(**data)
+
+
+def manifest_path(model_file):
+    """Beside every exported file: what made it (model name, batch, ...), as JSON."""
+    return str(model_file) + ".json"
+
+
+def write_manifest(model_file, case):
+    with open(manifest_path(model_file), "w", encoding="utf-8") as f:
+        json.dump(case.to_json(), f, indent=2)
+        f.write("\n")
+
+
+def read_manifest(model_file):
+    path = manifest_path(model_file)
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            return ModelCase.from_json(json.load(f))
+    except FileNotFoundError:
+        raise BadInput(f"{path}: not found (a model file written by scripts/export_model.py has one beside it)")
+    except (json.JSONDecodeError, TypeError) as e:
+        raise BadInput(f"{path}: not a manifest written by scripts/export_model.py ({e})")
+
+
+# ---- building models and inputs (these import torch and the model libraries) ----
+
+def torch_dtype(name):
+    import torch
+
+    return {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[name]
+
+
+def build_model(case):
+    """The model with random weights (seeded), in case.dtype, not yet on a device."""
+    import torch
+
+    torch.manual_seed(case.seed)
+    if case.source == "torchvision":
+        import torchvision
+
+        model = torchvision.models.get_model(case.name, weights=None)
+    elif case.source == "timm":
+        import timm
+
+        model = timm.create_model(case.name, pretrained=False)
+    else:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a config by model type needs no download
+        from transformers import AutoConfig, AutoModel
+
+        config = AutoConfig.for_model(case.name, **case.hf_config)
+        config.torchscript = True  # plain tuples out, so that tracing works
+        if case.token_high > config.vocab_size:
+            raise BadInput(f"{case.model}: token ids up to {case.token_high} exceed the vocabulary ({config.vocab_size})")
+        model = AutoModel.from_config(config)
+    return model.to(torch_dtype(case.dtype))
+
+
+def make_inputs(case, device):
+    import torch
+
+    generator = torch.Generator(device="cpu").manual_seed(case.seed + 1)
+    tensors = []
+    for spec in case.inputs():
+        if spec["dtype"] == "int64":
+            low, high = spec["range"]
+            t = torch.randint(low, high, spec["shape"], generator=generator, dtype=torch.int64)
+        else:
+            t = torch.randn(spec["shape"], generator=generator).to(torch_dtype(spec["dtype"]))
+        tensors.append(t.to(device))
+    return tensors
+
+
+def first_tensor(output):
+    """The first tensor of a model's output (a tensor, a tuple or list, a dict or a ModelOutput)."""
+    import torch
+
+    if isinstance(output, torch.Tensor):
+        return output
+    if isinstance(output, dict):
+        output = list(output.values())
+    for item in output:
+        found = first_tensor(item)
+        if found is not None:
+            return found
+    return None
+
+
+def flat_tensors(output):
+    import torch
+
+    if isinstance(output, torch.Tensor):
+        return [output]
+    if output is None:
+        return []
+    if isinstance(output, dict):
+        output = list(output.values())
+    return [t for item in output for t in flat_tensors(item)]
+
+
+def loss_of(case, output, target):
+    import torch.nn.functional as F
+
+    y = first_tensor(output)
+    if case.loss == "mean":
+        return y.mean()
+    if case.loss == "mse":
+        return F.mse_loss(y, target)
+    return F.cross_entropy(y, target)
+
+
+def make_target(case, output, device):
+    """The loss's target for a model output (None for loss mean): drawn once, like graphbench does."""
+    import torch
+
+    y = first_tensor(output)
+    generator = torch.Generator(device="cpu").manual_seed(case.seed + 2)
+    if case.loss == "mse":
+        return torch.randn(y.shape, generator=generator).to(device=device, dtype=y.dtype)
+    if case.loss == "cross_entropy":
+        if y.dim() != 2:
+            raise BadInput(f"{case.model}: loss cross_entropy needs [N, C] scores, the model returns {list(y.shape)}")
+        return torch.randint(0, y.shape[1], (y.shape[0],), generator=generator).to(device)
+    return None
+
+
+def make_optimizer(case, params, capturable=False):
+    import torch
+
+    if case.optimizer == "sgd":
+        return torch.optim.SGD(params, lr=case.lr, momentum=case.momentum)
+    kind = torch.optim.Adam if case.optimizer == "adam" else torch.optim.AdamW
+    return kind(params, lr=case.lr, capturable=capturable)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Exports the models of configs/models.json: the commands that make their files (random weights,
+# nothing downloaded). Run where PyTorch with torchvision and transformers is installed:
+#
+#   scripts/models-suite.sh [--dry-run] [OUTPUT_DIR [SUITE_FILE]]    (default: models models/suite.json)
+#
+# configs/models.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
+# configs/models.json (a test checks that they agree). Every export is attempted; the exit code
+# is 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+dry=()
+if [[ ${1:-} == --dry-run ]]; then
+  dry=(--dry-run)
+  shift
+fi
+out=${1:-models}
+suite=${2:-$out/suite.json}
+status=0
+export_model() {
+  "${PYTHON:-python3}" "$here/export_model.py" "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
+}
+export_model torchvision:resnet50 --batch 1,32 --suite-description "Your own model, eager and captured: \
+ResNet-50 (batch 1 and 32), ViT-B/16 and a BERT-base encoder (sequence 128) as TorchScript and AOTInductor \
+packages, inference; a ResNet-18 training step (batch 32, SGD) as TorchScript. Random weights. The model \
+files are not committed: make them with scripts/models-suite.sh (needs PyTorch, torchvision, transformers)."
+export_model torchvision:vit_b_16 --batch 1 --append
+export_model hf:bert --batch 1 --seq 128 --append
+export_model torchvision:resnet18 --batch 32 --mode train --format pt --loss cross_entropy --optimizer sgd --lr 0.01 --momentum 0.9 --append
+exit $status

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Python's own figures for the models graphbench runs: eager PyTorch and torch.cuda.graph replay.
+
+    python3 scripts/python_baseline.py --suite configs/models.json -o python-baseline.json \\
+        [--graphbench graphbench-out/models/results.json]
+    python3 scripts/python_baseline.py torchvision:resnet18 --batch 1 -o resnet18.json
+
+With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
+naming the model it was made from; that model is built again in Python (same name, batch, dtype,
+inputs; random weights: timing does not depend on them) and each distinct one is timed once.
+
+Per model, on the GPU, in this process:
+    eager         the model called in Python (inference under torch.no_grad(), model.eval(); mode train:
+                  zero_grad, forward, loss, backward, optimizer step)
+    graph         torch.cuda.graph: warm-up on a side stream, one capture, then g.replay() timed with the
+                  input already in the static tensor (as PyTorch's documentation and the CUDA Graphs blog
+                  time it)
+    graph+copy    the input copied into the static tensor, then g.replay() (what graphbench's graph
+                  variant does every step)
+Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
+many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's
+on the same input (inference) and the largest difference is reported.
+
+Writes JSON (-o) and prints a Markdown table; with --graphbench, the table puts graphbench's eager
+and graph medians of each case beside Python's. Exit codes: 0 done, 1 a model failed (recorded,
+the others still run), 2 bad input.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_zoo  # noqa: E402
+
+PROG = "python_baseline.py"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("models", nargs="*", help="SOURCE:NAME model names (instead of --suite)")
+    p.add_argument("--suite", help="a suite file whose model files scripts/export_model.py wrote")
+    p.add_argument("--batch", default="1", help="with model names: batch sizes, comma-separated (default 1)")
+    p.add_argument("--mode", choices=["inference", "train"], default="inference", help="with model names")
+    p.add_argument("--seq", type=int, default=128, help="with model names: hf encoders' sequence length")
+    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32", help="with model names")
+    p.add_argument("-o", "--output", help="the JSON file to write")
+    p.add_argument("--graphbench", help="a graphbench results.json of the same suite, for the side-by-side table")
+    p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
+    p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
+    p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
+    args = p.parse_args(argv)
+    if bool(args.models) == bool(args.suite):
+        p.error("give model names or --suite, not both")
+    return args
+
+
+def cases_from_suite(path):
+    """(case name, ModelCase) for every case of a suite, from the manifests beside its model files."""
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            suite = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise model_zoo.BadInput(f"{path}: cannot read the suite ({e})")
+    base = os.path.dirname(os.path.abspath(path))
+    out = []
+    for case in suite.get("cases", []):
+        if case.get("workload") not in ("torchscript", "aoti"):
+            continue
+        model_file = case["path"] if os.path.isabs(case["path"]) else os.path.join(base, case["path"])
+        out.append((case["name"], model_zoo.read_manifest(model_file)))
+    if not out:
+        raise model_zoo.BadInput(f"{path}: no torchscript or aoti case")
+    return out
+
+
+def cases_from_names(args):
+    cases = []
+    for model in args.models:
+        for batch in (int(b) for b in args.batch.split(",") if b):
+            case = model_zoo.ModelCase(model=model, batch=batch, mode=args.mode, seq=args.seq, dtype=args.dtype)
+            case.check()
+            cases.append((case.stem(), case))
+    return cases
+
+
+def sample_us(fn, calls):
+    """Per-call device time of `calls` back-to-back calls, in microseconds (CUDA events)."""
+    import torch
+
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1000.0 / calls
+
+
+def time_median_us(fn, args):
+    import torch
+
+    for _ in range(args.warmup):
+        fn()
+    torch.cuda.synchronize()
+    calls = 1
+    while calls < (1 << 16) and sample_us(fn, calls) * calls < args.min_sample_ms * 1000.0:
+        calls *= 2
+    samples = [sample_us(fn, calls) for _ in range(args.samples)]
+    return {"median_us": statistics.median(samples), "calls_per_sample": calls, "samples_us": samples}
+
+
+def capture(step, warmup_steps=3):
+    """torch.cuda.graph of `step` after warm-up on a side stream; returns the graph and step's result."""
+    import torch
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(warmup_steps):
+            step()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        result = step()
+    return graph, result
+
+
+def measure_inference(case, args):
+    import torch
+
+    model = model_zoo.build_model(case).cuda().eval()
+    inputs = model_zoo.make_inputs(case, "cuda")
+    static_inputs = [t.clone() for t in inputs]
+    with torch.no_grad():
+        eager = time_median_us(lambda: model(*inputs), args)
+        expected = [t.clone() for t in model_zoo.flat_tensors(model(*inputs))]
+        graph, static_out = capture(lambda: model(*static_inputs))
+        replay = time_median_us(graph.replay, args)
+
+        def copy_and_replay():
+            for dst, src in zip(static_inputs, inputs):
+                dst.copy_(src)
+            graph.replay()
+
+        copy_replay = time_median_us(copy_and_replay, args)
+        copy_and_replay()
+        torch.cuda.synchronize()
+        got = model_zoo.flat_tensors(static_out)
+        max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
+    return eager, replay, copy_replay, max_diff
+
+
+def measure_training(case, args):
+    import torch
+
+    def setup():
+        model = model_zoo.build_model(case).cuda().train()
+        inputs = model_zoo.make_inputs(case, "cuda")
+        target = model_zoo.make_target(case, model(*inputs), "cuda")
+        return model, inputs, target
+
+    model, inputs, target = setup()
+    optimizer = model_zoo.make_optimizer(case, model.parameters())
+
+    def eager_step():
+        optimizer.zero_grad(set_to_none=True)
+        model_zoo.loss_of(case, model(*inputs), target).backward()
+        optimizer.step()
+
+    eager = time_median_us(eager_step, args)
+
+    # Whole-step capture, as PyTorch's CUDA-graph documentation shows it: gradients set to None
+    # before capture, so that backward allocates them from the graph's pool.
+    g_model, g_inputs, g_target = setup()
+    g_optimizer = model_zoo.make_optimizer(case, g_model.parameters(), capturable=True)
+
+    def graph_step():
+        loss = model_zoo.loss_of(case, g_model(*g_inputs), g_target)
+        loss.backward()
+        g_optimizer.step()
+        return loss
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            g_optimizer.zero_grad(set_to_none=True)
+            graph_step()
+    torch.cuda.current_stream().wait_stream(side)
+    g_optimizer.zero_grad(set_to_none=True)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        graph_step()
+    replay = time_median_us(graph.replay, args)
+
+    def copy_and_replay():
+        for dst, src in zip(g_inputs, inputs):
+            dst.copy_(src)
+        graph.replay()
+
+    copy_replay = time_median_us(copy_and_replay, args)
+    return eager, replay, copy_replay, None
+
+
+def environment():
+    import torch
+
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "gpu": torch.cuda.get_device_name(0),
+    }
+
+
+def measure_all(cases, args):
+    """One result per distinct model; every case name that uses it points at it."""
+    results = {}
+    by_case = {}
+    failed = False
+    for case_name, case in cases:
+        key = json.dumps(case.to_json(), sort_keys=True)
+        if key not in results:
+            print(f"{PROG}: {case.model} batch {case.batch} ({case.mode})", file=sys.stderr)
+            entry = {"model": case.model, "batch": case.batch, "mode": case.mode, "dtype": case.dtype,
+                     "inputs": case.inputs()}
+            try:
+                measure = measure_training if case.mode == "train" else measure_inference
+                eager, replay, copy_replay, max_diff = measure(case, args)
+                entry.update({"status": "ok", "eager": eager, "graph": replay, "graph_copy": copy_replay,
+                              "graph_max_abs_diff": max_diff})
+            except Exception as e:  # noqa: BLE001 - record it, go on with the other models
+                failed = True
+                entry.update({"status": "failed", "reason": f"{type(e).__name__}: {e}"})
+                print(f"{PROG}: {case.model} failed: {e}", file=sys.stderr)
+            results[key] = entry
+        by_case[case_name] = results[key]
+    return by_case, failed
+
+
+def graphbench_medians(path):
+    """{(case, variant): median us} of a graphbench results.json."""
+    with open(path, "r", encoding="utf-8") as f:
+        report = json.load(f)
+    out = {}
+    for r in report.get("records", []):
+        if r.get("status") == "ok" and r.get("median_us") is not None:
+            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""))
+    return out
+
+
+def fmt_us(value):
+    if value is None:
+        return ""
+    return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
+
+
+def table(by_case, graphbench):
+    header = "| case | model | batch | mode |"
+    rule = "|---|---|--:|---|"
+    if graphbench is not None:
+        header += " graphbench eager (us) | graphbench graph (us) | graph speedup |"
+        rule += "--:|--:|--:|"
+    header += " Python eager (us) | Python graph replay (us) | Python graph, copy + replay (us) |"
+    rule += "--:|--:|--:|"
+    lines = [header, rule]
+    for case_name, e in by_case.items():
+        row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
+        if graphbench is not None:
+            eager = graphbench.get((case_name, "eager"))
+            graph = graphbench.get((case_name, "graph"))
+            speedup = f"{eager[0] / graph[0]:.2f}x" if eager and graph else ""
+            note = " (ran eagerly)" if graph and graph[1] else ""
+            row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {speedup} |"
+        if e["status"] == "ok":
+            row += f" {fmt_us(e['eager']['median_us'])} | {fmt_us(e['graph']['median_us'])} | {fmt_us(e['graph_copy']['median_us'])} |"
+        else:
+            row += f" failed: {e['reason']} | | |"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        cases = cases_from_suite(args.suite) if args.suite else cases_from_names(args)
+        graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
+    except model_zoo.BadInput as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        print(f"{PROG}: error: {args.graphbench}: cannot read graphbench results ({e})", file=sys.stderr)
+        return 2
+    import torch
+
+    if not torch.cuda.is_available():
+        print(f"{PROG}: error: no CUDA device: the baseline times CUDA graphs", file=sys.stderr)
+        return 2
+    by_case, failed = measure_all(cases, args)
+    markdown = table(by_case, graphbench)
+    print(markdown)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            json.dump({"environment": environment(), "cases": by_case}, f, indent=2)
+            f.write("\n")
+        with open(os.path.splitext(args.output)[0] + ".md", "w", encoding="utf-8") as f:
+            f.write(markdown)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,37 @@
+// Names the op an error came from. While a FailedOpTrace lives, it remembers on its thread the
+// ATen ops that an exception unwound through, innermost first: a synchronising call refused
+// during a CUDA graph capture ("called a synchronizing CUDA operation") says nothing of the op
+// that made it, and this adds "aten::_local_scalar_dense, inside aten::item". It uses a
+// thread-local RecordFunction callback, removed again when the trace is destroyed.
+#pragma once
+
+#include <ATen/record_function.h>
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+class FailedOpTrace {
+ public:
+  FailedOpTrace();
+  ~FailedOpTrace();
+  FailedOpTrace(const FailedOpTrace&) = delete;
+  FailedOpTrace& operator=(const FailedOpTrace&) = delete;
+
+  // The ops the last exception unwound through, innermost first (empty when none did).
+  const std::vector<std::string>& unwound_ops() const { return unwound_; }
+
+  // "in aten::_local_scalar_dense, inside aten::item", or "" when no op was unwound.
+  std::string describe() const;
+
+ private:
+  static std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction& fn);
+  static void on_end(const at::RecordFunction& fn, at::ObserverContext* context);
+
+  at::CallbackHandle handle_ = 0;
+  FailedOpTrace* outer_ = nullptr;  // a trace alive on this thread before this one
+  std::vector<std::string> unwound_;
+};
+
+}  // namespace graphbench

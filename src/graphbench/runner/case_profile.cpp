@@ -1,0 +1,81 @@
+#include "graphbench/runner/case_profile.h"
+
+#include "graphbench/timing/kernel_profile.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace graphbench {
+
+namespace {
+
+std::string kernel_names(const KernelProfile& profile) {
+  std::string names;
+  for (const KernelStat& k : profile.kernels) {
+    names += fmt::format("{}{} x{:.3g}", names.empty() ? "" : ", ", k.name, k.per_step);
+  }
+  return names;
+}
+
+bool same_count(double a, double b) { return std::fabs(a - b) < 0.01; }
+
+}  // namespace
+
+std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
+                                 const std::optional<KernelProfile>& profile) {
+  if (!expected) return "";
+  for (const GraphFacts& g : graphs) {
+    if (g.kernel_nodes && *g.kernel_nodes != *expected) {
+      return fmt::format(
+          "the captured graph launches {} kernels per replay where this variant must launch {}: it is not the "
+          "optimised function (captured before TorchScript fused it, or an unfused fallback)",
+          *g.kernel_nodes, *expected);
+    }
+  }
+  const bool graph_counted = !graphs.empty() && graphs.front().kernel_nodes.has_value();
+  if (graph_counted || !profile) return "";
+  if (!same_count(profile->kernels_per_step, *expected)) {
+    return fmt::format("a step launches {:.3g} kernels where this variant must launch {}: it is not the optimised "
+                       "function ({})",
+                       profile->kernels_per_step, *expected, kernel_names(*profile));
+  }
+  return "";
+}
+
+std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile,
+                                        bool replay_only) {
+  if (!profile || graphs.size() != 1 || !graphs.front().kernel_nodes) return "";
+  const double nodes = static_cast<double>(*graphs.front().kernel_nodes);
+  if (same_count(profile->kernels_per_step, nodes)) return "";
+  // With the feed method a step may also launch copy kernels of its own, outside the graph.
+  if (!replay_only && profile->kernels_per_step > nodes) return "";
+  return fmt::format("the profiler saw {:.3g} kernels per step, the captured graph has {} kernel nodes: the "
+                     "profile of this graph is incomplete",
+                     profile->kernels_per_step, nodes);
+}
+
+void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context) {
+  const bool cuda = context.device.is_cuda();
+  for (std::size_t i = 0; i < timed.runners.size(); ++i) {
+    const Variant& variant = timed.variants[i].variant;
+    ResultRecord& record = *timed.variants[i].record;
+    if (!timed.timed[i].error.empty()) continue;  // failed while timing: summarised as such
+    VariantRunner& runner = *timed.runners[i];
+    record.graphs = runner.graphs();
+    if (context.profile && kernel_profiler_available(cuda)) {
+      try {
+        record.profile = profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda);
+      } catch (const std::exception& e) {
+        record.warnings.push_back(std::string("no kernel profile: ") + e.what());
+      }
+    }
+    const std::string warning = profiler_visibility_warning(record.graphs, record.profile, variant.inputs_in_place());
+    if (!warning.empty()) record.warnings.push_back(warning);
+    const std::string failure =
+        kernel_check_failure(instance.expected_kernels_per_step(variant), record.graphs, record.profile);
+    if (!failure.empty()) mark_failed(record, failure);
+  }
+}
+
+}  // namespace graphbench

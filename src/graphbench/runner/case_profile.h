@@ -1,0 +1,32 @@
+// The profiling phase of a benchmark case, after its timed samples: a few more steps of every
+// timed variant under LibTorch's profiler (kernels per step, device-busy time), the graphs it
+// captured (kernel nodes, private pools), and the check that a variant runs the kernels its
+// workload says it must (GELU's jit and native variants: one kernel per step). A variant that runs
+// another number fails: a graph captured before TorchScript fused the function is not the
+// optimised one, whatever it measures. Without a profiler the profile is absent, never zero.
+// See docs/measuring.md (kernels and the floor).
+#pragma once
+
+#include "graphbench/runner/case_timing.h"
+
+namespace graphbench {
+
+// Steps profiled per variant.
+inline constexpr int kProfiledSteps = 10;
+
+// Fills `profile` and `graphs` of every timed record, adds warnings, and fails the records whose
+// kernels per step differ from instance.expected_kernels_per_step.
+void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context);
+
+// The kernel check on its own, on what is known of a variant (either may be absent): the graph's
+// kernel nodes count first, else the profiler's kernels per step. "" when it passes or cannot
+// tell, else why the variant fails.
+std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
+                                 const std::optional<KernelProfile>& profile);
+
+// A warning when the profiler saw another number of kernels per replay than the graph holds (the
+// profiler missed kernels inside a graph, or saw others), else "".
+std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile,
+                                        bool replay_only);
+
+}  // namespace graphbench

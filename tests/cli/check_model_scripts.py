@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Checks of the model scripts that need no PyTorch (the parts that work out names, inputs and
+suite files): scripts/models-suite.sh --dry-run writes configs/models.json exactly as committed,
+export_model.py refuses bad arguments with exit code 2, and python_baseline.py reads a suite's
+manifests and puts graphbench's figures beside its own.
+
+    check_model_scripts.py SOURCE_DIR WORK_DIR
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print(f"FAILED: {what}", file=sys.stderr)
+
+
+def main(source_dir, work_dir):
+    source_dir = os.path.abspath(source_dir)
+    scripts = os.path.join(source_dir, "scripts")
+    sys.path.insert(0, scripts)
+    import model_zoo
+    import python_baseline
+
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+
+    # The committed suite is what the export commands write.
+    run = subprocess.run([os.path.join(scripts, "models-suite.sh"), "--dry-run", "models", "configs/models.json"],
+                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
+    check(run.returncode == 0, f"models-suite.sh --dry-run exit code {run.returncode}: {run.stderr}")
+    with open(os.path.join(source_dir, "configs", "models.json"), encoding="utf-8") as f:
+        committed = f.read()
+    with open(os.path.join(work_dir, "configs", "models.json"), encoding="utf-8") as f:
+        generated = f.read()
+    check(generated == committed, "configs/models.json differs from what scripts/models-suite.sh writes")
+
+    # Names and inputs.
+    check(model_zoo.ModelCase("torchvision:resnet50", 1).stem() == "resnet50-b1", "stem of resnet50")
+    check(model_zoo.ModelCase("hf:bert", 2, seq=64).stem() == "hf-bert-b2-s64", "stem of hf:bert")
+    check(model_zoo.ModelCase("timm:vit_base_patch16_224", 8, mode="train", dtype="float16").stem()
+          == "timm-vit_base_patch16_224-b8-float16-train", "stem of a timm training case")
+    check(model_zoo.ModelCase("hf:bert", 1, seq=16, token_high=99).inputs()
+          == [{"shape": [1, 16], "dtype": "int64", "range": [0, 99]}], "inputs of an encoder")
+    for bad in ("resnet50", "keras:resnet50", "torchvision:"):
+        try:
+            model_zoo.ModelCase(bad, 1).check()
+            check(False, f"model name {bad!r} accepted")
+        except model_zoo.BadInput as e:
+            check("expected SOURCE:NAME" in str(e), f"message for {bad!r}: {e}")
+
+    # Bad arguments: exit code 2 and a message.
+    for args, message in ((["torchvision:resnet18", "--mode", "train", "--format", "pt2"], "pt2 is inference only"),
+                          (["keras:resnet50", "--dry-run"], "expected SOURCE:NAME"),
+                          (["torchvision:resnet18", "--batch", "0"], "expected positive integers"),
+                          (["torchvision:resnet18", "--format", "onnx"], "expected formats among pt, pt2")):
+        run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
+                              os.path.join(work_dir, "bad")], capture_output=True, text=True)
+        check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
+
+    # The baseline reads the manifests beside the files the suite names: one model per distinct case.
+    cases = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
+    check(len(cases) == 9, f"{len(cases)} cases read from the suite")
+    models = {json.dumps(c.to_json(), sort_keys=True) for _, c in cases}
+    check(len(models) == 5, f"{len(models)} distinct models (resnet50 b1 and b32, vit, bert, resnet18 train)")
+    train = dict(cases)["resnet18-b32-train-pt"]
+    check(train.mode == "train" and train.optimizer == "sgd" and train.momentum == 0.9, "the training case's manifest")
+
+    # The side-by-side table.
+    timing = {"median_us": 500.0, "calls_per_sample": 4, "samples_us": [500.0]}
+    entry = {"model": "torchvision:resnet50", "batch": 1, "mode": "inference", "status": "ok",
+             "eager": {**timing, "median_us": 1400.0}, "graph": timing, "graph_copy": {**timing, "median_us": 510.0}}
+    results = {"records": [
+        {"case": "resnet50-b1-pt", "variant": "eager", "status": "ok", "reason": "", "median_us": 900.0},
+        {"case": "resnet50-b1-pt", "variant": "graph", "status": "ok", "reason": "", "median_us": 450.0}]}
+    results_path = os.path.join(work_dir, "results.json")
+    with open(results_path, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+    text = python_baseline.table({"resnet50-b1-pt": entry}, python_baseline.graphbench_medians(results_path))
+    check("| resnet50-b1-pt | torchvision:resnet50 | 1 | inference | 900 | 450 | 2.00x | 1400 | 500 | 510 |" in text,
+          f"side-by-side table:\n{text}")
+
+    if failures:
+        print(f"check_model_scripts.py: {len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    print("check_model_scripts.py: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print("usage: check_model_scripts.py SOURCE_DIR WORK_DIR", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,73 @@
+// Shared by the model-workload tests: a temporary directory with the test models, suite files
+// written next to them (so that `path` is relative to the suite file, as users write it), and
+// running one case of such a suite.
+#pragma once
+
+#include "support/catch.h"
+#include "support/test_models.h"
+
+#include "graphbench/record/result_record.h"
+#include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/suite_parser.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace graphbench::testing {
+
+// Quick sampling for CPU runs.
+inline const char* const kQuickDefaults =
+    R"("defaults": {"warmup": 1, "sampling": {"min_samples": 3, "max_samples": 4, "min_time_s": 0.001,
+       "max_time_s": 60, "min_sample_time_ms": 0.1}})";
+
+class ModelDir {
+ public:
+  ModelDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "graphbench-models-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+    models_ = write_test_models(path_);
+  }
+  ~ModelDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ModelDir(const ModelDir&) = delete;
+  ModelDir& operator=(const ModelDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  const TestModels& models() const { return models_; }
+
+  // Writes a suite whose cases are `cases` (a JSON array's text) and returns its file name.
+  std::string write_suite(const std::string& cases, const std::string& name = "suite.json") const {
+    const auto file = path_ / name;
+    std::ofstream(file) << R"({"suite": "models", )" << kQuickDefaults << R"(, "cases": )" << cases << "}";
+    return file.string();
+  }
+
+  SuiteSpec load(const std::string& cases) const {
+    return load_suite_spec(write_suite(cases), WorkloadRegistry::global().descriptors());
+  }
+
+ private:
+  std::filesystem::path path_;
+  TestModels models_;
+};
+
+inline std::vector<ResultRecord> run_case(const CaseSpec& spec, at::Device device = at::kCPU) {
+  CaseContext context;
+  context.device = device;
+  return run_benchmark_case(*WorkloadRegistry::global().find(spec.workload), spec, context, Environment{}, nullptr);
+}
+
+inline const ResultRecord& record_of(const std::vector<ResultRecord>& records, const std::string& variant) {
+  for (const auto& r : records) {
+    if (r.variant == variant) return r;
+  }
+  FAIL("no record for variant " << variant);
+  return records.front();
+}
+
+}  // namespace graphbench::testing
