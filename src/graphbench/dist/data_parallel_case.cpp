@@ -132,6 +132,18 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
 
   auto instance = instantiate(workload, spec, context, communicator, records);
   if (!instance) return records;
+  // The case's own reasons (the same on every rank: they depend on the case and the build).
+  std::vector<VariantRecord> kept;
+  for (const VariantRecord& v : runnable) {
+    const std::string why = instance->skip_reason(v.variant);
+    if (why.empty()) {
+      kept.push_back(v);
+    } else {
+      mark_skipped(*v.record, why);
+    }
+  }
+  runnable = std::move(kept);
+  if (runnable.empty()) return records;
 
   say(fmt::format("validating against eager on each of {} ranks ({})", comm.world_size(), comm.backend()));
   validate_against_eager(*instance, runnable);

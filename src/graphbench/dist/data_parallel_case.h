@@ -9,7 +9,8 @@
 //   5. the same variants timed in a world of one (rank 0 alone), for the scaling efficiency;
 //   6. the ranks' medians gathered on rank 0 into each record's data-parallel figures.
 // A phase that fails on one rank fails the variant (or the case) on all. Variants without an
-// engine program (jit, reference) have no data-parallel form and are skipped.
+// engine program (jit, native, reference) have no data-parallel form and are skipped. Kernel
+// profiles (--profile) are not taken: they would add steps, and collectives, on every rank.
 #pragma once
 
 #include "graphbench/dist/communicator.h"
