@@ -45,7 +45,13 @@ WorkloadDescriptor mnist_descriptor() {
               choice_param("test_executor", "eager", {"eager", "graph"}, "how the test pass runs (kind training)"),
               choice_param("last_batch", "skip", {"skip", "capture"},
                            "the short last batch of an epoch: skip it (as the tutorial does) or train on it "
-                           "(a second captured graph for its shape)")};
+                           "(a second captured graph for its shape)"),
+              choice_param("data", "device", {"device", "host"},
+                           "where the data lives (kind training): on the device, each batch gathered there by "
+                           "the step itself; or in host memory, each batch copied over (the tutorial's way)"),
+              choice_param("order", "sequential", {"sequential", "shuffled"},
+                           "the order of the training data (kind training): the tutorial's sequential order, or "
+                           "a permutation per epoch drawn from --seed")};
   return d;
 }
 
@@ -192,12 +198,19 @@ class MnistWorkload final : public Workload {
   std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
                                                             const CaseContext& context,
                                                             const DataParallelSetup& setup) const override {
-    return std::make_unique<DataParallelTraining>(
-        mnist::train_data_parallel(training_config(spec, variant, context), setup));
+    mnist::TrainingConfig config = training_config(spec, variant, context, /*announce_data=*/false);
+    if (config.order != bench::BatchOrder::kSequential || config.data_on_host) {
+      throw InputError(spec.json_path + ": data-parallel training reads each rank's shard of the data in order, from "
+                                        "device memory: order \"shuffled\" (--shuffle) and data \"host\" "
+                                        "(--data-on-host) are for one process");
+    }
+    return std::make_unique<DataParallelTraining>(mnist::train_data_parallel(config, setup));
   }
 
  private:
-  static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context) {
+  // `announce_data`: print which data the run reads and how (data-parallel runs say it themselves).
+  static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context,
+                                               bool announce_data = true) {
     if (variant.source() != StepSource::kEngine || variant.inputs_in_place()) {
       throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
@@ -205,7 +218,16 @@ class MnistWorkload final : public Workload {
     mnist::TrainingConfig config;
     const MnistDirChoice data = locate_mnist_dir(context.data_dir);
     config.data_dir = data.dir;
-    if (!context.quiet && context.out != nullptr) *context.out << "Data: " << data.dir << " (from " << data.source << ")\n";
+    config.data_on_host = context.data_on_host.value_or(bench::param_string(spec, "data") == "host");
+    config.order = context.shuffle.value_or(bench::param_string(spec, "order") == "shuffled") ? bench::BatchOrder::kShuffled
+                                                                                           : bench::BatchOrder::kSequential;
+    config.seed = context.seed;
+    if (announce_data && !context.quiet && context.out != nullptr) {
+      *context.out << fmt::format("Data: {} (from {}); {}, {} order\n", data.dir, data.source,
+                                  config.data_on_host ? "in host memory, every batch copied to the device"
+                                                      : "on the device, every batch gathered there by the step",
+                                  bench::to_string(config.order));
+    }
     config.device = context.device;
     config.epochs = context.epochs.value_or(static_cast<int>(bench::param_int(spec, "epochs")));
     config.batch = bench::param_int(spec, "batch");
@@ -219,7 +241,7 @@ class MnistWorkload final : public Workload {
     config.train_last_short_batch =
         (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
     config.out = context.quiet ? nullptr : context.out;
-    config.progress = context.progress;
+    config.progress = context.quiet ? nullptr : context.progress;
     return config;
   }
 

@@ -47,6 +47,9 @@ class DataParallelTrainer {
         step_times_(cuda_) {
     // The replicas start equal: rank 0's initial params.
     dist::broadcast_store(*comm_, store_);
+    print(fmt::format("Data: {}; on the device, each of {} ranks a contiguous shard of {} training and {} test images, "
+                      "in order\n",
+                      config.data_dir, comm_->world_size(), train_.size(), test_.size()));
   }
 
   DataParallelTraining run(Clock::time_point started) {

@@ -1,11 +1,18 @@
 #include "mnist_model.h"
 
+#include "device_metrics.h"
+
+#include "graphbench/core/errors.h"
 #include "graphbench/dist/gradient_all_reduce.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
+
+#include <fmt/format.h>
+
+#include <map>
 
 namespace graphbench::mnist {
 
@@ -29,6 +36,15 @@ torch::Tensor NetImpl::forward(torch::Tensor x) {
   x = torch::dropout(x, /*p=*/0.5, /*train=*/is_training());
   x = fc2->forward(x);
   return torch::log_softmax(x, /*dim=*/1);
+}
+
+const std::vector<std::int64_t>& param_shape(const std::string& name) {
+  static const std::map<std::string, std::vector<std::int64_t>> shapes = {
+      {"conv1.weight", {10, 1, 5, 5}}, {"conv1.bias", {10}}, {"conv2.weight", {20, 10, 5, 5}}, {"conv2.bias", {20}},
+      {"fc1.weight", {50, 320}},       {"fc1.bias", {50}},   {"fc2.weight", {10, 50}},         {"fc2.bias", {10}}};
+  const auto it = shapes.find(name);
+  if (it == shapes.end()) throw EngineError("the MNIST network has no param \"" + name + "\"");
+  return it->second;
 }
 
 const std::vector<std::string>& param_names() {
@@ -56,16 +72,8 @@ struct Params {
 };
 
 Params declare_params(Builder& b, at::Device device) {
-  const ModelStore shapes = [] {
-    ModelStore s;  // the module knows its shapes; a CPU instance is cheap
-    Net net;
-    for (const auto& item : net->named_parameters()) s.set(item.key(), item.value().detach());
-    return s;
-  }();
   Params p;
-  for (const auto& name : param_names()) {
-    p.all.push_back(b.param(name, TensorSpec{shapes.at(name).sizes().vec(), at::kFloat, device}));
-  }
+  for (const auto& name : param_names()) p.all.push_back(b.param(name, TensorSpec{param_shape(name), at::kFloat, device}));
   return p;
 }
 
@@ -85,6 +93,22 @@ ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
 TensorSpec image_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch, 1, 28, 28}, at::kFloat, device}; }
 TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch}, at::kLong, device}; }
 
+// Forward, NLL loss, backward (the gradients averaged over `communicator`'s ranks, when there is
+// one) and the SGD update on (x, y); returns the loss.
+ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device,
+                   std::shared_ptr<dist::Communicator> communicator = nullptr) {
+  Params p = declare_params(b, device);
+  ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
+  auto grads = ops::backward(b, loss, p.all);
+  if (communicator) grads = dist::average_gradients(b, grads, std::move(communicator));
+  ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
+  return loss;
+}
+
+void expect_batches(const GatheredProgramOptions& gathered) {
+  if (gathered.batches == nullptr) throw EngineError("a gathered MNIST program needs its device batches");
+}
+
 }  // namespace
 
 std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
@@ -92,12 +116,7 @@ std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& op
   Builder b("mnist_train_step");
   ValueId x = b.input("x", image_spec(options.batch, device));
   ValueId y = b.input("y", label_spec(options.batch, device));
-  Params p = declare_params(b, device);
-  ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
-  auto grads = ops::backward(b, loss, p.all);
-  if (communicator) grads = dist::average_gradients(b, grads, std::move(communicator));
-  ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
-  b.output("loss", loss);
+  b.output("loss", train_step(b, x, y, options, device, std::move(communicator)));
   return b.build();
 }
 
@@ -109,6 +128,36 @@ std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device
   ValueId log_probs = forward(b, x, p, 0.0);
   b.output("loss_sum", ops::nll_loss_sum(b, log_probs, y));
   b.output("correct", ops::count_correct(b, log_probs, y));
+  return b.build();
+}
+
+std::shared_ptr<const Program> build_gathered_train_program(const TrainProgramOptions& options,
+                                                            const GatheredProgramOptions& gathered) {
+  expect_batches(gathered);
+  const bench::DeviceBatches& batches = *gathered.batches;
+  Builder b(fmt::format("mnist_train_step_gathered_{}", gathered.shape.rows));
+  const bench::GatheredBatch batch = batches.gather(b, gathered.shape);
+  const ValueId loss = train_step(b, batch.images, batch.labels, options, batches.device());
+  bench::log_at_step(b, gathered.metrics + ".loss_log", gathered.log_capacity, batch.step, loss);
+  batches.advance(b, batch.step);
+  b.output("loss", loss);
+  return b.build();
+}
+
+std::shared_ptr<const Program> build_gathered_test_program(const GatheredProgramOptions& gathered) {
+  expect_batches(gathered);
+  const bench::DeviceBatches& batches = *gathered.batches;
+  Builder b(fmt::format("mnist_test_batch_gathered_{}", gathered.shape.rows));
+  const bench::GatheredBatch batch = batches.gather(b, gathered.shape);
+  Params p = declare_params(b, batches.device());
+  const ValueId log_probs = forward(b, batch.images, p, 0.0);
+  const ValueId loss_total =
+      bench::accumulate(b, gathered.metrics + ".loss_total", at::kDouble, ops::nll_loss_sum(b, log_probs, batch.labels));
+  const ValueId correct_total =
+      bench::accumulate(b, gathered.metrics + ".correct_total", at::kLong, ops::count_correct(b, log_probs, batch.labels));
+  batches.advance(b, batch.step);
+  b.output("loss_total", loss_total);
+  b.output("correct_total", correct_total);
   return b.build();
 }
 

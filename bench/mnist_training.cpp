@@ -2,12 +2,16 @@
 
 #include "mnist_data.h"
 #include "mnist_model.h"
+#include "mnist_training_data.h"
+#include "training_progress.h"
 
+#include "graphbench/report/progress.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace graphbench::mnist {
@@ -15,151 +19,198 @@ namespace graphbench::mnist {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-struct EpochTrainResult {
-  std::int64_t steps = 0;
-  std::int64_t skipped = 0;
-  std::int64_t logged_samples = 0;
-  double logged_loss = 0.0;
+// Times consecutive phases: each lap() returns the seconds since the previous one.
+class Laps {
+ public:
+  double lap() {
+    const auto now = Clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  Clock::time_point last_ = Clock::now();
 };
+
+// The test pass may hold state (the device way's counter and totals): an inference policy that
+// gives state fixed buffers too.
+Policy test_policy() {
+  Policy policy = Policy::inference();
+  policy.static_roles = {Role::kInput, Role::kParam, Role::kState};
+  return policy;
+}
+
+// Device time of blocks of this many steps, marked without synchronising: the median step.
+constexpr std::int64_t kStepBlock = 100;
 
 class Trainer {
  public:
   explicit Trainer(const TrainingConfig& config)
-      : config_(config),
-        cuda_(config.device.is_cuda()),
-        train_data_(load_split(config.data_dir, /*train=*/true, config.device)),
-        test_data_(load_split(config.data_dir, /*train=*/false, config.device)),
-        store_(initial_store(config.device)),
-        engine_(store_),
-        train_program_(build_train_program(TrainProgramOptions{config.batch, config.lr, config.momentum, true}, config.device)),
-        test_program_(build_test_program(config.test_batch, config.device)),
-        // A failed capture falls back to eager for that key: the run goes on, and says so.
-        train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, true})),
-        test_executor_(make_executor(config.test_executor, engine_, Policy::inference(), ExecutorOptions{3, true})),
-        step_times_(cuda_) {}
+      : config_(config), cuda_(config.device.is_cuda()), step_times_(cuda_) {}
 
-  TrainingSummary run(Clock::time_point started) {
+  TrainingSummary run() {
     TrainingSummary summary;
+    summary.context_seconds = start_device();
+    const auto started = Clock::now();
+    Laps laps;
     summary.train_executor = to_string(config_.train_executor);
     summary.test_executor = to_string(config_.test_executor);
+    summary.batch_order = bench::to_string(config_.order);
+
+    // Decoding goes on in the background while the model is set up and captured.
+    SplitsLoader loader(config_.data_dir, config_.data_on_host ? at::Device(at::kCPU) : config_.device);
+    Splits splits = loader.splits();
+    summary.load_seconds = laps.lap();
+
+    DataOptions options;
+    options.device = config_.device;
+    options.train = BatchPlan{splits.train.size(), config_.batch, config_.train_last_short_batch};
+    options.test = BatchPlan{splits.test.size(), config_.test_batch, true};
+    options.order = config_.order;
+    options.seed = config_.seed;
+    options.program = TrainProgramOptions{config_.batch, config_.lr, config_.momentum, true};
+    ModelStore store = initial_store(config_.device);
+    Engine engine(store);
+    std::unique_ptr<TrainingData> data = config_.data_on_host ? make_host_training_data(std::move(splits), options)
+                                                              : make_device_training_data(std::move(splits), options, store);
+    summary.data_placement = data->placement();
+    // A failed capture falls back to eager for that key: the run goes on, and says so.
+    auto train_executor = make_executor(config_.train_executor, engine, Policy::train(), ExecutorOptions{3, true});
+    auto test_executor = make_executor(config_.test_executor, engine, test_policy(), ExecutorOptions{3, true});
+    summary.setup_seconds = laps.lap();
+
+    data->prepare(*train_executor, *test_executor);
+    synchronize_device(cuda_);
+    summary.capture_seconds = laps.lap();
+
+    loader.finish();
+    synchronize_device(cuda_);
+    summary.load_seconds += laps.lap();
+    summary.decode_seconds = loader.decode_seconds();
+
+    bench::TrainingProgress progress(config_.progress, config_.epochs, options.train.steps(), config_.batch,
+                                     options.train.size, config_.progress_interval_s);
     for (int epoch = 1; epoch <= config_.epochs; ++epoch) {
       TrainingEpoch record;
       record.epoch = epoch;
-      record.dataset_size = train_data_.size();
-      const auto train_start = Clock::now();
-      EpochTrainResult result = train_epoch(epoch);
-      synchronize_device(cuda_);
-      record.train_seconds = seconds_since(train_start);
-      record.logged_samples = result.logged_samples;
-      record.logged_loss = result.logged_loss;
-      summary.train_steps += result.steps;
-      summary.skipped_batches += result.skipped;
-      print(fmt::format("{}Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}\n", config_.progress ? "\r" : "", epoch,
-                        record.logged_samples, record.dataset_size, record.logged_loss));
-      const auto test_start = Clock::now();
-      test(record);
-      record.test_seconds = seconds_since(test_start);
+      record.dataset_size = options.train.size;
+      train_epoch(*data, *train_executor, options.train, progress, record);
+      record.train_seconds = laps.lap();
+      summary.train_steps += options.train.steps();
+      summary.skipped_batches += options.train.skipped();
+      progress.clear();
+      print(fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}\n", epoch, record.logged_samples,
+                        record.dataset_size, record.logged_loss));
+
+      const TestTotals totals = data->test(*test_executor);
+      const auto counted = static_cast<double>(options.test.size);
+      record.test_loss = totals.loss_sum.item<double>() / counted;
+      record.test_accuracy = static_cast<double>(totals.correct.item<std::int64_t>()) / counted;
+      record.test_seconds = laps.lap();
       print(fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
+      summary.train_seconds += record.train_seconds;
+      summary.test_seconds += record.test_seconds;
       summary.epochs.push_back(record);
     }
-    summary.total_seconds = seconds_since(started);
+
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
-    double train_seconds = 0.0;
-    double test_seconds = 0.0;
-    for (const auto& e : summary.epochs) {
-      train_seconds += e.train_seconds;
-      test_seconds += e.test_seconds;
-    }
-    // What `time ./mnist` showed for the tutorial: the whole run, data loading and capture included.
-    print(fmt::format("Total time: {:.2f} s (training {:.2f} s, testing {:.2f} s, the rest loading and setup); "
-                      "{} steps, median step {:.0f} us; {} short batches skipped\n",
-                      summary.total_seconds, train_seconds, test_seconds, summary.train_steps, summary.median_step_us,
-                      summary.skipped_batches));
-    for (const auto& reason : train_executor_->fallback_reasons()) print("warning: training ran eagerly: " + reason + "\n");
-    for (const auto& reason : test_executor_->fallback_reasons()) print("warning: testing ran eagerly: " + reason + "\n");
+    summary.total_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    summary.other_seconds = summary.total_seconds - summary.load_seconds - summary.setup_seconds -
+                            summary.capture_seconds - summary.train_seconds - summary.test_seconds;
+    print(summary_line(summary) + "\n");
+    for (const auto& reason : train_executor->fallback_reasons()) print("warning: training ran eagerly: " + reason + "\n");
+    for (const auto& reason : test_executor->fallback_reasons()) print("warning: testing ran eagerly: " + reason + "\n");
     return summary;
   }
 
  private:
+  // Creates the device's context before the clock starts, as every process on it must once
+  // (a fixed cost of the process, not of the run); returns its seconds.
+  double start_device() {
+    if (!cuda_) return 0.0;
+    const auto start = Clock::now();
+    at::empty({1}, at::TensorOptions().device(config_.device));
+    synchronize_device(cuda_);
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
   void print(const std::string& text) {
     if (config_.out != nullptr) *config_.out << text << std::flush;
   }
 
-  EpochTrainResult train_epoch(int epoch) {
-    EpochTrainResult result;
-    const std::int64_t n = train_data_.size();
-    at::Tensor logged_loss;
-    // Device time of blocks of steps, marked without synchronising.
-    constexpr std::int64_t kBlock = 100;
+  // Queues every step of one epoch, then reads the loss of its last logged step (the one
+  // synchronisation of the epoch).
+  void train_epoch(TrainingData& data, Executor& executor, const BatchPlan& plan, bench::TrainingProgress& progress,
+                   TrainingEpoch& record) {
+    data.begin_epoch(record.epoch);
     std::int64_t in_block = 0;
     step_times_.mark(0);
-    std::int64_t batch_index = 0;
-    for (std::int64_t start = 0; start < n; start += config_.batch) {
-      const std::int64_t rows = std::min(config_.batch, n - start);
-      if (rows != config_.batch && !config_.train_last_short_batch) {
-        ++result.skipped;
-        continue;
-      }
-      Feed feed{{"x", train_data_.images.narrow(0, start, rows)}, {"y", train_data_.labels.narrow(0, start, rows)}};
-      const auto outputs = train_executor_->run(train_program_, feed);
-      ++result.steps;
-      if (++in_block == kBlock) {
+    std::int64_t logged = 0;
+    const auto loss_of = [&data](std::int64_t step) { return data.loss_of(step); };
+    for (std::int64_t step = 0; step < plan.steps(); ++step) {
+      const bool keep = step % std::max(config_.log_interval, 1) == 0;
+      data.train_step(executor, step, keep);
+      if (keep) logged = step;
+      if (++in_block == kStepBlock) {
         step_times_.mark(in_block);
         in_block = 0;
       }
-      if (batch_index++ % config_.log_interval == 0) {
-        // The outputs are slots the next step overwrites: keep a device copy, read it at the end.
-        logged_loss = outputs[0].detach().clone();
-        result.logged_samples = batch_index * rows;
-        if (config_.progress) {
-          print(fmt::format("\rTrain Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}", epoch, result.logged_samples, n,
-                            logged_loss.item<double>()));
+      if (progress.active()) progress.step_queued(record.epoch, logged, loss_of);
+      if (record.epoch == 1) {
+        const std::string note = long_run_note(step + 1, plan.steps());
+        if (!note.empty()) {
+          progress.clear();
+          print(note);
         }
       }
     }
-    if (logged_loss.defined()) result.logged_loss = logged_loss.item<double>();
-    return result;
+    if (plan.steps() == 0) return;
+    // The tutorial's [59584/60000]: batches so far times this batch's size.
+    record.logged_samples = (logged + 1) * plan.rows(logged);
+    record.logged_loss = data.loss_of(logged).item<double>();
   }
 
-  void test(TrainingEpoch& record) {
-    const std::int64_t n = test_data_.size();
-    at::Tensor total_loss = at::zeros({}, at::TensorOptions().device(config_.device).dtype(at::kDouble));
-    at::Tensor total_correct = at::zeros({}, at::TensorOptions().device(config_.device).dtype(at::kLong));
-    std::int64_t counted = 0;
-    for (std::int64_t start = 0; start < n; start += config_.test_batch) {
-      const std::int64_t rows = std::min(config_.test_batch, n - start);
-      Feed feed{{"x", test_data_.images.narrow(0, start, rows)}, {"y", test_data_.labels.narrow(0, start, rows)}};
-      const auto outputs = test_executor_->run(test_program_, feed);
-      total_loss += outputs[0];
-      total_correct += outputs[1];
-      counted += rows;
-    }
-    record.test_loss = total_loss.item<double>() / static_cast<double>(counted);
-    record.test_accuracy = static_cast<double>(total_correct.item<std::int64_t>()) / static_cast<double>(counted);
+  // After the second block of steps of the first epoch (the first pays one-time costs), says how
+  // long the epochs will take when that is long, and how to shorten it. Host time: where the
+  // device is the bottleneck the host runs ahead, and the note stays quiet.
+  std::string long_run_note(std::int64_t steps_done, std::int64_t steps_per_epoch) {
+    if (steps_done == kStepBlock) second_block_start_ = Clock::now();
+    if (steps_done != 2 * kStepBlock) return "";
+    const double per_step = std::chrono::duration<double>(Clock::now() - second_block_start_).count() / kStepBlock;
+    const double total = per_step * static_cast<double>(steps_per_epoch) * config_.epochs;
+    if (total < kLongCaseSeconds) return "";
+    return fmt::format("note: training takes about {} on this device ({} epoch{} of {} steps, {:.1f} ms each){}\n",
+                       format_duration(total), config_.epochs, config_.epochs == 1 ? "" : "s", steps_per_epoch,
+                       per_step * 1e3, config_.epochs > 1 ? "; --epochs 1 runs one epoch" : "");
   }
 
   TrainingConfig config_;
   bool cuda_;
-  Split train_data_;
-  Split test_data_;
-  ModelStore store_;
-  Engine engine_;
-  std::shared_ptr<const Program> train_program_;
-  std::shared_ptr<const Program> test_program_;
-  std::unique_ptr<Executor> train_executor_;
-  std::unique_ptr<Executor> test_executor_;
   IntervalRecorder step_times_;
+  Clock::time_point second_block_start_;
 };
 
 }  // namespace
 
+std::string summary_line(const TrainingSummary& s) {
+  // Loading and capture count, as they did in the tutorial's `time ./mnist`.
+  std::string line = fmt::format(
+      "Total time: {:.2f} s (load {:.2f} s, setup {:.2f} s, capture {:.2f} s, training {:.2f} s, testing {:.2f} s, "
+      "other {:.2f} s); {} steps, median step {:.0f} us (x steps: {:.2f} s); {} short batches skipped; "
+      "decoding took {:.2f} s beside setup and capture",
+      s.total_seconds, s.load_seconds, s.setup_seconds, s.capture_seconds, s.train_seconds, s.test_seconds,
+      s.other_seconds, s.train_steps, s.median_step_us, static_cast<double>(s.train_steps) * s.median_step_us * 1e-6,
+      s.skipped_batches, s.decode_seconds);
+  if (s.context_seconds > 0) line += fmt::format("; the device context {:.2f} s before", s.context_seconds);
+  return line;
+}
+
 TrainingSummary train(const TrainingConfig& config) {
-  const auto started = Clock::now();  // data loading and capture count: the tutorial's `time` did
   Trainer trainer(config);
-  return trainer.run(started);
+  return trainer.run();
 }
 
 }  // namespace graphbench::mnist

@@ -1,11 +1,16 @@
 // The tutorial's whole run on the engine: epochs of training (eager, static or graph) each
 // followed by a test pass (eager or graph) that reads the params the training updated, printing
-// the tutorial's lines.
+// the tutorial's lines. Batches are gathered on the device by default (mnist_training_data.h);
+// the run never synchronises within an epoch, and reports where its time went: loading, setting
+// up, capture, training, testing and the rest.
 #pragma once
+
+#include "batch_order.h"
 
 #include "graphbench/exec/executor.h"
 #include "graphbench/record/result_record.h"
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -23,10 +28,17 @@ struct TrainingConfig {
   ExecutorKind train_executor = ExecutorKind::kEager;
   ExecutorKind test_executor = ExecutorKind::kEager;
   bool train_last_short_batch = false;  // false: skip it, as the tutorial does
+  bool data_on_host = false;            // the host way: batches copied from host memory (--data-on-host)
+  bench::BatchOrder order = bench::BatchOrder::kSequential;  // --shuffle: a seeded permutation per epoch
+  std::uint64_t seed = 0;               // of the shuffled order
   std::ostream* out = nullptr;          // the tutorial's lines (null: silent)
-  bool progress = false;                // a live progress line (stdout is a terminal)
+  std::ostream* progress = nullptr;     // a terminal for the live progress line (null: none)
+  double progress_interval_s = 0.1;     // least time between two progress updates
 };
 
 TrainingSummary train(const TrainingConfig& config);
+
+// The closing line: total time, its breakdown, steps and the median step.
+std::string summary_line(const TrainingSummary& summary);
 
 }  // namespace graphbench::mnist

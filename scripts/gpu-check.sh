@@ -6,7 +6,14 @@
 #   scripts/gpu-check.sh STAGE...
 #     build     configure and build into build-gpu/ (always first when given)
 #     test      ctest, all tests
-#     gelu linear_dropout mnist blog ci     graphbench --workload NAME (mnist: eager and graph)
+#     gelu linear_dropout blog ci     graphbench --workload NAME
+#     mnist     graphbench --workload mnist, eager and --use-train-graph, then the targets checked
+#               on the two results (scripts/mnist_ratios.py; with the tutorial's times when the
+#               tutorial stage ran first)
+#     mnist-host  the same two runs with --data-on-host (the tutorial's way of feeding)
+#     tutorial  the tutorial's own MNIST program beside graphbench, both timed as whole processes
+#               (runs .tutorial/tutorial-mnist.sh when that untracked folder was carried here:
+#               the tutorial's program is not part of this repository)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
 #     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
@@ -62,6 +69,21 @@ for stage in "$@"; do
     mnist)
       run mnist-eager "$gb" --workload mnist -o "$OUT/results/mnist-eager" || status=1
       run mnist-graph "$gb" --workload mnist --use-train-graph -o "$OUT/results/mnist-graph" || status=1
+      tutorial_times=()
+      [[ -f $OUT/tutorial/times.txt ]] && tutorial_times=(--tutorial-times "$OUT/tutorial/times.txt")
+      run mnist-ratios python3 scripts/mnist_ratios.py "$OUT/results/mnist-eager/results.json" \
+        "$OUT/results/mnist-graph/results.json" "${tutorial_times[@]}" || status=1
+      ;;
+    mnist-host)
+      run mnist-host-eager "$gb" --workload mnist --data-on-host -o "$OUT/results/mnist-host-eager" || status=1
+      run mnist-host-graph "$gb" --workload mnist --data-on-host --use-train-graph -o "$OUT/results/mnist-host-graph" || status=1
+      ;;
+    tutorial)
+      if [[ -x .tutorial/tutorial-mnist.sh ]]; then
+        run tutorial .tutorial/tutorial-mnist.sh .tutorial "$OUT/tutorial" || status=1
+      else
+        echo "=== tutorial: skipped: no .tutorial/tutorial-mnist.sh here" | tee -a "$OUT/logs/summary.log"
+      fi
       ;;
     compare)
       # An A/A pair of baselines, a plain A/A comparison (exit 0 expected), then the CI recipe:
@@ -116,6 +138,6 @@ for stage in "$@"; do
       ;;
   esac
   # Packed after every stage, so that a call cut short by its time limit still returns its logs.
-  tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results
+  tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results $([[ -d $OUT/tutorial ]] && echo tutorial)
 done
 exit $status

@@ -108,6 +108,7 @@ int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::strin
   }
   // Ranks other than 0 print nothing but errors: rank 0 reports for the world.
   run.context.quiet = run.context.quiet || !rank0;
+  if (!rank0) run.context.progress = nullptr;
   SuiteOutcome outcome;
   {
     dist::ProgressWatchdog watchdog(timeout, fmt::format("rank {} of {}", rank.rank, rank.world_size));

@@ -56,6 +56,8 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");
   app.add_flag("--use-train-graph", o.use_train_graph, "Training cases train with the captured graph (the tutorial's flag)");
   app.add_flag("--use-test-graph", o.use_test_graph, "Training cases test with a captured graph (the tutorial's flag)");
+  app.add_flag("--data-on-host", o.data_on_host, "Training cases keep the data in host memory and copy every batch to the device (the tutorial's way; default: on the device, batches gathered there)");
+  app.add_flag("--shuffle", o.shuffle, "Training cases visit the training data in a permutation per epoch drawn from --seed (default: the tutorial's sequential order)");
   app.add_option("--last-batch", o.last_batch, "The short last batch of an epoch: skip (the tutorial's way, default) or capture (a second graph for its shape)");
   app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")->capture_default_str();
   app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");

@@ -23,6 +23,8 @@ struct RunOptions {
   bool use_train_graph = false;
   bool use_test_graph = false;
   std::string last_batch;
+  bool data_on_host = false;
+  bool shuffle = false;
   std::uint64_t seed = 1;
   // Sampling overrides (all cases).
   std::optional<int> warmup;

@@ -131,7 +131,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   context.data_dir = o.data_dir;
   context.out = &std::cout;
   context.quiet = o.quiet;
-  context.progress = !o.quiet && isatty(STDOUT_FILENO) != 0;
+  // Progress lines go to stderr, and only when it is a terminal.
+  context.progress = !o.quiet && isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;
   context.seed = o.seed;
   if (o.epochs) {
     if (*o.epochs < 1) throw InputError(fmt::format("--epochs: expected a positive integer, got {}", *o.epochs));
@@ -139,6 +140,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   }
   if (o.use_test_graph) context.use_test_graph = true;
   context.last_batch = o.last_batch;
+  if (o.data_on_host) context.data_on_host = true;
+  if (o.shuffle) context.shuffle = true;
   context.cold_l2 = o.l2 == "cold";
   context.profile = o.profile != "off";
   if (!o.inject_slowdown.empty()) {

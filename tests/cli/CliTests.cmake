@@ -3,6 +3,7 @@
 find_package(Python3 COMPONENTS Interpreter)
 set(GB $<TARGET_FILE:graphbench>)
 set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
+set(NO_PROGRESS ${CMAKE_CURRENT_SOURCE_DIR}/cli/no_progress.sh)
 set(CLI_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cli)
 set(OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
 # Short sampling so that CPU runs take seconds.
@@ -32,9 +33,9 @@ add_test(NAME "cli: missing data is bad input (2), recorded"
                  ${GB} run --config ${CLI_DIR}/missing_data.json --data-dir ${OUT_DIR}/no-such-dir --device cpu -o ${OUT_DIR}/missing)
 
 # The README's main job on the CPU: eager and static ok, graph variants skipped with a reason.
-add_test(NAME "cli: gelu on the CPU"
+add_test(NAME "cli: gelu on the CPU, no progress lines without a terminal"
          COMMAND ${EXPECT} 0 "\\| gelu-small +\\| graph +\\| feed\\+replay +\\| skipped: CUDA graphs need a CUDA device" --
-                 ${GB} --workload gelu --device cpu ${QUICK_ALL_VARIANTS} -o ${OUT_DIR}/gelu)
+                 ${NO_PROGRESS} ${GB} --workload gelu --device cpu ${QUICK_ALL_VARIANTS} -o ${OUT_DIR}/gelu)
 add_test(NAME "cli: gelu results files"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/gelu/results.json
                  timed:gelu-small/eager timed:gelu-small/static timed:gelu-large/static timed:gelu-small/jit
@@ -45,7 +46,7 @@ add_test(NAME "cli: gelu results files"
                  method:gelu-small/jit+graph:replay=replay
                  cpu:gelu-small/eager cpu:gelu-small/native
                  csv:${OUT_DIR}/gelu/results.csv)
-set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU")
+set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU, no progress lines without a terminal")
 
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
 # are accepted (they change nothing without a GPU) and checked.
@@ -72,13 +73,26 @@ set_tests_properties("cli: linear_dropout results" PROPERTIES DEPENDS "cli: line
 
 # The tutorial's lines, one epoch on the CPU, on Debian's Fashion-MNIST.
 add_test(NAME "cli: mnist one epoch on the CPU prints the tutorial's lines"
-         COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[59584/60000\\] Loss: [0-9]+\\.[0-9]{4}$"
+         COMMAND ${EXPECT} 0 "^Data: .*on the device, every batch gathered there by the step, sequential order$"
+                 "^Train Epoch: 1 \\[59584/60000\\] Loss: [0-9]+\\.[0-9]{4}$"
                  "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$"
-                 "^Total time: [0-9.]+ s \\(training" --
-                 ${GB} --workload mnist --device cpu --epochs 1 -o ${OUT_DIR}/mnist)
+                 "^Total time: [0-9.]+ s \\(load [0-9.]+ s, setup [0-9.]+ s, capture [0-9.]+ s, training [0-9.]+ s, testing [0-9.]+ s, other -?[0-9.]+ s\\); 937 steps" --
+                 ${NO_PROGRESS} ${GB} --workload mnist --device cpu --epochs 1 -o ${OUT_DIR}/mnist)
 add_test(NAME "cli: mnist learned"
-         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager)
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist/results.json learned:mnist-tutorial/eager
+                 breakdown:mnist-tutorial/eager training:mnist-tutorial/eager:data_placement=device
+                 training:mnist-tutorial/eager:batch_order=sequential)
 set_tests_properties("cli: mnist learned" PROPERTIES DEPENDS "cli: mnist one epoch on the CPU prints the tutorial's lines")
+# The tutorial's way of feeding (host memory, a copy per batch), in a shuffled order.
+add_test(NAME "cli: mnist --data-on-host --shuffle"
+         COMMAND ${EXPECT} 0 "^Data: .*in host memory, every batch copied to the device, shuffled order$"
+                 "^Train Epoch: 1 \\[59584/60000\\] Loss: [0-9]+\\.[0-9]{4}$" --
+                 ${GB} --workload mnist --device cpu --epochs 1 --data-on-host --shuffle -o ${OUT_DIR}/mnist-host)
+add_test(NAME "cli: mnist --data-on-host learned, its record says so"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/mnist-host/results.json
+                 learned:mnist-tutorial/eager training:mnist-tutorial/eager:data_placement=host
+                 training:mnist-tutorial/eager:batch_order=shuffled)
+set_tests_properties("cli: mnist --data-on-host learned, its record says so" PROPERTIES DEPENDS "cli: mnist --data-on-host --shuffle")
 
 # Your own model: small TorchScript models and suites written by graphbench_test_models (built in
 # C++, no Python), run by the binary as a user runs an exported model.

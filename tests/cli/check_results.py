@@ -10,6 +10,9 @@ check_results.py RESULTS_JSON CHECK...
                                     baseline and scaling efficiency, params identical on every rank
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
+  training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
+  breakdown:CASE/VARIANT            a training record whose load, setup, capture, training, testing
+                                    and other seconds are there and add up to its total
   csv:PATH                          a CSV file with a header and one row per record
   method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
@@ -105,6 +108,23 @@ def main():
                 fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
             if not d["params_identical"]:
                 fail(f"{spec}: params differ across ranks")
+        elif kind == "training":
+            spec, field = arg.split(":", 1)
+            key, value = field.split("=", 1)
+            training = record(spec).get("training") or {}
+            if str(training.get(key)) != value:
+                fail(f"{spec}: training.{key} is {training.get(key)!r}, expected {value}")
+        elif kind == "breakdown":
+            training = record(arg).get("training") or {}
+            parts = ("load_seconds", "setup_seconds", "capture_seconds", "train_seconds", "test_seconds",
+                     "other_seconds")
+            values = [training.get(p) for p in parts]
+            if any(not isinstance(v, (int, float)) for v in values):
+                fail(f"{arg}: breakdown missing: {dict(zip(parts, values))}")
+            if not (training["load_seconds"] > 0 and training["train_seconds"] > 0 and training["test_seconds"] > 0):
+                fail(f"{arg}: load, training and testing must take time: {dict(zip(parts, values))}")
+            if abs(sum(values) - training["total_seconds"]) > 1e-6 * max(1.0, training["total_seconds"]):
+                fail(f"{arg}: the breakdown adds up to {sum(values)}, the total is {training['total_seconds']}")
         elif kind == "method":
             spec, method = arg.split("=")
             r = record(spec)

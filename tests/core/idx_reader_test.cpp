@@ -259,6 +259,81 @@ TEST_CASE("read_idx_file: trailing bytes", "[idx]") {
   REQUIRE_THROWS_WITH(read_idx_file(gz), gz + ": 10000 trailing bytes after the 6 data bytes for dims 2x3");
 }
 
+TEST_CASE("read_idx_into inflates straight into the caller's memory, raw or gzipped", "[idx]") {
+  TempDir dir;
+  const Bytes data = iota_bytes(5 * 7);
+  for (const bool gz : {false, true}) {
+    const std::string path = dir.file(gz ? "a.gz" : "a");
+    (gz ? write_gz : write_raw)(path, idx_bytes({5, 7}, data));
+    Bytes memory(data.size() + 2, 0xEE);  // a guard byte on each side
+    std::vector<std::int64_t> asked;
+    const auto dims = graphbench::read_idx_into(
+        path,
+        [&](const std::vector<std::int64_t>& d) {
+          asked = d;
+          return memory.data() + 1;
+        },
+        1000);
+    CHECK(dims == std::vector<std::int64_t>{5, 7});
+    CHECK(asked == dims);
+    CHECK(Bytes(memory.begin() + 1, memory.end() - 1) == data);
+    CHECK(memory.front() == 0xEE);
+    CHECK(memory.back() == 0xEE);
+  }
+}
+
+TEST_CASE("read_idx_into: refuses data above the limit before asking for memory, checks as read_idx_file", "[idx]") {
+  TempDir dir;
+  const std::string path = dir.file("big.gz");
+  write_gz(path, idx_bytes({60000, 28, 28}, iota_bytes(1000)));
+  bool asked = false;
+  const auto never = [&](const std::vector<std::int64_t>&) -> std::uint8_t* {
+    asked = true;
+    return nullptr;
+  };
+  REQUIRE_THROWS_WITH(graphbench::read_idx_into(path, never, 1 << 20),
+                      path + ": IDX dims 60000x28x28 declare 47040000 data bytes, too large for this reader (at most "
+                             "1048576)");
+  CHECK_FALSE(asked);
+  // Within the limit: truncation and trailing bytes are found as read_idx_file finds them.
+  Bytes memory(47040000);
+  REQUIRE_THROWS_WITH(graphbench::read_idx_into(path, [&](const std::vector<std::int64_t>&) { return memory.data(); },
+                                                std::int64_t{1} << 30),
+                      path + ": truncated IDX data: expected 47040000 data bytes for dims 60000x28x28, found 1000");
+  const std::string long_file = dir.file("long");
+  write_raw(long_file, idx_bytes({2, 3}, iota_bytes(6 + 5)));
+  REQUIRE_THROWS_WITH(graphbench::read_idx_into(long_file, [&](const std::vector<std::int64_t>&) { return memory.data(); }, 100),
+                      long_file + ": 5 trailing bytes after the 6 data bytes for dims 2x3");
+}
+
+TEST_CASE("load_mnist_split_into asks for memory once the headers are checked", "[mnist]") {
+  TempDir dir;
+  write_split(dir, true, 6, 6, true);
+  Bytes images;
+  Bytes labels;
+  graphbench::MnistDestination destination;
+  destination.images = [&](std::int64_t count, std::int64_t rows, std::int64_t cols) {
+    CHECK(count == 6);
+    CHECK(rows == 4);
+    CHECK(cols == 3);
+    images.resize(static_cast<std::size_t>(count * rows * cols));
+    return images.data();
+  };
+  destination.labels = [&](std::int64_t count) {
+    labels.resize(static_cast<std::size_t>(count));
+    return labels.data();
+  };
+  const auto shape = graphbench::load_mnist_split_into(dir.str(), true, destination);
+  CHECK(shape.count == 6);
+  CHECK(images == iota_bytes(6 * 4 * 3));
+  CHECK(labels == iota_bytes(6, 10));
+  // A destination may refuse a shape (the MNIST network wants 28x28): its error comes through.
+  destination.images = [](std::int64_t, std::int64_t, std::int64_t) -> std::uint8_t* {
+    throw InputError("images are 4x3");
+  };
+  REQUIRE_THROWS_WITH(graphbench::load_mnist_split_into(dir.str(), true, destination), "images are 4x3");
+}
+
 TEST_CASE("MNIST data directory: --data-dir, then GRAPHBENCH_DATA, then the default", "[mnist]") {
   using graphbench::locate_mnist_dir;
   using graphbench::resolve_mnist_dir;

@@ -261,6 +261,16 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(t.skipped_batches == 2);
     CHECK(t.train_executor == "graph");
     CHECK(t.test_executor == "eager");
+    CHECK(t.load_seconds == 0.1);
+    CHECK(t.setup_seconds == 0.05);
+    CHECK(t.capture_seconds == 0.2);
+    CHECK(t.train_seconds == 0.78);
+    CHECK(t.test_seconds == 0.021);
+    CHECK(t.other_seconds == 2.949);
+    CHECK(t.decode_seconds == 0.15);
+    CHECK(t.context_seconds == 0.3);
+    CHECK(t.data_placement == "device");
+    CHECK(t.batch_order == "sequential");
   }
 }
 

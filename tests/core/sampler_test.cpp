@@ -156,6 +156,59 @@ TEST_CASE("sampler: a variant that throws leaves the rotation, the others go on"
   CHECK(graphbench::sample_interleaved(broken, quick(), all_fail.timer) == "every variant failed");
 }
 
+TEST_CASE("sampler: the observer hears warm-up, calibration and every round, with the time left") {
+  Script script;
+  SamplingSpec s = quick();
+  s.warmup_steps = 2;
+  s.min_samples = 6;  // the fewest with which a median's noise can be told
+  s.max_samples = 9;
+  s.max_time_s = 1.0;
+  s.min_time_s = 1e-6;
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 30.0; }),
+                                        script.variant("graph", [](int) { return 10.0; })};
+  std::vector<graphbench::SamplingProgress> heard;
+  graphbench::sample_interleaved(variants, s, script.timer,
+                                 [&](const std::vector<TimedVariant>&, const graphbench::SamplingProgress& p) {
+                                   heard.push_back(p);
+                                 });
+  using Phase = graphbench::SamplingProgress::Phase;
+  // Each warm-up step (2 per variant), each calibration, then 6 rounds (the noise target met).
+  REQUIRE(heard.size() == 4 + 2 + 6);
+  CHECK(heard[0].phase == Phase::kWarmUp);
+  CHECK(heard[0].variant == "eager");
+  CHECK(heard[0].step == 1);
+  CHECK(heard[1].step == 2);
+  CHECK(heard[1].steps == 2);
+  CHECK(heard[2].variant == "graph");
+  CHECK(heard[0].max_left_s == Approx(1.0));
+  CHECK(heard[1].max_left_s == Approx(1.0 - 30e-6));  // the first warm-up step took 30 us
+  CHECK(heard[4].phase == Phase::kCalibration);
+  // Round 1 took 40 us; 5 more to min_samples, 8 more to max_samples.
+  CHECK(heard[6].phase == Phase::kRounds);
+  CHECK(heard[6].rounds == 1);
+  CHECK(heard[6].min_left_s == Approx(5 * 40e-6));
+  CHECK(heard[6].max_left_s == Approx(8 * 40e-6));
+  CHECK(heard[11].rounds == 6);
+  CHECK(heard[11].min_left_s == 0.0);
+}
+
+TEST_CASE("sampler: time left is capped by the timeout and counts min_time_s") {
+  SamplingSpec s = quick();
+  s.min_samples = 2;
+  s.max_samples = 100;
+  s.min_time_s = 1.0;
+  s.max_time_s = 10.0;
+  TimedVariant v;
+  v.name = "slow";
+  v.device_us = {1.25e5, 1.25e5};  // two samples of 0.125 s each
+  v.measured_s = 0.25;
+  // Two rounds took 0.25 s: 6 more samples to reach 1 s of measured time; 98 to max_samples,
+  // but only 9.5 s are left before the timeout.
+  const auto p = graphbench::rounds_time_left({v}, s, 2, 0.25, 0.5);
+  CHECK(p.min_left_s == Approx(0.75));
+  CHECK(p.max_left_s == Approx(9.5));
+}
+
 namespace {
 
 // A scripted timer that also reports an issue time and the memory of each block, and asks for

@@ -11,6 +11,10 @@
 
 #include <ATen/ATen.h>
 
+#include <chrono>
+#include <sstream>
+#include <thread>
+
 namespace {
 
 using namespace graphbench;
@@ -18,10 +22,11 @@ using namespace graphbench;
 // A step that computes y = x * factor; "bad" variants use another factor.
 class ScaleRunner final : public VariantRunner {
  public:
-  ScaleRunner(at::Tensor x, double factor, bool throws_while_timing, bool validation)
-      : x_(std::move(x)), factor_(factor), throws_(throws_while_timing && !validation) {}
+  ScaleRunner(at::Tensor x, double factor, bool throws_while_timing, bool validation, double sleep_s = 0.0)
+      : x_(std::move(x)), factor_(factor), throws_(throws_while_timing && !validation), sleep_s_(sleep_s) {}
   void step() override {
     if (throws_) throw std::runtime_error("boom while timing");
+    if (sleep_s_ > 0) std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s_));
     y_ = x_ * factor_;
     ++steps_;
   }
@@ -35,16 +40,19 @@ class ScaleRunner final : public VariantRunner {
   at::Tensor y_;
   double factor_;
   bool throws_;
+  double sleep_s_;
   std::int64_t steps_ = 0;
 };
 
 class FakeCase final : public CaseInstance {
  public:
+  explicit FakeCase(double validation_step_s = 0.0) : validation_step_s_(validation_step_s) {}
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
     // static computes the wrong thing on purpose; jit throws while it is timed; native says it
     // captured a graph of five kernels where it must run one.
     const double factor = variant.execution() == Execution::kStatic ? 2.0 + 1e-3 : 2.0;
-    auto runner = std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation);
+    auto runner = std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation,
+                                                validation ? validation_step_s_ : 0.0);
     if (variant.is_native()) runner->graphs_ = {GraphFacts{5, 5, 0, 0}};
     return runner;
   }
@@ -53,11 +61,15 @@ class FakeCase final : public CaseInstance {
     if (variant.is_native()) return 1;
     return std::nullopt;
   }
+
+ private:
+  double validation_step_s_;  // validation steps sleep this long (a case that looks slow)
 };
 
 class FakeWorkload final : public Workload {
  public:
-  explicit FakeWorkload(std::string name, bool bad_input = false) : bad_input_(bad_input) {
+  explicit FakeWorkload(std::string name, bool bad_input = false, double validation_step_s = 0.0)
+      : bad_input_(bad_input), validation_step_s_(validation_step_s) {
     descriptor_.name = std::move(name);
     descriptor_.modes = {"inference"};
     descriptor_.kinds = {"benchmark"};
@@ -67,12 +79,13 @@ class FakeWorkload final : public Workload {
   const WorkloadDescriptor& descriptor() const override { return descriptor_; }
   std::unique_ptr<CaseInstance> instantiate(const CaseSpec&, const CaseContext&) const override {
     if (bad_input_) throw InputError("data.idx: no such file");
-    return std::make_unique<FakeCase>();
+    return std::make_unique<FakeCase>(validation_step_s_);
   }
 
  private:
   WorkloadDescriptor descriptor_;
   bool bad_input_;
+  double validation_step_s_;
 };
 
 CaseSpec fake_case(const std::string& name, const std::string& workload, const std::vector<std::string>& variants) {
@@ -153,6 +166,35 @@ TEST_CASE("benchmark case: the test-only slowdown repeats every step of one vari
   CHECK(inner >= 3 * timed_steps);
   REQUIRE(!slowed.warnings.empty());
   CHECK_THAT(slowed.warnings.front(), Catch::Contains("slowdown injected"));
+}
+
+TEST_CASE("benchmark case: a case that will take long says so first, and how to shorten it") {
+  // One eager step takes 20 ms; 2000 warm-up steps of it would take 40 s (the timed runner is
+  // fast, so the test is not).
+  FakeWorkload workload("fake", false, 0.02);
+  auto spec = fake_case("slow", "fake", {"eager"});
+  spec.sampling.warmup_steps = 2000;
+  CaseContext context;
+  context.case_names = {"slow", "quick"};
+  std::ostringstream log;
+  std::ostringstream terminal;
+  context.progress = &terminal;
+  const auto records = run_benchmark_case(workload, spec, context, Environment{}, &log);
+  CHECK(find(records, "eager").status == RecordStatus::kOk);
+  CHECK_THAT(log.str(), Catch::Contains("slow: one eager step took "));
+  CHECK_THAT(log.str(), Catch::Contains(" ms on this device, so this case needs about "));
+  CHECK_THAT(log.str(), Catch::Contains("leave it out (--cases quick) or sample less (--warmup 1"));
+  CHECK(log.str().find('\r') == std::string::npos);  // the log gets no progress lines
+  CHECK_THAT(terminal.str(), Catch::Contains("\rslow: validating eager (1 of 1), step 1 of 1"));
+  CHECK_THAT(terminal.str(), Catch::Contains("\rslow: warming up eager"));
+
+  // A quick case: no note, and no progress without a terminal.
+  FakeWorkload quick("fake");
+  std::ostringstream quiet_log;
+  context.progress = nullptr;
+  run_benchmark_case(quick, fake_case("quick", "fake", {"eager"}), context, Environment{}, &quiet_log);
+  CHECK(quiet_log.str().find("this case needs") == std::string::npos);
+  CHECK(quiet_log.str().find('\r') == std::string::npos);
 }
 
 TEST_CASE("suite: a case with bad input is recorded, the run goes on, exit code 2") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,15 @@ struct IdxArray {
 // Throws InputError naming the path and the problem: missing or unreadable file, bad magic
 // number, unsupported type, corrupt gzip stream, truncated header or data, trailing bytes.
 IdxArray read_idx_file(const std::string& path);
+
+// Memory for an IDX file's data: called once the header is read, with its dims; returns room for
+// their product of bytes (e.g. a tensor's storage), or throws to refuse the dims.
+using IdxDestination = std::function<std::uint8_t*(const std::vector<std::int64_t>& dims)>;
+
+// Reads as read_idx_file does, with the same checks, but inflates straight into the memory that
+// `destination` returns: no intermediate buffer and no copy. Data larger than `max_bytes` is
+// refused (InputError "too large") before anything is allocated. Returns the dims.
+std::vector<std::int64_t> read_idx_into(const std::string& path, const IdxDestination& destination,
+                                        std::int64_t max_bytes);
 
 }  // namespace graphbench

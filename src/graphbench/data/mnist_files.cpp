@@ -54,36 +54,60 @@ std::string find_mnist_file(const std::string& dir, bool train, bool labels) {
                                labels ? "labels" : "images", raw, gz, kMnistDataHint));
 }
 
-MnistSplit load_mnist_split(const std::string& dir, bool train) {
+MnistShape load_mnist_split_into(const std::string& dir, bool train, const MnistDestination& destination) {
   const std::string images_path = find_mnist_file(dir, train, false);
   const std::string labels_path = find_mnist_file(dir, train, true);
-  IdxArray images = read_idx_file(images_path);
-  IdxArray labels = read_idx_file(labels_path);
-
-  if (images.dims.size() != 3) {
-    throw InputError(fmt::format("{}: expected a 3-D IDX array of images (count x rows x cols), found {}-D ({})",
-                                 images_path, images.dims.size(), dims_text(images.dims)));
-  }
-  if (labels.dims.size() != 1) {
-    throw InputError(fmt::format("{}: expected a 1-D IDX array of labels, found {}-D ({})", labels_path,
-                                 labels.dims.size(), dims_text(labels.dims)));
-  }
-  if (labels.dims[0] != images.dims[0]) {
-    throw InputError(fmt::format("{} has {} labels but {} has {} images", labels_path, labels.dims[0],
-                                 images_path, images.dims[0]));
-  }
-  for (std::size_t i = 0; i < labels.data.size(); ++i) {
-    if (labels.data[i] > 9) {
-      throw InputError(fmt::format("{}: label {} at index {} is outside 0..9", labels_path, int{labels.data[i]}, i));
+  MnistShape shape;
+  std::uint8_t* labels = nullptr;
+  read_idx_into(
+      images_path,
+      [&](const std::vector<std::int64_t>& dims) {
+        if (dims.size() != 3) {
+          throw InputError(fmt::format("{}: expected a 3-D IDX array of images (count x rows x cols), found {}-D ({})",
+                                       images_path, dims.size(), dims_text(dims)));
+        }
+        shape = MnistShape{dims[0], dims[1], dims[2]};
+        return destination.images(shape.count, shape.rows, shape.cols);
+      },
+      kMaxMnistFileBytes);
+  read_idx_into(
+      labels_path,
+      [&](const std::vector<std::int64_t>& dims) {
+        if (dims.size() != 1) {
+          throw InputError(fmt::format("{}: expected a 1-D IDX array of labels, found {}-D ({})", labels_path,
+                                       dims.size(), dims_text(dims)));
+        }
+        if (dims[0] != shape.count) {
+          throw InputError(fmt::format("{} has {} labels but {} has {} images", labels_path, dims[0], images_path,
+                                       shape.count));
+        }
+        labels = destination.labels(shape.count);
+        return labels;
+      },
+      kMaxMnistFileBytes);
+  for (std::int64_t i = 0; i < shape.count; ++i) {
+    if (labels[i] > 9) {
+      throw InputError(fmt::format("{}: label {} at index {} is outside 0..9", labels_path, int{labels[i]}, i));
     }
   }
+  return shape;
+}
 
+MnistSplit load_mnist_split(const std::string& dir, bool train) {
   MnistSplit split;
-  split.count = images.dims[0];
-  split.rows = images.dims[1];
-  split.cols = images.dims[2];
-  split.images = std::move(images.data);
-  split.labels = std::move(labels.data);
+  MnistDestination destination;
+  destination.images = [&](std::int64_t count, std::int64_t rows, std::int64_t cols) {
+    split.images.resize(static_cast<std::size_t>(count * rows * cols));
+    return split.images.data();
+  };
+  destination.labels = [&](std::int64_t count) {
+    split.labels.resize(static_cast<std::size_t>(count));
+    return split.labels.data();
+  };
+  const MnistShape shape = load_mnist_split_into(dir, train, destination);
+  split.count = shape.count;
+  split.rows = shape.rows;
+  split.cols = shape.cols;
   return split;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,5 +46,26 @@ std::string find_mnist_file(const std::string& dir, bool train, bool labels);
 // Reads train-images-idx3-ubyte / train-labels-idx1-ubyte (train) or t10k-* (test), each raw
 // or gzipped, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9.
 MnistSplit load_mnist_split(const std::string& dir, bool train);
+
+// Memory for one split, asked for once each file's header is read and checked: room for
+// count x rows x cols image bytes, then for count label bytes. Either may throw to refuse a shape.
+struct MnistDestination {
+  std::function<std::uint8_t*(std::int64_t count, std::int64_t rows, std::int64_t cols)> images;
+  std::function<std::uint8_t*(std::int64_t count)> labels;
+};
+
+struct MnistShape {
+  std::int64_t count = 0;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+};
+
+// The largest file of a split that is read (1 GiB; MNIST's training images are 47 MB): a header
+// that declares more is refused before anything is allocated.
+inline constexpr std::int64_t kMaxMnistFileBytes = std::int64_t{1} << 30;
+
+// As load_mnist_split, with the same checks and messages, but zlib inflates straight into the
+// caller's memory (a tensor, say): no intermediate buffer, no copy.
+MnistShape load_mnist_split_into(const std::string& dir, bool train, const MnistDestination& destination);
 
 }  // namespace graphbench

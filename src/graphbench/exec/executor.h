@@ -59,6 +59,14 @@ class Executor {
     return std::nullopt;
   }
 
+  // Gets `program` ready for feeds like `feed` without running a step, so that setting up can be
+  // timed apart from the steps: the static executor binds and warms up, the graph executor also
+  // captures (its first run() then replays). Eager has nothing to prepare.
+  virtual void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) {
+    (void)program;
+    (void)feed;
+  }
+
   // Capture time of the most recent capture, if any (graph executor).
   virtual std::optional<double> last_capture_ms() const { return std::nullopt; }
   // Why a capture failed, when the executor fell back to eager.

@@ -58,11 +58,14 @@ class GraphExecutor final : public Executor {
     return entry->binding->fixed_inputs();
   }
 
+  void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
+
   std::optional<double> last_capture_ms() const override { return last_capture_ms_; }
   std::vector<std::string> fallback_reasons() const override { return fallback_reasons_; }
   std::vector<GraphFacts> graph_facts() const override { return facts_; }
 
  private:
+  // The cached entry of this program and feed signature, captured now if there is none.
   GraphEntry& entry_for(const std::shared_ptr<const Program>& program, const Feed& feed) {
     const CompiledProgram& compiled = engine_.compile_cached(program);
     GraphKey key;

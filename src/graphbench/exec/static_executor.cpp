@@ -19,18 +19,8 @@ class StaticExecutor final : public Executor {
   ExecutorKind kind() const override { return ExecutorKind::kStatic; }
 
   void step(const std::shared_ptr<const Program>& program, const Feed& feed) override {
-    const CompiledProgram& compiled = engine_.compile_cached(program);
     Counters& counters = engine_.counters();
-    GraphKey key;
-    StaticEntry* entry = cache_.find(compiled, policy_, feed, key);
-    if (entry == nullptr) {
-      auto fresh = std::make_unique<StaticEntry>();
-      fresh->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
-      ++counters.bindings;
-      warm_up(*fresh->binding, options_.warmup_steps, counters);
-      entry = &cache_.insert(std::move(key), std::move(fresh));
-    }
-    SlotBinding& binding = *entry->binding;
+    SlotBinding& binding = *entry_for(program, feed).binding;
     binding.check_fixed_pointers();
     binding.copy_feed(feed, counters);
     binding.run();
@@ -47,7 +37,22 @@ class StaticExecutor final : public Executor {
     return entry->binding->fixed_inputs();
   }
 
+  void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
+
  private:
+  // The cached binding of this program and feed signature, bound and warmed up now if there is none.
+  StaticEntry& entry_for(const std::shared_ptr<const Program>& program, const Feed& feed) {
+    const CompiledProgram& compiled = engine_.compile_cached(program);
+    Counters& counters = engine_.counters();
+    GraphKey key;
+    if (StaticEntry* entry = cache_.find(compiled, policy_, feed, key)) return *entry;
+    auto fresh = std::make_unique<StaticEntry>();
+    fresh->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
+    ++counters.bindings;
+    warm_up(*fresh->binding, options_.warmup_steps, counters);
+    return cache_.insert(std::move(key), std::move(fresh));
+  }
+
   Engine& engine_;
   Policy policy_;
   ExecutorOptions options_;

@@ -39,6 +39,23 @@ struct TrainingSummary {
   std::int64_t skipped_batches = 0;  // short last batches not trained on
   std::string train_executor;        // eager or graph
   std::string test_executor;
+  // Where the run's time went, in seconds (they add up to total_seconds): reading and decoding
+  // the data set and putting it on the device; building the model, programs and executors;
+  // binding, warm-up and capture before the first step; the epochs' training; their test passes;
+  // the rest (printing, summing up).
+  double load_seconds = 0.0;
+  double setup_seconds = 0.0;
+  double capture_seconds = 0.0;
+  double train_seconds = 0.0;
+  double test_seconds = 0.0;
+  double other_seconds = 0.0;
+  // Not parts of the sum: reading and decoding the data set on loader threads, overlapped with
+  // setup and capture (load_seconds is what the run waited for the data); creating the device's
+  // context before the clock started (a cost of the process, paid once).
+  double decode_seconds = 0.0;
+  double context_seconds = 0.0;
+  std::string data_placement;  // "device": batches gathered on the device; "host": copied from host memory
+  std::string batch_order;     // "sequential" or "shuffled"
 };
 
 struct Roofline {

@@ -88,7 +88,17 @@ json training_to_json(const TrainingSummary& t) {
           {"train_steps", t.train_steps},
           {"skipped_batches", t.skipped_batches},
           {"train_executor", t.train_executor},
-          {"test_executor", t.test_executor}};
+          {"test_executor", t.test_executor},
+          {"load_seconds", number_or_null(t.load_seconds)},
+          {"setup_seconds", number_or_null(t.setup_seconds)},
+          {"capture_seconds", number_or_null(t.capture_seconds)},
+          {"train_seconds", number_or_null(t.train_seconds)},
+          {"test_seconds", number_or_null(t.test_seconds)},
+          {"other_seconds", number_or_null(t.other_seconds)},
+          {"decode_seconds", number_or_null(t.decode_seconds)},
+          {"context_seconds", number_or_null(t.context_seconds)},
+          {"data_placement", t.data_placement},
+          {"batch_order", t.batch_order}};
 }
 
 json data_parallel_to_json(const DataParallelFigures& d) {
@@ -532,6 +542,17 @@ TrainingSummary read_training(const ObjectReader& t) {
   out.skipped_batches = t.integer("skipped_batches");
   out.train_executor = t.string("train_executor");
   out.test_executor = t.string("test_executor");
+  // Absent from files written before the breakdown existed: they read as 0 and "".
+  out.load_seconds = t.number("load_seconds");
+  out.setup_seconds = t.number("setup_seconds");
+  out.capture_seconds = t.number("capture_seconds");
+  out.train_seconds = t.number("train_seconds");
+  out.test_seconds = t.number("test_seconds");
+  out.other_seconds = t.number("other_seconds");
+  out.decode_seconds = t.number("decode_seconds");
+  out.context_seconds = t.number("context_seconds");
+  out.data_placement = t.string("data_placement");
+  out.batch_order = t.string("batch_order");
   return out;
 }
 

@@ -87,13 +87,17 @@ std::vector<std::string> training_row(const ResultRecord& r) {
   const auto published =
       r.published && r.published->speedup ? speedup(*r.published->speedup) : std::string();
   if (r.status != RecordStatus::kOk || !r.training) {
-    return {r.case_name, r.variant, status_text(r), "", "", "", published};
+    return {r.case_name, r.variant, status_text(r), "", "", "", "", published};
   }
   const TrainingSummary& t = *r.training;
+  const bool has_breakdown = t.load_seconds > 0 || t.capture_seconds > 0 || t.train_seconds > 0 || t.test_seconds > 0;
   return {r.case_name,
           r.variant,
           std::to_string(t.epochs.size()),
           human(t.total_seconds),
+          has_breakdown ? fmt::format("{:.2f} / {:.2f} / {:.2f} / {:.2f}", t.load_seconds, t.capture_seconds,
+                                      t.train_seconds, t.test_seconds)
+                        : "",
           t.epochs.empty() ? "" : fmt::format("{:.3f}", t.epochs.back().test_accuracy),
           t.median_step_us > 0.0 ? human(t.median_step_us) : "",
           published};
@@ -149,9 +153,9 @@ void append_breakdown(std::string& out, const RunReport& report) {
 
 void append_training(std::string& out, const RunReport& report) {
   out += "\n## Training\n\n";
-  out += "| case | variant | epochs | total (s) | final test accuracy | median step (us) | "
-         "published |\n";
-  out += "|---|---|--:|--:|--:|--:|--:|\n";
+  out += "| case | variant | epochs | total (s) | load / capture / training / testing (s) | final test accuracy | "
+         "median step (us) | published |\n";
+  out += "|---|---|--:|--:|--:|--:|--:|--:|\n";
   for (const auto& r : report.records) {
     if (is_training(r)) append_row(out, training_row(r));
   }

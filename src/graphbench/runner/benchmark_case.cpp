@@ -1,6 +1,7 @@
 #include "graphbench/runner/benchmark_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/case_summary.h"
@@ -10,6 +11,18 @@
 #include <fmt/format.h>
 
 namespace graphbench {
+
+namespace {
+
+std::vector<std::string> other_cases(const std::vector<std::string>& all, const std::string& name) {
+  std::vector<std::string> others;
+  for (const auto& c : all) {
+    if (c != name) others.push_back(c);
+  }
+  return others;
+}
+
+}  // namespace
 
 std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
                                              const CaseContext& context, const Environment& environment,
@@ -47,7 +60,27 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   if (runnable.empty()) return records;
 
   say("validating against eager");
-  validate_against_eager(*instance, runnable);
+  {
+    ProgressLine progress(context.progress);
+    bool estimated = false;
+    validate_against_eager(*instance, runnable, [&](const ValidationStep& s) {
+      progress.update(validation_progress_text(spec.name, s.variant, s.index, s.count, s.step, s.steps),
+                      /*force=*/s.seconds < 0 && s.step == 1);
+      if (s.seconds < 0) return;
+      // An eager step stands for every step of the case: the second (the first pays one-time
+      // costs), or the first when it is long anyway (one-time costs do not matter then) or alone.
+      if (!estimated && s.index == 1 && (s.step == 2 || s.step == s.steps || s.seconds >= 1.0)) {
+        estimated = true;
+        const std::string note = long_case_note(spec.name, estimate_case(s.seconds, static_cast<int>(runnable.size()),
+                                                                         s.steps, spec.sampling),
+                                                other_cases(context.case_names, spec.name));
+        if (!note.empty() && log != nullptr) {
+          progress.clear();
+          *log << "  " << note << std::endl;
+        }
+      }
+    });
+  }
   say("timing the validated variants, interleaved");
   TimedCase timed = time_variants(*instance, runnable, spec, context);
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");

@@ -1,6 +1,7 @@
 #include "graphbench/runner/case_timing.h"
 
 #include "graphbench/env/gpu_info.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -38,7 +39,14 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
   const L2Cache l2 = context.cold_l2 ? L2Cache::kCold : L2Cache::kHot;
   if (context.device.is_cuda()) out.l2 = to_string(l2);
   StepTimer timer(context.device.is_cuda(), l2);
-  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, agreement);
+  ProgressLine progress(context.progress);
+  SamplingObserver observer;
+  if (progress.active()) {
+    observer = [&](const std::vector<TimedVariant>& variants, const SamplingProgress& p) {
+      if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
+    };
+  }
+  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;
 }

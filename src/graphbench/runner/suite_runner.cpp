@@ -16,9 +16,12 @@ void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) 
 }
 
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
-                       const CaseContext& context, Environment environment, std::ostream* log,
+                       const CaseContext& suite_context, Environment environment, std::ostream* log,
                        const CaseRunFn& run_case) {
   preflight_suite(suite, workloads);
+  CaseContext context = suite_context;
+  context.case_names.clear();
+  for (const CaseSpec& spec : suite.cases) context.case_names.push_back(spec.name);
   SuiteOutcome outcome;
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;

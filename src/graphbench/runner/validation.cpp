@@ -3,15 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace graphbench {
 
-Observations observe_steps(VariantRunner& runner, int steps) {
+Observations observe_steps(VariantRunner& runner, int steps, const std::function<void(int, double)>& hook) {
   Observations out;
   for (int s = 0; s < steps; ++s) {
+    if (hook) hook(s + 1, -1.0);
+    const auto start = std::chrono::steady_clock::now();
     runner.step();
-    out.push_back(runner.observe());
+    out.push_back(runner.observe());  // copies the step's results
+    if (hook) hook(s + 1, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return out;
 }
@@ -51,12 +55,22 @@ ValidationResult compare_observations(const Observations& expected, const Observ
   return result;
 }
 
-void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants) {
+void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
+                            const ValidationObserver& observer) {
   const int steps = instance.validation_steps();
   const Variant& eager_variant = Variant::named("eager");
+  int count = 1;
+  for (const auto& v : variants) count += v.variant.is_eager_baseline() ? 0 : 1;
+  int index = 0;
+  auto hooks = [&](const Variant& variant) {
+    ++index;
+    return [&observer, name = variant.name(), index, count, steps](int step, double seconds) {
+      if (observer) observer(ValidationStep{name, index, count, step, steps, seconds});
+    };
+  };
   Observations eager;
   try {
-    eager = observe_steps(*instance.make_runner(eager_variant, /*validation=*/true), steps);
+    eager = observe_steps(*instance.make_runner(eager_variant, /*validation=*/true), steps, hooks(eager_variant));
   } catch (const std::exception& e) {
     for (const auto& v : variants) mark_failed(*v.record, std::string("eager (the reference for validation) failed: ") + e.what());
     return;
@@ -65,7 +79,7 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
     if (v.variant.is_eager_baseline()) continue;
     try {
       auto runner = instance.make_runner(v.variant, /*validation=*/true);
-      const auto result = compare_observations(eager, observe_steps(*runner, steps), instance.rtol(v.variant),
+      const auto result = compare_observations(eager, observe_steps(*runner, steps, hooks(v.variant)), instance.rtol(v.variant),
                                                instance.atol(v.variant));
       note_capture_failures(*v.record, *runner);
       v.record->max_abs_error = result.max_abs_error;

@@ -26,7 +26,9 @@ struct CaseContext {
   std::optional<std::string> data_dir;  // --data-dir (MNIST-format data)
   std::ostream* out = nullptr;          // where training prints the tutorial's lines
   bool quiet = false;
-  bool progress = false;                // stdout is a terminal: progress lines during an epoch
+  // A terminal for progress lines (validation, sampling, epochs), or null: the command line
+  // gives one only when its stream is a terminal, so pipes and logs get none.
+  std::ostream* progress = nullptr;
   std::uint64_t seed = 0;
   // Test-only: extra work added to every step of one variant (to check that compare catches it).
   std::string slowdown_variant;  // a variant name, or "" for none
@@ -37,6 +39,9 @@ struct CaseContext {
   std::optional<int> epochs;
   std::optional<bool> use_test_graph;
   std::string last_batch;  // "", "skip" or "capture"
+  std::optional<bool> data_on_host;  // --data-on-host: batches copied from host memory
+  std::optional<bool> shuffle;       // --shuffle: a seeded permutation of the data per epoch
+  std::vector<std::string> case_names;  // the suite's cases, for the note before a long one
 };
 
 // Bytes a step must move at least and its floating-point operations: the roofline of a case.

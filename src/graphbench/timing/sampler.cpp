@@ -127,15 +127,58 @@ std::string stop_reason(const std::vector<TimedVariant>& variants, const Samplin
 
 }  // namespace
 
+SamplingProgress rounds_time_left(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling,
+                                  std::size_t rounds, double elapsed_rounds_s, double elapsed_s) {
+  SamplingProgress p;
+  p.rounds = rounds;
+  p.elapsed_s = elapsed_s;
+  const double round_s = rounds > 0 ? elapsed_rounds_s / static_cast<double>(rounds) : 0.0;
+  double rounds_to_min = 0.0;
+  double rounds_to_max = 0.0;
+  for (const auto& v : variants) {
+    if (!active(v)) continue;
+    const double samples = static_cast<double>(v.device_us.size());
+    const double per_sample_s = samples > 0 ? v.measured_s / samples : 0.0;
+    double needed = std::max(0.0, sampling.min_samples - samples);
+    if (per_sample_s > 0) needed = std::max(needed, std::ceil((sampling.min_time_s - v.measured_s) / per_sample_s));
+    rounds_to_min = std::max(rounds_to_min, needed);
+    rounds_to_max = std::max(rounds_to_max, std::max(0.0, sampling.max_samples - samples));
+  }
+  const double timeout_left = std::max(0.0, sampling.max_time_s - elapsed_s);
+  p.max_left_s = std::min(rounds_to_max * round_s, timeout_left);
+  p.min_left_s = std::min(rounds_to_min * round_s, p.max_left_s);
+  return p;
+}
+
 std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer,
-                               const SamplingAgreement* agreement) {
+                               const SamplingObserver& observer, const SamplingAgreement* agreement) {
   const double started = timer.now_s();
   auto elapsed_s = [&] { return timer.now_s() - started; };
+  auto report = [&](SamplingProgress::Phase phase, const TimedVariant& v, int step = 0) {
+    if (!observer || !active(v)) return;
+    SamplingProgress p;
+    p.phase = phase;
+    p.variant = v.name;
+    p.step = step;
+    p.steps = phase == SamplingProgress::Phase::kWarmUp ? sampling.warmup_steps : 0;
+    p.elapsed_s = elapsed_s();
+    p.max_left_s = std::max(0.0, sampling.max_time_s - p.elapsed_s);
+    observer(variants, p);
+  };
 
-  for (auto& v : variants) guarded(v, [&] { run_steps(v, sampling.warmup_steps); });
+  for (auto& v : variants) {
+    for (int step = 1; step <= sampling.warmup_steps && active(v); ++step) {
+      report(SamplingProgress::Phase::kWarmUp, v, step);
+      guarded(v, [&] { v.step(); });
+    }
+  }
   agree_on_round(variants, false, agreement);
-  for (auto& v : variants) guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer, agreement); });
+  for (auto& v : variants) {
+    report(SamplingProgress::Phase::kCalibration, v);
+    guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer, agreement); });
+  }
 
+  const double rounds_started = elapsed_s();
   for (std::size_t round = 0;; ++round) {
     const std::size_t n = variants.size();
     for (std::size_t k = 0; k < n; ++k) {
@@ -150,6 +193,10 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
         keep_highest(v.memory, t.memory);
         v.measured_s += t.host_us * static_cast<double>(v.steps_per_sample) * 1e-6;
       });
+    }
+    if (observer) {
+      const double now = elapsed_s();
+      observer(variants, rounds_time_left(variants, sampling, round + 1, now - rounds_started, now));
     }
     // With an agreement, sampling goes on while any rank wants more: this rank stops only with a
     // reason of its own.

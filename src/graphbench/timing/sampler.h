@@ -67,6 +67,27 @@ struct TimedVariant {
   std::string error;  // set when a step threw; the variant leaves the rotation
 };
 
+// Where sampling stands, for progress lines: reported before each warm-up step and each
+// variant's calibration (untimed) and after every round.
+struct SamplingProgress {
+  enum class Phase { kWarmUp, kCalibration, kRounds };
+  Phase phase = Phase::kRounds;
+  std::string variant;        // warm-up and calibration: the variant at it
+  int step = 0;               // warm-up: the step about to run (from 1), of `steps`
+  int steps = 0;
+  std::size_t rounds = 0;     // rounds done
+  double elapsed_s = 0.0;     // since sampling began (warm-up included): the timeout's clock
+  double min_left_s = 0.0;    // until every variant has min_samples and min_time_s (rounds only)
+  double max_left_s = 0.0;    // until max_samples or the timeout, whichever comes first
+};
+using SamplingObserver = std::function<void(const std::vector<TimedVariant>&, const SamplingProgress&)>;
+
+// The time left after `rounds` rounds that took `elapsed_rounds_s` in all: at least until every
+// active variant has min_samples samples and min_time_s of measured time (at the pace of the
+// rounds so far; the noise target may need more), at most until max_samples or the timeout.
+SamplingProgress rounds_time_left(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling,
+                                  std::size_t rounds, double elapsed_rounds_s, double elapsed_s);
+
 // Ranks of a data-parallel case sample together and must take the same steps (each step holds
 // collectives that pair up across ranks). With an agreement, what each rank decides is combined
 // before it takes effect: steps per sample and "go on" take the largest wish of any rank, and a
@@ -76,9 +97,9 @@ struct SamplingAgreement {
   std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> max_over_ranks;
 };
 
-// Samples every variant; returns why sampling stopped. `agreement`: see SamplingAgreement (null
-// for one process).
+// Samples every variant; returns why sampling stopped. `observer` (optional) hears where it stands;
+// `agreement`: see SamplingAgreement (null for one process).
 std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer,
-                               const SamplingAgreement* agreement = nullptr);
+                               const SamplingObserver& observer = {}, const SamplingAgreement* agreement = nullptr);
 
 }  // namespace graphbench

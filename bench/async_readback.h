@@ -1,0 +1,42 @@
+// Reads a device scalar without stalling the device: start() queues its copy into pinned host
+// memory and records an event after it; poll() says, without waiting, whether it has landed.
+// For live progress lines during a loop that must never synchronise. On the CPU the copy is
+// done at once.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace graphbench::bench {
+
+class AsyncReadback {
+ public:
+  AsyncReadback();
+  ~AsyncReadback();
+  AsyncReadback(const AsyncReadback&) = delete;
+  AsyncReadback& operator=(const AsyncReadback&) = delete;
+
+  // True while a copy is in flight (start() then waits for poll() to see it land).
+  bool busy() const { return busy_; }
+  // Queues the copy of the 0-dim `scalar` on the current stream; `tag` comes back with its value.
+  void start(const at::Tensor& scalar, std::int64_t tag);
+
+  struct Landed {
+    double value = 0.0;
+    std::int64_t tag = 0;
+  };
+  // The copy in flight, if it has landed (then the reader is free again); never waits.
+  std::optional<Landed> poll();
+
+ private:
+  struct Event;
+  at::Tensor host_;
+  std::unique_ptr<Event> event_;
+  std::int64_t tag_ = 0;
+  bool busy_ = false;
+};
+
+}  // namespace graphbench::bench
