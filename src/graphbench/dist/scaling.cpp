@@ -72,7 +72,7 @@ std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Commun
   }
   StepTimer timer(context.device.is_cuda());
   const SamplingAgreement agreement = sampling_agreement(*communicator);
-  sample_interleaved(timed, spec.sampling, timer, &agreement);
+  sample_interleaved(timed, spec.sampling, timer, {}, &agreement);
   std::map<std::string, double> medians;
   for (const TimedVariant& t : timed) {
     if (t.error.empty()) medians[t.name] = median_of(t);
