@@ -45,6 +45,7 @@ WorkloadDescriptor linear_dropout_descriptor() {
   dropout.default_value = {0.2, 0.1};
   dropout.min = 0.0;
   dropout.max = 0.99;
+  dropout.length = 2;
   dropout.help = "dropout probabilities after the first and the second Linear";
   d.params = {int_param("batch", 32, "N, rows per batch"),
               int_param("in_features", 128, "D_in"),
@@ -80,9 +81,6 @@ class LinearDropoutCase final : public DataParallelCase {
         device_(context.device),
         setup_(std::move(setup)),
         rows_(setup_.shard == DataParallelSetup::kWholeBatch ? dims_.n * setup_.ranks : dims_.n) {
-    if (dropout_.size() != 2) {
-      throw InputError(spec.json_path + "/dropout: expected two probabilities, got " + std::to_string(dropout_.size()));
-    }
     const auto options = at::TensorOptions().device(device_).dtype(at::kFloat);
     // torch::nn's own initialisation, so that the reference modules start from the same weights.
     torch::nn::Linear fc1(dims_.d_in, dims_.h);

@@ -5,6 +5,7 @@
 #include "mnist_training_data.h"
 #include "training_progress.h"
 
+#include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 namespace graphbench::mnist {
 
@@ -71,6 +73,7 @@ class Trainer {
     options.order = config_.order;
     options.seed = config_.seed;
     options.program = TrainProgramOptions{config_.batch, config_.lr, config_.momentum, true};
+    check_something_to_do(options);
     ModelStore store = initial_store(config_.device);
     Engine engine(store);
     std::unique_ptr<TrainingData> data = config_.data_on_host ? make_host_training_data(std::move(splits), options)
@@ -117,6 +120,8 @@ class Trainer {
 
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
+    summary.step_samples_us = per_step;  // the record's raw samples, which compare gates on
+    summary.steps_per_block = kStepBlock;
     summary.total_seconds = std::chrono::duration<double>(Clock::now() - started).count();
     summary.other_seconds = summary.total_seconds - summary.load_seconds - summary.setup_seconds -
                             summary.capture_seconds - summary.train_seconds - summary.test_seconds;
@@ -137,6 +142,18 @@ class Trainer {
     return std::chrono::duration<double>(Clock::now() - start).count();
   }
 
+  // A run with no training step or no test image would report a loss of 0 and a step time of 0:
+  // it fails here, with the reason, before anything is set up (the runner records it as failed).
+  static void check_something_to_do(const DataOptions& options) {
+    if (options.train.steps() == 0) {
+      throw std::runtime_error(fmt::format(
+          "trained nothing: {} training image(s), fewer than one batch of {} (the short last batch is skipped; "
+          "--last-batch capture trains on it)",
+          options.train.size, options.train.batch));
+    }
+    if (options.test.steps() == 0) throw std::runtime_error("tested nothing: the test split has no images");
+  }
+
   void print(const std::string& text) {
     if (config_.out != nullptr) *config_.out << text << std::flush;
   }
@@ -151,6 +168,10 @@ class Trainer {
     std::int64_t logged = 0;
     const auto loss_of = [&data](std::int64_t step) { return data.loss_of(step); };
     for (std::int64_t step = 0; step < plan.steps(); ++step) {
+      if (stop_requested()) {  // SIGINT/SIGTERM: stop after the current step, with the device idle
+        synchronize_device(cuda_);
+        throw_if_stop_requested();
+      }
       const bool keep = step % std::max(config_.log_interval, 1) == 0;
       data.train_step(executor, step, keep);
       if (keep) logged = step;

@@ -63,6 +63,7 @@ int launch_ranks_command(const RunOptions& o) {
   dist_timeout(o);
   // The whole command line is checked here, once, so that bad input ends the run before any rank starts.
   const PreparedRun run = prepare_run(o);
+  prepare_output(run, o.quiet ? nullptr : &std::cerr);
   if (!dist::backend_available(run.device)) {
     throw InputError(fmt::format("--nproc: this graphbench has no c10d backend for {} ({}); see docs/distributed.md",
                                  run.device.is_cuda() ? "CUDA (NCCL)" : "the CPU (Gloo)", dist::backend_name(run.device)));
@@ -101,6 +102,7 @@ int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::strin
   }
   const bool rank0 = rank.rank == 0;
   std::ostream* log = (o.quiet || !rank0) ? nullptr : &std::cerr;
+  if (rank0) prepare_output(run, log);
   if (log != nullptr) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {}, data-parallel on {} rank(s) ({}, {})\n",
                         run.suite.name, run.suite.cases.size(), run.path, rank.world_size, communicator->backend(),
@@ -114,7 +116,7 @@ int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::strin
     dist::ProgressWatchdog watchdog(timeout, fmt::format("rank {} of {}", rank.rank, rank.world_size));
     outcome = dist::run_suite_data_parallel(run.suite, WorkloadRegistry::global(), run.context,
                                             collect_environment(environment_request(run, command_line, rank0)),
-                                            communicator, log);
+                                            communicator, log, rank0 ? &std::cerr : nullptr);
     communicator->barrier();  // every rank is done before rank 0 writes and the store goes away
   }
   int code = outcome.exit_code();

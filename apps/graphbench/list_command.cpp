@@ -1,40 +1,63 @@
 // `graphbench list`: what can be run.
 #include "run_command.h"
 
+#include "graphbench/core/errors.h"
+#include "graphbench/json/json_text.h"
 #include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <algorithm>
+#include <filesystem>
+#include <iostream>
 
 namespace graphbench::cli {
 
 namespace {
 
-std::string type_name(ParamType type) {
-  switch (type) {
+// Control characters (a newline, an escape sequence) shown as spaces: one line per suite.
+std::string single_line(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return text;
+}
+
+std::string type_name(const ParamDecl& p) {
+  const std::string list = p.length > 0 ? fmt::format("list of {} ", p.length) : "list of ";
+  switch (p.type) {
     case ParamType::kPositiveInt: return "positive integer";
-    case ParamType::kPositiveIntList: return "list of positive integers";
+    case ParamType::kPositiveIntList: return list + "positive integers";
     case ParamType::kNumber: return "number";
-    case ParamType::kNumberList: return "list of numbers";
+    case ParamType::kNumberList: return list + "numbers";
     case ParamType::kString: return "string";
     case ParamType::kBool: return "boolean";
-    case ParamType::kIntList: return "list of integers";
+    case ParamType::kIntList: return list + "integers";
     case ParamType::kPath: return "file, relative to the suite file";
     case ParamType::kObjectList: return "list of objects";
   }
   return "?";
 }
 
+// The suite's "description", or why the file cannot be read; a line of text in any case (the file
+// goes through the same guarded reader as `run`, so a hostile file cannot crash `list`).
+std::string suite_description(const std::string& path) {
+  try {
+    const nlohmann::json doc = parse_json_text(read_text_file(path, "suite file"), path);
+    const auto found = doc.is_object() ? doc.find("description") : doc.end();
+    if (doc.is_object() && found != doc.end() && found->is_string()) return single_line(found->get<std::string>());
+    return "";
+  } catch (const InputError& e) {
+    return single_line(fmt::format("(unreadable: {})", e.what()));
+  }
+}
+
 void print_param(const ParamDecl& p, int indent) {
   std::string def = "default " + p.default_value.dump();
   if (p.default_value.is_null()) def = p.optional ? "optional" : "required";
   const std::string choices = p.choices.empty() ? "" : fmt::format(" ({})", fmt::join(p.choices, "|"));
-  std::cout << fmt::format("  {:<{}}{} ({}{}, {}): {}\n", "", indent, p.name, type_name(p.type), choices, def, p.help);
+  std::cout << fmt::format("  {:<{}}{} ({}{}, {}): {}\n", "", indent, p.name, type_name(p), choices, def, p.help);
   for (const auto& field : p.fields) print_param(field, indent + 2);
 }
 
@@ -73,12 +96,7 @@ int list_command(const std::string& configs_dir) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string() << " (graphbench --workload NAME, or run --config FILE):\n";
     for (const auto& name : suite_names({dir.string()})) {
-      const std::filesystem::path file = dir / (name + ".json");
-      std::ifstream in(file);
-      const auto doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-      std::string description = "(not valid JSON)";
-      if (doc.is_object()) description = doc.value("description", std::string{});
-      std::cout << fmt::format("  {:<16}{}\n", name, description);
+      std::cout << fmt::format("  {:<16}{}\n", name, suite_description((dir / (name + ".json")).string()));
     }
     break;
   }

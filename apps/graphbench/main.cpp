@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace {
@@ -30,6 +31,8 @@ std::string version_text() {
 // Unset optional values are the sentinels below, turned into std::optional after parsing.
 struct RawRunOptions {
   RunOptions options;
+  std::string seed = "1";
+  std::string variants;
   std::string data_dir;
   int epochs = 0;
   int warmup = -1;
@@ -45,12 +48,14 @@ struct RawRunOptions {
 
 void add_run_options(CLI::App& app, RawRunOptions& raw) {
   RunOptions& o = raw.options;
-  app.add_option("--variants", o.variants, "Only these variants, comma-separated (" + fmt::format("{}", fmt::join(graphbench::Variant::names(), ",")) + ")");
-  app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated");
+  app.add_option("--variants", raw.variants, "Only these variants, comma-separated (" + fmt::format("{}", fmt::join(graphbench::Variant::names(), ",")) + ")");
+  app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated; may be repeated; write \\, for a comma inside a case name")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
   app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
-  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md")->capture_default_str();
+  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON)")->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "Print nothing but errors (the result files are still written)");
   app.add_option("--data-dir", raw.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
   app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");
@@ -59,7 +64,9 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_flag("--data-on-host", o.data_on_host, "Training cases keep the data in host memory and copy every batch to the device (the tutorial's way; default: on the device, batches gathered there)");
   app.add_flag("--shuffle", o.shuffle, "Training cases visit the training data in a permutation per epoch drawn from --seed (default: the tutorial's sequential order)");
   app.add_option("--last-batch", o.last_batch, "The short last batch of an epoch: skip (the tutorial's way, default) or capture (a second graph for its shape)");
-  app.add_option("--seed", o.seed, "Seed of weights, inputs and dropout")->capture_default_str();
+  // Read as text: CLI11 would wrap "-1" and saturate "2^64" into a seed nobody asked for.
+  app.add_option("--seed", raw.seed, "Seed of weights, inputs and dropout (an integer in [0, 2^64 - 1])")
+      ->capture_default_str();
   app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
   group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
@@ -82,8 +89,21 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->group("Testing");
 }
 
+// "--seed": decimal digits only, at most 2^64 - 1.
+std::uint64_t parse_seed(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  try {
+    if (digits) return std::stoull(text);
+  } catch (const std::out_of_range&) {
+  }
+  throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));
+}
+
 RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   RunOptions o = raw.options;
+  o.seed = parse_seed(raw.seed);
+  if (app.count("--variants") > 0) o.variants = raw.variants;
   if (app.count("--nproc") > 0) o.nproc = raw.nproc;
   if (app.count("--inject-rank-failure") > 0) o.inject_rank_failure = raw.inject_rank_failure;
   o.arguments.assign(argv + 1, argv + argc);
@@ -98,17 +118,37 @@ RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   return o;
 }
 
-double parse_threshold(const std::string& text) {
+// "0.05" or "5%" -> 0.05, in [0, `below`); InputError naming `flag` otherwise.
+double parse_fraction(const std::string& flag, const std::string& text, double below) {
   try {
     std::size_t used = 0;
     double value = std::stod(text, &used);
     const std::string rest = text.substr(used);
     if (rest == "%") value /= 100.0;
     else if (!rest.empty()) throw std::invalid_argument(text);
-    if (value < 0 || value >= 10) throw std::invalid_argument(text);
+    if (!(value >= 0 && value < below)) throw std::invalid_argument(text);
     return value;
   } catch (const std::exception&) {
-    throw graphbench::InputError("--threshold: expected a fraction like 0.05 or a percentage like 5%, got \"" + text + "\"");
+    throw graphbench::InputError(fmt::format("{}: expected a fraction like 0.05 or a percentage like 5% (below {}), got \"{}\"",
+                                             flag, below, text));
+  }
+}
+
+// Options of the main command given together with a subcommand: they would be ignored, so they
+// are refused ("graphbench --cases x run --config f" or "--workload w run --config f").
+void check_no_stray_options(const CLI::App& app, const CLI::App& subcommand) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0) continue;
+    const std::string name = option->get_name();
+    if (name == "--help" || name == "--version") continue;
+    if (name == "--configs-dir" && subcommand.get_name() == "list") continue;  // where list looks
+    if (name == "--workload") {
+      throw graphbench::InputError(fmt::format("--workload and {} both say what to run: give one of them",
+                                               subcommand.get_name() == "run" ? "run --config" : subcommand.get_name()));
+    }
+    throw graphbench::InputError(fmt::format("{} is an option of the main command; with `{}` put it after the "
+                                             "subcommand (or leave it out)",
+                                             option->get_name(false, true), subcommand.get_name()));
   }
 }
 
@@ -141,7 +181,8 @@ int main(int argc, char** argv) {
       "  graphbench list                                  workloads, variants, suites\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
-      "regression); 2 bad input or usage. Suite format: docs/spec.md; result files: docs/results.md.");
+      "regression); 2 bad input or usage; 130/143 stopped by SIGINT/SIGTERM (the finished cases are\n"
+      "written, the run marked interrupted). Suite format: docs/spec.md; result files: docs/results.md.");
 
   RawRunOptions top;
   app.add_option("-w,--workload", top.options.workload,
@@ -166,6 +207,9 @@ int main(int argc, char** argv) {
   compare->add_option("--aa", cmp.aa_baseline, "A second baseline run of the same code: the two baselines' difference sets each record's run-to-run noise floor (A/A calibration)");
   compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "A case missing from CURRENT is a regression");
   compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: UNSURE")->capture_default_str();
+  compare->add_option("--accuracy-tolerance", cmp.accuracy_tolerance,
+                      "Training runs: a drop of final test accuracy beyond this fails the gate, e.g. 0.01 or 1%")
+      ->capture_default_str();
   app.require_subcommand(0, 1);
 
   try {
@@ -177,17 +221,31 @@ int main(int argc, char** argv) {
 
   try {
     const std::string command_line = joined_command_line(argc, argv);
+    for (const CLI::App* subcommand : {run, list, compare}) {
+      if (subcommand->parsed()) check_no_stray_options(app, *subcommand);
+    }
     if (compare->parsed()) {
       graphbench::CompareOptions options;
-      options.threshold = parse_threshold(cmp.threshold);
+      options.threshold = parse_fraction("--threshold", cmp.threshold, 10.0);
+      options.accuracy_tolerance = parse_fraction("--accuracy-tolerance", cmp.accuracy_tolerance, 1.0);
       options.metric = cmp.metric == "speedup" ? graphbench::CompareOptions::Metric::kSpeedup
                                                : graphbench::CompareOptions::Metric::kTime;
       options.fail_on_missing = cmp.fail_on_missing;
       options.min_samples = cmp.min_samples;
-      return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);
+      try {
+        return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);
+      } catch (const graphbench::InputError&) {
+        throw;
+      } catch (const std::exception& e) {
+        // compare only reads its files: whatever else goes wrong is not a regression (exit 1).
+        throw graphbench::InputError(e.what());
+      }
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
+    if (app.count("--workload") > 0 && top.options.workload.empty()) {
+      throw graphbench::InputError("--workload: empty name (expected the name of a suite: see graphbench list)");
+    }
     if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
     std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
     return graphbench::kExitBadInput;

@@ -12,8 +12,9 @@ struct RunOptions {
   std::string config;        // run --config FILE
   std::string workload;      // --workload NAME: the suite configs/NAME.json
   std::string configs_dir;   // where --workload looks (default: ./configs, then the source tree's)
-  std::string variants;      // comma-separated filter
-  std::string cases;         // comma-separated filter
+  std::optional<std::string> variants;  // comma-separated filter (given empty: an error)
+  // Each --cases value is a comma-separated list of case names; "\," is a comma inside a name.
+  std::vector<std::string> cases;
   std::string device = "auto";
   std::string output;        // default graphbench-out/<suite>
   std::string formats = "json,csv,md";
@@ -48,6 +49,7 @@ struct CompareCliOptions {
   std::string current;
   std::string aa_baseline;  // --aa: a second baseline run, for the run-to-run noise
   std::string threshold = "5%";
+  std::string accuracy_tolerance = "0.01";
   std::string metric = "time";
   bool fail_on_missing = false;
   int min_samples = 5;

@@ -3,6 +3,7 @@
 #include "run_support.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/dist/rank_env.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
@@ -10,12 +11,15 @@
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
+#include "stop_signals.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -33,6 +37,34 @@ std::vector<std::string> split_list(const std::string& list) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
+}
+
+// The case names of --cases values: each value is split at commas, except a comma written "\,"
+// (a case name may hold a comma); "\\" is a backslash. An empty name is an error.
+std::vector<std::string> case_names_of(const std::vector<std::string>& values) {
+  std::vector<std::string> names;
+  for (const auto& value : values) {
+    std::vector<std::string> tokens(1);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const bool escaped = value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == ',' || value[i + 1] == '\\');
+      if (escaped) {
+        tokens.back() += value[++i];
+      } else if (value[i] == ',') {
+        tokens.emplace_back();
+      } else {
+        tokens.back() += value[i];
+      }
+    }
+    for (const auto& token : tokens) {
+      if (token.empty()) {
+        throw InputError(fmt::format("--cases: empty case name in \"{}\" (expected names separated by commas; write "
+                                     "\\, for a comma inside a name)",
+                                     value));
+      }
+      names.push_back(token);
+    }
+  }
+  return names;
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
@@ -58,15 +90,17 @@ at::Device resolve_device(const std::string& name) {
 
 namespace {
 
-void apply_case_filter(SuiteSpec& suite, const std::string& list) {
-  if (list.empty()) return;
-  const auto wanted = split_list(list);
+void apply_case_filter(SuiteSpec& suite, const std::vector<std::string>& values) {
+  if (values.empty()) return;
+  const auto wanted = case_names_of(values);
   for (const auto& name : wanted) {
     const bool known = std::any_of(suite.cases.begin(), suite.cases.end(), [&](const CaseSpec& c) { return c.name == name; });
     if (!known) {
       std::vector<std::string> names;
       for (const auto& c : suite.cases) names.push_back(c.name);
-      throw InputError(fmt::format("--cases: suite {} has no case \"{}\" (cases: {})", suite.path, name, fmt::join(names, ", ")));
+      throw InputError(fmt::format("--cases: suite {} has no case \"{}\" (cases: {}; a comma separates names, \\, is a "
+                                   "comma inside one)",
+                                   suite.path, name, fmt::join(names, ", ")));
     }
   }
   suite.cases.erase(std::remove_if(suite.cases.begin(), suite.cases.end(),
@@ -74,9 +108,12 @@ void apply_case_filter(SuiteSpec& suite, const std::string& list) {
                     suite.cases.end());
 }
 
-void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet) {
-  if (list.empty()) return;
-  const auto wanted = split_list(list);
+void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& list, bool quiet) {
+  if (!list) return;
+  const auto wanted = split_list(*list);
+  if (wanted.empty()) {
+    throw InputError(fmt::format("--variants: no variant given in \"{}\" (known: {})", *list, fmt::join(Variant::names(), ", ")));
+  }
   for (const auto& v : wanted) {
     if (Variant::find(v) == nullptr) {
       throw InputError(fmt::format("--variants: unknown variant \"{}\" (known: {})", v, fmt::join(Variant::names(), ", ")));
@@ -104,7 +141,7 @@ void apply_variant_filter(SuiteSpec& suite, const std::string& list, bool quiet)
 
 void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   auto positive = [](const char* flag, double value) {
-    if (!(value > 0)) throw InputError(fmt::format("{}: expected a positive number, got {}", flag, value));
+    if (!(value > 0) || !std::isfinite(value)) throw InputError(fmt::format("{}: expected a positive number, got {}", flag, value));
   };
   if (o.min_samples && *o.min_samples < 1) throw InputError("--min-samples: expected a positive integer");
   if (o.max_samples && *o.max_samples < 1) throw InputError("--max-samples: expected a positive integer");
@@ -112,6 +149,12 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   if (o.min_time_s) positive("--min-time", *o.min_time_s);
   if (o.max_time_s) positive("--max-time", *o.max_time_s);
   if (o.noise && !(*o.noise > 0 && *o.noise < 1)) throw InputError("--noise: expected a number in (0, 1)");
+  if (o.min_samples && o.max_samples && *o.min_samples > *o.max_samples) {
+    throw InputError(fmt::format("--min-samples {} is above --max-samples {}", *o.min_samples, *o.max_samples));
+  }
+  if (o.min_time_s && o.max_time_s && *o.min_time_s > *o.max_time_s) {
+    throw InputError(fmt::format("--min-time {} is above --max-time {}", *o.min_time_s, *o.max_time_s));
+  }
   for (auto& c : suite.cases) {
     SamplingSpec& s = c.sampling;
     if (o.warmup) s.warmup_steps = *o.warmup;
@@ -128,6 +171,7 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
 CaseContext make_context(const RunOptions& o, at::Device device) {
   CaseContext context;
   context.device = device;
+  if (o.data_dir && o.data_dir->empty()) throw InputError("--data-dir is empty: give the directory holding the MNIST files");
   context.data_dir = o.data_dir;
   context.out = &std::cout;
   context.quiet = o.quiet;
@@ -174,6 +218,11 @@ std::vector<std::string> configs_search_dirs(const std::string& configs_dir) {
 }
 
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
+  if (!is_safe_name(workload)) {
+    throw InputError(fmt::format("--workload \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "
+                                 "for a file",
+                                 workload, kSafeNameRule));
+  }
   std::vector<std::string> tried;
   for (const auto& dir : configs_search_dirs(configs_dir)) {
     const auto path = std::filesystem::path(dir) / (workload + ".json");
@@ -185,6 +234,8 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
 }
 
 PreparedRun prepare_run(const RunOptions& o) {
+  // Everything is checked before anything runs: the suite, the options (the output directory is
+  // checked by prepare_output_directory, by the process that writes it).
   PreparedRun run;
   run.path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
   run.formats = parse_output_formats(o.formats);
@@ -204,7 +255,14 @@ PreparedRun prepare_run(const RunOptions& o) {
   apply_sampling_overrides(suite, o);
   run.device = resolve_device(o.device);
   run.context = make_context(o, run.device);
+  run.directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
   return run;
+}
+
+void prepare_output(const PreparedRun& run, std::ostream* log) {
+  for (const auto& removed : prepare_output_directory(run.directory)) {
+    if (log != nullptr) *log << "removed " << removed << ", a temporary file of a run that was killed\n";
+  }
 }
 
 EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure) {
@@ -220,7 +278,7 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
 }
 
 int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log) {
-  const std::string directory = o.output.empty() ? "graphbench-out/" + run.suite.name : o.output;
+  const std::string& directory = run.directory;
   if (!o.quiet) std::cout << "\n" << render_markdown(outcome.report);
   try {
     for (const auto& written : write_report_files(outcome.report, directory, run.formats)) {
@@ -230,6 +288,11 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
     std::cerr << "graphbench: error: " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (stop_requested()) {
+    std::cerr << fmt::format("graphbench: interrupted by {}: wrote the {} finished record(s) to {}\n",
+                             signal_name(stop_signal()), outcome.report.records.size(), directory);
+    return kExitInterruptedBase + stop_signal();
+  }
   return outcome.exit_code();
 }
 
@@ -238,12 +301,15 @@ int run_command(const RunOptions& o, const std::string& command_line) {
   if (const auto rank = dist::read_rank_env()) return run_as_rank(o, *rank, command_line);
   const PreparedRun run = prepare_run(o);
   std::ostream* log = o.quiet ? nullptr : &std::cerr;
+  prepare_output(run, log);
   if (log != nullptr) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", run.suite.name, run.suite.cases.size(),
                         run.path, run.device.is_cuda() ? "cuda" : "cpu");
   }
+  install_stop_handlers();
   const SuiteOutcome outcome = run_suite(run.suite, WorkloadRegistry::global(), run.context,
-                                         collect_environment(environment_request(run, command_line, true)), log);
+                                         collect_environment(environment_request(run, command_line, true)), log,
+                                         &std::cerr);
   return report_outcome(o, run, outcome, log);
 }
 

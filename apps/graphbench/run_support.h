@@ -20,6 +20,7 @@ struct PreparedRun {
   OutputFormats formats;
   at::Device device = at::kCPU;
   CaseContext context;
+  std::string directory;  // where the result files go
 };
 
 // --device: cpu, cuda or auto. InputError when cuda is asked for and cannot be had.
@@ -27,6 +28,9 @@ at::Device resolve_device(const std::string& name);
 
 // Everything up to running: InputError on bad input (the file, a filter, an option).
 PreparedRun prepare_run(const RunOptions& options);
+
+// Creates the output directory (or checks it is writable) and removes what a killed run left.
+void prepare_output(const PreparedRun& run, std::ostream* log);
 
 EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure);
 

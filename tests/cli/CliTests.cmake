@@ -45,7 +45,9 @@ add_test(NAME "cli: gelu results files"
                  method:gelu-small/eager=run method:gelu-small/static=feed+run method:gelu-small/graph=feed+replay
                  method:gelu-small/jit+graph:replay=replay
                  cpu:gelu-small/eager cpu:gelu-small/native
-                 csv:${OUT_DIR}/gelu/results.csv)
+                 csv:${OUT_DIR}/gelu/results.csv
+                 null:gelu-small/eager=roofline.bandwidth_share null:gelu-small/graph=steps_per_sample
+                 null:gelu-small/graph=rel_noise envnull:copy_bandwidth_gbps envnull:sm_count interrupted:no)
 set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU, no progress lines without a terminal")
 
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
@@ -138,6 +140,150 @@ add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
 add_test(NAME "cli: compare bad threshold (2)" COMMAND ${EXPECT} 2 "--threshold" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold abc)
+
+add_test(NAME "cli: compare a training run 1.5x slower (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: mnist-tutorial/static is 1\\.50x slower" "REGRESSION: mnist-tutorial/static total time is 1\\.50x slower" --
+                 ${GB} compare ${GOLDEN}/training_baseline.json ${GOLDEN}/training_slower.json)
+add_test(NAME "cli: compare a training run with a test accuracy drop beyond the tolerance (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: mnist-tutorial/static final test accuracy dropped by" "LESS ACCURATE" --
+                 ${GB} compare ${GOLDEN}/training_baseline.json ${GOLDEN}/training_less_accurate.json)
+add_test(NAME "cli: compare a training run with an accuracy change within the tolerance (0)"
+         COMMAND ${EXPECT} 0 "No regression" "!REGRESSION" --
+                 ${GB} compare ${GOLDEN}/training_baseline.json ${GOLDEN}/training_accuracy_within.json)
+add_test(NAME "cli: compare --accuracy-tolerance widens the accuracy gate (0)"
+         COMMAND ${EXPECT} 0 "No regression" --
+                 ${GB} compare ${GOLDEN}/training_baseline.json ${GOLDEN}/training_less_accurate.json --accuracy-tolerance 50%)
+add_test(NAME "cli: compare files with no record in common (2)"
+         COMMAND ${EXPECT} 2 "no record \\(case and variant\\) in common" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/training_baseline.json)
+add_test(NAME "cli: compare --aa of another suite (2)"
+         COMMAND ${EXPECT} 2 "--aa is a run of suite \"mnist\"" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --aa ${GOLDEN}/training_baseline.json)
+add_test(NAME "cli: compare an overflowing number in the baseline is bad input, never a regression (2)"
+         COMMAND ${EXPECT} 2 "overflow.json: line [0-9]+, column [0-9]+: number 1e999 does not fit in a double" --
+                 ${GB} compare ${GOLDEN}/overflow.json ${GOLDEN}/current_slower.json)
+
+# Hostile input (docs/results.md, docs/spec.md): bad input is exit 2 and names the file, checked
+# before anything runs ("!\\[1/" : no case started).
+string(REPEAT "[" 100000 GB_DEEP)
+file(WRITE ${OUT_DIR}/deep.json "{\"suite\": \"deep\", \"cases\": ${GB_DEEP}")
+file(WRITE ${OUT_DIR}/deep_results.json "{\"schema_version\": 1, \"records\": ${GB_DEEP}")
+file(WRITE ${OUT_DIR}/hostile-configs/deep.json "{\"suite\": \"deep\", \"cases\": ${GB_DEEP}")
+file(WRITE ${OUT_DIR}/hostile-configs/fine.json "{\"suite\": \"fine\", \"description\": \"a fine suite\", \"cases\": []}")
+add_test(NAME "cli: a deeply nested suite file is bad input (2)"
+         COMMAND ${EXPECT} 2 "deep.json: /cases(/0)+: nesting deeper than 64 levels" -- ${GB} run --config ${OUT_DIR}/deep.json)
+add_test(NAME "cli: a deeply nested results file is bad input in compare (2)"
+         COMMAND ${EXPECT} 2 "deep_results.json: /records(/0)+: nesting deeper than 64 levels" --
+                 ${GB} compare ${OUT_DIR}/deep_results.json ${GOLDEN}/baseline.json)
+add_test(NAME "cli: list survives a hostile suite file"
+         COMMAND ${EXPECT} 0 "deep +\\(unreadable: .*nesting deeper than 64 levels" "fine +a fine suite" --
+                 ${GB} --configs-dir ${OUT_DIR}/hostile-configs list)
+add_test(NAME "cli: a number that overflows in a suite file names the file (2)"
+         COMMAND ${EXPECT} 2 "overflow_suite.json: line 5, column [0-9]+: number 1e999 does not fit in a double" --
+                 ${GB} run --config ${CLI_DIR}/overflow_suite.json)
+add_test(NAME "cli: a key written twice is bad input naming it (2)"
+         COMMAND ${EXPECT} 2 "duplicate_key.json: /cases/0/shape: duplicate key \"shape\"" --
+                 ${GB} run --config ${CLI_DIR}/duplicate_key.json)
+add_test(NAME "cli: a suite name that is a path is bad input (2)"
+         COMMAND ${EXPECT} 2 "unsafe_suite_name.json: /suite: expected a suite name of" --
+                 ${GB} run --config ${CLI_DIR}/unsafe_suite_name.json)
+add_test(NAME "cli: --workload that is a path is bad input (2)"
+         COMMAND ${EXPECT} 2 "--workload \"../configs/gelu\": expected the name of a suite" -- ${GB} --workload ../configs/gelu)
+add_test(NAME "cli: linear_dropout's dropout length is checked before anything runs (2)"
+         COMMAND ${EXPECT} 2 "short_dropout.json: /cases/1/dropout: expected a list of exactly 2 numbers" "!\\[1/" --
+                 ${GB} run --config ${CLI_DIR}/short_dropout.json --device cpu -o ${OUT_DIR}/short-dropout)
+add_test(NAME "cli: --workload together with run --config (2)"
+         COMMAND ${EXPECT} 2 "--workload and run --config both say what to run" --
+                 ${GB} --workload gelu run --config ${CLI_DIR}/comma_case.json)
+add_test(NAME "cli: a main-command option before run is refused (2)"
+         COMMAND ${EXPECT} 2 "--device is an option of the main command" --
+                 ${GB} --device cpu run --config ${CLI_DIR}/comma_case.json)
+add_test(NAME "cli: --min-samples above --max-samples (2)"
+         COMMAND ${EXPECT} 2 "--min-samples 9 is above --max-samples 3" -- ${GB} --workload gelu --min-samples 9 --max-samples 3)
+add_test(NAME "cli: --min-time above --max-time (2)"
+         COMMAND ${EXPECT} 2 "--min-time 5 is above --max-time 1" -- ${GB} --workload gelu --min-time 5 --max-time 1)
+add_test(NAME "cli: --variants given empty (2)"
+         COMMAND ${EXPECT} 2 "--variants: no variant given" -- ${GB} --workload gelu --variants "")
+add_test(NAME "cli: --cases given empty (2)"
+         COMMAND ${EXPECT} 2 "--cases: empty case name" -- ${GB} --workload gelu --cases "")
+add_test(NAME "cli: an output directory that cannot be written is refused before running (2)"
+         COMMAND ${EXPECT} 2 "output directory /proc/graphbench-out: cannot create it" "!\\[1/" --
+                 ${GB} --workload gelu --device cpu -o /proc/graphbench-out)
+add_test(NAME "cli: an output path that is a file is refused before running (2)"
+         COMMAND ${EXPECT} 2 "output directory ${CLI_DIR}/comma_case.json: not a directory" "!\\[1/" --
+                 ${GB} --workload gelu --device cpu -o ${CLI_DIR}/comma_case.json)
+add_test(NAME "cli: -q still reports every case failure on stderr"
+         COMMAND ${EXPECT} 2 "graphbench: step/eager FAILED: .*train-images-idx3-ubyte" "!\\[1/" --
+                 ${GB} run --config ${CLI_DIR}/missing_data.json --data-dir ${OUT_DIR}/no-such-dir --device cpu -q -o ${OUT_DIR}/quiet)
+add_test(NAME "cli: a case name with a comma is chosen with --cases"
+         COMMAND ${EXPECT} 0 "" -- ${GB} run --config ${CLI_DIR}/comma_case.json --cases "gelu\\, small" --device cpu ${QUICK} -o ${OUT_DIR}/comma)
+add_test(NAME "cli: only the case with the comma ran"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/comma/results.json
+                 "timed:gelu, small/eager" absent:gelu/eager)
+set_tests_properties("cli: only the case with the comma ran" PROPERTIES DEPENDS "cli: a case name with a comma is chosen with --cases")
+
+# The result files are replaced as a set: a run with --format json leaves no CSV, Markdown or
+# gbench file of the earlier run beside its JSON.
+add_test(NAME "cli: every format, gbench included"
+         COMMAND ${EXPECT} 0 "wrote .*results.gbench.json" --
+                 ${GB} run --config ${CLI_DIR}/comma_case.json --device cpu ${QUICK} --format json,csv,md,gbench -o ${OUT_DIR}/set)
+add_test(NAME "cli: the gbench file has Google Benchmark's fields"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/set/results.json
+                 gbench:${OUT_DIR}/set/results.gbench.json files:${OUT_DIR}/set=results.csv,results.gbench.json,results.json,results.md)
+set_tests_properties("cli: the gbench file has Google Benchmark's fields" PROPERTIES DEPENDS "cli: every format, gbench included")
+add_test(NAME "cli: a second run into the directory with --format json"
+         COMMAND ${EXPECT} 0 "" -- ${GB} run --config ${CLI_DIR}/comma_case.json --device cpu ${QUICK} --format json -o ${OUT_DIR}/set)
+set_tests_properties("cli: a second run into the directory with --format json" PROPERTIES DEPENDS "cli: the gbench file has Google Benchmark's fields")
+add_test(NAME "cli: no file of the earlier run is left beside the new one"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/set/results.json files:${OUT_DIR}/set=results.json)
+set_tests_properties("cli: no file of the earlier run is left beside the new one" PROPERTIES DEPENDS "cli: a second run into the directory with --format json")
+
+# Training data that trains nothing, and a wrong IDX magic number.
+add_test(NAME "cli: tiny MNIST-format data"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/tiny-data 10 10)
+add_test(NAME "cli: a training run that trained nothing fails with the reason (1)"
+         COMMAND ${EXPECT} 1 "FAILED: trained nothing: 10 training image\\(s\\), fewer than one batch of 64" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/tiny-data -o ${OUT_DIR}/tiny)
+set_tests_properties("cli: a training run that trained nothing fails with the reason (1)" PROPERTIES DEPENDS "cli: tiny MNIST-format data")
+add_test(NAME "cli: with the data on the host too (1)"
+         COMMAND ${EXPECT} 1 "FAILED: trained nothing: 10 training image\\(s\\), fewer than one batch of 64" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/tiny-data --data-on-host
+                 -o ${OUT_DIR}/tiny-host)
+set_tests_properties("cli: with the data on the host too (1)" PROPERTIES DEPENDS "cli: tiny MNIST-format data")
+add_test(NAME "cli: MNIST-format data without test images"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/no-test-data 128 0)
+add_test(NAME "cli: a training run that tested nothing fails with the reason (1)"
+         COMMAND ${EXPECT} 1 "FAILED: tested nothing: the test split has no images" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/no-test-data -o ${OUT_DIR}/no-test)
+set_tests_properties("cli: a training run that tested nothing fails with the reason (1)" PROPERTIES DEPENDS "cli: MNIST-format data without test images")
+add_test(NAME "cli: MNIST images with a wrong magic number"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/bad-magic 100 10 --images-magic-dims 1)
+add_test(NAME "cli: a wrong IDX magic number is reported as one (2)"
+         COMMAND ${EXPECT} 2 "train-images-idx3-ubyte: wrong magic number 00 00 08 01: expected 00 00 08 03" "!trailing bytes" --
+                 ${GB} run --config ${CLI_DIR}/tiny_training.json --device cpu --data-dir ${OUT_DIR}/bad-magic -o ${OUT_DIR}/bad-magic-out)
+set_tests_properties("cli: a wrong IDX magic number is reported as one (2)" PROPERTIES DEPENDS "cli: MNIST images with a wrong magic number")
+
+# SIGINT and SIGTERM (tests/cli/interrupt.sh): the finished case is written, the run marked
+# interrupted, the unfinished case absent, exit 130/143, no temporary file left (the one a
+# killed run left is removed too).
+set(INTERRUPT ${CLI_DIR}/interrupt.sh ${GB})
+add_test(NAME "cli: SIGINT during sampling writes the finished case (130)"
+         COMMAND ${INTERRUPT} ${OUT_DIR}/sigint ${CLI_DIR}/interrupt_suite.json INT "\\[2/2\\] long" 130)
+add_test(NAME "cli: the interrupted run's results"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/sigint/results.json
+                 interrupted:SIGINT timed:quick/eager timed:quick/static absent:long/eager absent:long/static
+                 files:${OUT_DIR}/sigint=results.csv,results.json,results.md)
+set_tests_properties("cli: the interrupted run's results" PROPERTIES DEPENDS "cli: SIGINT during sampling writes the finished case (130)")
+add_test(NAME "cli: SIGTERM during a training run stops at the next step (143)"
+         COMMAND ${INTERRUPT} ${OUT_DIR}/sigterm ${CLI_DIR}/interrupt_training.json TERM "training, variant eager" 143)
+add_test(NAME "cli: the training run cut short is absent"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/sigterm/results.json
+                 interrupted:SIGTERM timed:quick/eager absent:training/eager)
+set_tests_properties("cli: the training run cut short is absent" PROPERTIES DEPENDS "cli: SIGTERM during a training run stops at the next step (143)")
+# The slow case's samples last 20 s: the first SIGTERM would wait for the sample to end, the
+# second ends the process at once (killed by the signal: 143), nothing written, nothing left.
+add_test(NAME "cli: a second signal ends the run at once (143)"
+         COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
 include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)
 

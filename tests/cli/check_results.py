@@ -14,6 +14,13 @@ check_results.py RESULTS_JSON CHECK...
   breakdown:CASE/VARIANT            a training record whose load, setup, capture, training, testing
                                     and other seconds are there and add up to its total
   csv:PATH                          a CSV file with a header and one row per record
+  absent:CASE/VARIANT               no record (a case an interrupted run did not finish)
+  interrupted:SIGNAL                the run is marked interrupted by SIGNAL (or "no")
+  null:CASE/VARIANT=FIELD.FIELD     the field is null (an absent value, never 0)
+  envnull:FIELD                     the environment's field is null
+  reason:CASE/VARIANT=REGEX         the record's reason matches REGEX
+  files:DIR=NAME,NAME               DIR holds exactly these result files (results.*) and no temporary
+  gbench:PATH                       a Google Benchmark JSON file with one entry per record
   method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
   explained:CASE/VARIANT            a GPU record that says why its figure is what it is: kernels
@@ -24,6 +31,8 @@ check_results.py RESULTS_JSON CHECK...
 import csv
 import json
 import math
+import os
+import re
 import sys
 
 
@@ -108,6 +117,57 @@ def main():
                 fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
             if not d["params_identical"]:
                 fail(f"{spec}: params differ across ranks")
+        elif kind == "absent":
+            case, variant = arg.split("/", 1)
+            if (case, variant) in records:
+                fail(f"{arg}: present, expected absent")
+        elif kind == "interrupted":
+            expected = arg != "no"
+            if report.get("interrupted") != expected:
+                fail(f"interrupted is {report.get('interrupted')}, expected {expected}")
+            if expected and report.get("interrupted_by") != arg:
+                fail(f"interrupted_by is {report.get('interrupted_by')}, expected {arg}")
+        elif kind == "null":
+            spec, field = arg.split("=")
+            value = record(spec)
+            for part in field.split("."):
+                value = value[part]
+            if value is not None:
+                fail(f"{spec}: {field} is {value!r}, expected null")
+        elif kind == "envnull":
+            if report["environment"][arg] is not None:
+                fail(f"environment.{arg} is {report['environment'][arg]!r}, expected null")
+        elif kind == "reason":
+            spec, regex = arg.split("=", 1)
+            if not re.search(regex, record(spec).get("reason") or ""):
+                fail(f"{spec}: reason {record(spec).get('reason')!r} does not match /{regex}/")
+        elif kind == "files":
+            directory, names = arg.split("=")
+            present = sorted(n for n in os.listdir(directory) if n.startswith("results.") or ".tmp-" in n)
+            if present != sorted(names.split(",")):
+                fail(f"{directory}: holds {present}, expected {sorted(names.split(','))}")
+        elif kind == "gbench":
+            with open(arg, encoding="utf-8") as f:
+                doc = json.load(f)
+            context = doc["context"]
+            for key in ("date", "host_name", "executable", "library_build_type"):
+                if not isinstance(context.get(key), str):
+                    fail(f"{arg}: context.{key} is {context.get(key)!r}")
+            for key in ("num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg", "json_schema_version"):
+                if key not in context:
+                    fail(f"{arg}: no context.{key}")
+            names = set()
+            for b in doc["benchmarks"]:
+                for key in ("name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
+                            "iterations", "real_time", "cpu_time", "time_unit"):
+                    if key not in b:
+                        fail(f"{arg}: {b.get('name')}: no {key}")
+                if not isinstance(b["real_time"], (int, float)) or b["time_unit"] not in ("ns", "us", "ms", "s"):
+                    fail(f"{arg}: {b['name']}: real_time {b['real_time']!r} {b['time_unit']!r}")
+                names.add(b["name"])
+            for (case, variant), r in records.items():
+                if f"{case}/{variant}" not in names:
+                    fail(f"{arg}: no benchmark {case}/{variant}")
         elif kind == "training":
             spec, field = arg.split(":", 1)
             key, value = field.split("=", 1)

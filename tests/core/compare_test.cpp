@@ -80,6 +80,10 @@ ResultRecord timed(const std::string& case_name, const std::string& variant,
   return r;
 }
 
+bool same_or_unsure(const Comparison& row) {
+  return row.verdict == Verdict::kSame || row.verdict == Verdict::kUnsure;
+}
+
 std::vector<double> around(double median, int count, double spread = 0.01) {
   std::vector<double> out;
   for (int i = 0; i < count; ++i) {
@@ -251,9 +255,17 @@ TEST_CASE("compare: a graph that got slower relative to eager is SLOWER under sp
 
   current.records[0].status = RecordStatus::kSkipped;
   current.records[0].samples_us.clear();
+  // Nothing else to compare: a gate that compared nothing is bad input, not a pass.
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(baseline, current, speedup); }),
+             Catch::Contains("baseline and current: no record could be compared"));
+  baseline.records.push_back(timed("d", "eager", around(100.0, 20)));
+  baseline.records.push_back(timed("d", "graph", around(20.0, 20)));
+  current.records.push_back(timed("d", "eager", around(100.0, 20)));
+  current.records.push_back(timed("d", "graph", around(20.0, 20)));
   const CompareResult no_eager = graphbench::compare_reports(baseline, current, speedup);
   CHECK(row_of(no_eager, "c", "graph").verdict == Verdict::kNotCompared);
   CHECK(row_of(no_eager, "c", "graph").note == "no ok eager record of this case in current");
+  CHECK(row_of(no_eager, "d", "graph").verdict == Verdict::kSame);
 }
 
 TEST_CASE("compare: too few samples, statuses and a straddling interval", "[compare]") {
@@ -377,4 +389,197 @@ TEST_CASE("compare: an A/A baseline pair raises the threshold to the run-to-run 
   CHECK(graph.verdict == Verdict::kSlower);
   CHECK(graph.threshold_used == Approx(0.05));
   CHECK(regressed.exit_code() == 1);
+}
+
+TEST_CASE("compare: files with no record in common are bad input, not a pass", "[compare]") {
+  RunReport baseline, other;
+  baseline.environment.suite = "ci";
+  other.environment.suite = "gelu";
+  baseline.records = {timed("a", "eager", around(10.0, 20))};
+  other.records = {timed("b", "eager", around(10.0, 20))};
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, other, {}); }) ==
+        "current: no record (case and variant) in common with baseline: nothing to compare (suites \"gelu\" and "
+        "\"ci\")");
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, RunReport{}, {}); }) ==
+        "current: no records: nothing to compare");
+  CHECK(input_error_of([&] { graphbench::compare_reports(RunReport{}, baseline, {}); }) ==
+        "baseline: no records: nothing to compare against");
+  // Different suites that share records compare, with a warning.
+  other.records.push_back(timed("a", "eager", around(10.0, 20)));
+  const CompareResult shared = graphbench::compare_reports(baseline, other, {});
+  REQUIRE(shared.warnings.size() == 1);
+  CHECK(shared.warnings[0] == "the runs are of different suites: baseline \"ci\", current \"gelu\"");
+}
+
+TEST_CASE("compare: an A/A file of another suite or device is bad input", "[compare]") {
+  RunReport baseline;
+  baseline.environment.suite = "ci";
+  baseline.environment.device = "cuda";
+  baseline.environment.gpu_name = "NVIDIA H200";
+  baseline.records = {timed("a", "eager", around(10.0, 20))};
+  RunReport aa = baseline;
+  aa.environment.suite = "blog";
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, baseline, {}, &aa); }) ==
+        "A/A baseline: --aa is a run of suite \"blog\" but baseline is of suite \"ci\": the A/A pair must be two runs "
+        "of the same suite");
+  aa.environment.suite = "ci";
+  aa.environment.gpu_name = "NVIDIA H100";
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, baseline, {}, &aa); }) ==
+        "A/A baseline: --aa ran on cuda NVIDIA H100 but baseline on cuda NVIDIA H200: the A/A pair must be two runs on "
+        "the same device");
+  aa.environment.gpu_name = "NVIDIA H200";
+  aa.records = {timed("z", "eager", around(10.0, 20))};
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, baseline, {}, &aa); }) ==
+        "A/A baseline: --aa has no record (case and variant) in common with baseline");
+  aa.records = baseline.records;
+  CHECK(graphbench::compare_reports(baseline, baseline, {}, &aa).exit_code() == 0);
+}
+
+TEST_CASE("compare: a corrupt baseline is bad input naming the file, never a regression", "[compare]") {
+  std::ostringstream out;
+  CHECK_THAT(input_error_of([&] {
+               graphbench::run_compare(compare_file("overflow.json"), compare_file("current_slower.json"), {}, out);
+             }),
+             Catch::Contains(compare_file("overflow.json") + ": line "));
+  CHECK_THAT(input_error_of([&] {
+               graphbench::run_compare(compare_file("baseline.json"), compare_file("overflow.json"), {}, out);
+             }),
+             Catch::Contains("does not fit in a double"));
+}
+
+TEST_CASE("compare: a training run 1.5x slower in every time is a regression", "[compare][training]") {
+  const RunReport baseline = load("training_baseline.json");
+  const RunReport slower = load("training_slower.json");
+  const CompareResult result = graphbench::compare_reports(baseline, slower, {});
+  bool any_step = false, any_total = false;
+  for (const Comparison& row : result.rows) {
+    INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
+    if (row.measure == graphbench::kMeasureStepTime) {
+      any_step = true;
+      CHECK(row.verdict == Verdict::kSlower);
+      CHECK(row.ratio == Approx(1.5).epsilon(0.01));
+    } else if (row.measure == graphbench::kMeasureTotalTime) {
+      any_total = true;
+      CHECK(row.verdict == Verdict::kSlower);
+      CHECK(row.ratio == Approx(1.5).epsilon(1e-9));
+    } else {
+      CHECK(row.measure == graphbench::kMeasureAccuracy);
+      CHECK(row.verdict == Verdict::kSame);  // accuracy unchanged
+    }
+  }
+  CHECK(any_step);
+  CHECK(any_total);
+  CHECK(result.exit_code() == 1);
+  std::string text;
+  std::ostringstream out;
+  CHECK(graphbench::run_compare(compare_file("training_baseline.json"), compare_file("training_slower.json"), {}, out) == 1);
+  CHECK(contains(out.str(), "total time is 1.50x slower (threshold 5.0%)"));
+
+  // The same run against itself passes: totals and accuracies SAME, step times SAME or UNSURE (nine
+  // blocks of a CPU run resampled on both sides give a wide interval, never a regression).
+  const CompareResult same = graphbench::compare_reports(baseline, baseline, {});
+  for (const Comparison& row : same.rows) {
+    if (row.measure == graphbench::kMeasureStepTime) {
+      CHECK((row.verdict == Verdict::kSame || row.verdict == Verdict::kUnsure));
+    } else {
+      CHECK(row.verdict == Verdict::kSame);
+    }
+  }
+  CHECK(same.exit_code() == 0);
+}
+
+TEST_CASE("compare: a drop of final test accuracy beyond the tolerance is a regression", "[compare][training]") {
+  const RunReport baseline = load("training_baseline.json");
+  const CompareResult dropped = graphbench::compare_reports(baseline, load("training_less_accurate.json"), {});
+  REQUIRE(dropped.regressions().size() >= 1);
+  for (const Comparison* row : dropped.regressions()) {
+    CHECK(row->verdict == Verdict::kLessAccurate);
+    CHECK(row->measure == graphbench::kMeasureAccuracy);
+    CHECK(row->baseline_median_us - row->current_median_us > 0.01);
+    CHECK(contains(row->note, "more than the tolerance 0.0100"));
+  }
+  CHECK(dropped.exit_code() == 1);
+  std::ostringstream out;
+  CHECK(graphbench::run_compare(compare_file("training_baseline.json"), compare_file("training_less_accurate.json"), {},
+                                out) == 1);
+  CHECK(contains(out.str(), "final test accuracy dropped by"));
+
+  const CompareResult within = graphbench::compare_reports(baseline, load("training_accuracy_within.json"), {});
+  for (const Comparison& row : within.rows) {
+    INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
+    if (row.measure == graphbench::kMeasureAccuracy) {
+      CHECK(row.verdict == Verdict::kSame);
+      CHECK(row.baseline_median_us - row.current_median_us == Approx(0.005));
+    } else {
+      CHECK(same_or_unsure(row));  // the times are the baseline's own
+    }
+  }
+  CHECK(within.exit_code() == 0);
+
+  // A wider tolerance lets the larger drop pass too.
+  CompareOptions lenient;
+  lenient.accuracy_tolerance = 0.5;
+  CHECK(graphbench::compare_reports(baseline, load("training_less_accurate.json"), lenient).exit_code() == 0);
+}
+
+TEST_CASE("compare: training rows under metric speedup and with an A/A pair", "[compare][training]") {
+  const RunReport baseline = load("training_baseline.json");
+  const RunReport slower = load("training_slower.json");  // every variant 1.5x: ratios to eager unchanged
+  CompareOptions speedup;
+  speedup.metric = CompareOptions::Metric::kSpeedup;
+  const CompareResult result = graphbench::compare_reports(baseline, slower, speedup);
+  for (const Comparison& row : result.rows) {
+    INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
+    if (row.variant == "eager" && row.measure != graphbench::kMeasureAccuracy) {
+      CHECK(row.verdict == Verdict::kNotCompared);
+    } else if (row.measure == graphbench::kMeasureTotalTime) {
+      CHECK(row.verdict == Verdict::kSame);
+      CHECK(row.ratio == Approx(1.0));
+    } else {
+      CHECK(same_or_unsure(row));
+    }
+  }
+  CHECK(result.exit_code() == 0);
+  // An A/A pair whose totals differ by 60% raises the total's threshold above the 1.5x slowdown;
+  // the per-step rows still catch it.
+  RunReport aa = baseline;
+  for (auto& r : aa.records) r.training->total_seconds *= 1.6;
+  const CompareResult calibrated = graphbench::compare_reports(baseline, slower, {}, &aa);
+  for (const Comparison& row : calibrated.rows) {
+    if (row.measure == graphbench::kMeasureTotalTime) CHECK(row.verdict == Verdict::kSame);
+    if (row.measure == graphbench::kMeasureStepTime) CHECK(row.verdict == Verdict::kSlower);
+  }
+}
+
+TEST_CASE("compare: training records without per-step samples still gate the total and accuracy", "[compare][training]") {
+  RunReport baseline = load("training_baseline.json");
+  for (auto& r : baseline.records) r.samples_us.clear();  // a file written before samples were kept
+  RunReport slower = load("training_slower.json");
+  for (auto& r : slower.records) r.samples_us.clear();
+  const CompareResult result = graphbench::compare_reports(baseline, slower, {});
+  for (const Comparison& row : result.rows) {
+    if (row.measure == graphbench::kMeasureStepTime) {
+      CHECK(row.verdict == Verdict::kNotCompared);
+      CHECK(contains(row.note, "no per-step samples"));
+    }
+  }
+  CHECK(result.exit_code() == 1);  // the total time is 1.5x
+}
+
+TEST_CASE("compare: an ok record with a sample that is not a positive time is a corrupt file", "[compare]") {
+  RunReport baseline;
+  baseline.records = {timed("a", "eager", around(10.0, 20))};
+  RunReport current = baseline;
+  current.records[0].samples_us[3] = std::nan("");  // written as null
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, current, {}); }) ==
+        "current: /records/0/samples_us/3: expected a positive time in an ok record, got null (a corrupt or "
+        "hand-edited file)");
+  current.records[0].samples_us[3] = -1.0;
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(current, baseline, {}); }),
+             Catch::Contains("baseline: /records/0/samples_us/3: expected a positive time in an ok record, got -1"));
+  // A skipped record's samples are not read.
+  current.records[0].status = RecordStatus::kSkipped;
+  baseline.records.push_back(timed("b", "eager", around(10.0, 20)));
+  current.records.push_back(timed("b", "eager", around(10.0, 20)));
+  CHECK(graphbench::compare_reports(baseline, current, {}).exit_code() == 0);
 }

@@ -413,19 +413,35 @@ TEST_CASE("load_mnist_split: mismatched counts", "[mnist]") {
                           dir.file("train-images-idx3-ubyte.gz") + " has 60 images");
 }
 
-TEST_CASE("load_mnist_split: wrong dimensions", "[mnist]") {
+TEST_CASE("load_mnist_split: a wrong magic number (dimensions) is named before any data is read", "[mnist]") {
   TempDir dir;
   write_split(dir, true, 3, 3, false);
   SECTION("images 2-D") {
     write_raw(dir.file("train-images-idx3-ubyte"), idx_bytes({3, 12}, iota_bytes(36)));
     REQUIRE_THROWS_WITH(load_mnist_split(dir.str(), true),
                         dir.file("train-images-idx3-ubyte") +
-                            ": expected a 3-D IDX array of images (count x rows x cols), found 2-D (3x12)");
+                            ": wrong magic number 00 00 08 02: expected 00 00 08 03 (3 dimensions of unsigned bytes: "
+                            "images, count x rows x cols)");
+  }
+  SECTION("images whose magic says labels: once read as labels plus trailing bytes") {
+    Bytes bytes = idx_bytes({3, 4, 3}, iota_bytes(36));
+    bytes[3] = 1;  // 00 00 08 01
+    write_raw(dir.file("train-images-idx3-ubyte"), bytes);
+    REQUIRE_THROWS_WITH(load_mnist_split(dir.str(), true),
+                        dir.file("train-images-idx3-ubyte") +
+                            ": wrong magic number 00 00 08 01: expected 00 00 08 03 (3 dimensions of unsigned bytes: "
+                            "images, count x rows x cols)");
   }
   SECTION("labels 2-D") {
     write_raw(dir.file("train-labels-idx1-ubyte"), idx_bytes({3, 1}, iota_bytes(3, 10)));
     REQUIRE_THROWS_WITH(load_mnist_split(dir.str(), true),
-                        dir.file("train-labels-idx1-ubyte") + ": expected a 1-D IDX array of labels, found 2-D (3x1)");
+                        dir.file("train-labels-idx1-ubyte") +
+                            ": wrong magic number 00 00 08 02: expected 00 00 08 01 (1 dimension of unsigned bytes: "
+                            "labels)");
+  }
+  SECTION("read_idx_file without an expectation reads any number of dimensions") {
+    CHECK(read_idx_file(dir.file("train-labels-idx1-ubyte")).dims.size() == 1);
+    CHECK_THROWS_WITH(read_idx_file(dir.file("train-labels-idx1-ubyte"), 3), Contains("wrong magic number 00 00 08 01"));
   }
 }
 

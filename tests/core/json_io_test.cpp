@@ -95,6 +95,11 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
   CHECK(env.command_line == "graphbench --workload gelu");
   CHECK(env.suite == "gelu");
   CHECK(env.config_path == "configs/gelu.json");
+  CHECK(env.cpu_count == 16);
+  CHECK(env.cpu_mhz == 2999.9);
+  CHECK(env.cpu_scaling_enabled == false);
+  CHECK(env.load_avg == std::vector<double>{0.4, 0.3, 0.2});
+  CHECK_FALSE(report.interrupted);
   REQUIRE(report.records.size() == 4);
 
   SECTION("ok benchmark record") {
@@ -405,7 +410,7 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
   SECTION("a fractional integer") {
     rec["steps_per_sample"] = 1.5;
     CHECK(error_of(doc) ==
-          "base.json: /records/0/steps_per_sample: expected a non-negative integer, got 1.5");
+          "base.json: /records/0/steps_per_sample: expected a non-negative integer or null, got 1.5");
   }
   SECTION("a counter that is not an integer") {
     rec["counters"] = {{"replays", "many"}};
@@ -478,6 +483,81 @@ TEST_CASE("file errors name the file", "[json_io]") {
   const std::string newer = dir.write("newer.json", R"({"schema_version": 99, "records": []})");
   CHECK(input_error_of([&] { read_results_file(newer); }).substr(0, newer.size() + 37) ==
         newer + ": /schema_version: schema version 99 ");
+}
+
+TEST_CASE("absent values are written as null, never as 0", "[json_io]") {
+  RunReport report;  // a CPU run: no GPU facts, no copy bandwidth
+  report.environment.device = "cpu";
+  graphbench::ResultRecord skipped;
+  skipped.case_name = "c";
+  skipped.variant = "graph";
+  skipped.status = RecordStatus::kSkipped;
+  report.records.push_back(skipped);
+  graphbench::ResultRecord timed = skipped;
+  timed.variant = "eager";
+  timed.status = RecordStatus::kOk;
+  timed.samples_us = {1.0, 2.0, 3.0};
+  timed.stats = graphbench::stats::summarize(timed.samples_us);
+  timed.steps_per_sample = 10;
+  timed.roofline = graphbench::Roofline{8.0, 1.0, 2.0, std::nullopt, 0.5};  // no copy bandwidth on the CPU
+  report.records.push_back(timed);
+  graphbench::ResultRecord untrained = skipped;
+  untrained.variant = "eager";
+  untrained.case_name = "t";
+  untrained.kind = "training";
+  untrained.status = RecordStatus::kFailed;
+  untrained.training = graphbench::TrainingSummary{};  // no step ran: no median step
+  report.records.push_back(untrained);
+
+  const json written = to_json(report);
+  const json& env = written.at("environment");
+  for (const char* key : {"sm_count", "gpu_memory_gib", "sm_clock_max_mhz", "copy_bandwidth_gbps", "cpu_count", "cpu_mhz",
+                          "cpu_scaling_enabled"}) {
+    INFO(key);
+    CHECK(env.at(key).is_null());
+  }
+  const json& s = written.at("records").at(0);
+  for (const char* key : {"steps_per_sample", "median_us", "rel_noise", "speedup_vs_eager", "roofline", "capture_ms"}) {
+    INFO(key);
+    CHECK(s.at(key).is_null());
+  }
+  CHECK(written.at("records").at(1).at("roofline").at("bandwidth_share").is_null());
+  CHECK(written.at("records").at(1).at("roofline").at("achieved_gbps") == 2.0);
+  CHECK(written.at("records").at(2).at("training").at("median_step_us").is_null());
+  CHECK(written.at("interrupted") == false);
+  CHECK(written.at("interrupted_by").is_null());
+
+  const RunReport back = report_from_json(written, "mem.json");
+  CHECK_FALSE(back.environment.copy_bandwidth_gbps.has_value());
+  CHECK_FALSE(back.records[1].roofline->bandwidth_share.has_value());
+  CHECK(back.records[0].steps_per_sample == 0);
+  CHECK(to_json(back) == written);
+}
+
+TEST_CASE("an interrupted run and a training run's samples survive a round trip", "[json_io]") {
+  RunReport report;
+  report.interrupted = true;
+  report.interrupted_by = "SIGTERM";
+  graphbench::ResultRecord r;
+  r.case_name = "mnist";
+  r.variant = "graph";
+  r.kind = "training";
+  r.samples_us = {230.0, 228.5};
+  r.steps_per_sample = 100;
+  r.training = graphbench::TrainingSummary{};
+  r.training->train_steps = 200;
+  r.training->median_step_us = 229.25;
+  report.records.push_back(r);
+  const json written = to_json(report);
+  CHECK(written.at("interrupted") == true);
+  CHECK(written.at("interrupted_by") == "SIGTERM");
+  CHECK_FALSE(written.at("records").at(0).at("training").contains("step_samples_us"));  // once, as samples_us
+  const RunReport back = report_from_json(written, "mem.json");
+  CHECK(back.interrupted);
+  CHECK(back.interrupted_by == "SIGTERM");
+  CHECK(back.records[0].training->step_samples_us == r.samples_us);
+  CHECK(back.records[0].training->steps_per_block == 100);
+  CHECK(to_json(back) == written);
 }
 
 TEST_CASE("records without the newer fields read as before, their method taken from the variant", "[json_io]") {

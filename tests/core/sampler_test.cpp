@@ -2,7 +2,10 @@
 // stop rules, rotation and timeouts are checked exactly and instantly.
 #include "support/catch.h"
 
+#include "graphbench/core/interrupt.h"
 #include "graphbench/timing/sampler.h"
+
+#include <csignal>
 
 #include <functional>
 #include <stdexcept>
@@ -154,6 +157,39 @@ TEST_CASE("sampler: a variant that throws leaves the rotation, the others go on"
   Script all_fail;
   std::vector<TimedVariant> broken = {all_fail.variant("x", [](int) -> double { throw std::runtime_error("no"); })};
   CHECK(graphbench::sample_interleaved(broken, quick(), all_fail.timer) == "every variant failed");
+}
+
+TEST_CASE("sampler: a stop request ends sampling at the end of the current sample") {
+  Script script;
+  SamplingSpec s = quick();
+  s.min_samples = 1000;
+  s.max_samples = 1000;
+  int steps = 0;
+  std::vector<TimedVariant> variants = {script.variant("a", [&](int) {
+                                          // SIGINT arrives during the 5th step; with one step per
+                                          // sample, that sample still finishes.
+                                          if (++steps == 5) graphbench::request_stop(SIGINT);
+                                          return 10.0;
+                                        }),
+                                        script.variant("b", [](int) { return 10.0; })};
+  const std::string reason = graphbench::sample_interleaved(variants, s, script.timer);
+  graphbench::clear_stop_request();
+  CHECK(reason == "interrupted by SIGINT");
+  // Calibration took step 1 of a; samples: a at steps 2..5; b took its calibration step and
+  // samples in between (rotation), and nothing ran after the sample in which the signal came.
+  CHECK(variants[0].device_us.size() == 4);
+  CHECK(script.log.back() == "a");
+  CHECK(variants[1].device_us.size() <= 4);
+}
+
+TEST_CASE("sampler: a stop requested before sampling runs nothing") {
+  Script script;
+  graphbench::request_stop(SIGTERM);
+  std::vector<TimedVariant> variants = {script.variant("a", [](int) { return 10.0; })};
+  const std::string reason = graphbench::sample_interleaved(variants, quick(), script.timer);
+  graphbench::clear_stop_request();
+  CHECK(reason == "interrupted by SIGTERM");
+  CHECK(script.log.empty());
 }
 
 TEST_CASE("sampler: the observer hears warm-up, calibration and every round, with the time left") {

@@ -462,6 +462,62 @@ TEST_CASE("spec: files") {
   }
 }
 
+TEST_CASE("spec: the suite name is one safe path component") {
+  // It becomes graphbench-out/<suite>: "../../x" would write outside the output root.
+  for (const std::string& bad : std::vector<std::string>{"../../x", "a/b", "..", ".hidden", "-rf", "a b", "x\ny", std::string(101, 'a')}) {
+    INFO(bad);
+    CHECK_THAT(error_of(R"({"suite": )" + json(bad).dump() + R"(, "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})"),
+               Catch::Contains(message("/suite: expected a suite name of 1 to 100 letters, digits, '.', '_' or '-', not "
+                                       "starting with '.' or '-', got ")));
+  }
+  for (const std::string& good : std::vector<std::string>{"blog", "ci-2.h200", "A_b", std::string(100, 'a')}) {
+    INFO(good);
+    CHECK(parse(R"({"suite": )" + json(good).dump() + R"(, "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})").name ==
+          good);
+  }
+}
+
+TEST_CASE("spec: a case name is one printable line, commas allowed") {
+  CHECK(error_of(with_cases(R"([{"name": "a\nb", "workload": "gelu", "shape": [1]}])")) ==
+        message("/cases/0/name: expected a case name without control characters (newlines, tabs, escapes), got "
+                "\"a\\nb\""));
+  CHECK(error_of(with_cases(R"([{"name": "a\u001b[2J", "workload": "gelu", "shape": [1]}])")) ==
+        message("/cases/0/name: expected a case name without control characters (newlines, tabs, escapes), got "
+                "\"a\\u001b[2J\""));
+  CHECK(parse(with_cases(R"([{"name": "gelu, small | x", "workload": "gelu", "shape": [1]}])")).cases[0].name ==
+        "gelu, small | x");
+}
+
+TEST_CASE("spec: a list parameter of fixed length is checked when the suite is read") {
+  ParamDecl dropout = param("dropout", ParamType::kNumberList, json::array({0.2, 0.1}), 0.0, 0.99);
+  dropout.length = 2;
+  ParamDecl shape = param("shape", ParamType::kPositiveIntList, nullptr);
+  shape.length = 3;
+  const std::vector<WorkloadDescriptor> workloads = {
+      workload("w", {"train"}, {"benchmark"}, {"eager"}, {dropout, shape})};
+  const auto error_with = [&](const std::string& params) {
+    try {
+      graphbench::parse_suite_spec(
+          graphbench::parse_suite_json(with_cases(R"([{"name": "a", "workload": "w", )" + params + "}]"), kPath), kPath,
+          workloads);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error_with(R"("shape": [1, 2, 3], "dropout": [0.1])") ==
+        message("/cases/0/dropout: expected a list of exactly 2 numbers in [0, 0.99] (it has 1), got [0.1]"));
+  CHECK(error_with(R"("shape": [1, 2])") ==
+        message("/cases/0/shape: expected a list of exactly 3 positive integers (it has 2), got [1,2]"));
+  CHECK(error_with(R"("shape": 4)") == message("/cases/0/shape: expected a non-empty list of exactly 3 positive integers, got 4"));
+  CHECK(error_with(R"("shape": [1, 2, 3], "dropout": [0.1, 0.2])") == "(no error)");
+}
+
+TEST_CASE("spec: a key written twice is bad input naming the key") {
+  CHECK(error_of(R"({"suite": "s", "cases": [{"name": "a", "workload": "gelu", "shape": [1], "shape": [2]}]})") ==
+        message("/cases/0/shape: duplicate key \"shape\" (an object may hold each key once)"));
+}
+
 TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants are for benchmarks") {
   // Explicitly asked for: an error naming the variant.
   CHECK(error_of(with_cases(R"([{"name": "t", "workload": "mnist", "kind": "training",
@@ -481,4 +537,14 @@ TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants a
         std::vector<std::string>{"eager", "graph", "reference", "reference+graph"});
   CHECK(variant_names(suite.cases[1].variants) ==
         std::vector<std::string>{"eager", "graph", "graph:replay", "reference", "reference+graph"});
+}
+
+TEST_CASE("spec: a shape too large to ever allocate is bad input when the suite is read") {
+  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [4294967296, 4294967296]}])")) ==
+        message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
+                "[4294967296,4294967296]"));
+  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [9223372036854775807]}])")) ==
+        message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
+                "[9223372036854775807]"));
+  CHECK(parse(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [1073741824, 1073741824]}])")).cases.size() == 1);
 }

@@ -8,6 +8,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/report/atomic_file.h"
 #include "graphbench/report/csv_writer.h"
+#include "graphbench/report/gbench_writer.h"
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/workload/variant.h"
 
@@ -212,6 +213,45 @@ TEST_CASE("writers: CSV matches the golden file") {
 
 TEST_CASE("writers: Markdown matches the golden file") {
   check_golden("report_golden.md", render_markdown(sample_report()));
+}
+
+TEST_CASE("writers: Google Benchmark JSON matches the golden file") {
+  // Environment facts that differ between machines are fixed for the golden file.
+  RunReport report = sample_report();
+  report.environment.date_utc = "2026-11-22T10:00:00Z";
+  report.environment.host = "gpu-box";
+  report.environment.command_line = "build/graphbench --workload blog --format gbench";
+  report.environment.build_type = "Release";
+  report.environment.cpu_count = 16;
+  report.environment.cpu_mhz = 2000.0;
+  report.environment.cpu_scaling_enabled = false;
+  check_golden("report_golden.gbench.json", to_gbench_json(report).dump(2) + "\n");
+}
+
+TEST_CASE("writers: names and reasons with line breaks stay on one Markdown line") {
+  RunReport report;
+  report.environment.suite = "s";
+  report.environment.device = "cpu";
+  ResultRecord r = record("two\nlines", "gelu", "eager", "benchmark", "inference");
+  r.device = "cpu";
+  r.status = RecordStatus::kFailed;
+  r.reason = "first\r\nsecond | third\x1b[2J";
+  r.warnings = {"warning\n- not a list item"};
+  report.records.push_back(r);
+  const std::string md = render_markdown(report);
+  CHECK(md.find("| two lines | eager | run | FAILED: first  second \\| third [2J |") != std::string::npos);
+  CHECK(md.find("- two lines / eager: warning - not a list item\n") != std::string::npos);
+  CHECK(md.find("\n- not a list item") == std::string::npos);
+  CHECK(md.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("writers: an interrupted run says so at the top of the Markdown") {
+  RunReport report;
+  report.environment.suite = "s";
+  report.environment.device = "cpu";
+  report.interrupted = true;
+  report.interrupted_by = "SIGINT";
+  CHECK(render_markdown(report).find("**Interrupted by SIGINT:** only the cases below finished") != std::string::npos);
 }
 
 TEST_CASE("writers: the CSV header is the one docs/results.md documents") {

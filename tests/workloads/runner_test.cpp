@@ -3,6 +3,7 @@
 #include "support/catch.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/runner/benchmark_case.h"
 #include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_summary.h"
@@ -12,6 +13,7 @@
 #include <ATen/ATen.h>
 
 #include <chrono>
+#include <csignal>
 #include <sstream>
 #include <thread>
 
@@ -87,6 +89,56 @@ class FakeWorkload final : public Workload {
   bool bad_input_;
   double validation_step_s_;
 };
+
+// Training runs that return what the test sets: a summary, or a stop request in the middle.
+class FakeTrainingWorkload final : public Workload {
+ public:
+  FakeTrainingWorkload(TrainingSummary summary, bool stop_midway)
+      : summary_(std::move(summary)), stop_midway_(stop_midway) {
+    descriptor_.name = "trainer";
+    descriptor_.modes = {"train"};
+    descriptor_.kinds = {"training"};
+    descriptor_.variants = {Variant::named("eager"), Variant::named("static")};
+    descriptor_.dtypes = {"float32"};
+  }
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec&, const CaseContext&) const override { return nullptr; }
+  TrainingSummary train(const CaseSpec&, const Variant&, const CaseContext&) const override {
+    if (stop_midway_) {
+      request_stop(SIGINT);
+      throw_if_stop_requested();  // what a training loop does at its next step
+    }
+    return summary_;
+  }
+
+ private:
+  WorkloadDescriptor descriptor_;
+  TrainingSummary summary_;
+  bool stop_midway_;
+};
+
+TrainingSummary trained(std::int64_t steps, double accuracy) {
+  TrainingSummary t;
+  t.train_steps = steps;
+  t.total_seconds = 1.5;
+  t.median_step_us = steps > 0 ? 100.0 : 0.0;
+  t.epochs = {TrainingEpoch{1, 1.0, 0.1, 0, 10, 0.0, 0.0, accuracy}};
+  if (steps > 0) {
+    t.step_samples_us = {101.0, 99.0, 100.0};
+    t.steps_per_block = 100;
+  }
+  return t;
+}
+
+CaseSpec training_case(const std::string& name) {
+  CaseSpec spec;
+  spec.name = name;
+  spec.workload = "trainer";
+  spec.kind = "training";
+  spec.mode = "train";
+  spec.variants = {Variant::named("eager")};
+  return spec;
+}
 
 CaseSpec fake_case(const std::string& name, const std::string& workload, const std::vector<std::string>& variants) {
   CaseSpec spec;
@@ -254,6 +306,76 @@ TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 wh
   CHECK(faster_record.speedup_ci95->low > 1.0);
   CHECK(*slower_record.speedup_vs_eager == Approx(0.25).epsilon(0.01));
   CHECK(slower_record.speedup_ci95->high < 1.0);
+}
+
+TEST_CASE("training case: a run that trained nothing fails with the reason") {
+  WorkloadRegistry workloads;
+  TrainingSummary nothing = trained(0, 0.0);
+  nothing.skipped_batches = 1;
+  workloads.add(std::make_unique<FakeTrainingWorkload>(nothing, false));
+  SuiteSpec suite;
+  suite.name = "s";
+  suite.cases = {training_case("tiny")};
+  const auto outcome = run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr);
+  REQUIRE(outcome.report.records.size() == 1);
+  const ResultRecord& r = outcome.report.records[0];
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK(r.reason == "trained nothing: 0 training steps in 1 epoch(s) over 10 training images (1 short batch(es) "
+                    "skipped: fewer images than one batch?)");
+  CHECK(outcome.exit_code() == kExitFailure);
+}
+
+TEST_CASE("training case: a run that tested nothing fails, one that trained keeps its step samples") {
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<FakeTrainingWorkload>(trained(300, std::nan("")), false));
+  SuiteSpec suite;
+  suite.name = "s";
+  suite.cases = {training_case("no-test")};
+  const auto untested = run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr);
+  CHECK(untested.report.records[0].status == RecordStatus::kFailed);
+  CHECK_THAT(untested.report.records[0].reason, Catch::Contains("tested nothing"));
+
+  WorkloadRegistry good;
+  good.add(std::make_unique<FakeTrainingWorkload>(trained(300, 0.85), false));
+  const auto outcome = run_suite(suite, good, CaseContext{}, Environment{}, nullptr);
+  const ResultRecord& r = outcome.report.records[0];
+  REQUIRE(r.status == RecordStatus::kOk);
+  CHECK(r.samples_us == std::vector<double>{101.0, 99.0, 100.0});  // what compare gates on
+  CHECK(r.steps_per_sample == 100);
+  REQUIRE(r.stats.has_value());
+  CHECK(r.stats->median == 100.0);
+}
+
+TEST_CASE("suite: failures reach the error stream even when progress is silenced (-q)") {
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<FakeWorkload>("fake"));
+  workloads.add(std::make_unique<FakeWorkload>("broken", /*bad_input=*/true));
+  SuiteSpec suite;
+  suite.name = "s";
+  suite.cases = {fake_case("mismatch", "fake", {"eager", "static"}), fake_case("nodata", "broken", {"eager"})};
+  std::ostringstream errors;
+  const auto outcome = run_suite(suite, workloads, CaseContext{}, Environment{}, /*log=*/nullptr, &errors);
+  CHECK(outcome.exit_code() == kExitBadInput);
+  CHECK_THAT(errors.str(), Catch::Contains("graphbench: mismatch/static FAILED: "));
+  CHECK_THAT(errors.str(), Catch::Contains("graphbench: nodata/eager FAILED: data.idx: no such file"));
+}
+
+TEST_CASE("suite: a stop request keeps the finished cases and drops the one it cut short") {
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<FakeWorkload>("fake"));
+  workloads.add(std::make_unique<FakeTrainingWorkload>(trained(300, 0.85), /*stop_midway=*/true));
+  SuiteSpec suite;
+  suite.name = "s";
+  suite.cases = {fake_case("first", "fake", {"eager"}), training_case("cut"), fake_case("never", "fake", {"eager"})};
+  std::ostringstream errors;
+  const auto outcome = run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr, &errors);
+  clear_stop_request();
+  CHECK(outcome.report.interrupted);
+  CHECK(outcome.report.interrupted_by == "SIGINT");
+  REQUIRE(outcome.report.records.size() == 1);
+  CHECK(outcome.report.records[0].case_name == "first");
+  CHECK(outcome.report.records[0].status == RecordStatus::kOk);
+  CHECK_THAT(errors.str(), Catch::Contains("graphbench: SIGINT: case cut did not finish; it is left out of the results"));
 }
 
 TEST_CASE("benchmark case: on the CPU the GPU-only fields are absent, never zero, and every record names its method") {

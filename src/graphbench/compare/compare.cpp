@@ -1,21 +1,25 @@
-// Verdicts of the regression gate: matching records, the ratio and its interval, the noise-aware
-// threshold (the rule is documented in compare.h).
+// Verdicts of the regression gate: matching records, checking that the files can be compared,
+// and the rows of each pair (the rule is documented in compare.h; its arithmetic in
+// verdict_rule.cpp, the training rows in training_rows.cpp).
 #include "graphbench/compare/compare.h"
 
-#include "graphbench/stats/bootstrap.h"
+#include "graphbench/compare/training_rows.h"
+#include "graphbench/compare/verdict_rule.h"
 #include "graphbench/core/errors.h"
+#include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 #include <map>
 #include <utility>
 
 namespace graphbench {
+
+using namespace compare_detail;
+
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kEagerVariant = "eager";
 
 using RecordKey = std::pair<std::string, std::string>;  // (case, variant)
@@ -27,10 +31,13 @@ RecordIndex index_records(const RunReport& report) {
   return index;
 }
 
-const ResultRecord* find(const RecordIndex& index, const std::string& case_name,
-                         const std::string& variant) {
+const ResultRecord* find(const RecordIndex& index, const std::string& case_name, const std::string& variant) {
   const auto it = index.find({case_name, variant});
   return it == index.end() ? nullptr : it->second;
+}
+
+const ResultRecord* find(const RecordIndex* index, const std::string& case_name, const std::string& variant) {
+  return index == nullptr ? nullptr : find(*index, case_name, variant);
 }
 
 double median_of(const ResultRecord& r) {
@@ -44,115 +51,7 @@ std::string status_text(const ResultRecord& r) {
   return text;
 }
 
-Comparison empty_row(const std::string& case_name, const std::string& variant, Verdict verdict,
-                     std::string note) {
-  Comparison row;
-  row.case_name = case_name;
-  row.variant = variant;
-  row.verdict = verdict;
-  row.ratio = kNaN;
-  row.ci95 = {kNaN, kNaN};
-  row.threshold_used = kNaN;
-  row.noise = kNaN;
-  row.aa_noise = kNaN;
-  row.baseline_median_us = kNaN;
-  row.current_median_us = kNaN;
-  row.note = std::move(note);
-  return row;
-}
-
-// One sample set of the comparison, with the words that name it in a note.
-struct SampleSet {
-  const std::vector<double>* samples;
-  std::string label;  // "baseline", "current eager", ...
-};
-
-Verdict verdict_for(const stats::Interval& ci, double threshold) {
-  const double upper = 1.0 + threshold;
-  const double lower = 1.0 / upper;
-  if (ci.low > upper) return Verdict::kSlower;
-  if (ci.high < lower) return Verdict::kFaster;
-  if (ci.low >= lower && ci.high <= upper) return Verdict::kSame;
-  return Verdict::kUnsure;
-}
-
-std::string describe(const Comparison& row, double threshold_option) {
-  std::string note;
-  switch (row.verdict) {
-    case Verdict::kSlower: note = fmt::format("{:.2f}x slower", row.ratio); break;
-    case Verdict::kFaster: note = fmt::format("{:.2f}x faster", 1.0 / row.ratio); break;
-    case Verdict::kUnsure: {
-      const double upper = 1.0 + row.threshold_used;
-      note = fmt::format("95% CI {:.3f}-{:.3f} crosses {:.3f}", row.ci95.low, row.ci95.high,
-                         row.ci95.high > upper ? upper : 1.0 / upper);
-      break;
-    }
-    default: break;
-  }
-  if (row.threshold_used > threshold_option) {
-    if (!note.empty()) note += "; ";
-    const bool aa = std::isfinite(row.aa_noise) && row.aa_noise >= row.noise;
-    note += fmt::format("threshold raised to the {} {:.1f}%", aa ? "A/A run-to-run noise" : "noise",
-                        row.threshold_used * 100.0);
-  }
-  return note;
-}
-
-// The ratio, interval, noise and verdict of `numerators` over `denominators`. `aa_noise` (NaN:
-// none) raises the threshold further.
-void measure(Comparison& row, const std::vector<SampleSet>& numerators,
-             const std::vector<SampleSet>& denominators, const CompareOptions& options,
-             double aa_noise) {
-  std::vector<SampleSet> all = numerators;
-  all.insert(all.end(), denominators.begin(), denominators.end());
-  std::string unsure;
-  double noise = 0.0;
-  for (const SampleSet& set : all) {
-    const std::size_t n = set.samples->size();
-    if (n < static_cast<std::size_t>(options.min_samples) && unsure.empty()) {
-      unsure = fmt::format("{} has {} samples, fewer than min_samples {}", set.label, n,
-                           options.min_samples);
-    }
-    if (n == 0) continue;
-    const stats::Summary s = stats::summarize(*set.samples);
-    if (!(s.median > 0.0)) {
-      row.note = fmt::format("{} median is {}, not positive: no ratio", set.label, s.median);
-      row.verdict = Verdict::kUnsure;
-      return;
-    }
-    noise = std::max(noise, s.iqr / s.median / 2.0);
-  }
-  for (const SampleSet& set : all) {
-    if (set.samples->empty()) {
-      row.verdict = Verdict::kUnsure;
-      row.note = unsure;
-      return;
-    }
-  }
-  std::vector<const std::vector<double>*> top, bottom;
-  for (const SampleSet& set : numerators) top.push_back(set.samples);
-  for (const SampleSet& set : denominators) bottom.push_back(set.samples);
-  const stats::RatioEstimate estimate = stats::ratio_of_median_products(top, bottom);
-  row.ratio = estimate.ratio;
-  row.ci95 = estimate.ci95;
-  row.noise = noise;
-  row.aa_noise = aa_noise;
-  row.threshold_used = std::max(options.threshold, noise);
-  if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
-  if (!unsure.empty()) {
-    row.verdict = Verdict::kUnsure;
-    row.note = unsure;
-    return;
-  }
-  row.verdict = verdict_for(row.ci95, row.threshold_used);
-  row.note = describe(row, options.threshold);
-}
-
-// |r - 1| with r >= 1: how far apart two positive values are, relatively.
-double relative_spread(double a, double b) {
-  if (!(a > 0.0) || !(b > 0.0)) return kNaN;
-  return std::max(a, b) / std::min(a, b) - 1.0;
-}
+bool is_training(const ResultRecord& r) { return r.kind == "training" || r.training.has_value(); }
 
 // The within-run ratio variant / eager of a case, from medians; NaN when it cannot be formed.
 double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
@@ -161,32 +60,28 @@ double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
   return median_of(record) / median_of(*eager);
 }
 
-void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur,
-                     const RecordIndex& base_index, const RecordIndex& cur_index,
-                     const CompareOptions& options, double aa_noise) {
+void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
+                     const RecordIndex& cur_index, const CompareOptions& options, double aa_noise) {
   if (base.variant == kEagerVariant) {
     row.note = "eager is the reference of metric speedup";
     return;
   }
   const ResultRecord* base_eager = find(base_index, base.case_name, kEagerVariant);
   const ResultRecord* cur_eager = find(cur_index, cur.case_name, kEagerVariant);
-  for (const auto& [eager, run] :
-       {std::pair{base_eager, "baseline"}, std::pair{cur_eager, "current"}}) {
+  for (const auto& [eager, run] : {std::pair{base_eager, "baseline"}, std::pair{cur_eager, "current"}}) {
     if (eager == nullptr || eager->status != RecordStatus::kOk) {
       row.note = fmt::format("no ok eager record of this case in {}", run);
       return;
     }
   }
   measure(row, {{&cur.samples_us, "current"}, {&base_eager->samples_us, "baseline eager"}},
-          {{&cur_eager->samples_us, "current eager"}, {&base.samples_us, "baseline"}}, options,
-          aa_noise);
+          {{&cur_eager->samples_us, "current eager"}, {&base.samples_us, "baseline"}}, options, aa_noise);
 }
 
 // The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
 double aa_noise_of(const ResultRecord& base, const RecordIndex& base_index, const RecordIndex* aa_index,
                    const CompareOptions& options) {
-  if (aa_index == nullptr) return kNaN;
-  const ResultRecord* aa = find(*aa_index, base.case_name, base.variant);
+  const ResultRecord* aa = find(aa_index, base.case_name, base.variant);
   if (aa == nullptr || aa->status != RecordStatus::kOk || aa->samples_us.empty()) return kNaN;
   if (options.metric == CompareOptions::Metric::kSpeedup) {
     return relative_spread(speedup_ratio(base, base_index), speedup_ratio(*aa, *aa_index));
@@ -194,58 +89,95 @@ double aa_noise_of(const ResultRecord& base, const RecordIndex& base_index, cons
   return relative_spread(median_of(base), median_of(*aa));
 }
 
-Comparison compare_pair(const ResultRecord& base, const ResultRecord& cur,
-                        const RecordIndex& base_index, const RecordIndex& cur_index,
-                        const RecordIndex* aa_index, const CompareOptions& options) {
-  Comparison row = empty_row(base.case_name, base.variant, Verdict::kNotCompared, "");
+// The step-time row of a pair, then (training records) the total-time and accuracy rows.
+std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
+                                     const RecordIndex& cur_index, const RecordIndex* aa_index,
+                                     const CompareOptions& options) {
+  Comparison row = empty_row(base.case_name, base.variant, kMeasureStepTime, Verdict::kNotCompared, "");
   row.baseline_median_us = median_of(base);
   row.current_median_us = median_of(cur);
   if (base.status == RecordStatus::kOk && cur.status == RecordStatus::kFailed) {
     row.verdict = Verdict::kFailed;
     row.note = "failed in current" + (cur.reason.empty() ? "" : ": " + cur.reason);
-    return row;
+    return {row};
   }
   if (base.status != RecordStatus::kOk || cur.status != RecordStatus::kOk) {
     row.note = fmt::format("baseline {}, current {}", status_text(base), status_text(cur));
-    return row;
+    return {row};
   }
   if (base.samples_us.empty() && cur.samples_us.empty()) {
-    row.note = fmt::format("no samples_us on either side (kind {})", cur.kind);
-    return row;
-  }
-  const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
-  if (options.metric == CompareOptions::Metric::kSpeedup) {
-    compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
+    row.note = is_training(cur) ? "no per-step samples on either side (results written before training runs kept them)"
+                                : fmt::format("no samples_us on either side (kind {})", cur.kind);
   } else {
-    measure(row, {{&cur.samples_us, "current"}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
+    const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
+    if (options.metric == CompareOptions::Metric::kSpeedup) {
+      compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
+    } else {
+      measure(row, {{&cur.samples_us, "current"}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
+    }
   }
-  return row;
+  std::vector<Comparison> rows{row};
+  if (base.training && cur.training) {
+    TrainingPair pair{&base, &cur, find(base_index, base.case_name, kEagerVariant),
+                      find(cur_index, cur.case_name, kEagerVariant), find(aa_index, base.case_name, base.variant),
+                      find(aa_index, base.case_name, kEagerVariant)};
+    for (Comparison& extra : training_rows(pair, options, row.noise)) rows.push_back(std::move(extra));
+  }
+  return rows;
 }
 
 void check_options(const CompareOptions& options) {
   if (!(options.threshold >= 0.0) || !std::isfinite(options.threshold)) {
-    throw InputError(
-        fmt::format("--threshold: expected a non-negative number, got {}", options.threshold));
+    throw InputError(fmt::format("--threshold: expected a non-negative number, got {}", options.threshold));
   }
   if (options.min_samples < 1) {
-    throw InputError(
-        fmt::format("--min-samples: expected an integer >= 1, got {}", options.min_samples));
+    throw InputError(fmt::format("--min-samples: expected an integer >= 1, got {}", options.min_samples));
+  }
+  if (!(options.accuracy_tolerance >= 0.0 && options.accuracy_tolerance <= 1.0)) {
+    throw InputError(fmt::format("--accuracy-tolerance: expected a number in [0, 1], got {}", options.accuracy_tolerance));
   }
 }
 
-void add_environment_warnings(const RunReport& baseline, const RunReport& current,
-                              const CompareOptions& options, CompareResult& result) {
+std::string device_text(const Environment& e) {
+  return e.gpu_name.empty() ? e.device : e.device + " " + e.gpu_name;
+}
+
+void add_environment_warnings(const RunReport& baseline, const RunReport& current, const CompareOptions& options,
+                              const CompareSources& sources, CompareResult& result) {
   const Environment& b = baseline.environment;
   const Environment& c = current.environment;
   if (b.device != c.device || b.gpu_name != c.gpu_name) {
-    std::string warning =
-        fmt::format("the runs used different devices: baseline {} {}, current {} {}", b.device,
-                    b.gpu_name, c.device, c.gpu_name);
+    std::string warning = fmt::format("the runs used different devices: baseline {} {}, current {} {}", b.device,
+                                      b.gpu_name, c.device, c.gpu_name);
     if (options.metric == CompareOptions::Metric::kTime) {
       warning += "; absolute times are not comparable, consider --metric speedup";
     }
     result.warnings.push_back(warning);
   }
+  if (!b.suite.empty() && !c.suite.empty() && b.suite != c.suite) {
+    result.warnings.push_back(fmt::format("the runs are of different suites: baseline \"{}\", current \"{}\"", b.suite, c.suite));
+  }
+  for (const auto& [report, name] : {std::pair{&baseline, sources.baseline}, std::pair{&current, sources.current}}) {
+    if (report->interrupted) {
+      result.warnings.push_back(fmt::format("{} is an interrupted run ({}): the cases it did not finish are absent",
+                                            name, report->interrupted_by.empty() ? "a signal" : report->interrupted_by));
+    }
+  }
+}
+
+bool compared(const Comparison& row) {
+  switch (row.verdict) {
+    case Verdict::kMissing:
+    case Verdict::kNew:
+    case Verdict::kNotCompared: return false;
+    default: return true;
+  }
+}
+
+std::size_t records_in_common(const RunReport& a, const RecordIndex& b) {
+  std::size_t count = 0;
+  for (const ResultRecord& r : a.records) count += find(b, r.case_name, r.variant) != nullptr ? 1 : 0;
+  return count;
 }
 
 }  // namespace
@@ -261,6 +193,7 @@ const char* to_string(Verdict verdict) {
     case Verdict::kSlower: return "SLOWER";
     case Verdict::kUnsure: return "UNSURE";
     case Verdict::kFailed: return "FAILED";
+    case Verdict::kLessAccurate: return "LESS ACCURATE";
     case Verdict::kMissing: return "MISSING";
     case Verdict::kNew: return "NEW";
     case Verdict::kNotCompared: return "NOT COMPARED";
@@ -269,7 +202,7 @@ const char* to_string(Verdict verdict) {
 }
 
 bool CompareResult::is_regression(const Comparison& row) const {
-  return row.verdict == Verdict::kSlower || row.verdict == Verdict::kFailed ||
+  return row.verdict == Verdict::kSlower || row.verdict == Verdict::kFailed || row.verdict == Verdict::kLessAccurate ||
          (row.verdict == Verdict::kMissing && fail_on_missing);
 }
 
@@ -289,47 +222,99 @@ void check_unique_records(const RunReport& report, const std::string& source_nam
     const ResultRecord& r = report.records[i];
     const auto [it, inserted] = first.emplace(RecordKey{r.case_name, r.variant}, i);
     if (!inserted) {
-      throw InputError(
-          fmt::format("{}: /records/{}: duplicate record for case \"{}\", variant \"{}\" (first at "
-                      "/records/{})",
-                      source_name, i, r.case_name, r.variant, it->second));
+      throw InputError(fmt::format("{}: /records/{}: duplicate record for case \"{}\", variant \"{}\" (first at "
+                                   "/records/{})",
+                                   source_name, i, r.case_name, r.variant, it->second));
     }
   }
 }
 
-CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
-                              const CompareOptions& options, const RunReport* aa_baseline) {
+void check_samples(const RunReport& report, const std::string& source_name) {
+  for (std::size_t i = 0; i < report.records.size(); ++i) {
+    const ResultRecord& r = report.records[i];
+    if (r.status != RecordStatus::kOk) continue;
+    for (std::size_t k = 0; k < r.samples_us.size(); ++k) {
+      const double v = r.samples_us[k];
+      if (!(std::isfinite(v) && v > 0.0)) {
+        throw InputError(fmt::format("{}: /records/{}/samples_us/{}: expected a positive time in an ok record, got {} "
+                                     "(a corrupt or hand-edited file)",
+                                     source_name, i, k, std::isnan(v) ? "null" : fmt::format("{}", v)));
+      }
+    }
+  }
+}
+
+void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
+                      const CompareSources& sources) {
+  if (baseline.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare against", sources.baseline));
+  if (current.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare", sources.current));
+  if (records_in_common(current, index_records(baseline)) == 0) {
+    throw InputError(fmt::format("{}: no record (case and variant) in common with {}: nothing to compare "
+                                 "(suites \"{}\" and \"{}\")",
+                                 sources.current, sources.baseline, current.environment.suite, baseline.environment.suite));
+  }
+  if (aa_baseline == nullptr) return;
+  const Environment& b = baseline.environment;
+  const Environment& a = aa_baseline->environment;
+  if (!a.suite.empty() && !b.suite.empty() && a.suite != b.suite) {
+    throw InputError(fmt::format("{}: --aa is a run of suite \"{}\" but {} is of suite \"{}\": the A/A pair must be two "
+                                 "runs of the same suite",
+                                 sources.aa_baseline, a.suite, sources.baseline, b.suite));
+  }
+  if (a.device != b.device || a.gpu_name != b.gpu_name) {
+    throw InputError(fmt::format("{}: --aa ran on {} but {} on {}: the A/A pair must be two runs on the same device",
+                                 sources.aa_baseline, device_text(a), sources.baseline, device_text(b)));
+  }
+  if (records_in_common(*aa_baseline, index_records(baseline)) == 0) {
+    throw InputError(fmt::format("{}: --aa has no record (case and variant) in common with {}", sources.aa_baseline,
+                                 sources.baseline));
+  }
+}
+
+CompareResult compare_reports(const RunReport& baseline, const RunReport& current, const CompareOptions& options,
+                              const RunReport* aa_baseline, const CompareSources& sources) {
   check_options(options);
-  check_unique_records(baseline, "baseline");
-  check_unique_records(current, "current");
+  check_unique_records(baseline, sources.baseline);
+  check_unique_records(current, sources.current);
+  check_samples(baseline, sources.baseline);
+  check_samples(current, sources.current);
+  if (aa_baseline != nullptr) {
+    check_unique_records(*aa_baseline, sources.aa_baseline);
+    check_samples(*aa_baseline, sources.aa_baseline);
+  }
+  check_comparable(baseline, current, aa_baseline, sources);
   const RecordIndex base_index = index_records(baseline);
   const RecordIndex cur_index = index_records(current);
-  RecordIndex aa_index;
-  if (aa_baseline != nullptr) {
-    check_unique_records(*aa_baseline, "A/A baseline");
-    aa_index = index_records(*aa_baseline);
-  }
+  const RecordIndex aa_index = aa_baseline != nullptr ? index_records(*aa_baseline) : RecordIndex{};
 
   CompareResult result;
   result.fail_on_missing = options.fail_on_missing;
-  add_environment_warnings(baseline, current, options, result);
+  add_environment_warnings(baseline, current, options, sources, result);
   for (const ResultRecord& base : baseline.records) {
     const ResultRecord* cur = find(cur_index, base.case_name, base.variant);
     if (cur == nullptr) {
-      Comparison row =
-          empty_row(base.case_name, base.variant, Verdict::kMissing, "in baseline only");
+      Comparison row = empty_row(base.case_name, base.variant, kMeasureStepTime, Verdict::kMissing, "in baseline only");
       row.baseline_median_us = median_of(base);
       result.rows.push_back(row);
       continue;
     }
-    result.rows.push_back(
-        compare_pair(base, *cur, base_index, cur_index, aa_baseline ? &aa_index : nullptr, options));
+    for (Comparison& row :
+         compare_pair(base, *cur, base_index, cur_index, aa_baseline != nullptr ? &aa_index : nullptr, options)) {
+      result.rows.push_back(std::move(row));
+    }
   }
   for (const ResultRecord& cur : current.records) {
     if (find(base_index, cur.case_name, cur.variant) != nullptr) continue;
-    Comparison row = empty_row(cur.case_name, cur.variant, Verdict::kNew, "in current only");
+    Comparison row = empty_row(cur.case_name, cur.variant, kMeasureStepTime, Verdict::kNew, "in current only");
     row.current_median_us = median_of(cur);
     result.rows.push_back(row);
+  }
+  bool any_compared = false;
+  for (const Comparison& row : result.rows) any_compared = any_compared || compared(row);
+  if (!any_compared && result.regressions().empty()) {
+    throw InputError(fmt::format("{} and {}: no record could be compared (every record in common was skipped, or not "
+                                 "ok in the baseline, or has no samples): a gate that compared nothing cannot pass",
+                                 sources.baseline, sources.current));
   }
   return result;
 }

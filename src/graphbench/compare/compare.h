@@ -28,8 +28,18 @@
 //           (skipped), or nothing to compare (no samples on either side, the eager reference
 //           row or no ok eager record under metric speedup); the note gives the statuses.
 //   MISSING in the baseline only (a regression only with fail_on_missing); NEW in current only.
-// Exit code: 1 when any row is a regression (SLOWER, FAILED, or MISSING with fail_on_missing),
-// else 0. Bad input (unreadable files, duplicate records, bad options) is an InputError (exit 2).
+// A training record (kind training) gives three rows, each with its `measure`:
+//   "step time"      its per-step samples (blocks of steps), by the rule above;
+//   "total time"     the whole run, one value per side: the ratio itself against 1 + t, with
+//                    t = max(threshold, the per-step noise, the A/A spread of the totals);
+//   "test accuracy"  the final test accuracy: LESS ACCURATE (a regression) when it dropped by
+//                    more than max(accuracy_tolerance, the A/A difference), else SAME.
+// Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or MISSING with
+// fail_on_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
+// records, an ok record with a sample that is not a positive time, bad options, files with no
+// record in common, an --aa file of another suite or
+// device, or nothing that could be compared at all (every common record skipped or failed in
+// the baseline), since a gate that compared nothing must not pass.
 // See docs/measuring.md (the compare gate).
 #pragma once
 
@@ -47,16 +57,25 @@ struct CompareOptions {
   enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
   bool fail_on_missing = false;
   int min_samples = 5;  // fewer samples on either side: UNSURE
+  double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
 };
 
 const char* to_string(CompareOptions::Metric metric);
 
-enum class Verdict { kFaster, kSame, kSlower, kUnsure, kFailed, kMissing, kNew, kNotCompared };
-const char* to_string(Verdict verdict);  // "FASTER", ..., "NOT COMPARED"
+enum class Verdict { kFaster, kSame, kSlower, kUnsure, kFailed, kLessAccurate, kMissing, kNew, kNotCompared };
+const char* to_string(Verdict verdict);  // "FASTER", ..., "LESS ACCURATE", "NOT COMPARED"
 
-// One row per (case, variant). Values that do not apply (no ratio for MISSING, ...) are NaN.
+// Measures of a row (Comparison::measure).
+inline constexpr const char* kMeasureStepTime = "step time";
+inline constexpr const char* kMeasureTotalTime = "total time";
+inline constexpr const char* kMeasureAccuracy = "test accuracy";
+
+// One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
+// are NaN. baseline_median_us and current_median_us hold the measure's values: per-step
+// microseconds, a training run's total seconds, or its final test accuracy.
 struct Comparison {
   std::string case_name, variant;
+  std::string measure = kMeasureStepTime;
   Verdict verdict = Verdict::kNotCompared;
   double ratio = 0.0;  // > 1: slower
   stats::Interval ci95;
@@ -80,10 +99,27 @@ struct CompareResult {
 // InputError when `report` holds two records of one (case, variant); `source_name` names it.
 void check_unique_records(const RunReport& report, const std::string& source_name);
 
+// InputError when an ok record holds a sample that is not a positive finite time (null, 0,
+// negative): graphbench never writes one, so the file is corrupt.
+void check_samples(const RunReport& report, const std::string& source_name);
+
+// The names of the compared files, for messages.
+struct CompareSources {
+  std::string baseline = "baseline";
+  std::string current = "current";
+  std::string aa_baseline = "A/A baseline";
+};
+
+// InputError when the files cannot be compared: no (case, variant) in both, or an A/A baseline
+// from another suite or device, or with no record in common with the baseline.
+void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
+                      const CompareSources& sources);
+
 // InputError on bad options or duplicate records. `aa_baseline` (may be null): a second baseline
 // run of the same code, whose difference from `baseline` sets the run-to-run noise floor.
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
-                              const CompareOptions& options, const RunReport* aa_baseline = nullptr);
+                              const CompareOptions& options, const RunReport* aa_baseline = nullptr,
+                              const CompareSources& sources = {});
 
 // A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
 std::string render_comparison(const CompareResult& result, const CompareOptions& options);

@@ -26,15 +26,28 @@ std::string percent(double fraction) {
   return std::isnan(fraction) ? "-" : fmt::format("{:.1f}%", fraction * 100.0);
 }
 
+bool is_step_time(const Comparison& row) { return row.measure == kMeasureStepTime; }
+
+// A row's value in its unit: microseconds per step, seconds of a whole run, an accuracy.
+std::string value(const Comparison& row, double v) {
+  if (row.measure == kMeasureAccuracy) return number(v, 4);
+  if (row.measure == kMeasureTotalTime) return std::isnan(v) ? "-" : number(v, 2) + " s";
+  return number(v, 2);
+}
+
 std::string regression_line(const Comparison& row, const CompareOptions& options) {
-  const std::string name = row.case_name + "/" + row.variant;
+  // Names stay on one line whatever they hold: the REGRESSION lines are read by scripts.
+  const std::string name = markdown_cell(row.case_name + "/" + row.variant);
+  const std::string what = is_step_time(row) ? "" : " " + row.measure;
   switch (row.verdict) {
     case Verdict::kSlower:
-      return fmt::format(
-          "REGRESSION: {} is {:.2f}x slower{} (95% CI {}, threshold {})", name, row.ratio,
-          options.metric == CompareOptions::Metric::kSpeedup ? " relative to eager" : "",
-          interval(row.ci95, 2), percent(row.threshold_used));
-    case Verdict::kFailed: return fmt::format("REGRESSION: {} {}", name, row.note);
+      return fmt::format("REGRESSION: {}{} is {:.2f}x slower{} ({}threshold {})", name, what, row.ratio,
+                         options.metric == CompareOptions::Metric::kSpeedup ? " relative to eager" : "",
+                         std::isnan(row.ci95.low) ? "" : "95% CI " + interval(row.ci95, 2) + ", ",
+                         percent(row.threshold_used));
+    case Verdict::kFailed: return fmt::format("REGRESSION: {} {}", name, markdown_cell(row.note));
+    case Verdict::kLessAccurate:
+      return fmt::format("REGRESSION: {} final test accuracy {}", name, markdown_cell(row.note));
     case Verdict::kMissing: return fmt::format("REGRESSION: {} is missing from current", name);
     default: return fmt::format("REGRESSION: {} ({})", name, to_string(row.verdict));
   }
@@ -43,18 +56,19 @@ std::string regression_line(const Comparison& row, const CompareOptions& options
 std::string metric_line(const CompareOptions& options) {
   if (options.metric == CompareOptions::Metric::kSpeedup) {
     return "Metric speedup: ratio = (current variant / current eager) / (baseline variant / "
-           "baseline eager), medians of samples_us; above 1 is slower.";
+           "baseline eager), medians of samples_us (training: also of total times); above 1 is slower.";
   }
-  return "Metric time: ratio = current median / baseline median of samples_us; above 1 is slower.";
+  return "Metric time: ratio = current median / baseline median of samples_us (training: also of total "
+         "times); above 1 is slower.";
 }
 
 std::string summary_line(const CompareResult& result) {
   std::map<Verdict, int> counts;
   for (const Comparison& row : result.rows) ++counts[row.verdict];
   std::string text = fmt::format("{} rows:", result.rows.size());
-  const Verdict order[] = {Verdict::kSlower, Verdict::kFaster,     Verdict::kSame,
-                           Verdict::kUnsure, Verdict::kFailed,     Verdict::kMissing,
-                           Verdict::kNew,    Verdict::kNotCompared};
+  const Verdict order[] = {Verdict::kSlower,  Verdict::kFaster,       Verdict::kSame,
+                           Verdict::kUnsure,  Verdict::kFailed,       Verdict::kLessAccurate,
+                           Verdict::kMissing, Verdict::kNew,          Verdict::kNotCompared};
   const char* separator = " ";
   for (Verdict v : order) {
     text += fmt::format("{}{} {}", separator, counts[v], to_string(v));
@@ -70,18 +84,19 @@ std::string summary_line(const CompareResult& result) {
 
 std::string render_comparison(const CompareResult& result, const CompareOptions& options) {
   std::string out;
-  for (const std::string& warning : result.warnings) out += "warning: " + warning + "\n";
+  for (const std::string& warning : result.warnings) out += "warning: " + markdown_cell(warning) + "\n";
   if (!result.warnings.empty()) out += "\n";
-  out += metric_line(options) + "\n\n";
-  out +=
-      "| case | variant | baseline us | current us | ratio | 95% CI | threshold | verdict | note "
-      "|\n";
-  out += "|---|---|---:|---:|---:|---|---:|---|---|\n";
+  out += metric_line(options) + "\n";
+  out += "Step times are in us per step, total times in seconds; test accuracy is the final epoch's.\n\n";
+  out += "| case | variant | measure | baseline | current | ratio | 95% CI | threshold | verdict | note |\n";
+  out += "|---|---|---|---:|---:|---:|---|---:|---|---|\n";
   for (const Comparison& row : result.rows) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.case_name), markdown_cell(row.variant),
-        number(row.baseline_median_us, 2), number(row.current_median_us, 2), number(row.ratio, 3),
-        interval(row.ci95, 3), percent(row.threshold_used), to_string(row.verdict), markdown_cell(row.note));
+    const bool accuracy = row.measure == kMeasureAccuracy;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.case_name),
+                       markdown_cell(row.variant), row.measure, value(row, row.baseline_median_us),
+                       value(row, row.current_median_us), number(row.ratio, 3), interval(row.ci95, 3),
+                       accuracy ? number(row.threshold_used, 4) : percent(row.threshold_used), to_string(row.verdict),
+                       markdown_cell(row.note));
   }
   out += "\n";
   for (const Comparison* row : result.regressions()) out += regression_line(*row, options) + "\n";

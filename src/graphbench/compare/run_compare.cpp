@@ -12,14 +12,11 @@ int run_compare(const std::string& baseline_path, const std::string& current_pat
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path) {
   const RunReport baseline = read_results_file(baseline_path);
   const RunReport current = read_results_file(current_path);
-  check_unique_records(baseline, baseline_path);
-  check_unique_records(current, current_path);
   RunReport aa;
-  if (!aa_baseline_path.empty()) {
-    aa = read_results_file(aa_baseline_path);
-    check_unique_records(aa, aa_baseline_path);
-  }
-  const CompareResult result = compare_reports(baseline, current, options, aa_baseline_path.empty() ? nullptr : &aa);
+  if (!aa_baseline_path.empty()) aa = read_results_file(aa_baseline_path);
+  const CompareSources sources{baseline_path, current_path, aa_baseline_path};
+  const CompareResult result =
+      compare_reports(baseline, current, options, aa_baseline_path.empty() ? nullptr : &aa, sources);
   out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";
   if (!aa_baseline_path.empty()) out << "A/A:      " << aa_baseline_path << " (second baseline run: run-to-run noise)\n";
   out << "\n" << render_comparison(result, options);

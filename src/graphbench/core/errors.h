@@ -15,6 +15,9 @@ enum ExitCode : int {
   kExitOk = 0,        // every case ok or skipped; compare: no regression
   kExitFailure = 1,   // a case failed; compare: a regression
   kExitBadInput = 2,  // bad input or usage
+  // Stopped by a signal after writing the finished cases: 128 + the signal, as shells report a
+  // process ended by one (130 for SIGINT, 143 for SIGTERM).
+  kExitInterruptedBase = 128,
 };
 
 class Error : public std::runtime_error {

@@ -75,7 +75,7 @@ const char* type_name(std::uint8_t type) {
 // An open IDX file whose header has been read and checked; the data follows.
 class IdxReader {
  public:
-  explicit IdxReader(const std::string& path) : path_(path) {
+  IdxReader(const std::string& path, int expected_dims) : path_(path), expected_dims_(expected_dims) {
     errno = 0;
     file_.reset(gzopen(path.c_str(), "rb"));
     if (!file_) {
@@ -134,6 +134,15 @@ class IdxReader {
           path_, type, type_name(type)));
     }
     const std::size_t ndims = magic[3];
+    if (expected_dims_ > 0 && ndims != static_cast<std::size_t>(expected_dims_)) {
+      const std::uint8_t expected[4] = {0, 0, kIdxTypeUnsignedByte, static_cast<std::uint8_t>(expected_dims_)};
+      throw InputError(fmt::format("{}: wrong magic number {}: expected {} ({} dimension{} of unsigned bytes{})", path_,
+                                   hex_bytes(magic, sizeof magic), hex_bytes(expected, sizeof expected), expected_dims_,
+                                   expected_dims_ == 1 ? "" : "s",
+                                   expected_dims_ == 3   ? ": images, count x rows x cols"
+                                   : expected_dims_ == 1 ? ": labels"
+                                                         : ""));
+    }
     if (ndims == 0) {
       throw InputError(fmt::format("{}: IDX header (magic {}) declares 0 dimensions", path_,
                                    hex_bytes(magic, sizeof magic)));
@@ -166,6 +175,7 @@ class IdxReader {
   }
 
   std::string path_;
+  int expected_dims_ = 0;  // 0: any
   GzHandle file_;
   std::vector<std::int64_t> dims_;
   std::int64_t data_bytes_ = 0;
@@ -173,8 +183,8 @@ class IdxReader {
 
 }  // namespace
 
-IdxArray read_idx_file(const std::string& path) {
-  IdxReader reader(path);
+IdxArray read_idx_file(const std::string& path, int expected_dims) {
+  IdxReader reader(path, expected_dims);
   const auto expected = static_cast<std::size_t>(reader.data_bytes());
   IdxArray array;
   array.dims = reader.dims();
@@ -197,8 +207,8 @@ IdxArray read_idx_file(const std::string& path) {
 }
 
 std::vector<std::int64_t> read_idx_into(const std::string& path, const IdxDestination& destination,
-                                        std::int64_t max_bytes) {
-  IdxReader reader(path);
+                                        std::int64_t max_bytes, int expected_dims) {
+  IdxReader reader(path, expected_dims);
   if (reader.data_bytes() > max_bytes) {
     throw InputError(fmt::format("{}: IDX dims {} declare {} data bytes, too large for this reader (at most {})",
                                  path, join_dims(reader.dims()), reader.data_bytes(), max_bytes));

@@ -69,7 +69,7 @@ MnistShape load_mnist_split_into(const std::string& dir, bool train, const Mnist
         shape = MnistShape{dims[0], dims[1], dims[2]};
         return destination.images(shape.count, shape.rows, shape.cols);
       },
-      kMaxMnistFileBytes);
+      kMaxMnistFileBytes, /*expected_dims=*/3);
   read_idx_into(
       labels_path,
       [&](const std::vector<std::int64_t>& dims) {
@@ -84,7 +84,7 @@ MnistShape load_mnist_split_into(const std::string& dir, bool train, const Mnist
         labels = destination.labels(shape.count);
         return labels;
       },
-      kMaxMnistFileBytes);
+      kMaxMnistFileBytes, /*expected_dims=*/1);
   for (std::int64_t i = 0; i < shape.count; ++i) {
     if (labels[i] > 9) {
       throw InputError(fmt::format("{}: label {} at index {} is outside 0..9", labels_path, int{labels[i]}, i));

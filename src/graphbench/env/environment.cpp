@@ -3,6 +3,7 @@
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/gpu_info.h"
+#include "graphbench/env/host_info.h"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -72,12 +73,21 @@ Environment collect_environment(const EnvironmentRequest& request) {
       env.driver_version = gpu->driver_version;
       env.cuda_runtime_version = gpu->cuda_runtime_version;
       env.cudnn_version = gpu->cudnn_version;
-      env.sm_count = gpu->sm_count;
-      env.gpu_memory_gib = gpu->memory_gib;
-      env.sm_clock_max_mhz = gpu->sm_clock_max_mhz;
+      // Zero means unknown (NVML missing, say): no value, written as null.
+      if (gpu->sm_count > 0) env.sm_count = gpu->sm_count;
+      if (gpu->memory_gib > 0) env.gpu_memory_gib = gpu->memory_gib;
+      if (gpu->sm_clock_max_mhz > 0) env.sm_clock_max_mhz = gpu->sm_clock_max_mhz;
     }
-    if (request.measure_bandwidth) env.copy_bandwidth_gbps = measure_copy_bandwidth_gbps();
+    if (request.measure_bandwidth) {
+      const double gbps = measure_copy_bandwidth_gbps();
+      if (gbps > 0) env.copy_bandwidth_gbps = gbps;
+    }
   }
+  const HostCpuInfo cpu = host_cpu_info();
+  env.cpu_count = cpu.count;
+  env.cpu_mhz = cpu.mhz;
+  env.cpu_scaling_enabled = cpu.scaling_enabled;
+  env.load_avg = cpu.load_avg;
   return env;
 }
 

@@ -2,7 +2,9 @@
 // file. Plain data, no LibTorch: env/ fills it in, report/ writes and reads it.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace graphbench {
 
@@ -21,10 +23,16 @@ struct Environment {
   std::string driver_version;
   std::string cuda_runtime_version;
   std::string cudnn_version;
-  int sm_count = 0;
-  double gpu_memory_gib = 0.0;
-  double sm_clock_max_mhz = 0.0;
-  double copy_bandwidth_gbps = 0.0;  // measured once per run (device-to-device copy)
+  // Unknown or not measured (a CPU run): no value, written as null.
+  std::optional<int> sm_count;
+  std::optional<double> gpu_memory_gib;
+  std::optional<double> sm_clock_max_mhz;
+  std::optional<double> copy_bandwidth_gbps;  // measured once per run (device-to-device copy)
+  // The host CPU, as Google Benchmark's context reports it (--format gbench).
+  std::optional<int> cpu_count;
+  std::optional<double> cpu_mhz;
+  std::optional<bool> cpu_scaling_enabled;  // a frequency governor other than "performance"
+  std::vector<double> load_avg;             // 1, 5 and 15 minutes, when the run started
   std::string command_line;
   std::string suite;
   std::string config_path;

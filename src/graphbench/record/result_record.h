@@ -34,7 +34,11 @@ struct TrainingEpoch {
 struct TrainingSummary {
   std::vector<TrainingEpoch> epochs;
   double total_seconds = 0.0;      // wall time of the whole run, data loading included
-  double median_step_us = 0.0;     // device time of one training step, median over blocks
+  double median_step_us = 0.0;     // device time of one training step, median over blocks (0: none ran)
+  // Per-step device time of each block of `steps_per_block` steps, in order: the raw samples the
+  // record carries as samples_us, which `compare` gates on.
+  std::vector<double> step_samples_us;
+  std::int64_t steps_per_block = 0;
   std::int64_t train_steps = 0;
   std::int64_t skipped_batches = 0;  // short last batches not trained on
   std::string train_executor;        // eager or graph
@@ -62,7 +66,7 @@ struct Roofline {
   double bytes = 0.0;  // bytes the step must move at least (declared by the workload)
   double flops = 0.0;
   double achieved_gbps = 0.0;
-  double bandwidth_share = 0.0;  // achieved / measured copy bandwidth of the device
+  std::optional<double> bandwidth_share;  // achieved / measured copy bandwidth (none on the CPU)
   double achieved_tflops = 0.0;
 };
 
@@ -146,8 +150,9 @@ struct ResultRecord {
   RecordStatus status = RecordStatus::kOk;
   std::string reason;  // why skipped or failed
 
-  // Timing (kind benchmark). samples_us: per-step device time of each sample (CUDA events on the
-  // GPU, a steady clock on the CPU); host_samples_us: per-step host wall time of each sample.
+  // Timing. samples_us: per-step device time of each sample (CUDA events on the GPU, a steady
+  // clock on the CPU); host_samples_us: per-step host wall time of each sample (kind benchmark).
+  // A training record's samples are the per-step times of its blocks of steps.
   std::int64_t steps_per_sample = 0;
   std::vector<double> samples_us;
   std::vector<double> host_samples_us;
@@ -181,6 +186,9 @@ struct ResultRecord {
 struct RunReport {
   Environment environment;
   std::vector<ResultRecord> records;
+  // Stopped by a signal: the records are those of the cases that finished; the others are absent.
+  bool interrupted = false;
+  std::string interrupted_by;  // "SIGINT", "SIGTERM"
 };
 
 }  // namespace graphbench

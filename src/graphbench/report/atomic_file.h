@@ -1,15 +1,55 @@
-// Writes a result file so that a reader never sees half of it: a temporary file in the same
-// directory, flushed to disk, then renamed over the target.
+// Writes result files so that a reader never sees half of one: each is written to a temporary
+// file in the same directory, flushed to disk, then renamed over the target. The temporary of
+// "<dir>/results.json" is "<dir>/.results.json.tmp-<pid>"; a run killed outright can leave one,
+// and the next run into the same directory removes it (remove_stale_temporaries).
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace graphbench {
 
-// Writes `content` to `path` through ".<filename>.tmp-<pid>" beside it (creating missing parent
-// directories), fsyncs it and renames it over `path`. On any failure the temporary file is
-// removed, `path` is left as it was, and graphbench::Error names the path and the system reason.
+// ".<filename>.tmp-<pid>" beside `path`.
+std::filesystem::path temporary_path_for(const std::filesystem::path& path);
+
+// A file written in two steps, so that several can be replaced together: the constructor writes
+// `content` to the temporary and syncs it; commit() renames it over the target. An uncommitted
+// temporary is removed by the destructor. Failures throw graphbench::Error naming the path and
+// the system reason; the target is then left as it was.
+class PendingFile {
+ public:
+  PendingFile(std::filesystem::path path, const std::string& content);
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  PendingFile(PendingFile&& other) noexcept;
+  PendingFile& operator=(PendingFile&&) = delete;
+
+  void commit();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  std::filesystem::path temporary_;
+  int slot_ = -1;  // in the registry of temporaries that remove_pending_temporaries() removes
+  bool pending_ = false;
+};
+
+// Writes one file atomically (a PendingFile committed at once), creating missing parent
+// directories, and syncs the directory.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+
+// Removes, in `directory`, the temporaries of `names` (".<name>.tmp-<pid>") whose process no
+// longer runs: what a killed run left. Returns the paths removed.
+std::vector<std::string> remove_stale_temporaries(const std::filesystem::path& directory,
+                                                  const std::vector<std::string>& names);
+
+// Async-signal-safe: removes every temporary this process is writing now (for a signal handler
+// about to end the process).
+void remove_pending_temporaries() noexcept;
+
+// Best effort: makes renames in `directory` durable.
+void sync_directory(const std::filesystem::path& directory);
 
 }  // namespace graphbench

@@ -27,6 +27,20 @@ json optional_number(const std::optional<double>& value) {
   return value ? number_or_null(*value) : json(nullptr);
 }
 
+template <typename T>
+json optional_value(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+// A positive figure, or null when it is 0 (nothing measured).
+json positive_or_null(double value) { return value > 0.0 ? number_or_null(value) : json(nullptr); }
+
+json numbers_to_json(const std::vector<double>& values) {
+  json out = json::array();
+  for (double v : values) out.push_back(number_or_null(v));
+  return out;
+}
+
 json environment_to_json(const Environment& e) {
   return {{"date_utc", e.date_utc},
           {"host", e.host},
@@ -40,19 +54,17 @@ json environment_to_json(const Environment& e) {
           {"driver_version", e.driver_version},
           {"cuda_runtime_version", e.cuda_runtime_version},
           {"cudnn_version", e.cudnn_version},
-          {"sm_count", e.sm_count},
-          {"gpu_memory_gib", number_or_null(e.gpu_memory_gib)},
-          {"sm_clock_max_mhz", number_or_null(e.sm_clock_max_mhz)},
-          {"copy_bandwidth_gbps", number_or_null(e.copy_bandwidth_gbps)},
+          {"sm_count", optional_value(e.sm_count)},
+          {"gpu_memory_gib", optional_number(e.gpu_memory_gib)},
+          {"sm_clock_max_mhz", optional_number(e.sm_clock_max_mhz)},
+          {"copy_bandwidth_gbps", optional_number(e.copy_bandwidth_gbps)},
+          {"cpu_count", optional_value(e.cpu_count)},
+          {"cpu_mhz", optional_number(e.cpu_mhz)},
+          {"cpu_scaling_enabled", optional_value(e.cpu_scaling_enabled)},
+          {"load_avg", numbers_to_json(e.load_avg)},
           {"command_line", e.command_line},
           {"suite", e.suite},
           {"config_path", e.config_path}};
-}
-
-json numbers_to_json(const std::vector<double>& values) {
-  json out = json::array();
-  for (double v : values) out.push_back(number_or_null(v));
-  return out;
 }
 
 void write_summary(json& r, const std::optional<stats::Summary>& s) {
@@ -84,7 +96,7 @@ json training_to_json(const TrainingSummary& t) {
   }
   return {{"epochs", std::move(epochs)},
           {"total_seconds", number_or_null(t.total_seconds)},
-          {"median_step_us", number_or_null(t.median_step_us)},
+          {"median_step_us", positive_or_null(t.median_step_us)},
           {"train_steps", t.train_steps},
           {"skipped_batches", t.skipped_batches},
           {"train_executor", t.train_executor},
@@ -169,7 +181,7 @@ json record_to_json(const ResultRecord& rec) {
   r["params"] = rec.params;
   r["status"] = to_string(rec.status);
   r["reason"] = rec.reason;
-  r["steps_per_sample"] = rec.steps_per_sample;
+  r["steps_per_sample"] = rec.steps_per_sample > 0 ? json(rec.steps_per_sample) : json(nullptr);
   r["samples_us"] = numbers_to_json(rec.samples_us);
   r["host_samples_us"] = numbers_to_json(rec.host_samples_us);
   r["issue_samples_us"] = numbers_to_json(rec.issue_samples_us);
@@ -178,7 +190,7 @@ json record_to_json(const ResultRecord& rec) {
   r["issue_median_us"] = optional_number(rec.issue_median_us);
   r["host_bound"] = rec.host_bound ? json(*rec.host_bound) : json(nullptr);
   r["l2"] = rec.l2 ? json(*rec.l2) : json(nullptr);
-  r["rel_noise"] = number_or_null(rec.rel_noise);
+  r["rel_noise"] = rec.stats ? number_or_null(rec.rel_noise) : json(nullptr);
   r["stop_reason"] = rec.stop_reason;
   r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
   r["speedup_ci95"] = rec.speedup_ci95 ? json::array({number_or_null(rec.speedup_ci95->low),
@@ -196,7 +208,7 @@ json record_to_json(const ResultRecord& rec) {
     r["roofline"] = {{"bytes", number_or_null(f.bytes)},
                      {"flops", number_or_null(f.flops)},
                      {"achieved_gbps", number_or_null(f.achieved_gbps)},
-                     {"bandwidth_share", number_or_null(f.bandwidth_share)},
+                     {"bandwidth_share", optional_number(f.bandwidth_share)},
                      {"achieved_tflops", number_or_null(f.achieved_tflops)}};
   }
   r["profile"] = rec.profile ? profile_to_json(*rec.profile) : json(nullptr);
@@ -228,6 +240,8 @@ json to_json(const RunReport& report) {
   out["tool"] = "graphbench";
   out["tool_version"] = report.environment.tool_version;
   out["environment"] = environment_to_json(report.environment);
+  out["interrupted"] = report.interrupted;
+  out["interrupted_by"] = report.interrupted ? json(report.interrupted_by) : json(nullptr);
   out["records"] = json::array();
   for (const ResultRecord& rec : report.records) out["records"].push_back(record_to_json(rec));
   return out;
@@ -312,13 +326,12 @@ class ObjectReader {
     const json* v = find(key);
     return v ? integer_at(*v, pointer(key), min, max, what) : 0;
   }
-
-  // A non-negative integer, or nullopt when absent or null.
-  std::optional<std::int64_t> optional_integer(const std::string& key) const {
+  // A non-negative integer (at most `max`), or nullopt when absent or null.
+  std::optional<std::int64_t> optional_integer(const std::string& key,
+                                               std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
     const json* v = find_value(key);
     if (!v) return std::nullopt;
-    return integer_at(*v, pointer(key), 0, std::numeric_limits<std::int64_t>::max(),
-                      "a non-negative integer or null");
+    return integer_at(*v, pointer(key), 0, max, "a non-negative integer or null");
   }
 
   std::optional<bool> optional_bool(const std::string& key) const {
@@ -386,10 +399,18 @@ Environment read_environment(const ObjectReader& root) {
   e.driver_version = env.string("driver_version");
   e.cuda_runtime_version = env.string("cuda_runtime_version");
   e.cudnn_version = env.string("cudnn_version");
-  e.sm_count = static_cast<int>(env.integer("sm_count", 0, std::numeric_limits<int>::max()));
-  e.gpu_memory_gib = env.number("gpu_memory_gib");
-  e.sm_clock_max_mhz = env.number("sm_clock_max_mhz");
-  e.copy_bandwidth_gbps = env.number("copy_bandwidth_gbps");
+  if (const auto sm_count = env.optional_integer("sm_count", std::numeric_limits<int>::max())) {
+    e.sm_count = static_cast<int>(*sm_count);
+  }
+  e.gpu_memory_gib = env.optional_number("gpu_memory_gib");
+  e.sm_clock_max_mhz = env.optional_number("sm_clock_max_mhz");
+  e.copy_bandwidth_gbps = env.optional_number("copy_bandwidth_gbps");
+  if (const auto cpus = env.optional_integer("cpu_count", std::numeric_limits<int>::max())) {
+    e.cpu_count = static_cast<int>(*cpus);
+  }
+  e.cpu_mhz = env.optional_number("cpu_mhz");
+  e.cpu_scaling_enabled = env.optional_bool("cpu_scaling_enabled");
+  e.load_avg = env.numbers("load_avg");
   e.command_line = env.string("command_line");
   e.suite = env.string("suite");
   e.config_path = env.string("config_path");
@@ -405,7 +426,7 @@ RecordStatus read_status(const ObjectReader& r) {
 }
 
 void read_timing(const ObjectReader& r, ResultRecord& rec) {
-  rec.steps_per_sample = r.integer("steps_per_sample");
+  rec.steps_per_sample = r.optional_integer("steps_per_sample").value_or(0);
   rec.samples_us = r.numbers("samples_us");
   rec.host_samples_us = r.numbers("host_samples_us");
   rec.issue_samples_us = r.numbers("issue_samples_us");
@@ -433,8 +454,9 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
     rec.host_stats = s;
   }
   const json* noise = r.find("rel_noise");
+  // null: no interval yet (infinite noise) for a timed record; not timed at all otherwise.
   rec.rel_noise = !noise             ? 0.0
-                  : noise->is_null() ? std::numeric_limits<double>::infinity()
+                  : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
                                      : r.number("rel_noise");
   rec.stop_reason = r.string("stop_reason");
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
@@ -497,7 +519,7 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   if (r.find_value("roofline")) {
     const ObjectReader f = r.object("roofline");
     rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),
-                            f.number("bandwidth_share"), f.number("achieved_tflops")};
+                            f.optional_number("bandwidth_share"), f.number("achieved_tflops")};
   }
   if (const json* counters = r.find("counters")) {
     const ObjectReader c(r.file(), *counters, r.pointer("counters"));
@@ -537,7 +559,7 @@ TrainingSummary read_training(const ObjectReader& t) {
     }
   }
   out.total_seconds = t.number("total_seconds");
-  out.median_step_us = t.number("median_step_us");
+  out.median_step_us = t.optional_number("median_step_us").value_or(0.0);
   out.train_steps = t.integer("train_steps");
   out.skipped_batches = t.integer("skipped_batches");
   out.train_executor = t.string("train_executor");
@@ -603,7 +625,11 @@ ResultRecord read_record(const ObjectReader& r) {
   rec.reason = r.string("reason");
   read_timing(r, rec);
   read_extras(r, rec);
-  if (r.find_value("training")) rec.training = read_training(r.object("training"));
+  if (r.find_value("training")) {
+    rec.training = read_training(r.object("training"));
+    rec.training->step_samples_us = rec.samples_us;
+    rec.training->steps_per_block = rec.steps_per_sample;
+  }
   if (r.find_value("data_parallel")) rec.data_parallel = read_data_parallel(r.object("data_parallel"));
   return rec;
 }
@@ -631,6 +657,11 @@ RunReport report_from_json(const json& document, const std::string& source_name)
   RunReport report;
   report.environment = read_environment(root);
   report.environment.schema_version = document.at("schema_version").get<int>();
+  if (const json* interrupted = root.find_value("interrupted")) {
+    if (!interrupted->is_boolean()) root.fail_expected("/interrupted", "true or false", *interrupted);
+    report.interrupted = interrupted->get<bool>();
+  }
+  report.interrupted_by = root.find_value("interrupted_by") ? root.string("interrupted_by") : "";
   const json& records = *root.find("records", true);
   if (!records.is_array()) root.fail_expected("/records", "an array of records", records);
   for (std::size_t i = 0; i < records.size(); ++i) {

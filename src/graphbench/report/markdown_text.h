@@ -1,4 +1,6 @@
-// Text that goes into a Markdown table cell: pipes escaped, line breaks flattened.
+// Text that goes into a Markdown table cell or a one-line list item: pipes escaped, line breaks
+// and other control characters (tabs, escape sequences) shown as spaces, so that a name or a
+// reason can never break a table row or start a new list item.
 #pragma once
 
 #include <string>
@@ -10,7 +12,7 @@ inline std::string markdown_cell(const std::string& text) {
   for (char c : text) {
     if (c == '|') {
       out += "\\|";
-    } else if (c == '\n' || c == '\r') {
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
       out += ' ';
     } else {
       out += c;

@@ -55,7 +55,7 @@ std::string device_line(const Environment& env) {
   return line + "\n";
 }
 
-std::vector<std::string> benchmark_row(const ResultRecord& r, double copy_bandwidth_gbps) {
+std::vector<std::string> benchmark_row(const ResultRecord& r) {
   std::string speedup_cell;
   if (r.speedup_vs_eager) {
     speedup_cell = speedup(*r.speedup_vs_eager);
@@ -66,8 +66,8 @@ std::vector<std::string> benchmark_row(const ResultRecord& r, double copy_bandwi
   std::string bandwidth_cell;
   if (r.roofline) {
     bandwidth_cell = human(r.roofline->achieved_gbps);
-    if (copy_bandwidth_gbps > 0.0) {
-      bandwidth_cell += fmt::format(" ({:.1f}%)", 100.0 * r.roofline->bandwidth_share);
+    if (r.roofline->bandwidth_share) {
+      bandwidth_cell += fmt::format(" ({:.1f}%)", 100.0 * *r.roofline->bandwidth_share);
     }
   }
   return {r.case_name,
@@ -109,7 +109,7 @@ void append_benchmarks(std::string& out, const RunReport& report) {
          "published speedup | capture (ms) | GB/s (share of copy bandwidth) |\n";
   out += "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const auto& r : report.records) {
-    if (!is_training(r)) append_row(out, benchmark_row(r, report.environment.copy_bandwidth_gbps));
+    if (!is_training(r)) append_row(out, benchmark_row(r));
   }
 }
 
@@ -199,7 +199,7 @@ void append_warnings(std::string& out, const RunReport& report) {
   std::string lines;
   for (const auto& r : report.records) {
     for (const auto& warning : r.warnings) {
-      lines += fmt::format("- {} / {}: {}\n", r.case_name, r.variant, markdown_cell(warning));
+      lines += fmt::format("- {} / {}: {}\n", markdown_cell(r.case_name), markdown_cell(r.variant), markdown_cell(warning));
     }
   }
   if (!lines.empty()) out += "\n## Warnings\n\n" + lines;
@@ -209,8 +209,13 @@ void append_warnings(std::string& out, const RunReport& report) {
 
 std::string render_markdown(const RunReport& report) {
   const Environment& env = report.environment;
-  std::string out = fmt::format("# graphbench: {}\n\n", env.suite.empty() ? "run" : env.suite);
+  std::string out = fmt::format("# graphbench: {}\n\n", env.suite.empty() ? "run" : markdown_cell(env.suite));
   out += device_line(env);
+  if (!env.date_utc.empty()) out += "Date: " + markdown_cell(env.date_utc) + "\n";
+  if (report.interrupted) {
+    out += fmt::format("\n**Interrupted by {}:** only the cases below finished; the others did not run.\n",
+                       report.interrupted_by.empty() ? "a signal" : markdown_cell(report.interrupted_by));
+  }
 
   bool any_benchmark = false;
   bool any_training = false;

@@ -1,6 +1,7 @@
 #include "graphbench/runner/benchmark_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
 #include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_records.h"
@@ -83,6 +84,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   }
   say("timing the validated variants, interleaved");
   TimedCase timed = time_variants(*instance, runnable, spec, context);
+  if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
   profile_variants(timed, *instance, context);
   summarize_timing(timed, instance->cost(), environment);

@@ -36,7 +36,9 @@ void fill_roofline(ResultRecord& record, const StepCost& cost, const Environment
   const double seconds = record.stats->median * 1e-6;
   r.achieved_gbps = cost.bytes / seconds / 1e9;
   r.achieved_tflops = cost.flops / seconds / 1e12;
-  if (environment.copy_bandwidth_gbps > 0) r.bandwidth_share = r.achieved_gbps / environment.copy_bandwidth_gbps;
+  if (environment.copy_bandwidth_gbps && *environment.copy_bandwidth_gbps > 0) {
+    r.bandwidth_share = r.achieved_gbps / *environment.copy_bandwidth_gbps;
+  }
   record.roofline = r;
 }
 

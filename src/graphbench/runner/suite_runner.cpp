@@ -1,6 +1,7 @@
 #include "graphbench/runner/suite_runner.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/runner/benchmark_case.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/training_case.h"
@@ -9,15 +10,34 @@
 
 namespace graphbench {
 
+namespace {
+
+// Every variant of a case that could not start, failed with the reason.
+std::vector<ResultRecord> failed_records(const CaseSpec& spec, const CaseContext& context, const std::string& reason) {
+  std::vector<ResultRecord> records;
+  for (const auto& variant : spec.variants) {
+    ResultRecord r = make_record(spec, variant, context);
+    mark_failed(r, reason);
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+void mark_interrupted(SuiteOutcome& outcome) {
+  outcome.report.interrupted = true;
+  outcome.report.interrupted_by = signal_name(stop_signal());
+}
+
+}  // namespace
+
 void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) {
   for (const CaseSpec& spec : suite.cases) {
     if (const Workload* workload = workloads.find(spec.workload)) workload->preflight(spec);
   }
 }
 
-SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
-                       const CaseContext& suite_context, Environment environment, std::ostream* log,
-                       const CaseRunFn& run_case) {
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& suite_context,
+                       Environment environment, std::ostream* log, std::ostream* errors, const CaseRunFn& run_case) {
   preflight_suite(suite, workloads);
   CaseContext context = suite_context;
   context.case_names.clear();
@@ -26,6 +46,10 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
   outcome.report.environment = std::move(environment);
   std::size_t index = 0;
   for (const CaseSpec& spec : suite.cases) {
+    if (stop_requested()) {
+      mark_interrupted(outcome);
+      break;
+    }
     ++index;
     if (log != nullptr) *log << fmt::format("[{}/{}] {} ({}, {})", index, suite.cases.size(), spec.name, spec.workload, spec.kind) << std::endl;
     const Workload* workload = workloads.find(spec.workload);
@@ -39,19 +63,25 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
                                           : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
       }
     } catch (const InputError& e) {
-      outcome.bad_input = true;
-      records.clear();
-      for (const auto& variant : spec.variants) {
-        ResultRecord r = make_record(spec, variant, context);
-        mark_failed(r, e.what());
-        records.push_back(std::move(r));
+      if (!stop_requested()) {
+        outcome.bad_input = true;
+        records = failed_records(spec, context, e.what());
       }
-      if (log != nullptr) *log << "  " << spec.name << ": " << e.what() << std::endl;
+    }
+    if (stop_requested()) {
+      // The case was cut short (or finished as the signal came): its variants are left out.
+      mark_interrupted(outcome);
+      if (errors != nullptr) {
+        *errors << fmt::format("graphbench: {}: case {} did not finish; it is left out of the results",
+                               outcome.report.interrupted_by, spec.name)
+                << std::endl;
+      }
+      break;
     }
     for (auto& r : records) {
       if (r.status == RecordStatus::kFailed) {
         outcome.any_failed = true;
-        if (log != nullptr) *log << "  " << r.case_name << "/" << r.variant << " FAILED: " << r.reason << std::endl;
+        if (errors != nullptr) *errors << "graphbench: " << r.case_name << "/" << r.variant << " FAILED: " << r.reason << std::endl;
       }
       outcome.report.records.push_back(std::move(r));
     }

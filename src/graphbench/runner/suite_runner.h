@@ -1,4 +1,6 @@
-// Runs every case of a suite, in order; a case that fails is recorded and the run goes on.
+// Runs every case of a suite, in order; a case that fails is recorded and the run goes on. A stop
+// request (SIGINT, SIGTERM: core/interrupt.h) ends the run after the current sample or training
+// step: the case it cut short is dropped, the cases that finished are kept.
 #pragma once
 
 #include "graphbench/core/errors.h"
@@ -13,10 +15,11 @@
 namespace graphbench {
 
 struct SuiteOutcome {
-  RunReport report;
+  RunReport report;         // report.interrupted: stopped by a signal
   bool any_failed = false;  // a case or variant failed
   bool bad_input = false;   // a case could not start because of bad input (data, parameters)
-  // 0 all ok or skipped, 1 a case failed, 2 bad input (ExitCode)
+  // 0 all ok or skipped, 1 a case failed, 2 bad input (ExitCode); an interrupted run's code is
+  // the caller's (128 + the signal).
   int exit_code() const { return bad_input ? kExitBadInput : any_failed ? kExitFailure : kExitOk; }
 };
 
@@ -29,9 +32,10 @@ void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
 // run_training_case); a data-parallel run passes its own (dist/data_parallel_suite.h).
 using CaseRunFn = std::function<std::vector<ResultRecord>(const Workload&, const CaseSpec&, const Environment&)>;
 
-// Runs preflight_suite, then the cases.
-SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads,
-                       const CaseContext& context, Environment environment, std::ostream* log,
+// Runs preflight_suite, then the cases. `log` (may be null: -q) gets the progress lines;
+// `errors` (may be null in tests) gets every failure, whatever -q says.
+SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& context,
+                       Environment environment, std::ostream* log, std::ostream* errors = nullptr,
                        const CaseRunFn& run_case = {});
 
 }  // namespace graphbench

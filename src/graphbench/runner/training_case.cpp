@@ -2,8 +2,44 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/case_records.h"
+#include "graphbench/stats/statistics.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
 
 namespace graphbench {
+
+namespace {
+
+// Why a run that completed measured nothing worth a result, or "": no training step ran (no
+// images, or fewer than one batch: a loss of 0 and a step time of 0 would pass for results), or
+// no test image was scored.
+std::string nothing_done_reason(const TrainingSummary& t) {
+  if (t.train_steps == 0) {
+    const std::int64_t images = t.epochs.empty() ? 0 : t.epochs.front().dataset_size;
+    return fmt::format("trained nothing: 0 training steps in {} epoch(s) over {} training images ({} short batch(es) "
+                       "skipped: fewer images than one batch?)",
+                       t.epochs.size(), images, t.skipped_batches);
+  }
+  for (const TrainingEpoch& e : t.epochs) {
+    if (!std::isfinite(e.test_accuracy)) return fmt::format("tested nothing: no test accuracy after epoch {} (empty test set?)", e.epoch);
+  }
+  return "";
+}
+
+// The per-step times of the run's blocks of steps become the record's raw samples, as a
+// benchmark record's are, so that `compare` gates training runs on them.
+void fill_step_samples(ResultRecord& record) {
+  const TrainingSummary& t = *record.training;
+  if (t.step_samples_us.empty()) return;
+  record.samples_us = t.step_samples_us;
+  record.steps_per_sample = t.steps_per_block;
+  record.stats = stats::summarize(record.samples_us);
+  record.rel_noise = stats::median_relative_noise(record.samples_us);
+}
+
+}  // namespace
 
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log) {
@@ -20,6 +56,8 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
     try {
       at::manual_seed(context.seed);
       record.training = workload.train(spec, variant, context);
+      fill_step_samples(record);
+      if (const std::string why = nothing_done_reason(*record.training); !why.empty()) mark_failed(record, why);
     } catch (const InputError&) {
       throw;  // bad data or settings: the suite runner records it for every variant
     } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include "graphbench/suite/case_settings.h"
 #include "graphbench/json/json_checker.h"
 #include "graphbench/suite/published_fields.h"
+#include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/workload_params.h"
 
 #include <fmt/format.h>
@@ -83,6 +84,10 @@ class SuiteParser {
     suite.path = checker_.path();
     checker_.check_required_key(doc, "", "suite");
     suite.name = checker_.read_non_empty_string(doc.at("suite"), "/suite");
+    if (!is_safe_name(suite.name)) {
+      // The name becomes the output directory graphbench-out/<suite>: never a path.
+      checker_.fail_expected("/suite", fmt::format("a suite name of {}", kSafeNameRule), doc.at("suite"));
+    }
     if (const auto found = doc.find("description"); found != doc.end()) {
       suite.description = checker_.read_string(*found, "/description");
     }
@@ -119,6 +124,13 @@ class SuiteParser {
     checker_.check_required_key(object, pointer, "name");
     const std::string field_pointer = json_pointer_append(pointer, "name");
     std::string name = checker_.read_non_empty_string(object.at("name"), field_pointer);
+    for (char c : name) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        // A name is printed in tables, logs and REGRESSION lines: one printable line.
+        checker_.fail_expected(field_pointer, "a case name without control characters (newlines, tabs, escapes)",
+                               object.at("name"));
+      }
+    }
     const auto [it, inserted] = case_pointers_.emplace(name, pointer);
     if (!inserted) {
       checker_.fail(field_pointer,

@@ -1,5 +1,6 @@
 #include "graphbench/timing/sampler.h"
 
+#include "graphbench/core/interrupt.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
@@ -166,14 +167,17 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
     observer(variants, p);
   };
 
+  const auto interrupted = [] { return fmt::format("interrupted by {}", signal_name(stop_signal())); };
   for (auto& v : variants) {
     for (int step = 1; step <= sampling.warmup_steps && active(v); ++step) {
+      if (stop_requested()) return interrupted();
       report(SamplingProgress::Phase::kWarmUp, v, step);
       guarded(v, [&] { v.step(); });
     }
   }
   agree_on_round(variants, false, agreement);
   for (auto& v : variants) {
+    if (stop_requested()) return interrupted();
     report(SamplingProgress::Phase::kCalibration, v);
     guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer, agreement); });
   }
@@ -182,6 +186,8 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
   for (std::size_t round = 0;; ++round) {
     const std::size_t n = variants.size();
     for (std::size_t k = 0; k < n; ++k) {
+      // A stop request ends sampling at the end of the current sample.
+      if (stop_requested()) return interrupted();
       TimedVariant& v = variants[(round + k) % n];
       guarded(v, [&] {
         timer.start();

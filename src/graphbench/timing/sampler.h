@@ -6,7 +6,8 @@
 //    that drift (clocks, temperature, neighbours) hits all variants alike.
 // 4. Stop when every variant has at least `min_samples` samples and `min_time_s` of measured time
 //    and the relative noise of its median is under `target_rel_noise`; or at `max_samples`; or at
-//    the timeout `max_time_s` (then the result carries the reason).
+//    the timeout `max_time_s` (then the result carries the reason); or, at the end of the current
+//    sample, when a stop was requested (SIGINT, SIGTERM: core/interrupt.h): "interrupted by ...".
 // See docs/measuring.md (warm-up, calibration, rounds, stop rules).
 #pragma once
 

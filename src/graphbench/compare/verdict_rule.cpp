@@ -1,0 +1,141 @@
+// The verdict rule (see verdict_rule.h and the rule at the top of compare.h).
+#include "graphbench/compare/verdict_rule.h"
+
+#include "graphbench/stats/bootstrap.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace graphbench::compare_detail {
+
+namespace {
+
+Verdict verdict_for(const stats::Interval& ci, double threshold) {
+  const double upper = 1.0 + threshold;
+  const double lower = 1.0 / upper;
+  if (ci.low > upper) return Verdict::kSlower;
+  if (ci.high < lower) return Verdict::kFaster;
+  if (ci.low >= lower && ci.high <= upper) return Verdict::kSame;
+  return Verdict::kUnsure;
+}
+
+std::string threshold_note(const Comparison& row, double threshold_option) {
+  if (!(row.threshold_used > threshold_option)) return "";
+  const bool aa = std::isfinite(row.aa_noise) && row.aa_noise >= row.noise;
+  return fmt::format("threshold raised to the {} {:.1f}%", aa ? "A/A run-to-run noise" : "noise",
+                     row.threshold_used * 100.0);
+}
+
+std::string describe(const Comparison& row, double threshold_option) {
+  std::string note;
+  switch (row.verdict) {
+    case Verdict::kSlower: note = fmt::format("{:.2f}x slower", row.ratio); break;
+    case Verdict::kFaster: note = fmt::format("{:.2f}x faster", 1.0 / row.ratio); break;
+    case Verdict::kUnsure: {
+      const double upper = 1.0 + row.threshold_used;
+      note = fmt::format("95% CI {:.3f}-{:.3f} crosses {:.3f}", row.ci95.low, row.ci95.high,
+                         row.ci95.high > upper ? upper : 1.0 / upper);
+      break;
+    }
+    default: break;
+  }
+  const std::string raised = threshold_note(row, threshold_option);
+  if (!raised.empty()) note += (note.empty() ? "" : "; ") + raised;
+  return note;
+}
+
+}  // namespace
+
+Comparison empty_row(const std::string& case_name, const std::string& variant, const std::string& measure,
+                     Verdict verdict, std::string note) {
+  Comparison row;
+  row.case_name = case_name;
+  row.variant = variant;
+  row.measure = measure;
+  row.verdict = verdict;
+  row.ratio = kNaN;
+  row.ci95 = {kNaN, kNaN};
+  row.threshold_used = kNaN;
+  row.noise = kNaN;
+  row.aa_noise = kNaN;
+  row.baseline_median_us = kNaN;
+  row.current_median_us = kNaN;
+  row.note = std::move(note);
+  return row;
+}
+
+void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
+             const CompareOptions& options, double aa_noise) {
+  std::vector<SampleSet> all = numerators;
+  all.insert(all.end(), denominators.begin(), denominators.end());
+  std::string unsure;
+  double noise = 0.0;
+  for (const SampleSet& set : all) {
+    const std::size_t n = set.samples->size();
+    if (n < static_cast<std::size_t>(options.min_samples) && unsure.empty()) {
+      unsure = fmt::format("{} has {} samples, fewer than min_samples {}", set.label, n, options.min_samples);
+    }
+    if (n == 0) continue;
+    const stats::Summary s = stats::summarize(*set.samples);
+    if (!(s.median > 0.0)) {
+      row.note = fmt::format("{} median is {}, not positive: no ratio", set.label, s.median);
+      row.verdict = Verdict::kUnsure;
+      return;
+    }
+    noise = std::max(noise, s.iqr / s.median / 2.0);
+  }
+  for (const SampleSet& set : all) {
+    if (set.samples->empty()) {
+      row.verdict = Verdict::kUnsure;
+      row.note = unsure;
+      return;
+    }
+  }
+  std::vector<const std::vector<double>*> top, bottom;
+  for (const SampleSet& set : numerators) top.push_back(set.samples);
+  for (const SampleSet& set : denominators) bottom.push_back(set.samples);
+  const stats::RatioEstimate estimate = stats::ratio_of_median_products(top, bottom);
+  row.ratio = estimate.ratio;
+  row.ci95 = estimate.ci95;
+  row.noise = noise;
+  row.aa_noise = aa_noise;
+  row.threshold_used = std::max(options.threshold, noise);
+  if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
+  if (!unsure.empty()) {
+    row.verdict = Verdict::kUnsure;
+    row.note = unsure;
+    return;
+  }
+  row.verdict = verdict_for(row.ci95, row.threshold_used);
+  row.note = describe(row, options.threshold);
+}
+
+void judge_point_ratio(Comparison& row, double ratio, double noise_floor, double aa_noise,
+                       const CompareOptions& options) {
+  row.ratio = ratio;
+  row.noise = noise_floor;
+  row.aa_noise = aa_noise;
+  row.threshold_used = options.threshold;
+  if (std::isfinite(noise_floor)) row.threshold_used = std::max(row.threshold_used, noise_floor);
+  if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
+  if (!(ratio > 0.0) || !std::isfinite(ratio)) {
+    row.verdict = Verdict::kUnsure;
+    row.note = "no positive value on both sides: no ratio";
+    return;
+  }
+  const double upper = 1.0 + row.threshold_used;
+  row.verdict = ratio > upper ? Verdict::kSlower : ratio < 1.0 / upper ? Verdict::kFaster : Verdict::kSame;
+  std::string note = "one value per run: the ratio itself is judged";
+  if (row.verdict == Verdict::kSlower) note = fmt::format("{:.2f}x slower; {}", ratio, note);
+  if (row.verdict == Verdict::kFaster) note = fmt::format("{:.2f}x faster; {}", 1.0 / ratio, note);
+  const std::string raised = threshold_note(row, options.threshold);
+  row.note = raised.empty() ? note : note + "; " + raised;
+}
+
+double relative_spread(double a, double b) {
+  if (!(a > 0.0) || !(b > 0.0)) return kNaN;
+  return std::max(a, b) / std::min(a, b) - 1.0;
+}
+
+}  // namespace graphbench::compare_detail

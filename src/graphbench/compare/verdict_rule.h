@@ -1,0 +1,39 @@
+// The verdict rule of compare.h applied to sample sets (the ratio of medians, its bootstrap
+// interval, the noise-aware threshold) and to single values (a training run's total time, its
+// final test accuracy). Used by compare.cpp and training_rows.cpp; not part of the public API.
+#pragma once
+
+#include "graphbench/compare/compare.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace graphbench::compare_detail {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One sample set of the comparison, with the words that name it in a note.
+struct SampleSet {
+  const std::vector<double>* samples;
+  std::string label;  // "baseline", "current eager", ...
+};
+
+// A row with every number NaN.
+Comparison empty_row(const std::string& case_name, const std::string& variant, const std::string& measure,
+                     Verdict verdict, std::string note);
+
+// The ratio, interval, noise and verdict of `numerators` over `denominators` (compare.h).
+// `aa_noise` (NaN: none) raises the threshold further.
+void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
+             const CompareOptions& options, double aa_noise);
+
+// SLOWER, FASTER or SAME for a ratio that has no interval (one value per side): the ratio itself
+// against 1 + t and 1 / (1 + t), with t = max(option, `noise_floor`, `aa_noise`).
+void judge_point_ratio(Comparison& row, double ratio, double noise_floor, double aa_noise,
+                       const CompareOptions& options);
+
+// max(a, b) / min(a, b) - 1: how far apart two positive values are; NaN unless both are > 0.
+double relative_spread(double a, double b);
+
+}  // namespace graphbench::compare_detail
