@@ -21,6 +21,10 @@
 #               python stage's figures when present) and the README's table (scripts/blog_table.py)
 #     profile-off  the blog's GELU cases again with --profile off: the same figures show that
 #               profiling a case does not slow the cases timed after it
+#     models-export  starts the export of configs/models.json's models (below) in the background,
+#               beside the stages that follow; give it before `test`, and `wait-export` before the
+#               first timed stage (the AOTInductor compiles would disturb timings)
+#     wait-export    waits for models-export
 #     models    your own model: export the models of configs/models.json into models/ (not committed;
 #               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
 #               suite, then Python's eager and torch.cuda.graph figures of the same models
@@ -50,6 +54,18 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
   echo "=== $name: exit $code after $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
   tail -n 40 "$OUT/logs/$name.log"
   return $code
+}
+
+export_pid=
+wait_export() {  # waits for a models-export started in the background, if any
+  [[ -n $export_pid ]] || return 0
+  local start=$SECONDS code
+  wait "$export_pid"
+  code=$?
+  echo "=== models-export: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
+  tail -n 20 "$OUT/logs/models-export.log"
+  [[ $code -eq 0 ]] || status=1
+  export_pid=
 }
 
 for stage in "$@"; do
@@ -89,7 +105,7 @@ for stage in "$@"; do
       # An A/A pair of baselines, a plain A/A comparison (exit 0 expected), then the CI recipe:
       # a new run against the pair (exit 0 expected) and one with the graph variant slowed down
       # by running every step twice (exit 1 expected, the regressions named).
-      run ci-a "$gb" --workload ci -q -o "$OUT/results/ci-a" || status=1
+      run ci-a "$gb" --workload ci -q --format json,csv,md,gbench -o "$OUT/results/ci-a" || status=1
       run ci-b "$gb" --workload ci -q -o "$OUT/results/ci-b" || status=1
       run compare-aa "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
       echo "compare-aa exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
@@ -113,9 +129,18 @@ for stage in "$@"; do
       run blog-profile-off "$gb" --workload blog --cases gelu-small,gelu-large,replay-overhead --profile off \
         -o "$OUT/results/blog-profile-off" || status=1
       ;;
+    models-export)
+      env PYTHON="${PYTHON:-python3}" scripts/models-suite.sh models models/suite.json > "$OUT/logs/models-export.log" 2>&1 &
+      export_pid=$!
+      echo "=== models-export: started in the background (pid $export_pid)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    wait-export)
+      wait_export
+      ;;
     models)
       py=${PYTHON:-python3}
-      run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
+      wait_export
+      [[ -f models/suite.json ]] || run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
       run models "$gb" run --config configs/models.json -o "$OUT/results/models" || status=1
       mkdir -p "$OUT/results/models"
       cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null

@@ -109,9 +109,15 @@ TEST_CASE("kernel profile: the profiler sees an eager step's kernels and a repla
   CHECK(eager_profile->busy_us_per_step > 0.0);
   CHECK_FALSE(eager_profile->kernels.empty());
 
-  // CUPTI reports the kernels inside a graph replay one by one.
-  const auto replay_profile = profile_kernels([&] { graph->step(program, bound); }, 10, true);
-  REQUIRE(replay_profile.has_value());
+  // CUPTI reports the kernels inside a graph replay one by one, though it drops some replays' records
+  // at times (CUDA 13.0): the case runner takes such a profile again, and so does this test.
+  std::optional<KernelProfile> replay_profile;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    replay_profile = profile_kernels([&] { graph->step(program, bound); }, 10, true);
+    REQUIRE(replay_profile.has_value());
+    if (replay_profile->kernels_per_step == Approx(5.0)) break;
+    WARN("attempt " << attempt + 1 << ": the profiler saw " << replay_profile->kernels_per_step << " kernels per replay");
+  }
   CHECK(replay_profile->kernels_per_step == Approx(5.0));
   CHECK(replay_profile->copies_per_step == Approx(0.0));
   CHECK(replay_profile->kernels_per_step == Approx(static_cast<double>(*graph->graph_facts().at(0).kernel_nodes)));

@@ -4,6 +4,7 @@
 // appear only on a terminal. The [cuda] tests capture the gather with its device step counter.
 #include "support/catch.h"
 #include "support/cuda_skip.h"
+#include "support/scratch_dir.h"
 
 #include "batch_order.h"
 #include "device_batches.h"
@@ -48,19 +49,10 @@ void write_idx(const fs::path& path, const std::vector<std::uint32_t>& dims, con
 // images are noise with a bright square whose place depends on the label, so it can be learnt.
 class TinyMnist {
  public:
-  TinyMnist() {
-    std::random_device device;
-    path_ = fs::temp_directory_path() / ("graphbench-mnist-test-" + std::to_string(device()));
-    fs::create_directories(path_);
+  TinyMnist() : scratch_("graphbench-mnist-test"), path_(scratch_.path()) {
     write_split("train", kTrain, 1);
     write_split("t10k", kTest, 2);
   }
-  ~TinyMnist() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TinyMnist(const TinyMnist&) = delete;
-  TinyMnist& operator=(const TinyMnist&) = delete;
   std::string dir() const { return path_.string(); }
 
  private:
@@ -80,6 +72,7 @@ class TinyMnist {
     write_idx(path_ / (prefix + "-labels-idx1-ubyte"), {count}, labels);
   }
 
+  testing::ScratchDir scratch_;
   fs::path path_;
 };
 

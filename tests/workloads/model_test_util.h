@@ -4,6 +4,7 @@
 #pragma once
 
 #include "support/catch.h"
+#include "support/scratch_dir.h"
 #include "support/test_models.h"
 
 #include "graphbench/record/result_record.h"
@@ -24,18 +25,7 @@ inline const char* const kQuickDefaults =
 
 class ModelDir {
  public:
-  ModelDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "graphbench-models-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-    models_ = write_test_models(path_);
-  }
-  ~ModelDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ModelDir(const ModelDir&) = delete;
-  ModelDir& operator=(const ModelDir&) = delete;
+  ModelDir() : scratch_("graphbench-models"), path_(scratch_.path()) { models_ = write_test_models(path_); }
 
   const std::filesystem::path& path() const { return path_; }
   const TestModels& models() const { return models_; }
@@ -52,6 +42,7 @@ class ModelDir {
   }
 
  private:
+  ScratchDir scratch_;
   std::filesystem::path path_;
   TestModels models_;
 };

@@ -340,7 +340,7 @@ TEST_CASE("training case: a run that tested nothing fails, one that trained keep
   const auto outcome = run_suite(suite, good, CaseContext{}, Environment{}, nullptr);
   const ResultRecord& r = outcome.report.records[0];
   REQUIRE(r.status == RecordStatus::kOk);
-  CHECK(r.samples_us == std::vector<double>{101.0, 99.0, 100.0});  // what compare gates on
+  CHECK(r.samples_us == (std::vector<double>{101.0, 99.0, 100.0}));  // what compare gates on
   CHECK(r.steps_per_sample == 100);
   REQUIRE(r.stats.has_value());
   CHECK(r.stats->median == 100.0);

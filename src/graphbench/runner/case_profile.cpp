@@ -55,6 +55,35 @@ std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, c
                      profile->kernels_per_step, nodes);
 }
 
+namespace {
+
+// CUPTI can drop activity records (seen with CUDA 13.0: the kernels of some graph replays, or
+// every kernel of an eager step): such a profile is taken again, up to this many times.
+constexpr int kProfileAttempts = 3;
+
+// Why `profile` cannot be whole, or "".
+std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile, bool replay_only) {
+  if (!(profile.kernels_per_step + profile.copies_per_step > 0)) return "the profiler recorded no GPU work";
+  return profiler_visibility_warning(graphs, profile, replay_only);
+}
+
+std::optional<KernelProfile> profile_variant(VariantRunner& runner, const std::vector<GraphFacts>& graphs,
+                                             bool replay_only, bool cuda, std::vector<std::string>& warnings) {
+  std::string gap;
+  for (int attempt = 0; attempt < kProfileAttempts; ++attempt) {
+    std::optional<KernelProfile> profile = profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda);
+    if (!profile) return std::nullopt;
+    gap = profile_gap(graphs, *profile, replay_only);
+    if (gap.empty()) return profile;
+  }
+  warnings.push_back(fmt::format("no kernel profile: {}, {} times (CUPTI lost activity records); kernels per step "
+                                 "and busy time are left out",
+                                 gap, kProfileAttempts));
+  return std::nullopt;
+}
+
+}  // namespace
+
 void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context) {
   const bool cuda = context.device.is_cuda();
   for (std::size_t i = 0; i < timed.runners.size(); ++i) {
@@ -65,13 +94,11 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
     record.graphs = runner.graphs();
     if (context.profile && kernel_profiler_available(cuda)) {
       try {
-        record.profile = profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda);
+        record.profile = profile_variant(runner, record.graphs, variant.inputs_in_place(), cuda, record.warnings);
       } catch (const std::exception& e) {
         record.warnings.push_back(std::string("no kernel profile: ") + e.what());
       }
     }
-    const std::string warning = profiler_visibility_warning(record.graphs, record.profile, variant.inputs_in_place());
-    if (!warning.empty()) record.warnings.push_back(warning);
     const std::string failure =
         kernel_check_failure(instance.expected_kernels_per_step(variant), record.graphs, record.profile);
     if (!failure.empty()) mark_failed(record, failure);

@@ -15,7 +15,9 @@ namespace graphbench {
 inline constexpr int kProfiledSteps = 10;
 
 // Fills `profile` and `graphs` of every timed record, adds warnings, and fails the records whose
-// kernels per step differ from instance.expected_kernels_per_step.
+// kernels per step differ from instance.expected_kernels_per_step. A profile that cannot be whole
+// (no GPU work recorded, or other kernels per replay than the graph holds: CUPTI drops records at
+// times) is taken again; after a few tries the record has no profile and a warning says why.
 void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context);
 
 // The kernel check on its own, on what is known of a variant (either may be absent): the graph's
