@@ -5,10 +5,13 @@
 #include "case_helpers.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/dist/gradient_all_reduce.h"
+#include "graphbench/dist/replicas.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
+#include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/engine_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
@@ -61,9 +64,12 @@ struct Dims {
   std::int64_t n, d_in, h, d_out;
 };
 
-class LinearDropoutCase final : public CaseInstance {
+// One case; data-parallel when `setup` says so (runner/data_parallel.h): every rank draws the
+// same global batch of ranks x batch rows and trains on its shard, the gradients all-reduced
+// between backward and the update.
+class LinearDropoutCase final : public DataParallelCase {
  public:
-  LinearDropoutCase(const CaseSpec& spec, const CaseContext& context)
+  LinearDropoutCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
       : dims_{bench::param_int(spec, "batch"), bench::param_int(spec, "in_features"), bench::param_int(spec, "hidden"),
               bench::param_int(spec, "out_features")},
         train_(spec.mode == "train"),
@@ -72,7 +78,9 @@ class LinearDropoutCase final : public CaseInstance {
         optimizer_(bench::param_string(spec, "optimizer")),
         momentum_(bench::param_number(spec, "momentum")),
         weight_decay_(bench::param_number(spec, "weight_decay")),
-        device_(context.device) {
+        device_(context.device),
+        setup_(std::move(setup)),
+        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? dims_.n * setup_.ranks : dims_.n) {
     const auto options = at::TensorOptions().device(device_).dtype(at::kFloat);
     // torch::nn's own initialisation, so that the reference modules start from the same weights.
     torch::nn::Linear fc1(dims_.d_in, dims_.h);
@@ -81,16 +89,21 @@ class LinearDropoutCase final : public CaseInstance {
     initial_.set("fc1.bias", fc1->bias.detach().to(device_));
     initial_.set("fc2.weight", fc2->weight.detach().to(device_));
     initial_.set("fc2.bias", fc2->bias.detach().to(device_));
-    data_ = at::randn({dims_.n, dims_.d_in}, options);
-    target_ = at::randn({dims_.n, dims_.d_out}, options);
+    // The global batch (the case's batch on each of `ranks` ranks), then this instance's rows.
+    data_ = at::randn({dims_.n * setup_.ranks, dims_.d_in}, options);
+    target_ = at::randn({dims_.n * setup_.ranks, dims_.d_out}, options);
+    if (setup_.shard != DataParallelSetup::kWholeBatch) {
+      data_ = dist::shard_rows(data_, setup_.shard, setup_.ranks).contiguous();
+      target_ = dist::shard_rows(target_, setup_.shard, setup_.ranks).contiguous();
+    }
     timed_program_ = build_program(/*dropout_on=*/true);
     validation_program_ = build_program(/*dropout_on=*/false);
 
     // Napkin math: each weight read in the forward and the backward pass and written by the update;
     // the matrix products are 2*N*(D_in*H + H*D_out) FLOPs forward, twice that backward.
     const double weights = static_cast<double>(dims_.d_in * dims_.h + dims_.h + dims_.h * dims_.d_out + dims_.d_out);
-    const double io = static_cast<double>(dims_.n * (dims_.d_in + dims_.d_out));
-    const double matmul = 2.0 * static_cast<double>(dims_.n) * static_cast<double>(dims_.d_in * dims_.h + dims_.h * dims_.d_out);
+    const double io = static_cast<double>(rows_ * (dims_.d_in + dims_.d_out));
+    const double matmul = 2.0 * static_cast<double>(rows_) * static_cast<double>(dims_.d_in * dims_.h + dims_.h * dims_.d_out);
     cost_.bytes = 4.0 * (train_ ? 3.0 * weights + io : weights + io);
     cost_.flops = train_ ? 3.0 * matmul : matmul;
   }
@@ -116,11 +129,21 @@ class LinearDropoutCase final : public CaseInstance {
   double rtol(const Variant&) const override { return train_ ? 1e-4 : 1e-5; }
   double atol(const Variant&) const override { return train_ ? 1e-5 : 1e-6; }
 
+  // Data-parallel: observe() is the loss, then the params.
+  std::size_t first_param_observation() const override { return 1; }
+  std::int64_t samples_per_step() const override { return rows_; }
+  std::vector<TensorSpec> gradient_specs() const override {
+    std::vector<TensorSpec> specs;
+    for (const auto& name : kParamNames) specs.push_back(spec_of(initial_.at(name)));
+    return specs;
+  }
+  ModelStore& initial_params() override { return initial_; }
+
  private:
   std::shared_ptr<const Program> build_program(bool dropout_on) const {
     const auto spec = [&](std::vector<std::int64_t> shape) { return TensorSpec{std::move(shape), at::kFloat, device_}; };
     Builder b(train_ ? "linear_dropout_train" : "linear_dropout_forward");
-    ValueId x = b.input("x", spec({dims_.n, dims_.d_in}));
+    ValueId x = b.input("x", spec({rows_, dims_.d_in}));
     ValueId w1 = b.param("fc1.weight", spec({dims_.h, dims_.d_in}));
     ValueId b1 = b.param("fc1.bias", spec({dims_.h}));
     ValueId w2 = b.param("fc2.weight", spec({dims_.d_out, dims_.h}));
@@ -132,9 +155,10 @@ class LinearDropoutCase final : public CaseInstance {
     }
     h = ops::dropout(b, h, dropout_on ? dropout_[0] : 0.0);
     ValueId y = ops::dropout(b, ops::linear(b, h, w2, b2), dropout_on ? dropout_[1] : 0.0);
-    ValueId loss = ops::mse_loss(b, y, b.input("target", spec({dims_.n, dims_.d_out})));
+    ValueId loss = ops::mse_loss(b, y, b.input("target", spec({rows_, dims_.d_out})));
     const std::vector<ValueId> params{w1, b1, w2, b2};
-    const auto grads = ops::backward(b, loss, params);
+    auto grads = ops::backward(b, loss, params);
+    if (setup_.communicator) grads = dist::average_gradients(b, grads, setup_.communicator);
     if (optimizer_ == "sgd") {
       ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
     } else {
@@ -151,6 +175,7 @@ class LinearDropoutCase final : public CaseInstance {
   // The tutorial's way: modules, torch::optim::SGD, training_step(); static data and target.
   std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
     const bool graph = variant.needs_cuda_graph();
+    if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
     if (train_ && optimizer_ != "sgd") {
       throw EngineError("the reference variants implement the tutorial's torch::optim::SGD only (optimizer is " +
                         optimizer_ + ")");
@@ -222,6 +247,8 @@ class LinearDropoutCase final : public CaseInstance {
   double momentum_;
   double weight_decay_;
   at::Device device_;
+  DataParallelSetup setup_;
+  std::int64_t rows_;  // rows per step: the batch, or the whole global batch
   ModelStore initial_;
   at::Tensor data_;
   at::Tensor target_;
@@ -235,6 +262,12 @@ class LinearDropoutWorkload final : public Workload {
   const WorkloadDescriptor& descriptor() const override { return descriptor_; }
   std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
     return std::make_unique<LinearDropoutCase>(spec, context);
+  }
+  // Training steps only: the inference mode has no gradients to all-reduce.
+  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
+                                                              const DataParallelSetup& setup) const override {
+    if (spec.mode != "train") return nullptr;
+    return std::make_unique<LinearDropoutCase>(spec, context, setup);
   }
 
  private:

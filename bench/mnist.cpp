@@ -6,11 +6,13 @@
 //                   captured with at::cuda::CUDAGraph)
 #include "case_helpers.h"
 #include "mnist_data.h"
+#include "mnist_data_parallel.h"
 #include "mnist_model.h"
 #include "mnist_training.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/data/mnist_files.h"
+#include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/engine_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
@@ -53,25 +55,34 @@ WorkloadDescriptor mnist_descriptor() {
   return d;
 }
 
-// One timed training step of batch `batch`, on the first batch of the training data.
-class MnistStepCase final : public CaseInstance {
+// One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
+// (runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
+// r-th (its shard), the gradients averaged over the ranks inside the step.
+class MnistStepCase final : public DataParallelCase {
  public:
-  MnistStepCase(const CaseSpec& spec, const CaseContext& context)
+  MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
       : device_(context.device),
         batch_(bench::param_int(spec, "batch")),
         lr_(bench::param_number(spec, "lr")),
         momentum_(bench::param_number(spec, "momentum")),
+        setup_(std::move(setup)),
+        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? batch_ * setup_.ranks : batch_),
         initial_(mnist::initial_store(context.device)) {
     mnist::Split data = mnist::load_split(resolve_mnist_dir(context.data_dir), /*train=*/true, context.device);
-    images_ = data.images.narrow(0, 0, batch_).clone();
-    labels_ = data.labels.narrow(0, 0, batch_).clone();
-    timed_program_ = mnist::build_train_program({batch_, lr_, momentum_, true}, device_);
-    validation_program_ = mnist::build_train_program({batch_, lr_, momentum_, false}, device_);
+    const std::int64_t first = setup_.shard == DataParallelSetup::kWholeBatch ? 0 : setup_.shard * batch_;
+    if (first + rows_ > data.images.size(0)) {
+      throw InputError(fmt::format("{}: {} ranks x batch {} is more than the {} training images", spec.json_path,
+                                   setup_.ranks, batch_, data.images.size(0)));
+    }
+    images_ = data.images.narrow(0, first, rows_).clone();
+    labels_ = data.labels.narrow(0, first, rows_).clone();
+    timed_program_ = mnist::build_train_program({rows_, lr_, momentum_, true}, device_, setup_.communicator);
+    validation_program_ = mnist::build_train_program({rows_, lr_, momentum_, false}, device_, setup_.communicator);
     // Napkin math: 21840 weights read forward and backward and updated; conv FLOPs dominate:
     // conv1 24*24*10*25*2 + conv2 8*8*20*250*2 + fc 2*(320*50 + 50*10) per image, x3 for training.
     const double weights = 0.0 + 10 * 25 + 10 + 20 * 250 + 20 + 320 * 50 + 50 + 50 * 10 + 10;
-    cost_.bytes = 4.0 * (3.0 * weights + static_cast<double>(batch_) * (28 * 28 + 2));
-    cost_.flops = 3.0 * static_cast<double>(batch_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
+    cost_.bytes = 4.0 * (3.0 * weights + static_cast<double>(rows_) * (28 * 28 + 2));
+    cost_.flops = 3.0 * static_cast<double>(rows_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
@@ -92,10 +103,21 @@ class MnistStepCase final : public CaseInstance {
   double rtol(const Variant&) const override { return 1e-4; }
   double atol(const Variant&) const override { return 1e-5; }
 
+  // Data-parallel: observe() is the loss, then the params.
+  std::size_t first_param_observation() const override { return 1; }
+  std::int64_t samples_per_step() const override { return rows_; }
+  std::vector<TensorSpec> gradient_specs() const override {
+    std::vector<TensorSpec> specs;
+    for (const auto& name : mnist::param_names()) specs.push_back(spec_of(initial_.at(name)));
+    return specs;
+  }
+  ModelStore& initial_params() override { return initial_; }
+
  private:
   // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
   std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
     const bool graph = variant.needs_cuda_graph();
+    if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
     struct State {
       mnist::Net net;
       std::unique_ptr<torch::optim::SGD> optimizer;
@@ -147,6 +169,8 @@ class MnistStepCase final : public CaseInstance {
   std::int64_t batch_;
   double lr_;
   double momentum_;
+  DataParallelSetup setup_;
+  std::int64_t rows_;  // rows per step: the batch, or the whole global batch
   ModelStore initial_;
   at::Tensor images_;
   at::Tensor labels_;
@@ -162,8 +186,31 @@ class MnistWorkload final : public Workload {
   std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
     return std::make_unique<MnistStepCase>(spec, context);
   }
+  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
+                                                              const DataParallelSetup& setup) const override {
+    return std::make_unique<MnistStepCase>(spec, context, setup);
+  }
 
   TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
+    return mnist::train(training_config(spec, variant, context));
+  }
+
+  std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
+                                                            const CaseContext& context,
+                                                            const DataParallelSetup& setup) const override {
+    mnist::TrainingConfig config = training_config(spec, variant, context, /*announce_data=*/false);
+    if (config.order != bench::BatchOrder::kSequential || config.data_on_host) {
+      throw InputError(spec.json_path + ": data-parallel training reads each rank's shard of the data in order, from "
+                                        "device memory: order \"shuffled\" (--shuffle) and data \"host\" "
+                                        "(--data-on-host) are for one process");
+    }
+    return std::make_unique<DataParallelTraining>(mnist::train_data_parallel(config, setup));
+  }
+
+ private:
+  // `announce_data`: print which data the run reads and how (data-parallel runs say it themselves).
+  static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context,
+                                               bool announce_data = true) {
     if (variant.source() != StepSource::kEngine || variant.inputs_in_place()) {
       throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
                         " is for kind benchmark (one timed step)");
@@ -175,7 +222,7 @@ class MnistWorkload final : public Workload {
     config.order = context.shuffle.value_or(bench::param_string(spec, "order") == "shuffled") ? bench::BatchOrder::kShuffled
                                                                                            : bench::BatchOrder::kSequential;
     config.seed = context.seed;
-    if (!context.quiet && context.out != nullptr) {
+    if (announce_data && !context.quiet && context.out != nullptr) {
       *context.out << fmt::format("Data: {} (from {}); {}, {} order\n", data.dir, data.source,
                                   config.data_on_host ? "in host memory, every batch copied to the device"
                                                       : "on the device, every batch gathered there by the step",
@@ -195,10 +242,9 @@ class MnistWorkload final : public Workload {
         (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
     config.out = context.quiet ? nullptr : context.out;
     config.progress = context.quiet ? nullptr : context.progress;
-    return mnist::train(config);
+    return config;
   }
 
- private:
   WorkloadDescriptor descriptor_ = mnist_descriptor();
 };
 

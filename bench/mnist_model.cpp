@@ -3,6 +3,7 @@
 #include "device_metrics.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/dist/gradient_all_reduce.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/nn.h"
@@ -92,11 +93,14 @@ ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
 TensorSpec image_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch, 1, 28, 28}, at::kFloat, device}; }
 TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch}, at::kLong, device}; }
 
-// Forward, NLL loss, backward and the SGD update on (x, y); returns the loss.
-ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device) {
+// Forward, NLL loss, backward (the gradients averaged over `communicator`'s ranks, when there is
+// one) and the SGD update on (x, y); returns the loss.
+ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device,
+                   std::shared_ptr<dist::Communicator> communicator = nullptr) {
   Params p = declare_params(b, device);
   ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
   auto grads = ops::backward(b, loss, p.all);
+  if (communicator) grads = dist::average_gradients(b, grads, std::move(communicator));
   ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
   return loss;
 }
@@ -107,11 +111,12 @@ void expect_batches(const GatheredProgramOptions& gathered) {
 
 }  // namespace
 
-std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device) {
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
+                                                   std::shared_ptr<dist::Communicator> communicator) {
   Builder b("mnist_train_step");
   ValueId x = b.input("x", image_spec(options.batch, device));
   ValueId y = b.input("y", label_spec(options.batch, device));
-  b.output("loss", train_step(b, x, y, options, device));
+  b.output("loss", train_step(b, x, y, options, device, std::move(communicator)));
   return b.build();
 }
 

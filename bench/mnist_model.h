@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace graphbench::dist {
+class Communicator;
+}
+
 namespace graphbench::mnist {
 
 // conv1 5x5 (1->10), max-pool 2, relu; conv2 5x5 (10->20), Dropout2d(0.5), max-pool 2, relu;
@@ -49,8 +53,10 @@ struct TrainProgramOptions {
 };
 
 // One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Inputs "x"
-// and "y" are fed; output "loss".
-std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device);
+// and "y" are fed; output "loss". `communicator` (data-parallel): the gradients are averaged over
+// its ranks between backward and SGD.
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
+                                                   std::shared_ptr<dist::Communicator> communicator = nullptr);
 // The test pass of one batch: forward (no dropout); inputs "x" and "y" are fed; outputs
 // "loss_sum" and "correct".
 std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);

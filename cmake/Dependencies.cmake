@@ -35,6 +35,78 @@ if(GRAPHBENCH_WITH_CUDA)
   target_link_libraries(graphbench_torch INTERFACE CUDA::cudart ${CMAKE_DL_LIBS})
 endif()
 
+# Distributed training (c10d), optional: the CPU build talks through ProcessGroupGloo, the CUDA
+# build through ProcessGroupNCCL. LibTorch's c10d headers need a define per backend and that
+# backend's own headers, which LibTorch does not ship (Debian's LibTorch defines USE_C10D_GLOO for
+# every target that links it; GRAPHBENCH_DIST_GLOO / _NCCL say what this build really has):
+#   Gloo  Debian's libgloo-dev (headers, libgloo, GlooConfig.cmake), USE_C10D_GLOO, linked with gloo
+#   NCCL  nccl.h from the CUDA Toolkit or from PyTorch's wheel (the nvidia-nccl package), USE_C10D_NCCL
+# GRAPHBENCH_NCCL_INCLUDE_DIR points at another nccl.h. Without a backend, graphbench still builds;
+# `--nproc` and the data-parallel cases then say that this build has no distributed support.
+option(GRAPHBENCH_WITH_DISTRIBUTED "Data-parallel training over c10d (Gloo on the CPU build, NCCL on the CUDA build)" ON)
+set(GRAPHBENCH_NCCL_INCLUDE_DIR "" CACHE PATH "Directory holding nccl.h (default: the CUDA Toolkit's, then python3's nvidia.nccl package)")
+set(GRAPHBENCH_DIST_BACKEND "none")
+add_library(graphbench_c10d INTERFACE)
+if(GRAPHBENCH_WITH_DISTRIBUTED)
+  find_path(GRAPHBENCH_C10D_INCLUDE_DIR torch/csrc/distributed/c10d/ProcessGroup.hpp HINTS ${TORCH_INCLUDE_DIRS})
+  mark_as_advanced(GRAPHBENCH_C10D_INCLUDE_DIR)
+  if(NOT GRAPHBENCH_C10D_INCLUDE_DIR)
+    set(_graphbench_dist_missing "the LibTorch at ${Torch_DIR} has no c10d headers")
+  elseif(GRAPHBENCH_WITH_CUDA)
+    if(GRAPHBENCH_NCCL_INCLUDE_DIR)
+      # Given: the only place looked at.
+      set(_graphbench_nccl_hints ${GRAPHBENCH_NCCL_INCLUDE_DIR})
+      if(EXISTS ${GRAPHBENCH_NCCL_INCLUDE_DIR}/nccl.h)
+        set(_graphbench_nccl_include ${GRAPHBENCH_NCCL_INCLUDE_DIR})
+      endif()
+    else()
+      set(_graphbench_nccl_hints ${CUDAToolkit_INCLUDE_DIRS})
+      find_program(GRAPHBENCH_PYTHON3 NAMES python3 python)
+      mark_as_advanced(GRAPHBENCH_PYTHON3)
+      if(GRAPHBENCH_PYTHON3)
+        execute_process(COMMAND ${GRAPHBENCH_PYTHON3} -c "import nvidia.nccl as m; print(list(m.__path__)[0])"
+                        OUTPUT_VARIABLE _graphbench_nccl_pkg OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+        if(_graphbench_nccl_pkg)
+          list(APPEND _graphbench_nccl_hints ${_graphbench_nccl_pkg}/include)
+        endif()
+      endif()
+      find_path(GRAPHBENCH_NCCL_HEADER_DIR nccl.h HINTS ${_graphbench_nccl_hints})
+      mark_as_advanced(GRAPHBENCH_NCCL_HEADER_DIR)
+      set(_graphbench_nccl_include ${GRAPHBENCH_NCCL_HEADER_DIR})
+    endif()
+    if(_graphbench_nccl_include)
+      # LibTorch loads NCCL itself; link the library beside the header when there is one, so that
+      # any NCCL symbol our code reaches resolves to that same library.
+      find_library(GRAPHBENCH_NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_graphbench_nccl_include}/../lib NO_DEFAULT_PATH)
+      mark_as_advanced(GRAPHBENCH_NCCL_LIBRARY)
+      set(_graphbench_nccl_library ${GRAPHBENCH_NCCL_LIBRARY})
+      target_include_directories(graphbench_c10d SYSTEM INTERFACE ${_graphbench_nccl_include})
+      target_compile_definitions(graphbench_c10d INTERFACE USE_C10D_NCCL GRAPHBENCH_DIST_NCCL=1 GRAPHBENCH_WITH_DISTRIBUTED=1)
+      if(_graphbench_nccl_library)
+        target_link_libraries(graphbench_c10d INTERFACE ${_graphbench_nccl_library})
+      endif()
+      set(GRAPHBENCH_DIST_BACKEND "nccl (nccl.h in ${_graphbench_nccl_include})")
+    else()
+      set(_graphbench_dist_missing "no nccl.h (looked in: ${_graphbench_nccl_hints}; set GRAPHBENCH_NCCL_INCLUDE_DIR, or pip install nvidia-nccl-cu13)")
+    endif()
+  else()
+    find_package(Gloo CONFIG QUIET)
+    if(TARGET gloo)
+      target_link_libraries(graphbench_c10d INTERFACE gloo)
+      target_compile_definitions(graphbench_c10d INTERFACE USE_C10D_GLOO GRAPHBENCH_DIST_GLOO=1 GRAPHBENCH_WITH_DISTRIBUTED=1)
+      set(GRAPHBENCH_DIST_BACKEND "gloo ${GLOO_VERSION}")
+    else()
+      set(_graphbench_dist_missing "no Gloo (Debian: apt-get install libgloo-dev)")
+    endif()
+  endif()
+  if(_graphbench_dist_missing)
+    message(STATUS "graphbench: distributed support OFF: ${_graphbench_dist_missing}")
+  endif()
+else()
+  message(STATUS "graphbench: distributed support OFF (GRAPHBENCH_WITH_DISTRIBUTED=OFF)")
+endif()
+message(STATUS "graphbench: distributed backend: ${GRAPHBENCH_DIST_BACKEND}")
+
 # LibTorch ships fmt headers of its own in some releases: make sure ours (the system's) win by
 # using fmt header-only through its own target, listed before Torch in every link line.
 if(TARGET fmt::fmt-header-only)

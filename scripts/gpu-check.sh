@@ -29,6 +29,8 @@
 #               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
 #               suite, then Python's eager and torch.cuda.graph figures of the same models
 #               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
+#     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
+#               NVLink multicast off), results in results/ddp-n1 and results/ddp-n2
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -75,7 +77,9 @@ for stage in "$@"; do
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.
-      run ctest ctest --test-dir build-gpu --output-on-failure -j 4 --timeout 600 -LE cpu-only || status=1
+      # CTEST_EXCLUDE: a regex of tests to leave out (e.g. the CPU-only MNIST epochs, which CI runs).
+      run ctest ctest --test-dir build-gpu --output-on-failure -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
+        -LE cpu-only ${CTEST_EXCLUDE:+-E "$CTEST_EXCLUDE"} || status=1
       ;;
     gelu|linear_dropout|blog|ci)
       run "$stage" "$gb" --workload "$stage" -o "$OUT/results/$stage" || status=1
@@ -146,6 +150,15 @@ for stage in "$@"; do
       [[ -f "$OUT/results/models/results.json" ]] && side_by_side=(--graphbench "$OUT/results/models/results.json")
       run models-python "$py" scripts/python_baseline.py --suite configs/models.json "${side_by_side[@]}" \
           -o "$OUT/results/models/python-baseline.json" || status=1
+      ;;
+    ddp)
+      # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every
+      # process of this job sees the same settings.
+      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
+      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      nvidia-smi topo -m > "$OUT/logs/nvidia-smi-topo.log" 2>&1
+      run ddp-n1 "$gb" run --config configs/ddp.json --nproc 1 -o "$OUT/results/ddp-n1" || status=1
+      run ddp-n2 "$gb" run --config configs/ddp.json --nproc 2 -o "$OUT/results/ddp-n2" || status=1
       ;;
     *)
       echo "gpu-check.sh: unknown stage $stage" >&2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up graphbench on a Debian 12 machine and builds it into build/:
-#   1. installs the Debian packages the build needs, if missing (LibTorch 1.13 CPU, CLI11,
+#   1. installs the Debian packages the build needs, if missing (LibTorch 1.13 CPU, Gloo for
+#      data-parallel runs on the CPU, CLI11,
 #      nlohmann/json, fmt, Catch2, zlib; Fashion-MNIST data; matplotlib for the plot script);
 #   2. configures with CMake (Release, Ninja) and builds.
 #
@@ -21,7 +22,7 @@ if [[ "${1:-}" == "--no-install" ]]; then
 fi
 
 packages=(build-essential cmake ninja-build git pkg-config
-          libtorch-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+          libtorch-dev libgloo-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
           dataset-fashion-mnist python3 python3-matplotlib)
 
 if [[ $install == 1 ]]; then

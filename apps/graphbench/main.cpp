@@ -41,6 +41,8 @@ struct RawRunOptions {
   double min_time_s = 0;
   double max_time_s = 0;
   double noise = 0;
+  int nproc = 0;
+  int inject_rank_failure = -1;
   std::vector<CLI::Option*> given;
 };
 
@@ -79,6 +81,12 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
       ->group("Testing");
+  auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");
+  dist->add_option("--nproc", raw.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
+  dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
+      ->capture_default_str();
+  app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
+      ->group("Testing");
 }
 
 // "--seed": decimal digits only, at most 2^64 - 1.
@@ -92,10 +100,13 @@ std::uint64_t parse_seed(const std::string& text) {
   throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));
 }
 
-RunOptions finish(RawRunOptions& raw, CLI::App& app) {
+RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   RunOptions o = raw.options;
   o.seed = parse_seed(raw.seed);
   if (app.count("--variants") > 0) o.variants = raw.variants;
+  if (app.count("--nproc") > 0) o.nproc = raw.nproc;
+  if (app.count("--inject-rank-failure") > 0) o.inject_rank_failure = raw.inject_rank_failure;
+  o.arguments.assign(argv + 1, argv + argc);
   if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
   if (app.count("--epochs") > 0) o.epochs = raw.epochs;
   if (app.count("--warmup") > 0) o.warmup = raw.warmup;
@@ -168,6 +179,7 @@ int main(int argc, char** argv) {
       "  graphbench run --config configs/blog.json        a suite file\n"
       "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
       "  graphbench list                                  workloads, variants, suites\n"
+      "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
       "regression); 2 bad input or usage; 130/143 stopped by SIGINT/SIGTERM (the finished cases are\n"
       "written, the run marked interrupted). Suite format: docs/spec.md; result files: docs/results.md.");
@@ -230,11 +242,11 @@ int main(int argc, char** argv) {
       }
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
-    if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run), command_line);
+    if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
     if (app.count("--workload") > 0 && top.options.workload.empty()) {
       throw graphbench::InputError("--workload: empty name (expected the name of a suite: see graphbench list)");
     }
-    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app), command_line);
+    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
     std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {

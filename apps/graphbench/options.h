@@ -37,6 +37,11 @@ struct RunOptions {
   std::string inject_slowdown;  // VARIANT=K (test-only)
   std::string l2 = "hot";       // --l2 hot|cold: L2 cache left warm, or flushed before every timed step
   std::string profile = "on";   // --profile on|off: kernel profile after each case's timed samples
+  // Data parallelism (docs/distributed.md).
+  std::optional<int> nproc;       // --nproc N: start N ranks of this run on this host
+  double dist_timeout_s = 300.0;  // --dist-timeout: the longest any rank waits for the others
+  std::optional<int> inject_rank_failure;  // test-only: this rank kills itself after the rendezvous
+  std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
 };
 
 struct CompareCliOptions {

@@ -1,12 +1,14 @@
 #include "run_command.h"
 
+#include "run_support.h"
+
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
+#include "graphbench/dist/rank_env.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
 #include "graphbench/exec/executor.h"
 #include "graphbench/report/markdown_writer.h"
-#include "graphbench/report/report_files.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/safe_name.h"
@@ -69,6 +71,8 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
+}  // namespace
+
 at::Device resolve_device(const std::string& name) {
   if (name == "cpu") return at::kCPU;
   const bool cuda = cuda_graphs_available();
@@ -83,6 +87,8 @@ at::Device resolve_device(const std::string& name) {
   }
   return cuda ? at::Device(at::kCUDA) : at::Device(at::kCPU);  // auto
 }
+
+namespace {
 
 void apply_case_filter(SuiteSpec& suite, const std::vector<std::string>& values) {
   if (values.empty()) return;
@@ -227,11 +233,14 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
                                workload, fmt::join(tried, " or ")));
 }
 
-int run_command(const RunOptions& o, const std::string& command_line) {
-  // Everything is checked before anything runs: the suite, the options, the output directory.
-  const std::string path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
-  const OutputFormats formats = parse_output_formats(o.formats);
-  SuiteSpec suite = load_suite_spec(path, WorkloadRegistry::global().descriptors());
+PreparedRun prepare_run(const RunOptions& o) {
+  // Everything is checked before anything runs: the suite, the options (the output directory is
+  // checked by prepare_output_directory, by the process that writes it).
+  PreparedRun run;
+  run.path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
+  run.formats = parse_output_formats(o.formats);
+  run.suite = load_suite_spec(run.path, WorkloadRegistry::global().descriptors());
+  SuiteSpec& suite = run.suite;
   if (!o.last_batch.empty() && o.last_batch != "skip" && o.last_batch != "capture") {
     throw InputError("--last-batch: expected skip or capture, got \"" + o.last_batch + "\"");
   }
@@ -242,36 +251,37 @@ int run_command(const RunOptions& o, const std::string& command_line) {
     }
   }
   apply_variant_filter(suite, o.variants, o.quiet);
-  if (suite.cases.empty()) throw InputError(path + ": no case left to run after --cases / --variants");
+  if (suite.cases.empty()) throw InputError(run.path + ": no case left to run after --cases / --variants");
   apply_sampling_overrides(suite, o);
+  run.device = resolve_device(o.device);
+  run.context = make_context(o, run.device);
+  run.directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
+  return run;
+}
 
-  const at::Device device = resolve_device(o.device);
-  const CaseContext context = make_context(o, device);
-  std::ostream* log = o.quiet ? nullptr : &std::cerr;
-  const std::string directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
-  for (const auto& removed : prepare_output_directory(directory)) {
+void prepare_output(const PreparedRun& run, std::ostream* log) {
+  for (const auto& removed : prepare_output_directory(run.directory)) {
     if (log != nullptr) *log << "removed " << removed << ", a temporary file of a run that was killed\n";
   }
+}
 
-  const bool any_benchmark = std::any_of(suite.cases.begin(), suite.cases.end(),
+EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure) {
+  const bool any_benchmark = std::any_of(run.suite.cases.begin(), run.suite.cases.end(),
                                          [](const CaseSpec& c) { return c.kind == "benchmark"; });
   EnvironmentRequest request;
-  request.cuda = device.is_cuda();
-  request.measure_bandwidth = device.is_cuda() && any_benchmark;
+  request.cuda = run.device.is_cuda();
+  request.measure_bandwidth = measure && run.device.is_cuda() && any_benchmark;
   request.command_line = command_line;
-  request.suite = suite.name;
-  request.config_path = path;
-  if (log != nullptr) {
-    *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", suite.name, suite.cases.size(), path,
-                        device.is_cuda() ? "cuda" : "cpu");
-  }
-  install_stop_handlers();
-  const SuiteOutcome outcome =
-      run_suite(suite, WorkloadRegistry::global(), context, collect_environment(request), log, &std::cerr);
+  request.suite = run.suite.name;
+  request.config_path = run.path;
+  return request;
+}
 
+int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log) {
+  const std::string& directory = run.directory;
   if (!o.quiet) std::cout << "\n" << render_markdown(outcome.report);
   try {
-    for (const auto& written : write_report_files(outcome.report, directory, formats)) {
+    for (const auto& written : write_report_files(outcome.report, directory, run.formats)) {
       if (log != nullptr) *log << "wrote " << written << "\n";
     }
   } catch (const Error& e) {
@@ -284,6 +294,23 @@ int run_command(const RunOptions& o, const std::string& command_line) {
     return kExitInterruptedBase + stop_signal();
   }
   return outcome.exit_code();
+}
+
+int run_command(const RunOptions& o, const std::string& command_line) {
+  if (o.nproc) return launch_ranks_command(o);
+  if (const auto rank = dist::read_rank_env()) return run_as_rank(o, *rank, command_line);
+  const PreparedRun run = prepare_run(o);
+  std::ostream* log = o.quiet ? nullptr : &std::cerr;
+  prepare_output(run, log);
+  if (log != nullptr) {
+    *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", run.suite.name, run.suite.cases.size(),
+                        run.path, run.device.is_cuda() ? "cuda" : "cpu");
+  }
+  install_stop_handlers();
+  const SuiteOutcome outcome = run_suite(run.suite, WorkloadRegistry::global(), run.context,
+                                         collect_environment(environment_request(run, command_line, true)), log,
+                                         &std::cerr);
+  return report_outcome(o, run, outcome, log);
 }
 
 }  // namespace graphbench::cli

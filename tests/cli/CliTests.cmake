@@ -286,3 +286,83 @@ add_test(NAME "cli: a second signal ends the run at once (143)"
          COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
 include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)
+
+# Data-parallel runs on the CPU: two ranks over Gloo started by --nproc (docs/distributed.md).
+# Every test is bounded by a ctest timeout, so that a hang fails instead of waiting forever.
+set(DDP_CPU ${CLI_DIR}/ddp_cpu.json)
+if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
+  add_test(NAME "cli: --nproc 2 on the CPU: data-parallel over Gloo"
+           COMMAND ${EXPECT} 0 "starting 2 rank\\(s\\) of suite ddp-cpu on cpu \\(gloo\\)"
+                   "\\| ddp-small +\\| graph +\\| [a-z+]+ +\\| skipped: CUDA graphs need a CUDA device"
+                   "\\| ddp-small +\\| reference +\\| [a-z+]+ +\\| skipped: no data-parallel form"
+                   "\\| ddp-small +\\| static +\\| 2 \\(gloo\\) +\\|"
+                   "\\| gelu-not-data-parallel +\\| eager +\\| [a-z+]+ +\\| skipped: workload gelu has no data-parallel form" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 ${QUICK} -o ${OUT_DIR}/ddp)
+  add_test(NAME "cli: --nproc 2 results carry the data-parallel figures"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp/results.json
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 timed:ddp-small/eager
+                   status:ddp-small/graph=skipped status:ddp-small/reference=skipped
+                   status:gelu-not-data-parallel/eager=skipped csv:${OUT_DIR}/ddp/results.csv)
+  set_tests_properties("cli: --nproc 2 on the CPU: data-parallel over Gloo" PROPERTIES TIMEOUT 240)
+  set_tests_properties("cli: --nproc 2 results carry the data-parallel figures"
+                       PROPERTIES DEPENDS "cli: --nproc 2 on the CPU: data-parallel over Gloo")
+
+  # The tutorial's training, one epoch, each of two ranks a shard of it.
+  add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
+           COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[[0-9]+/60000\\] Loss: [0-9]+\\.[0-9]{4}  \\(2 ranks, 30000 samples each"
+                   "^Test set: Average loss: [0-9]+\\.[0-9]{4} \\| Accuracy: 0\\.[0-9]{3}$" --
+                   ${GB} run --config ${CLI_DIR}/ddp_mnist_cpu.json --nproc 2 --device cpu --dist-timeout 120 -o ${OUT_DIR}/ddp-mnist)
+  add_test(NAME "cli: MNIST data-parallel training learned, params identical on both ranks"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-mnist/results.json
+                   learned:ddp-mnist-epoch/eager dptrained:ddp-mnist-epoch/eager=2
+                   learned:ddp-mnist-epoch/static dptrained:ddp-mnist-epoch/static=2
+                   status:ddp-mnist-epoch/graph=skipped)
+  set_tests_properties("cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch" PROPERTIES TIMEOUT 600)
+  set_tests_properties("cli: MNIST data-parallel training learned, params identical on both ranks"
+                       PROPERTIES DEPENDS "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch")
+
+  add_test(NAME "cli: a rank that dies ends the run with 1, the others ended too"
+           COMMAND ${EXPECT} 1 "rank 1: --inject-rank-failure" "rank 1 \\(pid [0-9]+\\) was killed by signal 9"
+                   "ended rank 0 \\(pid [0-9]+\\)" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 30 --inject-rank-failure 1
+                   ${QUICK} -o ${OUT_DIR}/ddp-dies)
+  set_tests_properties("cli: a rank that dies ends the run with 1, the others ended too" PROPERTIES TIMEOUT 60)
+
+  add_test(NAME "cli: a rendezvous that times out ends the rank with 1"
+           COMMAND ${EXPECT} 1 "rendezvous timed out after 3 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
+                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 3 -o ${OUT_DIR}/ddp-alone)
+  set_tests_properties("cli: a rendezvous that times out ends the rank with 1" PROPERTIES TIMEOUT 60
+                       ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
+endif()
+
+add_test(NAME "cli: --nproc 0 is bad input (2)"
+         COMMAND ${EXPECT} 2 "--nproc: expected a positive number of ranks, got 0" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 0 --device cpu)
+add_test(NAME "cli: --nproc under torchrun's variables is bad input (2)"
+         COMMAND ${EXPECT} 2 "--nproc: this process already runs as rank 0 of 2" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu)
+set_tests_properties("cli: --nproc under torchrun's variables is bad input (2)" PROPERTIES
+                     ENVIRONMENT "RANK=0;WORLD_SIZE=2")
+add_test(NAME "cli: --nproc with a bad suite is bad input (2), no rank started"
+         COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2" -- ${GB} run --config ${CLI_DIR}/bad_shape.json --nproc 2 --device cpu)
+# More ranks than GPUs: on the CPU build --device cuda is refused first; the GPU machine checks the count.
+add_test(NAME "cli: --nproc with --device cuda and no GPU is bad input (2)"
+         COMMAND ${EXPECT} 2 "--device cuda" -- ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cuda)
+set_tests_properties("cli: --nproc with --device cuda and no GPU is bad input (2)" PROPERTIES LABELS cpu-only)
+if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
+  add_test(NAME "cli: --nproc with more ranks than GPUs is bad input (2)"
+           COMMAND ${EXPECT} 2 "--nproc 64: one rank per GPU" --
+                   ${GB} run --config ${DDP_CPU} --nproc 64 --device cuda)
+  # Two ranks on two GPUs over NCCL, the graph variant capturing the all-reduce (skipped with
+  # fewer than two GPUs).
+  add_test(NAME "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| 2 \\(nccl\\) +\\|" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 ${QUICK} -o ${OUT_DIR}/ddp-cuda)
+  set_tests_properties("cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
+                       PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  add_test(NAME "cli: --nproc 2 on two GPUs: figures of every variant"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-cuda/results.json
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 dataparallel:ddp-small/graph=2)
+  set_tests_properties("cli: --nproc 2 on two GPUs: figures of every variant" PROPERTIES SKIP_RETURN_CODE 77
+                       DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
+endif()

@@ -5,6 +5,11 @@ check_results.py RESULTS_JSON CHECK...
   status:CASE/VARIANT=STATUS        the record's status (ok, skipped, failed)
   timed:CASE/VARIANT                an ok record with samples, a median and counters
   learned:CASE/VARIANT              a training record whose first epoch tested better than chance
+  dataparallel:CASE/VARIANT=N       a data-parallel record of N ranks: every rank's median, the
+                                    slowest rank, samples/s, the all-reduce alone, the one-rank
+                                    baseline and scaling efficiency, params identical on every rank
+  dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
+                                    step, the slowest rank, samples/s, params identical on every rank
   training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
   breakdown:CASE/VARIANT            a training record whose load, setup, capture, training, testing
                                     and other seconds are there and add up to its total
@@ -79,6 +84,39 @@ def main():
             # Chance level is ln(10) = 2.303 and 10% accuracy.
             if not (first["test_loss"] < 2.0 and first["test_accuracy"] > 0.5):
                 fail(f"{arg}: did not learn: test loss {first['test_loss']}, accuracy {first['test_accuracy']}")
+        elif kind == "dataparallel":
+            spec, world = arg.split("=")
+            r = record(spec)
+            d = r.get("data_parallel")
+            if r["status"] != "ok" or not d:
+                fail(f"{spec}: no data-parallel figures: {r['status']} {r.get('reason')}")
+            if d["world_size"] != int(world) or len(d["rank_median_us"]) != int(world):
+                fail(f"{spec}: world_size {d['world_size']}, {len(d['rank_median_us'])} rank medians, expected {world}")
+            slowest = max(d["rank_median_us"])
+            if not (slowest > 0 and d["slowest_median_us"] == slowest and d["rank_median_us"][d["slowest_rank"]] == slowest):
+                fail(f"{spec}: slowest rank {d['slowest_rank']} at {d['slowest_median_us']} us, ranks {d['rank_median_us']}")
+            expected_rate = d["global_batch"] / (slowest * 1e-6)
+            if d["global_batch"] != d["samples_per_rank"] * int(world) or abs(d["samples_per_second"] - expected_rate) > 1e-6 * expected_rate:
+                fail(f"{spec}: samples/s {d['samples_per_second']} for a global batch of {d['global_batch']}")
+            for key in ("all_reduce_us", "one_rank_us", "scaling_efficiency"):
+                if not (isinstance(d.get(key), (int, float)) and d[key] > 0):
+                    fail(f"{spec}: {key} is {d.get(key)}")
+            if not d["params_identical"] or d.get("max_error_vs_one_process") is None:
+                fail(f"{spec}: params identical {d['params_identical']}, error vs one process {d.get('max_error_vs_one_process')}")
+            if d["gradient_bytes"] <= 0 or d["buckets"] < 1:
+                fail(f"{spec}: {d['gradient_bytes']} gradient bytes in {d['buckets']} buckets")
+        elif kind == "dptrained":
+            spec, world = arg.split("=")
+            r = record(spec)
+            d = r.get("data_parallel")
+            if r["status"] != "ok" or not d or not r.get("training"):
+                fail(f"{spec}: no data-parallel training: {r['status']} {r.get('reason')}")
+            if d["world_size"] != int(world) or len(d["rank_median_us"]) != int(world) or min(d["rank_median_us"]) <= 0:
+                fail(f"{spec}: world_size {d['world_size']}, rank medians {d['rank_median_us']}, expected {world} ranks")
+            if d["slowest_median_us"] != max(d["rank_median_us"]) or d["samples_per_second"] <= 0:
+                fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
+            if not d["params_identical"]:
+                fail(f"{spec}: params differ across ranks")
         elif kind == "absent":
             case, variant = arg.split("/", 1)
             if (case, variant) in records:

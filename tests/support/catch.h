@@ -10,6 +10,7 @@
 #if GRAPHBENCH_CATCH2_MAJOR >= 3
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 using Catch::Approx;
 namespace Catch {

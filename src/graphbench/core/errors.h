@@ -43,4 +43,11 @@ class CaptureError : public EngineError {
   using EngineError::EngineError;
 };
 
+// Several ranks could not work together: a rendezvous or a collective timed out, a rank died, or
+// the ranks disagree (different parameters after the same steps). Ends a distributed run with 1.
+class DistributedError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace graphbench

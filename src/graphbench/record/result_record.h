@@ -106,6 +106,34 @@ struct PublishedComparison {
   std::string device;
 };
 
+// A case run data-parallel (`--nproc N`, or under torchrun): how the ranks' steps compare, the
+// gradient all-reduce alone, and the scaling against the same case in a world of one. Weak scaling:
+// each rank trains `samples_per_rank` rows per step, so one step of N ranks trains N times that.
+struct DataParallelFigures {
+  int world_size = 1;
+  std::string backend;                   // nccl or gloo
+  std::int64_t samples_per_rank = 0;     // the case's batch
+  std::int64_t global_batch = 0;         // world_size x samples_per_rank
+  std::vector<double> rank_median_us;    // each rank's median step time, by rank
+  double median_us = 0.0;                // the median of the ranks' medians
+  int slowest_rank = 0;
+  double slowest_median_us = 0.0;        // the world's step: every rank waits for the slowest
+  double samples_per_second = 0.0;       // global_batch / slowest_median_us
+  std::int64_t gradient_bytes = 0;       // what one step all-reduces
+  std::int64_t buckets = 0;
+  // The gradient all-reduce alone (pack, all-reduce, average), median on rank 0: run as this
+  // variant runs it (eagerly, or captured and replayed for graph variants).
+  std::optional<double> all_reduce_us;
+  // The same variant in a world of one (rank 0 alone, the same batch), median; and
+  // one_rank_us / slowest_median_us: throughput with N ranks over N times that of one.
+  std::optional<double> one_rank_us;
+  std::optional<double> scaling_efficiency;
+  // Params after the validation steps: bit-identical on every rank (an all-reduce of fingerprints),
+  // and their largest difference from one process training on the whole global batches.
+  bool params_identical = false;
+  std::optional<double> max_error_vs_one_process;
+};
+
 struct ResultRecord {
   std::string case_name;
   std::string workload;
@@ -152,6 +180,7 @@ struct ResultRecord {
   std::vector<std::string> warnings;
   std::optional<PublishedComparison> published;
   std::optional<TrainingSummary> training;  // kind training
+  std::optional<DataParallelFigures> data_parallel;  // run data-parallel
 };
 
 struct RunReport {

@@ -113,6 +113,25 @@ json training_to_json(const TrainingSummary& t) {
           {"batch_order", t.batch_order}};
 }
 
+json data_parallel_to_json(const DataParallelFigures& d) {
+  return {{"world_size", d.world_size},
+          {"backend", d.backend},
+          {"samples_per_rank", d.samples_per_rank},
+          {"global_batch", d.global_batch},
+          {"rank_median_us", numbers_to_json(d.rank_median_us)},
+          {"median_us", number_or_null(d.median_us)},
+          {"slowest_rank", d.slowest_rank},
+          {"slowest_median_us", number_or_null(d.slowest_median_us)},
+          {"samples_per_second", number_or_null(d.samples_per_second)},
+          {"gradient_bytes", d.gradient_bytes},
+          {"buckets", d.buckets},
+          {"all_reduce_us", optional_number(d.all_reduce_us)},
+          {"one_rank_us", optional_number(d.one_rank_us)},
+          {"scaling_efficiency", optional_number(d.scaling_efficiency)},
+          {"params_identical", d.params_identical},
+          {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
+}
+
 json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
 json profile_to_json(const KernelProfile& p) {
@@ -208,6 +227,8 @@ json record_to_json(const ResultRecord& rec) {
                       {"device", p.device}};
   }
   r["training"] = rec.training ? training_to_json(*rec.training) : json(nullptr);
+  // Only in records of data-parallel runs (files of other runs are unchanged).
+  if (rec.data_parallel) r["data_parallel"] = data_parallel_to_json(*rec.data_parallel);
   return r;
 }
 
@@ -557,6 +578,30 @@ TrainingSummary read_training(const ObjectReader& t) {
   return out;
 }
 
+DataParallelFigures read_data_parallel(const ObjectReader& d) {
+  DataParallelFigures out;
+  out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
+  out.backend = d.string("backend");
+  out.samples_per_rank = d.integer("samples_per_rank");
+  out.global_batch = d.integer("global_batch");
+  out.rank_median_us = d.numbers("rank_median_us");
+  out.median_us = d.number("median_us");
+  out.slowest_rank = static_cast<int>(d.integer("slowest_rank", 0, std::numeric_limits<int>::max()));
+  out.slowest_median_us = d.number("slowest_median_us");
+  out.samples_per_second = d.number("samples_per_second");
+  out.gradient_bytes = d.integer("gradient_bytes");
+  out.buckets = d.integer("buckets");
+  out.all_reduce_us = d.optional_number("all_reduce_us");
+  out.one_rank_us = d.optional_number("one_rank_us");
+  out.scaling_efficiency = d.optional_number("scaling_efficiency");
+  if (const json* same = d.find("params_identical")) {
+    if (!same->is_boolean()) d.fail_expected(d.pointer("params_identical"), "true or false", *same);
+    out.params_identical = same->get<bool>();
+  }
+  out.max_error_vs_one_process = d.optional_number("max_error_vs_one_process");
+  return out;
+}
+
 ResultRecord read_record(const ObjectReader& r) {
   ResultRecord rec;
   rec.case_name = r.string("case", true);
@@ -585,6 +630,7 @@ ResultRecord read_record(const ObjectReader& r) {
     rec.training->step_samples_us = rec.samples_us;
     rec.training->steps_per_block = rec.steps_per_sample;
   }
+  if (r.find_value("data_parallel")) rec.data_parallel = read_data_parallel(r.object("data_parallel"));
   return rec;
 }
 

@@ -161,6 +161,40 @@ void append_training(std::string& out, const RunReport& report) {
   }
 }
 
+std::vector<std::string> data_parallel_row(const ResultRecord& r) {
+  const DataParallelFigures& d = *r.data_parallel;
+  if (r.status != RecordStatus::kOk) {
+    return {r.case_name, r.variant, std::to_string(d.world_size), status_text(r), "", "", "", "", "", "", ""};
+  }
+  const auto optional = [](const std::optional<double>& v) { return v ? human(*v) : std::string(); };
+  std::string identical = d.params_identical ? "yes" : "NO";
+  if (d.max_error_vs_one_process) identical += fmt::format(" ({:.2g})", *d.max_error_vs_one_process);
+  return {r.case_name,
+          r.variant,
+          fmt::format("{} ({})", d.world_size, d.backend),
+          fmt::format("{} / {} (rank {})", human(d.median_us), human(d.slowest_median_us), d.slowest_rank),
+          optional(d.all_reduce_us),
+          human(d.samples_per_second),
+          optional(d.one_rank_us),
+          d.scaling_efficiency ? fmt::format("{:.0f}%", 100.0 * *d.scaling_efficiency) : "",
+          r.speedup_vs_eager ? speedup(*r.speedup_vs_eager) : "",
+          identical,
+          fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
+}
+
+void append_data_parallel(std::string& out, const RunReport& report) {
+  out += "\n## Data-parallel\n\n";
+  out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
+         "Scaling efficiency: samples/s with N ranks over N times those of one rank alone.\n\n";
+  out += "| case | variant | ranks | step median / slowest rank (us) | all-reduce alone (us) | samples/s | "
+         "one rank (us) | scaling efficiency | speedup vs eager | params identical (max error vs one process) | "
+         "global batch |\n";
+  out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const auto& r : report.records) {
+    if (r.data_parallel) append_row(out, data_parallel_row(r));
+  }
+}
+
 void append_warnings(std::string& out, const RunReport& report) {
   std::string lines;
   for (const auto& r : report.records) {
@@ -185,8 +219,13 @@ std::string render_markdown(const RunReport& report) {
 
   bool any_benchmark = false;
   bool any_training = false;
-  for (const auto& r : report.records) (is_training(r) ? any_training : any_benchmark) = true;
+  bool any_data_parallel = false;
+  for (const auto& r : report.records) {
+    (is_training(r) ? any_training : any_benchmark) = true;
+    any_data_parallel = any_data_parallel || r.data_parallel.has_value();
+  }
   if (!any_benchmark && !any_training) out += "\nNo results.\n";
+  if (any_data_parallel) append_data_parallel(out, report);
   if (any_benchmark) append_benchmarks(out, report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report);
   if (any_training) append_training(out, report);

@@ -9,7 +9,7 @@
 namespace graphbench {
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context) {
+                        const CaseContext& context, const SamplingAgreement* agreement) {
   TimedCase out;
   for (const auto& v : variants) {
     if (v.record->status != RecordStatus::kOk) continue;
@@ -46,7 +46,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
       if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
     };
   }
-  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer);
+  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;
 }

@@ -25,7 +25,8 @@ struct TimedCase {
 };
 
 // Times the variants whose records are still ok; a runner that cannot be made fails its record.
+// `agreement`: the ranks of a data-parallel case sampling together (sampler.h), or null.
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context);
+                        const CaseContext& context, const SamplingAgreement* agreement = nullptr);
 
 }  // namespace graphbench

@@ -37,7 +37,7 @@ void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads) 
 }
 
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& suite_context,
-                       Environment environment, std::ostream* log, std::ostream* errors) {
+                       Environment environment, std::ostream* log, std::ostream* errors, const CaseRunFn& run_case) {
   preflight_suite(suite, workloads);
   CaseContext context = suite_context;
   context.case_names.clear();
@@ -56,8 +56,12 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
     std::vector<ResultRecord> records;
     try {
       if (workload == nullptr) throw InputError(fmt::format("{}: {}: no workload named {}", suite.path, spec.json_path, spec.workload));
-      records = spec.kind == "training" ? run_training_case(*workload, spec, context, log)
-                                        : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
+      if (run_case) {
+        records = run_case(*workload, spec, outcome.report.environment);
+      } else {
+        records = spec.kind == "training" ? run_training_case(*workload, spec, context, log)
+                                          : run_benchmark_case(*workload, spec, context, outcome.report.environment, log);
+      }
     } catch (const InputError& e) {
       if (!stop_requested()) {
         outcome.bad_input = true;

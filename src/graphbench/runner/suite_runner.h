@@ -8,6 +8,7 @@
 #include "graphbench/runner/workload.h"
 #include "graphbench/runner/workload_registry.h"
 
+#include <functional>
 #include <ostream>
 #include <vector>
 
@@ -27,9 +28,14 @@ struct SuiteOutcome {
 // exit code 2 before any case has run.
 void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
 
+// How one case runs. Empty: benchmark and training cases in this process (run_benchmark_case,
+// run_training_case); a data-parallel run passes its own (dist/data_parallel_suite.h).
+using CaseRunFn = std::function<std::vector<ResultRecord>(const Workload&, const CaseSpec&, const Environment&)>;
+
 // Runs preflight_suite, then the cases. `log` (may be null: -q) gets the progress lines;
 // `errors` (may be null in tests) gets every failure, whatever -q says.
 SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads, const CaseContext& context,
-                       Environment environment, std::ostream* log, std::ostream* errors = nullptr);
+                       Environment environment, std::ostream* log, std::ostream* errors = nullptr,
+                       const CaseRunFn& run_case = {});
 
 }  // namespace graphbench

@@ -1,6 +1,7 @@
 #include "graphbench/runner/workload.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/runner/data_parallel.h"
 
 namespace graphbench {
 
@@ -14,6 +15,16 @@ double CaseInstance::atol(const Variant& variant) const {
 
 TrainingSummary Workload::train(const CaseSpec& spec, const Variant&, const CaseContext&) const {
   throw EngineError("workload " + spec.workload + " has no training cases");
+}
+
+std::unique_ptr<DataParallelCase> Workload::instantiate_data_parallel(const CaseSpec&, const CaseContext&,
+                                                                     const DataParallelSetup&) const {
+  return nullptr;
+}
+
+std::unique_ptr<DataParallelTraining> Workload::train_data_parallel(const CaseSpec&, const Variant&,
+                                                                   const CaseContext&, const DataParallelSetup&) const {
+  return nullptr;
 }
 
 }  // namespace graphbench

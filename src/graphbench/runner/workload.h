@@ -90,6 +90,10 @@ class CaseInstance {
   }
 };
 
+class DataParallelCase;
+struct DataParallelSetup;
+struct DataParallelTraining;
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -103,6 +107,15 @@ class Workload {
   // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
   // training cases keep this default, which throws.
   virtual TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const;
+  // The case run data-parallel (runner/data_parallel.h), or nullptr when the workload has no
+  // data-parallel form (the default).
+  virtual std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
+                                                                      const DataParallelSetup& setup) const;
+  // A training case run data-parallel (runner/data_parallel.h), or nullptr when the workload has
+  // no data-parallel training (the default).
+  virtual std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
+                                                                    const CaseContext& context,
+                                                                    const DataParallelSetup& setup) const;
 };
 
 }  // namespace graphbench

@@ -51,26 +51,79 @@ void guarded(TimedVariant& v, F&& fn) {
   }
 }
 
-void calibrate(TimedVariant& v, double min_sample_time_us, SampleTimer& timer) {
+// Steps per sample so that a sample lasts `min_sample_time_us`. With an agreement, the ranks run
+// the same blocks: they go on while any rank wants a longer block, at the largest length asked for.
+void calibrate(TimedVariant& v, double min_sample_time_us, SampleTimer& timer, const SamplingAgreement* agreement) {
   std::int64_t steps = 1;
   for (;;) {
     timer.start();
     run_block(v, steps, timer);
     const double block_us = timer.stop(steps).host_us * static_cast<double>(steps);
-    if (block_us >= min_sample_time_us || steps >= (std::int64_t{1} << 20)) {
+    bool done = block_us >= min_sample_time_us || steps >= (std::int64_t{1} << 20);
+    std::int64_t next = 0;
+    if (done) {
       const double per_step = std::max(block_us / static_cast<double>(steps), 1e-3);
-      v.steps_per_sample = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_sample_time_us / per_step)));
+      next = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(min_sample_time_us / per_step)));
+    } else {
+      // Grow towards the target, at most 10x at a time.
+      const double factor = block_us > 0 ? std::min(10.0, 1.2 * min_sample_time_us / block_us) : 10.0;
+      next = std::max(steps + 1, static_cast<std::int64_t>(static_cast<double>(steps) * factor));
+    }
+    if (agreement != nullptr) {
+      const auto agreed = agreement->max_over_ranks({done ? 0 : 1, next});
+      done = agreed[0] == 0;
+      next = agreed[1];
+    }
+    if (done) {
+      v.steps_per_sample = next;
       return;
     }
-    // Grow towards the target, at most 10x at a time.
-    const double factor = block_us > 0 ? std::min(10.0, 1.2 * min_sample_time_us / block_us) : 10.0;
-    steps = std::max(steps + 1, static_cast<std::int64_t>(static_cast<double>(steps) * factor));
+    steps = next;
   }
+}
+
+// With an agreement: a variant that failed on any rank fails on all; returns whether any rank
+// wants to go on (`go_on` is this rank's wish).
+bool agree_on_round(std::vector<TimedVariant>& variants, bool go_on, const SamplingAgreement* agreement) {
+  if (agreement == nullptr) return go_on;
+  std::vector<std::int64_t> flags;
+  for (const auto& v : variants) flags.push_back(active(v) ? 0 : 1);
+  flags.push_back(go_on ? 1 : 0);
+  flags = agreement->max_over_ranks(flags);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (flags[i] != 0 && active(variants[i])) variants[i].error = "failed on another rank";
+  }
+  return flags.back() != 0;
 }
 
 bool converged(const TimedVariant& v, const SamplingSpec& s) {
   return static_cast<int>(v.device_us.size()) >= s.min_samples && v.measured_s >= s.min_time_s &&
          stats::median_relative_noise(v.device_us) <= s.target_rel_noise;
+}
+
+// Why sampling stops after this round, or "" to go on.
+std::string stop_reason(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling, double elapsed_s) {
+  bool all_converged = true;
+  bool all_at_max = true;
+  bool any_active = false;
+  int fewest = sampling.max_samples;
+  for (const auto& v : variants) {
+    if (!active(v)) continue;
+    any_active = true;
+    all_converged = all_converged && converged(v, sampling);
+    all_at_max = all_at_max && static_cast<int>(v.device_us.size()) >= sampling.max_samples;
+    fewest = std::min(fewest, static_cast<int>(v.device_us.size()));
+  }
+  if (!any_active) return "every variant failed";
+  if (all_converged) return "noise target reached";
+  if (all_at_max) return fmt::format("max samples ({}) reached before the noise target", sampling.max_samples);
+  if (elapsed_s >= sampling.max_time_s) {
+    return fewest < sampling.min_samples
+               ? fmt::format("timeout after {:.1f} s with only {} samples (min_samples {})", elapsed_s, fewest,
+                             sampling.min_samples)
+               : fmt::format("timeout after {:.1f} s before the noise target", elapsed_s);
+  }
+  return "";
 }
 
 }  // namespace
@@ -99,7 +152,7 @@ SamplingProgress rounds_time_left(const std::vector<TimedVariant>& variants, con
 }
 
 std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer,
-                               const SamplingObserver& observer) {
+                               const SamplingObserver& observer, const SamplingAgreement* agreement) {
   const double started = timer.now_s();
   auto elapsed_s = [&] { return timer.now_s() - started; };
   auto report = [&](SamplingProgress::Phase phase, const TimedVariant& v, int step = 0) {
@@ -122,10 +175,11 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
       guarded(v, [&] { v.step(); });
     }
   }
+  agree_on_round(variants, false, agreement);
   for (auto& v : variants) {
     if (stop_requested()) return interrupted();
     report(SamplingProgress::Phase::kCalibration, v);
-    guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer); });
+    guarded(v, [&] { calibrate(v, sampling.min_sample_time_ms * 1000.0, timer, agreement); });
   }
 
   const double rounds_started = elapsed_s();
@@ -146,30 +200,15 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
         v.measured_s += t.host_us * static_cast<double>(v.steps_per_sample) * 1e-6;
       });
     }
-    bool all_converged = true;
-    bool all_at_max = true;
-    bool any_active = false;
-    int fewest = sampling.max_samples;
-    for (const auto& v : variants) {
-      if (!active(v)) continue;
-      any_active = true;
-      all_converged = all_converged && converged(v, sampling);
-      all_at_max = all_at_max && static_cast<int>(v.device_us.size()) >= sampling.max_samples;
-      fewest = std::min(fewest, static_cast<int>(v.device_us.size()));
-    }
     if (observer) {
       const double now = elapsed_s();
       observer(variants, rounds_time_left(variants, sampling, round + 1, now - rounds_started, now));
     }
-    if (!any_active) return "every variant failed";
-    if (all_converged) return "noise target reached";
-    if (all_at_max) return fmt::format("max samples ({}) reached before the noise target", sampling.max_samples);
-    if (elapsed_s() >= sampling.max_time_s) {
-      return fewest < sampling.min_samples
-                 ? fmt::format("timeout after {:.1f} s with only {} samples (min_samples {})", elapsed_s(), fewest,
-                               sampling.min_samples)
-                 : fmt::format("timeout after {:.1f} s before the noise target", elapsed_s());
-    }
+    // With an agreement, sampling goes on while any rank wants more: this rank stops only with a
+    // reason of its own.
+    const std::string reason = stop_reason(variants, sampling, elapsed_s());
+    if (agree_on_round(variants, reason.empty(), agreement)) continue;
+    return reason;
   }
 }
 

@@ -89,8 +89,18 @@ using SamplingObserver = std::function<void(const std::vector<TimedVariant>&, co
 SamplingProgress rounds_time_left(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling,
                                   std::size_t rounds, double elapsed_rounds_s, double elapsed_s);
 
-// Samples every variant; returns why sampling stopped. `observer` (optional) hears where it stands.
+// Ranks of a data-parallel case sample together and must take the same steps (each step holds
+// collectives that pair up across ranks). With an agreement, what each rank decides is combined
+// before it takes effect: steps per sample and "go on" take the largest wish of any rank, and a
+// variant that failed on one rank leaves the rotation on all.
+struct SamplingAgreement {
+  // Elementwise maximum over the ranks (every rank calls it at the same points).
+  std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> max_over_ranks;
+};
+
+// Samples every variant; returns why sampling stopped. `observer` (optional) hears where it stands;
+// `agreement`: see SamplingAgreement (null for one process).
 std::string sample_interleaved(std::vector<TimedVariant>& variants, const SamplingSpec& sampling, SampleTimer& timer,
-                               const SamplingObserver& observer = {});
+                               const SamplingObserver& observer = {}, const SamplingAgreement* agreement = nullptr);
 
 }  // namespace graphbench

@@ -1,0 +1,132 @@
+// The data-parallel side of `graphbench run` (docs/distributed.md): `--nproc N` starts N ranks of
+// the same command line and watches them; a process whose environment names its rank (RANK,
+// WORLD_SIZE, ...) runs as that rank: rendezvous, the suite in step with the others, rank 0
+// writing the results.
+#include "run_support.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/dist/communicator.h"
+#include "graphbench/dist/data_parallel_suite.h"
+#include "graphbench/dist/launcher.h"
+#include "graphbench/dist/progress_watchdog.h"
+#include "graphbench/runner/workload_registry.h"
+
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+#endif
+#include <fmt/format.h>
+
+#include <csignal>
+#include <iostream>
+
+namespace graphbench::cli {
+
+namespace {
+
+int cuda_device_count() {
+#ifdef GRAPHBENCH_WITH_CUDA
+  return static_cast<int>(c10::cuda::device_count());
+#else
+  return 0;
+#endif
+}
+
+std::chrono::milliseconds dist_timeout(const RunOptions& o) {
+  if (!(o.dist_timeout_s > 0)) throw InputError(fmt::format("--dist-timeout: expected a positive number of seconds, got {}", o.dist_timeout_s));
+  return std::chrono::milliseconds(static_cast<std::int64_t>(o.dist_timeout_s * 1000.0));
+}
+
+// The arguments each rank runs: the same, without --nproc.
+std::vector<std::string> rank_arguments(const std::vector<std::string>& arguments) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == "--nproc") {
+      ++i;  // and its value
+      continue;
+    }
+    if (arguments[i].rfind("--nproc=", 0) == 0) continue;
+    out.push_back(arguments[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+int launch_ranks_command(const RunOptions& o) {
+  const int nproc = *o.nproc;
+  if (nproc < 1) throw InputError(fmt::format("--nproc: expected a positive number of ranks, got {}", nproc));
+  if (const auto existing = dist::read_rank_env()) {
+    throw InputError(fmt::format("--nproc: this process already runs as {} (RANK and WORLD_SIZE are set, e.g. by "
+                                 "torchrun): give --nproc or that environment, not both",
+                                 existing->describe()));
+  }
+  dist_timeout(o);
+  // The whole command line is checked here, once, so that bad input ends the run before any rank starts.
+  const PreparedRun run = prepare_run(o);
+  prepare_output(run, o.quiet ? nullptr : &std::cerr);
+  if (!dist::backend_available(run.device)) {
+    throw InputError(fmt::format("--nproc: this graphbench has no c10d backend for {} ({}); see docs/distributed.md",
+                                 run.device.is_cuda() ? "CUDA (NCCL)" : "the CPU (Gloo)", dist::backend_name(run.device)));
+  }
+  if (run.device.is_cuda() && nproc > cuda_device_count()) {
+    throw InputError(fmt::format("--nproc {}: one rank per GPU, and {} CUDA device(s) are visible", nproc,
+                                 cuda_device_count()));
+  }
+  dist::LaunchOptions launch;
+  launch.nproc = nproc;
+  launch.executable = "/proc/self/exe";
+  launch.arguments = rank_arguments(o.arguments);
+  launch.cuda = run.device.is_cuda();
+  if (!o.quiet) {
+    std::cerr << fmt::format("graphbench: starting {} rank(s) of suite {} on {} ({})\n", nproc, run.suite.name,
+                             run.device.is_cuda() ? "cuda, one GPU each" : "cpu", dist::backend_name(run.device));
+  }
+  return dist::launch_ranks(launch, std::cerr);
+}
+
+int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::string& command_line) {
+  const auto timeout = dist_timeout(o);
+  PreparedRun run = prepare_run(o);
+  if (run.device.is_cuda()) {
+    if (rank.local_rank >= cuda_device_count()) {
+      throw InputError(fmt::format("{}: LOCAL_RANK {} has no GPU: {} CUDA device(s) are visible", rank.describe(),
+                                   rank.local_rank, cuda_device_count()));
+    }
+    run.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank.local_rank));
+    run.context.device = run.device;
+  }
+  const auto communicator = dist::Communicator::connect(rank, run.device, timeout);
+  if (o.inject_rank_failure && *o.inject_rank_failure == rank.rank) {
+    std::cerr << fmt::format("graphbench: rank {}: --inject-rank-failure: killing this rank\n", rank.rank);
+    std::raise(SIGKILL);
+  }
+  const bool rank0 = rank.rank == 0;
+  std::ostream* log = (o.quiet || !rank0) ? nullptr : &std::cerr;
+  if (rank0) prepare_output(run, log);
+  if (log != nullptr) {
+    *log << fmt::format("graphbench: suite {} ({} case(s)) from {}, data-parallel on {} rank(s) ({}, {})\n",
+                        run.suite.name, run.suite.cases.size(), run.path, rank.world_size, communicator->backend(),
+                        run.device.is_cuda() ? "one GPU each" : "cpu");
+  }
+  // Ranks other than 0 print nothing but errors: rank 0 reports for the world.
+  run.context.quiet = run.context.quiet || !rank0;
+  if (!rank0) run.context.progress = nullptr;
+  SuiteOutcome outcome;
+  {
+    dist::ProgressWatchdog watchdog(timeout, fmt::format("rank {} of {}", rank.rank, rank.world_size));
+    outcome = dist::run_suite_data_parallel(run.suite, WorkloadRegistry::global(), run.context,
+                                            collect_environment(environment_request(run, command_line, rank0)),
+                                            communicator, log, rank0 ? &std::cerr : nullptr);
+    communicator->barrier();  // every rank is done before rank 0 writes and the store goes away
+  }
+  int code = outcome.exit_code();
+  if (rank0) code = report_outcome(o, run, outcome, log);
+  communicator->barrier();
+  if (!communicator->shutdown()) {
+    std::cerr << fmt::format("graphbench: rank {}: the process group did not shut down within {:g} s; exiting anyway\n",
+                             rank.rank, o.dist_timeout_s);
+  }
+  return code;
+}
+
+}  // namespace graphbench::cli

@@ -1,0 +1,46 @@
+// The steps of `graphbench run` that the single-process run and the ranks of a data-parallel run
+// share: the suite prepared from the options, the environment request, the results written.
+#pragma once
+
+#include "options.h"
+
+#include "graphbench/dist/rank_env.h"
+#include "graphbench/env/environment.h"
+#include "graphbench/report/report_files.h"
+#include "graphbench/runner/suite_runner.h"
+
+#include <ostream>
+#include <string>
+
+namespace graphbench::cli {
+
+struct PreparedRun {
+  std::string path;  // the suite file
+  SuiteSpec suite;   // loaded, filtered, sampling overridden
+  OutputFormats formats;
+  at::Device device = at::kCPU;
+  CaseContext context;
+  std::string directory;  // where the result files go
+};
+
+// --device: cpu, cuda or auto. InputError when cuda is asked for and cannot be had.
+at::Device resolve_device(const std::string& name);
+
+// Everything up to running: InputError on bad input (the file, a filter, an option).
+PreparedRun prepare_run(const RunOptions& options);
+
+// Creates the output directory (or checks it is writable) and removes what a killed run left.
+void prepare_output(const PreparedRun& run, std::ostream* log);
+
+EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure);
+
+// Prints the Markdown (unless -q), writes the result files; returns the exit code.
+int report_outcome(const RunOptions& options, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log);
+
+// --nproc N: checks the request and the suite, then starts and watches N ranks (dist/launcher.h).
+int launch_ranks_command(const RunOptions& options);
+
+// A process started with RANK and WORLD_SIZE set: one rank of a data-parallel run.
+int run_as_rank(const RunOptions& options, const dist::RankEnv& rank, const std::string& command_line);
+
+}  // namespace graphbench::cli

@@ -1,0 +1,58 @@
+// What a workload provides to run a case data-parallel (several ranks, each on its own device, the
+// gradients all-reduced inside every training step). The runner is in dist/; a workload opts in by
+// overriding Workload::instantiate_data_parallel.
+//
+// The global batch is the case's batch on every rank: with N ranks a step trains on N x batch
+// rows, each rank on its own shard of them (PyTorch's DistributedDataParallel convention: the
+// batch size is per process). Every rank generates the same global data from the seed and keeps
+// its shard; rank 0's initial params are broadcast to all.
+#pragma once
+
+#include "graphbench/exec/model_store.h"
+#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/runner/workload.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace graphbench {
+
+namespace dist {
+class Communicator;
+}
+
+struct DataParallelSetup {
+  // The ranks' collectives; null for the single-process reference (no all-reduce in the step).
+  std::shared_ptr<dist::Communicator> communicator;
+  int ranks = 1;  // shards in the global batch: global batch = ranks x the case's batch
+  int shard = 0;  // which shard this instance trains on, or kWholeBatch: all of them, in one process
+  static constexpr int kWholeBatch = -1;
+};
+
+// A case instance whose engine programs all-reduce the gradients between backward and the update.
+// Its runners observe the loss first and the params after it (observe()).
+class DataParallelCase : public CaseInstance {
+ public:
+  // observe()[first_param_observation()...] are the params: bit-identical on every rank.
+  virtual std::size_t first_param_observation() const = 0;
+  // Rows this instance trains on per step (its shard, or the whole global batch).
+  virtual std::int64_t samples_per_step() const = 0;
+  // The gradients one step all-reduces, in order (for timing the all-reduce alone).
+  virtual std::vector<TensorSpec> gradient_specs() const = 0;
+  // The initial params every runner starts from (copied into each runner's store when it is made):
+  // the runner broadcasts rank 0's into them before making any.
+  virtual ModelStore& initial_params() = 0;
+};
+
+// A whole training run data-parallel (kind "training"): each rank trains on its shard of every
+// epoch (equal contiguous shards of the training set; the remainder of the division is left out),
+// the gradients averaged inside each step; the test pass is sharded too and its sums all-reduced,
+// so the test figures are those of the whole test set (less its remainder).
+struct DataParallelTraining {
+  TrainingSummary summary;               // this rank's times, the world's test figures
+  std::vector<at::Tensor> final_params;  // for the check that every rank ends with the same params
+  std::int64_t samples_per_step = 0;     // the batch of one rank
+};
+
+}  // namespace graphbench
