@@ -65,13 +65,15 @@ class GatherBatchOp final : public Op {
     const at::Tensor& step = io.in(3);
     at::Tensor& positions = io.out(3);
     at::Tensor& indices = io.out(2);
+    const std::int64_t size = io.in(2).size(0);
     if (positions.defined()) {
       at::add_out(positions, base_, step, shape_.stride);
+      positions.remainder_(size);
       at::index_select_out(indices, io.in(2), 0, positions);
       at::index_select_out(io.out(0), io.in(0), 0, indices);
       at::index_select_out(io.out(1), io.in(1), 0, indices);
     } else {
-      positions = at::add(base_, step, shape_.stride);
+      positions = at::add(base_, step, shape_.stride).remainder_(size);
       indices = at::index_select(io.in(2), 0, positions);
       io.out(0) = at::index_select(io.in(0), 0, indices);
       io.out(1) = at::index_select(io.in(1), 0, indices);

@@ -6,13 +6,16 @@
 // step, so a captured graph replays batch after batch with no work on the host (no feed, no copy
 // from the host, no tensor made per step), and the eager executor runs the very same ops:
 //
-//   positions = offset + [0, rows) + stride * step
+//   positions = (offset + [0, rows) + stride * step) mod split size
 //   indices   = order[positions]
 //   images    = split.images[indices]    labels = split.labels[indices]
 //
 // rows, stride and offset describe more than the plain batch: the short last batch of an epoch
 // (rows < stride, at step = full batches), or one rank's shard of a data-parallel batch
-// (offset = rank * rows, stride = ranks * rows).
+// (offset = rank * rows, stride = ranks * rows). Within an epoch the positions stay below the
+// split's size; a counter past the end (the warm-up runs before a capture advance it too, and a
+// split may hold fewer batches than there are warm-up runs) wraps to the start instead of reading
+// out of bounds.
 #pragma once
 
 #include "graphbench/exec/model_store.h"

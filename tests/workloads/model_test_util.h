@@ -14,9 +14,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace graphbench::testing {
+
+// A counter of a record or runner; counters at zero are left out of the map.
+inline std::int64_t counter(const std::map<std::string, std::int64_t>& counters, const std::string& name) {
+  const auto it = counters.find(name);
+  return it == counters.end() ? 0 : it->second;
+}
 
 // Quick sampling for CPU runs.
 inline const char* const kQuickDefaults =
