@@ -39,6 +39,12 @@ Options on_current_stream(Options options) {
   return options;
 }
 
+// Waits for a collective's work. A collective run on the current stream (asyncOp false, LibTorch
+// 2.7 and later) may return no work at all: it is queued on the stream already, nothing to wait for.
+inline void wait(const c10::intrusive_ptr<c10d::Work>& work) {
+  if (work) work->wait();
+}
+
 }  // namespace graphbench::dist::c10d_compat
 
 #endif  // GRAPHBENCH_WITH_DISTRIBUTED

@@ -223,7 +223,7 @@ void Communicator::all_reduce_sum_(at::Tensor& tensor) {
     std::vector<at::Tensor> tensors{tensor};
     c10d::AllreduceOptions options;
     options.reduceOp = c10d::ReduceOp::SUM;
-    impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options))->wait();
+    c10d_compat::wait(impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options)));
   });
 }
 
@@ -233,7 +233,7 @@ void Communicator::broadcast_(at::Tensor& tensor, int root) {
     c10d::BroadcastOptions options;
     options.rootRank = root;
     options.rootTensor = 0;
-    impl_->group->broadcast(tensors, c10d_compat::on_current_stream(options))->wait();
+    c10d_compat::wait(impl_->group->broadcast(tensors, c10d_compat::on_current_stream(options)));
   });
 }
 
@@ -245,7 +245,7 @@ std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::i
     options.reduceOp = op == IntReduce::kMin   ? c10d::ReduceOp::MIN
                        : op == IntReduce::kMax ? c10d::ReduceOp::MAX
                                                : c10d::ReduceOp::SUM;
-    impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options))->wait();
+    c10d_compat::wait(impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options)));
   });
   const at::Tensor host = t.cpu();
   return std::vector<std::int64_t>(host.data_ptr<std::int64_t>(), host.data_ptr<std::int64_t>() + host.numel());
