@@ -445,14 +445,13 @@ TEST_CASE("kernel check: a profile that misses kernels of a graph is named") {
   saw_none.kernels_per_step = 0;
   KernelProfile saw_six;
   saw_six.kernels_per_step = 6;
-  CHECK(profiler_visibility_warning({five_nodes}, saw_five, true).empty());
-  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none, true), Catch::Contains("profile of this graph is incomplete"));
-  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none, false), Catch::Contains("0 kernels per step"));
-  // Feeding by copy may add a kernel of its own outside the graph; replaying alone may not.
-  CHECK(profiler_visibility_warning({five_nodes}, saw_six, false).empty());
-  CHECK_FALSE(profiler_visibility_warning({five_nodes}, saw_six, true).empty());
-  CHECK(profiler_visibility_warning({five_nodes}, std::nullopt, true).empty());
-  CHECK(profiler_visibility_warning({}, saw_none, true).empty());
+  CHECK(profiler_visibility_warning({five_nodes}, saw_five).empty());
+  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none), Catch::Contains("profile of this graph is incomplete"));
+  CHECK_THAT(profiler_visibility_warning({five_nodes}, saw_none), Catch::Contains("0 kernels per step"));
+  // A step may launch kernels beside the graph (a feed's copy, the random generators' offsets).
+  CHECK(profiler_visibility_warning({five_nodes}, saw_six).empty());
+  CHECK(profiler_visibility_warning({five_nodes}, std::nullopt).empty());
+  CHECK(profiler_visibility_warning({}, saw_none).empty());
 }
 
 TEST_CASE("summary: a step whose host time is within 5% of its device time is host-bound") {

@@ -43,13 +43,12 @@ std::string kernel_check_failure(std::optional<int> expected, const std::vector<
   return "";
 }
 
-std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile,
-                                        bool replay_only) {
+std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile) {
   if (!profile || graphs.size() != 1 || !graphs.front().kernel_nodes) return "";
   const double nodes = static_cast<double>(*graphs.front().kernel_nodes);
-  if (same_count(profile->kernels_per_step, nodes)) return "";
-  // With the feed method a step may also launch copy kernels of its own, outside the graph.
-  if (!replay_only && profile->kernels_per_step > nodes) return "";
+  // More is no gap: a step may launch kernels of its own beside the graph (the feed's copies, and
+  // the replay's update of the random generators' offsets when the graph draws random numbers).
+  if (same_count(profile->kernels_per_step, nodes) || profile->kernels_per_step > nodes) return "";
   return fmt::format("the profiler saw {:.3g} kernels per step, the captured graph has {} kernel nodes: the "
                      "profile of this graph is incomplete",
                      profile->kernels_per_step, nodes);
@@ -62,18 +61,18 @@ namespace {
 constexpr int kProfileAttempts = 3;
 
 // Why `profile` cannot be whole, or "".
-std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile, bool replay_only) {
+std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile) {
   if (!(profile.kernels_per_step + profile.copies_per_step > 0)) return "the profiler recorded no GPU work";
-  return profiler_visibility_warning(graphs, profile, replay_only);
+  return profiler_visibility_warning(graphs, profile);
 }
 
-std::optional<KernelProfile> profile_variant(VariantRunner& runner, const std::vector<GraphFacts>& graphs,
-                                             bool replay_only, bool cuda, std::vector<std::string>& warnings) {
+std::optional<KernelProfile> profile_variant(VariantRunner& runner, const std::vector<GraphFacts>& graphs, bool cuda,
+                                             std::vector<std::string>& warnings) {
   std::string gap;
   for (int attempt = 0; attempt < kProfileAttempts; ++attempt) {
     std::optional<KernelProfile> profile = profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda);
     if (!profile) return std::nullopt;
-    gap = profile_gap(graphs, *profile, replay_only);
+    gap = profile_gap(graphs, *profile);
     if (gap.empty()) return profile;
   }
   warnings.push_back(fmt::format("no kernel profile: {}, {} times (CUPTI lost activity records); kernels per step "
@@ -94,7 +93,7 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
     record.graphs = runner.graphs();
     if (context.profile && kernel_profiler_available(cuda)) {
       try {
-        record.profile = profile_variant(runner, record.graphs, variant.inputs_in_place(), cuda, record.warnings);
+        record.profile = profile_variant(runner, record.graphs, cuda, record.warnings);
       } catch (const std::exception& e) {
         record.warnings.push_back(std::string("no kernel profile: ") + e.what());
       }

@@ -16,7 +16,7 @@ inline constexpr int kProfiledSteps = 10;
 
 // Fills `profile` and `graphs` of every timed record, adds warnings, and fails the records whose
 // kernels per step differ from instance.expected_kernels_per_step. A profile that cannot be whole
-// (no GPU work recorded, or other kernels per replay than the graph holds: CUPTI drops records at
+// (no GPU work recorded, or fewer kernels per step than the graph holds: CUPTI drops records at
 // times) is taken again; after a few tries the record has no profile and a warning says why.
 void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context);
 
@@ -26,9 +26,8 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
 std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
                                  const std::optional<KernelProfile>& profile);
 
-// A warning when the profiler saw another number of kernels per replay than the graph holds (the
-// profiler missed kernels inside a graph, or saw others), else "".
-std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile,
-                                        bool replay_only);
+// A warning when the profiler saw fewer kernels per step than the graph holds (it missed kernels
+// inside the graph), else "".
+std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile);
 
 }  // namespace graphbench
