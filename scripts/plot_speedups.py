@@ -182,7 +182,8 @@ def draw(data, output, title):
 
     group_width = 0.8
     bar_width = group_width / n_variants
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    # Up to 20 variants with a colour each (the default cycle has 10 and would repeat).
+    colors = [plt.get_cmap("tab20")(i) for i in range(20)]
     values = data.values()
     log_scale = bool(values) and max(values) / min(values) > LOG_SCALE_SPAN
     many_bars = len(data.bars) > 40
