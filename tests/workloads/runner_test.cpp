@@ -436,6 +436,52 @@ TEST_CASE("kernel check: the graph's own count decides, else the profile, else n
   CHECK(kernel_check_failure(one, {}, std::nullopt).empty());
 }
 
+TEST_CASE("kernel profile: an incomplete profile is taken again, and left out with the reason after three tries") {
+  GraphFacts five_nodes;
+  five_nodes.kernel_nodes = 5;
+  const auto profile_of = [](double kernels) {
+    KernelProfile p;
+    p.kernels_per_step = kernels;
+    p.busy_us_per_step = kernels;
+    return p;
+  };
+  // CUPTI dropped records twice, then the third profile is whole.
+  std::vector<double> seen{0.5, 0.0, 5.0};
+  int taken = 0;
+  std::vector<std::string> warnings;
+  const auto flaky = [&]() -> std::optional<KernelProfile> { return profile_of(seen.at(taken++)); };
+  const auto whole = profile_until_whole(flaky, {five_nodes}, warnings);
+  REQUIRE(whole.has_value());
+  CHECK(whole->kernels_per_step == 5.0);
+  CHECK(taken == 3);
+  CHECK(warnings.empty());
+  // More kernels than the graph holds (a random generator's offset update beside the replay) is whole.
+  taken = 0;
+  seen = {7.0};
+  CHECK(profile_until_whole(flaky, {five_nodes}, warnings).has_value());
+  CHECK(taken == 1);
+  // Never whole: no profile, and a warning that says why.
+  taken = 0;
+  const auto empty = [&]() -> std::optional<KernelProfile> {
+    ++taken;
+    return profile_of(0.0);
+  };
+  CHECK_FALSE(profile_until_whole(empty, {}, warnings).has_value());
+  CHECK(taken == kProfileAttempts);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("no kernel profile: the profiler recorded no GPU work, 3 times"));
+  // No profiler at all: nothing to retry, nothing to warn about.
+  taken = 0;
+  warnings.clear();
+  const auto none = [&]() -> std::optional<KernelProfile> {
+    ++taken;
+    return std::nullopt;
+  };
+  CHECK_FALSE(profile_until_whole(none, {five_nodes}, warnings).has_value());
+  CHECK(taken == 1);
+  CHECK(warnings.empty());
+}
+
 TEST_CASE("kernel check: a profile that misses kernels of a graph is named") {
   GraphFacts five_nodes;
   five_nodes.kernel_nodes = 5;

@@ -56,21 +56,20 @@ std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, c
 
 namespace {
 
-// CUPTI can drop activity records (seen with CUDA 13.0: the kernels of some graph replays, or
-// every kernel of an eager step): such a profile is taken again, up to this many times.
-constexpr int kProfileAttempts = 3;
-
 // Why `profile` cannot be whole, or "".
 std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile) {
   if (!(profile.kernels_per_step + profile.copies_per_step > 0)) return "the profiler recorded no GPU work";
   return profiler_visibility_warning(graphs, profile);
 }
 
-std::optional<KernelProfile> profile_variant(VariantRunner& runner, const std::vector<GraphFacts>& graphs, bool cuda,
-                                             std::vector<std::string>& warnings) {
+}  // namespace
+
+std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
+                                                 const std::vector<GraphFacts>& graphs,
+                                                 std::vector<std::string>& warnings) {
   std::string gap;
   for (int attempt = 0; attempt < kProfileAttempts; ++attempt) {
-    std::optional<KernelProfile> profile = profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda);
+    std::optional<KernelProfile> profile = take();
     if (!profile) return std::nullopt;
     gap = profile_gap(graphs, *profile);
     if (gap.empty()) return profile;
@@ -80,8 +79,6 @@ std::optional<KernelProfile> profile_variant(VariantRunner& runner, const std::v
                                  gap, kProfileAttempts));
   return std::nullopt;
 }
-
-}  // namespace
 
 void profile_variants(TimedCase& timed, const CaseInstance& instance, const CaseContext& context) {
   const bool cuda = context.device.is_cuda();
@@ -93,7 +90,8 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
     record.graphs = runner.graphs();
     if (context.profile && kernel_profiler_available(cuda)) {
       try {
-        record.profile = profile_variant(runner, record.graphs, cuda, record.warnings);
+        const auto take = [&] { return profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda); };
+        record.profile = profile_until_whole(take, record.graphs, record.warnings);
       } catch (const std::exception& e) {
         record.warnings.push_back(std::string("no kernel profile: ") + e.what());
       }

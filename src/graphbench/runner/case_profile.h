@@ -9,10 +9,19 @@
 
 #include "graphbench/runner/case_timing.h"
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace graphbench {
 
 // Steps profiled per variant.
 inline constexpr int kProfiledSteps = 10;
+
+// CUPTI can drop activity records (seen with CUDA 13.0: the kernels of some graph replays, or
+// every kernel of an eager step): an incomplete profile is taken again, up to this many times.
+inline constexpr int kProfileAttempts = 3;
 
 // Fills `profile` and `graphs` of every timed record, adds warnings, and fails the records whose
 // kernels per step differ from instance.expected_kernels_per_step. A profile that cannot be whole
@@ -25,6 +34,13 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
 // tell, else why the variant fails.
 std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
                                  const std::optional<KernelProfile>& profile);
+
+// Takes a profile with `take` until it is whole: some device work, and no fewer kernels per step
+// than the graph (if one) holds. After kProfileAttempts that fall short: nullopt, and a warning
+// that says why. nullopt at once when `take` has no profiler.
+std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
+                                                 const std::vector<GraphFacts>& graphs,
+                                                 std::vector<std::string>& warnings);
 
 // A warning when the profiler saw fewer kernels per step than the graph holds (it missed kernels
 // inside the graph), else "".
