@@ -18,11 +18,6 @@ using namespace graphbench::test_util;
 
 namespace {
 
-at::Tensor cuda_randn(std::vector<std::int64_t> shape, std::uint64_t seed) {
-  auto gen = at::detail::createCPUGenerator(seed);
-  return at::randn(shape, gen).to(at::kCUDA);
-}
-
 Regression cuda_regression() {
   Regression r;
   r.batch = 64;

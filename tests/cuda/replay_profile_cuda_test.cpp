@@ -12,15 +12,6 @@
 using namespace graphbench;
 using namespace graphbench::test_util;
 
-namespace {
-
-at::Tensor cuda_randn(std::vector<std::int64_t> shape, std::uint64_t seed) {
-  auto gen = at::detail::createCPUGenerator(seed);
-  return at::randn(shape, gen).to(at::kCUDA);
-}
-
-}  // namespace
-
 TEST_CASE("graph executor: a feed of its own buffers replays without a copy and reads what they hold",
           "[cuda][graph][replay]") {
   GRAPHBENCH_REQUIRE_CUDA();

@@ -130,6 +130,12 @@ inline void init_params(ModelStore& store, const Regression& r, std::uint64_t se
   store.set(kBias, (at::randn({r.out}, gen) * 0.1).to(r.device));
 }
 
+// Seeded normal values made on the CPU, then moved to the GPU (the same values as on the CPU).
+inline at::Tensor cuda_randn(std::vector<std::int64_t> shape, std::uint64_t seed) {
+  auto gen = at::detail::createCPUGenerator(seed);
+  return at::randn(shape, gen).to(at::kCUDA);
+}
+
 struct Batch {
   at::Tensor x;
   at::Tensor target;
