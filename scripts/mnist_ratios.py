@@ -54,6 +54,9 @@ def breakdown(name, t):
     parts = [("load", "load_seconds"), ("setup", "setup_seconds"), ("capture", "capture_seconds"),
              ("training", "train_seconds"), ("testing", "test_seconds"), ("other", "other_seconds")]
     text = ", ".join(f"{label} {t.get(key, 0):.3f} s" for label, key in parts)
+    graphs = t.get("graph_capture_seconds") or 0
+    if graphs > 0:
+        text += f"; of capture, {graphs:.3f} s captured and instantiated the graphs"
     return (f"{name}: total {t['total_seconds']:.3f} s ({text}); decoding {t.get('decode_seconds', 0):.3f} s "
             f"beside setup and capture; device context {t.get('context_seconds', 0):.3f} s before the clock; "
             f"{t['train_steps']} steps, median {t['median_step_us']:.1f} us; data on the {t.get('data_placement', '?')}, "

@@ -274,6 +274,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(t.other_seconds == 2.949);
     CHECK(t.decode_seconds == 0.15);
     CHECK(t.context_seconds == 0.3);
+    CHECK(t.graph_capture_seconds == 0.012);
     CHECK(t.data_placement == "device");
     CHECK(t.batch_order == "sequential");
   }

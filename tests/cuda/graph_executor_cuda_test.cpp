@@ -129,6 +129,8 @@ TEST_CASE("graph executor: GELU captured once per shape, replayed, equal to eage
   CHECK(tensors_close(short_y, gelu_reference(short_x), 1e-5, 1e-6));
   CHECK(c.captures == 2);
   CHECK(c.graph_cache_entries == 2);
+  // The total sums both captures: the first one's time and the second's.
+  CHECK(graph->total_capture_ms() > *graph->last_capture_ms());
 
   // The first shape again: replayed from its own entry, no recapture.
   const at::Tensor x = cuda_randn({256, 64}, 8);

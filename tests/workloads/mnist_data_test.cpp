@@ -320,6 +320,7 @@ TEST_CASE("mnist training: the record says where the time went") {
     CHECK(s.load_seconds > 0);
     CHECK(s.setup_seconds > 0);
     CHECK(s.capture_seconds >= 0);  // eager has nothing to capture
+    CHECK(s.graph_capture_seconds == 0);
     CHECK(s.train_seconds > 0);
     CHECK(s.test_seconds > 0);
     CHECK(s.other_seconds >= 0);
@@ -387,6 +388,10 @@ TEST_CASE("mnist training on the GPU: captured steps on device data learn as eag
   }
   CHECK(graph.printed.find("ran eagerly") == std::string::npos);  // captured, no fallback
   CHECK(graph.summary.capture_seconds > 0);
+  // Four graphs (full and short batches, training and testing), each captured after its warm-up.
+  CHECK(graph.summary.graph_capture_seconds > 0);
+  CHECK(graph.summary.graph_capture_seconds < graph.summary.capture_seconds);
+  CHECK(graph.printed.find("captured and instantiated the graphs") != std::string::npos);
   CHECK(graph.summary.skipped_batches == 0);
   CHECK(graph.summary.epochs.back().test_accuracy > 0.5);
   CHECK(std::isfinite(graph.summary.epochs.back().logged_loss));

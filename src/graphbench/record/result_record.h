@@ -58,6 +58,10 @@ struct TrainingSummary {
   // context before the clock started (a cost of the process, paid once).
   double decode_seconds = 0.0;
   double context_seconds = 0.0;
+  // Of capture_seconds, the graphs' capture and instantiation alone; the rest of it is binding and
+  // the warm-up steps before each capture, where the libraries' first calls (cuDNN and cuBLAS
+  // handles, kernel loading, convolution plans) are paid. 0 when nothing was captured.
+  double graph_capture_seconds = 0.0;
   std::string data_placement;  // "device": batches gathered on the device; "host": copied from host memory
   std::string batch_order;     // "sequential" or "shuffled"
 };

@@ -109,6 +109,7 @@ json training_to_json(const TrainingSummary& t) {
           {"other_seconds", number_or_null(t.other_seconds)},
           {"decode_seconds", number_or_null(t.decode_seconds)},
           {"context_seconds", number_or_null(t.context_seconds)},
+          {"graph_capture_seconds", number_or_null(t.graph_capture_seconds)},
           {"data_placement", t.data_placement},
           {"batch_order", t.batch_order}};
 }
@@ -573,6 +574,7 @@ TrainingSummary read_training(const ObjectReader& t) {
   out.other_seconds = t.number("other_seconds");
   out.decode_seconds = t.number("decode_seconds");
   out.context_seconds = t.number("context_seconds");
+  out.graph_capture_seconds = t.number("graph_capture_seconds");
   out.data_placement = t.string("data_placement");
   out.batch_order = t.string("batch_order");
   return out;
