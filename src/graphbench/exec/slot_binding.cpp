@@ -3,7 +3,6 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/externals.h"
 #include "graphbench/exec/run_ops.h"
-#include "graphbench/exec/slot_arena.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
@@ -39,7 +38,6 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
 
   slots_.assign(compiled.num_slots(), at::Tensor());
   at::NoGradGuard no_grad;
-  allocate_fixed_buffers(program);
   for (ValueId id : program.external_vids()) {
     const ValueInfo& v = program.value(id);
     BoundExternal bound;
@@ -49,6 +47,7 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
     bound.updated = compiled.slot_values()[static_cast<std::size_t>(bound.slot)].size() > 1;
     at::Tensor& slot = slots_[static_cast<std::size_t>(bound.slot)];
     if (*v.role == Role::kInput) {
+      slot = allocate(slot_specs_[static_cast<std::size_t>(bound.slot)]);
       slot.copy_(fed_input(program, v, feed));
     } else {
       at::Tensor& buffer = store_buffer(program, v, store, feed);
@@ -61,23 +60,9 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
   for (const BoundExternal& bound : externals_) by_name_.push_back(&bound);
   std::sort(by_name_.begin(), by_name_.end(),
             [](const BoundExternal* a, const BoundExternal* b) { return a->value->name < b->value->name; });
-}
-
-void SlotBinding::allocate_fixed_buffers(const Program& program) {
-  // Inputs' buffers and the values computed into fixed outputs, all from one arena.
-  std::vector<int> owned;
-  for (ValueId id : program.external_vids()) {
-    if (*program.value(id).role == Role::kInput) owned.push_back(compiled_.slot_of(id));
-  }
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (compiled_.preallocated()[s] && std::find(owned.begin(), owned.end(), static_cast<int>(s)) == owned.end()) {
-      owned.push_back(static_cast<int>(s));
-    }
+    if (compiled.preallocated()[s]) slots_[s] = allocate(slot_specs_[s]);
   }
-  std::vector<TensorSpec> specs;
-  for (int s : owned) specs.push_back(slot_specs_[static_cast<std::size_t>(s)]);
-  std::vector<at::Tensor> buffers = allocate_arena(specs);
-  for (std::size_t i = 0; i < owned.size(); ++i) slots_[static_cast<std::size_t>(owned[i])] = std::move(buffers[i]);
 }
 
 void SlotBinding::copy_feed(const Feed& feed, Counters& counters) {

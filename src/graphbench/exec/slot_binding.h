@@ -5,8 +5,7 @@
 // capture); inputs get buffers allocated from the feed's spec and filled from the feed; params
 // and state are the model store's own buffers (so what a graph updates, the store holds);
 // internals computed into fixed outputs are allocated from their spec; in-place outputs already
-// share their input's slot (the compiled alias map). What the binding allocates comes from one
-// arena (slot_arena.h).
+// share their input's slot (the compiled alias map).
 #pragma once
 
 #include "graphbench/exec/counters.h"
@@ -66,9 +65,6 @@ class SlotBinding {
     const at::Tensor* store_entry = nullptr;  // params and state: the store's tensor
     void* data = nullptr;                 // the pointer bound
   };
-
-  // Buffers for the inputs and the values computed into fixed outputs, from one arena (slot_arena.h).
-  void allocate_fixed_buffers(const Program& program);
 
   const CompiledProgram& compiled_;
   std::vector<at::Tensor> slots_;
