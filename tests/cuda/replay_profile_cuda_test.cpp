@@ -113,9 +113,16 @@ TEST_CASE("kernel profile: the profiler sees an eager step's kernels and a repla
   CHECK(replay_profile->copies_per_step == Approx(0.0));
   CHECK(replay_profile->kernels_per_step == Approx(static_cast<double>(*graph->graph_facts().at(0).kernel_nodes)));
 
-  // Feeding a fresh tensor adds the device copy of the input, outside the graph.
-  const auto feed_profile = profile_kernels([&] { graph->step(program, Feed{{"x", x}}); }, 10, true);
-  REQUIRE(feed_profile.has_value());
+  // Feeding a fresh tensor adds the device copy of the input, outside the graph (taken again when
+  // CUPTI dropped records, as above).
+  std::optional<KernelProfile> feed_profile;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    feed_profile = profile_kernels([&] { graph->step(program, Feed{{"x", x}}); }, 10, true);
+    REQUIRE(feed_profile.has_value());
+    if (feed_profile->copies_per_step + feed_profile->kernels_per_step == Approx(6.0)) break;
+    WARN("attempt " << attempt + 1 << ": the profiler saw " << feed_profile->kernels_per_step << " kernels and "
+                    << feed_profile->copies_per_step << " copies per fed replay");
+  }
   CHECK(feed_profile->copies_per_step + feed_profile->kernels_per_step == Approx(6.0));
 
   // Profiling again in the same process works (CUPTI torn down and set up again).
