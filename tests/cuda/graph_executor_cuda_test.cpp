@@ -121,6 +121,13 @@ TEST_CASE("graph executor: GELU captured once per shape, replayed, equal to eage
   CHECK(c.capture_failures == 0);
   CHECK(c.compiles == 1);
   CHECK(graph->last_capture_ms().has_value());
+  // The graph's own values live in its private pool, in three buffers for five values (the input
+  // buffer is the binding's, outside the pool).
+  const std::int64_t tensor_bytes = 256 * 64 * 4;
+  const std::optional<std::int64_t> pool_bytes = graph->graph_facts().at(0).pool_allocated_bytes;
+  REQUIRE(pool_bytes.has_value());
+  CHECK(*pool_bytes >= 3 * tensor_bytes);
+  CHECK(*pool_bytes < 5 * tensor_bytes);
 
   // A new input shape: a second capture beside the first.
   const at::Tensor short_x = cuda_randn({100, 64}, 7);

@@ -143,12 +143,15 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
       FailedOpTrace trace;
       try {
         SyncDebugErrors no_sync;
+        // The graph's own values into its private pool (no kernel: allocation only).
+        binding.allocate_internal_buffers();
         binding.run();
       } catch (const std::exception& e) {
         throw CaptureError(capture_failure(e, trace));
       }
     } catch (const std::exception& e) {
       end_failed_capture(*impl->graph, impl->pool, capture_stream);
+      binding.allocate_internal_buffers();  // out of the released pool, for a run without the graph
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed: {}", program, error_text(e)));
     }
@@ -157,6 +160,7 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
       instantiate_kept(*impl->graph);
     } catch (const std::exception& e) {
       end_failed_capture(*impl->graph, impl->pool, capture_stream);
+      binding.allocate_internal_buffers();
       ++counters.capture_failures;
       throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, error_text(e)));
     }

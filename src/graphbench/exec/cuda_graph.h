@@ -16,7 +16,10 @@ class CapturedGraph {
   // Warms `binding` up on a side stream (warm_up: params and state restored afterwards), then
   // captures one run of its ops on another non-default stream in thread-local capture mode, with
   // CUDA's sync-debug mode set to "error": an op that synchronises with the host throws, and the
-  // error names it (FailedOpTrace). On failure the capture is ended and CaptureError says why.
+  // error names it (FailedOpTrace). Inside the capture, the binding's internal buffers are
+  // allocated afresh, from the graph's private pool (SlotBinding::allocate_internal_buffers). On
+  // failure the capture is ended, the buffers are allocated again outside it, and CaptureError
+  // says why.
   static std::unique_ptr<CapturedGraph> capture(SlotBinding& binding, int warmup_steps, Counters& counters);
 
   ~CapturedGraph();

@@ -61,13 +61,17 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
   for (const BoundExternal& bound : externals_) by_name_.push_back(&bound);
   std::sort(by_name_.begin(), by_name_.end(),
             [](const BoundExternal* a, const BoundExternal* b) { return a->value->name < b->value->name; });
+  allocate_internal_buffers();
+}
+
+void SlotBinding::allocate_internal_buffers() {
   // Values computed into fixed slots; a dead value's buffer serves a later one (buffer_sharing.h).
-  const std::vector<int> owner = share_buffers(compiled, slot_specs_);
+  const std::vector<int> owner = share_buffers(compiled_, slot_specs_);
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (compiled.preallocated()[s] && owner[s] == static_cast<int>(s)) slots_[s] = allocate(slot_specs_[s]);
+    if (compiled_.preallocated()[s] && owner[s] == static_cast<int>(s)) slots_[s] = allocate(slot_specs_[s]);
   }
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (compiled.preallocated()[s] && owner[s] != static_cast<int>(s)) slots_[s] = slots_[static_cast<std::size_t>(owner[s])];
+    if (compiled_.preallocated()[s] && owner[s] != static_cast<int>(s)) slots_[s] = slots_[static_cast<std::size_t>(owner[s])];
   }
 }
 

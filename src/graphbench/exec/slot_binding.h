@@ -41,6 +41,12 @@ class SlotBinding {
   // Runs the ops on the fixed slots.
   void run();
 
+  // Allocates the buffers of the values computed into fixed slots afresh (the binding does so when
+  // made). CapturedGraph calls it again inside its capture, so that the graph's own values live in
+  // the graph's private pool, laid out as the tensors of a functional capture are; inputs, params,
+  // state and what the ops allocate are not touched.
+  void allocate_internal_buffers();
+
   // The registered outputs: the fixed slots themselves, overwritten by the next run.
   std::vector<at::Tensor> outputs() const;
   void outputs_into(std::vector<at::Tensor>& out) const;
