@@ -460,6 +460,15 @@ TEST_CASE("kernel profile: an incomplete profile is taken again, and left out wi
   seen = {7.0};
   CHECK(profile_until_whole(flaky, {five_nodes}, warnings).has_value());
   CHECK(taken == 1);
+  // Without a graph: a fraction of a kernel per step (one step's fused kernel seen in ten) is a
+  // lost record, taken again.
+  taken = 0;
+  seen = {0.1, 1.0};
+  const auto eager_whole = profile_until_whole(flaky, {}, warnings);
+  REQUIRE(eager_whole.has_value());
+  CHECK(eager_whole->kernels_per_step == 1.0);
+  CHECK(taken == 2);
+  CHECK(warnings.empty());
   // Never whole: no profile, and a warning that says why.
   taken = 0;
   const auto empty = [&]() -> std::optional<KernelProfile> {

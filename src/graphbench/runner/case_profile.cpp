@@ -59,6 +59,10 @@ namespace {
 // Why `profile` cannot be whole, or "".
 std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile) {
   if (!(profile.kernels_per_step + profile.copies_per_step > 0)) return "the profiler recorded no GPU work";
+  // Every profiled step runs the same work: a fraction of a kernel per step means lost records.
+  if (std::abs(profile.kernels_per_step - std::round(profile.kernels_per_step)) > 1e-6) {
+    return fmt::format("the profiler saw {:.3g} kernels per step, not a whole number", profile.kernels_per_step);
+  }
   return profiler_visibility_warning(graphs, profile);
 }
 

@@ -35,8 +35,8 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
 std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
                                  const std::optional<KernelProfile>& profile);
 
-// Takes a profile with `take` until it is whole: some device work, and no fewer kernels per step
-// than the graph (if one) holds. After kProfileAttempts that fall short: nullopt, and a warning
+// Takes a profile with `take` until it is whole: some device work, a whole number of kernels per
+// step, and no fewer kernels per step than the graph (if one) holds. After kProfileAttempts that fall short: nullopt, and a warning
 // that says why. nullopt at once when `take` has no profiler.
 std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
                                                  const std::vector<GraphFacts>& graphs,
