@@ -19,6 +19,7 @@ std::vector<int> share_buffers(const CompiledProgram& compiled, const std::vecto
   std::vector<bool> read_after_step(n, false);
   for (int s : compiled.output_slots()) read_after_step[static_cast<std::size_t>(s)] = true;
 
+  // An alias root is also the output slot of the ops that update it in place: it gets its buffer once.
   std::vector<bool> assigned(n, false);
   std::vector<int> free_buffers;  // owner slots whose current value is dead
   for (std::size_t i = 0; i < ops.size(); ++i) {

@@ -3,9 +3,7 @@
 // temporary in an eager step. Only for programs that do not train: autograd may keep any
 // intermediate for the backward pass.
 //
-// Why: fewer bytes per binding (a graph's fixed buffers are memory it keeps), and a CUDA graph
-// whose kernels touch the same few buffers an eager step's temporaries would (the layout of
-// PyTorch's own captures).
+// Why: fewer bytes per binding (a graph's fixed buffers are memory it keeps for all its replays).
 #pragma once
 
 #include "graphbench/plan/compiled_program.h"

@@ -43,8 +43,8 @@ class SlotBinding {
 
   // Allocates the buffers of the values computed into fixed slots afresh (the binding does so when
   // made). CapturedGraph calls it again inside its capture, so that the graph's own values live in
-  // the graph's private pool, laid out as the tensors of a functional capture are; inputs, params,
-  // state and what the ops allocate are not touched.
+  // the graph's private pool and its size is the graph's memory; inputs, params, state and what
+  // the ops allocate are not touched.
   void allocate_internal_buffers();
 
   // The registered outputs: the fixed slots themselves, overwritten by the next run.

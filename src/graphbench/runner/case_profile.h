@@ -36,8 +36,8 @@ std::string kernel_check_failure(std::optional<int> expected, const std::vector<
                                  const std::optional<KernelProfile>& profile);
 
 // Takes a profile with `take` until it is whole: some device work, a whole number of kernels per
-// step, and no fewer kernels per step than the graph (if one) holds. After kProfileAttempts that fall short: nullopt, and a warning
-// that says why. nullopt at once when `take` has no profiler.
+// step, and no fewer kernels per step than the graph (if one) holds. After kProfileAttempts that
+// fall short: nullopt, and a warning that says why. nullopt at once when `take` has no profiler.
 std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
                                                  const std::vector<GraphFacts>& graphs,
                                                  std::vector<std::string>& warnings);
