@@ -121,6 +121,7 @@ class Trainer {
 
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
+    summary.first_calls_seconds = first_calls_seconds(summary, per_step, kStepBlock);
     summary.step_samples_us = per_step;  // the record's raw samples, which compare gates on
     summary.steps_per_block = kStepBlock;
     summary.total_seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -217,6 +218,16 @@ class Trainer {
 
 }  // namespace
 
+double first_calls_seconds(const TrainingSummary& s, const std::vector<double>& block_us_per_step,
+                           std::int64_t steps_per_block) {
+  double seconds = std::max(0.0, s.capture_seconds - s.graph_capture_seconds);
+  if (!block_us_per_step.empty() && s.median_step_us > 0) {
+    const double above = (block_us_per_step.front() - s.median_step_us) * static_cast<double>(steps_per_block) * 1e-6;
+    seconds += std::max(0.0, above);
+  }
+  return seconds;
+}
+
 std::string summary_line(const TrainingSummary& s) {
   // Loading and capture count, as they did in the tutorial's `time ./mnist`.
   std::string line = fmt::format(
@@ -228,6 +239,9 @@ std::string summary_line(const TrainingSummary& s) {
       s.skipped_batches, s.decode_seconds);
   if (s.graph_capture_seconds > 0) {
     line += fmt::format("; of capture, {:.3f} s captured and instantiated the graphs, the rest warmed up", s.graph_capture_seconds);
+  }
+  if (s.first_calls_seconds > 0) {
+    line += fmt::format("; the libraries' first calls took {:.2f} s of it (once per process)", s.first_calls_seconds);
   }
   if (s.context_seconds > 0) line += fmt::format("; the device context {:.2f} s before", s.context_seconds);
   return line;

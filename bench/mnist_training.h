@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace graphbench::mnist {
 
@@ -40,5 +41,12 @@ TrainingSummary train(const TrainingConfig& config);
 
 // The closing line: total time, its breakdown, steps and the median step.
 std::string summary_line(const TrainingSummary& summary);
+
+// The libraries' one-time first calls, in either mode: the warm-up before capture (capture less
+// graph capture), plus what the first block of steps took above its steps x the median step (on
+// the device's timeline the first block waits for the host's first calls, so eager's show there).
+// `block_us_per_step`: the per-step time of each block of `steps_per_block` steps, in order.
+double first_calls_seconds(const TrainingSummary& summary, const std::vector<double>& block_us_per_step,
+                           std::int64_t steps_per_block);
 
 }  // namespace graphbench::mnist

@@ -77,9 +77,10 @@ for stage in "$@"; do
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.
-      # CTEST_EXCLUDE: a regex of tests to leave out (e.g. the CPU-only MNIST epochs, which CI runs).
+      # CTEST_EXCLUDE: a regex of tests to leave out (e.g. the CPU-only MNIST epochs, which CI runs);
+      # CTEST_INCLUDE: a regex of the only tests to run (e.g. the [cuda] tests a change touches).
       run ctest ctest --test-dir build-gpu --output-on-failure -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
-        -LE cpu-only ${CTEST_EXCLUDE:+-E "$CTEST_EXCLUDE"} || status=1
+        -LE cpu-only ${CTEST_EXCLUDE:+-E "$CTEST_EXCLUDE"} ${CTEST_INCLUDE:+-R "$CTEST_INCLUDE"} || status=1
       ;;
     gelu|linear_dropout|blog|ci)
       run "$stage" "$gb" --workload "$stage" -o "$OUT/results/$stage" || status=1

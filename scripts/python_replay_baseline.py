@@ -23,8 +23,12 @@ static tensor (how the PyTorch 1.10 CUDA Graphs blog and PyTorch's docs time a g
 graph variant copies the input in first (static_x.copy_(x); g.replay()). Graphs are captured with
 torch.cuda.graph after warm-up on a side stream, as PyTorch's CUDA Graphs notes prescribe.
 
+After the rounds, each variant's steps are also queued behind a holding kernel and timed back to
+back (back_to_back_us, as graphbench's): the device's time per step without the host's pace.
+
 Output: JSON with the environment (torch, CUDA, GPU) and one entry per (case, variant): median_us,
-issue_median_us, samples_us, steps_per_sample. Exit codes: 0 written, 1 no CUDA device, 2 bad
+issue_median_us, back_to_back_us (null when the steps cannot be queued ahead), samples_us,
+steps_per_sample. Exit codes: 0 written, 1 no CUDA device, 2 bad
 arguments.
 """
 
@@ -204,6 +208,36 @@ def sample(step, steps, begin, end):
     return begin.elapsed_time(end) * 1000.0 / steps, issued * 1e6 / steps
 
 
+def back_to_back(step, device_us, issue_us, samples=5, tries=5):
+    """Device time per step with the steps queued behind a holding kernel (torch.cuda._sleep), as
+    graphbench's back_to_back_us: the same plan (about 200 us of device time, 10 to 200 steps, a
+    hold of twice the host's issue time plus 50 us) and the same check (the begin event not yet
+    reached when the last step was issued). None when the steps cannot be queued ahead."""
+    steps = min(200, max(10, math.ceil(200.0 / device_us))) if device_us > 0 else 200
+    hold_us = 2.0 * issue_us * steps + 50.0
+    clock_mhz = getattr(torch.cuda.get_device_properties(0), "clock_rate", 0) / 1000.0 or 2000.0
+    begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    figures = []
+    for _ in range(samples):
+        for _ in range(tries):
+            torch.cuda.synchronize()
+            torch.cuda._sleep(int(hold_us * clock_mhz))
+            begin.record()
+            for _ in range(steps):
+                step()
+            end.record()
+            held = not begin.query()
+            end.synchronize()
+            if held:
+                figures.append(begin.elapsed_time(end) * 1000.0 / steps)
+                break
+            hold_us *= 2.0
+            steps = max(1, steps // 2)
+        else:
+            return None
+    return statistics.median(figures)
+
+
 def time_case(variants, samples, warmup, min_block_s):
     names = list(variants)
     for name in names:
@@ -219,8 +253,13 @@ def time_case(variants, samples, warmup, min_block_s):
             d, i = sample(variants[name], steps[name], begin, end)
             device[name].append(d)
             issue[name].append(i)
-    return [{"variant": name, "steps_per_sample": steps[name], "median_us": statistics.median(device[name]),
-             "issue_median_us": statistics.median(issue[name]), "samples_us": device[name]} for name in names]
+    out = []
+    for name in names:
+        median, issued = statistics.median(device[name]), statistics.median(issue[name])
+        out.append({"variant": name, "steps_per_sample": steps[name], "median_us": median,
+                    "issue_median_us": issued, "back_to_back_us": back_to_back(variants[name], median, issued),
+                    "samples_us": device[name]})
+    return out
 
 
 def main(argv):
@@ -249,8 +288,10 @@ def main(argv):
         for entry in time_case(make_case(case), args.samples, args.warmup, args.min_sample_ms / 1000.0):
             entry["case"] = case
             out["records"].append(entry)
+            b2b = entry["back_to_back_us"]
             print(f"{case:22s} {entry['variant']:22s} {entry['median_us']:10.2f} us  "
-                  f"(host {entry['issue_median_us']:.2f} us)", file=sys.stderr)
+                  f"(host {entry['issue_median_us']:.2f} us, back to back "
+                  f"{'-' if b2b is None else f'{b2b:.2f}'} us)", file=sys.stderr)
     text = json.dumps(out, indent=1)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:

@@ -192,7 +192,7 @@ def main():
                 fail(f"{spec}: method {r.get('method')!r}, expected {method!r}")
         elif kind == "cpu":
             r = record(arg)
-            for key in ("issue_median_us", "host_bound", "l2", "profile", "memory"):
+            for key in ("issue_median_us", "host_bound", "l2", "profile", "memory", "back_to_back_us"):
                 if key not in r or r[key] is not None:
                     fail(f"{arg}: {key} is {r.get(key, '(absent)')!r}, expected null on the CPU")
             if r.get("issue_samples_us") != [] or r.get("graphs") != []:
@@ -209,6 +209,8 @@ def main():
                 fail(f"{arg}: issue_median_us is {r.get('issue_median_us')!r}")
             if not isinstance(r.get("host_bound"), bool):
                 fail(f"{arg}: host_bound is {r.get('host_bound')!r}")
+            if r.get("l2") == "hot" and not (isinstance(r.get("back_to_back_us"), (int, float)) and r["back_to_back_us"] > 0):
+                fail(f"{arg}: back_to_back_us is {r.get('back_to_back_us')!r}")
             m = r.get("memory") or {}
             if not (isinstance(m.get("peak_allocated_bytes"), int) and m["peak_allocated_bytes"] > 0):
                 fail(f"{arg}: memory is {r.get('memory')!r}")

@@ -116,6 +116,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.issue_samples_us == std::vector<double>{7.6, 7.62, 7.58, 7.7, 7.61, 7.66, 7.6, 7.64});
     CHECK(r.issue_median_us == 7.61);
     CHECK(r.host_bound == true);
+    CHECK(r.back_to_back_us == 6.9);
     CHECK(r.l2 == "hot");
     REQUIRE(r.profile.has_value());
     CHECK(r.profile->steps == 10);
@@ -193,6 +194,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.issue_samples_us.empty());
     CHECK_FALSE(r.issue_median_us.has_value());
     CHECK_FALSE(r.host_bound.has_value());
+    CHECK_FALSE(r.back_to_back_us.has_value());
     CHECK_FALSE(r.l2.has_value());
     CHECK_FALSE(r.profile.has_value());
     CHECK(r.graphs.empty());
@@ -275,6 +277,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(t.decode_seconds == 0.15);
     CHECK(t.context_seconds == 0.3);
     CHECK(t.graph_capture_seconds == 0.012);
+    CHECK(t.first_calls_seconds == 0.35);
     CHECK(t.data_placement == "device");
     CHECK(t.batch_order == "sequential");
   }

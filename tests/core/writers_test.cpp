@@ -78,6 +78,7 @@ RunReport sample_report() {
   eager.published = PublishedComparison{std::nullopt, 70.9, std::nullopt, "blog", "Tesla K80"};
   eager.issue_median_us = 48.7;
   eager.host_bound = true;
+  eager.back_to_back_us = 6.8;
   eager.l2 = "hot";
   KernelProfile eager_profile;
   eager_profile.steps = 10;
@@ -100,6 +101,7 @@ RunReport sample_report() {
   graph.warnings = {"IQR is 12% of the median | noisy"};
   graph.issue_median_us = 3.1;
   graph.host_bound = false;
+  graph.back_to_back_us = 7.7;
   graph.l2 = "hot";
   KernelProfile graph_profile;
   graph_profile.steps = 10;

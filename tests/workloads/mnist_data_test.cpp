@@ -326,6 +326,8 @@ TEST_CASE("mnist training: the record says where the time went") {
     CHECK(s.other_seconds >= 0);
     CHECK(s.decode_seconds > 0);
     CHECK(s.context_seconds == 0);  // a CPU run has no device context to create
+    CHECK(s.first_calls_seconds >= 0);
+    CHECK(s.first_calls_seconds <= s.total_seconds);
     CHECK(s.load_seconds + s.setup_seconds + s.capture_seconds + s.train_seconds + s.test_seconds + s.other_seconds ==
           Approx(s.total_seconds));
     CHECK(s.train_seconds == Approx(s.epochs[0].train_seconds + s.epochs[1].train_seconds));
@@ -335,6 +337,23 @@ TEST_CASE("mnist training: the record says where the time went") {
                                   R"(training [0-9.]+ s, testing [0-9.]+ s, other [0-9.]+ s\); 18 steps, )");
     CHECK(std::regex_search(run.printed, closing_line));
   }
+}
+
+TEST_CASE("mnist training: the first calls are the warm-up before capture and the first block's time above the median") {
+  TrainingSummary eager;
+  eager.median_step_us = 1500;
+  // The first block of 100 steps ran at 5000 us a step: 0.35 s above 100 x 1500 us.
+  CHECK(mnist::first_calls_seconds(eager, {5000, 1500, 1490}, 100) == Approx(0.35));
+  TrainingSummary graph;
+  graph.median_step_us = 230;
+  graph.capture_seconds = 0.5;
+  graph.graph_capture_seconds = 0.004;
+  // A first block at the median adds nothing; one faster than it takes nothing away.
+  CHECK(mnist::first_calls_seconds(graph, {230, 231}, 100) == Approx(0.496));
+  CHECK(mnist::first_calls_seconds(graph, {200, 231}, 100) == Approx(0.496));
+  // Too few steps for a block: the warm-up alone.
+  CHECK(mnist::first_calls_seconds(graph, {}, 100) == Approx(0.496));
+  CHECK(mnist::first_calls_seconds(TrainingSummary{}, {}, 100) == 0.0);
 }
 
 TEST_CASE("mnist training: progress lines go to a terminal only") {
@@ -392,6 +411,9 @@ TEST_CASE("mnist training on the GPU: captured steps on device data learn as eag
   CHECK(graph.summary.graph_capture_seconds > 0);
   CHECK(graph.summary.graph_capture_seconds < graph.summary.capture_seconds);
   CHECK(graph.printed.find("captured and instantiated the graphs") != std::string::npos);
+  // The warm-up before capture paid the libraries' first calls.
+  CHECK(graph.summary.first_calls_seconds >= graph.summary.capture_seconds - graph.summary.graph_capture_seconds);
+  CHECK(graph.printed.find("the libraries' first calls took") != std::string::npos);
   CHECK(graph.summary.skipped_batches == 0);
   CHECK(graph.summary.epochs.back().test_accuracy > 0.5);
   CHECK(std::isfinite(graph.summary.epochs.back().logged_loss));

@@ -62,6 +62,11 @@ struct TrainingSummary {
   // the warm-up steps before each capture, where the libraries' first calls (cuDNN and cuBLAS
   // handles, kernel loading, convolution plans) are paid. 0 when nothing was captured.
   double graph_capture_seconds = 0.0;
+  // What the run paid once for the libraries' first calls, in both modes alike: the warm-up before
+  // capture (capture_seconds less graph_capture_seconds; 0 for eager) plus the time the first block
+  // of training steps took above its steps times the median step (eager pays its first calls
+  // there). Part of the sum above, not added to it. See docs/measuring.md (training runs).
+  double first_calls_seconds = 0.0;
   std::string data_placement;  // "device": batches gathered on the device; "host": copied from host memory
   std::string batch_order;     // "sequential" or "shuffled"
 };
@@ -167,6 +172,9 @@ struct ResultRecord {
   // The median issue time within 5% of the median device time: the GPU waits for the CPU.
   // Absent on the CPU.
   std::optional<bool> host_bound;
+  // Device time per step with the steps queued ahead of the device, the host's launches off the
+  // clock (timing/back_to_back.h). CUDA with a hot L2 only; absent elsewhere.
+  std::optional<double> back_to_back_us;
   std::optional<std::string> l2;  // "hot" or "cold" (CUDA runs; absent on the CPU)
   double rel_noise = 0.0;  // relative 95% half-width of the median
   std::string stop_reason;

@@ -113,6 +113,7 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
   }
   if (r.published) add_counter(entry, "published_speedup", r.published->speedup);
   add_counter(entry, "issue_median_us", r.issue_median_us);
+  add_counter(entry, "back_to_back_us", r.back_to_back_us);
   if (r.profile) {
     add_counter(entry, "kernels_per_step", r.profile->kernels_per_step);
     add_counter(entry, "busy_us_per_step", r.profile->busy_us_per_step);

@@ -110,6 +110,7 @@ json training_to_json(const TrainingSummary& t) {
           {"decode_seconds", number_or_null(t.decode_seconds)},
           {"context_seconds", number_or_null(t.context_seconds)},
           {"graph_capture_seconds", number_or_null(t.graph_capture_seconds)},
+          {"first_calls_seconds", number_or_null(t.first_calls_seconds)},
           {"data_placement", t.data_placement},
           {"batch_order", t.batch_order}};
 }
@@ -190,6 +191,7 @@ json record_to_json(const ResultRecord& rec) {
   r["host_median_us"] = rec.host_stats ? number_or_null(rec.host_stats->median) : json(nullptr);
   r["issue_median_us"] = optional_number(rec.issue_median_us);
   r["host_bound"] = rec.host_bound ? json(*rec.host_bound) : json(nullptr);
+  r["back_to_back_us"] = optional_number(rec.back_to_back_us);
   r["l2"] = rec.l2 ? json(*rec.l2) : json(nullptr);
   r["rel_noise"] = rec.stats ? number_or_null(rec.rel_noise) : json(nullptr);
   r["stop_reason"] = rec.stop_reason;
@@ -433,6 +435,7 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.issue_samples_us = r.numbers("issue_samples_us");
   rec.issue_median_us = r.optional_number("issue_median_us");
   rec.host_bound = r.optional_bool("host_bound");
+  rec.back_to_back_us = r.optional_number("back_to_back_us");
   rec.l2 = r.optional_choice("l2", {"hot", "cold"});
   if (r.optional_number("median_us")) {
     stats::Summary s;
@@ -575,6 +578,7 @@ TrainingSummary read_training(const ObjectReader& t) {
   out.decode_seconds = t.number("decode_seconds");
   out.context_seconds = t.number("context_seconds");
   out.graph_capture_seconds = t.number("graph_capture_seconds");
+  out.first_calls_seconds = t.number("first_calls_seconds");
   out.data_placement = t.string("data_placement");
   out.batch_order = t.string("batch_order");
   return out;

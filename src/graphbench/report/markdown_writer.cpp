@@ -116,7 +116,7 @@ void append_benchmarks(std::string& out, const RunReport& report) {
 std::string mib(std::int64_t bytes) { return human(static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 
 bool has_breakdown(const ResultRecord& r) {
-  return !is_training(r) && (r.profile || r.memory || r.issue_median_us || !r.graphs.empty());
+  return !is_training(r) && (r.profile || r.memory || r.issue_median_us || r.back_to_back_us || !r.graphs.empty());
 }
 
 std::vector<std::string> breakdown_row(const ResultRecord& r) {
@@ -134,6 +134,7 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
           p && p->busy_share ? fmt::format("{:.0f}%", 100.0 * *p->busy_share) : "",
           r.issue_median_us ? human(*r.issue_median_us) : "",
           r.host_bound ? (*r.host_bound ? "yes" : "no") : "",
+          r.back_to_back_us ? human(*r.back_to_back_us) : "",
           r.memory ? mib(r.memory->peak_allocated_bytes) : "",
           r.memory ? mib(r.memory->peak_reserved_bytes) : "",
           r.memory && r.memory->graph_pool_bytes ? mib(*r.memory->graph_pool_bytes) : ""};
@@ -144,8 +145,8 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
 void append_breakdown(std::string& out, const RunReport& report) {
   out += "\n## Where the time goes\n\n";
   out += "| case | variant | method | kernels / step | graph kernel nodes | GPU busy (us / step) | busy share | "
-         "host (us / step) | host-bound | peak allocated (MiB) | peak reserved (MiB) | graph pool (MiB) |\n";
-  out += "|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|\n";
+         "host (us / step) | host-bound | back to back (us / step) | peak allocated (MiB) | peak reserved (MiB) | graph pool (MiB) |\n";
+  out += "|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n";
   for (const auto& r : report.records) {
     if (has_breakdown(r)) append_row(out, breakdown_row(r));
   }

@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
+#include "graphbench/runner/case_back_to_back.h"
 #include "graphbench/runner/case_profile.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/case_summary.h"
@@ -87,6 +88,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
   profile_variants(timed, *instance, context);
+  if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
+  time_variants_back_to_back(timed, context);
   summarize_timing(timed, instance->cost(), environment);
   return records;
 }

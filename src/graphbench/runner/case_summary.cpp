@@ -48,9 +48,13 @@ void fill_host_bound(ResultRecord& record) {
   if (!record.issue_median_us || !record.stats) return;
   record.host_bound = is_host_bound(*record.issue_median_us, record.stats->median);
   if (*record.host_bound) {
+    std::string back_to_back;
+    if (record.back_to_back_us) {
+      back_to_back = fmt::format("; queued back to back, the device runs one in {:.3g} us", *record.back_to_back_us);
+    }
     record.warnings.push_back(fmt::format("host-bound: the GPU waits for the CPU (the host issues a step in {:.3g} us "
-                                          "of its {:.3g} us)",
-                                          *record.issue_median_us, record.stats->median));
+                                          "of its {:.3g} us{})",
+                                          *record.issue_median_us, record.stats->median, back_to_back));
   }
 }
 
