@@ -30,6 +30,11 @@ def load(path):
         sys.exit(2)
 
 
+def fmt3(value):
+    """A figure to three significant digits, "-" when absent."""
+    return "-" if value is None else f"{value:.3g}"
+
+
 class Targets:
     def __init__(self):
         self.missed = 0
@@ -112,7 +117,6 @@ def main(argv):
             if r.get("status") != "ok":
                 continue
             host = r.get("issue_median_us")
-            fmt3 = lambda v: "-" if v is None else f"{v:.3g}"
             print(f"  {key[0]}/{key[1]}: {r['median_us']:.3g} / {q['median_us']:.3g}"
                   f" ({fmt3(host)} / {q['issue_median_us']:.3g})"
                   f" [{fmt3(r.get('back_to_back_us'))} / {fmt3(q.get('back_to_back_us'))}]")

@@ -10,10 +10,10 @@ run's time went and checks:
   1. the graph run's training time is within 5% of its steps times its median step
      (the loop adds nothing to the step);
   2. the end-to-end speedup (eager total over graph total) is within 10% of the per-step
-     speedup (eager median step over graph median step): the time outside the steps is small;
-  3. the graph run's final accuracy is the eager run's, within 0.5 points;
+     speedup (eager median step over graph median step): the time outside the steps is small
      (a NOTE line gives the same ratio with the libraries' one-time first calls taken out of
      both totals, first_calls_seconds);
+  3. the graph run's final accuracy is the eager run's, within 0.5 points;
   4. with --tutorial-times (a file of lines "eager SECONDS" and "graph SECONDS": the
      tutorial's own program timed as a whole process), the graph run is at least 2.5x faster
      than the tutorial's graphed program.

@@ -39,21 +39,19 @@ BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPla
   std::vector<double> per_step;
   for (int s = 0; s < samples; ++s) {
     std::optional<double> us;
-    BackToBackPlan tried = plan;
     for (int attempt = 0; attempt < kBackToBackTries && !us; ++attempt) {
-      tried = plan;
-      us = sample(plan.steps, plan.hold_us);
-      if (!us) {
+      if (attempt > 0) {
         plan.hold_us *= 2.0;
         plan.steps = std::max<std::int64_t>(1, plan.steps / 2);
       }
+      us = sample(plan.steps, plan.hold_us);
     }
     if (!us) {
-      result.steps = tried.steps;
+      result.steps = plan.steps;
       result.why_not = fmt::format(
           "the steps could not be queued ahead of the device ({} tries, the last with {} {} behind a hold of {:.0f} "
           "us): a step waits for the device, or the launch queue filled",
-          kBackToBackTries, tried.steps, tried.steps == 1 ? "step" : "steps", tried.hold_us);
+          kBackToBackTries, plan.steps, plan.steps == 1 ? "step" : "steps", plan.hold_us);
       return result;
     }
     per_step.push_back(*us);
