@@ -6,17 +6,16 @@
 // Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
 // with the reason. Packages written by scripts/export_model.py record their inputs, and a case
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
-#include "case_helpers.h"
-#include "model_case.h"
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "models/model_case.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/aoti_package.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/workload_registry.h"
 
-#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 namespace graphbench {
@@ -126,26 +125,17 @@ class AotiCase final : public CaseInstance {
   std::shared_ptr<const Program> program_;
 };
 
-class AotiWorkload final : public Workload {
+class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
  public:
-  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  using CaseWorkload::CaseWorkload;
   void preflight(const CaseSpec& spec) const override {
     const std::string file = bench::checked_model_file(spec, "an AOTInductor package (.pt2)");
     if (ops::aoti_supported()) check_recorded_inputs(spec, file, package_metadata(spec, file));
   }
-  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
-    at::NoGradGuard no_grad;
-    return std::make_unique<AotiCase>(spec, context);
-  }
-
- private:
-  WorkloadDescriptor descriptor_ = aoti_descriptor();
 };
-
-std::unique_ptr<Workload> make_aoti_workload() { return std::make_unique<AotiWorkload>(); }
 
 }  // namespace
 
-GRAPHBENCH_REGISTER_WORKLOAD(make_aoti_workload);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(AotiWorkload, aoti_descriptor, bench::Grad::kOff);
 
 }  // namespace graphbench

@@ -7,16 +7,14 @@
 //   reference(+graph)   the function written in plain LibTorch, as the blog writes it, with a
 //                       static input and at::cuda::CUDAGraph around it
 // Every graph variant also runs as ":replay", the replay alone with the input already in place.
-#include "case_helpers.h"
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "common/function_reference.h"
 
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/script.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/reference_runner.h"
-#include "graphbench/runner/workload_registry.h"
-
-#include <ATen/core/grad_mode.h>
 
 namespace graphbench {
 
@@ -69,7 +67,7 @@ class GeluCase final : public CaseInstance {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
-    if (variant.is_reference()) return make_reference(variant);
+    if (variant.is_reference()) return bench::function_reference(variant, input_, gelu_reference);
     EngineRunnerConfig config;
     config.program = variant.is_script() ? jit_program_ : variant.is_native() ? native_program_ : engine_program_;
     config.executor = bench::executor_for(variant);
@@ -100,18 +98,6 @@ class GeluCase final : public CaseInstance {
   }
 
  private:
-  std::unique_ptr<VariantRunner> make_reference(const Variant& variant) {
-    auto static_input = std::make_shared<at::Tensor>(at::empty_like(input_));
-    auto output = std::make_shared<at::Tensor>();
-    ReferenceStep step;
-    step.copy_inputs = [static_input, input = input_] { static_input->copy_(input); };
-    step.step = [static_input, output] { *output = gelu_reference(*static_input); };
-    step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
-    step.undo_warmup = [] {};
-    return std::make_unique<ReferenceRunner>(std::move(step), variant.needs_cuda_graph(), /*warmup_iterations=*/3,
-                                             variant.input_method());
-  }
-
   at::Tensor input_;
   std::shared_ptr<const Program> engine_program_;
   std::shared_ptr<const Program> jit_program_;
@@ -120,22 +106,8 @@ class GeluCase final : public CaseInstance {
   at::ScalarType dtype_ = at::kFloat;
 };
 
-class GeluWorkload final : public Workload {
- public:
-  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
-  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
-    at::NoGradGuard no_grad;
-    return std::make_unique<GeluCase>(spec, context);
-  }
-
- private:
-  WorkloadDescriptor descriptor_ = gelu_descriptor();
-};
-
-std::unique_ptr<Workload> make_gelu_workload() { return std::make_unique<GeluWorkload>(); }
-
 }  // namespace
 
-GRAPHBENCH_REGISTER_WORKLOAD(make_gelu_workload);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD(GeluCase, gelu_descriptor, bench::Grad::kOff);
 
 }  // namespace graphbench

@@ -2,18 +2,18 @@
 // — the model of PyTorch's CUDA-graph documentation, as the blog measured it.
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
-#include "case_helpers.h"
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/dist/gradient_all_reduce.h"
-#include "graphbench/dist/replicas.h"
+#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/parallel/replicas.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/workload_registry.h"
 #include "graphbench/runner/reference_runner.h"
 
 #include <torch/torch.h>
@@ -93,8 +93,8 @@ class LinearDropoutCase final : public DataParallelCase {
     data_ = at::randn({dims_.n * setup_.ranks, dims_.d_in}, options);
     target_ = at::randn({dims_.n * setup_.ranks, dims_.d_out}, options);
     if (setup_.shard != DataParallelSetup::kWholeBatch) {
-      data_ = dist::shard_rows(data_, setup_.shard, setup_.ranks).contiguous();
-      target_ = dist::shard_rows(target_, setup_.shard, setup_.ranks).contiguous();
+      data_ = parallel::shard_rows(data_, setup_.shard, setup_.ranks).contiguous();
+      target_ = parallel::shard_rows(target_, setup_.shard, setup_.ranks).contiguous();
     }
     timed_program_ = build_program(/*dropout_on=*/true);
     validation_program_ = build_program(/*dropout_on=*/false);
@@ -158,7 +158,7 @@ class LinearDropoutCase final : public DataParallelCase {
     ValueId loss = ops::mse_loss(b, y, b.input("target", spec({rows_, dims_.d_out})));
     const std::vector<ValueId> params{w1, b1, w2, b2};
     auto grads = ops::backward(b, loss, params);
-    if (setup_.communicator) grads = dist::average_gradients(b, grads, setup_.communicator);
+    if (setup_.communicator) grads = parallel::average_gradients(b, grads, setup_.communicator);
     if (optimizer_ == "sgd") {
       ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
     } else {
@@ -257,27 +257,19 @@ class LinearDropoutCase final : public DataParallelCase {
   StepCost cost_;
 };
 
-class LinearDropoutWorkload final : public Workload {
+class LinearDropoutWorkload final : public bench::CaseWorkload<LinearDropoutCase> {
  public:
-  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
-  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
-    return std::make_unique<LinearDropoutCase>(spec, context);
-  }
+  using CaseWorkload::CaseWorkload;
   // Training steps only: the inference mode has no gradients to all-reduce.
   std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
                                                               const DataParallelSetup& setup) const override {
     if (spec.mode != "train") return nullptr;
     return std::make_unique<LinearDropoutCase>(spec, context, setup);
   }
-
- private:
-  WorkloadDescriptor descriptor_ = linear_dropout_descriptor();
 };
-
-std::unique_ptr<Workload> make_linear_dropout_workload() { return std::make_unique<LinearDropoutWorkload>(); }
 
 }  // namespace
 
-GRAPHBENCH_REGISTER_WORKLOAD(make_linear_dropout_workload);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(LinearDropoutWorkload, linear_dropout_descriptor, bench::Grad::kOn);
 
 }  // namespace graphbench

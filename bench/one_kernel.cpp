@@ -5,15 +5,13 @@
 // at::cuda::CUDAGraph::replay() of the same kernel) differ by exactly the engine's overhead.
 //   eager, graph, graph:replay                          the engine: one gelu op
 //   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
-#include "case_helpers.h"
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "common/function_reference.h"
 
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/reference_runner.h"
-#include "graphbench/runner/workload_registry.h"
-
-#include <ATen/core/grad_mode.h>
 
 namespace graphbench {
 
@@ -50,7 +48,9 @@ class OneKernelCase final : public CaseInstance {
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
-    if (variant.is_reference()) return make_reference(variant);
+    if (variant.is_reference()) {
+      return bench::function_reference(variant, input_, [](const at::Tensor& x) { return at::gelu(x); });
+    }
     EngineRunnerConfig config;
     config.program = program_;
     config.executor = bench::executor_for(variant);
@@ -66,39 +66,13 @@ class OneKernelCase final : public CaseInstance {
   std::optional<int> expected_kernels_per_step(const Variant&) const override { return 1; }
 
  private:
-  std::unique_ptr<VariantRunner> make_reference(const Variant& variant) {
-    auto static_input = std::make_shared<at::Tensor>(at::empty_like(input_));
-    auto output = std::make_shared<at::Tensor>();
-    ReferenceStep step;
-    step.copy_inputs = [static_input, input = input_] { static_input->copy_(input); };
-    step.step = [static_input, output] { *output = at::gelu(*static_input); };
-    step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
-    step.undo_warmup = [] {};
-    return std::make_unique<ReferenceRunner>(std::move(step), variant.needs_cuda_graph(), /*warmup_iterations=*/3,
-                                             variant.input_method());
-  }
-
   at::Tensor input_;
   std::shared_ptr<const Program> program_;
   StepCost cost_;
 };
 
-class OneKernelWorkload final : public Workload {
- public:
-  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
-  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
-    at::NoGradGuard no_grad;
-    return std::make_unique<OneKernelCase>(spec, context);
-  }
-
- private:
-  WorkloadDescriptor descriptor_ = one_kernel_descriptor();
-};
-
-std::unique_ptr<Workload> make_one_kernel_workload() { return std::make_unique<OneKernelWorkload>(); }
-
 }  // namespace
 
-GRAPHBENCH_REGISTER_WORKLOAD(make_one_kernel_workload);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD(OneKernelCase, one_kernel_descriptor, bench::Grad::kOff);
 
 }  // namespace graphbench

@@ -7,9 +7,10 @@
 //                   trainable parameters (the program's params) in place; captured as one graph
 // Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
 // recorded with its cause and the graph variant runs eagerly instead; the run goes on.
-#include "case_helpers.h"
-#include "model_case.h"
-#include "script_model.h"
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "models/model_case.h"
+#include "models/script_model.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
@@ -18,7 +19,6 @@
 #include "graphbench/ops/script_module.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
 
@@ -196,22 +196,14 @@ class TorchScriptCase final : public CaseInstance {
   std::shared_ptr<const Program> program_;
 };
 
-class TorchScriptWorkload final : public Workload {
+class TorchScriptWorkload final : public bench::CaseWorkload<TorchScriptCase> {
  public:
-  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  using CaseWorkload::CaseWorkload;
   void preflight(const CaseSpec& spec) const override { bench::load_script_model(spec, at::kCPU); }
-  std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const override {
-    return std::make_unique<TorchScriptCase>(spec, context);
-  }
-
- private:
-  WorkloadDescriptor descriptor_ = torchscript_descriptor();
 };
-
-std::unique_ptr<Workload> make_torchscript_workload() { return std::make_unique<TorchScriptWorkload>(); }
 
 }  // namespace
 
-GRAPHBENCH_REGISTER_WORKLOAD(make_torchscript_workload);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(TorchScriptWorkload, torchscript_descriptor, bench::Grad::kOn);
 
 }  // namespace graphbench

@@ -3,7 +3,8 @@
 #   1. installs the Debian packages the build needs, if missing (LibTorch 1.13 CPU, Gloo for
 #      data-parallel runs on the CPU, CLI11,
 #      nlohmann/json, fmt, Catch2, zlib; Fashion-MNIST data; matplotlib for the plot script);
-#   2. configures with CMake (Release, Ninja) and builds.
+#   2. configures with CMake (Release, Ninja) and builds graphbench (the tests are built by
+#      scripts/test.sh, the README's second command).
 #
 # Usage: scripts/setup.sh [--no-install] [extra CMake arguments]
 #   scripts/setup.sh                                   the CPU build, Debian's LibTorch
@@ -43,5 +44,5 @@ if [[ $install == 1 ]]; then
 fi
 
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
-cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target graphbench
 echo "setup: built $build_dir/graphbench ($("$build_dir"/graphbench --version))"

@@ -5,10 +5,10 @@
 #include "run_support.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/dist/communicator.h"
-#include "graphbench/dist/data_parallel_suite.h"
-#include "graphbench/dist/launcher.h"
-#include "graphbench/dist/progress_watchdog.h"
+#include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/data_parallel_suite.h"
+#include "graphbench/parallel/launcher.h"
+#include "graphbench/parallel/progress_watchdog.h"
 #include "graphbench/runner/workload_registry.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -55,7 +55,7 @@ std::vector<std::string> rank_arguments(const std::vector<std::string>& argument
 int launch_ranks_command(const RunOptions& o) {
   const int nproc = *o.nproc;
   if (nproc < 1) throw InputError(fmt::format("--nproc: expected a positive number of ranks, got {}", nproc));
-  if (const auto existing = dist::read_rank_env()) {
+  if (const auto existing = parallel::read_rank_env()) {
     throw InputError(fmt::format("--nproc: this process already runs as {} (RANK and WORLD_SIZE are set, e.g. by "
                                  "torchrun): give --nproc or that environment, not both",
                                  existing->describe()));
@@ -64,27 +64,27 @@ int launch_ranks_command(const RunOptions& o) {
   // The whole command line is checked here, once, so that bad input ends the run before any rank starts.
   const PreparedRun run = prepare_run(o);
   prepare_output(run, o.quiet ? nullptr : &std::cerr);
-  if (!dist::backend_available(run.device)) {
+  if (!parallel::backend_available(run.device)) {
     throw InputError(fmt::format("--nproc: this graphbench has no c10d backend for {} ({}); see docs/distributed.md",
-                                 run.device.is_cuda() ? "CUDA (NCCL)" : "the CPU (Gloo)", dist::backend_name(run.device)));
+                                 run.device.is_cuda() ? "CUDA (NCCL)" : "the CPU (Gloo)", parallel::backend_name(run.device)));
   }
   if (run.device.is_cuda() && nproc > cuda_device_count()) {
     throw InputError(fmt::format("--nproc {}: one rank per GPU, and {} CUDA device(s) are visible", nproc,
                                  cuda_device_count()));
   }
-  dist::LaunchOptions launch;
+  parallel::LaunchOptions launch;
   launch.nproc = nproc;
   launch.executable = "/proc/self/exe";
   launch.arguments = rank_arguments(o.arguments);
   launch.cuda = run.device.is_cuda();
   if (!o.quiet) {
     std::cerr << fmt::format("graphbench: starting {} rank(s) of suite {} on {} ({})\n", nproc, run.suite.name,
-                             run.device.is_cuda() ? "cuda, one GPU each" : "cpu", dist::backend_name(run.device));
+                             run.device.is_cuda() ? "cuda, one GPU each" : "cpu", parallel::backend_name(run.device));
   }
-  return dist::launch_ranks(launch, std::cerr);
+  return parallel::launch_ranks(launch, std::cerr);
 }
 
-int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::string& command_line) {
+int run_as_rank(const RunOptions& o, const parallel::RankEnv& rank, const std::string& command_line) {
   const auto timeout = dist_timeout(o);
   PreparedRun run = prepare_run(o);
   if (run.device.is_cuda()) {
@@ -95,7 +95,7 @@ int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::strin
     run.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank.local_rank));
     run.context.device = run.device;
   }
-  const auto communicator = dist::Communicator::connect(rank, run.device, timeout);
+  const auto communicator = parallel::Communicator::connect(rank, run.device, timeout);
   if (o.inject_rank_failure && *o.inject_rank_failure == rank.rank) {
     std::cerr << fmt::format("graphbench: rank {}: --inject-rank-failure: killing this rank\n", rank.rank);
     std::raise(SIGKILL);
@@ -113,8 +113,8 @@ int run_as_rank(const RunOptions& o, const dist::RankEnv& rank, const std::strin
   if (!rank0) run.context.progress = nullptr;
   SuiteOutcome outcome;
   {
-    dist::ProgressWatchdog watchdog(timeout, fmt::format("rank {} of {}", rank.rank, rank.world_size));
-    outcome = dist::run_suite_data_parallel(run.suite, WorkloadRegistry::global(), run.context,
+    parallel::ProgressWatchdog watchdog(timeout, fmt::format("rank {} of {}", rank.rank, rank.world_size));
+    outcome = parallel::run_suite_data_parallel(run.suite, WorkloadRegistry::global(), run.context,
                                             collect_environment(environment_request(run, command_line, rank0)),
                                             communicator, log, rank0 ? &std::cerr : nullptr);
     communicator->barrier();  // every rank is done before rank 0 writes and the store goes away

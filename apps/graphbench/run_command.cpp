@@ -4,7 +4,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
-#include "graphbench/dist/rank_env.h"
+#include "graphbench/parallel/rank_env.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
 #include "graphbench/exec/executor.h"
@@ -298,7 +298,7 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
 
 int run_command(const RunOptions& o, const std::string& command_line) {
   if (o.nproc) return launch_ranks_command(o);
-  if (const auto rank = dist::read_rank_env()) return run_as_rank(o, *rank, command_line);
+  if (const auto rank = parallel::read_rank_env()) return run_as_rank(o, *rank, command_line);
   const PreparedRun run = prepare_run(o);
   std::ostream* log = o.quiet ? nullptr : &std::cerr;
   prepare_output(run, log);

@@ -4,7 +4,7 @@
 
 #include "options.h"
 
-#include "graphbench/dist/rank_env.h"
+#include "graphbench/parallel/rank_env.h"
 #include "graphbench/env/environment.h"
 #include "graphbench/report/report_files.h"
 #include "graphbench/runner/suite_runner.h"
@@ -37,10 +37,10 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
 // Prints the Markdown (unless -q), writes the result files; returns the exit code.
 int report_outcome(const RunOptions& options, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log);
 
-// --nproc N: checks the request and the suite, then starts and watches N ranks (dist/launcher.h).
+// --nproc N: checks the request and the suite, then starts and watches N ranks (parallel/launcher.h).
 int launch_ranks_command(const RunOptions& options);
 
 // A process started with RANK and WORLD_SIZE set: one rank of a data-parallel run.
-int run_as_rank(const RunOptions& options, const dist::RankEnv& rank, const std::string& command_line);
+int run_as_rank(const RunOptions& options, const parallel::RankEnv& rank, const std::string& command_line);
 
 }  // namespace graphbench::cli

@@ -2,6 +2,7 @@
 // tests/golden/compare/ (20 samples per record, generated once from fixed seeds), plus the edge
 // cases built in code.
 #include "support/catch.h"
+#include "support/error_of.h"
 
 #include "graphbench/stats/bootstrap.h"
 #include "graphbench/compare/compare.h"
@@ -24,6 +25,8 @@ using graphbench::RunReport;
 using graphbench::Verdict;
 
 namespace {
+
+using graphbench::testing::input_error_of;
 
 std::string compare_file(const std::string& name) {
   return graphbench::testing::golden_path("compare/" + name);
@@ -57,16 +60,6 @@ int run(const std::string& current, std::string& text, const CompareOptions& opt
       graphbench::run_compare(compare_file("baseline.json"), compare_file(current), options, out);
   text = out.str();
   return code;
-}
-
-template <typename F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 ResultRecord timed(const std::string& case_name, const std::string& variant,

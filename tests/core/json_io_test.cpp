@@ -1,6 +1,8 @@
 // Tests of results.json reading and writing: the golden file field by field, lossless round
 // trips, and the exact messages of bad input.
 #include "support/catch.h"
+#include "support/error_of.h"
+#include "support/scratch_dir.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
@@ -24,23 +26,15 @@ using nlohmann::json;
 
 namespace {
 
+using graphbench::testing::input_error_of;
+
 json read_json(const std::string& path) {
   std::ifstream in(path);
   return json::parse(in);
 }
 
 // The message of the InputError `f` throws ("no error" when it throws none).
-template <typename F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-std::string error_of(const json& document) {
+std::string document_error(const json& document) {
   return input_error_of([&] { report_from_json(document, "base.json"); });
 }
 
@@ -50,23 +44,6 @@ json minimal_document() {
      "mode": "inference", "dtype": "float32", "device": "cpu", "status": "ok"}]})");
 }
 
-class TempDir {
- public:
-  TempDir()
-      : path_(std::filesystem::temp_directory_path() /
-              ("graphbench-json-io-test-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string file = (path_ / name).string();
-    std::ofstream(file) << text;
-    return file;
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace
 
@@ -390,85 +367,85 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
 
   SECTION("samples that are not an array") {
     rec["samples_us"] = "x";
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/samples_us: expected an array of numbers, got \"x\"");
   }
   SECTION("a sample that is not a number") {
     rec["samples_us"] = {1.0, "x"};
-    CHECK(error_of(doc) == "base.json: /records/0/samples_us/1: expected a number, got \"x\"");
+    CHECK(document_error(doc) == "base.json: /records/0/samples_us/1: expected a number, got \"x\"");
   }
   SECTION("a missing required field") {
     rec.erase("case");
-    CHECK(error_of(doc) == "base.json: /records/0: missing required key \"case\"");
+    CHECK(document_error(doc) == "base.json: /records/0: missing required key \"case\"");
   }
   SECTION("a mistyped string") {
     rec["variant"] = 3;
-    CHECK(error_of(doc) == "base.json: /records/0/variant: expected a string, got 3");
+    CHECK(document_error(doc) == "base.json: /records/0/variant: expected a string, got 3");
   }
   SECTION("an unknown status") {
     rec["status"] = "done";
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/status: expected one of \"ok\", \"skipped\", \"failed\", got "
           "\"done\"");
   }
   SECTION("a fractional integer") {
     rec["steps_per_sample"] = 1.5;
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/steps_per_sample: expected a non-negative integer or null, got 1.5");
   }
   SECTION("a counter that is not an integer") {
     rec["counters"] = {{"replays", "many"}};
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/counters/replays: expected an integer, got \"many\"");
   }
   SECTION("a bad epoch in a training summary") {
     rec["training"] = {{"epochs", json::array({json{{"epoch", 1}}, json{{"epoch", -2}}})}};
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/training/epochs/1/epoch: expected a non-negative integer, got -2");
   }
   SECTION("a bad interval") {
     rec["speedup_ci95"] = {1.0};
-    CHECK(error_of(doc) ==
+    CHECK(document_error(doc) ==
           "base.json: /records/0/speedup_ci95: expected [low, high] (two numbers) or null, got "
           "[1.0]");
   }
   SECTION("records that are not an array") {
     doc["records"] = json::object();
-    CHECK(error_of(doc) == "base.json: /records: expected an array of records, got {}");
+    CHECK(document_error(doc) == "base.json: /records: expected an array of records, got {}");
   }
   SECTION("a record that is not an object") {
     doc["records"] = {42};
-    CHECK(error_of(doc) == "base.json: /records/0: expected an object, got 42");
+    CHECK(document_error(doc) == "base.json: /records/0: expected an object, got 42");
   }
   SECTION("another tool's file") {
     doc["tool"] = "asv";
-    CHECK(error_of(doc) == "base.json: /tool: expected \"graphbench\", got \"asv\"");
+    CHECK(document_error(doc) == "base.json: /tool: expected \"graphbench\", got \"asv\"");
   }
   SECTION("schema_version missing") {
     doc.erase("schema_version");
-    CHECK(error_of(doc) == "base.json: missing required key \"schema_version\"");
+    CHECK(document_error(doc) == "base.json: missing required key \"schema_version\"");
   }
   SECTION("schema_version newer than this binary") {
     const int newer = graphbench::kResultsSchemaVersion + 1;
     doc["schema_version"] = newer;
-    CHECK(error_of(doc) == "base.json: /schema_version: schema version " + std::to_string(newer) +
+    CHECK(document_error(doc) == "base.json: /schema_version: schema version " + std::to_string(newer) +
                                " is newer than the version this graphbench reads (" +
                                std::to_string(graphbench::kResultsSchemaVersion) +
                                "); use a newer graphbench");
   }
   SECTION("schema_version mistyped") {
     doc["schema_version"] = "1";
-    CHECK(error_of(doc) == "base.json: /schema_version: expected a positive integer, got \"1\"");
+    CHECK(document_error(doc) == "base.json: /schema_version: expected a positive integer, got \"1\"");
     doc["schema_version"] = 0;
-    CHECK(error_of(doc) == "base.json: /schema_version: expected a positive integer, got 0");
+    CHECK(document_error(doc) == "base.json: /schema_version: expected a positive integer, got 0");
   }
   SECTION("not an object at the top") {
-    CHECK(error_of(json::array()) == "base.json: expected an object, got []");
+    CHECK(document_error(json::array()) == "base.json: expected an object, got []");
   }
 }
 
 TEST_CASE("file errors name the file", "[json_io]") {
-  const TempDir dir;
+  const graphbench::testing::ScratchDir dir("graphbench-json-io-test");
   const std::string missing = dir.write("unused", "") + ".absent";
   CHECK(input_error_of([&] { read_results_file(missing); }) ==
         missing + ": cannot open results file: No such file or directory");

@@ -1,6 +1,7 @@
 // Suite-file parsing (src/graphbench/spec): a good file parsed into structs, and bad files, each
 // with its exact message, against an inline catalog of fake workload descriptors.
 #include "support/catch.h"
+#include "support/scratch_dir.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/suite/suite_parser.h"
@@ -395,21 +396,6 @@ TEST_CASE("spec: long values are cut in messages") {
 namespace {
 
 // A directory of its own under the system's temporary directory, removed afterwards.
-struct TempDir {
-  std::filesystem::path path = std::filesystem::temp_directory_path() /
-                               fmt::format("graphbench-spec-test-{}", ::getpid());
-  TempDir() { std::filesystem::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::string& content) const {
-    const auto file = path / name;
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-};
-
 std::string load_error(const std::string& path) {
   try {
     graphbench::load_suite_spec(path, catalog());
@@ -422,7 +408,7 @@ std::string load_error(const std::string& path) {
 }  // namespace
 
 TEST_CASE("spec: files") {
-  const TempDir dir;
+  const graphbench::testing::ScratchDir dir("graphbench-spec-test");
 
   SECTION("a good file") {
     const auto path = dir.write("good.json", kGoodSuite);
@@ -431,12 +417,12 @@ TEST_CASE("spec: files") {
     CHECK(suite.cases.size() == 3);
   }
   SECTION("a missing file") {
-    const auto path = (dir.path / "missing.json").string();
+    const auto path = (dir.path() / "missing.json").string();
     CHECK(load_error(path) == path + ": cannot open suite file: No such file or directory");
   }
   SECTION("a directory") {
-    CHECK(load_error(dir.path.string()) ==
-          dir.path.string() + ": cannot open suite file: Is a directory");
+    CHECK(load_error(dir.path().string()) ==
+          dir.path().string() + ": cannot open suite file: Is a directory");
   }
   SECTION("invalid JSON: a missing colon") {
     const auto path = dir.write("bad.json", "{\n  \"suite\": \"s\",\n  \"cases\" []\n}\n");

@@ -331,9 +331,9 @@ TEST_CASE("graph executor: training with dropout inside the graph", "[cuda][grap
   ModelStore eager_store;
   init_params(eager_store, r);
   ModelStore graph_store = eager_store.clone();
-  torch::manual_seed(77);
+  at::manual_seed(77);
   const std::vector<float> eager_losses = train(ExecutorKind::kEager, eager_store, program, batches);
-  torch::manual_seed(77);
+  at::manual_seed(77);
   const std::vector<float> graph_losses = train(ExecutorKind::kGraph, graph_store, program, batches);
   for (std::size_t i = 0; i < batches.size(); ++i) {
     CAPTURE(i);

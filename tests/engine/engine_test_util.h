@@ -16,7 +16,6 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/torch.h>
 
 #include <functional>
 #include <memory>

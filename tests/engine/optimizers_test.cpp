@@ -3,6 +3,8 @@
 // eager and the static executor.
 #include "engine/engine_test_util.h"
 
+#include <torch/torch.h>
+
 using namespace graphbench;
 using namespace graphbench::test_util;
 

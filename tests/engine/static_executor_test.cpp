@@ -232,11 +232,11 @@ TEST_CASE("warm-up leaves no trace in the random number generator either", "[eng
   init_params(initial, r);
 
   ModelStore reference = initial.clone();
-  torch::manual_seed(1234);
+  at::manual_seed(1234);
   const std::vector<float> eager_losses = train(ExecutorKind::kEager, reference, program, batches);
 
   ModelStore store = initial.clone();
-  torch::manual_seed(1234);
+  at::manual_seed(1234);
   ExecutorOptions options;
   options.warmup_steps = 3;
   const std::vector<float> static_losses =
@@ -249,7 +249,7 @@ TEST_CASE("warm-up leaves no trace in the random number generator either", "[eng
   CHECK(tensors_close(store.at(kWeight), reference.at(kWeight), 1e-5, 1e-7));
   // The same seeds without warm-up on one side would differ: the masks matter here.
   ModelStore other = initial.clone();
-  torch::manual_seed(4321);
+  at::manual_seed(4321);
   const std::vector<float> other_losses = train(ExecutorKind::kEager, other, program, batches);
   CHECK(other_losses[0] != Approx(eager_losses[0]).epsilon(1e-5));
 }

@@ -6,10 +6,10 @@
 #include "support/cuda_skip.h"
 #include "support/scratch_dir.h"
 
-#include "batch_order.h"
-#include "device_batches.h"
-#include "mnist_data.h"
-#include "mnist_training.h"
+#include "mnist/batch_order.h"
+#include "mnist/device_batches.h"
+#include "mnist/mnist_data.h"
+#include "mnist/mnist_training.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/engine.h"

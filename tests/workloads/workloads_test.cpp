@@ -2,6 +2,7 @@
 // eager and is timed; on the GPU machine ([cuda]) the graph variants too.
 #include "support/catch.h"
 #include "support/cuda_skip.h"
+#include "workloads/model_test_util.h"
 
 #include "graphbench/runner/workload_registry.h"
 
@@ -96,16 +97,6 @@ TEST_CASE("gelu on the GPU: every variant, graphs included, validates and is tim
     if (r.variant == "graph") CHECK(r.counters.at("captures") == 1);
   }
 }
-
-namespace {
-const ResultRecord& record_of(const std::vector<ResultRecord>& records, const std::string& variant) {
-  for (const auto& r : records) {
-    if (r.variant == variant) return r;
-  }
-  FAIL("no record for " << variant);
-  return records.front();
-}
-}  // namespace
 
 TEST_CASE("gelu on the GPU: both methods, the fused kernel checked, every figure explained", "[cuda][profile]") {
   GRAPHBENCH_REQUIRE_CUDA();

@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 
 #include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/jit.h>
 #include <torch/script.h>
 
 #include <fmt/format.h>

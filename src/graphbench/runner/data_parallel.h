@@ -1,5 +1,5 @@
 // What a workload provides to run a case data-parallel (several ranks, each on its own device, the
-// gradients all-reduced inside every training step). The runner is in dist/; a workload opts in by
+// gradients all-reduced inside every training step). The runner is in parallel/; a workload opts in by
 // overriding Workload::instantiate_data_parallel.
 //
 // The global batch is the case's batch on every rank: with N ranks a step trains on N x batch
@@ -18,13 +18,13 @@
 
 namespace graphbench {
 
-namespace dist {
+namespace parallel {
 class Communicator;
 }
 
 struct DataParallelSetup {
   // The ranks' collectives; null for the single-process reference (no all-reduce in the step).
-  std::shared_ptr<dist::Communicator> communicator;
+  std::shared_ptr<parallel::Communicator> communicator;
   int ranks = 1;  // shards in the global batch: global batch = ranks x the case's batch
   int shard = 0;  // which shard this instance trains on, or kWholeBatch: all of them, in one process
   static constexpr int kWholeBatch = -1;

@@ -1,0 +1,69 @@
+#include "common/case_helpers.h"
+
+#include "graphbench/core/errors.h"
+
+#include <fmt/format.h>
+
+namespace graphbench::bench {
+
+namespace {
+const nlohmann::json& param(const CaseSpec& spec, const char* name) {
+  if (!spec.params.contains(name)) {
+    throw InputError(fmt::format("{}/{}: missing (the spec parser fills every parameter in)", spec.json_path, name));
+  }
+  return spec.params.at(name);
+}
+}  // namespace
+
+std::int64_t param_int(const CaseSpec& spec, const char* name) { return param(spec, name).get<std::int64_t>(); }
+double param_number(const CaseSpec& spec, const char* name) { return param(spec, name).get<double>(); }
+std::string param_string(const CaseSpec& spec, const char* name) { return param(spec, name).get<std::string>(); }
+std::vector<std::int64_t> param_int_list(const CaseSpec& spec, const char* name) {
+  return param(spec, name).get<std::vector<std::int64_t>>();
+}
+std::vector<double> param_number_list(const CaseSpec& spec, const char* name) {
+  return param(spec, name).get<std::vector<double>>();
+}
+
+ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kPositiveInt;
+  p.default_value = default_value;
+  p.help = help;
+  return p;
+}
+
+ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kNumber;
+  p.default_value = default_value;
+  p.min = min;
+  p.max = max;
+  p.help = help;
+  return p;
+}
+
+ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = ParamType::kString;
+  p.default_value = default_value;
+  p.choices = std::move(choices);
+  p.help = help;
+  return p;
+}
+
+ExecutorKind executor_for(const Variant& variant) {
+  switch (variant.execution()) {
+    case Execution::kEager: return ExecutorKind::kEager;
+    case Execution::kStatic: return ExecutorKind::kStatic;
+    case Execution::kGraph: return ExecutorKind::kGraph;
+  }
+  return ExecutorKind::kEager;
+}
+
+double element_size(at::ScalarType dtype) { return static_cast<double>(c10::elementSize(dtype)); }
+
+}  // namespace graphbench::bench

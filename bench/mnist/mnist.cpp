@@ -1,0 +1,250 @@
+// mnist: the LibTorch MNIST example trained as the CUDA-graph tutorial trains it.
+//   kind training   the whole run: epochs of training and testing, the tutorial's lines printed
+//                   (graphbench --workload mnist [--use-train-graph] [--use-test-graph])
+//   kind benchmark  one training step of batch 64, timed per variant, including the tutorial's
+//                   own code (reference: modules and torch::optim::SGD; reference+graph: the same
+//                   captured with at::cuda::CUDAGraph)
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "mnist/mnist_data.h"
+#include "mnist/mnist_data_parallel.h"
+#include "mnist/mnist_model.h"
+#include "mnist/mnist_training.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/data/mnist_files.h"
+#include "graphbench/runner/data_parallel.h"
+#include "graphbench/runner/engine_runner.h"
+#include "graphbench/runner/reference_runner.h"
+
+#include <fmt/format.h>
+
+namespace graphbench {
+
+namespace {
+
+using bench::choice_param;
+using bench::int_param;
+using bench::number_param;
+
+WorkloadDescriptor mnist_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "mnist";
+  d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
+  d.modes = {"train"};
+  d.kinds = {"training", "benchmark"};
+  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
+                                  Variant::named("reference"), Variant::named("reference+graph")});
+  d.dtypes = {"float32"};
+  d.params = {int_param("batch", 64, "training batch size"),
+              int_param("test_batch", 1000, "test batch size"),
+              int_param("epochs", 10, "epochs (kind training)"),
+              int_param("log_interval", 10, "batches between logged losses (kind training)"),
+              number_param("lr", 0.01, 1e-8, 10.0, "SGD learning rate"),
+              number_param("momentum", 0.5, 0.0, 0.99, "SGD momentum"),
+              choice_param("test_executor", "eager", {"eager", "graph"}, "how the test pass runs (kind training)"),
+              choice_param("last_batch", "skip", {"skip", "capture"},
+                           "the short last batch of an epoch: skip it (as the tutorial does) or train on it "
+                           "(a second captured graph for its shape)"),
+              choice_param("data", "device", {"device", "host"},
+                           "where the data lives (kind training): on the device, each batch gathered there by "
+                           "the step itself; or in host memory, each batch copied over (the tutorial's way)"),
+              choice_param("order", "sequential", {"sequential", "shuffled"},
+                           "the order of the training data (kind training): the tutorial's sequential order, or "
+                           "a permutation per epoch drawn from --seed")};
+  return d;
+}
+
+// One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
+// (runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
+// r-th (its shard), the gradients averaged over the ranks inside the step.
+class MnistStepCase final : public DataParallelCase {
+ public:
+  MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
+      : device_(context.device),
+        batch_(bench::param_int(spec, "batch")),
+        lr_(bench::param_number(spec, "lr")),
+        momentum_(bench::param_number(spec, "momentum")),
+        setup_(std::move(setup)),
+        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? batch_ * setup_.ranks : batch_),
+        initial_(mnist::initial_store(context.device)) {
+    mnist::Split data = mnist::load_split(resolve_mnist_dir(context.data_dir), /*train=*/true, context.device);
+    const std::int64_t first = setup_.shard == DataParallelSetup::kWholeBatch ? 0 : setup_.shard * batch_;
+    if (first + rows_ > data.images.size(0)) {
+      throw InputError(fmt::format("{}: {} ranks x batch {} is more than the {} training images", spec.json_path,
+                                   setup_.ranks, batch_, data.images.size(0)));
+    }
+    images_ = data.images.narrow(0, first, rows_).clone();
+    labels_ = data.labels.narrow(0, first, rows_).clone();
+    timed_program_ = mnist::build_train_program({rows_, lr_, momentum_, true}, device_, setup_.communicator);
+    validation_program_ = mnist::build_train_program({rows_, lr_, momentum_, false}, device_, setup_.communicator);
+    // Napkin math: 21840 weights read forward and backward and updated; conv FLOPs dominate:
+    // conv1 24*24*10*25*2 + conv2 8*8*20*250*2 + fc 2*(320*50 + 50*10) per image, x3 for training.
+    const double weights = 0.0 + 10 * 25 + 10 + 20 * 250 + 20 + 320 * 50 + 50 + 50 * 10 + 10;
+    cost_.bytes = 4.0 * (3.0 * weights + static_cast<double>(rows_) * (28 * 28 + 2));
+    cost_.flops = 3.0 * static_cast<double>(rows_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
+  }
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
+    if (variant.is_reference()) return make_reference(variant, validation);
+    EngineRunnerConfig config;
+    config.program = validation ? validation_program_ : timed_program_;
+    config.executor = bench::executor_for(variant);
+    config.input_method = variant.input_method();
+    config.policy = Policy::train();
+    config.store = initial_.clone();
+    config.feed = {{"x", images_}, {"y", labels_}};
+    config.observed_store_entries = mnist::param_names();
+    return std::make_unique<EngineRunner>(std::move(config));
+  }
+
+  StepCost cost() const override { return cost_; }
+  int validation_steps() const override { return 5; }
+  double rtol(const Variant&) const override { return 1e-4; }
+  double atol(const Variant&) const override { return 1e-5; }
+
+  // Data-parallel: observe() is the loss, then the params.
+  std::size_t first_param_observation() const override { return 1; }
+  std::int64_t samples_per_step() const override { return rows_; }
+  std::vector<TensorSpec> gradient_specs() const override {
+    std::vector<TensorSpec> specs;
+    for (const auto& name : mnist::param_names()) specs.push_back(spec_of(initial_.at(name)));
+    return specs;
+  }
+  ModelStore& initial_params() override { return initial_; }
+
+ private:
+  // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
+  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
+    const bool graph = variant.needs_cuda_graph();
+    if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
+    struct State {
+      mnist::Net net;
+      std::unique_ptr<torch::optim::SGD> optimizer;
+      at::Tensor data, targets, output, loss;
+    };
+    auto s = std::make_shared<State>();
+    s->net->to(device_);
+    s->net->train();
+    s->optimizer = std::make_unique<torch::optim::SGD>(s->net->parameters(),
+                                                       torch::optim::SGDOptions(lr_).momentum(momentum_));
+    auto load_initial = [s, initial = &initial_] {
+      mnist::load_params(s->net, *initial);
+      torch::NoGradGuard no_grad;
+      for (auto& [key, state] : s->optimizer->state()) {
+        auto& sgd = static_cast<torch::optim::SGDParamState&>(*state);
+        if (sgd.momentum_buffer().defined()) sgd.momentum_buffer().zero_();
+      }
+    };
+    load_initial();
+    s->data = at::empty_like(images_);
+    s->targets = at::empty_like(labels_);
+    const bool fc_dropout = !validation;
+    ReferenceStep step;
+    step.copy_inputs = [s, images = images_, labels = labels_] {
+      s->data.copy_(images);
+      s->targets.copy_(labels);
+    };
+    step.step = [s, fc_dropout] {
+      s->optimizer->zero_grad();
+      // Validation runs with dropout off (the engine's validation program has none): the module
+      // is switched to eval for the forward only; autograd stays on, the step is otherwise the same.
+      if (!fc_dropout) s->net->eval();
+      s->output = s->net->forward(s->data);
+      if (!fc_dropout) s->net->train();
+      s->loss = torch::nll_loss(s->output, s->targets);
+      s->loss.backward();
+      s->optimizer->step();
+    };
+    step.observe = [s] {
+      std::vector<at::Tensor> out{s->loss.detach().clone()};
+      for (const auto& name : mnist::param_names()) out.push_back(s->net->named_parameters()[name].detach().clone());
+      return out;
+    };
+    step.undo_warmup = load_initial;
+    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
+  }
+
+  at::Device device_;
+  std::int64_t batch_;
+  double lr_;
+  double momentum_;
+  DataParallelSetup setup_;
+  std::int64_t rows_;  // rows per step: the batch, or the whole global batch
+  ModelStore initial_;
+  at::Tensor images_;
+  at::Tensor labels_;
+  std::shared_ptr<const Program> timed_program_;
+  std::shared_ptr<const Program> validation_program_;
+  StepCost cost_;
+};
+
+class MnistWorkload final : public bench::CaseWorkload<MnistStepCase> {
+ public:
+  using CaseWorkload::CaseWorkload;
+
+  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
+                                                              const DataParallelSetup& setup) const override {
+    return std::make_unique<MnistStepCase>(spec, context, setup);
+  }
+
+  TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
+    return mnist::train(training_config(spec, variant, context));
+  }
+
+  std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
+                                                            const CaseContext& context,
+                                                            const DataParallelSetup& setup) const override {
+    mnist::TrainingConfig config = training_config(spec, variant, context, /*announce_data=*/false);
+    if (config.order != bench::BatchOrder::kSequential || config.data_on_host) {
+      throw InputError(spec.json_path + ": data-parallel training reads each rank's shard of the data in order, from "
+                                        "device memory: order \"shuffled\" (--shuffle) and data \"host\" "
+                                        "(--data-on-host) are for one process");
+    }
+    return std::make_unique<DataParallelTraining>(mnist::train_data_parallel(config, setup));
+  }
+
+ private:
+  // `announce_data`: print which data the run reads and how (data-parallel runs say it themselves).
+  static mnist::TrainingConfig training_config(const CaseSpec& spec, const Variant& variant, const CaseContext& context,
+                                               bool announce_data = true) {
+    if (variant.source() != StepSource::kEngine || variant.inputs_in_place()) {
+      throw EngineError("training runs support the eager, static and graph variants; " + variant.name() +
+                        " is for kind benchmark (one timed step)");
+    }
+    mnist::TrainingConfig config;
+    const MnistDirChoice data = locate_mnist_dir(context.data_dir);
+    config.data_dir = data.dir;
+    config.data_on_host = context.data_on_host.value_or(bench::param_string(spec, "data") == "host");
+    config.order = context.shuffle.value_or(bench::param_string(spec, "order") == "shuffled") ? bench::BatchOrder::kShuffled
+                                                                                           : bench::BatchOrder::kSequential;
+    config.seed = context.seed;
+    if (announce_data && !context.quiet && context.out != nullptr) {
+      *context.out << fmt::format("Data: {} (from {}); {}, {} order\n", data.dir, data.source,
+                                  config.data_on_host ? "in host memory, every batch copied to the device"
+                                                      : "on the device, every batch gathered there by the step",
+                                  bench::to_string(config.order));
+    }
+    config.device = context.device;
+    config.epochs = context.epochs.value_or(static_cast<int>(bench::param_int(spec, "epochs")));
+    config.batch = bench::param_int(spec, "batch");
+    config.test_batch = bench::param_int(spec, "test_batch");
+    config.lr = bench::param_number(spec, "lr");
+    config.momentum = bench::param_number(spec, "momentum");
+    config.log_interval = static_cast<int>(bench::param_int(spec, "log_interval"));
+    config.train_executor = bench::executor_for(variant);
+    const bool test_graph = context.use_test_graph.value_or(bench::param_string(spec, "test_executor") == "graph");
+    config.test_executor = test_graph ? ExecutorKind::kGraph : ExecutorKind::kEager;
+    config.train_last_short_batch =
+        (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
+    config.out = context.quiet ? nullptr : context.out;
+    config.progress = context.quiet ? nullptr : context.progress;
+    return config;
+  }
+};
+
+}  // namespace
+
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(MnistWorkload, mnist_descriptor, bench::Grad::kOn);
+
+}  // namespace graphbench

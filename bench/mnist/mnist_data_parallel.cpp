@@ -1,0 +1,175 @@
+#include "mnist/mnist_data_parallel.h"
+
+#include "mnist/mnist_data.h"
+#include "mnist/mnist_model.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/progress_watchdog.h"
+#include "graphbench/parallel/replicas.h"
+#include "graphbench/stats/statistics.h"
+#include "graphbench/timing/step_timer.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace graphbench::mnist {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// This rank's part of a split.
+Split shard(const Split& all, int rank, int world) {
+  const parallel::Shard s = parallel::shard_of(all.size(), rank, world);
+  return Split{all.images.narrow(0, s.begin, s.size), all.labels.narrow(0, s.begin, s.size)};
+}
+
+class DataParallelTrainer {
+ public:
+  DataParallelTrainer(const TrainingConfig& config, const DataParallelSetup& setup)
+      : config_(config),
+        comm_(setup.communicator),
+        cuda_(config.device.is_cuda()),
+        train_all_(load_split(config.data_dir, /*train=*/true, config.device)),
+        test_all_(load_split(config.data_dir, /*train=*/false, config.device)),
+        train_(shard(train_all_, comm_->rank(), comm_->world_size())),
+        test_(shard(test_all_, comm_->rank(), comm_->world_size())),
+        store_(initial_store(config.device)),
+        engine_(store_),
+        train_program_(build_train_program({config.batch, config.lr, config.momentum, true}, config.device, comm_)),
+        // No eager fallback: a rank that ran eagerly where the others replay would still pair its
+        // collectives, but the variant would not be what it says.
+        train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, false})),
+        test_executor_(make_executor(config.test_executor, engine_, Policy::inference(), ExecutorOptions{3, false})),
+        step_times_(cuda_) {
+    // The replicas start equal: rank 0's initial params.
+    parallel::broadcast_store(*comm_, store_);
+    print(fmt::format("Data: {}; on the device, each of {} ranks a contiguous shard of {} training and {} test images, "
+                      "in order\n",
+                      config.data_dir, comm_->world_size(), train_.size(), test_.size()));
+  }
+
+  DataParallelTraining run(Clock::time_point started) {
+    DataParallelTraining out;
+    out.samples_per_step = config_.batch;
+    TrainingSummary& summary = out.summary;
+    summary.train_executor = to_string(config_.train_executor);
+    summary.test_executor = to_string(config_.test_executor);
+    const int world = comm_->world_size();
+    for (int epoch = 1; epoch <= config_.epochs; ++epoch) {
+      TrainingEpoch record;
+      record.epoch = epoch;
+      record.dataset_size = train_all_.size();
+      const auto train_start = Clock::now();
+      const at::Tensor logged_loss = train_epoch(summary, record);
+      synchronize_device(cuda_);
+      record.train_seconds = seconds_since(train_start);
+      if (logged_loss.defined()) record.logged_loss = logged_loss.item<double>();
+      print(fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}  ({} ranks, {} samples each, rank 0's loss)\n",
+                        epoch, record.logged_samples, record.dataset_size, record.logged_loss, world, train_.size()));
+      const auto test_start = Clock::now();
+      test(record);
+      record.test_seconds = seconds_since(test_start);
+      print(fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
+      summary.epochs.push_back(record);
+    }
+    summary.total_seconds = seconds_since(started);
+    const auto per_step = step_times_.per_step_us();
+    if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
+    print(fmt::format("Total time: {:.2f} s; {} steps per rank, median step {:.0f} us (rank 0)\n", summary.total_seconds,
+                      summary.train_steps, summary.median_step_us));
+    for (const auto& name : param_names()) out.final_params.push_back(store_.at(name).detach().clone());
+    return out;
+  }
+
+ private:
+  void print(const std::string& text) {
+    if (config_.out != nullptr) *config_.out << text << std::flush;
+  }
+
+  // One epoch over this rank's shard; returns the last logged loss (a device copy).
+  at::Tensor train_epoch(TrainingSummary& summary, TrainingEpoch& record) {
+    const std::int64_t n = train_.size();
+    at::Tensor logged_loss;
+    constexpr std::int64_t kBlock = 100;  // device time of blocks of steps, marked without synchronising
+    std::int64_t in_block = 0;
+    step_times_.mark(0);
+    std::int64_t batch_index = 0;
+    for (std::int64_t start = 0; start < n; start += config_.batch) {
+      const std::int64_t rows = std::min(config_.batch, n - start);
+      // Every shard has the same size, so every rank skips (or trains on) the same short batch.
+      if (rows != config_.batch && !config_.train_last_short_batch) {
+        ++summary.skipped_batches;
+        continue;
+      }
+      Feed feed{{"x", train_.images.narrow(0, start, rows)}, {"y", train_.labels.narrow(0, start, rows)}};
+      const auto outputs = train_executor_->run(train_program_, feed);
+      parallel::heartbeat();
+      ++summary.train_steps;
+      if (++in_block == kBlock) {
+        step_times_.mark(in_block);
+        in_block = 0;
+      }
+      if (batch_index++ % config_.log_interval == 0) {
+        logged_loss = outputs[0].detach().clone();
+        record.logged_samples = batch_index * rows * comm_->world_size();
+      }
+    }
+    return logged_loss;
+  }
+
+  // This rank's shard of the test set; the sums of all ranks.
+  void test(TrainingEpoch& record) {
+    const std::int64_t n = test_.size();
+    const auto options = at::TensorOptions().device(config_.device).dtype(at::kDouble);
+    at::Tensor sums = at::zeros({2}, options);  // loss, correct
+    for (std::int64_t start = 0; start < n; start += config_.test_batch) {
+      const std::int64_t rows = std::min(config_.test_batch, n - start);
+      Feed feed{{"x", test_.images.narrow(0, start, rows)}, {"y", test_.labels.narrow(0, start, rows)}};
+      const auto outputs = test_executor_->run(test_program(rows), feed);
+      sums[0] += outputs[0].to(at::kDouble);
+      sums[1] += outputs[1].to(at::kDouble);
+    }
+    comm_->all_reduce_sum_(sums);
+    const at::Tensor host = sums.cpu();
+    const double counted = static_cast<double>(n * comm_->world_size());
+    record.test_loss = host[0].item<double>() / counted;
+    record.test_accuracy = host[1].item<double>() / counted;
+  }
+
+  // The test program for batches of `rows` (a shard's last batch may be shorter).
+  const std::shared_ptr<const Program>& test_program(std::int64_t rows) {
+    auto& program = test_programs_[rows];
+    if (!program) program = build_test_program(rows, config_.device);
+    return program;
+  }
+
+  TrainingConfig config_;
+  std::shared_ptr<parallel::Communicator> comm_;
+  bool cuda_;
+  Split train_all_;
+  Split test_all_;
+  Split train_;
+  Split test_;
+  ModelStore store_;
+  Engine engine_;
+  std::shared_ptr<const Program> train_program_;
+  std::map<std::int64_t, std::shared_ptr<const Program>> test_programs_;
+  std::unique_ptr<Executor> train_executor_;
+  std::unique_ptr<Executor> test_executor_;
+  IntervalRecorder step_times_;
+};
+
+}  // namespace
+
+DataParallelTraining train_data_parallel(const TrainingConfig& config, const DataParallelSetup& setup) {
+  if (!setup.communicator) throw EngineError("train_data_parallel: no communicator");
+  const auto started = Clock::now();
+  DataParallelTrainer trainer(config, setup);
+  return trainer.run(started);
+}
+
+}  // namespace graphbench::mnist

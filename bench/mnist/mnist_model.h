@@ -1,0 +1,79 @@
+// The LibTorch MNIST example's network (pytorch/examples cpp/mnist, as the CUDA-graph tutorial
+// uses it), twice: as the tutorial's torch::nn module (the reference variants, and the source of
+// the initial weights), and as engine programs over the same parameter names.
+#pragma once
+
+#include "mnist/device_batches.h"
+
+#include "graphbench/exec/model_store.h"
+#include "graphbench/plan/program.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graphbench::parallel {
+class Communicator;
+}
+
+namespace graphbench::mnist {
+
+// conv1 5x5 (1->10), max-pool 2, relu; conv2 5x5 (10->20), Dropout2d(0.5), max-pool 2, relu;
+// flatten 320; fc1 (320->50), relu, dropout 0.5; fc2 (50->10); log_softmax.
+struct NetImpl : torch::nn::Module {
+  NetImpl();
+  torch::Tensor forward(torch::Tensor x);
+  torch::nn::Conv2d conv1;
+  torch::nn::Conv2d conv2;
+  torch::nn::Dropout2d conv2_drop;
+  torch::nn::Linear fc1;
+  torch::nn::Linear fc2;
+};
+TORCH_MODULE(Net);
+
+// "conv1.weight", "conv1.bias", ..., "fc2.bias": the module's parameter names, in its order.
+const std::vector<std::string>& param_names();
+
+// The weights of a freshly initialised Net (torch::nn's initialisation; seed first), by name.
+ModelStore initial_store(at::Device device);
+// Copies the store's params into the module's (same names).
+void load_params(Net& net, const ModelStore& store);
+
+// The shapes of the params, by name (what a Net has, without making one: making one draws from
+// the random number generator).
+const std::vector<std::int64_t>& param_shape(const std::string& name);
+
+struct TrainProgramOptions {
+  std::int64_t batch = 64;
+  double lr = 0.01;
+  double momentum = 0.5;
+  bool dropout = true;  // false for validation: outputs comparable with eager
+};
+
+// One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Inputs "x"
+// and "y" are fed; output "loss". `communicator` (data-parallel): the gradients are averaged over
+// its ranks between backward and SGD.
+std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
+                                                   std::shared_ptr<parallel::Communicator> communicator = nullptr);
+// The test pass of one batch: forward (no dropout); inputs "x" and "y" are fed; outputs
+// "loss_sum" and "correct".
+std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);
+
+// Programs whose batch is gathered on the device (bench/mnist/device_batches.h): no inputs at all.
+struct GatheredProgramOptions {
+  const bench::DeviceBatches* batches = nullptr;
+  bench::GatherShape shape;  // shape.rows is the batch
+  std::string metrics;       // prefix of the device metrics: "<metrics>.loss_log", "<metrics>.loss_total", ...
+  std::int64_t log_capacity = 0;  // training: steps per epoch (every step's loss is logged)
+};
+// The training step as build_train_program's, on the batch the counter points to; every step's
+// loss goes into "<metrics>.loss_log"[step], then the counter advances. Output: "loss".
+std::shared_ptr<const Program> build_gathered_train_program(const TrainProgramOptions& options,
+                                                            const GatheredProgramOptions& gathered);
+// The test pass of one batch, summed on the device into "<metrics>.loss_total" (float64) and
+// "<metrics>.correct_total" (int64); then the counter advances. Outputs: the two totals.
+std::shared_ptr<const Program> build_gathered_test_program(const GatheredProgramOptions& gathered);
+
+}  // namespace graphbench::mnist

@@ -1,0 +1,52 @@
+// The tutorial's whole run on the engine: epochs of training (eager, static or graph) each
+// followed by a test pass (eager or graph) that reads the params the training updated, printing
+// the tutorial's lines. Batches are gathered on the device by default (mnist_training_data.h);
+// the run never synchronises within an epoch, and reports where its time went: loading, setting
+// up, capture, training, testing and the rest.
+#pragma once
+
+#include "mnist/batch_order.h"
+
+#include "graphbench/exec/executor.h"
+#include "graphbench/record/result_record.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace graphbench::mnist {
+
+struct TrainingConfig {
+  std::string data_dir;
+  at::Device device = at::kCPU;
+  int epochs = 10;
+  std::int64_t batch = 64;
+  std::int64_t test_batch = 1000;
+  double lr = 0.01;
+  double momentum = 0.5;
+  int log_interval = 10;
+  ExecutorKind train_executor = ExecutorKind::kEager;
+  ExecutorKind test_executor = ExecutorKind::kEager;
+  bool train_last_short_batch = false;  // false: skip it, as the tutorial does
+  bool data_on_host = false;            // the host way: batches copied from host memory (--data-on-host)
+  bench::BatchOrder order = bench::BatchOrder::kSequential;  // --shuffle: a seeded permutation per epoch
+  std::uint64_t seed = 0;               // of the shuffled order
+  std::ostream* out = nullptr;          // the tutorial's lines (null: silent)
+  std::ostream* progress = nullptr;     // a terminal for the live progress line (null: none)
+  double progress_interval_s = 0.1;     // least time between two progress updates
+};
+
+TrainingSummary train(const TrainingConfig& config);
+
+// The closing line: total time, its breakdown, steps and the median step.
+std::string summary_line(const TrainingSummary& summary);
+
+// The libraries' one-time first calls, in either mode: the warm-up before capture (capture less
+// graph capture), plus what the first block of steps took above its steps x the median step (on
+// the device's timeline the first block waits for the host's first calls, so eager's show there).
+// `block_us_per_step`: the per-step time of each block of `steps_per_block` steps, in order.
+double first_calls_seconds(const TrainingSummary& summary, const std::vector<double>& block_us_per_step,
+                           std::int64_t steps_per_block);
+
+}  // namespace graphbench::mnist

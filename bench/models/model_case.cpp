@@ -1,0 +1,161 @@
+#include "models/model_case.h"
+
+#include "common/case_helpers.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/plan/tensor_spec.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace graphbench::bench {
+
+using nlohmann::json;
+
+namespace {
+
+ParamDecl field(const char* name, ParamType type, json default_value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = type;
+  p.default_value = std::move(default_value);
+  p.help = help;
+  return p;
+}
+
+ParamDecl optional_number(const char* name, const char* help) {
+  ParamDecl p = field(name, ParamType::kNumber, nullptr, help);
+  p.optional = true;
+  p.min = 0.0;
+  p.max = 1.0;
+  return p;
+}
+
+}  // namespace
+
+ParamDecl model_path_param(const char* help) { return field("path", ParamType::kPath, nullptr, help); }
+
+ParamDecl model_inputs_param() {
+  ParamDecl dtype = field("dtype", ParamType::kString, "float32", "element type");
+  dtype.choices = {"float32", "float16", "bfloat16", "int64"};
+  ParamDecl range = field("range", ParamType::kIntList, nullptr, "int64 inputs: values drawn from [lo, hi), e.g. token ids [0, 30522)");
+  range.optional = true;
+  range.length = 2;
+  range.min = -1e15;  // well inside the integers a double holds exactly
+  range.max = 1e15;
+  ParamDecl inputs = field("inputs", ParamType::kObjectList, nullptr,
+                           "the model's inputs, in forward's order: [{\"shape\": [...], \"dtype\": ..., \"range\": [lo, hi)}]");
+  inputs.fields = {field("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range};
+  return inputs;
+}
+
+std::vector<ParamDecl> tolerance_params() {
+  return {optional_number("rtol", "relative tolerance of the comparison with eager (default by dtype)"),
+          optional_number("atol", "absolute tolerance of the comparison with eager (default by dtype)")};
+}
+
+std::optional<ParamProblem> check_model_inputs(const json& params) {
+  const json& inputs = params.at("inputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const json& input = inputs[i];
+    const std::string pointer = fmt::format("/inputs/{}", i);
+    const bool integer = input.at("dtype") == "int64";
+    if (integer && !input.contains("range")) {
+      return ParamProblem{pointer, "missing required key \"range\" (int64 inputs draw their values from [lo, hi), "
+                                   "e.g. [0, 30522) for token ids)"};
+    }
+    if (!input.contains("range")) continue;
+    const json& range = input.at("range");
+    if (!integer) {
+      return ParamProblem{pointer + "/range", fmt::format("expected no range for a {} input (int64 inputs only), got {}",
+                                                          input.at("dtype").get<std::string>(), range.dump())};
+    }
+    if (range[0].get<std::int64_t>() >= range[1].get<std::int64_t>()) {
+      return ParamProblem{pointer + "/range", fmt::format("expected [lo, hi) with lo < hi, got {}", range.dump())};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<ModelInput> read_model_inputs(const CaseSpec& spec) {
+  std::vector<ModelInput> out;
+  for (const json& input : spec.params.at("inputs")) {
+    ModelInput m;
+    m.shape = input.at("shape").get<std::vector<std::int64_t>>();
+    m.dtype = dtype_from_name(input.at("dtype").get<std::string>());
+    if (input.contains("range")) {
+      m.low = input.at("range")[0].get<std::int64_t>();
+      m.high = input.at("range")[1].get<std::int64_t>();
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device) {
+  std::vector<at::Tensor> out;
+  for (const auto& input : inputs) {
+    const auto options = at::TensorOptions().dtype(input.dtype).device(device);
+    if (input.dtype == at::kLong) {
+      out.push_back(at::randint(input.low, input.high, input.shape, options));
+    } else {
+      out.push_back(at::randn(input.shape, options));
+    }
+  }
+  return out;
+}
+
+std::string model_inputs_text(const std::vector<ModelInput>& inputs) {
+  std::vector<std::string> parts;
+  for (const auto& input : inputs) {
+    std::string text = dtype_name(input.dtype) + shape_to_string(input.shape);
+    if (input.dtype == at::kLong) text += fmt::format(" in [{}, {})", input.low, input.high);
+    parts.push_back(text);
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+Tolerance model_tolerance(const CaseSpec& spec) {
+  Tolerance t{1e-3, 1e-4};
+  if (spec.dtype == "float16") t = {1e-2, 1e-3};
+  if (spec.dtype == "bfloat16") t = {5e-2, 1e-2};
+  if (spec.params.contains("rtol")) t.rtol = spec.params.at("rtol").get<double>();
+  if (spec.params.contains("atol")) t.atol = spec.params.at("atol").get<double>();
+  return t;
+}
+
+void fail_case_field(const CaseSpec& spec, const std::string& field, const std::string& message) {
+  throw InputError(fmt::format("{}: {}/{}: {}", spec.suite_path, spec.json_path, field, message));
+}
+
+std::string checked_model_file(const CaseSpec& spec, const std::string& what) {
+  const std::string file = param_string(spec, "path");
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    fail_case_field(spec, "path",
+                    fmt::format("{}: no such file (case {}; make model files with scripts/export_model.py, see "
+                                "the README's \"Benchmark your own model\")",
+                                file, spec.name));
+  }
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    fail_case_field(spec, "path", fmt::format("{}: not a regular file (case {}; expected {})", file, spec.name, what));
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    fail_case_field(spec, "path", fmt::format("{}: cannot read ({}) (case {})", file, std::strerror(errno), spec.name));
+  }
+  char magic[4] = {};
+  in.read(magic, sizeof magic);
+  if (in.gcount() != 4 || std::memcmp(magic, "PK\x03\x04", 4) != 0) {
+    fail_case_field(spec, "path",
+                    fmt::format("{}: not a zip archive, so not {} (case {}): the file is damaged or of another kind",
+                                file, what, spec.name));
+  }
+  return file;
+}
+
+}  // namespace graphbench::bench

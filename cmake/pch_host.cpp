@@ -1,0 +1,1 @@
+// Compiled only to build a precompiled header (cmake/BuildSpeed.cmake): intentionally empty.

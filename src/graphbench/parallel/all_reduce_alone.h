@@ -1,0 +1,29 @@
+// The gradient all-reduce of a data-parallel step on its own, to tell communication time from the
+// rest of the step: a program of one all-reduce op (parallel::average_gradients) over buffers shaped
+// like the case's gradients, run eagerly or captured in a CUDA graph and replayed.
+#pragma once
+
+#include "graphbench/parallel/communicator.h"
+#include "graphbench/exec/executor.h"
+#include "graphbench/plan/tensor_spec.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace graphbench::parallel {
+
+class AllReduceAlone {
+ public:
+  // `executor`: kEager (a collective per step) or kGraph (captured once, replayed).
+  AllReduceAlone(std::shared_ptr<Communicator> communicator, const std::vector<TensorSpec>& gradients,
+                 ExecutorKind executor);
+  ~AllReduceAlone();
+  void step();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace graphbench::parallel

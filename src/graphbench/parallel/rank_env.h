@@ -1,0 +1,39 @@
+// Who this process is in a distributed run, read from the variables that torchrun, graphbench's
+// own launcher (`--nproc N`) and Slurm-style scripts set:
+//   RANK, WORLD_SIZE         this process's rank and the number of ranks (required together)
+//   LOCAL_RANK               its index on this host: the GPU it uses (default: RANK)
+//   LOCAL_WORLD_SIZE         ranks on this host (default: WORLD_SIZE)
+//   MASTER_ADDR, MASTER_PORT where rank 0 hosts the rendezvous store (default 127.0.0.1:29500)
+// torchrun hosts that store itself and says so with TORCHELASTIC_USE_AGENT_STORE=True; every rank
+// is then a client, under the key prefix torchrun uses (/worker/attempt_<restart count>).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace graphbench::parallel {
+
+struct RankEnv {
+  int rank = 0;
+  int world_size = 1;
+  int local_rank = 0;
+  int local_world_size = 1;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  bool agent_store = false;  // torchrun's agent hosts the store: no rank is its server
+  std::string store_prefix;  // key prefix inside that store ("" for our own store)
+
+  // "rank 1 of 2 (local rank 1), store 127.0.0.1:29500"
+  std::string describe() const;
+};
+
+// Reads one environment variable; std::nullopt when unset.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+EnvLookup process_environment();
+
+// std::nullopt when neither RANK nor WORLD_SIZE is set (an ordinary single-process run). Throws
+// InputError naming the variable when one is malformed, out of range, or set without the other.
+std::optional<RankEnv> read_rank_env(const EnvLookup& env = process_environment());
+
+}  // namespace graphbench::parallel

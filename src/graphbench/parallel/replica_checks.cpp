@@ -1,0 +1,94 @@
+#include "graphbench/parallel/replica_checks.h"
+
+#include "graphbench/parallel/agreement.h"
+#include "graphbench/parallel/replicas.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace graphbench::parallel {
+
+std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance) {
+  std::vector<at::Tensor> observed = runner.observe();
+  const auto first = static_cast<std::ptrdiff_t>(instance.first_param_observation());
+  return std::vector<at::Tensor>(observed.begin() + first, observed.end());
+}
+
+namespace {
+
+struct Closeness {
+  bool close = true;
+  double max_abs_error = 0.0;
+};
+
+// |a - e| <= atol + rtol * |e| everywhere (NaN never passes).
+Closeness closeness(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected, double rtol,
+                    double atol) {
+  Closeness c;
+  if (actual.size() != expected.size()) return Closeness{false, std::numeric_limits<double>::infinity()};
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    const at::Tensor a = actual[i].to(at::kCPU, at::kDouble);
+    const at::Tensor e = expected[i].to(at::kCPU, at::kDouble);
+    if (a.sizes() != e.sizes()) return Closeness{false, std::numeric_limits<double>::infinity()};
+    const at::Tensor diff = (a - e).abs();
+    if (diff.numel() == 0) continue;
+    c.max_abs_error = std::max(c.max_abs_error, diff.max().item<double>());
+    c.close = c.close && (diff <= atol + rtol * e.abs()).all().item<bool>();
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
+                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants) {
+  const int steps = instance.validation_steps();
+  const Variant& eager = Variant::named("eager");
+  // One process on the whole global batches: no collective, every rank computes it for itself.
+  std::vector<at::Tensor> expected;
+  std::string one_process_error;
+  try {
+    auto runner = one_process.make_runner(eager, /*validation=*/true);
+    for (int s = 0; s < steps; ++s) runner->step();
+    expected = observed_params(*runner, one_process);
+  } catch (const std::exception& e) {
+    one_process_error = fmt::format("the one-process reference failed: {}", e.what());
+  }
+
+  std::vector<ReplicaCheck> checks(variants.size());
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const VariantRecord& v = variants[i];
+    if (v.record->status != RecordStatus::kOk) continue;
+    std::string error = one_process_error;
+    std::vector<at::Tensor> params;
+    try {
+      auto runner = instance.make_runner(v.variant, /*validation=*/true);
+      for (int s = 0; s < steps; ++s) runner->step();
+      params = observed_params(*runner, instance);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    // Every rank takes part in the fingerprint all-reduce, whatever happened above.
+    const Agreement agreement = agree_across_ranks(communicator, params.empty() ? 0 : fingerprint(params));
+    checks[i].identical = agreement.same && !params.empty();
+    if (error.empty() && !agreement.same) {
+      error = fmt::format("params differ across ranks after {} steps: {}", steps, agreement.describe());
+    }
+    if (error.empty()) {
+      const Closeness c = closeness(params, expected, instance.rtol(eager), instance.atol(eager));
+      checks[i].max_error_vs_one_process = c.max_abs_error;
+      if (!c.close) {
+        error = fmt::format(
+            "params after {} steps differ from one process training on the whole global batches: max abs error "
+            "{:.3g} (rtol {:g}, atol {:g})",
+            steps, c.max_abs_error, instance.rtol(eager), instance.atol(eager));
+      }
+    }
+    const std::string agreed = agree_on_errors(communicator, error);
+    if (!agreed.empty()) mark_failed(*v.record, agreed);
+  }
+  return checks;
+}
+
+}  // namespace graphbench::parallel

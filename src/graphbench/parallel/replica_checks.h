@@ -1,0 +1,27 @@
+// Phase 2 of a data-parallel case (data_parallel_case.h): after the validation steps, are the
+// params of each variant bit-identical on every rank, and close to one process that trains on the
+// whole global batches?
+#pragma once
+
+#include "graphbench/parallel/communicator.h"
+#include "graphbench/runner/case_records.h"
+#include "graphbench/runner/data_parallel.h"
+
+#include <vector>
+
+namespace graphbench::parallel {
+
+struct ReplicaCheck {
+  bool identical = false;
+  std::optional<double> max_error_vs_one_process;
+};
+
+// One entry per variant (in order); a variant that fails a check has its record failed (on every
+// rank, with the same message). `one_process`: the case instance for the whole global batch.
+std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
+                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants);
+
+// The params a runner observes now (observe() from first_param_observation() on).
+std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance);
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,178 @@
+#include "graphbench/parallel/scaling.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/parallel/agreement.h"
+#include "graphbench/parallel/all_reduce_alone.h"
+#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/stats/statistics.h"
+#include "graphbench/timing/step_timer.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace graphbench::parallel {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double median_of(const TimedVariant& t) {
+  return t.error.empty() && !t.device_us.empty() ? stats::summarize(t.device_us).median : kNaN;
+}
+
+// Medians by name, as JSON text (NaN as null).
+std::string medians_text(const std::map<std::string, double>& medians) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : medians) j[name] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+  return j.dump();
+}
+
+std::map<std::string, double> medians_from_text(const std::string& text) {
+  std::map<std::string, double> out;
+  const auto j = nlohmann::json::parse(text);
+  for (const auto& item : j.items()) out[item.key()] = item.value().is_number() ? item.value().get<double>() : kNaN;
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<double>> gather_rank_medians(Communicator& communicator, const TimedCase& timed) {
+  std::map<std::string, double> mine;
+  for (const TimedVariant& t : timed.timed) mine[t.name] = median_of(t);
+  std::map<std::string, std::vector<double>> by_variant;
+  const auto all = communicator.gather_to_rank0(medians_text(mine));
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    for (const auto& [name, median] : medians_from_text(all[r])) {
+      auto& ranks = by_variant[name];
+      ranks.resize(all.size(), kNaN);
+      ranks[r] = median;
+    }
+  }
+  return by_variant;
+}
+
+std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
+                                                    const std::vector<TensorSpec>& gradients, const CaseSpec& spec,
+                                                    const CaseContext& context) {
+  std::vector<std::unique_ptr<AllReduceAlone>> runners;
+  std::vector<TimedVariant> timed;
+  const bool graphs = context.device.is_cuda() && cuda_graphs_available();
+  for (const ExecutorKind kind : {ExecutorKind::kEager, ExecutorKind::kGraph}) {
+    if (kind == ExecutorKind::kGraph && !graphs) continue;
+    runners.push_back(std::make_unique<AllReduceAlone>(communicator, gradients, kind));
+    AllReduceAlone* raw = runners.back().get();
+    TimedVariant t;
+    t.name = kind == ExecutorKind::kGraph ? "graph" : "eager";
+    t.step = [raw] { raw->step(); };
+    timed.push_back(std::move(t));
+  }
+  StepTimer timer(context.device.is_cuda());
+  const SamplingAgreement agreement = sampling_agreement(*communicator);
+  sample_interleaved(timed, spec.sampling, timer, {}, &agreement);
+  std::map<std::string, double> medians;
+  for (const TimedVariant& t : timed) {
+    if (t.error.empty()) medians[t.name] = median_of(t);
+  }
+  return medians;
+}
+
+OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator, const Workload& workload,
+                              const CaseSpec& spec, const CaseContext& context, const ModelStore& initial_params,
+                              const std::vector<VariantRecord>& variants, const std::map<std::string, double>& own) {
+  if (communicator->world_size() == 1) return OneRankBaseline{own, ""};
+  const std::string key = "one_rank/" + spec.name;
+  if (communicator->rank() != 0) {
+    // Long enough for rank 0 to time every variant (max_time_s bounds the sampling of a case).
+    const auto limit = communicator->timeout() +
+                       std::chrono::milliseconds(static_cast<std::int64_t>(4000.0 * spec.sampling.max_time_s)) +
+                       std::chrono::minutes(1);
+    const auto j = nlohmann::json::parse(communicator->store_get(key, limit));
+    return OneRankBaseline{medians_from_text(j.at("medians").dump()), j.at("error").get<std::string>()};
+  }
+  OneRankBaseline baseline;
+  try {
+    auto solo = communicator->solo(spec.name);
+    {
+      DataParallelSetup setup;
+      setup.communicator = solo;
+      setup.ranks = 1;
+      setup.shard = 0;
+      at::manual_seed(context.seed);
+      auto instance = workload.instantiate_data_parallel(spec, context, setup);
+      if (!instance) throw EngineError("no data-parallel form for one rank");
+      instance->initial_params().copy_values_from(initial_params);
+      std::vector<ResultRecord> records(variants.size());
+      std::vector<VariantRecord> alone;
+      for (std::size_t i = 0; i < variants.size(); ++i) {
+        if (variants[i].record->status == RecordStatus::kOk) alone.push_back({variants[i].variant, &records[i]});
+      }
+      // The graphs of the solo group end before it does (see Communicator::shutdown).
+      const TimedCase timed = time_variants(*instance, alone, spec, context);
+      for (const TimedVariant& t : timed.timed) {
+        if (t.error.empty()) baseline.median_us[t.name] = median_of(t);
+      }
+    }
+    solo->shutdown();
+  } catch (const std::exception& e) {
+    baseline.median_us.clear();
+    baseline.error = e.what();
+  }
+  nlohmann::json message = {{"medians", nlohmann::json::parse(medians_text(baseline.median_us))},
+                            {"error", baseline.error}};
+  communicator->store_set(key, message.dump());
+  return baseline;
+}
+
+void fill_data_parallel_figures(const TimedCase& timed, const std::map<std::string, std::vector<double>>& rank_medians,
+                                const std::map<std::string, double>& all_reduce_us,
+                                const OneRankBaseline& one_rank, const DataParallelCase& instance,
+                                const Communicator& communicator) {
+  const std::map<std::string, double>& one_rank_us = one_rank.median_us;
+  const std::vector<TensorSpec> gradients = instance.gradient_specs();
+  std::int64_t gradient_bytes = 0;
+  for (const auto& g : gradients) gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
+  const auto buckets = static_cast<std::int64_t>(plan_buckets(gradients, kDefaultBucketBytes).size());
+
+  for (std::size_t i = 0; i < timed.timed.size(); ++i) {
+    ResultRecord& r = *timed.variants[i].record;
+    DataParallelFigures d;
+    d.world_size = communicator.world_size();
+    d.backend = communicator.backend();
+    d.samples_per_rank = instance.samples_per_step();
+    d.global_batch = d.samples_per_rank * d.world_size;
+    d.gradient_bytes = gradient_bytes;
+    d.buckets = buckets;
+    if (auto it = rank_medians.find(timed.timed[i].name); it != rank_medians.end()) d.rank_median_us = it->second;
+    const bool all_ranks = !d.rank_median_us.empty() &&
+                           std::all_of(d.rank_median_us.begin(), d.rank_median_us.end(), [](double v) { return std::isfinite(v); });
+    if (all_ranks) {
+      std::vector<double> sorted = d.rank_median_us;
+      d.median_us = stats::summarize(sorted).median;
+      const auto slowest = std::max_element(d.rank_median_us.begin(), d.rank_median_us.end());
+      d.slowest_rank = static_cast<int>(slowest - d.rank_median_us.begin());
+      d.slowest_median_us = *slowest;
+      d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
+    }
+    const bool captured = timed.variants[i].variant.needs_cuda_graph();
+    if (auto it = all_reduce_us.find(captured ? "graph" : "eager"); it != all_reduce_us.end()) d.all_reduce_us = it->second;
+    if (auto it = one_rank_us.find(timed.timed[i].name); it != one_rank_us.end() && std::isfinite(it->second)) {
+      d.one_rank_us = it->second;
+      if (all_ranks) d.scaling_efficiency = it->second / d.slowest_median_us;
+    }
+    if (r.data_parallel) {  // the replica checks were filled before timing
+      d.params_identical = r.data_parallel->params_identical;
+      d.max_error_vs_one_process = r.data_parallel->max_error_vs_one_process;
+    }
+    r.data_parallel = d;
+    if (!d.one_rank_us && communicator.world_size() > 1) {
+      r.warnings.push_back("no one-rank baseline for this variant, so no scaling efficiency" +
+                           (one_rank.error.empty() ? std::string() : ": " + one_rank.error));
+    }
+  }
+}
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,318 @@
+// results.json -> RunReport: the checked reader and the file entry point (json_io.h).
+#include "graphbench/report/json_io.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/core/version.h"
+#include "graphbench/json/json_text.h"
+#include "graphbench/report/json_object_reader.h"
+#include "graphbench/workload/variant.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace graphbench {
+
+using nlohmann::json;
+
+namespace {
+
+Environment read_environment(const ObjectReader& root) {
+  Environment e;
+  e.tool_version = root.string("tool_version");
+  if (!root.find("environment")) return e;
+  const ObjectReader env = root.object("environment");
+  e.date_utc = env.string("date_utc");
+  e.host = env.string("host");
+  e.os = env.string("os");
+  e.git_commit = env.string("git_commit");
+  e.build_type = env.string("build_type");
+  e.compiler = env.string("compiler");
+  e.libtorch_version = env.string("libtorch_version");
+  e.device = env.string("device");
+  e.gpu_name = env.string("gpu_name");
+  e.driver_version = env.string("driver_version");
+  e.cuda_runtime_version = env.string("cuda_runtime_version");
+  e.cudnn_version = env.string("cudnn_version");
+  if (const auto sm_count = env.optional_integer("sm_count", std::numeric_limits<int>::max())) {
+    e.sm_count = static_cast<int>(*sm_count);
+  }
+  e.gpu_memory_gib = env.optional_number("gpu_memory_gib");
+  e.sm_clock_max_mhz = env.optional_number("sm_clock_max_mhz");
+  e.copy_bandwidth_gbps = env.optional_number("copy_bandwidth_gbps");
+  if (const auto cpus = env.optional_integer("cpu_count", std::numeric_limits<int>::max())) {
+    e.cpu_count = static_cast<int>(*cpus);
+  }
+  e.cpu_mhz = env.optional_number("cpu_mhz");
+  e.cpu_scaling_enabled = env.optional_bool("cpu_scaling_enabled");
+  e.load_avg = env.numbers("load_avg");
+  e.command_line = env.string("command_line");
+  e.suite = env.string("suite");
+  e.config_path = env.string("config_path");
+  return e;
+}
+
+RecordStatus read_status(const ObjectReader& r) {
+  const json& v = *r.find("status", true);
+  if (v == "ok") return RecordStatus::kOk;
+  if (v == "skipped") return RecordStatus::kSkipped;
+  if (v == "failed") return RecordStatus::kFailed;
+  r.fail_expected(r.pointer("status"), "one of \"ok\", \"skipped\", \"failed\"", v);
+}
+
+void read_timing(const ObjectReader& r, ResultRecord& rec) {
+  rec.steps_per_sample = r.optional_integer("steps_per_sample").value_or(0);
+  rec.samples_us = r.numbers("samples_us");
+  rec.host_samples_us = r.numbers("host_samples_us");
+  rec.issue_samples_us = r.numbers("issue_samples_us");
+  rec.issue_median_us = r.optional_number("issue_median_us");
+  rec.host_bound = r.optional_bool("host_bound");
+  rec.back_to_back_us = r.optional_number("back_to_back_us");
+  rec.l2 = r.optional_choice("l2", {"hot", "cold"});
+  if (r.optional_number("median_us")) {
+    stats::Summary s;
+    s.count = rec.samples_us.size();
+    s.median = r.number("median_us");
+    s.iqr = r.number("iqr_us");
+    s.min = r.number("min_us");
+    s.max = r.number("max_us");
+    s.mean = r.number("mean_us");
+    s.stddev = r.number("stddev_us");
+    s.cv = r.number("cv");
+    s.q1 = r.number("q1_us");
+    s.q3 = r.number("q3_us");
+    rec.stats = s;
+  }
+  if (const auto host_median = r.optional_number("host_median_us")) {
+    stats::Summary s;
+    if (!rec.host_samples_us.empty()) s = stats::summarize(rec.host_samples_us);
+    s.median = *host_median;
+    rec.host_stats = s;
+  }
+  const json* noise = r.find("rel_noise");
+  // null: no interval yet (infinite noise) for a timed record; not timed at all otherwise.
+  rec.rel_noise = !noise             ? 0.0
+                  : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
+                                     : r.number("rel_noise");
+  rec.stop_reason = r.string("stop_reason");
+  rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
+  if (const json* ci = r.find_value("speedup_ci95")) {
+    if (!ci->is_array() || ci->size() != 2 || !(*ci)[0].is_number() || !(*ci)[1].is_number()) {
+      r.fail_expected(r.pointer("speedup_ci95"), "[low, high] (two numbers) or null", *ci);
+    }
+    rec.speedup_ci95 = stats::Interval{(*ci)[0].get<double>(), (*ci)[1].get<double>()};
+  }
+}
+
+KernelProfile read_profile(const ObjectReader& p) {
+  KernelProfile out;
+  out.steps = static_cast<int>(p.integer("steps", 0, std::numeric_limits<int>::max()));
+  out.kernels_per_step = p.number("kernels_per_step");
+  out.copies_per_step = p.number("copies_per_step");
+  out.busy_us_per_step = p.number("busy_us_per_step");
+  out.busy_share = p.optional_number("busy_share");
+  if (const json* kernels = p.find_value("kernels")) {
+    if (!kernels->is_array()) p.fail_expected(p.pointer("kernels"), "an array of kernels", *kernels);
+    for (std::size_t i = 0; i < kernels->size(); ++i) {
+      const ObjectReader k(p.file(), (*kernels)[i], json_pointer_append(p.pointer("kernels"), i));
+      out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
+    }
+  }
+  return out;
+}
+
+std::vector<GraphFacts> read_graphs(const ObjectReader& r) {
+  std::vector<GraphFacts> out;
+  const json* graphs = r.find_value("graphs");
+  if (!graphs) return out;
+  if (!graphs->is_array()) r.fail_expected(r.pointer("graphs"), "an array of graphs", *graphs);
+  for (std::size_t i = 0; i < graphs->size(); ++i) {
+    const ObjectReader g(r.file(), (*graphs)[i], json_pointer_append(r.pointer("graphs"), i));
+    out.push_back({g.optional_integer("kernel_nodes"), g.optional_integer("nodes"),
+                   g.optional_integer("pool_reserved_bytes"), g.optional_integer("pool_allocated_bytes")});
+  }
+  return out;
+}
+
+MemoryUse read_memory(const ObjectReader& m) {
+  MemoryUse out;
+  out.peak_allocated_bytes = m.integer("peak_allocated_bytes");
+  out.peak_reserved_bytes = m.integer("peak_reserved_bytes");
+  out.step_peak_bytes = m.integer("step_peak_bytes", std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max(), "an integer");
+  out.graph_pool_bytes = m.optional_integer("graph_pool_bytes");
+  return out;
+}
+
+void read_extras(const ObjectReader& r, ResultRecord& rec) {
+  rec.capture_ms = r.optional_number("capture_ms");
+  rec.max_abs_error = r.optional_number("max_abs_error");
+  if (r.find_value("sm_clock_mhz")) {
+    const ObjectReader clock = r.object("sm_clock_mhz");
+    rec.sm_clock_start_mhz = clock.optional_number("start");
+    rec.sm_clock_end_mhz = clock.optional_number("end");
+  }
+  if (r.find_value("roofline")) {
+    const ObjectReader f = r.object("roofline");
+    rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),
+                            f.optional_number("bandwidth_share"), f.number("achieved_tflops")};
+  }
+  if (const json* counters = r.find("counters")) {
+    const ObjectReader c(r.file(), *counters, r.pointer("counters"));
+    for (const auto& item : counters->items()) {
+      rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
+                                           std::numeric_limits<std::int64_t>::max(), "an integer");
+    }
+  }
+  if (r.find_value("profile")) rec.profile = read_profile(r.object("profile"));
+  rec.graphs = read_graphs(r);
+  if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
+  rec.warnings = r.strings("warnings");
+  if (r.find_value("published")) {
+    const ObjectReader p = r.object("published");
+    rec.published = PublishedComparison{p.optional_number("speedup"), p.optional_number("eager_us"),
+                                        p.optional_number("variant_us"), p.string("source"),
+                                        p.string("device")};
+  }
+}
+
+TrainingSummary read_training(const ObjectReader& t) {
+  TrainingSummary out;
+  if (const json* epochs = t.find("epochs")) {
+    if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
+    for (std::size_t i = 0; i < epochs->size(); ++i) {
+      const ObjectReader e(t.file(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
+      TrainingEpoch epoch;
+      epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
+      epoch.train_seconds = e.number("train_seconds");
+      epoch.test_seconds = e.number("test_seconds");
+      epoch.logged_samples = e.integer("logged_samples");
+      epoch.dataset_size = e.integer("dataset_size");
+      epoch.logged_loss = e.number("logged_loss");
+      epoch.test_loss = e.number("test_loss");
+      epoch.test_accuracy = e.number("test_accuracy");
+      out.epochs.push_back(epoch);
+    }
+  }
+  out.total_seconds = t.number("total_seconds");
+  out.median_step_us = t.optional_number("median_step_us").value_or(0.0);
+  out.train_steps = t.integer("train_steps");
+  out.skipped_batches = t.integer("skipped_batches");
+  out.train_executor = t.string("train_executor");
+  out.test_executor = t.string("test_executor");
+  // Absent from files written before the breakdown existed: they read as 0 and "".
+  out.load_seconds = t.number("load_seconds");
+  out.setup_seconds = t.number("setup_seconds");
+  out.capture_seconds = t.number("capture_seconds");
+  out.train_seconds = t.number("train_seconds");
+  out.test_seconds = t.number("test_seconds");
+  out.other_seconds = t.number("other_seconds");
+  out.decode_seconds = t.number("decode_seconds");
+  out.context_seconds = t.number("context_seconds");
+  out.graph_capture_seconds = t.number("graph_capture_seconds");
+  out.first_calls_seconds = t.number("first_calls_seconds");
+  out.data_placement = t.string("data_placement");
+  out.batch_order = t.string("batch_order");
+  return out;
+}
+
+DataParallelFigures read_data_parallel(const ObjectReader& d) {
+  DataParallelFigures out;
+  out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
+  out.backend = d.string("backend");
+  out.samples_per_rank = d.integer("samples_per_rank");
+  out.global_batch = d.integer("global_batch");
+  out.rank_median_us = d.numbers("rank_median_us");
+  out.median_us = d.number("median_us");
+  out.slowest_rank = static_cast<int>(d.integer("slowest_rank", 0, std::numeric_limits<int>::max()));
+  out.slowest_median_us = d.number("slowest_median_us");
+  out.samples_per_second = d.number("samples_per_second");
+  out.gradient_bytes = d.integer("gradient_bytes");
+  out.buckets = d.integer("buckets");
+  out.all_reduce_us = d.optional_number("all_reduce_us");
+  out.one_rank_us = d.optional_number("one_rank_us");
+  out.scaling_efficiency = d.optional_number("scaling_efficiency");
+  if (const json* same = d.find("params_identical")) {
+    if (!same->is_boolean()) d.fail_expected(d.pointer("params_identical"), "true or false", *same);
+    out.params_identical = same->get<bool>();
+  }
+  out.max_error_vs_one_process = d.optional_number("max_error_vs_one_process");
+  return out;
+}
+
+ResultRecord read_record(const ObjectReader& r) {
+  ResultRecord rec;
+  rec.case_name = r.string("case", true);
+  rec.workload = r.string("workload", true);
+  rec.variant = r.string("variant", true);
+  rec.method = r.string("method");
+  if (!r.find("method")) {
+    // Files written before records named their method: the variant's own (a plain graph variant
+    // always fed its inputs, then replayed).
+    if (const Variant* v = Variant::find(rec.variant)) rec.method = v->method();
+  }
+  rec.kind = r.string("kind", true);
+  rec.mode = r.string("mode", true);
+  rec.dtype = r.string("dtype", true);
+  rec.device = r.string("device", true);
+  if (const json* params = r.find("params")) {
+    if (!params->is_object()) r.fail_expected(r.pointer("params"), "an object", *params);
+    rec.params = *params;
+  }
+  rec.status = read_status(r);
+  rec.reason = r.string("reason");
+  read_timing(r, rec);
+  read_extras(r, rec);
+  if (r.find_value("training")) {
+    rec.training = read_training(r.object("training"));
+    rec.training->step_samples_us = rec.samples_us;
+    rec.training->steps_per_block = rec.steps_per_sample;
+  }
+  if (r.find_value("data_parallel")) rec.data_parallel = read_data_parallel(r.object("data_parallel"));
+  return rec;
+}
+
+void check_schema_version(const ObjectReader& root) {
+  const json& v = *root.find("schema_version", true);
+  const std::int64_t version = root.integer_at(
+      v, "/schema_version", 1, std::numeric_limits<int>::max(), "a positive integer");
+  if (version > kResultsSchemaVersion) {
+    root.fail("/schema_version",
+              fmt::format("schema version {} is newer than the version this graphbench reads ({}); "
+                          "use a newer graphbench",
+                          version, kResultsSchemaVersion));
+  }
+}
+
+}  // namespace
+
+RunReport report_from_json(const json& document, const std::string& source_name) {
+  const ObjectReader root(source_name, document, "");
+  check_schema_version(root);
+  if (const json* tool = root.find("tool"); tool && *tool != "graphbench") {
+    root.fail_expected("/tool", "\"graphbench\"", *tool);
+  }
+  RunReport report;
+  report.environment = read_environment(root);
+  report.environment.schema_version = document.at("schema_version").get<int>();
+  if (const json* interrupted = root.find_value("interrupted")) {
+    if (!interrupted->is_boolean()) root.fail_expected("/interrupted", "true or false", *interrupted);
+    report.interrupted = interrupted->get<bool>();
+  }
+  report.interrupted_by = root.find_value("interrupted_by") ? root.string("interrupted_by") : "";
+  const json& records = *root.find("records", true);
+  if (!records.is_array()) root.fail_expected("/records", "an array of records", records);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    report.records.push_back(
+        read_record(ObjectReader(source_name, records[i], json_pointer_append("/records", i))));
+  }
+  return report;
+}
+
+RunReport read_results_file(const std::string& path) {
+  return report_from_json(parse_json_text(read_text_file(path, "results file"), path), path);
+}
+
+}  // namespace graphbench
