@@ -37,6 +37,7 @@ WorkloadDescriptor aoti_descriptor() {
   d.params = {bench::model_path_param("the AOTInductor package (.pt2), relative to the suite file"),
               bench::model_inputs_param()};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
+  d.params.push_back(bench::read_bytes_param());
   d.check = [](const nlohmann::json& params, const std::string&) { return bench::check_model_inputs(params); };
   return d;
 }
@@ -71,7 +72,7 @@ void check_recorded_inputs(const CaseSpec& spec, const std::string& file, const 
 class AotiCase final : public CaseInstance {
  public:
   AotiCase(const CaseSpec& spec, const CaseContext& context)
-      : device_(context.device), tolerance_(bench::model_tolerance(spec)) {
+      : device_(context.device), tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
     if (!ops::aoti_supported()) {
       skip_reason_ = ops::aoti_unsupported_reason();
       return;
@@ -112,13 +113,15 @@ class AotiCase final : public CaseInstance {
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
-  StepCost cost() const override { return {}; }  // a black box: no roofline
+  // A black box: its roofline is what the case says it must read, where it says so.
+  StepCost cost() const override { return {read_bytes_, 0.0}; }
   double rtol(const Variant&) const override { return tolerance_.rtol; }
   double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
   at::Device device_;
   bench::Tolerance tolerance_;
+  double read_bytes_ = 0.0;
   std::string skip_reason_;
   std::vector<at::Tensor> inputs_;
   Feed feed_;

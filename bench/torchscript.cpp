@@ -62,21 +62,27 @@ WorkloadDescriptor torchscript_descriptor() {
               number_param("momentum", 0.0, 0.0, 0.99, "mode train: SGD momentum"),
               number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
+  d.params.push_back(bench::read_bytes_param());
   d.check = check_torchscript_params;
   return d;
 }
 
 std::string input_name(std::size_t i) { return fmt::format("input{}", i); }
 
+// Calls before capture (and before validation): TorchScript's profiling executor specialises the
+// model over its first calls.
+constexpr int kWarmupSteps = 5;
+
 class TorchScriptCase final : public CaseInstance {
  public:
   TorchScriptCase(const CaseSpec& spec, const CaseContext& context)
       : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
-        tolerance_(bench::model_tolerance(spec)) {
+        tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
     const auto declared = bench::read_model_inputs(spec);
     inputs_ = bench::make_model_inputs(declared, device_);
     torch::jit::Module module = bench::load_script_model(spec, device_);
     module.train(train_);
+    if (train_) dropout_modules_ = bench::dropout_modules(module);
     program_ = train_ ? build_train_program(module) : build_inference_program(module);
   }
 
@@ -89,7 +95,7 @@ class TorchScriptCase final : public CaseInstance {
     config.executor = bench::executor_for(variant);
     config.policy = train_ ? Policy::train() : Policy::inference();
     // TorchScript's profiling executor specialises the model over its first runs: settle it first.
-    config.options.warmup_steps = 5;
+    config.options.warmup_steps = kWarmupSteps;
     config.options.fallback_to_eager = true;
     config.feed = feed_;
     if (train_) {
@@ -99,8 +105,19 @@ class TorchScriptCase final : public CaseInstance {
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
-  StepCost cost() const override { return {}; }  // a black box: no roofline
+  // A black box: its roofline is what the case says it must read, where it says so.
+  StepCost cost() const override { return {read_bytes_, 0.0}; }
   int validation_steps() const override { return train_ ? 3 : 1; }
+  // The profiling executor runs the model unoptimised in its first calls; on CUDA the optimised
+  // graph's dropout (a differentiable graph's) draws other random numbers than aten::dropout.
+  int settle_steps() const override { return kWarmupSteps; }
+  bool has_randomness() const override { return !dropout_modules_.empty(); }
+  void set_randomness(bool on) override {
+    for (auto& m : dropout_modules_) m.train(on);
+  }
+  std::string randomness_description() const override {
+    return fmt::format("its {} dropout module{}", dropout_modules_.size(), dropout_modules_.size() == 1 ? "" : "s");
+  }
   double rtol(const Variant&) const override { return tolerance_.rtol; }
   double atol(const Variant&) const override { return tolerance_.atol; }
 
@@ -189,6 +206,8 @@ class TorchScriptCase final : public CaseInstance {
   std::uint64_t seed_;
   bool train_;
   bench::Tolerance tolerance_;
+  double read_bytes_ = 0.0;
+  std::vector<torch::jit::Module> dropout_modules_;  // mode train: the model's dropout modules
   std::vector<at::Tensor> inputs_;
   Feed feed_;
   std::vector<std::string> param_names_;

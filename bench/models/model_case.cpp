@@ -37,6 +37,20 @@ ParamDecl optional_number(const char* name, const char* help) {
 
 }  // namespace
 
+ParamDecl read_bytes_param() {
+  ParamDecl p = field("read_bytes", ParamType::kNumber, nullptr,
+                      "bytes one step must read at least (parameters, plus the KV cache of a decoding step): the "
+                      "roofline beside each variant");
+  p.optional = true;
+  p.min = 1.0;
+  p.max = 1e15;
+  return p;
+}
+
+double model_read_bytes(const CaseSpec& spec) {
+  return spec.params.contains("read_bytes") ? spec.params.at("read_bytes").get<double>() : 0.0;
+}
+
 ParamDecl model_path_param(const char* help) { return field("path", ParamType::kPath, nullptr, help); }
 
 ParamDecl model_inputs_param() {

@@ -27,6 +27,11 @@ ParamDecl model_path_param(const char* help);
 ParamDecl model_inputs_param();
 // `rtol` and `atol` of the comparison with eager; left out, they follow the case's dtype.
 std::vector<ParamDecl> tolerance_params();
+// `read_bytes`: the bytes a step must read at least (the model's parameters, plus the KV cache of a
+// decoding step; scripts/export_model.py writes it), the roofline of a model case.
+ParamDecl read_bytes_param();
+// The case's roofline: read_bytes where given, otherwise none (a model is a black box).
+double model_read_bytes(const CaseSpec& spec);
 // The rules between the fields of `inputs`: `range` for int64 inputs (required) and only for
 // them, low < high.
 std::optional<ParamProblem> check_model_inputs(const nlohmann::json& params);

@@ -6,7 +6,20 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 namespace graphbench::bench {
+
+std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module) {
+  // torch.nn's Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout, under any prefix.
+  static const std::regex kDropoutClass("(Feature)?(Alpha)?Dropout([123]d)?");
+  std::vector<torch::jit::Module> out;
+  for (const auto& m : module.modules()) {
+    const auto name = m.type()->name();
+    if (name && std::regex_match(name->name(), kDropoutClass)) out.push_back(m);
+  }
+  return out;
+}
 
 namespace {
 

@@ -7,8 +7,13 @@
 #include <torch/script.h>
 
 #include <string>
+#include <vector>
 
 namespace graphbench::bench {
+
+// The submodules of `module` that are torch.nn dropout modules (Dropout, Dropout1d/2d/3d, AlphaDropout,
+// FeatureAlphaDropout: the class name says so), the module itself included.
+std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module);
 
 // Loads the case's `path` onto `device`. Throws InputError "<suite>: <case>/path: <file>: ..."
 // for a missing or unreadable file, one that is not TorchScript, one without a forward method,

@@ -3,6 +3,9 @@
 // torch::optim loop over 20 steps; several inputs, dict and tuple outputs, int64 token ids.
 #include "workloads/model_test_util.h"
 
+#include "models/script_model.h"
+#include "support/error_of.h"
+
 #include <fmt/format.h>
 #include <torch/torch.h>
 
@@ -213,4 +216,42 @@ TEST_CASE("torchscript training: the parameters move, and a model with dropout v
   INFO(r.reason);
   CHECK(r.status == RecordStatus::kOk);
   CHECK(record_of(records, "eager").status == RecordStatus::kOk);
+}
+
+TEST_CASE("torchscript: dropout modules are found by their class, wherever they sit") {
+  auto leaf = [](const char* type) {
+    torch::jit::Module m(type);
+    m.register_attribute("training", c10::BoolType::get(), true);
+    m.define("def forward(self, x):\n    return x\n");
+    return m;
+  };
+  torch::jit::Module model = leaf("DropoutMlp");  // not a dropout module: its name only starts so
+  torch::jit::Module block = leaf("Block");
+  block.register_module("drop", leaf("__torch__.torch.nn.modules.dropout.Dropout2d"));
+  model.register_module("block", block);
+  model.register_module("head_drop", leaf("__torch__.torch.nn.modules.dropout.Dropout"));
+  model.register_module("act", leaf("__torch__.torch.nn.modules.activation.ReLU"));
+  const auto found = bench::dropout_modules(model);
+  REQUIRE(found.size() == 2);
+  std::vector<std::string> names;
+  for (const auto& m : found) names.push_back(m.type()->name()->name());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"Dropout", "Dropout2d"});
+}
+
+TEST_CASE("model cases: read_bytes gives each variant a roofline, without it there is none") {
+  ModelDir dir;
+  const auto suite = dir.load(R"([
+      {"name": "with", "workload": "torchscript", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}], "read_bytes": 4096},
+      {"name": "without", "workload": "torchscript", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}]}])");
+  const ResultRecord with = record_of(run_case(suite.cases.at(0)), "eager");
+  REQUIRE(with.roofline.has_value());
+  CHECK(with.roofline->bytes == 4096.0);
+  CHECK(with.roofline->achieved_gbps == Approx(4096.0 / (with.stats->median * 1e-6) / 1e9));
+  CHECK_FALSE(record_of(run_case(suite.cases.at(1)), "eager").roofline.has_value());
+
+  const std::string error = testing::input_error_of([&] {
+    dir.load(R"([{"name": "bad", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}], "read_bytes": 0}])");
+  });
+  CHECK_THAT(error, Catch::Contains("/cases/0/read_bytes"));
 }

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace graphbench;
+using graphbench::testing::record_of;
 
 // The case `json` (one case object) parsed as the spec parser does, with quick sampling.
 CaseSpec parse_case(const std::string& json) {

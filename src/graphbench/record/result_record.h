@@ -182,6 +182,9 @@ struct ResultRecord {
   std::optional<stats::Interval> speedup_ci95;
   std::optional<double> capture_ms;  // capture + instantiate, reported on its own
   std::optional<double> max_abs_error;  // against eager, from validation
+  // How the variant passed validation where it did not match eager strictly within the
+  // tolerances (within the spread of eager itself, or with the case's randomness off); "" if it did.
+  std::string validation_note;
   std::optional<double> sm_clock_start_mhz;
   std::optional<double> sm_clock_end_mhz;
   std::optional<Roofline> roofline;

@@ -149,6 +149,7 @@ MemoryUse read_memory(const ObjectReader& m) {
 void read_extras(const ObjectReader& r, ResultRecord& rec) {
   rec.capture_ms = r.optional_number("capture_ms");
   rec.max_abs_error = r.optional_number("max_abs_error");
+  rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
   if (r.find_value("sm_clock_mhz")) {
     const ObjectReader clock = r.object("sm_clock_mhz");
     rec.sm_clock_start_mhz = clock.optional_number("start");

@@ -192,6 +192,7 @@ json record_to_json(const ResultRecord& rec) {
                                        : json(nullptr);
   r["capture_ms"] = optional_number(rec.capture_ms);
   r["max_abs_error"] = optional_number(rec.max_abs_error);
+  r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);
   r["sm_clock_mhz"] = rec.sm_clock_start_mhz || rec.sm_clock_end_mhz
                           ? json{{"start", optional_number(rec.sm_clock_start_mhz)},
                                  {"end", optional_number(rec.sm_clock_end_mhz)}}

@@ -206,6 +206,17 @@ void append_warnings(std::string& out, const RunReport& report) {
   if (!lines.empty()) out += "\n## Warnings\n\n" + lines;
 }
 
+// Variants that passed validation other than strictly within the tolerances, and how.
+void append_validation_notes(std::string& out, const RunReport& report) {
+  std::string lines;
+  for (const auto& r : report.records) {
+    if (r.validation_note.empty()) continue;
+    lines += fmt::format("- {} / {}: {}\n", markdown_cell(r.case_name), markdown_cell(r.variant),
+                         markdown_cell(r.validation_note));
+  }
+  if (!lines.empty()) out += "\n## Validation notes\n\n" + lines;
+}
+
 }  // namespace
 
 std::string render_markdown(const RunReport& report) {
@@ -230,6 +241,7 @@ std::string render_markdown(const RunReport& report) {
   if (any_benchmark) append_benchmarks(out, report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report);
   if (any_training) append_training(out, report);
+  append_validation_notes(out, report);
   append_warnings(out, report);
   return out;
 }

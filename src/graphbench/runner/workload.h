@@ -77,6 +77,15 @@ class CaseInstance {
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
+  // Steps of eager to run, and throw away, before validation, so that eager runs the code every
+  // later call runs (TorchScript's profiling executor optimises the model after its first calls).
+  virtual int settle_steps() const { return 0; }
+  // Random ops this case can turn off (dropout modules), for a variant whose random numbers cannot
+  // be matched with eager's: has_randomness() says whether there are any, set_randomness(false)
+  // turns them off for the runners made after it, randomness_description() names them.
+  virtual bool has_randomness() const { return false; }
+  virtual void set_randomness(bool /*on*/) {}
+  virtual std::string randomness_description() const { return "its random ops"; }
   // Tolerances of the comparison with eager, for this variant. The defaults suit float32 by the
   // variant's tolerance class.
   virtual double rtol(const Variant& variant) const;

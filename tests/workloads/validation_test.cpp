@@ -1,0 +1,197 @@
+// Validation against eager must be right both ways: a correct variant whose only differences are
+// eager's own rounding, or random numbers the case can turn off, passes (saying how); a wrong
+// capture (a stale input, a skipped optimizer update, a parameter left unbound) fails. A fake
+// training step stands in for the engine: y = sum(w * x_t) with an Adam-like update
+// w -= lr * sign(x_t + dropout noise), observed as (loss, w, b).
+#include "support/catch.h"
+
+#include "graphbench/runner/validation.h"
+
+#include <ATen/ATen.h>
+
+#include <map>
+
+namespace {
+
+using namespace graphbench;
+
+constexpr std::int64_t kElements = 1000;
+constexpr double kLr = 0.01;
+
+// What a fake variant gets wrong, or how it differs from eager.
+enum class Flaw {
+  kNone,
+  kRounding,       // flips the sign of a few updates, as a non-deterministic reduction would
+  kTooMuchNoise,   // flips many more than eager's own runs do
+  kStaleInput,     // steps on the first step's input every time
+  kSkippedUpdate,  // never updates w
+  kUnboundParam,   // updates w but not b
+  kOtherRandom,    // its "dropout" draws other numbers than eager's
+};
+
+struct Behaviour {
+  Flaw flaw = Flaw::kNone;
+  int flips = 0;  // kRounding / kTooMuchNoise: updates whose sign flips, per step
+};
+
+class FakeTrainingStep final : public VariantRunner {
+ public:
+  FakeTrainingStep(Behaviour behaviour, int run, bool randomness)
+      : behaviour_(behaviour), run_(run), randomness_(randomness) {
+    w_ = at::linspace(-1.0, 1.0, kElements, at::kDouble);
+    b_ = at::zeros({4}, at::kDouble);
+  }
+  void step() override {
+    ++step_;
+    const at::Tensor x = input(behaviour_.flaw == Flaw::kStaleInput ? 1 : step_);
+    at::Tensor update = x;
+    if (randomness_) update = update + dropout_noise();
+    update = at::sign(update);
+    if (behaviour_.flips > 0) {
+      // Different elements per run, as a different reduction order would give.
+      const std::int64_t first = (run_ * 37 + step_ * 11) % (kElements - behaviour_.flips);
+      update.narrow(0, first, behaviour_.flips).neg_();
+    }
+    loss_ = (w_ * x).sum().reshape({1});
+    if (behaviour_.flaw != Flaw::kSkippedUpdate) w_ = w_ - kLr * update;
+    if (behaviour_.flaw != Flaw::kUnboundParam) b_ = b_ - kLr;
+  }
+  std::vector<at::Tensor> observe() override { return {loss_.clone(), w_.clone(), b_.clone()}; }
+
+ private:
+  static at::Tensor input(int step) {
+    at::Generator g = at::detail::createCPUGenerator(static_cast<std::uint64_t>(100 + step));
+    return at::randn({kElements}, g, at::kDouble);
+  }
+  at::Tensor dropout_noise() const {
+    const std::uint64_t seed = behaviour_.flaw == Flaw::kOtherRandom ? 999 : 7;
+    at::Generator g = at::detail::createCPUGenerator(seed + static_cast<std::uint64_t>(step_));
+    return at::randn({kElements}, g, at::kDouble) * 3.0;
+  }
+
+  Behaviour behaviour_;
+  int run_;
+  bool randomness_;
+  int step_ = 0;
+  at::Tensor w_, b_, loss_;
+};
+
+class FakeTrainingCase final : public CaseInstance {
+ public:
+  std::map<std::string, Behaviour> behaviour;  // by variant name; eager's flips are its own spread
+  bool random = false;                         // has dropout that can be turned off
+  int settle = 0;
+  int runners_made = 0;
+  std::vector<bool> randomness_of_runners;
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    const bool randomness = random && randomness_on_;
+    randomness_of_runners.push_back(randomness);
+    return std::make_unique<FakeTrainingStep>(behaviour[variant.name()], runners_made++, randomness);
+  }
+  StepCost cost() const override { return {}; }
+  int validation_steps() const override { return 3; }
+  int settle_steps() const override { return settle; }
+  bool has_randomness() const override { return random; }
+  void set_randomness(bool on) override { randomness_on_ = on; }
+  std::string randomness_description() const override { return "its 1 dropout module"; }
+  double rtol(const Variant&) const override { return 1e-3; }
+  double atol(const Variant&) const override { return 1e-4; }
+
+ private:
+  bool randomness_on_ = true;
+};
+
+ResultRecord validate_one(FakeTrainingCase& instance, const std::string& variant) {
+  ResultRecord eager_record;
+  ResultRecord record;
+  std::vector<VariantRecord> variants{{Variant::named("eager"), &eager_record}, {Variant::named(variant), &record}};
+  validate_against_eager(instance, variants);
+  return record;
+}
+
+}  // namespace
+
+TEST_CASE("validation: a variant equal to eager passes strictly, with no note", "[validation]") {
+  FakeTrainingCase instance;
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kOk);
+  CHECK(r.validation_note.empty());
+  CHECK(*r.max_abs_error == 0.0);
+}
+
+TEST_CASE("validation: rounding within eager's own spread passes, and the record says so", "[validation]") {
+  FakeTrainingCase instance;
+  instance.behaviour["eager"] = {Flaw::kRounding, 3};  // two eager runs differ at 6 elements of w
+  instance.behaviour["graph"] = {Flaw::kRounding, 3};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kOk);
+  CHECK_THAT(r.validation_note, Catch::Contains("within the spread of eager"));
+  CHECK(*r.max_abs_error >= 2 * kLr);
+}
+
+TEST_CASE("validation: with a deterministic eager, the same rounding fails", "[validation]") {
+  FakeTrainingCase instance;
+  instance.behaviour["graph"] = {Flaw::kRounding, 3};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK_THAT(r.reason, Catch::Contains("does not match eager at step 1, value 1"));
+  CHECK_THAT(r.reason, Catch::Contains("eager repeats itself within the tolerances"));
+}
+
+TEST_CASE("validation: far more differences than eager's own spread fail", "[validation]") {
+  FakeTrainingCase instance;
+  instance.behaviour["eager"] = {Flaw::kRounding, 3};
+  instance.behaviour["graph"] = {Flaw::kTooMuchNoise, 100};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK_THAT(r.reason, Catch::Contains("eager differs from itself at"));
+}
+
+TEST_CASE("validation: a wrong capture fails even where eager has a spread and randomness can be turned off",
+          "[validation]") {
+  const auto flaw = GENERATE(Flaw::kStaleInput, Flaw::kSkippedUpdate, Flaw::kUnboundParam);
+  FakeTrainingCase instance;
+  instance.behaviour["eager"] = {Flaw::kRounding, 3};
+  instance.behaviour["graph"] = {flaw, 0};
+  instance.random = true;
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK_THAT(r.reason, Catch::Contains("does not match eager"));
+  CHECK_THAT(r.reason, Catch::Contains("with its 1 dropout module off"));
+  CHECK(r.validation_note.empty());
+}
+
+TEST_CASE("validation: random numbers that differ from eager's validate with the randomness off, said so",
+          "[validation]") {
+  FakeTrainingCase instance;
+  instance.random = true;
+  instance.behaviour["graph"] = {Flaw::kOtherRandom, 0};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kOk);
+  CHECK_THAT(r.validation_note, Catch::Contains("validated with its 1 dropout module off"));
+  CHECK_THAT(r.validation_note, Catch::Contains("does not match eager at step 1"));
+  // Eager twice and the variant with randomness on, then eager twice and the variant with it off;
+  // and the case's randomness is on again afterwards.
+  CHECK(instance.randomness_of_runners == std::vector<bool>{true, true, true, false, false, false});
+  instance.make_runner(Variant::named("eager"), true);
+  CHECK(instance.randomness_of_runners.back());
+}
+
+TEST_CASE("validation: a case without randomness to turn off fails the variant that draws other numbers",
+          "[validation]") {
+  FakeTrainingCase instance;
+  instance.random = false;
+  instance.behaviour["graph"] = {Flaw::kStaleInput, 0};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK(instance.runners_made == 3);
+}
+
+TEST_CASE("validation: settling steps run on a runner of their own before eager's", "[validation]") {
+  FakeTrainingCase instance;
+  instance.settle = 5;
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kOk);
+  CHECK(instance.runners_made == 4);  // settling, eager, eager again, graph
+}
