@@ -73,7 +73,7 @@ for stage in "$@"; do
     build)
       nvidia-smi > "$OUT/logs/nvidia-smi.log" 2>&1
       run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
-      run build cmake --build build-gpu -j "$(nproc)" || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
+      run build cmake --build build-gpu -j "$(nproc)" -- -k 0 || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.

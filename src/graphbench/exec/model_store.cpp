@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 
+#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 namespace graphbench {

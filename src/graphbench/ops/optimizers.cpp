@@ -2,6 +2,7 @@
 
 #include <torch/version.h>
 
+#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 #include <cmath>
