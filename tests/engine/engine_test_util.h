@@ -13,6 +13,7 @@
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
 #include "support/catch.h"
+#include "support/error_of.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
@@ -35,16 +36,10 @@ inline TensorSpec fspec(std::vector<std::int64_t> shape, at::Device device = at:
   return TensorSpec{std::move(shape), at::kFloat, device};
 }
 
-// The message of the EngineError (or subclass) that `f` throws. Any other exception propagates
-// (and fails the test); no exception gives a message that no check expects.
+// The message of the EngineError (or subclass) that `f` throws (support/error_of.h).
 template <typename F>
 std::string engine_error_of(F&& f) {
-  try {
-    f();
-  } catch (const EngineError& e) {
-    return e.what();
-  }
-  return "<no EngineError was thrown>";
+  return testing::message_of<EngineError>(std::forward<F>(f));
 }
 
 inline bool tensors_close(const at::Tensor& a, const at::Tensor& b, double rtol = 1e-5, double atol = 1e-6) {
