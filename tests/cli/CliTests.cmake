@@ -139,6 +139,9 @@ add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (
          COMMAND ${EXPECT} 1 "A/A: " "REGRESSION: .* slower" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
+add_test(NAME "cli: compare an ok record without samples is a corrupt file, never a pass (2)"
+         COMMAND ${EXPECT} 2 "current_empty_samples.json: /records/0/samples_us: an ok record .* without samples" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_empty_samples.json)
 add_test(NAME "cli: compare bad threshold (2)" COMMAND ${EXPECT} 2 "--threshold" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold abc)
 
 add_test(NAME "cli: compare a training run 1.5x slower (1)"

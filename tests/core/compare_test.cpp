@@ -261,6 +261,23 @@ TEST_CASE("compare: a graph that got slower relative to eager is SLOWER under sp
   CHECK(row_of(no_eager, "d", "graph").verdict == Verdict::kSame);
 }
 
+TEST_CASE("compare: an ok record without samples, or with a median they do not give, is a corrupt file", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "eager", around(100.0, 20)), timed("a", "graph", around(10.0, 20))};
+  current.records = baseline.records;
+  current.records[1].samples_us.clear();
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, current, {}); }) ==
+        "current: /records/1/samples_us: an ok record (case \"a\", variant \"graph\") without samples: a corrupt or "
+        "truncated file");
+  current.records = baseline.records;
+  baseline.records[0].stats = graphbench::stats::summarize(baseline.records[0].samples_us);
+  baseline.records[0].stats->median *= 0.5;
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(baseline, current, {}); }),
+             Catch::StartsWith("baseline: /records/0/median_us: ") &&
+                 Catch::Contains("is not the median of the record's 20 samples") &&
+                 Catch::Contains("(case \"a\", variant \"eager\"): a corrupt or hand-edited file"));
+}
+
 TEST_CASE("compare: too few samples, statuses and a straddling interval", "[compare]") {
   RunReport baseline, current;
   baseline.records = {timed("a", "graph", around(10.0, 20)), timed("b", "graph", around(10.0, 20)),
@@ -273,8 +290,6 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   current.records[2].status = RecordStatus::kSkipped;
   current.records[2].reason = "no GPU";
   current.records[3].samples_us = around(10.5, 20, 0.08);  // +5% with noise 4%: straddles 1.05
-  baseline.records[4].samples_us.clear();
-  current.records[4].samples_us.clear();
 
   const CompareResult result = graphbench::compare_reports(baseline, current, {});
   const Comparison& few = row_of(result, "a", "graph");
@@ -291,8 +306,7 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   CHECK(straddle.ci95.high > 1.0 + straddle.threshold_used);
   CHECK(straddle.note ==
         fmt::format("95% CI {:.3f}-{:.3f} crosses 1.050", straddle.ci95.low, straddle.ci95.high));
-  CHECK(row_of(result, "e", "graph").verdict == Verdict::kNotCompared);
-  CHECK(row_of(result, "e", "graph").note == "no samples_us on either side (kind benchmark)");
+  CHECK(row_of(result, "e", "graph").verdict == Verdict::kSame);
   CHECK(result.exit_code() == 0);
 
   CompareOptions lenient;

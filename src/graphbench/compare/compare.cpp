@@ -229,16 +229,35 @@ void check_unique_records(const RunReport& report, const std::string& source_nam
   }
 }
 
+// An ok benchmark record is a timed one: its samples are what the gate compares. A record that says ok but
+// carries no samples, or a median its samples do not give, is a corrupt file (a gate must never
+// pass because the data went missing).
 void check_samples(const RunReport& report, const std::string& source_name) {
   for (std::size_t i = 0; i < report.records.size(); ++i) {
     const ResultRecord& r = report.records[i];
     if (r.status != RecordStatus::kOk) continue;
+    // Training records gate their totals and accuracy too; files written before their per-step
+    // samples were kept have none.
+    if (r.samples_us.empty() && r.kind != "training") {
+      throw InputError(fmt::format("{}: /records/{}/samples_us: an ok record (case \"{}\", variant \"{}\") without "
+                                   "samples: a corrupt or truncated file",
+                                   source_name, i, r.case_name, r.variant));
+    }
     for (std::size_t k = 0; k < r.samples_us.size(); ++k) {
       const double v = r.samples_us[k];
       if (!(std::isfinite(v) && v > 0.0)) {
         throw InputError(fmt::format("{}: /records/{}/samples_us/{}: expected a positive time in an ok record, got {} "
                                      "(a corrupt or hand-edited file)",
                                      source_name, i, k, std::isnan(v) ? "null" : fmt::format("{}", v)));
+      }
+    }
+    if (r.stats && !r.samples_us.empty()) {
+      const double from_samples = stats::percentile(r.samples_us, 50.0);
+      if (!(std::abs(r.stats->median - from_samples) <= 1e-6 * from_samples)) {
+        throw InputError(fmt::format("{}: /records/{}/median_us: {} is not the median of the record's {} samples ({}) "
+                                     "(case \"{}\", variant \"{}\"): a corrupt or hand-edited file",
+                                     source_name, i, r.stats->median, r.samples_us.size(), from_samples, r.case_name,
+                                     r.variant));
       }
     }
   }

@@ -36,7 +36,8 @@
 //                    more than max(accuracy_tolerance, the A/A difference), else SAME.
 // Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or MISSING with
 // fail_on_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
-// records, an ok record with a sample that is not a positive time, bad options, files with no
+// records, an ok record with a sample that is not a positive time, an ok benchmark record with no
+// samples or with a median_us its samples do not give (a corrupt file), bad options, files with no
 // record in common, an --aa file of another suite or
 // device, or nothing that could be compared at all (every common record skipped or failed in
 // the baseline), since a gate that compared nothing must not pass.
