@@ -10,6 +10,7 @@
 #include "graphbench/parallel/launcher.h"
 #include "graphbench/parallel/progress_watchdog.h"
 #include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/suite_parser.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -50,9 +51,17 @@ std::vector<std::string> rank_arguments(const std::vector<std::string>& argument
   return out;
 }
 
+// Every rank reads the suite itself: standard input cannot be read by all of them.
+void refuse_suite_from_stdin(const RunOptions& o) {
+  if (o.config != kSuiteFromStdin) return;
+  throw InputError("--config -: a data-parallel run starts one process per rank, and each reads the suite; standard "
+                   "input reaches only one of them: write the suite to a file and give its name");
+}
+
 }  // namespace
 
 int launch_ranks_command(const RunOptions& o) {
+  refuse_suite_from_stdin(o);
   const int nproc = *o.nproc;
   if (nproc < 1) throw InputError(fmt::format("--nproc: expected a positive number of ranks, got {}", nproc));
   if (const auto existing = parallel::read_rank_env()) {
@@ -85,6 +94,7 @@ int launch_ranks_command(const RunOptions& o) {
 }
 
 int run_as_rank(const RunOptions& o, const parallel::RankEnv& rank, const std::string& command_line) {
+  refuse_suite_from_stdin(o);
   const auto timeout = dist_timeout(o);
   PreparedRun run = prepare_run(o);
   if (run.device.is_cuda()) {

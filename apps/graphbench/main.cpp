@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
 
   RawRunOptions sub;
   CLI::App* run = app.add_subcommand("run", "Run every case and variant of a suite file");
-  run->add_option("-c,--config", sub.options.config, "The suite file (configs/*.json)")->required();
+  run->add_option("-c,--config", sub.options.config, "The suite file (configs/*.json); - reads the suite from standard input")->required();
   add_run_options(*run, sub);
 
   CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants and suites");

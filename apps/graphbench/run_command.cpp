@@ -273,7 +273,7 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
   request.measure_bandwidth = measure && run.device.is_cuda() && any_benchmark;
   request.command_line = command_line;
   request.suite = run.suite.name;
-  request.config_path = run.path;
+  request.config_path = run.path == kSuiteFromStdin ? kStdinName : run.path;
   return request;
 }
 

@@ -20,6 +20,17 @@ add_test(NAME "cli: unknown --workload (2)" COMMAND ${EXPECT} 2 "--workload nope
 add_test(NAME "cli: bad spec names file and JSON path (2)"
          COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2: expected a positive integer, got -3" --
                  ${GB} run --config ${CLI_DIR}/bad_shape.json)
+# `run --config -`: the suite from standard input (tools that generate suites pipe them).
+add_test(NAME "cli: run --config - reads the suite from standard input"
+         COMMAND ${EXPECT} 0 "\\| gelu-small +\\| eager" --
+                 sh -c "\"$1\" run --config - --device cpu --cases gelu-small --variants eager --min-samples 3 --max-samples 3 --min-time 0.01 -o \"$2\" < \"$3\""
+                 sh ${GB} ${OUT_DIR}/stdin ${PROJECT_SOURCE_DIR}/configs/gelu.json)
+add_test(NAME "cli: a bad suite on standard input is named <stdin> (2)"
+         COMMAND ${EXPECT} 2 "^graphbench: error: <stdin>: /cases/1/shape/2: expected a positive integer, got -3$" --
+                 sh -c "\"$1\" run --config - < \"$2\"" sh ${GB} ${CLI_DIR}/bad_shape.json)
+add_test(NAME "cli: --config - with --nproc is bad input (2)"
+         COMMAND ${EXPECT} 2 "--config -: a data-parallel run starts one process per rank" --
+                 sh -c "\"$1\" run --config - --nproc 2 --device cpu < \"$2\"" sh ${GB} ${CLI_DIR}/ddp_cpu.json)
 add_test(NAME "cli: unknown workload in spec (2)"
          COMMAND ${EXPECT} 2 "/cases/0/workload: unknown workload \"gelo\"" -- ${GB} run --config ${CLI_DIR}/unknown_workload.json)
 add_test(NAME "cli: missing suite file (2)" COMMAND ${EXPECT} 2 "cannot open suite file" -- ${GB} run --config ${CLI_DIR}/nope.json)

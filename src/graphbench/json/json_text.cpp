@@ -136,23 +136,27 @@ std::string quoted_token(const std::string& what) {
 
 }  // namespace
 
+std::string read_text_stream(std::FILE* stream, const std::string& name, const std::string& what) {
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t count = 0;
+  while ((count = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
+    text.append(buffer, count);
+    if (text.size() > kMaxJsonFileBytes) {
+      throw InputError(fmt::format("{}: {} larger than {} MiB: not a graphbench file", name, what,
+                                   kMaxJsonFileBytes >> 20));
+    }
+  }
+  if (std::ferror(stream)) fail_file(name, "cannot read " + what, errno);
+  return text;
+}
+
 std::string read_text_file(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail_file(path, "cannot open " + what, EISDIR);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) fail_file(path, "cannot open " + what, errno);
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t count = 0;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
-    text.append(buffer, count);
-    if (text.size() > kMaxJsonFileBytes) {
-      throw InputError(fmt::format("{}: {} larger than {} MiB: not a graphbench file", path, what,
-                                   kMaxJsonFileBytes >> 20));
-    }
-  }
-  if (std::ferror(file.get())) fail_file(path, "cannot read " + what, errno);
-  return text;
+  return read_text_stream(file.get(), path, what);
 }
 
 json parse_json_text(const std::string& text, const std::string& path) {

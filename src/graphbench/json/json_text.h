@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -25,6 +27,8 @@ constexpr std::size_t kMaxJsonFileBytes = std::size_t{256} << 20;
 // The whole file as text (InputError past kMaxJsonFileBytes). `what` names the kind of file in errors:
 // "<path>: cannot open <what>: No such file or directory".
 std::string read_text_file(const std::string& path, const std::string& what);
+// The same for an open stream (standard input), named `name` in errors.
+std::string read_text_stream(std::FILE* stream, const std::string& name, const std::string& what);
 
 // Parses `text`; InputError "<path>: invalid JSON at line L, column C: <reason>" (columns count
 // bytes), "<path>: <pointer>: nesting deeper than 64 levels", "<path>: <pointer>: duplicate key

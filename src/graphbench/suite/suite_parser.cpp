@@ -186,6 +186,10 @@ SuiteSpec parse_suite_spec(const json& doc, const std::string& path,
 
 SuiteSpec load_suite_spec(const std::string& path,
                           const std::vector<WorkloadDescriptor>& workloads) {
+  if (path == kSuiteFromStdin) {
+    const std::string text = read_text_stream(stdin, kStdinName, "suite");
+    return parse_suite_spec(parse_suite_json(text, kStdinName), kStdinName, workloads);
+  }
   return parse_suite_spec(parse_suite_json(read_text_file(path, "suite file"), path), path, workloads);
 }
 

@@ -13,9 +13,15 @@
 
 namespace graphbench {
 
-// Reads and validates the suite file at `path`. Throws InputError when the file cannot be read
-// ("<path>: cannot open suite file: No such file or directory"), is not JSON ("<path>: invalid
-// JSON at line L, column C: <reason>") or does not follow the schema.
+// `--config -`: the suite comes from standard input, and errors name it "<stdin>". Relative
+// file names in it (a model's `path`) are relative to the current directory.
+inline constexpr const char* kSuiteFromStdin = "-";
+inline constexpr const char* kStdinName = "<stdin>";
+
+// Reads and validates the suite file at `path` (kSuiteFromStdin: standard input). Throws
+// InputError when the file cannot be read ("<path>: cannot open suite file: No such file or
+// directory"), is not JSON ("<path>: invalid JSON at line L, column C: <reason>") or does not
+// follow the schema.
 SuiteSpec load_suite_spec(const std::string& path, const std::vector<WorkloadDescriptor>& workloads);
 
 // Validates an already parsed document; `path` is used in messages only.

@@ -1,6 +1,8 @@
 // Checks a workload's own parameters in one case (see workload_params.h).
 #include "graphbench/suite/workload_params.h"
 
+#include "graphbench/suite/suite_parser.h"
+
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -96,10 +98,12 @@ json read_int_list_in(const JsonChecker& checker, const json& value, const std::
   return out;
 }
 
-// Relative names are relative to the directory of the suite file that holds them.
+// Relative names are relative to the directory of the suite file that holds them (to the current
+// directory for a suite read from standard input).
 json read_path(const JsonChecker& checker, const json& value, const std::string& pointer) {
   const std::filesystem::path written = checker.read_non_empty_string(value, pointer);
   if (written.is_absolute()) return written.lexically_normal().string();
+  if (checker.path() == kStdinName) return std::filesystem::absolute(written).lexically_normal().string();
   return (std::filesystem::path(checker.path()).parent_path() / written).lexically_normal().string();
 }
 
