@@ -9,6 +9,8 @@
 #include "graphbench/env/environment.h"
 #include "graphbench/exec/executor.h"
 #include "graphbench/report/markdown_writer.h"
+#include "graphbench/report/output_space.h"
+#include "graphbench/report/rescue_file.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/safe_name.h"
@@ -263,6 +265,13 @@ void prepare_output(const PreparedRun& run, std::ostream* log) {
   for (const auto& removed : prepare_output_directory(run.directory)) {
     if (log != nullptr) *log << "removed " << removed << ", a temporary file of a run that was killed\n";
   }
+  std::size_t records = 0;
+  std::uint64_t needed = 0;
+  for (const CaseSpec& c : run.suite.cases) {
+    records += c.variants.size();
+    needed += minimum_result_bytes(c.variants.size(), c.sampling.min_samples, run.formats);
+  }
+  check_output_space(run.directory, available_bytes(run.directory), needed, records);
 }
 
 EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure) {
@@ -285,7 +294,11 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
       if (log != nullptr) *log << "wrote " << written << "\n";
     }
   } catch (const Error& e) {
-    std::cerr << "graphbench: error: " << e.what() << "\n";
+    // Nothing measured is lost: the records go to a file of their own (or standard output).
+    const std::string rescued = rescue_results(outcome.report, run.suite.name, system_temporary_directory(), std::cout);
+    std::cerr << fmt::format("graphbench: error: {}\ngraphbench: the {} record(s) of this run were saved to {} "
+                             "(results.json's format; {} keeps its earlier files)\n",
+                             e.what(), outcome.report.records.size(), rescued, directory);
     return kExitBadInput;
   }
   if (stop_requested()) {

@@ -20,6 +20,11 @@ add_test(NAME "cli: unknown --workload (2)" COMMAND ${EXPECT} 2 "--workload nope
 add_test(NAME "cli: bad spec names file and JSON path (2)"
          COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2: expected a positive integer, got -3" --
                  ${GB} run --config ${CLI_DIR}/bad_shape.json)
+# Results that cannot be written at the end of a run are rescued, the earlier files kept.
+add_test(NAME "cli: a write that fails at the end keeps the records (standard output) and the earlier files (2)"
+         COMMAND ${CLI_DIR}/full_disk.sh ${GB} ${OUT_DIR}/full-disk --workload gelu --device cpu --cases gelu-small
+                 --variants eager,static --min-samples 3 --max-samples 3 --min-time 0.01)
+
 # `run --config -`: the suite from standard input (tools that generate suites pipe them).
 add_test(NAME "cli: run --config - reads the suite from standard input"
          COMMAND ${EXPECT} 0 "\\| gelu-small +\\| eager" --
