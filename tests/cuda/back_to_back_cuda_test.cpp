@@ -64,13 +64,27 @@ TEST_CASE("back to back on the GPU: a step that waits for the device is refused"
   at::Tensor x = cuda_randn({1024}, 8);
   // .item() waits for everything queued before it: the holding kernel too.
   const auto waits = [&x] { (void)x.sum().item<float>(); };
-  CHECK_FALSE(back_to_back_sample(waits, 4, 200.0).has_value());
+  const BackToBackTry waited = back_to_back_sample(waits, 4, 200.0);
+  CHECK_FALSE(waited.us_per_step.has_value());
+  CHECK(waited.issue_us >= 200.0);  // the host waited out the hold
+  // The whole figure gives up after the try of a single step that proves it, with the reason.
+  int tries = 0;
+  const BackToBackResult refused = time_back_to_back(
+      [&](std::int64_t steps, double hold_us) {
+        ++tries;
+        return back_to_back_sample(waits, steps, hold_us);
+      },
+      BackToBackPlan{10, 200.0, 5.0});
+  CHECK_FALSE(refused.us_per_step.has_value());
+  CHECK(tries == 2);
+  CHECK_THAT(refused.why_not, GB_CONTAINS("a single step cannot be queued ahead of the device"));
   // Without the wait, the same few steps are queued ahead in time. Run once first: a kernel's
   // first launch loads its module, and the loading waits for the device (CUDA's lazy loading).
   const auto queues = [&x] { x.mul_(1.0001); };
   queues();
   synchronize_device(true);
   const auto queued = back_to_back_sample(queues, 4, 20000.0);
-  REQUIRE(queued.has_value());
-  CHECK(*queued > 0.0);
+  REQUIRE(queued.us_per_step.has_value());
+  CHECK(*queued.us_per_step > 0.0);
+  CHECK(queued.issue_us < 20000.0);
 }

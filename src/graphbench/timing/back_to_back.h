@@ -19,17 +19,24 @@
 namespace graphbench {
 
 struct BackToBackPlan {
-  std::int64_t steps = 0;  // steps per sample
-  double hold_us = 0.0;    // how long the holding kernel keeps the stream
+  std::int64_t steps = 0;          // steps per sample
+  double hold_us = 0.0;            // how long the holding kernel keeps the stream
+  double issue_us_per_step = 0.0;  // the host's time to issue a step in the timed samples
 };
 
 // Enough steps for about 200 us of device time (10 to 200 of them), and a hold of twice the time
 // the host took to issue them in the timed samples, plus 50 us.
 BackToBackPlan plan_back_to_back(double device_us_per_step, double issue_us_per_step);
 
-// One sample: `steps` steps queued behind a hold of `hold_us`; the device time per step, or
-// nullopt when the hold ended before the last step was issued.
-using BackToBackSample = std::function<std::optional<double>(std::int64_t steps, double hold_us)>;
+// One try of a sample: the device time per step (nullopt when the hold ended before the last step
+// was issued) and how long the host took to issue the steps.
+struct BackToBackTry {
+  std::optional<double> us_per_step;
+  double issue_us = 0.0;
+};
+
+// One sample: `steps` steps queued behind a hold of `hold_us`.
+using BackToBackSample = std::function<BackToBackTry(std::int64_t steps, double hold_us)>;
 
 struct BackToBackResult {
   std::optional<double> us_per_step;  // median of the samples
@@ -40,10 +47,16 @@ struct BackToBackResult {
 // Samples taken per figure, and the tries of one sample before the figure is given up.
 inline constexpr int kBackToBackSamples = 5;
 inline constexpr int kBackToBackTries = 5;
+// A failed try whose steps took the host more than this many times their time in the timed
+// samples (and at least the hold): the host waited for the device, not merely issued slowly.
+inline constexpr double kWaitedFactor = 1.5;
 
-// Takes `samples` samples with `sample`, following `plan`: a sample that fails is taken again with
-// twice the hold and half the steps (at least one), up to kBackToBackTries times; the plan so
-// changed stays for the samples after it.
+// Takes `samples` samples with `sample`, following `plan`. A try that fails because the host was
+// slow to issue is taken again with twice the hold and half the steps (at least one); a try in
+// which the host waited for the device (the launch queue filled, or a step synchronises) is taken
+// again with a single step, since a longer hold only makes the host wait longer; a single step
+// that still cannot be queued ends the figure at once, with the reason. At most kBackToBackTries
+// tries a sample; the plan so changed stays for the samples after it.
 BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPlan plan,
                                    int samples = kBackToBackSamples);
 
@@ -52,6 +65,6 @@ bool back_to_back_available(bool cuda);
 
 // The CUDA sample: `step` run `steps` times on the current stream behind a hold of `hold_us`.
 // Throws where back_to_back_available is false.
-std::optional<double> back_to_back_sample(const std::function<void()>& step, std::int64_t steps, double hold_us);
+BackToBackTry back_to_back_sample(const std::function<void()>& step, std::int64_t steps, double hold_us);
 
 }  // namespace graphbench
