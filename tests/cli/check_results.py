@@ -20,7 +20,8 @@ check_results.py RESULTS_JSON CHECK...
   envnull:FIELD                     the environment's field is null
   reason:CASE/VARIANT=REGEX         the record's reason matches REGEX
   files:DIR=NAME,NAME               DIR holds exactly these result files (results.*) and no temporary
-  gbench:PATH                       a Google Benchmark JSON file with one entry per record
+  gbench:PATH                       a Google Benchmark JSON file: every record, its samples as repetitions and
+                                    their aggregates
   method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
   explained:CASE/VARIANT            a GPU record that says why its figure is what it is: kernels
@@ -157,17 +158,30 @@ def main():
                 if key not in context:
                     fail(f"{arg}: no context.{key}")
             names = set()
+            iterations = {}  # run_name -> repetitions seen
             for b in doc["benchmarks"]:
-                for key in ("name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
-                            "iterations", "real_time", "cpu_time", "time_unit"):
+                keys = ["name", "run_name", "run_type", "repetitions", "threads", "iterations", "real_time",
+                        "cpu_time", "time_unit"]
+                keys += ["aggregate_name", "aggregate_unit"] if b.get("run_type") == "aggregate" else ["repetition_index"]
+                for key in keys:
                     if key not in b:
                         fail(f"{arg}: {b.get('name')}: no {key}")
                 if not isinstance(b["real_time"], (int, float)) or b["time_unit"] not in ("ns", "us", "ms", "s"):
                     fail(f"{arg}: {b['name']}: real_time {b['real_time']!r} {b['time_unit']!r}")
+                if b.get("run_type") == "iteration":
+                    iterations[b["run_name"]] = iterations.get(b["run_name"], 0) + 1
                 names.add(b["name"])
             for (case, variant), r in records.items():
-                if f"{case}/{variant}" not in names:
-                    fail(f"{arg}: no benchmark {case}/{variant}")
+                name = f"{case}/{variant}"
+                if name not in names:
+                    fail(f"{arg}: no benchmark {name}")
+                # An ok record's samples are its repetitions, summarised by the aggregates.
+                if r.get("status") == "ok" and r.get("samples_us"):
+                    if iterations.get(name) != len(r["samples_us"]):
+                        fail(f"{arg}: {name}: {iterations.get(name)} repetitions, {len(r['samples_us'])} samples")
+                    for aggregate in ("mean", "median", "stddev", "cv"):
+                        if f"{name}_{aggregate}" not in names:
+                            fail(f"{arg}: no aggregate {name}_{aggregate}")
         elif kind == "training":
             spec, field = arg.split(":", 1)
             key, value = field.split("=", 1)

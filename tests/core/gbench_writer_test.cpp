@@ -36,7 +36,10 @@ std::map<std::string, json> check_gbench_fields(const json& doc) {
   CHECK(context.at("json_schema_version") == 1);
   CHECK((context.at("library_build_type") == "release" || context.at("library_build_type") == "debug"));
 
+  // Entries by name: an aggregate's or an errored run's name is unique; a run's repetitions share
+  // one, and are returned as their first (repetition_index 0).
   std::map<std::string, json> by_name;
+  std::map<std::string, std::vector<json>> repetitions;  // iteration entries by run_name
   const json& benchmarks = doc.at("benchmarks");
   REQUIRE(benchmarks.is_array());
   for (const json& b : benchmarks) {
@@ -44,10 +47,8 @@ std::map<std::string, json> check_gbench_fields(const json& doc) {
     INFO("benchmark " << name);
     CHECK_FALSE(name.empty());
     CHECK(b.at("run_name").is_string());
-    CHECK(b.at("run_type") == "iteration");
-    CHECK(b.at("repetitions") == 1);
-    CHECK(b.at("repetition_index") == 0);
     CHECK(b.at("threads") == 1);
+    CHECK(b.at("repetitions").is_number_integer());
     CHECK(b.at("iterations").is_number_integer());
     CHECK(b.at("real_time").is_number());  // never null: both readers take it as a number
     CHECK(b.at("cpu_time").is_number());
@@ -55,7 +56,8 @@ std::map<std::string, json> check_gbench_fields(const json& doc) {
     CHECK(units.count(b.at("time_unit").get<std::string>()) == 1);
     for (const auto& item : b.items()) {
       // Counters are extra numeric keys; the only other strings are Google Benchmark's own.
-      const std::set<std::string> strings = {"name", "run_name", "run_type", "time_unit", "label", "error_message"};
+      const std::set<std::string> strings = {"name",  "run_name",       "run_type",      "time_unit",
+                                             "label", "error_message", "aggregate_name", "aggregate_unit"};
       if (item.value().is_string()) CHECK(strings.count(item.key()) == 1);
       if (!item.value().is_string()) CHECK((item.value().is_number() || item.value().is_boolean()));
     }
@@ -64,9 +66,36 @@ std::map<std::string, json> check_gbench_fields(const json& doc) {
       CHECK(b.at("error_message").is_string());
       CHECK(b.at("iterations") == 0);
     }
-    CHECK(by_name.emplace(name, b).second);  // names are unique
+    if (b.at("run_type") == "aggregate") {
+      const std::string aggregate = b.at("aggregate_name").get<std::string>();
+      CHECK(std::set<std::string>{"mean", "median", "stddev", "cv"}.count(aggregate) == 1);
+      CHECK(b.at("aggregate_unit") == (aggregate == "cv" ? "percentage" : "time"));
+      CHECK(name == b.at("run_name").get<std::string>() + "_" + aggregate);
+      CHECK(b.at("repetitions") == repetitions[b.at("run_name").get<std::string>()].size());
+      CHECK(by_name.emplace(name, b).second);
+      continue;
+    }
+    REQUIRE(b.at("run_type") == "iteration");
+    CHECK(name == b.at("run_name").get<std::string>());
+    auto& runs = repetitions[name];
+    CHECK(b.at("repetition_index") == runs.size());  // 0, 1, 2, ... in order
+    runs.push_back(b);
+    if (runs.size() == 1) by_name.emplace(name, b);
+  }
+  for (const auto& [name, runs] : repetitions) {
+    INFO("benchmark " << name);
+    for (const json& b : runs) CHECK(b.at("repetitions") == runs.size());
   }
   return by_name;
+}
+
+// The iteration entries (repetitions) of `name`.
+std::vector<json> repetitions_of(const json& doc, const std::string& name) {
+  std::vector<json> out;
+  for (const json& b : doc.at("benchmarks")) {
+    if (b.at("name") == name && b.at("run_type") == "iteration") out.push_back(b);
+  }
+  return out;
 }
 
 ResultRecord record(const std::string& case_name, const std::string& variant) {
@@ -139,21 +168,49 @@ TEST_CASE("gbench: context and benchmarks carry Google Benchmark's fields", "[gb
   CHECK(context.at("library_build_type") == "release");
   CHECK(context.at("gpu_name") == "NVIDIA H200");
 
-  REQUIRE(by_name.size() == 4);
-  const json& graph = by_name.at("gelu-small/graph");
-  CHECK(graph.at("run_name") == "gelu-small/graph");
-  CHECK(graph.at("family_index") == 0);
-  CHECK(graph.at("per_family_instance_index") == 0);
-  CHECK(graph.at("iterations") == 300);  // 3 samples of 100 steps
-  CHECK(graph.at("real_time") == 8.0);   // the median per-step device time
-  CHECK(graph.at("cpu_time") == 11.0);   // the median per-step host time
-  CHECK(graph.at("time_unit") == "us");
-  CHECK(graph.at("speedup_vs_eager") == 3.4);
-  CHECK(graph.at("speedup_ci_low") == 3.3);
-  CHECK(graph.at("captures") == 1.0);
-  CHECK(graph.at("replays") == 300.0);
-  CHECK(graph.at("samples") == 3.0);
-  CHECK_FALSE(graph.contains("error_occurred"));
+  // gelu-small/graph (3 repetitions, 4 aggregates), gelu-small/jit (errored), mnist/graph (3, 4)
+  // and its total time.
+  REQUIRE(doc.at("benchmarks").size() == 3 + 4 + 1 + 3 + 4 + 1);
+  const auto graph = repetitions_of(doc, "gelu-small/graph");
+  REQUIRE(graph.size() == 3);
+  for (std::size_t k = 0; k < graph.size(); ++k) {
+    CHECK(graph[k].at("run_name") == "gelu-small/graph");
+    CHECK(graph[k].at("family_index") == 0);
+    CHECK(graph[k].at("per_family_instance_index") == 0);
+    CHECK(graph[k].at("repetitions") == 3);
+    CHECK(graph[k].at("repetition_index") == k);
+    CHECK(graph[k].at("iterations") == 100);  // steps per sample
+    CHECK(graph[k].at("time_unit") == "us");
+    CHECK_FALSE(graph[k].contains("speedup_vs_eager"));  // counters are the aggregates'
+  }
+  CHECK(graph[0].at("real_time") == 8.0);  // each sample's per-step device time, in order
+  CHECK(graph[1].at("real_time") == 7.0);
+  CHECK(graph[2].at("real_time") == 9.0);
+  CHECK(graph[0].at("cpu_time") == 10.0);  // and host time
+  CHECK(graph[2].at("cpu_time") == 12.0);
+
+  const json& median = by_name.at("gelu-small/graph_median");
+  CHECK(median.at("run_type") == "aggregate");
+  CHECK(median.at("run_name") == "gelu-small/graph");
+  CHECK(median.at("aggregate_name") == "median");
+  CHECK(median.at("aggregate_unit") == "time");
+  CHECK(median.at("repetitions") == 3);
+  CHECK(median.at("iterations") == 3);
+  CHECK(median.at("real_time") == 8.0);  // the median per-step device time
+  CHECK(median.at("cpu_time") == 11.0);  // the median per-step host time
+  CHECK(median.at("speedup_vs_eager") == 3.4);
+  CHECK(median.at("speedup_ci_low") == 3.3);
+  CHECK(median.at("captures") == 1.0);
+  CHECK(median.at("replays") == 300.0);
+  CHECK(median.at("samples") == 3.0);
+  CHECK_FALSE(median.contains("error_occurred"));
+  CHECK(by_name.at("gelu-small/graph_mean").at("real_time") == Approx(8.0));
+  CHECK(by_name.at("gelu-small/graph_mean").at("speedup_vs_eager") == 3.4);
+  CHECK(by_name.at("gelu-small/graph_stddev").at("real_time") == Approx(1.0));
+  CHECK_FALSE(by_name.at("gelu-small/graph_stddev").contains("speedup_vs_eager"));
+  const json& cv = by_name.at("gelu-small/graph_cv");
+  CHECK(cv.at("aggregate_unit") == "percentage");
+  CHECK(cv.at("real_time") == Approx(1.0 / 8.0));
 
   const json& jit = by_name.at("gelu-small/jit");
   CHECK(jit.at("per_family_instance_index") == 1);
@@ -161,15 +218,30 @@ TEST_CASE("gbench: context and benchmarks carry Google Benchmark's fields", "[gb
   CHECK(jit.at("error_message") == "skipped: TorchScript is not available");
   CHECK(jit.at("real_time") == 0.0);
 
-  const json& steps = by_name.at("mnist/graph");
+  CHECK(repetitions_of(doc, "mnist/graph").size() == 3);
+  const json& steps = by_name.at("mnist/graph_median");
   CHECK(steps.at("family_index") == 1);
   CHECK(steps.at("real_time") == 229.0);
-  CHECK(steps.at("iterations") == 9370);
-  CHECK(steps.at("final_test_accuracy") == 0.8516);
   const json& total = by_name.at("mnist/graph/total_time");
   CHECK(total.at("real_time") == 2.99);
   CHECK(total.at("time_unit") == "s");
   CHECK(total.at("iterations") == 1);
+  CHECK(total.at("train_steps") == 9370.0);
+  CHECK(total.at("final_test_accuracy") == 0.8516);
+}
+
+TEST_CASE("gbench: a record read back without its samples is one entry of its summaries", "[gbench]") {
+  RunReport report = sample();
+  ResultRecord& graph = report.records[0];
+  graph.samples_us.clear();
+  graph.host_samples_us.clear();
+  const json doc = to_gbench_json(report);
+  const auto runs = repetitions_of(doc, "gelu-small/graph");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].at("repetitions") == 1);
+  CHECK(runs[0].at("real_time") == 8.0);
+  CHECK(runs[0].at("speedup_vs_eager") == 3.4);
+  CHECK(runs[0].at("iterations") == 300);
 }
 
 TEST_CASE("gbench: unknown host facts are null, never 0", "[gbench]") {
@@ -185,6 +257,7 @@ TEST_CASE("gbench: the golden file has the fields", "[gbench]") {
   const std::string path = testing::golden_path("report_golden.gbench.json");
   const auto by_name = check_gbench_fields(parse_json_text(read_text_file(path, "gbench file"), path));
   CHECK(by_name.count("gelu-small/graph") == 1);
+  CHECK(by_name.count("gelu-small/graph_median") == 1);
   CHECK(by_name.count("mnist-train/graph/total_time") == 1);
 }
 

@@ -227,6 +227,10 @@ TEST_CASE("writers: Google Benchmark JSON matches the golden file") {
   report.environment.cpu_count = 16;
   report.environment.cpu_mhz = 2000.0;
   report.environment.cpu_scaling_enabled = false;
+  // Samples for the first two records: each becomes a repetition, then the aggregates.
+  report.records[0].samples_us = {49.53, 48.9, 51.2, 49.6, 49.4};
+  report.records[0].host_samples_us = {50.1, 49.5, 52.0, 50.2, 50.0};
+  report.records[1].samples_us = {7.85, 7.8, 7.9, 7.84, 7.86};
   check_golden("report_golden.gbench.json", to_gbench_json(report).dump(2) + "\n");
 }
 

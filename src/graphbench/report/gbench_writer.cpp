@@ -80,11 +80,6 @@ void set_times(json& entry, std::int64_t iterations, double real_time, double cp
   entry["time_unit"] = unit;
 }
 
-std::optional<double> median_of(const std::vector<double>& samples) {
-  if (samples.empty()) return std::nullopt;
-  return stats::percentile(samples, 50.0);
-}
-
 json error_entry(json entry, const ResultRecord& r) {
   entry["error_occurred"] = true;
   entry["error_message"] = r.reason.empty() ? std::string(to_string(r.status)) : fmt::format("{}: {}", to_string(r.status), r.reason);
@@ -127,41 +122,85 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
   for (const auto& [name, value] : r.counters) add_counter(entry, name, static_cast<double>(value));
 }
 
+std::string label_of(const ResultRecord& r) {
+  return fmt::format("{} {} {} {} {}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
+                     r.method.empty() ? "" : " " + r.method);
+}
+
+// Each sample as a repetition (an "iteration" entry with its repetition_index), then the
+// aggregates of the samples with the record's counters, as --benchmark_repetitions writes them:
+// what google/benchmark's tools/compare.py needs for its Mann-Whitney U test.
+void add_repetitions(json& benchmarks, const json& entry, const ResultRecord& r) {
+  const std::string name = entry.at("name").get<std::string>();
+  const std::size_t n = r.samples_us.size();
+  const bool host_per_sample = r.host_samples_us.size() == n;
+  const std::int64_t steps = std::max<std::int64_t>(r.steps_per_sample, 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    json repetition = entry;
+    repetition["repetitions"] = n;
+    repetition["repetition_index"] = k;
+    set_times(repetition, steps, r.samples_us[k], host_per_sample ? r.host_samples_us[k] : r.samples_us[k], "us");
+    benchmarks.push_back(std::move(repetition));
+  }
+  const stats::Summary device = stats::summarize(r.samples_us);
+  const stats::Summary host = host_per_sample ? stats::summarize(r.host_samples_us) : device;
+  struct Aggregate {
+    const char* name;
+    double real_time;
+    double cpu_time;
+    const char* unit;  // aggregate_unit: "time", or "percentage" (a fraction) for cv
+  };
+  const Aggregate aggregates[] = {{"mean", device.mean, host.mean, "time"},
+                                  {"median", device.median, host.median, "time"},
+                                  {"stddev", device.stddev, host.stddev, "time"},
+                                  {"cv", device.cv, host.cv, "percentage"}};
+  for (const Aggregate& a : aggregates) {
+    json aggregate = entry;
+    aggregate["name"] = fmt::format("{}_{}", name, a.name);
+    aggregate["run_type"] = "aggregate";
+    aggregate["repetitions"] = n;
+    aggregate.erase("repetition_index");
+    aggregate["aggregate_name"] = a.name;
+    aggregate["aggregate_unit"] = a.unit;
+    set_times(aggregate, static_cast<std::int64_t>(n), std::isfinite(a.real_time) ? a.real_time : 0.0,
+              std::isfinite(a.cpu_time) ? a.cpu_time : 0.0, "us");
+    // The record's counters belong to the whole record: on its central figures.
+    if (std::string(a.name) == "mean" || std::string(a.name) == "median") add_timing_counters(aggregate, r);
+    benchmarks.push_back(std::move(aggregate));
+  }
+}
+
 void add_record(json& benchmarks, const ResultRecord& r, std::size_t family, std::size_t instance) {
   const std::string name = r.case_name + "/" + r.variant;
   json entry = base_entry(name, family, instance);
-  entry["label"] = fmt::format("{} {} {} {} {}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
-                               r.method.empty() ? "" : " " + r.method);
+  entry["label"] = label_of(r);
   if (r.status != RecordStatus::kOk) {
     benchmarks.push_back(error_entry(std::move(entry), r));
     return;
   }
-  // The samples' medians; a record read back without its samples has its summaries.
-  std::optional<double> device = median_of(r.samples_us);
-  if (!device && r.stats) device = r.stats->median;
-  if (!device && r.training) device = r.training->median_step_us;
-  const double real_time = device.value_or(0.0);
-  std::optional<double> host = median_of(r.host_samples_us);
-  if (!host && r.host_stats) host = r.host_stats->median;
-  const double cpu_time = host.value_or(real_time);
-  const std::size_t samples = !r.samples_us.empty() ? r.samples_us.size() : r.stats ? r.stats->count : 0;
-  std::int64_t iterations = static_cast<std::int64_t>(samples) * std::max<std::int64_t>(r.steps_per_sample, 1);
-  if (r.training) iterations = r.training->train_steps;
-  set_times(entry, iterations, real_time, cpu_time, "us");
-  add_timing_counters(entry, r);
-  if (!r.training) {
-    benchmarks.push_back(std::move(entry));
-    return;
+  if (!r.samples_us.empty()) {
+    add_repetitions(benchmarks, entry, r);
+  } else {
+    // A record read back without its samples (a training run's file of before): one entry with its
+    // summaries.
+    std::optional<double> device = r.stats ? std::optional<double>(r.stats->median) : std::nullopt;
+    if (!device && r.training) device = r.training->median_step_us;
+    const double real_time = device.value_or(0.0);
+    const double cpu_time = r.host_stats ? r.host_stats->median : real_time;
+    const std::size_t samples = r.stats ? r.stats->count : 0;
+    set_times(entry, static_cast<std::int64_t>(samples) * std::max<std::int64_t>(r.steps_per_sample, 1), real_time,
+              cpu_time, "us");
+    add_timing_counters(entry, r);
+    benchmarks.push_back(entry);
   }
-  const TrainingSummary& t = *r.training;
-  add_counter(entry, "epochs", static_cast<double>(t.epochs.size()));
-  if (!t.epochs.empty()) add_counter(entry, "final_test_accuracy", t.epochs.back().test_accuracy);
-  benchmarks.push_back(entry);
+  if (!r.training) return;
 
+  const TrainingSummary& t = *r.training;
   json total = base_entry(name + "/total_time", family, instance);
-  total["label"] = entry["label"];
+  total["label"] = label_of(r);
   set_times(total, 1, t.total_seconds, t.total_seconds, "s");
   add_counter(total, "train_steps", static_cast<double>(t.train_steps));
+  add_counter(total, "epochs", static_cast<double>(t.epochs.size()));
   // Where the whole run's time went (seconds; they add up to real_time).
   add_counter(total, "load_seconds", t.load_seconds);
   add_counter(total, "setup_seconds", t.setup_seconds);
@@ -169,6 +208,7 @@ void add_record(json& benchmarks, const ResultRecord& r, std::size_t family, std
   add_counter(total, "train_seconds", t.train_seconds);
   add_counter(total, "test_seconds", t.test_seconds);
   add_counter(total, "other_seconds", t.other_seconds);
+  add_counter(total, "median_step_us", t.median_step_us);
   if (!t.epochs.empty()) add_counter(total, "final_test_accuracy", t.epochs.back().test_accuracy);
   add_counter(total, "speedup_vs_eager", r.speedup_vs_eager);
   benchmarks.push_back(std::move(total));
