@@ -42,7 +42,7 @@ RankRun train_rank(const parallel::RankEnv& env, ExecutorKind kind, const ModelS
   // Start the replicas apart on purpose: the broadcast must make them equal.
   if (env.rank != 0) store.at(test_util::kWeight).add_(1.0);
   parallel::broadcast_store(*comm, store);
-  auto program = data_parallel_step(local_problem(), comm, bucket_bytes);
+  auto program = data_parallel_step(local_problem(), comm, StepSync{{bucket_bytes, false}, false, nullptr});
   Engine engine(store);
   auto executor = make_executor(kind, engine, Policy::train());
   RankRun run;

@@ -11,6 +11,7 @@
 #include "graphbench/parallel/communicator.h"
 #include "graphbench/parallel/gradient_all_reduce.h"
 #include "graphbench/parallel/launcher.h"
+#include "graphbench/parallel/overlapped_backward.h"
 #include "graphbench/parallel/replicas.h"
 
 #include <chrono>
@@ -62,11 +63,31 @@ inline std::shared_ptr<parallel::Communicator> connect_cpu(const parallel::RankE
   return parallel::Communicator::connect(env, at::kCPU, timeout);
 }
 
+// How a test step averages its gradients: after the backward pass (average_gradients) or
+// overlapped with it (backward_and_average).
+struct StepSync {
+  parallel::GradientAverageOptions options;
+  bool overlap = false;
+  std::shared_ptr<GradientBucketLog> log;
+};
+
+// The gradients of `loss` as `sync` says; one process's without a communicator.
+inline std::vector<ValueId> synced_gradients(Builder& b, ValueId loss, const std::vector<ValueId>& params,
+                                             const std::shared_ptr<parallel::Communicator>& communicator,
+                                             const StepSync& sync) {
+  if (communicator && sync.overlap) {
+    return parallel::backward_and_average(b, loss, params, communicator, sync.options, sync.log);
+  }
+  std::vector<ValueId> grads = ops::backward(b, loss, params);
+  if (communicator) grads = parallel::average_gradients(b, grads, communicator, sync.options, {}, sync.log);
+  return grads;
+}
+
 // The engine tests' regression step, with the gradients averaged over `communicator`'s ranks
 // between backward and SGD (momentum 0.5). Outputs "loss", then the averaged gradients.
 inline std::shared_ptr<const Program> data_parallel_step(const test_util::Regression& r,
                                                          std::shared_ptr<parallel::Communicator> communicator,
-                                                         std::size_t bucket_bytes = parallel::kDefaultBucketBytes) {
+                                                         const StepSync& sync = {}) {
   using namespace test_util;
   Builder b("regression_data_parallel");
   ValueId x = b.input("x", fspec({r.batch, r.in}, r.device));
@@ -75,8 +96,7 @@ inline std::shared_ptr<const Program> data_parallel_step(const test_util::Regres
   ValueId bias = b.param(kBias, fspec({r.out}, r.device));
   ValueId loss = ops::mse_loss(b, ops::linear(b, x, w, bias), target);
   std::vector<ValueId> params{w, bias};
-  std::vector<ValueId> grads = ops::backward(b, loss, params);
-  if (communicator) grads = parallel::average_gradients(b, grads, communicator, bucket_bytes);
+  const std::vector<ValueId> grads = synced_gradients(b, loss, params, communicator, sync);
   ops::sgd_step(b, params, grads, ops::SgdOptions{0.1, 0.5, 0.0});
   b.output("loss", loss);
   b.output("grad.weight", grads[0]);
