@@ -54,7 +54,7 @@ class AverageGradientsOp final : public Op {
       log_->order.clear();
       for (const auto& bucket : average_.buckets()) log_->order.insert(log_->order.end(), bucket.begin(), bucket.end());
       log_->buckets = average_.buckets();
-      log_->pending_at_launch = average_.pending_at_launch();
+      log_->pending_at_launch.assign(log_->buckets.size(), 0);  // after backward: nothing to come
     }
   }
 

@@ -70,29 +70,27 @@ void BucketedAverage::begin() {
   missing_.clear();
   for (const auto& bucket : buckets_) missing_.push_back(bucket.size());
   next_launch_ = 0;
-  ready_count_ = 0;
   launched_.clear();
   launched_.resize(buckets_.size());
-  pending_at_launch_.clear();
 }
 
-void BucketedAverage::ready(std::size_t index, at::Tensor grad, bool owned) {
+std::size_t BucketedAverage::ready(std::size_t index, at::Tensor grad, bool owned) {
   if (index >= grads_.size() || grads_[index].defined()) {
     throw EngineError(fmt::format("gradient {} handed over twice, or out of range (of {})", index, grads_.size()));
   }
   if (!grad.defined()) throw EngineError(fmt::format("gradient {} is undefined", index));
   grads_[index] = std::move(grad);
   owned_[index] = owned;
-  ++ready_count_;
   --missing_[bucket_of_[index]];
   // In bucket order: a later bucket that filled first waits for the ones before it.
-  while (next_launch_ < buckets_.size() && missing_[next_launch_] == 0) launch(next_launch_++);
+  std::size_t launched = 0;
+  for (; next_launch_ < buckets_.size() && missing_[next_launch_] == 0; ++launched) launch(next_launch_++);
+  return launched;
 }
 
 void BucketedAverage::launch(std::size_t b) {
   at::NoGradGuard no_grad;
   const std::vector<std::size_t>& members = buckets_[b];
-  pending_at_launch_.push_back(grads_.size() - ready_count_);
   Launched& l = launched_[b];
   std::int64_t numel = 0;
   for (std::size_t i : members) {

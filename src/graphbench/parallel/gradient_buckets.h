@@ -48,12 +48,10 @@ class BucketedAverage {
 
   // Starts a step: no gradient ready, no bucket launched.
   void begin();
-  // Gradient `index` of this step (held until finish()); launches the buckets it completes.
-  // `owned`: nothing else reads `grad` (a gradient fresh from autograd), so a bucket of it alone
-  // may be reduced in place; otherwise it is only read.
-  void ready(std::size_t index, at::Tensor grad, bool owned);
-  // Gradients not yet handed over, when the buckets launched so far were launched (for tests and logs).
-  const std::vector<std::size_t>& pending_at_launch() const { return pending_at_launch_; }
+  // Gradient `index` of this step (held until finish()); launches the buckets it completes and
+  // returns how many. `owned`: nothing else reads `grad` (a gradient fresh from autograd), so a
+  // bucket of it alone may be reduced in place; otherwise it is only read.
+  std::size_t ready(std::size_t index, at::Tensor grad, bool owned);
   // Waits for (CPU) or joins (CUDA) every bucket; returns the averaged gradients by index. Throws
   // EngineError when a gradient never came.
   std::vector<at::Tensor> finish();
@@ -82,9 +80,7 @@ class BucketedAverage {
   std::vector<bool> owned_;
   std::vector<std::size_t> missing_;  // per bucket: gradients still to come
   std::size_t next_launch_ = 0;
-  std::size_t ready_count_ = 0;
   std::vector<Launched> launched_;
-  std::vector<std::size_t> pending_at_launch_;
 };
 
 }  // namespace graphbench::parallel

@@ -131,12 +131,14 @@ class BackwardAndAverageOp final : public Op {
     std::lock_guard<std::mutex> lock(mutex_);
     const at::Tensor& loss = io.in(0);
     const std::vector<at::Tensor> params = io.in_list(1, count_);
-    std::vector<at::Tensor> averaged = average_ ? overlapped(loss, params) : first(loss, params);
+    const bool first_run = !average_;
+    std::vector<at::Tensor> averaged = first_run ? first(loss, params) : overlapped(loss, params);
     for (std::size_t i = 0; i < count_; ++i) io.out(i) = std::move(averaged[i]);
     if (log_) {
       log_->order = order_;
       log_->buckets = average_->buckets();
-      log_->pending_at_launch = average_->pending_at_launch();
+      // The first run averaged after backward: nothing was still to come at any launch.
+      log_->pending_at_launch = first_run ? std::vector<std::size_t>(log_->buckets.size(), 0) : pending_at_launch_;
     }
   }
 
@@ -180,10 +182,16 @@ class BackwardAndAverageOp final : public Op {
   // Every later run: each bucket launched as soon as backward completes it.
   std::vector<at::Tensor> overlapped(const at::Tensor& loss, const std::vector<at::Tensor>& params) const {
     average_->begin();
-    const std::vector<bool> missing = run_backward(
-        loss, params, [&](std::size_t i, at::Tensor grad) { average_->ready(i, std::move(grad), /*owned=*/true); });
+    pending_at_launch_.clear();
+    std::size_t arrived = 0;
+    const auto ready = [&](std::size_t i, at::Tensor grad) {
+      ++arrived;
+      const std::size_t launched = average_->ready(i, std::move(grad), /*owned=*/true);
+      pending_at_launch_.insert(pending_at_launch_.end(), launched, count_ - arrived);
+    };
+    const std::vector<bool> missing = run_backward(loss, params, ready);
     for (std::size_t i = 0; i < count_; ++i) {
-      if (missing[i]) average_->ready(i, at::zeros_like(params[i]), /*owned=*/true);
+      if (missing[i]) ready(i, at::zeros_like(params[i]));
     }
     return average_->finish();
   }
@@ -196,6 +204,7 @@ class BackwardAndAverageOp final : public Op {
   mutable std::mutex mutex_;
   mutable std::vector<std::size_t> order_;
   mutable std::optional<BucketedAverage> average_;
+  mutable std::vector<std::size_t> pending_at_launch_;  // per bucket: gradients still to come at its launch
 };
 
 }  // namespace
