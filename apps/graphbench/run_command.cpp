@@ -171,8 +171,9 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
 }
 
 void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
-  if (o.grad_bucket_mb && !(*o.grad_bucket_mb > 0 && std::isfinite(*o.grad_bucket_mb))) {
-    throw InputError(fmt::format("--grad-bucket-mb: expected a bucket cap in MiB above 0 (e.g. 25), got {}", *o.grad_bucket_mb));
+  if (o.grad_bucket_mb && !(*o.grad_bucket_mb > 0 && *o.grad_bucket_mb <= 1048576)) {
+    throw InputError(fmt::format("--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got {}",
+                                 *o.grad_bucket_mb));
   }
   for (auto& c : suite.cases) {
     if (o.grad_dtype) c.gradient_sync.dtype = *o.grad_dtype;

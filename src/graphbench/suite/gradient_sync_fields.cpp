@@ -26,9 +26,11 @@ void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object
     into.dtype = checker.read_choice(*found, json_pointer_append(pointer, "grad_dtype"), gradient_dtypes());
   }
   if (const auto found = object.find("grad_bucket_mb"); found != object.end()) {
-    const std::string at = json_pointer_append(pointer, "grad_bucket_mb");
-    const double mb = checker.read_number_in(*found, at, 0.0, kMaxBucketMb);
-    if (!(mb > 0.0)) checker.fail_expected(at, "a bucket cap in MiB above 0 (e.g. 25)", *found);
+    const double mb = found->is_number() ? found->get<double>() : 0.0;
+    if (!(mb > 0.0 && mb <= kMaxBucketMb)) {
+      checker.fail_expected(json_pointer_append(pointer, "grad_bucket_mb"),
+                            "a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25)", *found);
+    }
     into.bucket_mb = mb;
   }
   if (const auto found = object.find("grad_overlap"); found != object.end()) {
