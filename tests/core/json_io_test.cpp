@@ -583,7 +583,7 @@ TEST_CASE("the newer record fields are checked when read", "[json_io]") {
         "bad.json: /records/0/profile/kernels_per_step: expected a number, got \"five\"");
 }
 
-TEST_CASE("the data-parallel figures survive a round trip; files before the exposed all-reduce read without it",
+TEST_CASE("the data-parallel figures survive a round trip, and files before the exposed all-reduce read without it",
           "[json_io]") {
   RunReport report;
   graphbench::ResultRecord r;
