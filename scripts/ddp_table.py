@@ -16,14 +16,11 @@ Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no data-parallel
 
 import argparse
 import json
-import math
+import os
 import sys
 
-EXIT_BAD_INPUT = 2
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blog_table import EXIT_BAD_INPUT, is_number  # noqa: E402
 
 
 def us(value):
@@ -40,14 +37,19 @@ def speedup(value):
 def load(path):
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"ddp_table.py: {path}: {e}", file=sys.stderr)
+            document = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        print(f"ddp_table.py: {path}: cannot read: {e}", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
+    if not isinstance(document, dict) or not isinstance(document.get("records"), list):
+        print(f"ddp_table.py: {path}: not a graphbench results file (no records)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    return document
 
 
 def benchmark_records(document):
-    return [r for r in document.get("records", []) if r.get("kind") == "benchmark" and r.get("data_parallel")]
+    return [r for r in document["records"]
+            if isinstance(r, dict) and r.get("kind") == "benchmark" and r.get("data_parallel")]
 
 
 def gradients(d):
@@ -70,7 +72,8 @@ def main():
     parser.add_argument("--title", default="", help="a line printed above the table")
     args = parser.parse_args()
 
-    records = benchmark_records(load(args.results))
+    document = load(args.results)
+    records = benchmark_records(document)
     if not records:
         print(f"ddp_table.py: {args.results}: no data-parallel benchmark records", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
@@ -81,6 +84,9 @@ def main():
 
     if args.title:
         print(args.title + "\n")
+    env = document.get("environment") or {}
+    print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
+          f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
     print(f"| case | variant | gradients | N=1 step (us) | N={world} step, slowest rank (us) | "
           f"without all-reduce at N={world} (us) | exposed all-reduce at N={world} (us) | "
           f"all-reduce alone at N={world} (us) | scaling efficiency at N={world} | speedup vs eager at N=1 / N={world} |")

@@ -114,18 +114,12 @@ class BackwardAndAverageOp final : public Op {
   }
 
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, count_ + 1);
-    if (!in[0].shape.empty()) throw_op_error(*this, "the loss must be a 0-dim tensor, got " + to_string(in[0]));
-    return std::vector<TensorSpec>(in.begin() + 1, in.end());
+    return ops::gradient_specs_of(*this, in, count_);
   }
 
   bool differentiable() const override { return false; }
 
-  std::vector<int> differentiates_inputs() const override {
-    std::vector<int> indices;
-    for (std::size_t i = 1; i <= count_; ++i) indices.push_back(static_cast<int>(i));
-    return indices;
-  }
+  std::vector<int> differentiates_inputs() const override { return ops::param_inputs(count_); }
 
   void run(OpIO& io) const override {
     std::lock_guard<std::mutex> lock(mutex_);
