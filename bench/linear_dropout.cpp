@@ -6,9 +6,8 @@
 #include "common/case_workload.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/parallel/overlapped_backward.h"
 #include "graphbench/parallel/replicas.h"
-#include "graphbench/ops/autograd.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
@@ -157,8 +156,7 @@ class LinearDropoutCase final : public DataParallelCase {
     ValueId y = ops::dropout(b, ops::linear(b, h, w2, b2), dropout_on ? dropout_[1] : 0.0);
     ValueId loss = ops::mse_loss(b, y, b.input("target", spec({rows_, dims_.d_out})));
     const std::vector<ValueId> params{w1, b1, w2, b2};
-    auto grads = ops::backward(b, loss, params);
-    if (setup_.communicator) grads = parallel::average_gradients(b, grads, setup_.communicator);
+    const auto grads = parallel::step_gradients(b, loss, params, setup_);
     if (optimizer_ == "sgd") {
       ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
     } else {

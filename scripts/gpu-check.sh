@@ -30,7 +30,14 @@
 #               suite, then Python's eager and torch.cuda.graph figures of the same models
 #               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
-#               NVLink multicast off), results in results/ddp-n1 and results/ddp-n2
+#               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
+#               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
+#               --grad-bucket-mb 25: the all-reduce after backward) at N=1 and N=2, in
+#               results/ddp-before-n1 and -n2; prints both tables (scripts/ddp_table.py: the step
+#               at N=1 and N=2, without all-reduce, the exposed all-reduce, the all-reduce alone,
+#               the scaling efficiency, per case)
+#     ddp-bf16  the benchmark cases of configs/ddp.json with --grad-dtype bfloat16 at N=2, in
+#               results/ddp-bf16-n2, and its table (after the ddp stage: with its N=1 run)
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -43,6 +50,8 @@ mkdir -p "$OUT/logs" "$OUT/results"
 export GRAPHBENCH_GIT_COMMIT=${GRAPHBENCH_GIT_COMMIT:-unknown}
 gb=build-gpu/graphbench
 status=0
+# The timed (benchmark) cases of configs/ddp.json: the runs beside the main one leave the training run out.
+DDP_BENCHMARKS=ddp-linear-dropout-small,ddp-linear-dropout-large,ddp-mnist-step
 
 run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit code
   local name=$1
@@ -158,8 +167,28 @@ for stage in "$@"; do
       export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
       export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
       nvidia-smi topo -m > "$OUT/logs/nvidia-smi-topo.log" 2>&1
-      run ddp-n1 "$gb" run --config configs/ddp.json --nproc 1 -o "$OUT/results/ddp-n1" || status=1
-      run ddp-n2 "$gb" run --config configs/ddp.json --nproc 2 -o "$OUT/results/ddp-n2" || status=1
+      read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
+      run ddp-n1 "$gb" run --config configs/ddp.json --nproc 1 "${ddp_args[@]}" -o "$OUT/results/ddp-n1" || status=1
+      run ddp-n2 "$gb" run --config configs/ddp.json --nproc 2 "${ddp_args[@]}" -o "$OUT/results/ddp-n2" || status=1
+      for n in 1 2; do
+        run "ddp-before-n$n" "$gb" run --config configs/ddp.json --nproc "$n" "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
+          --grad-overlap off --grad-bucket-mb 25 -o "$OUT/results/ddp-before-n$n" || status=1
+      done
+      run ddp-table-before python3 scripts/ddp_table.py "$OUT/results/ddp-before-n2/results.json" \
+        --n1 "$OUT/results/ddp-before-n1/results.json" --title "Before: the all-reduce after the backward pass" || status=1
+      run ddp-table python3 scripts/ddp_table.py "$OUT/results/ddp-n2/results.json" --n1 "$OUT/results/ddp-n1/results.json" \
+        --title "After: each bucket all-reduced during the backward pass" || status=1
+      ;;
+    ddp-bf16)
+      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
+      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
+      run ddp-bf16-n2 "$gb" run --config configs/ddp.json --nproc 2 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
+        --grad-dtype bfloat16 -o "$OUT/results/ddp-bf16-n2" || status=1
+      n1=()
+      [[ -f $OUT/results/ddp-n1/results.json ]] && n1=(--n1 "$OUT/results/ddp-n1/results.json")
+      run ddp-table-bf16 python3 scripts/ddp_table.py "$OUT/results/ddp-bf16-n2/results.json" "${n1[@]}" \
+        --title "bfloat16 gradients (N=1 column: float32)" || status=1
       ;;
     *)
       echo "gpu-check.sh: unknown stage $stage" >&2

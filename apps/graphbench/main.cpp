@@ -43,6 +43,9 @@ struct RawRunOptions {
   double noise = 0;
   int nproc = 0;
   int inject_rank_failure = -1;
+  std::string grad_dtype;
+  double grad_bucket_mb = 0;
+  std::string grad_overlap;
   std::vector<CLI::Option*> given;
 };
 
@@ -85,6 +88,11 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--nproc", raw.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
   dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
       ->capture_default_str();
+  dist->add_option("--grad-dtype", raw.grad_dtype, "Gradients all-reduced as computed (float32) or compressed to bfloat16 and back (every case; the suite's \"grad_dtype\" otherwise)")
+      ->check(CLI::IsMember({"float32", "bfloat16"}));
+  dist->add_option("--grad-bucket-mb", raw.grad_bucket_mb, "Cap of a gradient bucket in MiB (every case; the suite's \"grad_bucket_mb\" otherwise, default 25)");
+  dist->add_option("--grad-overlap", raw.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
       ->group("Testing");
 }
@@ -106,6 +114,9 @@ RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   if (app.count("--variants") > 0) o.variants = raw.variants;
   if (app.count("--nproc") > 0) o.nproc = raw.nproc;
   if (app.count("--inject-rank-failure") > 0) o.inject_rank_failure = raw.inject_rank_failure;
+  if (app.count("--grad-dtype") > 0) o.grad_dtype = raw.grad_dtype;
+  if (app.count("--grad-bucket-mb") > 0) o.grad_bucket_mb = raw.grad_bucket_mb;
+  if (app.count("--grad-overlap") > 0) o.grad_overlap = raw.grad_overlap;
   o.arguments.assign(argv + 1, argv + argc);
   if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
   if (app.count("--epochs") > 0) o.epochs = raw.epochs;

@@ -41,6 +41,10 @@ struct RunOptions {
   std::optional<int> nproc;       // --nproc N: start N ranks of this run on this host
   double dist_timeout_s = 300.0;  // --dist-timeout: the longest any rank waits for the others
   std::optional<int> inject_rank_failure;  // test-only: this rank kills itself after the rendezvous
+  // How data-parallel steps average their gradients (all cases; the suite's "grad_*" otherwise).
+  std::optional<std::string> grad_dtype;     // --grad-dtype float32|bfloat16
+  std::optional<double> grad_bucket_mb;      // --grad-bucket-mb MB
+  std::optional<std::string> grad_overlap;   // --grad-overlap on|off
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
 };
 

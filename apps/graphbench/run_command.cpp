@@ -170,6 +170,18 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   }
 }
 
+void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
+  if (o.grad_bucket_mb && !(*o.grad_bucket_mb > 0 && *o.grad_bucket_mb <= 1048576)) {
+    throw InputError(fmt::format("--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got {}",
+                                 *o.grad_bucket_mb));
+  }
+  for (auto& c : suite.cases) {
+    if (o.grad_dtype) c.gradient_sync.dtype = *o.grad_dtype;
+    if (o.grad_bucket_mb) c.gradient_sync.bucket_mb = *o.grad_bucket_mb;
+    if (o.grad_overlap) c.gradient_sync.overlap = *o.grad_overlap == "on";
+  }
+}
+
 CaseContext make_context(const RunOptions& o, at::Device device) {
   CaseContext context;
   context.device = device;
@@ -255,6 +267,7 @@ PreparedRun prepare_run(const RunOptions& o) {
   apply_variant_filter(suite, o.variants, o.quiet);
   if (suite.cases.empty()) throw InputError(run.path + ": no case left to run after --cases / --variants");
   apply_sampling_overrides(suite, o);
+  apply_gradient_sync_overrides(suite, o);
   run.device = resolve_device(o.device);
   run.context = make_context(o, run.device);
   run.directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;

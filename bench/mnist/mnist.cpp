@@ -76,8 +76,8 @@ class MnistStepCase final : public DataParallelCase {
     }
     images_ = data.images.narrow(0, first, rows_).clone();
     labels_ = data.labels.narrow(0, first, rows_).clone();
-    timed_program_ = mnist::build_train_program({rows_, lr_, momentum_, true}, device_, setup_.communicator);
-    validation_program_ = mnist::build_train_program({rows_, lr_, momentum_, false}, device_, setup_.communicator);
+    timed_program_ = mnist::build_train_program({rows_, lr_, momentum_, true}, device_, setup_);
+    validation_program_ = mnist::build_train_program({rows_, lr_, momentum_, false}, device_, setup_);
     // Napkin math: 21840 weights read forward and backward and updated; conv FLOPs dominate:
     // conv1 24*24*10*25*2 + conv2 8*8*20*250*2 + fc 2*(320*50 + 50*10) per image, x3 for training.
     const double weights = 0.0 + 10 * 25 + 10 + 20 * 250 + 20 + 320 * 50 + 50 + 50 * 10 + 10;

@@ -39,7 +39,7 @@ class DataParallelTrainer {
         test_(shard(test_all_, comm_->rank(), comm_->world_size())),
         store_(initial_store(config.device)),
         engine_(store_),
-        train_program_(build_train_program({config.batch, config.lr, config.momentum, true}, config.device, comm_)),
+        train_program_(build_train_program({config.batch, config.lr, config.momentum, true}, config.device, setup)),
         // No eager fallback: a rank that ran eagerly where the others replay would still pair its
         // collectives, but the variant would not be what it says.
         train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, false})),

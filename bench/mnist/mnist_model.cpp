@@ -3,8 +3,7 @@
 #include "mnist/device_metrics.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/gradient_all_reduce.h"
-#include "graphbench/ops/autograd.h"
+#include "graphbench/parallel/overlapped_backward.h"
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
@@ -93,14 +92,13 @@ ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
 TensorSpec image_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch, 1, 28, 28}, at::kFloat, device}; }
 TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch}, at::kLong, device}; }
 
-// Forward, NLL loss, backward (the gradients averaged over `communicator`'s ranks, when there is
-// one) and the SGD update on (x, y); returns the loss.
+// Forward, NLL loss, backward (the gradients averaged over the ranks, data-parallel) and the SGD
+// update on (x, y); returns the loss.
 ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device,
-                   std::shared_ptr<parallel::Communicator> communicator = nullptr) {
+                   const DataParallelSetup& setup = {}) {
   Params p = declare_params(b, device);
   ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
-  auto grads = ops::backward(b, loss, p.all);
-  if (communicator) grads = parallel::average_gradients(b, grads, std::move(communicator));
+  const auto grads = parallel::step_gradients(b, loss, p.all, setup);
   ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
   return loss;
 }
@@ -112,11 +110,11 @@ void expect_batches(const GatheredProgramOptions& gathered) {
 }  // namespace
 
 std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
-                                                   std::shared_ptr<parallel::Communicator> communicator) {
+                                                   const DataParallelSetup& setup) {
   Builder b("mnist_train_step");
   ValueId x = b.input("x", image_spec(options.batch, device));
   ValueId y = b.input("y", label_spec(options.batch, device));
-  b.output("loss", train_step(b, x, y, options, device, std::move(communicator)));
+  b.output("loss", train_step(b, x, y, options, device, setup));
   return b.build();
 }
 

@@ -7,16 +7,13 @@
 
 #include "graphbench/exec/model_store.h"
 #include "graphbench/plan/program.h"
+#include "graphbench/runner/data_parallel.h"
 
 #include <torch/torch.h>
 
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace graphbench::parallel {
-class Communicator;
-}
 
 namespace graphbench::mnist {
 
@@ -53,10 +50,10 @@ struct TrainProgramOptions {
 };
 
 // One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Inputs "x"
-// and "y" are fed; output "loss". `communicator` (data-parallel): the gradients are averaged over
-// its ranks between backward and SGD.
+// and "y" are fed; output "loss". Data-parallel (`setup` with a communicator): the gradients are
+// averaged over its ranks before SGD, as setup.gradient_sync says (parallel::step_gradients).
 std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
-                                                   std::shared_ptr<parallel::Communicator> communicator = nullptr);
+                                                   const DataParallelSetup& setup = {});
 // The test pass of one batch: forward (no dropout); inputs "x" and "y" are fed; outputs
 // "loss_sum" and "correct".
 std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);

@@ -320,11 +320,26 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   add_test(NAME "cli: --nproc 2 results carry the data-parallel figures"
            COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp/results.json
                    dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 timed:ddp-small/eager
+                   gradsync:ddp-small/eager=overlapped,float32,1 gradsync:ddp-small/static=overlapped,float32,1
                    status:ddp-small/graph=skipped status:ddp-small/reference=skipped
                    status:gelu-not-data-parallel/eager=skipped csv:${OUT_DIR}/ddp/results.csv)
   set_tests_properties("cli: --nproc 2 on the CPU: data-parallel over Gloo" PROPERTIES TIMEOUT 240)
   set_tests_properties("cli: --nproc 2 results carry the data-parallel figures"
                        PROPERTIES DEPENDS "cli: --nproc 2 on the CPU: data-parallel over Gloo")
+  # bfloat16 gradients, averaged after backward in buckets of at most 1 KiB (fc1.weight, 2 KiB,
+  # alone; the three others together): validated against one process in float32 within the
+  # compressed tolerance (docs/distributed.md).
+  add_test(NAME "cli: --nproc 2 with bfloat16 gradients after backward in small buckets"
+           COMMAND ${EXPECT} 0 "\\| ddp-small +\\| static +\\| 2 \\(gloo\\) +\\|.*\\| after backward, 2 buckets of <= 0.000977 MiB, bfloat16 \\|" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-dtype bfloat16
+                   --grad-overlap off --grad-bucket-mb 0.0009765625 ${QUICK} -o ${OUT_DIR}/ddp-bf16)
+  add_test(NAME "cli: bfloat16 gradients: the records say how they were averaged"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-bf16/results.json
+                   dataparallel:ddp-small/eager=2 gradsync:ddp-small/eager=after,bfloat16,2
+                   gradsync:ddp-small/static=after,bfloat16,2)
+  set_tests_properties("cli: --nproc 2 with bfloat16 gradients after backward in small buckets" PROPERTIES TIMEOUT 240)
+  set_tests_properties("cli: bfloat16 gradients: the records say how they were averaged"
+                       PROPERTIES DEPENDS "cli: --nproc 2 with bfloat16 gradients after backward in small buckets")
 
   # The tutorial's training, one epoch, each of two ranks a shard of it.
   add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
@@ -354,6 +369,9 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                        ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
 endif()
 
+add_test(NAME "cli: --grad-bucket-mb 0 is bad input (2)"
+         COMMAND ${EXPECT} 2 "--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 \\(e.g. 25\\), got 0" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-bucket-mb 0)
 add_test(NAME "cli: --nproc 0 is bad input (2)"
          COMMAND ${EXPECT} 2 "--nproc: expected a positive number of ranks, got 0" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 0 --device cpu)
@@ -381,7 +399,20 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
                        PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   add_test(NAME "cli: --nproc 2 on two GPUs: figures of every variant"
            COMMAND ${CLI_DIR}/with_gpus.sh 2 ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-cuda/results.json
-                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 dataparallel:ddp-small/graph=2)
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 dataparallel:ddp-small/graph=2
+                   gradsync:ddp-small/graph=overlapped,float32,1)
   set_tests_properties("cli: --nproc 2 on two GPUs: figures of every variant" PROPERTIES SKIP_RETURN_CODE 77
                        DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
+  # bfloat16 gradients over NCCL, the overlapped all-reduce captured with them.
+  add_test(NAME "cli: --nproc 2 on two GPUs with bfloat16 gradients"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| 2 \\(nccl\\) +\\|.*\\| overlapped, 1 bucket of <= 25 MiB, bfloat16 \\|" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 --grad-dtype bfloat16 ${QUICK}
+                   -o ${OUT_DIR}/ddp-cuda-bf16)
+  set_tests_properties("cli: --nproc 2 on two GPUs with bfloat16 gradients" PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  add_test(NAME "cli: --nproc 2 on two GPUs with bfloat16 gradients: figures of every variant"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-cuda-bf16/results.json
+                   dataparallel:ddp-small/graph=2 gradsync:ddp-small/graph=overlapped,bfloat16,1
+                   gradsync:ddp-small/eager=overlapped,bfloat16,1)
+  set_tests_properties("cli: --nproc 2 on two GPUs with bfloat16 gradients: figures of every variant" PROPERTIES
+                       SKIP_RETURN_CODE 77 DEPENDS "cli: --nproc 2 on two GPUs with bfloat16 gradients")
 endif()

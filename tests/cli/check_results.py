@@ -6,8 +6,12 @@ check_results.py RESULTS_JSON CHECK...
   timed:CASE/VARIANT                an ok record with samples, a median and counters
   learned:CASE/VARIANT              a training record whose first epoch tested better than chance
   dataparallel:CASE/VARIANT=N       a data-parallel record of N ranks: every rank's median, the
-                                    slowest rank, samples/s, the all-reduce alone, the one-rank
-                                    baseline and scaling efficiency, params identical on every rank
+                                    slowest rank, samples/s, the all-reduce alone, the step without
+                                    all-reduce and the exposed all-reduce (their difference), the
+                                    one-rank baseline and scaling efficiency, params identical on
+                                    every rank
+  gradsync:CASE/VARIANT=HOW,DTYPE,B  how its gradients were averaged: HOW overlapped or after
+                                    (backward), DTYPE float32 or bfloat16, in B buckets
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
   training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
@@ -99,13 +103,23 @@ def main():
             expected_rate = d["global_batch"] / (slowest * 1e-6)
             if d["global_batch"] != d["samples_per_rank"] * int(world) or abs(d["samples_per_second"] - expected_rate) > 1e-6 * expected_rate:
                 fail(f"{spec}: samples/s {d['samples_per_second']} for a global batch of {d['global_batch']}")
-            for key in ("all_reduce_us", "one_rank_us", "scaling_efficiency"):
+            for key in ("all_reduce_us", "one_rank_us", "scaling_efficiency", "no_all_reduce_us"):
                 if not (isinstance(d.get(key), (int, float)) and d[key] > 0):
                     fail(f"{spec}: {key} is {d.get(key)}")
+            exposed = d.get("exposed_all_reduce_us")
+            if not isinstance(exposed, (int, float)) or abs(exposed - (slowest - d["no_all_reduce_us"])) > 1e-9 * slowest:
+                fail(f"{spec}: exposed all-reduce {exposed}, expected {slowest} - {d['no_all_reduce_us']}")
             if not d["params_identical"] or d.get("max_error_vs_one_process") is None:
                 fail(f"{spec}: params identical {d['params_identical']}, error vs one process {d.get('max_error_vs_one_process')}")
             if d["gradient_bytes"] <= 0 or d["buckets"] < 1:
                 fail(f"{spec}: {d['gradient_bytes']} gradient bytes in {d['buckets']} buckets")
+        elif kind == "gradsync":
+            spec, expected = arg.split("=")
+            how, dtype, buckets = expected.split(",")
+            d = record(spec).get("data_parallel") or {}
+            seen = ("overlapped" if d.get("overlapped") else "after", d.get("grad_dtype"), str(d.get("buckets")))
+            if seen != (how, dtype, buckets):
+                fail(f"{spec}: gradients averaged {seen}, expected {(how, dtype, buckets)}")
         elif kind == "dptrained":
             spec, world = arg.split("=")
             r = record(spec)

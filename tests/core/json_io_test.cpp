@@ -582,3 +582,54 @@ TEST_CASE("the newer record fields are checked when read", "[json_io]") {
   CHECK(error_with("profile", json{{"kernels_per_step", "five"}}) ==
         "bad.json: /records/0/profile/kernels_per_step: expected a number, got \"five\"");
 }
+
+TEST_CASE("the data-parallel figures survive a round trip, and files before the exposed all-reduce read without it",
+          "[json_io]") {
+  RunReport report;
+  graphbench::ResultRecord r;
+  r.case_name = "ddp";
+  r.workload = "linear_dropout";
+  r.variant = "graph";
+  r.kind = "benchmark";
+  r.mode = "train";
+  r.dtype = "float32";
+  r.device = "cuda";
+  graphbench::DataParallelFigures d;
+  d.world_size = 2;
+  d.backend = "nccl";
+  d.rank_median_us = {1100.5, 1101.25};
+  d.slowest_rank = 1;
+  d.slowest_median_us = 1101.25;
+  d.buckets = 4;
+  d.grad_dtype = "bfloat16";
+  d.bucket_cap_bytes = 8 << 20;
+  d.overlapped = true;
+  d.all_reduce_us = 120.5;
+  d.no_all_reduce_us = 1000.25;
+  d.exposed_all_reduce_us = 101.0;
+  r.data_parallel = d;
+  report.records.push_back(r);
+  const json written = to_json(report);
+  const json& block = written.at("records").at(0).at("data_parallel");
+  CHECK(block.at("exposed_all_reduce_us") == 101.0);
+  CHECK(block.at("grad_dtype") == "bfloat16");
+  const RunReport back = report_from_json(json::parse(written.dump()), "mem.json");
+  CHECK(to_json(back) == written);
+  const graphbench::DataParallelFigures& b = *back.records.at(0).data_parallel;
+  CHECK(b.overlapped);
+  CHECK(b.bucket_cap_bytes == 8 << 20);
+  CHECK(b.no_all_reduce_us == 1000.25);
+
+  // A file written before these fields: the all-reduce after backward, float32, nothing exposed.
+  json old = written;
+  for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us"}) {
+    old["records"][0]["data_parallel"].erase(key);
+  }
+  const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
+  CHECK(o.grad_dtype == "float32");
+  CHECK(o.bucket_cap_bytes == 0);
+  CHECK_FALSE(o.overlapped);
+  CHECK_FALSE(o.exposed_all_reduce_us.has_value());
+  old["records"][0]["data_parallel"]["overlapped"] = "yes";
+  CHECK(document_error(old) == "base.json: /records/0/data_parallel/overlapped: expected true, false or null, got \"yes\"");
+}

@@ -4,6 +4,7 @@
 #include "support/scratch_dir.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
@@ -216,7 +217,7 @@ TEST_CASE("spec: top-level errors") {
 TEST_CASE("spec: defaults errors") {
   CHECK(error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
         message("/defaults/name: unknown key (expected one of: kind, mode, dtype, variants, "
-                "warmup, sampling)"));
+                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap)"));
   CHECK(error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
         message("/defaults/warmup: expected a non-negative integer, got \"ten\""));
   CHECK(error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
@@ -246,10 +247,12 @@ TEST_CASE("spec: case errors") {
                 "mnist)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, shape)"));
+                "dtype, variants, warmup, sampling, published, description, grad_dtype, "
+                "grad_bucket_mb, grad_overlap, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, shape)"));
+                "dtype, variants, warmup, sampling, published, description, grad_dtype, "
+                "grad_bucket_mb, grad_overlap, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==
         message("/cases/0/kind: expected a kind that workload \"gelu\" declares (benchmark), got "
@@ -362,6 +365,41 @@ TEST_CASE("spec: sampling errors") {
   CHECK(sampling(R"({"max_time_s": 0.25})", "{}") ==
         message("/defaults/sampling/max_time_s: expected a positive number no smaller than "
                 "min_time_s (0.5), got 0.25"));
+}
+
+TEST_CASE("spec: how data-parallel steps average their gradients, from defaults and cases") {
+  const auto suite = parse(R"({"suite": "s", "defaults": {"grad_dtype": "bfloat16", "grad_bucket_mb": 8},
+    "cases": [{"name": "a", "workload": "gelu", "shape": [1]},
+              {"name": "b", "workload": "gelu", "shape": [1], "grad_bucket_mb": 0.5, "grad_overlap": false,
+               "grad_dtype": "float32"}]})");
+  const graphbench::GradientSyncSpec& a = suite.cases[0].gradient_sync;
+  CHECK(a.dtype == "bfloat16");
+  CHECK(a.bucket_mb == 8.0);
+  CHECK(a.overlap);
+  CHECK(graphbench::bucket_cap_bytes(a) == std::size_t{8} << 20);
+  const graphbench::GradientSyncSpec& b = suite.cases[1].gradient_sync;
+  CHECK(b.dtype == "float32");
+  CHECK(b.bucket_mb == 0.5);
+  CHECK_FALSE(b.overlap);
+  CHECK(graphbench::bucket_cap_bytes(b) == std::size_t{1} << 19);
+  // DistributedDataParallel's defaults where nothing is written.
+  const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
+  CHECK(plain.cases[0].gradient_sync.dtype == "float32");
+  CHECK(graphbench::bucket_cap_bytes(plain.cases[0].gradient_sync) == std::size_t{25} << 20);
+  CHECK(plain.cases[0].gradient_sync.overlap);
+}
+
+TEST_CASE("spec: gradient averaging errors name the field and what it takes") {
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_dtype": "float16"}])")) ==
+        message("/cases/0/grad_dtype: expected one of \"float32\", \"bfloat16\", got \"float16\""));
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_bucket_mb": 0}])")) ==
+        message("/cases/0/grad_bucket_mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got 0"));
+  CHECK(error_of(R"({"suite": "s", "defaults": {"grad_bucket_mb": "25"},
+                     "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
+        message("/defaults/grad_bucket_mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got "
+                "\"25\""));
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_overlap": "yes"}])")) ==
+        message("/cases/0/grad_overlap: expected true or false, got \"yes\""));
 }
 
 TEST_CASE("spec: published errors") {

@@ -251,6 +251,39 @@ TEST_CASE("writers: names and reasons with line breaks stay on one Markdown line
   CHECK(md.find('\x1b') == std::string::npos);
 }
 
+TEST_CASE("writers: the Data-parallel table has the step without all-reduce and the exposed all-reduce") {
+  RunReport report;
+  report.environment.suite = "ddp";
+  report.environment.device = "cuda";
+  ResultRecord r = record("ddp-large", "linear_dropout", "graph", "benchmark", "train");
+  DataParallelFigures d;
+  d.world_size = 2;
+  d.backend = "nccl";
+  d.samples_per_rank = 640;
+  d.rank_median_us = {1100.0, 1110.0};
+  d.median_us = 1105.0;
+  d.slowest_rank = 1;
+  d.slowest_median_us = 1110.0;
+  d.samples_per_second = 1153153.0;
+  d.buckets = 4;
+  d.bucket_cap_bytes = 8 << 20;
+  d.overlapped = true;
+  d.grad_dtype = "bfloat16";
+  d.all_reduce_us = 236.0;
+  d.no_all_reduce_us = 995.0;
+  d.exposed_all_reduce_us = 115.0;
+  d.one_rank_us = 991.0;
+  d.scaling_efficiency = 991.0 / 1110.0;
+  d.params_identical = true;
+  r.data_parallel = d;
+  report.records.push_back(r);
+  const std::string md = render_markdown(report);
+  CHECK(md.find("| step median / slowest rank (us) | without all-reduce (us) | exposed all-reduce (us) | "
+                "all-reduce alone (us) | gradients |") != std::string::npos);
+  CHECK(md.find("| ddp-large | graph | 2 (nccl) | 1105 / 1110 (rank 1) | 995 | 115 | 236 | overlapped, 4 buckets of "
+                "<= 8 MiB, bfloat16 | 1153153 | 991 | 89% |") != std::string::npos);
+}
+
 TEST_CASE("writers: an interrupted run says so at the top of the Markdown") {
   RunReport report;
   report.environment.suite = "s";

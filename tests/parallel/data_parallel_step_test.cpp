@@ -36,13 +36,13 @@ struct RankRun {
 
 // Every rank: rank 0's initial params, then one step per global batch on this rank's shard.
 RankRun train_rank(const parallel::RankEnv& env, ExecutorKind kind, const ModelStore& initial,
-                   const std::vector<Batch>& global_batches, std::size_t bucket_bytes) {
+                   const std::vector<Batch>& global_batches, std::size_t bucket_bytes, bool overlap = false) {
   auto comm = connect_cpu(env);
   ModelStore store = initial.clone();
   // Start the replicas apart on purpose: the broadcast must make them equal.
   if (env.rank != 0) store.at(test_util::kWeight).add_(1.0);
   parallel::broadcast_store(*comm, store);
-  auto program = data_parallel_step(local_problem(), comm, bucket_bytes);
+  auto program = data_parallel_step(local_problem(), comm, StepSync{{bucket_bytes, false}, overlap, nullptr});
   Engine engine(store);
   auto executor = make_executor(kind, engine, Policy::train());
   RankRun run;
@@ -53,7 +53,10 @@ RankRun train_rank(const parallel::RankEnv& env, ExecutorKind kind, const ModelS
   run.params = {store.at(test_util::kWeight).detach().clone(), store.at(test_util::kBias).detach().clone()};
   run.agreement = parallel::agree_across_ranks(*comm, parallel::fingerprint(run.params));
   for (const auto& node : program->ops()) {
-    if (node.op->signature().rfind("all_reduce_mean", 0) == 0) ++run.all_reduce_ops;
+    const std::string signature = node.op->signature();
+    if (signature.rfind("all_reduce_mean", 0) == 0 || signature.rfind("backward+all_reduce_mean", 0) == 0) {
+      ++run.all_reduce_ops;
+    }
   }
   return run;
 }
@@ -104,17 +107,20 @@ TEST_CASE("after K data-parallel steps the params are bit-identical on every ran
   const ExecutorKind kind = GENERATE(ExecutorKind::kEager, ExecutorKind::kStatic);
   // One bucket for all gradients, or one per gradient.
   const std::size_t bucket_bytes = GENERATE(parallel::kDefaultBucketBytes, std::size_t{16});
-  INFO("executor " << to_string(kind) << ", bucket cap " << bucket_bytes << " bytes");
+  // After backward, or overlapped with it.
+  const bool overlap = GENERATE(false, true);
+  INFO("executor " << to_string(kind) << ", bucket cap " << bucket_bytes << " bytes, overlap " << overlap);
   ModelStore initial;
   test_util::init_params(initial, global_problem());
   const auto batches = test_util::make_batches(global_problem(), 6);
   const RankRun single = train_single(initial, batches);
   auto ranks = run_world<RankRun>(kWorld, [&](const parallel::RankEnv& env) {
-    return train_rank(env, kind, initial, batches, bucket_bytes);
+    return train_rank(env, kind, initial, batches, bucket_bytes, overlap);
   });
   for (int r = 0; r < kWorld; ++r) {
     const RankRun& run = ranks[static_cast<std::size_t>(r)];
     INFO("rank " << r);
+    CHECK(run.all_reduce_ops == 1);
     CHECK(run.agreement.same);
     CHECK(at::equal(run.params[0], ranks[0].params[0]));
     CHECK(at::equal(run.params[1], ranks[0].params[1]));

@@ -11,6 +11,7 @@
 #include "graphbench/parallel/communicator.h"
 #include "graphbench/parallel/gradient_all_reduce.h"
 #include "graphbench/parallel/launcher.h"
+#include "graphbench/parallel/overlapped_backward.h"
 #include "graphbench/parallel/replicas.h"
 
 #include <chrono>
@@ -62,11 +63,31 @@ inline std::shared_ptr<parallel::Communicator> connect_cpu(const parallel::RankE
   return parallel::Communicator::connect(env, at::kCPU, timeout);
 }
 
+// How a test step averages its gradients: after the backward pass (average_gradients) or
+// overlapped with it (backward_and_average).
+struct StepSync {
+  parallel::GradientAverageOptions options;
+  bool overlap = false;
+  std::shared_ptr<GradientBucketLog> log;
+};
+
+// The gradients of `loss` as `sync` says; one process's without a communicator.
+inline std::vector<ValueId> synced_gradients(Builder& b, ValueId loss, const std::vector<ValueId>& params,
+                                             const std::shared_ptr<parallel::Communicator>& communicator,
+                                             const StepSync& sync) {
+  if (communicator && sync.overlap) {
+    return parallel::backward_and_average(b, loss, params, communicator, sync.options, sync.log);
+  }
+  std::vector<ValueId> grads = ops::backward(b, loss, params);
+  if (communicator) grads = parallel::average_gradients(b, grads, communicator, sync.options, {}, sync.log);
+  return grads;
+}
+
 // The engine tests' regression step, with the gradients averaged over `communicator`'s ranks
 // between backward and SGD (momentum 0.5). Outputs "loss", then the averaged gradients.
 inline std::shared_ptr<const Program> data_parallel_step(const test_util::Regression& r,
                                                          std::shared_ptr<parallel::Communicator> communicator,
-                                                         std::size_t bucket_bytes = parallel::kDefaultBucketBytes) {
+                                                         const StepSync& sync = {}) {
   using namespace test_util;
   Builder b("regression_data_parallel");
   ValueId x = b.input("x", fspec({r.batch, r.in}, r.device));
@@ -75,13 +96,77 @@ inline std::shared_ptr<const Program> data_parallel_step(const test_util::Regres
   ValueId bias = b.param(kBias, fspec({r.out}, r.device));
   ValueId loss = ops::mse_loss(b, ops::linear(b, x, w, bias), target);
   std::vector<ValueId> params{w, bias};
-  std::vector<ValueId> grads = ops::backward(b, loss, params);
-  if (communicator) grads = parallel::average_gradients(b, grads, communicator, bucket_bytes);
+  const std::vector<ValueId> grads = synced_gradients(b, loss, params, communicator, sync);
   ops::sgd_step(b, params, grads, ops::SgdOptions{0.1, 0.5, 0.0});
   b.output("loss", loss);
   b.output("grad.weight", grads[0]);
   b.output("grad.bias", grads[1]);
   return b.build();
+}
+
+// A three-layer perceptron for the bucketing tests: x -> fc1, relu -> fc2, relu -> fc3 -> MSE; its
+// params in layer order (fc1.weight, fc1.bias, ..., fc3.bias), so backward produces their gradients
+// in the opposite order, layer by layer. SGD (no momentum) after the gradients; outputs "loss" and
+// the (averaged) gradients, in param order.
+struct Mlp {
+  std::int64_t batch = 8;
+  std::int64_t in = 6;
+  std::int64_t hidden = 8;
+  std::int64_t out = 3;
+  at::Device device = at::kCPU;
+};
+
+// A bucket cap that splits the default perceptron's gradients into three buckets in backward's
+// order: {fc3.bias 12 B, fc3.weight 96 B, fc2.bias 32 B}, {fc2.weight 256 B, fc1.bias 32 B},
+// {fc1.weight 192 B}.
+constexpr std::size_t kMlpThreeBuckets = 300;
+
+inline const std::vector<std::string>& mlp_param_names() {
+  static const std::vector<std::string> names = {"fc1.weight", "fc1.bias", "fc2.weight",
+                                                 "fc2.bias",   "fc3.weight", "fc3.bias"};
+  return names;
+}
+
+inline std::vector<TensorSpec> mlp_param_specs(const Mlp& m) {
+  using test_util::fspec;
+  return {fspec({m.hidden, m.in}, m.device),  fspec({m.hidden}, m.device), fspec({m.hidden, m.hidden}, m.device),
+          fspec({m.hidden}, m.device),        fspec({m.out, m.hidden}, m.device), fspec({m.out}, m.device)};
+}
+
+inline std::shared_ptr<const Program> mlp_step(const Mlp& m, const std::shared_ptr<parallel::Communicator>& communicator,
+                                               const StepSync& sync = {}) {
+  using namespace test_util;
+  Builder b("mlp_data_parallel");
+  ValueId x = b.input("x", fspec({m.batch, m.in}, m.device));
+  ValueId target = b.input("target", fspec({m.batch, m.out}, m.device));
+  const auto specs = mlp_param_specs(m);
+  std::vector<ValueId> params;
+  for (std::size_t i = 0; i < specs.size(); ++i) params.push_back(b.param(mlp_param_names()[i], specs[i]));
+  ValueId h = ops::relu(b, ops::linear(b, x, params[0], params[1]));
+  h = ops::relu(b, ops::linear(b, h, params[2], params[3]));
+  ValueId loss = ops::mse_loss(b, ops::linear(b, h, params[4], params[5]), target);
+  const std::vector<ValueId> grads = synced_gradients(b, loss, params, communicator, sync);
+  ops::sgd_step(b, params, grads, ops::SgdOptions{0.1, 0.0, 0.0});
+  b.output("loss", loss);
+  for (std::size_t i = 0; i < grads.size(); ++i) b.output("grad." + mlp_param_names()[i], grads[i]);
+  return b.build();
+}
+
+// Seeded initial params of the perceptron (CPU random numbers, then moved).
+inline ModelStore mlp_params(const Mlp& m, std::uint64_t seed = 5) {
+  auto gen = at::detail::createCPUGenerator(seed);
+  ModelStore store;
+  const auto specs = mlp_param_specs(m);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    store.set(mlp_param_names()[i], (at::randn(specs[i].shape, gen) * 0.4).to(m.device));
+  }
+  return store;
+}
+
+// A seeded batch of the perceptron's sizes, `rows` rows.
+inline test_util::Batch mlp_batch(const Mlp& m, std::int64_t rows, std::uint64_t seed) {
+  auto gen = at::detail::createCPUGenerator(seed);
+  return test_util::Batch{at::randn({rows, m.in}, gen).to(m.device), at::randn({rows, m.out}, gen).to(m.device)};
 }
 
 // Rank `rank`'s shard of a global batch.

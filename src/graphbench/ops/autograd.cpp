@@ -13,16 +13,10 @@ class BackwardOp final : public Op {
   explicit BackwardOp(std::size_t num_params) : num_params_(num_params) {}
   std::string signature() const override { return fmt::format("backward(n={})", num_params_); }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, num_params_ + 1);
-    if (!in[0].shape.empty()) throw_op_error(*this, "the loss must be a 0-dim tensor, got " + to_string(in[0]));
-    return std::vector<TensorSpec>(in.begin() + 1, in.end());
+    return gradient_specs_of(*this, in, num_params_);
   }
   bool differentiable() const override { return false; }
-  std::vector<int> differentiates_inputs() const override {
-    std::vector<int> indices;
-    for (std::size_t i = 1; i <= num_params_; ++i) indices.push_back(static_cast<int>(i));
-    return indices;
-  }
+  std::vector<int> differentiates_inputs() const override { return param_inputs(num_params_); }
   void run(OpIO& io) const override {
     std::vector<at::Tensor> grads =
         torch::autograd::grad({io.in(0)}, io.in_list(1, num_params_), /*grad_outputs=*/{},
@@ -38,6 +32,18 @@ class BackwardOp final : public Op {
 };
 
 }  // namespace
+
+std::vector<TensorSpec> gradient_specs_of(const Op& op, const std::vector<TensorSpec>& in, std::size_t num_params) {
+  expect_input_count(op, in, num_params + 1);
+  if (!in[0].shape.empty()) throw_op_error(op, "the loss must be a 0-dim tensor, got " + to_string(in[0]));
+  return std::vector<TensorSpec>(in.begin() + 1, in.end());
+}
+
+std::vector<int> param_inputs(std::size_t num_params) {
+  std::vector<int> indices;
+  for (std::size_t i = 1; i <= num_params; ++i) indices.push_back(static_cast<int>(i));
+  return indices;
+}
 
 std::vector<ValueId> backward(Builder& b, ValueId loss, const std::vector<ValueId>& params) {
   std::vector<ValueId> inputs{loss};

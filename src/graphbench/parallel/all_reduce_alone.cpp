@@ -1,6 +1,5 @@
 #include "graphbench/parallel/all_reduce_alone.h"
 
-#include "graphbench/parallel/gradient_all_reduce.h"
 #include "graphbench/runner/engine_runner.h"
 
 #include <fmt/format.h>
@@ -12,14 +11,15 @@ struct AllReduceAlone::Impl {
 };
 
 AllReduceAlone::AllReduceAlone(std::shared_ptr<Communicator> communicator, const std::vector<TensorSpec>& gradients,
-                               ExecutorKind executor)
+                               ExecutorKind executor, const GradientAverageOptions& options,
+                               const std::vector<std::size_t>& order)
     : impl_(std::make_unique<Impl>()) {
   Builder b("all_reduce_alone");
   std::vector<ValueId> grads;
   // State externals: fixed buffers that no feed overwrites, so a replay moves only what the step's
   // all-reduce moves (packing into buckets, the all-reduce, the division).
   for (std::size_t i = 0; i < gradients.size(); ++i) grads.push_back(b.state(fmt::format("grad.{}", i), gradients[i], 1.0));
-  const auto averaged = average_gradients(b, grads, std::move(communicator));
+  const auto averaged = average_gradients(b, grads, std::move(communicator), options, order);
   for (std::size_t i = 0; i < averaged.size(); ++i) b.output(fmt::format("mean.{}", i), averaged[i]);
   EngineRunnerConfig config;
   config.program = b.build();

@@ -1,9 +1,11 @@
 // The gradient all-reduce of a data-parallel step on its own, to tell communication time from the
 // rest of the step: a program of one all-reduce op (parallel::average_gradients) over buffers shaped
-// like the case's gradients, run eagerly or captured in a CUDA graph and replayed.
+// like the case's gradients, bucketed as the step buckets them, run eagerly or captured in a CUDA
+// graph and replayed.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/gradient_all_reduce.h"
 #include "graphbench/exec/executor.h"
 #include "graphbench/plan/tensor_spec.h"
 
@@ -15,9 +17,11 @@ namespace graphbench::parallel {
 
 class AllReduceAlone {
  public:
-  // `executor`: kEager (a collective per step) or kGraph (captured once, replayed).
+  // `executor`: kEager (a collective per step) or kGraph (captured once, replayed). `order`: the
+  // gradients in the step's bucketing order (empty: as given).
   AllReduceAlone(std::shared_ptr<Communicator> communicator, const std::vector<TensorSpec>& gradients,
-                 ExecutorKind executor);
+                 ExecutorKind executor, const GradientAverageOptions& options = {},
+                 const std::vector<std::size_t>& order = {});
   ~AllReduceAlone();
   void step();
 

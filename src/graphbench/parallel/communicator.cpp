@@ -217,6 +217,7 @@ int Communicator::world_size() const { return impl_->world_size; }
 at::Device Communicator::device() const { return impl_->device; }
 const std::string& Communicator::backend() const { return impl_->backend; }
 std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
+bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
 
 void Communicator::all_reduce_sum_(at::Tensor& tensor) {
   collective(*impl_, "all-reduce", [&] {
@@ -225,6 +226,22 @@ void Communicator::all_reduce_sum_(at::Tensor& tensor) {
     options.reduceOp = c10d::ReduceOp::SUM;
     c10d_compat::wait(impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options)));
   });
+}
+
+PendingCollective Communicator::start_all_reduce_sum_(at::Tensor& tensor) {
+  if (impl_->device.is_cuda()) {
+    all_reduce_sum_(tensor);
+    return PendingCollective();
+  }
+  c10::intrusive_ptr<c10d::Work> work;
+  collective(*impl_, "all-reduce", [&] {
+    std::vector<at::Tensor> tensors{tensor};
+    c10d::AllreduceOptions options;
+    options.reduceOp = c10d::ReduceOp::SUM;
+    work = impl_->group->allreduce(tensors, options);
+  });
+  const Impl* impl = impl_.get();
+  return PendingCollective([impl, work] { collective(*impl, "all-reduce", [&] { c10d_compat::wait(work); }); });
 }
 
 void Communicator::broadcast_(at::Tensor& tensor, int root) {
@@ -352,7 +369,9 @@ const std::string& Communicator::backend() const {
   return none;
 }
 std::chrono::milliseconds Communicator::timeout() const { return std::chrono::milliseconds(0); }
+bool Communicator::sums_bfloat16() const { return false; }
 void Communicator::all_reduce_sum_(at::Tensor&) {}
+PendingCollective Communicator::start_all_reduce_sum_(at::Tensor&) { return PendingCollective(); }
 void Communicator::broadcast_(at::Tensor&, int) {}
 std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::int64_t>& values, IntReduce) {
   return values;

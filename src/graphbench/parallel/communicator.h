@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,24 @@ bool backend_available(at::Device device);
 std::string backend_name(at::Device device);
 
 enum class IntReduce { kMin, kMax, kSum };
+
+// A collective under way. wait() returns once it is done (Gloo: its worker thread finished; NCCL:
+// nothing to wait for, it is queued on a stream already) and throws DistributedError as the
+// blocking collectives do. Waiting a second time, or on a default-made one, does nothing.
+class PendingCollective {
+ public:
+  PendingCollective() = default;
+  explicit PendingCollective(std::function<void()> wait) : wait_(std::move(wait)) {}
+  void wait() {
+    if (!wait_) return;
+    auto wait = std::move(wait_);
+    wait_ = nullptr;
+    wait();
+  }
+
+ private:
+  std::function<void()> wait_;
+};
 
 class Communicator {
  public:
@@ -45,10 +64,16 @@ class Communicator {
   at::Device device() const;
   const std::string& backend() const;  // "nccl" or "gloo"
   std::chrono::milliseconds timeout() const;
+  // Whether all-reduces sum bfloat16 tensors: NCCL does; Gloo, as we build against it, does not.
+  bool sums_bfloat16() const;
 
   // Sums `tensor` (contiguous, on device()) over the ranks, in place. On NCCL the collective runs on
   // the current stream (not NCCL's own), so that a CUDA graph captured on that stream contains it.
   void all_reduce_sum_(at::Tensor& tensor);
+  // The same, returning before it is done: on Gloo the sum runs on the process group's threads
+  // and `tensor` must not be touched until wait(); on NCCL it is all_reduce_sum_ (queued on the
+  // current stream: the stream orders what follows).
+  PendingCollective start_all_reduce_sum_(at::Tensor& tensor);
   // Every rank's `tensor` (contiguous, on device()) becomes `root`'s.
   void broadcast_(at::Tensor& tensor, int root = 0);
   // Elementwise min, max or sum of a few integers over the ranks, returned on the host (flags,

@@ -2,6 +2,8 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/agreement.h"
+#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/parallel/no_all_reduce_step.h"
 #include "graphbench/parallel/replica_checks.h"
 #include "graphbench/parallel/replicas.h"
 #include "graphbench/parallel/scaling.h"
@@ -37,9 +39,10 @@ void agree_on_records(Communicator& communicator, const std::vector<VariantRecor
 }
 
 // The workload's data-parallel instance for this rank (nullptr: no data-parallel form), made on
-// every rank or on none.
+// every rank or on none. Its programs log their gradient buckets into `bucket_log`.
 std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const CaseSpec& spec, const CaseContext& context,
                                               const std::shared_ptr<Communicator>& communicator,
+                                              const std::shared_ptr<GradientBucketLog>& bucket_log,
                                               std::vector<ResultRecord>& records) {
   std::unique_ptr<DataParallelCase> instance;
   std::string error;
@@ -49,6 +52,8 @@ std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const Ca
     setup.communicator = communicator;
     setup.ranks = communicator->world_size();
     setup.shard = communicator->rank();
+    setup.gradient_sync = spec.gradient_sync;
+    setup.bucket_log = bucket_log;
     at::manual_seed(context.seed);
     instance = workload.instantiate_data_parallel(spec, context, setup);
   } catch (const InputError& e) {
@@ -130,7 +135,8 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     }
   }
 
-  auto instance = instantiate(workload, spec, context, communicator, records);
+  const auto bucket_log = std::make_shared<GradientBucketLog>();
+  auto instance = instantiate(workload, spec, context, communicator, bucket_log, records);
   if (!instance) return records;
   // The case's own reasons (the same on every rank: they depend on the case and the build).
   std::vector<VariantRecord> kept;
@@ -153,7 +159,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   std::vector<ReplicaCheck> checks;
   try {
     auto one = one_process_instance(workload, spec, context, *instance, comm.world_size());
-    checks = check_replicas(comm, *instance, *one, runnable);
+    checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16");
   } catch (const std::exception& e) {
     // Only the one-process instance can throw here, and it throws alike on every rank.
     for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
@@ -174,7 +180,8 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement);
   check_replicas_after_timing(comm, *instance, timed);
   summarize_timing(timed, instance->cost(), environment);
-  const auto rank_medians = gather_rank_medians(comm, timed);
+  DataParallelTimings timings;
+  timings.rank_median_us = gather_rank_medians(comm, timed);
   std::map<std::string, double> own;
   for (const TimedVariant& t : timed.timed) {
     if (t.error.empty()) own[t.name] = stats::summarize(t.device_us).median;
@@ -182,23 +189,25 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   // The runners (and their graphs) are no longer needed.
   for (auto& runner : timed.runners) runner.reset();
 
-  std::map<std::string, double> all_reduce_us;
   if (!timed.timed.empty()) {
+    say("timing the same variants without all-reduce, each rank on its shard (the exposed all-reduce)");
+    timings.no_all_reduce = time_without_all_reduce(comm, workload, spec, context, instance->initial_params(),
+                                                    timed.variants);
     say("timing the gradient all-reduce alone");
     try {
-      all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(), spec, context);
+      timings.all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(),
+                                                    average_options(spec.gradient_sync), bucket_log->order, spec,
+                                                    context);
     } catch (const DistributedError&) {
       throw;
     } catch (const std::exception& e) {
       for (const auto& v : timed.variants) v.record->warnings.push_back(std::string("all-reduce alone: ") + e.what());
     }
-  }
-  OneRankBaseline one_rank;
-  if (!timed.timed.empty()) {
     if (comm.world_size() > 1) say("timing the same variants on rank 0 alone (the one-rank baseline)");
-    one_rank = time_one_rank(communicator, workload, spec, context, instance->initial_params(), timed.variants, own);
+    timings.one_rank =
+        time_one_rank(communicator, workload, spec, context, instance->initial_params(), timed.variants, own);
   }
-  fill_data_parallel_figures(timed, rank_medians, all_reduce_us, one_rank, *instance, comm);
+  fill_data_parallel_figures(timed, timings, *instance, spec.gradient_sync, bucket_log->buckets.size(), comm);
   return records;
 }
 

@@ -5,9 +5,10 @@
 //      params checked bit-identical on every rank (fingerprints all-reduced) and close to one
 //      process training on the whole global batches;
 //   3. the variants timed interleaved, the ranks agreeing on every sample (sampler.h);
-//   4. the gradient all-reduce timed alone, eagerly and captured;
-//   5. the same variants timed in a world of one (rank 0 alone), for the scaling efficiency;
-//   6. the ranks' medians gathered on rank 0 into each record's data-parallel figures.
+//   4. the same variants timed on every rank without any all-reduce, for the exposed all-reduce;
+//   5. the gradient all-reduce timed alone, eagerly and captured;
+//   6. the same variants timed in a world of one (rank 0 alone), for the scaling efficiency;
+//   7. the ranks' medians gathered on rank 0 into each record's data-parallel figures.
 // A phase that fails on one rank fails the variant (or the case) on all. Variants without an
 // engine program (jit, native, reference) have no data-parallel form and are skipped. Kernel
 // profiles (--profile) are not taken: they would add steps, and collectives, on every rank.

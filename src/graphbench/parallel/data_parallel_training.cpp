@@ -6,6 +6,7 @@
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/stats/statistics.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 
 #include <fmt/format.h>
 
@@ -16,10 +17,15 @@ namespace graphbench::parallel {
 
 namespace {
 
-DataParallelFigures training_figures(Communicator& comm, const DataParallelTraining& run, bool identical) {
+DataParallelFigures training_figures(Communicator& comm, const DataParallelTraining& run, bool identical,
+                                     const GradientSyncSpec& sync, const GradientBucketLog& buckets) {
   DataParallelFigures d;
   d.world_size = comm.world_size();
   d.backend = comm.backend();
+  d.grad_dtype = sync.dtype;
+  d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
+  d.overlapped = sync.overlap;
+  d.buckets = static_cast<std::int64_t>(buckets.buckets.size());
   d.samples_per_rank = run.samples_per_step;
   d.global_batch = d.samples_per_rank * d.world_size;
   d.params_identical = identical;
@@ -61,6 +67,7 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
            << std::endl;
     }
     std::unique_ptr<DataParallelTraining> run;
+    const auto bucket_log = std::make_shared<GradientBucketLog>();
     std::string error;
     bool bad_input = false;
     try {
@@ -68,6 +75,8 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
       setup.communicator = communicator;
       setup.ranks = comm.world_size();
       setup.shard = comm.rank();
+      setup.gradient_sync = spec.gradient_sync;
+      setup.bucket_log = bucket_log;
       at::manual_seed(context.seed);
       run = workload.train_data_parallel(spec, variant, context, setup);
     } catch (const InputError& e) {
@@ -84,7 +93,7 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
       mark_skipped(record, fmt::format("workload {} has no data-parallel training", spec.workload));
     } else {
       const Agreement same = agree_across_ranks(comm, fingerprint(run->final_params));
-      record.data_parallel = training_figures(comm, *run, same.same);
+      record.data_parallel = training_figures(comm, *run, same.same, spec.gradient_sync, *bucket_log);
       record.training = run->summary;
       if (!same.same) mark_failed(record, "params differ across ranks after training: " + same.describe());
     }

@@ -1,4 +1,5 @@
-// The gradient all-reduce of data-parallel training, as an op of the engine. It goes between the
+// The gradient all-reduce of data-parallel training, as an op of the engine that runs after the
+// backward pass (overlapped_backward.h has the one that runs during it). It goes between the
 // backward op and the optimizer update, so that the whole step stays one program (and one CUDA
 // graph, the all-reduce included):
 //
@@ -6,14 +7,15 @@
 //   grads = parallel::average_gradients(b, grads, communicator);
 //   ops::sgd_step(b, params, grads, sgd);
 //
-// The gradients are packed into flat buckets (consecutive gradients of one dtype and device, at
-// most `bucket_bytes` each, as DistributedDataParallel does), each bucket is summed over the ranks
-// by one all-reduce on the current stream and divided by the world size, and the averaged
-// gradients are views of the buckets. Every rank must build the same program.
+// The gradients are averaged bucket by bucket (gradient_buckets.h); the averaged gradients are
+// views of the buckets. Every rank must build the same program.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/gradient_buckets.h"
 #include "graphbench/plan/builder.h"
+#include "graphbench/runner/data_parallel.h"
+#include "graphbench/suite/suite_spec.h"
 
 #include <cstddef>
 #include <memory>
@@ -21,15 +23,21 @@
 
 namespace graphbench::parallel {
 
-// DistributedDataParallel's default bucket cap.
-constexpr std::size_t kDefaultBucketBytes = std::size_t{25} << 20;
+struct GradientAverageOptions {
+  std::size_t bucket_bytes = kDefaultBucketBytes;
+  bool bfloat16 = false;  // compressed: cast, averaged and cast back (DDP's bf16_compress_hook)
+};
 
-// Indices of `grads` per bucket, in order.
-std::vector<std::vector<std::size_t>> plan_buckets(const std::vector<TensorSpec>& grads, std::size_t bucket_bytes);
+// A case's "grad_dtype" and "grad_bucket_mb".
+GradientAverageOptions average_options(const GradientSyncSpec& spec);
 
-// Returns the averaged gradients, one per input gradient, in order.
+// Returns the averaged gradients, one per input gradient, in order. `order`: the gradients (indices
+// into `grads`) in the order they are bucketed (a step's backward order); empty: as given. `log`
+// (may be null) gets the order and the buckets after every run.
 std::vector<ValueId> average_gradients(Builder& b, const std::vector<ValueId>& grads,
                                        std::shared_ptr<Communicator> communicator,
-                                       std::size_t bucket_bytes = kDefaultBucketBytes);
+                                       const GradientAverageOptions& options = {},
+                                       const std::vector<std::size_t>& order = {},
+                                       std::shared_ptr<GradientBucketLog> log = nullptr);
 
 }  // namespace graphbench::parallel

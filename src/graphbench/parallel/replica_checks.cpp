@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace graphbench::parallel {
@@ -39,19 +40,40 @@ Closeness closeness(const std::vector<at::Tensor>& actual, const std::vector<at:
   return c;
 }
 
+// The largest |a - b| over the tensors.
+double max_abs_difference(const std::vector<at::Tensor>& a, const std::vector<at::Tensor>& b) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i].numel() == 0) continue;
+    largest = std::max(largest, (a[i].to(at::kCPU, at::kDouble) - b[i].to(at::kCPU, at::kDouble)).abs().max().item<double>());
+  }
+  return largest;
+}
+
+// Compressed gradients: the share of the params' largest move their difference may reach.
+constexpr double kBfloat16ShareOfMove = 1.0 / 32.0;
+
 }  // namespace
 
 std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
-                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants) {
+                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants,
+                                         bool bfloat16_gradients) {
   const int steps = instance.validation_steps();
   const Variant& eager = Variant::named("eager");
   // One process on the whole global batches: no collective, every rank computes it for itself.
   std::vector<at::Tensor> expected;
+  double largest_move = 0.0;  // how far the params moved in those steps
   std::string one_process_error;
   try {
     auto runner = one_process.make_runner(eager, /*validation=*/true);
+    // Before any step a runner observes no outputs yet: its params are the tail of what it observes.
+    const std::vector<at::Tensor> before = runner->observe();
     for (int s = 0; s < steps; ++s) runner->step();
     expected = observed_params(*runner, one_process);
+    if (before.size() >= expected.size()) {
+      const std::vector<at::Tensor> initial(before.end() - static_cast<std::ptrdiff_t>(expected.size()), before.end());
+      largest_move = max_abs_difference(expected, initial);
+    }
   } catch (const std::exception& e) {
     one_process_error = fmt::format("the one-process reference failed: {}", e.what());
   }
@@ -75,7 +97,7 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
     if (error.empty() && !agreement.same) {
       error = fmt::format("params differ across ranks after {} steps: {}", steps, agreement.describe());
     }
-    if (error.empty()) {
+    if (error.empty() && !bfloat16_gradients) {
       const Closeness c = closeness(params, expected, instance.rtol(eager), instance.atol(eager));
       checks[i].max_error_vs_one_process = c.max_abs_error;
       if (!c.close) {
@@ -83,6 +105,16 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
             "params after {} steps differ from one process training on the whole global batches: max abs error "
             "{:.3g} (rtol {:g}, atol {:g})",
             steps, c.max_abs_error, instance.rtol(eager), instance.atol(eager));
+      }
+    } else if (error.empty()) {
+      const Closeness c = closeness(params, expected, 0.0, std::numeric_limits<double>::infinity());
+      checks[i].max_error_vs_one_process = c.max_abs_error;
+      const double bound = kBfloat16ShareOfMove * largest_move + instance.atol(eager);
+      if (!c.close || !(c.max_abs_error <= bound)) {
+        error = fmt::format(
+            "params after {} steps with bfloat16 gradients differ from one process training on the whole global "
+            "batches (float32) by up to {:.3g}, more than 1/32 of the farthest any param moved ({:.3g}) plus atol {:g}",
+            steps, c.max_abs_error, largest_move, instance.atol(eager));
       }
     }
     const std::string agreed = agree_on_errors(communicator, error);

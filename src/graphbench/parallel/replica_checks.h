@@ -18,8 +18,14 @@ struct ReplicaCheck {
 
 // One entry per variant (in order); a variant that fails a check has its record failed (on every
 // rank, with the same message). `one_process`: the case instance for the whole global batch.
+// The params must match it within the case's tolerances; with `bfloat16_gradients` (compressed,
+// so each averaged gradient is off by up to 2^-7 of the gradients' size: two roundings to 8 bits)
+// the largest difference must instead stay within 1/32 of the farthest any param moved in those
+// steps, plus the case's atol: a gradient averaged wrongly (not divided, summed twice, of the
+// wrong sign) moves the params as far as the steps do.
 std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
-                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants);
+                                         DataParallelCase& one_process, const std::vector<VariantRecord>& variants,
+                                         bool bfloat16_gradients);
 
 // The params a runner observes now (observe() from first_param_observation() on).
 std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance);

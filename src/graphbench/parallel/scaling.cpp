@@ -3,7 +3,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/agreement.h"
 #include "graphbench/parallel/all_reduce_alone.h"
-#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
 
@@ -31,6 +31,16 @@ std::string medians_text(const std::map<std::string, double>& medians) {
   return j.dump();
 }
 
+// The largest of a variant's medians over the ranks; none when it is missing or failed on a rank.
+std::optional<double> slowest_of(const std::map<std::string, std::vector<double>>& by_variant, const std::string& name) {
+  const auto it = by_variant.find(name);
+  if (it == by_variant.end() || it->second.empty()) return std::nullopt;
+  for (double v : it->second) {
+    if (!std::isfinite(v)) return std::nullopt;
+  }
+  return *std::max_element(it->second.begin(), it->second.end());
+}
+
 std::map<std::string, double> medians_from_text(const std::string& text) {
   std::map<std::string, double> out;
   const auto j = nlohmann::json::parse(text);
@@ -56,14 +66,16 @@ std::map<std::string, std::vector<double>> gather_rank_medians(Communicator& com
 }
 
 std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
-                                                    const std::vector<TensorSpec>& gradients, const CaseSpec& spec,
+                                                    const std::vector<TensorSpec>& gradients,
+                                                    const GradientAverageOptions& options,
+                                                    const std::vector<std::size_t>& order, const CaseSpec& spec,
                                                     const CaseContext& context) {
   std::vector<std::unique_ptr<AllReduceAlone>> runners;
   std::vector<TimedVariant> timed;
   const bool graphs = context.device.is_cuda() && cuda_graphs_available();
   for (const ExecutorKind kind : {ExecutorKind::kEager, ExecutorKind::kGraph}) {
     if (kind == ExecutorKind::kGraph && !graphs) continue;
-    runners.push_back(std::make_unique<AllReduceAlone>(communicator, gradients, kind));
+    runners.push_back(std::make_unique<AllReduceAlone>(communicator, gradients, kind, options, order));
     AllReduceAlone* raw = runners.back().get();
     TimedVariant t;
     t.name = kind == ExecutorKind::kGraph ? "graph" : "eager";
@@ -101,6 +113,7 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
       setup.communicator = solo;
       setup.ranks = 1;
       setup.shard = 0;
+      setup.gradient_sync = spec.gradient_sync;
       at::manual_seed(context.seed);
       auto instance = workload.instantiate_data_parallel(spec, context, setup);
       if (!instance) throw EngineError("no data-parallel form for one rank");
@@ -127,41 +140,49 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
   return baseline;
 }
 
-void fill_data_parallel_figures(const TimedCase& timed, const std::map<std::string, std::vector<double>>& rank_medians,
-                                const std::map<std::string, double>& all_reduce_us,
-                                const OneRankBaseline& one_rank, const DataParallelCase& instance,
+void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
+                                const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator) {
-  const std::map<std::string, double>& one_rank_us = one_rank.median_us;
-  const std::vector<TensorSpec> gradients = instance.gradient_specs();
+  const std::map<std::string, double>& one_rank_us = timings.one_rank.median_us;
   std::int64_t gradient_bytes = 0;
-  for (const auto& g : gradients) gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
-  const auto buckets = static_cast<std::int64_t>(plan_buckets(gradients, kDefaultBucketBytes).size());
+  for (const auto& g : instance.gradient_specs()) {
+    gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
+  }
 
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
     ResultRecord& r = *timed.variants[i].record;
+    const std::string& name = timed.timed[i].name;
     DataParallelFigures d;
     d.world_size = communicator.world_size();
     d.backend = communicator.backend();
     d.samples_per_rank = instance.samples_per_step();
     d.global_batch = d.samples_per_rank * d.world_size;
     d.gradient_bytes = gradient_bytes;
-    d.buckets = buckets;
-    if (auto it = rank_medians.find(timed.timed[i].name); it != rank_medians.end()) d.rank_median_us = it->second;
-    const bool all_ranks = !d.rank_median_us.empty() &&
-                           std::all_of(d.rank_median_us.begin(), d.rank_median_us.end(), [](double v) { return std::isfinite(v); });
-    if (all_ranks) {
+    d.buckets = static_cast<std::int64_t>(buckets);
+    d.grad_dtype = sync.dtype;
+    d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
+    d.overlapped = sync.overlap;
+    const std::optional<double> slowest = slowest_of(timings.rank_median_us, name);
+    if (slowest) {
+      d.rank_median_us = timings.rank_median_us.at(name);
       std::vector<double> sorted = d.rank_median_us;
       d.median_us = stats::summarize(sorted).median;
-      const auto slowest = std::max_element(d.rank_median_us.begin(), d.rank_median_us.end());
-      d.slowest_rank = static_cast<int>(slowest - d.rank_median_us.begin());
+      d.slowest_rank = static_cast<int>(std::max_element(d.rank_median_us.begin(), d.rank_median_us.end()) -
+                                        d.rank_median_us.begin());
       d.slowest_median_us = *slowest;
       d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
+    } else if (auto it = timings.rank_median_us.find(name); it != timings.rank_median_us.end()) {
+      d.rank_median_us = it->second;
     }
     const bool captured = timed.variants[i].variant.needs_cuda_graph();
-    if (auto it = all_reduce_us.find(captured ? "graph" : "eager"); it != all_reduce_us.end()) d.all_reduce_us = it->second;
-    if (auto it = one_rank_us.find(timed.timed[i].name); it != one_rank_us.end() && std::isfinite(it->second)) {
+    if (auto it = timings.all_reduce_us.find(captured ? "graph" : "eager"); it != timings.all_reduce_us.end()) {
+      d.all_reduce_us = it->second;
+    }
+    d.no_all_reduce_us = slowest_of(timings.no_all_reduce.rank_median_us, name);
+    if (slowest && d.no_all_reduce_us) d.exposed_all_reduce_us = *slowest - *d.no_all_reduce_us;
+    if (auto it = one_rank_us.find(name); it != one_rank_us.end() && std::isfinite(it->second)) {
       d.one_rank_us = it->second;
-      if (all_ranks) d.scaling_efficiency = it->second / d.slowest_median_us;
+      if (slowest) d.scaling_efficiency = it->second / d.slowest_median_us;
     }
     if (r.data_parallel) {  // the replica checks were filled before timing
       d.params_identical = r.data_parallel->params_identical;
@@ -170,7 +191,11 @@ void fill_data_parallel_figures(const TimedCase& timed, const std::map<std::stri
     r.data_parallel = d;
     if (!d.one_rank_us && communicator.world_size() > 1) {
       r.warnings.push_back("no one-rank baseline for this variant, so no scaling efficiency" +
-                           (one_rank.error.empty() ? std::string() : ": " + one_rank.error));
+                           (timings.one_rank.error.empty() ? std::string() : ": " + timings.one_rank.error));
+    }
+    if (!d.no_all_reduce_us) {
+      r.warnings.push_back("no step without all-reduce for this variant, so no exposed all-reduce" +
+                           (timings.no_all_reduce.error.empty() ? std::string() : ": " + timings.no_all_reduce.error));
     }
   }
 }

@@ -1,8 +1,10 @@
-// Phases 4 to 6 of a data-parallel case (data_parallel_case.h): what the records' data-parallel
+// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): what the records' data-parallel
 // figures need beyond the timing of the step itself.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/gradient_all_reduce.h"
+#include "graphbench/parallel/no_all_reduce_step.h"
 #include "graphbench/runner/case_timing.h"
 #include "graphbench/runner/data_parallel.h"
 
@@ -18,9 +20,12 @@ namespace graphbench::parallel {
 std::map<std::string, std::vector<double>> gather_rank_medians(Communicator& communicator, const TimedCase& timed);
 
 // The gradient all-reduce alone, median per step on this rank: "eager" always, "graph" when CUDA
-// graphs can run. Sampled like the case (all ranks in step).
+// graphs can run. Sampled like the case (all ranks in step). The gradients are bucketed as the
+// step buckets them: `order` is the step's bucketing order (GradientBucketLog::order).
 std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
-                                                    const std::vector<TensorSpec>& gradients, const CaseSpec& spec,
+                                                    const std::vector<TensorSpec>& gradients,
+                                                    const GradientAverageOptions& options,
+                                                    const std::vector<std::size_t>& order, const CaseSpec& spec,
                                                     const CaseContext& context);
 
 // The variants' median step times in a world of one: rank 0 alone (a process group of its own),
@@ -36,10 +41,18 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
                                             const ModelStore& initial_params, const std::vector<VariantRecord>& variants,
                                             const std::map<std::string, double>& own);
 
-// Fills each timed record's data-parallel figures (rank 0).
-void fill_data_parallel_figures(const TimedCase& timed, const std::map<std::string, std::vector<double>>& rank_medians,
-                                const std::map<std::string, double>& all_reduce_us,
-                                const OneRankBaseline& one_rank, const DataParallelCase& instance,
+// What the figures are made of, besides the timed step (rank 0 holds the gathered ones).
+struct DataParallelTimings {
+  std::map<std::string, std::vector<double>> rank_median_us;  // the step, by variant, by rank
+  NoAllReduceTiming no_all_reduce;
+  std::map<std::string, double> all_reduce_us;  // "eager", "graph"
+  OneRankBaseline one_rank;
+};
+
+// Fills each timed record's data-parallel figures (rank 0). `sync`: how the step averaged its
+// gradients; `buckets`: how many buckets it launched.
+void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
+                                const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator);
 
 }  // namespace graphbench::parallel

@@ -130,9 +130,20 @@ struct DataParallelFigures {
   double samples_per_second = 0.0;       // global_batch / slowest_median_us
   std::int64_t gradient_bytes = 0;       // what one step all-reduces
   std::int64_t buckets = 0;
+  // How the step averaged its gradients: "float32" as computed or "bfloat16" (compressed), the cap
+  // of a bucket, and whether each bucket's all-reduce ran during the backward pass (overlapped) or
+  // after it. Files written before these existed read "float32", 0 and false.
+  std::string grad_dtype = "float32";
+  std::int64_t bucket_cap_bytes = 0;
+  bool overlapped = false;
   // The gradient all-reduce alone (pack, all-reduce, average), median on rank 0: run as this
   // variant runs it (eagerly, or captured and replayed for graph variants).
   std::optional<double> all_reduce_us;
+  // The same variant's step without any all-reduce (each rank on its own shard, the ranks timed
+  // at once in the same run), the slowest rank's median; and slowest_median_us minus it: the
+  // all-reduce time the backward pass did not hide (noise can make it slightly negative).
+  std::optional<double> no_all_reduce_us;
+  std::optional<double> exposed_all_reduce_us;
   // The same variant in a world of one (rank 0 alone, the same batch), median; and
   // one_rank_us / slowest_median_us: throughput with N ranks over N times that of one.
   std::optional<double> one_rank_us;

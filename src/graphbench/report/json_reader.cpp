@@ -232,7 +232,12 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   out.samples_per_second = d.number("samples_per_second");
   out.gradient_bytes = d.integer("gradient_bytes");
   out.buckets = d.integer("buckets");
+  if (d.find("grad_dtype")) out.grad_dtype = d.string("grad_dtype");
+  out.bucket_cap_bytes = d.integer("bucket_cap_bytes");
+  out.overlapped = d.optional_bool("overlapped").value_or(false);
   out.all_reduce_us = d.optional_number("all_reduce_us");
+  out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
+  out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");
   out.one_rank_us = d.optional_number("one_rank_us");
   out.scaling_efficiency = d.optional_number("scaling_efficiency");
   if (const json* same = d.find("params_identical")) {

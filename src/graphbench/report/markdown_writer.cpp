@@ -162,10 +162,21 @@ void append_training(std::string& out, const RunReport& report) {
   }
 }
 
+// "overlapped, 2 buckets of <= 25 MiB, bfloat16"
+std::string gradient_sync_text(const DataParallelFigures& d) {
+  std::string text = d.overlapped ? "overlapped" : "after backward";
+  if (d.buckets > 0) {
+    text += fmt::format(", {} bucket{}", d.buckets, d.buckets == 1 ? "" : "s");
+    if (d.bucket_cap_bytes > 0) text += " of <= " + mib(d.bucket_cap_bytes) + " MiB";
+  }
+  if (d.grad_dtype != "float32") text += ", " + d.grad_dtype;
+  return text;
+}
+
 std::vector<std::string> data_parallel_row(const ResultRecord& r) {
   const DataParallelFigures& d = *r.data_parallel;
   if (r.status != RecordStatus::kOk) {
-    return {r.case_name, r.variant, std::to_string(d.world_size), status_text(r), "", "", "", "", "", "", ""};
+    return {r.case_name, r.variant, std::to_string(d.world_size), status_text(r), "", "", "", "", "", "", "", "", "", ""};
   }
   const auto optional = [](const std::optional<double>& v) { return v ? human(*v) : std::string(); };
   std::string identical = d.params_identical ? "yes" : "NO";
@@ -174,7 +185,10 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           r.variant,
           fmt::format("{} ({})", d.world_size, d.backend),
           fmt::format("{} / {} (rank {})", human(d.median_us), human(d.slowest_median_us), d.slowest_rank),
+          optional(d.no_all_reduce_us),
+          optional(d.exposed_all_reduce_us),
           optional(d.all_reduce_us),
+          gradient_sync_text(d),
           human(d.samples_per_second),
           optional(d.one_rank_us),
           d.scaling_efficiency ? fmt::format("{:.0f}%", 100.0 * *d.scaling_efficiency) : "",
@@ -186,11 +200,13 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
 void append_data_parallel(std::string& out, const RunReport& report) {
   out += "\n## Data-parallel\n\n";
   out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
+         "Without all-reduce: the same step on each rank's shard alone, timed in the same run; exposed "
+         "all-reduce: the world's step minus that, the communication the backward pass did not hide. "
          "Scaling efficiency: samples/s with N ranks over N times those of one rank alone.\n\n";
-  out += "| case | variant | ranks | step median / slowest rank (us) | all-reduce alone (us) | samples/s | "
-         "one rank (us) | scaling efficiency | speedup vs eager | params identical (max error vs one process) | "
-         "global batch |\n";
-  out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  out += "| case | variant | ranks | step median / slowest rank (us) | without all-reduce (us) | exposed all-reduce (us) | "
+         "all-reduce alone (us) | gradients | samples/s | one rank (us) | scaling efficiency | speedup vs eager | "
+         "params identical (max error vs one process) | global batch |\n";
+  out += "|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|\n";
   for (const auto& r : report.records) {
     if (r.data_parallel) append_row(out, data_parallel_row(r));
   }

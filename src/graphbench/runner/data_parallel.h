@@ -22,12 +22,27 @@ namespace parallel {
 class Communicator;
 }
 
+// How a data-parallel step's programs averaged their gradients, as their latest run did it (for
+// the case runner and the tests); empty until a step ran. Indices are the params'.
+struct GradientBucketLog {
+  // The order the gradients were bucketed in: backward's (overlapped), else the params' own.
+  std::vector<std::size_t> order;
+  std::vector<std::vector<std::size_t>> buckets;  // the buckets, in launch order
+  // Per bucket: how many gradients were still to come when it was launched (all 0: no overlap).
+  std::vector<std::size_t> pending_at_launch;
+};
+
 struct DataParallelSetup {
-  // The ranks' collectives; null for the single-process reference (no all-reduce in the step).
+  // The ranks' collectives; null for a step without all-reduce: the single-process reference (the
+  // whole batch), or one rank's shard alone (to tell the all-reduce's exposed time).
   std::shared_ptr<parallel::Communicator> communicator;
   int ranks = 1;  // shards in the global batch: global batch = ranks x the case's batch
   int shard = 0;  // which shard this instance trains on, or kWholeBatch: all of them, in one process
   static constexpr int kWholeBatch = -1;
+  // How the step averages its gradients: bucket cap, compression, overlap with the backward pass.
+  GradientSyncSpec gradient_sync;
+  // Where the step's programs log their buckets (the case runner reads it); may be null.
+  std::shared_ptr<GradientBucketLog> bucket_log;
 };
 
 // A case instance whose engine programs all-reduce the gradients between backward and the update.

@@ -6,6 +6,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/suite/case_settings.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/json/json_checker.h"
 #include "graphbench/suite/published_fields.h"
 #include "graphbench/suite/safe_name.h"
@@ -63,9 +64,17 @@ const WorkloadDescriptor& read_workload(const JsonChecker& checker, const json& 
   return *workload;
 }
 
+// The keys "defaults" may hold.
+std::vector<std::string> defaults_keys() {
+  std::vector<std::string> keys = common_setting_keys();
+  keys.insert(keys.end(), gradient_sync_keys().begin(), gradient_sync_keys().end());
+  return keys;
+}
+
 // Every key a case of `workload` may hold: the common ones, then the workload's parameters.
 std::vector<std::string> case_keys(const WorkloadDescriptor& workload) {
   std::vector<std::string> keys = kCaseKeys;
+  keys.insert(keys.end(), gradient_sync_keys().begin(), gradient_sync_keys().end());
   for (const auto& param : workload.params) keys.push_back(param.name);
   return keys;
 }
@@ -93,8 +102,9 @@ class SuiteParser {
     }
     if (const auto found = doc.find("defaults"); found != doc.end()) {
       checker_.check_object(*found, "/defaults");
-      checker_.check_known_keys(*found, "/defaults", common_setting_keys());
+      checker_.check_known_keys(*found, "/defaults", defaults_keys());
       defaults_ = read_common_settings(checker_, *found, "/defaults", true);
+      read_gradient_sync(checker_, *found, "/defaults", default_gradient_sync_);
     }
 
     checker_.check_required_key(doc, "", "cases");
@@ -161,6 +171,8 @@ class SuiteParser {
       checker_.read_string(*found, json_pointer_append(pointer, "description"));
     }
     spec.params = read_workload_params(checker_, object, pointer, workload);
+    spec.gradient_sync = default_gradient_sync_;
+    read_gradient_sync(checker_, object, pointer, spec.gradient_sync);
     if (workload.check) {
       if (const auto problem = workload.check(spec.params, spec.mode)) {
         checker_.fail(pointer + problem->pointer, problem->message);
@@ -172,6 +184,7 @@ class SuiteParser {
   JsonChecker checker_;
   const std::vector<WorkloadDescriptor>& workloads_;
   CommonSettings defaults_;
+  GradientSyncSpec default_gradient_sync_;
   std::map<std::string, std::string> case_pointers_;  // case name -> "/cases/i"
 };
 

@@ -32,6 +32,14 @@ struct PublishedFigures {
   std::string device;   // the GPU they were measured on
 };
 
+// How a data-parallel step averages its gradients over the ranks (docs/distributed.md). A run of
+// one process has no all-reduce and ignores it.
+struct GradientSyncSpec {
+  std::string dtype = "float32";  // "bfloat16": cast, averaged and cast back (DDP's bf16 compression hook)
+  double bucket_mb = 25.0;        // the cap of a bucket in MiB (DistributedDataParallel's bucket_cap_mb)
+  bool overlap = true;            // each bucket's all-reduce starts while the backward pass goes on
+};
+
 struct CaseSpec {
   std::string name;
   std::string workload;
@@ -41,6 +49,7 @@ struct CaseSpec {
   std::vector<Variant> variants;
   SamplingSpec sampling;
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
+  GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap"
   std::vector<PublishedFigures> published;
   std::string json_path;   // "/cases/3", for messages
   std::string suite_path;  // the suite file it came from, for messages

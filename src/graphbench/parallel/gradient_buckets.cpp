@@ -1,0 +1,159 @@
+#include "graphbench/parallel/gradient_buckets.h"
+
+#include "graphbench/core/errors.h"
+
+#include <ATen/core/grad_mode.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace graphbench::parallel {
+
+namespace {
+
+std::size_t bytes_of(const TensorSpec& spec) {
+  return static_cast<std::size_t>(spec.numel()) * c10::elementSize(spec.dtype);
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> plan_buckets_in_order(const std::vector<TensorSpec>& grads,
+                                                            const std::vector<std::size_t>& order,
+                                                            std::size_t bucket_bytes) {
+  std::vector<std::vector<std::size_t>> buckets;
+  std::size_t filled = 0;
+  for (std::size_t i : order) {
+    const std::size_t bytes = bytes_of(grads.at(i));
+    const bool fits = !buckets.empty() && filled + bytes <= bucket_bytes &&
+                      grads[buckets.back().front()].dtype == grads[i].dtype &&
+                      grads[buckets.back().front()].device == grads[i].device;
+    if (fits) {
+      buckets.back().push_back(i);
+      filled += bytes;
+    } else {
+      buckets.push_back({i});
+      filled = bytes;
+    }
+  }
+  return buckets;
+}
+
+std::vector<std::vector<std::size_t>> plan_buckets(const std::vector<TensorSpec>& grads, std::size_t bucket_bytes) {
+  std::vector<std::size_t> order(grads.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return plan_buckets_in_order(grads, order, bucket_bytes);
+}
+
+BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
+                                 std::vector<std::vector<std::size_t>> buckets, std::size_t count, bool bfloat16)
+    : communicator_(std::move(communicator)),
+      buckets_(std::move(buckets)),
+      bucket_of_(count, buckets_.size()),
+      bfloat16_(bfloat16),
+      side_(communicator_->device()) {
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    if (buckets_[b].empty()) throw EngineError(fmt::format("gradient bucket {} is empty", b));
+    for (std::size_t i : buckets_[b]) {
+      if (i >= count || bucket_of_[i] != buckets_.size()) {
+        throw EngineError(fmt::format("gradient {} is out of range or in two buckets (of {} gradients)", i, count));
+      }
+      bucket_of_[i] = b;
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    if (bucket_of_[i] == buckets_.size()) throw EngineError(fmt::format("gradient {} is in no bucket", i));
+  }
+}
+
+void BucketedAverage::begin() {
+  grads_.assign(bucket_of_.size(), at::Tensor());
+  owned_.assign(bucket_of_.size(), false);
+  missing_.clear();
+  for (const auto& bucket : buckets_) missing_.push_back(bucket.size());
+  next_launch_ = 0;
+  launched_.clear();
+  launched_.resize(buckets_.size());
+}
+
+std::size_t BucketedAverage::ready(std::size_t index, at::Tensor grad, bool owned) {
+  if (index >= grads_.size() || grads_[index].defined()) {
+    throw EngineError(fmt::format("gradient {} handed over twice, or out of range (of {})", index, grads_.size()));
+  }
+  if (!grad.defined()) throw EngineError(fmt::format("gradient {} is undefined", index));
+  grads_[index] = std::move(grad);
+  owned_[index] = owned;
+  --missing_[bucket_of_[index]];
+  // In bucket order: a later bucket that filled first waits for the ones before it.
+  std::size_t launched = 0;
+  for (; next_launch_ < buckets_.size() && missing_[next_launch_] == 0; ++launched) launch(next_launch_++);
+  return launched;
+}
+
+void BucketedAverage::launch(std::size_t b) {
+  at::NoGradGuard no_grad;
+  const std::vector<std::size_t>& members = buckets_[b];
+  Launched& l = launched_[b];
+  std::int64_t numel = 0;
+  for (std::size_t i : members) {
+    l.parts.push_back(grads_[i].reshape({-1}));
+    numel += grads_[i].numel();
+  }
+  const at::TensorOptions options = grads_[members.front()].options();
+  // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.
+  const bool in_place = !bfloat16_ && members.size() == 1 && owned_[members.front()] && l.parts.front().is_contiguous();
+  // Every buffer comes from the current stream (the one that produced the gradients) and is held
+  // until finish(), after the join: the side stream never uses memory its owner freed.
+  l.result = in_place ? l.parts.front() : at::empty({numel}, options);
+  l.packed = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
+  // Gloo in the LibTorch versions we build against sums no bfloat16: the bfloat16 values travel as
+  // float32, and the sum is rounded to bfloat16 after (for two ranks, the numbers of a bfloat16 sum).
+  l.wire = bfloat16_ && !communicator_->sums_bfloat16() ? at::empty({numel}, options.dtype(at::kFloat)) : l.packed;
+
+  const auto on_side_stream = side_.fork();
+  if (!in_place) at::cat_out(l.packed, l.parts, 0);  // packs (and casts, compressed)
+  if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
+  if (!l.wire.is_same(l.packed)) l.wire.copy_(l.packed);
+  l.pending = communicator_->start_all_reduce_sum_(l.wire);
+  // On a GPU the average is queued behind the all-reduce, on the side stream.
+  if (communicator_->device().is_cuda()) average(l);
+}
+
+void BucketedAverage::average(Launched& l) const {
+  if (!bfloat16_) {
+    l.result.div_(static_cast<double>(communicator_->world_size()));
+  } else if (l.wire.is_same(l.packed)) {
+    l.result.copy_(l.packed);
+  } else {
+    l.result.copy_(l.wire.to(at::kBFloat16));  // the float32 sum, rounded as a bfloat16 sum is
+  }
+}
+
+std::vector<at::Tensor> BucketedAverage::finish() {
+  if (next_launch_ < buckets_.size()) {
+    std::vector<std::size_t> never;
+    for (std::size_t i = 0; i < grads_.size(); ++i) {
+      if (!grads_[i].defined()) never.push_back(i);
+    }
+    throw EngineError(fmt::format("the gradient average was finished without gradient(s) {}",
+                                  fmt::join(never, ", ")));
+  }
+  at::NoGradGuard no_grad;
+  for (Launched& l : launched_) {
+    l.pending.wait();
+    if (!communicator_->device().is_cuda()) average(l);
+  }
+  side_.join();
+  std::vector<at::Tensor> averaged(grads_.size());
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    std::int64_t offset = 0;
+    for (std::size_t i : buckets_[b]) {
+      const at::Tensor& grad = grads_[i];
+      averaged[i] = launched_[b].result.narrow(0, offset, grad.numel()).view(grad.sizes());
+      offset += grad.numel();
+    }
+  }
+  grads_.assign(grads_.size(), at::Tensor());
+  launched_.clear();
+  return averaged;
+}
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,86 @@
+// The averaging of a data-parallel step's gradients, bucket by bucket, as DistributedDataParallel
+// does it: each bucket (consecutive gradients of one dtype and device, at most a cap of bytes) is
+// packed into one flat buffer, summed over the ranks by one all-reduce and divided by the world
+// size; the averaged gradients are views of the buckets. With bfloat16 compression a bucket is
+// packed as bfloat16 and divided by the world size, summed, and cast back (DDP's
+// bf16_compress_hook).
+//
+// Gradients are handed over as they become ready (ready()), in any order; a bucket is launched as
+// soon as all its gradients are there and every bucket before it was launched, so that every rank
+// issues the same all-reduces in the same order. finish() returns the averaged gradients.
+//
+// On CUDA a launched bucket is packed, reduced and averaged on a side stream forked from the
+// current stream (side_stream.h), and finish() joins that stream back into the current one: no
+// host synchronisation, so the whole of it is captured in a CUDA graph. On the CPU (Gloo) the
+// all-reduce runs on the process group's threads while the caller goes on; finish() waits for it
+// and averages.
+#pragma once
+
+#include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/side_stream.h"
+#include "graphbench/plan/tensor_spec.h"
+
+#include <ATen/ATen.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace graphbench::parallel {
+
+// DistributedDataParallel's default bucket cap.
+constexpr std::size_t kDefaultBucketBytes = std::size_t{25} << 20;
+
+// Indices of `grads` per bucket, in order: consecutive gradients of one dtype and device while
+// they fit in `bucket_bytes` (a gradient larger than the cap gets a bucket of its own).
+std::vector<std::vector<std::size_t>> plan_buckets(const std::vector<TensorSpec>& grads, std::size_t bucket_bytes);
+
+// The same for gradients listed in `order` (indices into `grads`): the buckets hold indices into `grads`.
+std::vector<std::vector<std::size_t>> plan_buckets_in_order(const std::vector<TensorSpec>& grads,
+                                                            const std::vector<std::size_t>& order,
+                                                            std::size_t bucket_bytes);
+
+class BucketedAverage {
+ public:
+  // `buckets`: indices of the `count` gradients, per bucket, in launch order (every index once).
+  BucketedAverage(std::shared_ptr<Communicator> communicator, std::vector<std::vector<std::size_t>> buckets,
+                  std::size_t count, bool bfloat16);
+
+  // Starts a step: no gradient ready, no bucket launched.
+  void begin();
+  // Gradient `index` of this step (held until finish()); launches the buckets it completes and
+  // returns how many. `owned`: nothing else reads `grad` (a gradient fresh from autograd), so a
+  // bucket of it alone may be reduced in place; otherwise it is only read.
+  std::size_t ready(std::size_t index, at::Tensor grad, bool owned);
+  // Waits for (CPU) or joins (CUDA) every bucket; returns the averaged gradients by index. Throws
+  // EngineError when a gradient never came.
+  std::vector<at::Tensor> finish();
+
+  const std::vector<std::vector<std::size_t>>& buckets() const { return buckets_; }
+
+ private:
+  struct Launched {
+    std::vector<at::Tensor> parts;  // the gradients, flat
+    at::Tensor result;              // the averaged gradients, flat, in their own dtype
+    at::Tensor packed;              // the gradients packed: `result` itself, or bfloat16
+    at::Tensor wire;                // what the all-reduce sums: `packed`, or float32 (Gloo)
+    PendingCollective pending;
+  };
+  void launch(std::size_t bucket);
+  void average(Launched& launched) const;  // after the sum: divide, or cast back
+
+  std::shared_ptr<Communicator> communicator_;
+  std::vector<std::vector<std::size_t>> buckets_;
+  std::vector<std::size_t> bucket_of_;  // by gradient index
+  bool bfloat16_;
+  SideStream side_;
+
+  // This step's state.
+  std::vector<at::Tensor> grads_;
+  std::vector<bool> owned_;
+  std::vector<std::size_t> missing_;  // per bucket: gradients still to come
+  std::size_t next_launch_ = 0;
+  std::vector<Launched> launched_;
+};
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,28 @@
+// The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap"): how a
+// data-parallel step averages its gradients. Written in "defaults" or in a case (the case wins).
+#pragma once
+
+#include "graphbench/json/json_checker.h"
+#include "graphbench/suite/suite_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// The values "grad_dtype" may take.
+const std::vector<std::string>& gradient_dtypes();
+
+const std::vector<std::string>& gradient_sync_keys();
+
+// Reads the keys of gradient_sync_keys() present in `object` (at `pointer`) over `into`.
+void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object, const std::string& pointer,
+                        GradientSyncSpec& into);
+
+// The bucket cap in bytes: bucket_mb MiB, at least one byte.
+std::size_t bucket_cap_bytes(const GradientSyncSpec& spec);
+
+}  // namespace graphbench
