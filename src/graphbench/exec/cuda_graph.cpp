@@ -16,6 +16,7 @@
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/version.h>
 #include <cuda_runtime_api.h>
@@ -134,7 +135,10 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
 
   const auto capture_stream = at::cuda::getStreamFromPool();
   order_after(capture_stream, caller);
-  capture_stream.synchronize();
+  // CUDA's own call, not CUDAStream::synchronize(): the sync-debug mode that the capture below
+  // turns to "error" is process-wide, and another thread of this process (a rank of a test that
+  // runs ranks as threads) may be capturing right now; our own wait is not an op being captured.
+  C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));
   const auto start = std::chrono::steady_clock::now();
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
