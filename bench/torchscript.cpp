@@ -81,6 +81,7 @@ class TorchScriptCase final : public CaseInstance {
     const auto declared = bench::read_model_inputs(spec);
     inputs_ = bench::make_model_inputs(declared, device_);
     torch::jit::Module module = bench::load_script_model(spec, device_);
+    if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module);
     module.train(train_);
     if (train_) dropout_modules_ = bench::dropout_modules(module);
     program_ = train_ ? build_train_program(module) : build_inference_program(module);
@@ -105,7 +106,7 @@ class TorchScriptCase final : public CaseInstance {
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
-  // A black box: its roofline is what the case says it must read, where it says so.
+  // The roofline: what the case says a step must read, or the module's parameters and buffers.
   StepCost cost() const override { return {read_bytes_, 0.0}; }
   int validation_steps() const override { return train_ ? 3 : 1; }
   // The profiling executor runs the model unoptimised in its first calls; on CUDA the optimised

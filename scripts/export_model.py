@@ -15,8 +15,12 @@ and a suite file (default <output>/suite.json; --suite PATH) with one case per f
 are relative to the suite file. --append adds the cases to an existing suite file (replacing
 cases of the same name), so that several commands can build one suite.
 
-Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE (an encoder built from its config, e.g. hf:bert
-is BERT-base). Weights are random: nothing is downloaded. Runs wherever PyTorch is installed (with
+Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE: an encoder built from its config (hf:bert is
+BERT-base), or a decoder-only model (hf:gpt2, hf:llama, hf:qwen2, hf:mistral, ...): its forward over
+--seq tokens with the KV cache off (the prefill), or with --decode one decoding step: one token per
+sequence, a static KV cache of --max-seq positions written at position --pos (scripts/decoders.py).
+Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
+(parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
 none of them. Exit codes: 0 written, 1 an export failed (the others are still written, and the suite
 holds their cases), 2 bad arguments.
@@ -86,10 +90,14 @@ def parse_args(argv):
                    help="train: a TorchScript training step (loss, optimizer); pt2 is inference only")
     p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32")
     p.add_argument("--image-size", type=int, default=224, help="vision models: input height and width (default 224)")
-    p.add_argument("--seq", type=int, default=128, help="hf encoders: sequence length (default 128)")
-    p.add_argument("--token-high", type=int, default=1000, help="hf encoders: token ids drawn from [0, N) (default 1000)")
+    p.add_argument("--seq", type=int, default=128, help="hf models: sequence length (default 128)")
+    p.add_argument("--token-high", type=int, default=1000, help="hf models: token ids drawn from [0, N) (default 1000)")
     p.add_argument("--hf-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
-                   help="hf encoders: override a config field, e.g. num_hidden_layers=6")
+                   help="hf models: override a config field, e.g. num_hidden_layers=6")
+    p.add_argument("--decode", action="store_true",
+                   help="hf decoders: one decoding step with a static KV cache instead of the prefill")
+    p.add_argument("--max-seq", type=int, help="--decode: the KV cache's positions (default 1024)")
+    p.add_argument("--pos", type=int, help="--decode: the position the step writes and attends up to (default 512)")
     p.add_argument("--loss", choices=model_zoo.LOSSES, default="cross_entropy", help="mode train (default cross_entropy)")
     p.add_argument("--optimizer", choices=model_zoo.OPTIMIZERS, default="sgd", help="mode train (default sgd)")
     p.add_argument("--lr", type=float, default=0.01, help="mode train (default 0.01)")
@@ -102,6 +110,8 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.mode == "train" and "pt2" in args.format:
         p.error("--format pt2 is inference only (AOTInductor packages hold no backward); use --format pt with --mode train")
+    if not args.decode and (args.max_seq is not None or args.pos is not None):
+        p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     return args
 
 
@@ -112,8 +122,11 @@ def model_cases(args):
             case = model_zoo.ModelCase(model=model, batch=batch, mode=args.mode, dtype=args.dtype,
                                        image_size=args.image_size, seq=args.seq, token_high=args.token_high,
                                        hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer,
-                                       lr=args.lr, momentum=args.momentum, seed=args.seed)
+                                       lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
+                                       max_seq=1024 if args.max_seq is None else args.max_seq,
+                                       pos=512 if args.pos is None else args.pos)
             case.check()
+            model_zoo.check_decoder(case)
             cases.append(case)
     return cases
 
@@ -198,11 +211,13 @@ def export_aoti(case, model, inputs, path):
     model.eval()
     configs = {}
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        # graphbench compares a case's inputs with these before it runs the package.
+        # graphbench compares a case's inputs with these before it runs the package, and takes the
+        # bytes a step must read as the case's roofline.
         recorded = [{"shape": spec["shape"], "dtype": spec["dtype"]} for spec in case.inputs()]
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded)}
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded),
+                                            "graphbench_read_bytes": str(model_zoo.read_bytes(model))}
     with torch.no_grad():
-        exported = torch.export.export(model, tuple(inputs))
+        exported = torch.export.export(model, tuple(inputs), strict=False)
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
 
 
@@ -210,7 +225,9 @@ def export(case, fmt, path, device):
     """Writes one model file; a fresh model each time, so that one export cannot affect another."""
     import torch
 
-    model = model_zoo.build_model(case).to(device)
+    model = model_zoo.build_model(case, device)
+    if not case.decode:  # a decoding step is built on its device, its cache registered as it is
+        model = model.to(device)
     inputs = model_zoo.make_inputs(case, device)
     print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
     if fmt == "pt":

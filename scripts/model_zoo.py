@@ -5,6 +5,9 @@ A model name is SOURCE:NAME:
     torchvision:resnet50      torchvision.models.get_model(NAME, weights=None)
     timm:vit_base_patch16_224 timm.create_model(NAME, pretrained=False)
     hf:bert                   transformers.AutoModel.from_config(AutoConfig.for_model(NAME)), an encoder
+    hf:gpt2, hf:llama, ...    a decoder-only model type: AutoModelForCausalLM.from_config, its forward
+                              over `seq` tokens with the cache off (prefill), logits out; with
+                              decode=True one decoding step with a static KV cache (decoders.py)
 Weights are random (seeded): nothing is downloaded. torch and the model libraries are imported
 only by the functions that build models, so that names, inputs and suite files can be worked out
 without them (export_model.py --dry-run).
@@ -36,7 +39,10 @@ class ModelCase:
     image_size: int = 224  # vision models: inputs [batch, 3, image_size, image_size]
     seq: int = 128  # hf encoders: input_ids [batch, seq]
     token_high: int = 1000  # hf encoders: token ids drawn from [0, token_high)
-    hf_config: dict = field(default_factory=dict)  # hf encoders: AutoConfig overrides
+    hf_config: dict = field(default_factory=dict)  # hf models: AutoConfig overrides
+    decode: bool = False  # hf decoders: one decoding step with a static KV cache (else the prefill)
+    max_seq: int = 1024  # decode: the KV cache's positions
+    pos: int = 512  # decode: the position the step writes and attends up to
     loss: str = "cross_entropy"  # mode train
     optimizer: str = "sgd"
     lr: float = 0.01
@@ -66,6 +72,17 @@ class ModelCase:
             raise BadInput(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         if self.optimizer not in OPTIMIZERS:
             raise BadInput(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
+        if self.decode:
+            if self.source != "hf":
+                raise BadInput(f"--decode: {self.model} is not a decoder: a decoding step needs a decoder-only "
+                               "hf:MODEL_TYPE (e.g. hf:gpt2, hf:llama)")
+            if self.mode != "inference":
+                raise BadInput("--decode is a step of inference: it does not go with --mode train")
+            if self.max_seq < 1:
+                raise BadInput(f"--max-seq must be positive, got {self.max_seq}")
+            if not 0 <= self.pos < self.max_seq:
+                raise BadInput(f"--pos {self.pos} must be in [0, --max-seq {self.max_seq}): the step writes the "
+                               "cache at that position")
 
     def is_text(self):
         return self.source == "hf"
@@ -76,7 +93,9 @@ class ModelCase:
         if self.source != "torchvision":
             slug = f"{self.source}-{slug}"
         parts = [slug, f"b{self.batch}"]
-        if self.is_text():
+        if self.decode:
+            parts.append(f"decode-m{self.max_seq}-p{self.pos}")
+        elif self.is_text():
             parts.append(f"s{self.seq}")
         elif self.image_size != 224:
             parts.append(f"i{self.image_size}")
@@ -88,6 +107,11 @@ class ModelCase:
 
     def inputs(self):
         """The inputs as graphbench's suite files write them: [{"shape", "dtype", "range"?}]."""
+        if self.decode:
+            # One new token per sequence, and the position it takes (an input drawn from [pos, pos + 1):
+            # always pos).
+            return [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
+                    {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
         if self.is_text():
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
@@ -97,7 +121,8 @@ class ModelCase:
 
     @staticmethod
     def from_json(data):
-        return ModelCase(**data)
+        known = {f for f in ModelCase.__dataclass_fields__}
+        return ModelCase(**{k: v for k, v in data.items() if k in known})
 
 
 def manifest_path(model_file):
@@ -109,6 +134,33 @@ def write_manifest(model_file, case):
     with open(manifest_path(model_file), "w", encoding="utf-8") as f:
         json.dump(case.to_json(), f, indent=2)
         f.write("\n")
+
+
+def is_decoder_only(model_type):
+    """Whether transformers builds a causal LM of this type that is not also a masked LM (bert has a
+    causal-LM head too, but it is an encoder). Needs transformers (not torch)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    )
+
+    return model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and model_type not in MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+
+def check_decoder(case):
+    """BadInput when case.decode names an hf model type that is not a decoder-only one; where
+    transformers is not installed this cannot be told yet (the export will)."""
+    if not case.decode or case.source != "hf":
+        return
+    try:
+        decoder = is_decoder_only(case.name)
+    except ImportError:
+        return
+    if not decoder:
+        raise BadInput(f"--decode: hf:{case.name} is not a decoder-only model type (an encoder, an encoder-decoder, or "
+                       "a type transformers does not know): a decoding step needs e.g. hf:gpt2, hf:llama, hf:qwen2, "
+                       "hf:mistral")
 
 
 def read_manifest(model_file):
@@ -130,8 +182,9 @@ def torch_dtype(name):
     return {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[name]
 
 
-def build_model(case):
-    """The model with random weights (seeded), in case.dtype, not yet on a device."""
+def build_model(case, device=None):
+    """The model with random weights (seeded), in case.dtype, not yet on a device; a decoding step
+    is built on `device` (default: CUDA where there is one), its KV cache allocated there."""
     import torch
 
     torch.manual_seed(case.seed)
@@ -144,15 +197,38 @@ def build_model(case):
 
         model = timm.create_model(case.name, pretrained=False)
     else:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a config by model type needs no download
-        from transformers import AutoConfig, AutoModel
+        import decoders
 
-        config = AutoConfig.for_model(case.name, **case.hf_config)
-        config.torchscript = True  # plain tuples out, so that tracing works
+        config = decoders.hf_config(case.name, case.hf_config)
         if case.token_high > config.vocab_size:
             raise BadInput(f"{case.model}: token ids up to {case.token_high} exceed the vocabulary ({config.vocab_size})")
-        model = AutoModel.from_config(config)
+        if is_decoder_only(case.name):
+            if case.decode:
+                return decoders.decode_step(config, case, torch_dtype(case.dtype), device)
+            model = decoders.prefill_model(config)
+        elif case.decode:
+            raise BadInput(f"--decode: hf:{case.name} is not a decoder-only model type (an encoder, or an "
+                           "encoder-decoder): a decoding step needs e.g. hf:gpt2, hf:llama, hf:qwen2, hf:mistral")
+        else:
+            from transformers import AutoModel
+
+            config.torchscript = True  # plain tuples out, so that tracing works
+            model = AutoModel.from_config(config)
     return model.to(torch_dtype(case.dtype))
+
+
+def read_bytes(model):
+    """What a step must read at least: every parameter and buffer (a decoding step's buffers are its
+    KV cache), in bytes."""
+    tensors = list(model.parameters()) + list(model.buffers())
+    seen = set()
+    total = 0
+    for t in tensors:
+        if t.data_ptr() in seen:
+            continue
+        seen.add(t.data_ptr())
+        total += t.numel() * t.element_size()
+    return total
 
 
 def make_inputs(case, device):

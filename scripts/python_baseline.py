@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Python's own figures for the models graphbench runs: eager PyTorch and torch.cuda.graph replay.
+"""Python's own figures for the models graphbench runs: eager PyTorch, torch.cuda.graph replay and
+torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
 
     python3 scripts/python_baseline.py --suite configs/models.json -o python-baseline.json \\
         [--graphbench graphbench-out/models/results.json]
@@ -17,6 +18,13 @@ Per model, on the GPU, in this process:
                   time it)
     graph+copy    the input copied into the static tensor, then g.replay() (what graphbench's graph
                   variant does every step)
+    compile       torch.compile(model) (Inductor, no CUDA graphs), called as eager is
+    reduce-overhead  torch.compile(model, mode="reduce-overhead"): Inductor plus CUDA graph trees
+                  (recorded on the second call, replayed from the third): what a Python user picks
+                  to capture; each compiled figure comes with its compile time (the wall time of
+                  the calls until it runs compiled: one for compile, three for reduce-overhead)
+A decoding step (scripts/decoders.py) is built from its manifest as graphbench's file was: the same
+static cache, the step at the same position every call.
 Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
 many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's
 on the same input (inference) and the largest difference is reported.
@@ -54,6 +62,7 @@ def parse_args(argv):
     p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
+    p.add_argument("--no-compile", action="store_true", help="leave out the two torch.compile figures")
     args = p.parse_args(argv)
     if bool(args.models) == bool(args.suite):
         p.error("give model names or --suite, not both")
@@ -132,10 +141,51 @@ def capture(step, warmup_steps=3):
     return graph, result
 
 
+def compiled_figure(make_step, warm_calls, args):
+    """A torch.compile'd step timed like the others, with its compile time: the wall time of its first
+    `warm_calls` calls (compiling, and for reduce-overhead recording the graph). A failure is recorded."""
+    import time
+
+    import torch
+
+    try:
+        step = make_step()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(warm_calls):
+            step()
+        torch.cuda.synchronize()
+        compile_seconds = time.perf_counter() - start
+        figure = time_median_us(step, args)
+        figure["compile_seconds"] = compile_seconds
+        return figure
+    except Exception as e:  # noqa: BLE001 - a model torch.compile cannot take: say why, go on
+        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+
+
+def compiled_figures(model, call, args):
+    """{"compile": ..., "reduce_overhead": ...}: `call(compiled_model)` under torch.compile's two modes."""
+    import torch
+
+    if args.no_compile:
+        return {}
+    out = {}
+    for key, mode, warm_calls in (("compile", "default", 1), ("reduce_overhead", "reduce-overhead", 3)):
+        torch._dynamo.reset()
+
+        def make_step(mode=mode):
+            compiled = torch.compile(model, mode=mode)
+            return lambda: call(compiled)
+
+        out[key] = compiled_figure(make_step, warm_calls, args)
+    torch._dynamo.reset()
+    return out
+
+
 def measure_inference(case, args):
     import torch
 
-    model = model_zoo.build_model(case).cuda().eval()
+    model = model_zoo.build_model(case, "cuda").cuda().eval()
     inputs = model_zoo.make_inputs(case, "cuda")
     static_inputs = [t.clone() for t in inputs]
     with torch.no_grad():
@@ -154,14 +204,15 @@ def measure_inference(case, args):
         torch.cuda.synchronize()
         got = model_zoo.flat_tensors(static_out)
         max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
-    return eager, replay, copy_replay, max_diff
+        compiled = compiled_figures(model, lambda m: m(*inputs), args)
+    return eager, replay, copy_replay, max_diff, compiled
 
 
 def measure_training(case, args):
     import torch
 
     def setup():
-        model = model_zoo.build_model(case).cuda().train()
+        model = model_zoo.build_model(case, "cuda").cuda().train()
         inputs = model_zoo.make_inputs(case, "cuda")
         target = model_zoo.make_target(case, model(*inputs), "cuda")
         return model, inputs, target
@@ -206,7 +257,18 @@ def measure_training(case, args):
         graph.replay()
 
     copy_replay = time_median_us(copy_and_replay, args)
-    return eager, replay, copy_replay, None
+
+    # torch.compile'd model, the step around it as eager's (optimizer and zero_grad not compiled).
+    c_model, c_inputs, c_target = setup()
+    c_optimizer = model_zoo.make_optimizer(case, c_model.parameters())
+
+    def compiled_step(m):
+        c_optimizer.zero_grad(set_to_none=True)
+        model_zoo.loss_of(case, m(*c_inputs), c_target).backward()
+        c_optimizer.step()
+
+    compiled = compiled_figures(c_model, compiled_step, args)
+    return eager, replay, copy_replay, None, compiled
 
 
 def environment():
@@ -233,9 +295,9 @@ def measure_all(cases, args):
                      "inputs": case.inputs()}
             try:
                 measure = measure_training if case.mode == "train" else measure_inference
-                eager, replay, copy_replay, max_diff = measure(case, args)
+                eager, replay, copy_replay, max_diff, compiled = measure(case, args)
                 entry.update({"status": "ok", "eager": eager, "graph": replay, "graph_copy": copy_replay,
-                              "graph_max_abs_diff": max_diff})
+                              "graph_max_abs_diff": max_diff, **compiled})
             except Exception as e:  # noqa: BLE001 - record it, go on with the other models
                 failed = True
                 entry.update({"status": "failed", "reason": f"{type(e).__name__}: {e}"})
@@ -252,7 +314,8 @@ def graphbench_medians(path):
     out = {}
     for r in report.get("records", []):
         if r.get("status") == "ok" and r.get("median_us") is not None:
-            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""))
+            share = (r.get("roofline") or {}).get("bandwidth_share")
+            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""), share)
     return out
 
 
@@ -262,27 +325,54 @@ def fmt_us(value):
     return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
 
 
+def compiled_cell(figure):
+    """A torch.compile figure with its compile time, or why there is none."""
+    if not figure:
+        return ""
+    if "failed" in figure:
+        return f"failed: {figure['failed']}"
+    return f"{fmt_us(figure['median_us'])} ({figure['compile_seconds']:.1f} s)"
+
+
+def best_python(e):
+    """The fastest Python figure: (name, us)."""
+    figures = [("eager", e["eager"]), ("cuda.graph", e["graph"]), ("compile", e.get("compile")),
+               ("reduce-overhead", e.get("reduce_overhead"))]
+    ok = [(name, f["median_us"]) for name, f in figures if f and "median_us" in f]
+    return min(ok, key=lambda x: x[1]) if ok else None
+
+
 def table(by_case, graphbench):
     header = "| case | model | batch | mode |"
     rule = "|---|---|--:|---|"
     if graphbench is not None:
-        header += " graphbench eager (us) | graphbench graph (us) | graph speedup |"
+        header += " graphbench eager (us) | graphbench graph (us) | roofline share of the graph |"
         rule += "--:|--:|--:|"
-    header += " Python eager (us) | Python graph replay (us) | Python graph, copy + replay (us) |"
-    rule += "--:|--:|--:|"
+    header += (" Python eager (us) | Python cuda.graph replay (us) | Python cuda.graph, copy + replay (us) |"
+               " torch.compile (us, compile time) | reduce-overhead (us, compile time) |")
+    rule += "--:|--:|--:|--:|--:|"
+    if graphbench is not None:
+        header += " graphbench graph / best Python |"
+        rule += "--:|"
     lines = [header, rule]
     for case_name, e in by_case.items():
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
+        graph = None
         if graphbench is not None:
             eager = graphbench.get((case_name, "eager"))
             graph = graphbench.get((case_name, "graph"))
-            speedup = f"{eager[0] / graph[0]:.2f}x" if eager and graph else ""
             note = " (ran eagerly)" if graph and graph[1] else ""
-            row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {speedup} |"
+            share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
+            row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
         if e["status"] == "ok":
-            row += f" {fmt_us(e['eager']['median_us'])} | {fmt_us(e['graph']['median_us'])} | {fmt_us(e['graph_copy']['median_us'])} |"
+            row += (f" {fmt_us(e['eager']['median_us'])} | {fmt_us(e['graph']['median_us'])} |"
+                    f" {fmt_us(e['graph_copy']['median_us'])} | {compiled_cell(e.get('compile'))} |"
+                    f" {compiled_cell(e.get('reduce_overhead'))} |")
+            if graphbench is not None:
+                best = best_python(e)
+                row += f" {graph[0] / best[1]:.3f} ({best[0]}) |" if graph and best else " |"
         else:
-            row += f" failed: {e['reason']} | | |"
+            row += f" failed: {e['reason']} | | | | |" + (" |" if graphbench is not None else "")
         lines.append(row)
     return "\n".join(lines) + "\n"
 

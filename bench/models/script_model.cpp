@@ -7,8 +7,21 @@
 #include <fmt/format.h>
 
 #include <regex>
+#include <set>
 
 namespace graphbench::bench {
+
+double module_bytes(const torch::jit::Module& module) {
+  std::set<const void*> seen;
+  double bytes = 0.0;
+  const auto add = [&](const at::Tensor& t) {
+    if (!t.defined() || !seen.insert(t.storage().data()).second) return;
+    bytes += static_cast<double>(t.storage().nbytes());
+  };
+  for (const auto& p : module.named_parameters(/*recurse=*/true)) add(p.value);
+  for (const auto& b : module.named_buffers(/*recurse=*/true)) add(b.value);
+  return bytes;
+}
 
 std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module) {
   // torch.nn's Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout, under any prefix.

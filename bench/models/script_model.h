@@ -15,6 +15,10 @@ namespace graphbench::bench {
 // FeatureAlphaDropout: the class name says so), the module itself included.
 std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module);
 
+// The bytes of the module's parameters and buffers (each storage once): what a step of it must read
+// at least. A decoding step's buffers are its KV cache.
+double module_bytes(const torch::jit::Module& module);
+
 // Loads the case's `path` onto `device`. Throws InputError "<suite>: <case>/path: <file>: ..."
 // for a missing or unreadable file, one that is not TorchScript, one without a forward method,
 // and when forward takes another number of inputs than the case's `inputs` gives.

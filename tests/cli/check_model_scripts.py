@@ -60,16 +60,24 @@ def main(source_dir, work_dir):
     for args, message in ((["torchvision:resnet18", "--mode", "train", "--format", "pt2"], "pt2 is inference only"),
                           (["keras:resnet50", "--dry-run"], "expected SOURCE:NAME"),
                           (["torchvision:resnet18", "--batch", "0"], "expected positive integers"),
-                          (["torchvision:resnet18", "--format", "onnx"], "expected formats among pt, pt2")):
+                          (["torchvision:resnet18", "--format", "onnx"], "expected formats among pt, pt2"),
+                          (["torchvision:resnet18", "--decode", "--dry-run"], "--decode: torchvision:resnet18 is not a decoder"),
+                          (["timm:vit_base_patch16_224", "--decode", "--dry-run"], "is not a decoder"),
+                          (["hf:llama", "--decode", "--max-seq", "64", "--pos", "64", "--dry-run"],
+                           "--pos 64 must be in [0, --max-seq 64)"),
+                          (["hf:llama", "--decode", "--pos", "-1", "--dry-run"], "--pos -1 must be in [0, --max-seq 1024)"),
+                          (["hf:llama", "--pos", "3", "--dry-run"], "--max-seq and --pos describe a decoding step"),
+                          (["hf:llama", "--decode", "--mode", "train", "--format", "pt", "--dry-run"],
+                           "--decode is a step of inference")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
     # The baseline reads the manifests beside the files the suite names: one model per distinct case.
     cases = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
-    check(len(cases) == 9, f"{len(cases)} cases read from the suite")
+    check(len(cases) == 10, f"{len(cases)} cases read from the suite")
     models = {json.dumps(c.to_json(), sort_keys=True) for _, c in cases}
-    check(len(models) == 5, f"{len(models)} distinct models (resnet50 b1 and b32, vit, bert, resnet18 train)")
+    check(len(models) == 6, f"{len(models)} distinct models (resnet50 b1 and b32, vit, bert, resnet18 and mobilenet train)")
     train = dict(cases)["resnet18-b32-train-pt"]
     check(train.mode == "train" and train.optimizer == "sgd" and train.momentum == 0.9, "the training case's manifest")
 
@@ -84,8 +92,41 @@ def main(source_dir, work_dir):
     with open(results_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
     text = python_baseline.table({"resnet50-b1-pt": entry}, python_baseline.graphbench_medians(results_path))
-    check("| resnet50-b1-pt | torchvision:resnet50 | 1 | inference | 900 | 450 | 2.00x | 1400 | 500 | 510 |" in text,
-          f"side-by-side table:\n{text}")
+    check("| resnet50-b1-pt | torchvision:resnet50 | 1 | inference | 900 | 450 |  | 1400 | 500 | 510 |  |  | 0.900 (cuda.graph) |"
+          in text, f"side-by-side table:\n{text}")
+    # With torch.compile's figures (one failed) and a roofline share.
+    entry["compile"] = {**timing, "median_us": 620.0, "compile_seconds": 7.25}
+    entry["reduce_overhead"] = {"failed": "BackendCompilerFailed: boom"}
+    results["records"][1]["roofline"] = {"bandwidth_share": 0.153}
+    with open(results_path, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+    text = python_baseline.table({"resnet50-b1-pt": entry}, python_baseline.graphbench_medians(results_path))
+    check("| 900 | 450 | 15% | 1400 | 500 | 510 | 620 (7.2 s) | failed: BackendCompilerFailed: boom | 0.900 (cuda.graph) |"
+          in text, f"table with compile figures:\n{text}")
+    entry["reduce_overhead"] = {**timing, "median_us": 400.0, "compile_seconds": 9.0}
+    text = python_baseline.table({"resnet50-b1-pt": entry}, python_baseline.graphbench_medians(results_path))
+    check("| 400 (9.0 s) | 1.125 (reduce-overhead) |" in text, f"the best Python path:\n{text}")
+
+    # Decoders: names and inputs of a decoding step, and a manifest of before the decode fields.
+    step = model_zoo.ModelCase("hf:llama", 8, dtype="bfloat16", decode=True, max_seq=1024, pos=512, token_high=32000)
+    step.check()
+    check(step.stem() == "hf-llama-b8-decode-m1024-p512-bfloat16", f"stem of a decoding step: {step.stem()}")
+    check(step.inputs() == [{"shape": [8, 1], "dtype": "int64", "range": [0, 32000]},
+                            {"shape": [1], "dtype": "int64", "range": [512, 513]}], f"decode inputs {step.inputs()}")
+    old = model_zoo.ModelCase("hf:bert", 1).to_json()
+    for key in ("decode", "max_seq", "pos"):
+        old.pop(key)
+    check(model_zoo.ModelCase.from_json(old).decode is False, "a manifest without the decode fields")
+
+    # The committed decode suite is what its export commands write.
+    run = subprocess.run([os.path.join(scripts, "decode-suite.sh"), "--dry-run", "models", "configs/decode.json"],
+                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
+    check(run.returncode == 0, f"decode-suite.sh --dry-run exit code {run.returncode}: {run.stderr}")
+    with open(os.path.join(source_dir, "configs", "decode.json"), encoding="utf-8") as f:
+        committed = f.read()
+    with open(os.path.join(work_dir, "configs", "decode.json"), encoding="utf-8") as f:
+        generated = f.read()
+    check(generated == committed, "configs/decode.json differs from what scripts/decode-suite.sh writes")
 
     if failures:
         print(f"check_model_scripts.py: {len(failures)} check(s) failed", file=sys.stderr)

@@ -1,0 +1,93 @@
+"""Hugging Face decoders for graphbench's model workloads (used by model_zoo.py).
+
+Prefill: a decoder-only model (gpt2, llama, qwen2, mistral, ...) from its config with random
+weights, its forward over `seq` tokens with the KV cache off, returning the logits. The cache is
+what stopped the export: with it on, the model returns a DynamicCache, which neither
+torch.jit.trace nor torch.export accepts.
+
+Decoding step (DecodeStep): one token per sequence, the KV cache static (transformers' StaticCache,
+as its executorch integration sets it up: every layer's keys and values allocated up front and
+registered as buffers of this module), written in place at the position input and attended up to
+it. forward(input_ids [B, 1] int64, cache_position [1] int64) returns
+    logits   [B, 1, vocab]
+    written  [2 * layers, B, kv_heads, 1, head_dim]: the keys and values the step wrote at the
+             position, so that graphbench's validation sees the cache the step left (comparing the
+             whole cache would copy it every step)
+The cache starts with seeded random values (an empty cache would make every position before the
+step's alike). A step at a fixed position overwrites the same entries with the same values every
+time, so every run of it, eager or replayed, starts from the same cache.
+
+Everything here imports torch and transformers; model_zoo.py imports this module only to build.
+"""
+
+import os
+
+
+def _transformers():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a config by model type needs no download
+    import transformers
+
+    return transformers
+
+
+def hf_config(model_type, overrides):
+    """AutoConfig.for_model(model_type) with `overrides`; BadInput for a type transformers does not know."""
+    import model_zoo
+
+    transformers = _transformers()
+    try:
+        return transformers.AutoConfig.for_model(model_type, **overrides)
+    except ValueError as e:
+        raise model_zoo.BadInput(f"hf:{model_type}: transformers {transformers.__version__} does not know this model "
+                                 f"type ({str(e).splitlines()[0]})")
+
+
+def prefill_model(config):
+    """The causal LM over a whole sequence, cache off, a plain tuple out (logits first)."""
+    transformers = _transformers()
+    config.use_cache = False
+    config.return_dict = False
+    config.torchscript = True
+    return transformers.AutoModelForCausalLM.from_config(config)
+
+
+def decode_step(config, case, dtype, device=None):
+    """A DecodeStep of the case's model, batch and cache, on `device` (default: CUDA where there is one)."""
+    import torch
+
+    device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    transformers = _transformers()
+    config.use_cache = True
+    model = transformers.AutoModelForCausalLM.from_config(config).to(dtype=dtype, device=device).eval()
+    return DecodeStep(model, case.batch, case.max_seq, device, seed=case.seed)
+
+
+def _module_base():
+    import torch
+
+    return torch.nn.Module
+
+
+class DecodeStep(_module_base()):
+    def __init__(self, model, batch, max_seq, device, seed=0):
+        import torch
+        from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
+
+        super().__init__()
+        model.generation_config.use_cache = True
+        model.generation_config.cache_implementation = "static"
+        self.step = TorchExportableModuleWithStaticCache(model, batch_size=batch, max_cache_len=max_seq, device=device)
+        self.layers = len(self.step.static_cache.layers)
+        generator = torch.Generator(device="cpu").manual_seed(seed + 3)
+        with torch.no_grad():
+            for layer in self.step.static_cache.layers:
+                for cache in (layer.keys, layer.values):
+                    cache.copy_(torch.randn(cache.shape, generator=generator).to(cache.dtype) * 0.5)
+
+    def forward(self, input_ids, cache_position):
+        import torch
+
+        logits = self.step(input_ids=input_ids, cache_position=cache_position)
+        written = [getattr(self.step, f"{kind}_cache_{i}").index_select(2, cache_position)
+                   for i in range(self.layers) for kind in ("key", "value")]
+        return logits, torch.stack(written)
