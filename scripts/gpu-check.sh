@@ -29,6 +29,11 @@
 #               scripts/models-suite.sh, needs $PYTHON with torch, torchvision, transformers), run the
 #               suite, then Python's eager and torch.cuda.graph figures of the same models
 #               (scripts/python_baseline.py), side by side in results/models/python-baseline.md
+#     decode-export  starts the export of configs/decode.json's decoders (scripts/decode-suite.sh,
+#               both models side by side) in the background, like models-export
+#     decode    LLM decoding steps: waits for decode-export (or exports), runs configs/decode.json,
+#               then Python's eager, torch.cuda.graph, torch.compile and reduce-overhead figures of
+#               the same steps (scripts/python_baseline.py), side by side in results/decode/
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -66,6 +71,7 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
 }
 
 export_pid=
+decode_export_pid=
 wait_export() {  # waits for a models-export started in the background, if any
   [[ -n $export_pid ]] || return 0
   local start=$SECONDS code
@@ -76,6 +82,19 @@ wait_export() {  # waits for a models-export started in the background, if any
   [[ $code -eq 0 ]] || status=1
   export_pid=
 }
+wait_decode_export() {  # the same for decode-export
+  [[ -n $decode_export_pid ]] || return 0
+  local start=$SECONDS code
+  wait "$decode_export_pid"
+  code=$?
+  echo "=== decode-export: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
+  tail -n 20 "$OUT/logs/decode-export.log"
+  [[ $code -eq 0 ]] || status=1
+  decode_export_pid=
+}
+# Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
+read -r -a model_args <<< "${MODEL_ARGS:-}"
+read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"
 
 for stage in "$@"; do
   case $stage in
@@ -153,13 +172,29 @@ for stage in "$@"; do
       py=${PYTHON:-python3}
       wait_export
       [[ -f models/suite.json ]] || run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
-      run models "$gb" run --config configs/models.json -o "$OUT/results/models" || status=1
+      run models "$gb" run --config configs/models.json "${model_args[@]}" -o "$OUT/results/models" || status=1
       mkdir -p "$OUT/results/models"
       cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null
       side_by_side=()
       [[ -f "$OUT/results/models/results.json" ]] && side_by_side=(--graphbench "$OUT/results/models/results.json")
       run models-python "$py" scripts/python_baseline.py --suite configs/models.json "${side_by_side[@]}" \
-          -o "$OUT/results/models/python-baseline.json" || status=1
+          "${python_args[@]}" -o "$OUT/results/models/python-baseline.json" || status=1
+      ;;
+    decode-export)
+      env PYTHON="${PYTHON:-python3}" JOBS=2 scripts/decode-suite.sh models models/decode.json > "$OUT/logs/decode-export.log" 2>&1 &
+      decode_export_pid=$!
+      echo "=== decode-export: started in the background (pid $decode_export_pid)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    decode)
+      py=${PYTHON:-python3}
+      wait_decode_export
+      [[ -f models/decode.json ]] || run decode-export env PYTHON="$py" JOBS=2 scripts/decode-suite.sh models models/decode.json || status=1
+      run decode "$gb" run --config configs/decode.json "${model_args[@]}" -o "$OUT/results/decode" || status=1
+      mkdir -p "$OUT/results/decode"
+      side_by_side=()
+      [[ -f "$OUT/results/decode/results.json" ]] && side_by_side=(--graphbench "$OUT/results/decode/results.json")
+      run decode-python "$py" scripts/python_baseline.py --suite configs/decode.json "${side_by_side[@]}" \
+          "${python_args[@]}" -o "$OUT/results/decode/python-baseline.json" || status=1
       ;;
     ddp)
       # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every
