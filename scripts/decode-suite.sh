@@ -32,14 +32,19 @@ llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-conf
 export_model() {
   "${PYTHON:-python3}" "$here/export_model.py" "$@" --dtype bfloat16 -o "$out" --suite-name decode "${dry[@]}"
 }
+# Each returns 1 when an export failed, after trying all of them.
 gpt2() {
+  local code=0
   export_model hf:gpt2 --batch 1,8,32,128 --decode --max-seq 1024 --pos 512 --suite "$1" \
-    --suite-description "$description" &&
-  export_model hf:gpt2 --batch 1 --seq 512 --suite "$1" --append
+    --suite-description "$description" || code=1
+  export_model hf:gpt2 --batch 1 --seq 512 --suite "$1" --append || code=1
+  return $code
 }
 llama() {
-  export_model hf:llama "${llama[@]}" --batch 1,8,32,128 --decode --max-seq 1024 --pos 512 --suite "$1" "${@:2}" &&
-  export_model hf:llama "${llama[@]}" --batch 1 --seq 512 --suite "$1" --append
+  local code=0
+  export_model hf:llama "${llama[@]}" --batch 1,8,32,128 --decode --max-seq 1024 --pos 512 --suite "$1" "${@:2}" || code=1
+  export_model hf:llama "${llama[@]}" --batch 1 --seq 512 --suite "$1" --append || code=1
+  return $code
 }
 if [[ ${JOBS:-1} -ge 2 && ${#dry[@]} -eq 0 ]]; then
   part=$(mktemp -d)

@@ -122,7 +122,7 @@ TEST_CASE("validation: a variant equal to eager passes strictly, with no note", 
 
 TEST_CASE("validation: rounding within eager's own spread passes, and the record says so", "[validation]") {
   FakeTrainingCase instance;
-  instance.behaviour["eager"] = {Flaw::kRounding, 3};  // two eager runs differ at 6 elements of w
+  instance.behaviour["eager"] = {Flaw::kRounding, 3};  // eager's runs differ at 6 elements of w
   instance.behaviour["graph"] = {Flaw::kRounding, 3};
   const ResultRecord r = validate_one(instance, "graph");
   CHECK(r.status == RecordStatus::kOk);
@@ -171,9 +171,9 @@ TEST_CASE("validation: random numbers that differ from eager's validate with the
   CHECK(r.status == RecordStatus::kOk);
   CHECK_THAT(r.validation_note, Catch::Contains("validated with its 1 dropout module off"));
   CHECK_THAT(r.validation_note, Catch::Contains("does not match eager at step 1"));
-  // Eager twice and the variant with randomness on, then eager twice and the variant with it off;
+  // Eager three times and the variant with randomness on, then the same with it off;
   // and the case's randomness is on again afterwards.
-  CHECK(instance.randomness_of_runners == std::vector<bool>{true, true, true, false, false, false});
+  CHECK(instance.randomness_of_runners == std::vector<bool>{true, true, true, true, false, false, false, false});
   instance.make_runner(Variant::named("eager"), true);
   CHECK(instance.randomness_of_runners.back());
 }
@@ -185,7 +185,7 @@ TEST_CASE("validation: a case without randomness to turn off fails the variant t
   instance.behaviour["graph"] = {Flaw::kStaleInput, 0};
   const ResultRecord r = validate_one(instance, "graph");
   CHECK(r.status == RecordStatus::kFailed);
-  CHECK(instance.runners_made == 3);
+  CHECK(instance.runners_made == 4);  // eager, twice more for its spread, graph
 }
 
 TEST_CASE("validation: settling steps run on a runner of their own before eager's", "[validation]") {
@@ -193,5 +193,5 @@ TEST_CASE("validation: settling steps run on a runner of their own before eager'
   instance.settle = 5;
   const ResultRecord r = validate_one(instance, "graph");
   CHECK(r.status == RecordStatus::kOk);
-  CHECK(instance.runners_made == 4);  // settling, eager, eager again, graph
+  CHECK(instance.runners_made == 5);  // settling, eager three times, graph
 }

@@ -49,8 +49,27 @@ Observations observe_steps(VariantRunner& runner, int steps, const std::function
   return out;
 }
 
+namespace {
+
+// The most elements and the largest difference by which eager's other runs differ from `expected`
+// at value `i` of step `s`; nullopt where none was given.
+std::optional<Distance> eager_spread(const Observations& expected, const std::vector<Observations>& eager_again,
+                                     std::size_t s, std::size_t i, double rtol, double atol) {
+  std::optional<Distance> spread;
+  for (const Observations& again : eager_again) {
+    if (s >= again.size() || i >= again[s].size() || again[s][i].sizes() != expected[s][i].sizes()) continue;
+    const Distance d = distance(expected[s][i], again[s][i], rtol, atol);
+    if (!spread) spread = Distance{};
+    spread->outside = std::max(spread->outside, d.outside);
+    spread->max_abs = std::max(spread->max_abs, d.max_abs);
+  }
+  return spread;
+}
+
+}  // namespace
+
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
-                                      const Observations* eager_again) {
+                                      const std::vector<Observations>& eager_again) {
   ValidationResult result;
   for (std::size_t s = 0; s < expected.size(); ++s) {
     if (s >= actual.size() || actual[s].size() != expected[s].size()) {
@@ -70,12 +89,8 @@ ValidationResult compare_observations(const Observations& expected, const Observ
       const Distance d = distance(e, a, rtol, atol);
       result.max_abs_error = std::max(result.max_abs_error, d.max_abs);
       if (d.outside == 0) continue;
-      // Eager's own spread at this value, where a second eager run was given.
-      std::optional<Distance> spread;
-      if (eager_again != nullptr && s < eager_again->size() && i < (*eager_again)[s].size() &&
-          (*eager_again)[s][i].sizes() == e.sizes()) {
-        spread = distance(e, (*eager_again)[s][i], rtol, atol);
-      }
+      // Eager's own spread at this value, where more eager runs were given.
+      const std::optional<Distance> spread = eager_spread(expected, eager_again, s, i, rtol, atol);
       const bool within_spread = spread && spread->outside > 0 && std::isfinite(d.max_abs) &&
                                  static_cast<double>(d.outside) <= kSpreadCountFactor * static_cast<double>(spread->outside) &&
                                  d.max_abs <= kSpreadSizeFactor * spread->max_abs;
@@ -110,7 +125,7 @@ namespace {
 // Eager's two runs, with the case's randomness on or off.
 struct EagerRuns {
   Observations first;
-  Observations again;
+  std::vector<Observations> again;  // kEagerSpreadRuns more: eager's own spread
 };
 
 class Validator {
@@ -129,7 +144,7 @@ class Validator {
     }
     EagerRuns runs;
     runs.first = observe_steps(*instance_.make_runner(eager, true), steps_, report ? hook(eager, 1) : nullptr);
-    runs.again = observe_steps(*instance_.make_runner(eager, true), steps_);
+    for (int r = 0; r < kEagerSpreadRuns; ++r) runs.again.push_back(observe_steps(*instance_.make_runner(eager, true), steps_));
     return runs;
   }
 
@@ -142,7 +157,7 @@ class Validator {
     Checked c;
     c.runner = instance_.make_runner(variant, /*validation=*/true);
     const Observations actual = observe_steps(*c.runner, steps_, hook(variant, index));
-    c.result = compare_observations(eager.first, actual, instance_.rtol(variant), instance_.atol(variant), &eager.again);
+    c.result = compare_observations(eager.first, actual, instance_.rtol(variant), instance_.atol(variant), eager.again);
     return c;
   }
 

@@ -40,13 +40,16 @@ struct ValidationResult {
 };
 
 // `actual` against `expected` within |a - e| <= atol + rtol * |e| at every element; where
-// `eager_again` (a second eager run) is given and itself differs from `expected` somewhere, a
-// value may also differ at up to kSpreadCountFactor times as many elements, by at most
-// kSpreadSizeFactor times eager's own largest difference.
+// `eager_again` (more eager runs) is given and differs from `expected` somewhere, a value may also
+// differ at up to kSpreadCountFactor times as many elements as eager's runs did, by at most
+// kSpreadSizeFactor times their largest difference.
 inline constexpr double kSpreadCountFactor = 4.0;
-inline constexpr double kSpreadSizeFactor = 2.0;
+inline constexpr double kSpreadSizeFactor = 4.0;
+// Eager runs beside the first that measure its spread (at each value, the most elements and the
+// largest difference any of them shows).
+inline constexpr int kEagerSpreadRuns = 2;
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
-                                      const Observations* eager_again = nullptr);
+                                      const std::vector<Observations>& eager_again = {});
 
 // Runs eager (twice) and every other variant of `variants` for instance.validation_steps() steps
 // from the same initial state and compares each with eager as above. A mismatch or an exception
