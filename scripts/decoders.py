@@ -43,12 +43,10 @@ def hf_config(model_type, overrides):
 
 
 def prefill_model(config):
-    """The causal LM over a whole sequence, cache off, a plain tuple out (logits first)."""
+    """The causal LM over a whole sequence, cache off: forward(input_ids) -> logits."""
     transformers = _transformers()
     config.use_cache = False
-    config.return_dict = False
-    config.torchscript = True
-    return transformers.AutoModelForCausalLM.from_config(config)
+    return Prefill(transformers.AutoModelForCausalLM.from_config(config))
 
 
 def decode_step(config, case, dtype, device=None):
@@ -66,6 +64,17 @@ def _module_base():
     import torch
 
     return torch.nn.Module
+
+
+class Prefill(_module_base()):
+    """The model's logits over the whole sequence: a plain tensor out, no cache object."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids):
+        return self.model(input_ids=input_ids, use_cache=False).logits
 
 
 class DecodeStep(_module_base()):

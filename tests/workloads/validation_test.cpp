@@ -195,3 +195,20 @@ TEST_CASE("validation: settling steps run on a runner of their own before eager'
   CHECK(r.status == RecordStatus::kOk);
   CHECK(instance.runners_made == 5);  // settling, eager three times, graph
 }
+
+TEST_CASE("validation: isolated rounding, a single element a few tolerances off, passes with a note", "[validation]") {
+  // rtol 1e-3, atol 1e-4: at e = 0 the tolerance is 1e-4.
+  const at::Tensor e = at::zeros({2000}, at::kDouble);
+  auto off_by = [&](std::vector<std::pair<std::int64_t, double>> changes) {
+    at::Tensor a = e.clone();
+    for (const auto& [index, by] : changes) a[index] = by;
+    return compare_observations({{e}}, {{a}}, 1e-3, 1e-4);
+  };
+  const ValidationResult one = off_by({{7, 1.1e-3}});  // 11 times its tolerance, 1 of 2000 elements
+  CHECK(one.ok);
+  CHECK_THAT(one.note, Catch::Contains("isolated rounding"));
+  CHECK_THAT(one.note, Catch::Contains("at 1 of 2000 elements"));
+  CHECK(off_by({{7, 1.1e-3}, {9, 1.1e-3}}).ok);  // 2000 elements allow 2
+  CHECK_FALSE(off_by({{7, 1.1e-3}, {9, 1.1e-3}, {11, 1.1e-3}}).ok);  // 3 do not
+  CHECK_FALSE(off_by({{7, 1e-2}}).ok);  // 100 times the tolerance: an update missed, not rounding
+}

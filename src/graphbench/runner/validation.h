@@ -48,6 +48,10 @@ inline constexpr double kSpreadSizeFactor = 4.0;
 // Eager runs beside the first that measure its spread (at each value, the most elements and the
 // largest difference any of them shows).
 inline constexpr int kEagerSpreadRuns = 2;
+// Isolated rounding: at most max(1, numel / 1000) elements of a value beyond the tolerances, each
+// within kIsolatedFactor times its tolerance, pass (with a note). A capture that is wrong (a stale
+// input, a skipped update, a parameter left unbound) changes far more elements, or one by far more.
+inline constexpr double kIsolatedFactor = 16.0;
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
                                       const std::vector<Observations>& eager_again = {});
 
