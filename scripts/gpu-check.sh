@@ -72,26 +72,17 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
 
 export_pid=
 decode_export_pid=
-wait_export() {  # waits for a models-export started in the background, if any
-  [[ -n $export_pid ]] || return 0
-  local start=$SECONDS code
-  wait "$export_pid"
+wait_background() {  # wait_background NAME PID: waits for an export started in the background
+  local name=$1 pid=$2 start=$SECONDS code
+  [[ -n $pid ]] || return 0
+  wait "$pid"
   code=$?
-  echo "=== models-export: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
-  tail -n 20 "$OUT/logs/models-export.log"
+  echo "=== $name: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
+  tail -n 20 "$OUT/logs/$name.log"
   [[ $code -eq 0 ]] || status=1
-  export_pid=
 }
-wait_decode_export() {  # the same for decode-export
-  [[ -n $decode_export_pid ]] || return 0
-  local start=$SECONDS code
-  wait "$decode_export_pid"
-  code=$?
-  echo "=== decode-export: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
-  tail -n 20 "$OUT/logs/decode-export.log"
-  [[ $code -eq 0 ]] || status=1
-  decode_export_pid=
-}
+wait_export() { wait_background models-export "$export_pid"; export_pid=; }
+wait_decode_export() { wait_background decode-export "$decode_export_pid"; decode_export_pid=; }
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"

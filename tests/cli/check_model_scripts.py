@@ -22,6 +22,18 @@ def check(condition, what):
         print(f"FAILED: {what}", file=sys.stderr)
 
 
+def check_suite_script(source_dir, work_dir, script, suite):
+    """scripts/SCRIPT --dry-run writes configs/SUITE exactly as committed."""
+    run = subprocess.run([os.path.join(source_dir, "scripts", script), "--dry-run", "models", f"configs/{suite}"],
+                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
+    check(run.returncode == 0, f"{script} --dry-run exit code {run.returncode}: {run.stderr}")
+    with open(os.path.join(source_dir, "configs", suite), encoding="utf-8") as f:
+        committed = f.read()
+    with open(os.path.join(work_dir, "configs", suite), encoding="utf-8") as f:
+        generated = f.read()
+    check(generated == committed, f"configs/{suite} differs from what scripts/{script} writes")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
@@ -32,15 +44,8 @@ def main(source_dir, work_dir):
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
 
-    # The committed suite is what the export commands write.
-    run = subprocess.run([os.path.join(scripts, "models-suite.sh"), "--dry-run", "models", "configs/models.json"],
-                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
-    check(run.returncode == 0, f"models-suite.sh --dry-run exit code {run.returncode}: {run.stderr}")
-    with open(os.path.join(source_dir, "configs", "models.json"), encoding="utf-8") as f:
-        committed = f.read()
-    with open(os.path.join(work_dir, "configs", "models.json"), encoding="utf-8") as f:
-        generated = f.read()
-    check(generated == committed, "configs/models.json differs from what scripts/models-suite.sh writes")
+    # The committed suites are what their export commands write.
+    check_suite_script(source_dir, work_dir, "models-suite.sh", "models.json")
 
     # Names and inputs.
     check(model_zoo.ModelCase("torchvision:resnet50", 1).stem() == "resnet50-b1", "stem of resnet50")
@@ -118,15 +123,7 @@ def main(source_dir, work_dir):
         old.pop(key)
     check(model_zoo.ModelCase.from_json(old).decode is False, "a manifest without the decode fields")
 
-    # The committed decode suite is what its export commands write.
-    run = subprocess.run([os.path.join(scripts, "decode-suite.sh"), "--dry-run", "models", "configs/decode.json"],
-                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
-    check(run.returncode == 0, f"decode-suite.sh --dry-run exit code {run.returncode}: {run.stderr}")
-    with open(os.path.join(source_dir, "configs", "decode.json"), encoding="utf-8") as f:
-        committed = f.read()
-    with open(os.path.join(work_dir, "configs", "decode.json"), encoding="utf-8") as f:
-        generated = f.read()
-    check(generated == committed, "configs/decode.json differs from what scripts/decode-suite.sh writes")
+    check_suite_script(source_dir, work_dir, "decode-suite.sh", "decode.json")
 
     if failures:
         print(f"check_model_scripts.py: {len(failures)} check(s) failed", file=sys.stderr)

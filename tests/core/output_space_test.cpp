@@ -1,6 +1,7 @@
 // Room for the results before a run, and the rescue of its records when writing fails at the end.
 #include "support/catch.h"
 #include "support/error_of.h"
+#include "support/records.h"
 #include "support/scratch_dir.h"
 
 #include "graphbench/report/json_io.h"
@@ -37,14 +38,7 @@ TEST_CASE("output space: too little room is bad input before anything runs, nami
 
 TEST_CASE("rescue: the records go to a new file in the temporary directory, else to the fallback stream", "[report]") {
   graphbench::RunReport report;
-  graphbench::ResultRecord r;
-  r.case_name = "gelu-small";
-  r.workload = "gelu";
-  r.variant = "eager";
-  r.kind = "benchmark";
-  r.mode = "inference";
-  r.dtype = "float32";
-  r.device = "cpu";
+  graphbench::ResultRecord r = graphbench::testing::benchmark_record("gelu-small", "eager");
   r.samples_us = {10.0, 11.0, 12.0};
   report.records = {r};
   graphbench::testing::ScratchDir dir("graphbench-rescue");

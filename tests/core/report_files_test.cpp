@@ -2,6 +2,7 @@
 // before a run, temporaries of killed runs removed, every format replaced together, no file of an
 // earlier run left beside the new ones.
 #include "support/catch.h"
+#include "support/records.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/report/atomic_file.h"
@@ -50,15 +51,7 @@ std::string read_file(const fs::path& path) {
 RunReport report_of_suite(const std::string& suite) {
   RunReport report;
   report.environment.suite = suite;
-  ResultRecord r;
-  r.case_name = "c";
-  r.workload = "gelu";
-  r.variant = "eager";
-  r.kind = "benchmark";
-  r.mode = "inference";
-  r.dtype = "float32";
-  r.device = "cpu";
-  report.records.push_back(r);
+  report.records.push_back(testing::benchmark_record("c", "eager"));
   return report;
 }
 
