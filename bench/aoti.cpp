@@ -6,6 +6,7 @@
 // Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
 // with the reason. Packages written by scripts/export_model.py record their inputs, and a case
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
+#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
@@ -41,6 +42,7 @@ WorkloadDescriptor aoti_descriptor() {
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
   d.check = [](const nlohmann::json& params, const std::string&) { return bench::check_model_inputs(params); };
+  d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
 

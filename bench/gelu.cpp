@@ -9,6 +9,7 @@
 // Every graph variant also runs as ":replay", the replay alone with the input already in place.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/sweep_axes.h"
 #include "common/function_reference.h"
 
 #include "graphbench/ops/elementwise.h"
@@ -33,6 +34,7 @@ WorkloadDescriptor gelu_descriptor() {
   shape.type = ParamType::kPositiveIntList;
   shape.help = "input shape, e.g. [1, 3, 224, 224]";
   d.params = {shape};
+  d.sweep_axes = {bench::batch_of_shape_axis("shape")};
   return d;
 }
 

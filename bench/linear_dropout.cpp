@@ -2,6 +2,7 @@
 // — the model of PyTorch's CUDA-graph documentation, as the blog measured it.
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
+#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 
@@ -56,6 +57,7 @@ WorkloadDescriptor linear_dropout_descriptor() {
                            "optimizer of the training step (reference variants: sgd only)"),
               number_param("momentum", 0.0, 0.0, 0.99, "SGD momentum"),
               number_param("weight_decay", 0.0, 0.0, 1.0, "weight decay")};
+  d.sweep_axes = {bench::batch_param_axis("batch")};
   return d;
 }
 

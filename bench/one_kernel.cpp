@@ -5,6 +5,7 @@
 // at::cuda::CUDAGraph::replay() of the same kernel) differ by exactly the engine's overhead.
 //   eager, graph, graph:replay                          the engine: one gelu op
 //   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
+#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/function_reference.h"
@@ -32,6 +33,7 @@ WorkloadDescriptor one_kernel_descriptor() {
   shape.default_value = nlohmann::json::array({1024});
   shape.help = "input shape; small, so that the host's part of a step dominates";
   d.params = {shape};
+  d.sweep_axes = {bench::batch_of_shape_axis("shape")};
   return d;
 }
 

@@ -7,6 +7,7 @@
 //                   trainable parameters (the program's params) in place; captured as one graph
 // Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
 // recorded with its cause and the graph variant runs eagerly instead; the run goes on.
+#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
@@ -64,6 +65,7 @@ WorkloadDescriptor torchscript_descriptor() {
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
   d.check = check_torchscript_params;
+  d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
 

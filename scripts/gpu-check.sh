@@ -34,6 +34,10 @@
 #     decode    LLM decoding steps: waits for decode-export (or exports), runs configs/decode.json,
 #               then Python's eager, torch.cuda.graph, torch.compile and reduce-overhead figures of
 #               the same steps (scripts/python_baseline.py), side by side in results/decode/
+#     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
+#               one package per batch size) in the background, like models-export
+#     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS) into
+#               results/sweeps, then draws each sweep (scripts/plot_sweep.py) where matplotlib is
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -72,6 +76,7 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
 
 export_pid=
 decode_export_pid=
+sweep_export_pid=
 wait_background() {  # wait_background NAME PID: waits for an export started in the background
   local name=$1 pid=$2 start=$SECONDS code
   [[ -n $pid ]] || return 0
@@ -83,6 +88,7 @@ wait_background() {  # wait_background NAME PID: waits for an export started in 
 }
 wait_export() { wait_background models-export "$export_pid"; export_pid=; }
 wait_decode_export() { wait_background decode-export "$decode_export_pid"; decode_export_pid=; }
+wait_sweep_export() { wait_background sweep-export "$sweep_export_pid"; sweep_export_pid=; }
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"
@@ -186,6 +192,22 @@ for stage in "$@"; do
       [[ -f "$OUT/results/decode/results.json" ]] && side_by_side=(--graphbench "$OUT/results/decode/results.json")
       run decode-python "$py" scripts/python_baseline.py --suite configs/decode.json "${side_by_side[@]}" \
           "${python_args[@]}" -o "$OUT/results/decode/python-baseline.json" || status=1
+      ;;
+    sweep-export)
+      env PYTHON="${PYTHON:-python3}" scripts/sweep-models.sh models > "$OUT/logs/sweep-export.log" 2>&1 &
+      sweep_export_pid=$!
+      echo "=== sweep-export: started in the background (pid $sweep_export_pid)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    sweeps)
+      wait_sweep_export
+      [[ -f models/hf-gpt2-b1-decode-m1024-p512-bfloat16.pt2 ]] ||
+        run sweep-export env PYTHON="${PYTHON:-python3}" scripts/sweep-models.sh models || status=1
+      read -r -a sweep_args <<< "${SWEEP_ARGS:-}"
+      run sweeps "$gb" run --config configs/sweeps.json "${sweep_args[@]}" -o "$OUT/results/sweeps" || status=1
+      if python3 -c "import matplotlib" 2> /dev/null; then
+        run sweeps-plot python3 scripts/plot_sweep.py "$OUT/results/sweeps/results.json" \
+          --output-dir "$OUT/results/sweeps" || status=1
+      fi
       ;;
     ddp)
       # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every

@@ -17,6 +17,9 @@ import os
 import sys
 import textwrap
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pyplot_import import import_pyplot  # noqa: E402
+
 EXIT_BAD_INPUT = 2
 LOG_SCALE_SPAN = 20.0  # log y axis when max/min of the plotted speedups is above this
 PROG = "plot_speedups.py"
@@ -145,21 +148,7 @@ def subtitle(environment):
 
 
 def import_matplotlib():
-    """Imports matplotlib with the Agg backend; re-runs under Debian's python3 if this one lacks it."""
-    try:
-        import matplotlib
-    except ImportError:
-        system_python = "/usr/bin/python3"
-        if (os.path.exists(system_python) and os.path.realpath(sys.executable) != os.path.realpath(system_python)
-                and not os.environ.get("GRAPHBENCH_PLOT_REEXEC")):
-            os.environ["GRAPHBENCH_PLOT_REEXEC"] = "1"
-            os.execv(system_python, [system_python] + sys.argv)
-        print(f"{PROG}: error: matplotlib is not installed for {sys.executable} "
-              "(apt-get install python3-matplotlib)", file=sys.stderr)
-        sys.exit(1)
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    return import_pyplot(PROG)
 
 
 def draw(data, output, title):

@@ -86,6 +86,9 @@ int list_command(const std::string& configs_dir) {
                              fmt::join(d.kinds, ", "), fmt::join(d.dtypes, ", "));
     std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(variant_names(d.variants), ", "));
     for (const auto& p : d.params) print_param(p, 18);
+    for (const auto& axis : d.sweep_axes) {
+      std::cout << fmt::format("  {:<16}sweep \"{}\": {}\n", "", axis.name, axis.help);
+    }
   }
   std::cout << "\nVariants:\n";
   for (const Variant& v : Variant::all()) {

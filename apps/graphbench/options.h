@@ -15,6 +15,7 @@ struct RunOptions {
   std::optional<std::string> variants;  // comma-separated filter (given empty: an error)
   // Each --cases value is a comma-separated list of case names; "\," is a comma inside a name.
   std::vector<std::string> cases;
+  std::string sweep;         // --sweep AXIS=V1,V2,...: every case swept over it ("" for the suite's own sweeps)
   std::string device = "auto";
   std::string output;        // default graphbench-out/<suite>
   std::string formats = "json,csv,md";

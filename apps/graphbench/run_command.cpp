@@ -15,6 +15,7 @@
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
+#include "graphbench/suite/sweep_fields.h"
 #include "stop_signals.h"
 
 #include <fmt/format.h>
@@ -259,6 +260,8 @@ PreparedRun prepare_run(const RunOptions& o) {
     throw InputError("--last-batch: expected skip or capture, got \"" + o.last_batch + "\"");
   }
   apply_case_filter(suite, o.cases);
+  if (!o.sweep.empty()) apply_sweep_option(suite, parse_sweep_option(o.sweep), WorkloadRegistry::global().descriptors());
+  expand_sweeps(suite, WorkloadRegistry::global().descriptors());
   if (o.use_train_graph) {
     for (auto& c : suite.cases) {
       if (c.kind == "training") c.variants = {Variant::named("graph")};

@@ -4,6 +4,7 @@
 //   kind benchmark  one training step of batch 64, timed per variant, including the tutorial's
 //                   own code (reference: modules and torch::optim::SGD; reference+graph: the same
 //                   captured with at::cuda::CUDAGraph)
+#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "mnist/mnist_data.h"
@@ -52,6 +53,7 @@ WorkloadDescriptor mnist_descriptor() {
               choice_param("order", "sequential", {"sequential", "shuffled"},
                            "the order of the training data (kind training): the tutorial's sequential order, or "
                            "a permutation per epoch drawn from --seed")};
+  d.sweep_axes = {bench::batch_param_axis("batch")};
   return d;
 }
 

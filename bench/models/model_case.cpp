@@ -63,7 +63,13 @@ ParamDecl model_inputs_param() {
   range.max = 1e15;
   ParamDecl inputs = field("inputs", ParamType::kObjectList, nullptr,
                            "the model's inputs, in forward's order: [{\"shape\": [...], \"dtype\": ..., \"range\": [lo, hi)}]");
-  inputs.fields = {field("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range};
+  ParamDecl batched = field("batched", ParamType::kBool, nullptr,
+                            "dimension 0 is the batch, which a sweep over \"batch\" sets (default: inputs of two or more dimensions)");
+  batched.optional = true;
+  ParamDecl position = field("position", ParamType::kBool, nullptr,
+                             "the input holds a decoding step's position, which a sweep over \"pos\" sets");
+  position.optional = true;
+  inputs.fields = {field("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range, batched, position};
   return inputs;
 }
 

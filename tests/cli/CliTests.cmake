@@ -416,3 +416,16 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
   set_tests_properties("cli: --nproc 2 on two GPUs with bfloat16 gradients: figures of every variant" PROPERTIES
                        SKIP_RETURN_CODE 77 DEPENDS "cli: --nproc 2 on two GPUs with bfloat16 gradients")
 endif()
+
+# Sweeps: --sweep runs every case at each size, points named NAME[AXIS=VALUE], the verdict's section
+# in results.md (no graph on the CPU); bad sweeps stop the run before anything runs (exit 2).
+add_test(NAME "cli: --sweep runs each size as a case of its own"
+         COMMAND ${EXPECT} 0 "linear-dropout-small\\[batch=16\\]" "^## Sweeps" "No graph variant was measured"
+                 -- ${GB} --workload linear_dropout --device cpu --cases linear-dropout-small --variants eager,static
+                 --sweep batch=8,16 ${QUICK} -o ${OUT_DIR}/sweep)
+add_test(NAME "cli: --sweep over an axis the workload lacks (2)"
+         COMMAND ${EXPECT} 2 "--sweep: case gelu-small .* has no axis \"seq\" \\(the axes of workload gelu: batch\\)"
+                 "!\\[1/" -- ${GB} --workload gelu --device cpu --sweep seq=1,2 ${QUICK} -o ${OUT_DIR}/sweep-bad)
+add_test(NAME "cli: --sweep with a list that does not increase (2)"
+         COMMAND ${EXPECT} 2 "--sweep \"batch=4,2\": expected AXIS=V1,V2,... .*: 2 after 4, not increasing"
+                 -- ${GB} --workload gelu --device cpu --sweep batch=4,2 ${QUICK} -o ${OUT_DIR}/sweep-bad)

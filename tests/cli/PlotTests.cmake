@@ -6,3 +6,12 @@ add_test(NAME "plot: draws a PNG from results.json"
                  ${PLOT} ${CMAKE_CURRENT_SOURCE_DIR}/golden/plot_input.json ${CMAKE_CURRENT_BINARY_DIR}/plot.png)
 add_test(NAME "plot: a missing results file exits with 2"
          COMMAND ${EXPECT} 2 "" -- ${Python3_EXECUTABLE} ${PLOT} ${CMAKE_CURRENT_BINARY_DIR}/no-such-results.json)
+
+# The sweep pictures: one PNG per sweep from a golden file, exit code 2 for a file without sweeps.
+set(PLOT_SWEEP ${PROJECT_SOURCE_DIR}/scripts/plot_sweep.py)
+add_test(NAME "plot: draws a PNG per sweep from results.json"
+         COMMAND ${Python3_EXECUTABLE} -c
+                 "import subprocess, sys; out = sys.argv[3]; subprocess.run([sys.executable, sys.argv[1], sys.argv[2], '--output-dir', out], check=True); sig = open(out + '/sweep-a-graph.png', 'rb').read(8); sys.exit(0 if sig == b'\\x89PNG\\r\\n\\x1a\\n' else 1)"
+                 ${PLOT_SWEEP} ${CMAKE_CURRENT_SOURCE_DIR}/golden/sweep_input.json ${CMAKE_CURRENT_BINARY_DIR}/sweep-plots)
+add_test(NAME "plot: a results file without sweeps exits with 2"
+         COMMAND ${EXPECT} 2 "no sweeps to plot" -- ${Python3_EXECUTABLE} ${PLOT_SWEEP} ${CMAKE_CURRENT_SOURCE_DIR}/golden/plot_input.json)

@@ -34,6 +34,25 @@ def check_suite_script(source_dir, work_dir, script, suite):
     check(generated == committed, f"configs/{suite} differs from what scripts/{script} writes")
 
 
+def check_sweep_script(source_dir, work_dir):
+    """scripts/sweep-models.sh --dry-run names the model file of every point configs/sweeps.json
+    sweeps a model case over, and no other."""
+    out = os.path.join(work_dir, "sweep-models")
+    run = subprocess.run([os.path.join(source_dir, "scripts", "sweep-models.sh"), "--dry-run", out],
+                         cwd=work_dir, capture_output=True, text=True, env={**os.environ, "PYTHON": sys.executable})
+    check(run.returncode == 0, f"sweep-models.sh --dry-run exit code {run.returncode}: {run.stderr}")
+    made = sorted(name[:-len(".json")] for name in os.listdir(out) if name.endswith(".json")) if os.path.isdir(out) else []
+    with open(os.path.join(source_dir, "configs", "sweeps.json"), encoding="utf-8") as f:
+        suite = json.load(f)
+    wanted = []
+    for case in suite["cases"]:
+        if case["workload"] not in ("aoti", "torchscript"):
+            continue
+        (axis, values), = case["sweep"].items()
+        wanted += [os.path.basename(case["path"]).replace("{" + axis + "}", str(v)) for v in values]
+    check(made == sorted(wanted), f"sweep-models.sh makes {made}, configs/sweeps.json needs {sorted(wanted)}")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
@@ -124,6 +143,7 @@ def main(source_dir, work_dir):
     check(model_zoo.ModelCase.from_json(old).decode is False, "a manifest without the decode fields")
 
     check_suite_script(source_dir, work_dir, "decode-suite.sh", "decode.json")
+    check_sweep_script(source_dir, work_dir)
 
     if failures:
         print(f"check_model_scripts.py: {len(failures)} check(s) failed", file=sys.stderr)

@@ -4,6 +4,7 @@
 #include "graphbench/exec/error_text.h"
 #include "graphbench/exec/failed_op_trace.h"
 #include "graphbench/exec/graph_inspect.h"
+#include "graphbench/exec/shared_graph_pool.h"
 #include "graphbench/exec/warm_up.h"
 
 #include <fmt/format.h>
@@ -38,8 +39,10 @@ struct CapturedGraph::Impl {
   std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   // The graph's private memory pool, named by us so that a failed capture can be ended in the
   // allocators too (end_failed_capture), and so that its size can be read.
-  PoolId pool = at::cuda::graph_pool_handle();
+  // Or the SharedGraphPool alive in this thread.
+  PoolId pool = pool_for_capture();
   double capture_ms = 0.0;
+  double warmup_ms = 0.0;
   GraphFacts facts;
 };
 
@@ -127,10 +130,14 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   // non-default stream before capture (pytorch/pytorch#99397).
   const auto side = at::cuda::getStreamFromPool();
   order_after(side, caller);
+  C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));
+  const auto warmup_start = std::chrono::steady_clock::now();
   {
     c10::cuda::CUDAStreamGuard guard(side);
     warm_up(binding, warmup_steps, counters);
   }
+  C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));  // for the clock; the capture waits for it anyway
+  impl->warmup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
   order_after(caller, side);
 
   const auto capture_stream = at::cuda::getStreamFromPool();
@@ -183,6 +190,8 @@ void CapturedGraph::replay() { impl_->graph->replay(); }
 
 double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
 
+double CapturedGraph::warmup_ms() const { return impl_->warmup_ms; }
+
 const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 
 #else  // no CUDA in this build
@@ -200,6 +209,7 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
 void CapturedGraph::replay() {}
 
 double CapturedGraph::capture_ms() const { return 0.0; }
+double CapturedGraph::warmup_ms() const { return 0.0; }
 
 const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 

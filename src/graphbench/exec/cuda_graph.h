@@ -30,6 +30,8 @@ class CapturedGraph {
   void replay();
   // Capture and instantiation time, host wall clock, device synchronised before and after.
   double capture_ms() const;
+  // The warm-up steps before the capture, host wall clock, their stream synchronised.
+  double warmup_ms() const;
   // Its kernel nodes and its private pool, read once after capture.
   const GraphFacts& facts() const;
 

@@ -69,6 +69,8 @@ class Executor {
 
   // Capture time of the most recent capture, if any (graph executor).
   virtual std::optional<double> last_capture_ms() const { return std::nullopt; }
+  // The warm-up steps before the most recent capture, if any (graph executor).
+  virtual std::optional<double> last_warmup_ms() const { return std::nullopt; }
   // Capture and instantiation of every graph captured so far, summed (graph executor; 0 otherwise).
   // Without the warm-up steps before each capture, where the libraries' first calls are paid.
   virtual double total_capture_ms() const { return 0.0; }

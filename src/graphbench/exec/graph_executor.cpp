@@ -61,6 +61,7 @@ class GraphExecutor final : public Executor {
   void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
 
   std::optional<double> last_capture_ms() const override { return last_capture_ms_; }
+  std::optional<double> last_warmup_ms() const override { return last_warmup_ms_; }
   double total_capture_ms() const override { return total_capture_ms_; }
   std::vector<std::string> fallback_reasons() const override { return fallback_reasons_; }
   std::vector<GraphFacts> graph_facts() const override { return facts_; }
@@ -82,6 +83,7 @@ class GraphExecutor final : public Executor {
     try {
       entry->graph = CapturedGraph::capture(*entry->binding, options_.warmup_steps, counters);
       last_capture_ms_ = entry->graph->capture_ms();
+      last_warmup_ms_ = entry->graph->warmup_ms();
       total_capture_ms_ += *last_capture_ms_;
       // Replays write into the slots the capture left: the output list never changes.
       entry->binding->outputs_into(entry->outputs);
@@ -101,6 +103,7 @@ class GraphExecutor final : public Executor {
   const std::vector<at::Tensor>* outputs_ = nullptr;
   const std::vector<at::Tensor> no_outputs_;
   std::optional<double> last_capture_ms_;
+  std::optional<double> last_warmup_ms_;
   double total_capture_ms_ = 0.0;
   std::vector<std::string> fallback_reasons_;
   std::vector<GraphFacts> facts_;

@@ -2,6 +2,8 @@
 
 #ifdef GRAPHBENCH_WITH_CUDA
 
+#include "graphbench/exec/shared_graph_pool.h"
+
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <cuda_runtime_api.h>
 
@@ -86,6 +88,27 @@ GraphFacts inspect_graph(at::cuda::CUDAGraph& graph, GraphPoolId pool, c10::Devi
   return facts;
 }
 
-}  // namespace graphbench
+std::optional<std::int64_t> pool_reserved_bytes(GraphPoolId pool, c10::DeviceIndex device) {
+#ifdef GRAPHBENCH_CAN_INSPECT_GRAPHS
+  GraphFacts facts;
+  try {
+    measure_pool(pool, device, facts);
+  } catch (const std::exception&) {
+  }
+  return facts.pool_reserved_bytes;
+#else
+  (void)pool;
+  (void)device;
+  return std::nullopt;
+#endif
+}
+
+GraphPoolId pool_for_capture() {
+  if (const auto shared = SharedGraphPool::active()) {
+    return {static_cast<decltype(GraphPoolId::first)>(shared->first),
+            static_cast<decltype(GraphPoolId::second)>(shared->second)};
+  }
+  return at::cuda::graph_pool_handle();
+}
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/graph_inspect.h"
+#include "graphbench/exec/shared_graph_pool.h"
 
 #include <chrono>
 
@@ -21,6 +22,7 @@ struct ReferenceGraph::Impl {
   // can be counted; the capture itself is the tutorial's.
   std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
   double capture_ms = 0.0;
+  double warmup_ms = 0.0;
   GraphFacts facts;
 };
 
@@ -28,6 +30,7 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
                                const std::function<void()>& before_capture)
     : impl_(std::make_unique<Impl>()) {
   c10::cuda::device_synchronize();
+  const auto warmup_start = std::chrono::steady_clock::now();
   {
     at::cuda::CUDAStream warmup_stream = at::cuda::getStreamFromPool();
     c10::cuda::CUDAStreamGuard guard(warmup_stream);
@@ -36,10 +39,15 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
   }
   c10::cuda::device_synchronize();
   const auto start = std::chrono::steady_clock::now();
+  impl_->warmup_ms = std::chrono::duration<double, std::milli>(start - warmup_start).count();
   {
     at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
     c10::cuda::CUDAStreamGuard guard(capture_stream);
-    impl_->graph->capture_begin();
+    if (SharedGraphPool::active()) {
+      impl_->graph->capture_begin(pool_for_capture());
+    } else {
+      impl_->graph->capture_begin();
+    }
     step();
     impl_->graph->capture_end();
     instantiate_kept(*impl_->graph);
@@ -51,6 +59,7 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
 
 void ReferenceGraph::replay() { impl_->graph->replay(); }
 double ReferenceGraph::capture_ms() const { return impl_->capture_ms; }
+double ReferenceGraph::warmup_ms() const { return impl_->warmup_ms; }
 const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #else
@@ -64,6 +73,7 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>&, int, const std::fun
 }
 void ReferenceGraph::replay() {}
 double ReferenceGraph::capture_ms() const { return 0.0; }
+double ReferenceGraph::warmup_ms() const { return 0.0; }
 const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #endif

@@ -20,6 +20,7 @@ class ReferenceGraph {
   ~ReferenceGraph();
   void replay();
   double capture_ms() const;
+  double warmup_ms() const;  // the warm-up iterations before it, device synchronised
   const GraphFacts& facts() const;
 
  private:

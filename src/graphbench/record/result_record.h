@@ -4,6 +4,7 @@
 
 #include "graphbench/record/environment.h"
 #include "graphbench/record/graph_facts.h"
+#include "graphbench/record/sweep_point.h"
 #include "graphbench/stats/statistics.h"
 
 #include <nlohmann/json.hpp>
@@ -166,6 +167,7 @@ struct ResultRecord {
   std::string dtype;
   std::string device;
   nlohmann::json params = nlohmann::json::object();
+  std::optional<SweepPoint> sweep;  // a point of a sweep: its case's own name, the axis, the value
 
   RecordStatus status = RecordStatus::kOk;
   std::string reason;  // why skipped or failed
@@ -192,6 +194,12 @@ struct ResultRecord {
   std::optional<double> speedup_vs_eager;
   std::optional<stats::Interval> speedup_ci95;
   std::optional<double> capture_ms;  // capture + instantiate, reported on its own
+  std::optional<double> warmup_ms;   // the warm-up steps run before the capture, wall time
+  // What capturing costs, in replays: (capture + warm-up) over the time one replay saves against
+  // eager's median, rounded up; and as seconds of stepping at this variant's median. Absent where
+  // the graph saves nothing (or there is no capture or no eager). stats/break_even.h.
+  std::optional<std::int64_t> break_even_replays;
+  std::optional<double> break_even_s;
   std::optional<double> max_abs_error;  // against eager, from validation
   // How the variant passed validation where it did not match eager strictly within the
   // tolerances (within the spread of eager itself, or with the case's randomness off); "" if it did.
@@ -215,6 +223,7 @@ struct RunReport {
   // Stopped by a signal: the records are those of the cases that finished; the others are absent.
   bool interrupted = false;
   std::string interrupted_by;  // "SIGINT", "SIGTERM"
+  std::vector<SharedPoolMeasurement> shared_pools;  // one per sweep and graph variant measured
 };
 
 }  // namespace graphbench

@@ -81,6 +81,12 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_count(r.memory ? r.memory->graph_pool_bytes : std::nullopt),
       r.l2 ? *r.l2 : "",
       csv_number(r.back_to_back_us),
+      csv_text(r.sweep ? r.sweep->group : ""),
+      csv_text(r.sweep ? r.sweep->axis : ""),
+      csv_count(r.sweep ? std::optional<std::int64_t>(r.sweep->value) : std::nullopt),
+      csv_number(r.warmup_ms),
+      csv_count(r.break_even_replays),
+      csv_number(r.break_even_s),
   };
 }
 
@@ -99,7 +105,8 @@ const char* csv_header() {
          "median_us,iqr_us,min_us,max_us,cv,host_median_us,speedup_vs_eager,speedup_ci_low,"
          "speedup_ci_high,capture_ms,achieved_gbps,bandwidth_share,published_speedup,"
          "total_seconds,final_accuracy,issue_median_us,host_bound,kernels_per_step,busy_us_per_step,"
-         "busy_share,peak_allocated_bytes,peak_reserved_bytes,graph_pool_bytes,l2,back_to_back_us";
+         "busy_share,peak_allocated_bytes,peak_reserved_bytes,graph_pool_bytes,l2,back_to_back_us,"
+         "sweep_case,sweep_axis,sweep_value,warmup_ms,break_even_replays,break_even_s";
 }
 
 std::string render_csv(const RunReport& report) {

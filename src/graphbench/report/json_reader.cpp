@@ -148,6 +148,13 @@ MemoryUse read_memory(const ObjectReader& m) {
 
 void read_extras(const ObjectReader& r, ResultRecord& rec) {
   rec.capture_ms = r.optional_number("capture_ms");
+  rec.warmup_ms = r.optional_number("warmup_ms");
+  rec.break_even_replays = r.optional_integer("break_even_replays");
+  rec.break_even_s = r.optional_number("break_even_s");
+  if (r.find_value("sweep")) {
+    const ObjectReader sweep = r.object("sweep");
+    rec.sweep = SweepPoint{sweep.string("group"), sweep.string("axis"), sweep.integer("value")};
+  }
   rec.max_abs_error = r.optional_number("max_abs_error");
   rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
   if (r.find_value("sm_clock_mhz")) {

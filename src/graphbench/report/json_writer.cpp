@@ -1,5 +1,6 @@
 // results.json from a RunReport: every key written, absent optional values as null (json_io.h).
 #include "graphbench/report/json_io.h"
+#include "graphbench/report/sweep_sections.h"
 
 #include "graphbench/core/version.h"
 #include "graphbench/workload/variant.h"
@@ -177,6 +178,8 @@ json record_to_json(const ResultRecord& rec) {
   r["dtype"] = rec.dtype;
   r["device"] = rec.device;
   r["params"] = rec.params;
+  r["sweep"] = rec.sweep ? json{{"group", rec.sweep->group}, {"axis", rec.sweep->axis}, {"value", rec.sweep->value}}
+                         : json(nullptr);
   r["status"] = to_string(rec.status);
   r["reason"] = rec.reason;
   r["steps_per_sample"] = rec.steps_per_sample > 0 ? json(rec.steps_per_sample) : json(nullptr);
@@ -196,6 +199,9 @@ json record_to_json(const ResultRecord& rec) {
                                                       number_or_null(rec.speedup_ci95->high)})
                                        : json(nullptr);
   r["capture_ms"] = optional_number(rec.capture_ms);
+  r["warmup_ms"] = optional_number(rec.warmup_ms);
+  r["break_even_replays"] = optional_integer(rec.break_even_replays);
+  r["break_even_s"] = optional_number(rec.break_even_s);
   r["max_abs_error"] = optional_number(rec.max_abs_error);
   r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);
   r["sm_clock_mhz"] = rec.sm_clock_start_mhz || rec.sm_clock_end_mhz
@@ -244,6 +250,7 @@ json to_json(const RunReport& report) {
   out["interrupted_by"] = report.interrupted ? json(report.interrupted_by) : json(nullptr);
   out["records"] = json::array();
   for (const ResultRecord& rec : report.records) out["records"].push_back(record_to_json(rec));
+  out["sweeps"] = sweeps_to_json(report);
   return out;
 }
 

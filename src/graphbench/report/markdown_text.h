@@ -3,6 +3,9 @@
 // reason can never break a table row or start a new list item.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <string>
 
 namespace graphbench {
@@ -19,6 +22,12 @@ inline std::string markdown_cell(const std::string& text) {
     }
   }
   return out;
+}
+
+// Three significant digits, whole numbers from 1000 up: 1234, 70.9, 7.85, 1.2, 0.061.
+inline std::string human_number(double value) {
+  if (std::isfinite(value) && std::fabs(value) >= 999.5) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.3g}", value);
 }
 
 }  // namespace graphbench

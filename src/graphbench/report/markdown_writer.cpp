@@ -3,6 +3,7 @@
 #include "graphbench/report/markdown_writer.h"
 
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/report/sweep_sections.h"
 
 #include <fmt/format.h>
 
@@ -14,11 +15,7 @@ namespace graphbench {
 
 namespace {
 
-// Three significant digits, whole numbers from 1000 up: 1234, 70.9, 7.85, 1.2, 0.061.
-std::string human(double value) {
-  if (std::isfinite(value) && std::fabs(value) >= 999.5) return fmt::format("{:.0f}", value);
-  return fmt::format("{:.3g}", value);
-}
+std::string human(double value) { return human_number(value); }
 
 std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
 
@@ -255,6 +252,7 @@ std::string render_markdown(const RunReport& report) {
   if (!any_benchmark && !any_training) out += "\nNo results.\n";
   if (any_data_parallel) append_data_parallel(out, report);
   if (any_benchmark) append_benchmarks(out, report);
+  out += sweeps_markdown(report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report);
   if (any_training) append_training(out, report);
   append_validation_notes(out, report);

@@ -15,6 +15,7 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.dtype = spec.dtype;
   record.device = context.device.is_cuda() ? "cuda" : "cpu";
   record.params = spec.params;
+  record.sweep = spec.sweep_point;
   for (const auto& published : spec.published) {
     if (published.variant != variant.name()) continue;
     record.published = PublishedComparison{published.speedup, published.eager_us, published.variant_us,

@@ -1,6 +1,7 @@
 #include "graphbench/runner/case_summary.h"
 
 #include "graphbench/stats/bootstrap.h"
+#include "graphbench/stats/break_even.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
@@ -76,6 +77,16 @@ void fill_busy_share(ResultRecord& record) {
   }
 }
 
+// What the capture costs in replays (stats/break_even.h), for a variant that captured.
+void fill_break_even(ResultRecord& record, double eager_median_us) {
+  if (!record.capture_ms || !record.stats) return;
+  if (const auto b = stats::break_even(*record.capture_ms, record.warmup_ms.value_or(0.0), eager_median_us,
+                                       record.stats->median)) {
+    record.break_even_replays = b->replays;
+    record.break_even_s = b->seconds;
+  }
+}
+
 }  // namespace
 
 bool is_host_bound(double issue_median_us, double device_median_us) {
@@ -92,6 +103,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     }
     r.counters = timed.runners[i]->counters();
     r.capture_ms = timed.runners[i]->capture_ms();
+    r.warmup_ms = timed.runners[i]->warmup_ms();
     if (r.status != RecordStatus::kOk) continue;  // failed its kernel check (case_profile.h)
     note_capture_failures(r, *timed.runners[i]);
     fill_timing(r, timed.timed[i], timed.stop_reason);
@@ -116,6 +128,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     const auto ratio = stats::ratio_of_medians(eager->device_us, timed.timed[i].device_us);
     r.speedup_vs_eager = ratio.ratio;
     r.speedup_ci95 = ratio.ci95;
+    fill_break_even(r, stats::summarize(eager->device_us).median);
   }
 }
 

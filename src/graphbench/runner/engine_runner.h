@@ -33,6 +33,7 @@ class EngineRunner final : public VariantRunner {
   std::vector<at::Tensor> observe() override;
   std::map<std::string, std::int64_t> counters() const override;
   std::optional<double> capture_ms() const override;
+  std::optional<double> warmup_ms() const override;
   std::vector<GraphFacts> graphs() const override;
   std::vector<std::string> capture_failures() const override;
 

@@ -30,6 +30,11 @@ std::vector<GraphFacts> ReferenceRunner::graphs() const {
   return {graph_->facts()};
 }
 
+std::optional<double> ReferenceRunner::warmup_ms() const {
+  if (!graph_) return std::nullopt;
+  return graph_->warmup_ms();
+}
+
 std::optional<double> ReferenceRunner::capture_ms() const {
   if (!graph_) return std::nullopt;
   return graph_->capture_ms();

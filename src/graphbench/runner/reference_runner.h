@@ -26,6 +26,7 @@ class ReferenceRunner final : public VariantRunner {
   void step() override;
   std::vector<at::Tensor> observe() override { return step_.observe(); }
   std::optional<double> capture_ms() const override;
+  std::optional<double> warmup_ms() const override;
   // steps run (eagerly), captures and replays: the same names as the engine's counters.
   std::map<std::string, std::int64_t> counters() const override;
   std::vector<GraphFacts> graphs() const override;

@@ -4,6 +4,7 @@
 #include "graphbench/core/interrupt.h"
 #include "graphbench/runner/benchmark_case.h"
 #include "graphbench/runner/case_records.h"
+#include "graphbench/runner/sweep_memory.h"
 #include "graphbench/runner/training_case.h"
 
 #include <fmt/format.h>
@@ -21,6 +22,20 @@ std::vector<ResultRecord> failed_records(const CaseSpec& spec, const CaseContext
     records.push_back(std::move(r));
   }
   return records;
+}
+
+// The cases of the sweep `spec` ends, when it is the last point of one (the points of a sweep come
+// one after the other), else none.
+std::vector<const CaseSpec*> sweep_ending_at(const SuiteSpec& suite, std::size_t index) {
+  const CaseSpec& spec = suite.cases[index];
+  if (!spec.sweep_point) return {};
+  const auto same_group = [&](const CaseSpec& c) { return c.sweep_point && c.sweep_point->group == spec.sweep_point->group; };
+  if (index + 1 < suite.cases.size() && same_group(suite.cases[index + 1])) return {};
+  std::vector<const CaseSpec*> points;
+  for (const CaseSpec& c : suite.cases) {
+    if (same_group(c)) points.push_back(&c);
+  }
+  return points;
 }
 
 void mark_interrupted(SuiteOutcome& outcome) {
@@ -84,6 +99,13 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
         if (errors != nullptr) *errors << "graphbench: " << r.case_name << "/" << r.variant << " FAILED: " << r.reason << std::endl;
       }
       outcome.report.records.push_back(std::move(r));
+    }
+    const auto sweep = sweep_ending_at(suite, index - 1);
+    if (!sweep.empty() && workload != nullptr && !run_case && context.device.is_cuda()) {
+      if (log != nullptr) *log << fmt::format("  {}: the recommended graphs in one shared pool", sweep.front()->sweep_point->group) << std::endl;
+      for (auto& m : measure_shared_pools(*workload, sweep, outcome.report.records, context)) {
+        outcome.report.shared_pools.push_back(std::move(m));
+      }
     }
   }
   return outcome;

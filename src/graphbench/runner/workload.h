@@ -60,6 +60,8 @@ class VariantRunner {
   virtual std::vector<at::Tensor> observe() = 0;
   virtual std::map<std::string, std::int64_t> counters() const { return {}; }
   virtual std::optional<double> capture_ms() const { return std::nullopt; }
+  // The warm-up steps run before that capture (graph variants), wall time.
+  virtual std::optional<double> warmup_ms() const { return std::nullopt; }
   // The CUDA graphs it captured (graph variants), in capture order.
   virtual std::vector<GraphFacts> graphs() const { return {}; }
   // Why captures failed when the variant fell back to running eagerly (empty: none did).

@@ -1,10 +1,12 @@
 // A suite file (configs/*.json) as plain structs, after full validation. See docs/spec.md.
 #pragma once
 
+#include "graphbench/record/sweep_point.h"
 #include "graphbench/workload/variant.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +42,14 @@ struct GradientSyncSpec {
   bool overlap = true;            // each bucket's all-reduce starts while the backward pass goes on
 };
 
+// "sweep": {"batch": [1, 2, 4, ...]} in a case, or --sweep batch=1,2,4: the case is run once
+// per value, each point an ordinary case (docs/spec.md, "Sweeps").
+struct SweepSpec {
+  std::string axis;
+  std::vector<std::int64_t> values;  // strictly increasing, each at least 1
+  std::string origin;                // "/cases/2/sweep" or "--sweep", for messages
+};
+
 struct CaseSpec {
   std::string name;
   std::string workload;
@@ -51,6 +61,8 @@ struct CaseSpec {
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
   GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap"
   std::vector<PublishedFigures> published;
+  std::optional<SweepSpec> sweep;         // before expand_sweeps (suite/sweep_fields.h)
+  std::optional<SweepPoint> sweep_point;  // after: the point this case is
   std::string json_path;   // "/cases/3", for messages
   std::string suite_path;  // the suite file it came from, for messages
 };

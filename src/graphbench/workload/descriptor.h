@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -52,6 +53,18 @@ struct ParamProblem {
 using ParamsCheck =
     std::function<std::optional<ParamProblem>(const nlohmann::json& params, const std::string& mode)>;
 
+// An axis a case of this workload may sweep (docs/spec.md, "Sweeps"): its name and how one of
+// its values goes into a case's parameters (defaults filled in). `apply` returns a problem when
+// this case cannot take the axis (say, a model case without a batched input).
+struct SweepAxis {
+  std::string name;  // "batch", "pos"
+  std::string help;
+  std::function<std::optional<ParamProblem>(nlohmann::json& params, std::int64_t value)> apply;
+  // The case parameter that fixes this axis, if any ("batch"): a suite case may not set it and
+  // sweep it at once.
+  std::string fixed_param;
+};
+
 struct WorkloadDescriptor {
   std::string name;
   std::string summary;
@@ -61,6 +74,7 @@ struct WorkloadDescriptor {
   std::vector<std::string> dtypes;    // float32, float16, bfloat16
   std::vector<ParamDecl> params;
   ParamsCheck check;  // optional
+  std::vector<SweepAxis> sweep_axes;  // none: its cases cannot sweep
 };
 
 }  // namespace graphbench

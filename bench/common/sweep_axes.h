@@ -1,0 +1,18 @@
+// The sweep axes the workloads share (docs/spec.md, "Sweeps"): how a swept value goes into a
+// case's parameters.
+#pragma once
+
+#include "graphbench/workload/descriptor.h"
+
+namespace graphbench::bench {
+
+// "batch" written into the integer parameter `param` ("batch": the rows of a step).
+SweepAxis batch_param_axis(const char* param);
+// "batch" as the first dimension of the shape parameter `param` (GELU's input).
+SweepAxis batch_of_shape_axis(const char* param);
+// The model workloads' axes: "batch" (dimension 0 of every batched input, and {batch} in `path`:
+// one file per size) and "pos" (the range of the input marked "position": a decoding step's
+// position in its KV cache).
+std::vector<SweepAxis> model_sweep_axes();
+
+}  // namespace graphbench::bench

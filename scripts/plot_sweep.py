@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Pictures of the sweeps of a graphbench results.json (docs/results.md, "Sweeps").
+
+    python3 scripts/plot_sweep.py RESULTS_JSON [--output-dir DIR]
+
+One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: the results file's
+folder): above, the graph's speedup over eager against the swept size, its 95% interval as a
+band, 1x and the 5% line, the crossover marked and the recommended capture sizes ringed; below,
+the memory of the graph's pool at each size, with the totals of keeping the recommended graphs
+each in its own pool and in one shared pool. Needs only matplotlib (Debian's python3-matplotlib).
+Exit codes: 0 written, 2 bad input (missing file, invalid JSON, no sweeps, malformed fields),
+1 matplotlib missing.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pyplot_import import import_pyplot  # noqa: E402
+
+EXIT_BAD_INPUT = 2
+PROG = "plot_sweep.py"
+MIB = 1024.0 * 1024.0
+
+
+class BadInput(Exception):
+    """The results file cannot be plotted; the message says why."""
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def load_sweeps(path):
+    if not os.path.isfile(path):
+        raise BadInput(f"{path}: file not found")
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            doc = json.load(f)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"{path}: cannot read: {e}") from None
+    sweeps = doc.get("sweeps") if isinstance(doc, dict) else None
+    if not isinstance(sweeps, list) or not sweeps:
+        raise BadInput(f"{path}: no sweeps to plot (\"sweeps\" is missing or empty: a run without sweeps, "
+                       "or one without a graph variant)")
+    for i, sweep in enumerate(sweeps):
+        where = f"{path}: sweeps[{i}]"
+        if not isinstance(sweep, dict) or not all(isinstance(sweep.get(k), str) for k in ("case", "axis", "variant")):
+            raise BadInput(f"{where}: expected an object with string fields case, axis and variant")
+        points = sweep.get("points")
+        if not isinstance(points, list):
+            raise BadInput(f"{where} ({sweep['case']}): \"points\" is not a list")
+        for j, p in enumerate(points):
+            if not isinstance(p, dict) or not is_number(p.get("value")):
+                raise BadInput(f"{where}.points[{j}]: expected an object with a numeric \"value\"")
+            if p.get("ok") and not (is_number(p.get("speedup")) and p["speedup"] > 0):
+                raise BadInput(f"{where}.points[{j}]: an ok point needs a positive \"speedup\"")
+    environment = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+    return sweeps, environment
+
+
+def file_safe(text):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "sweep"
+
+
+def plot_one(plt, sweep, environment, output):
+    axis = sweep["axis"]
+    ok = [p for p in sweep["points"] if p.get("ok")]
+    failed = [p for p in sweep["points"] if not p.get("ok")]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    x = [p["value"] for p in ok]
+    speedup = [p["speedup"] for p in ok]
+    low = [p["speedup_ci95"][0] if isinstance(p.get("speedup_ci95"), list) else p["speedup"] for p in ok]
+    high = [p["speedup_ci95"][1] if isinstance(p.get("speedup_ci95"), list) else p["speedup"] for p in ok]
+    top.fill_between(x, low, high, color="tab:blue", alpha=0.2, label="95% interval")
+    top.plot(x, speedup, "o-", color="tab:blue", label=f"{sweep['variant']} / eager")
+    top.axhline(1.0, color="black", linewidth=0.8)
+    top.axhline(sweep.get("pays_at_least", 1.05), color="grey", linestyle=":", linewidth=0.8, label="pays 5%")
+    captured = set(sweep.get("capture_sizes") or [])
+    cx = [p["value"] for p in ok if p["value"] in captured]
+    cy = [p["speedup"] for p in ok if p["value"] in captured]
+    if cx:
+        top.plot(cx, cy, "o", markersize=12, markerfacecolor="none", markeredgecolor="tab:green",
+                 label="capture here")
+    if is_number(sweep.get("crossover")):
+        top.axvline(sweep["crossover"], color="tab:red", linestyle="--", linewidth=1,
+                    label=f"crossover: {axis}={sweep['crossover']}")
+    for p in failed:
+        top.axvline(p["value"], color="tab:orange", linewidth=0.6, alpha=0.6)
+    top.set_ylabel("speedup over eager")
+    top.legend(fontsize=8, loc="best")
+    top.grid(True, which="both", alpha=0.3)
+    pools = [(p["value"], p["pool_bytes"] / MIB) for p in ok if is_number(p.get("pool_bytes"))]
+    if pools:
+        bottom.plot([v for v, _ in pools], [m for _, m in pools], "s-", color="tab:purple", label="the graph's pool")
+    if is_number(sweep.get("separate_pools_bytes")):
+        bottom.axhline(sweep["separate_pools_bytes"] / MIB, color="tab:purple", linestyle="--", linewidth=0.8,
+                       label="recommended graphs, a pool each")
+    if is_number(sweep.get("shared_pool_bytes")):
+        bottom.axhline(sweep["shared_pool_bytes"] / MIB, color="tab:green", linestyle="--", linewidth=0.8,
+                       label="recommended graphs, one shared pool")
+    bottom.set_ylabel("graph memory (MiB)")
+    bottom.set_xlabel(axis)
+    bottom.grid(True, which="both", alpha=0.3)
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize=8, loc="best")
+    if x and max(x) / max(min(x), 1) >= 8:
+        bottom.set_xscale("log", base=2)
+        bottom.xaxis.set_major_formatter(plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    title = f"{sweep['case']} over {axis}: {sweep['variant']} against eager"
+    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip()
+    fig.suptitle(title + (f"\n{device}" if device else ""), fontsize=10)
+    if failed:
+        fig.text(0.01, 0.01, "not measured: " + ", ".join(f"{axis}={p['value']}" for p in failed), fontsize=7)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog=PROG, description="Draws each sweep of a graphbench results.json.")
+    parser.add_argument("results", help="results.json of a run with sweeps")
+    parser.add_argument("--output-dir", help="folder for the PNG files (default: the results file's folder)")
+    args = parser.parse_args(argv)
+    try:
+        sweeps, environment = load_sweeps(args.results)
+    except BadInput as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    plt = import_pyplot(PROG)
+    out_dir = args.output_dir or os.path.dirname(os.path.abspath(args.results))
+    os.makedirs(out_dir, exist_ok=True)
+    for sweep in sweeps:
+        output = os.path.join(out_dir, f"sweep-{file_safe(sweep['case'])}-{file_safe(sweep['variant'])}.png")
+        plot_one(plt, sweep, environment, output)
+        print(f"{PROG}: wrote {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,24 @@
+"""matplotlib for the plot scripts: pyplot with the Agg backend, from this interpreter or, where it
+lacks matplotlib (a virtual environment, pyenv), by running the script again under Debian's
+python3, which python3-matplotlib installs into."""
+
+import os
+import sys
+
+
+def import_pyplot(prog):
+    """Returns matplotlib.pyplot; exits with 1 and a message when no matplotlib can be found."""
+    try:
+        import matplotlib
+    except ImportError:
+        system_python = "/usr/bin/python3"
+        if (os.path.exists(system_python) and os.path.realpath(sys.executable) != os.path.realpath(system_python)
+                and not os.environ.get("GRAPHBENCH_PLOT_REEXEC")):
+            os.environ["GRAPHBENCH_PLOT_REEXEC"] = "1"
+            os.execv(system_python, [system_python] + sys.argv)
+        print(f"{prog}: error: matplotlib is not installed for {sys.executable} "
+              "(apt-get install python3-matplotlib)", file=sys.stderr)
+        sys.exit(1)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt

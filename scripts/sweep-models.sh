@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Exports the model files configs/sweeps.json sweeps over: a GPT-2-small-class decoding step (one
+# token per sequence, a static KV cache of 1024 positions written at position 512, bfloat16) as an
+# AOTInductor package per batch size (the cache's batch is part of the package, so each size is a
+# file of its own: models/hf-gpt2-b{batch}-decode-m1024-p512-bfloat16.pt2). Random weights,
+# nothing downloaded. Run where PyTorch with transformers is installed:
+#
+#   scripts/sweep-models.sh [--dry-run] [OUTPUT_DIR]       (default: models)
+#
+# JOBS exports run side by side (default 4), each a share of the sizes. Every export is attempted;
+# the exit code is 1 when one failed (its sweep point then fails, the others run).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+dry=()
+if [[ ${1:-} == --dry-run ]]; then
+  dry=(--dry-run)
+  shift
+fi
+out=${1:-models}
+sizes=(1 2 4 8 16 32 64 128 256)
+jobs=${JOBS:-4}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+status=0
+pids=()
+for ((job = 0; job < jobs; ++job)); do
+  share=()
+  for ((i = job; i < ${#sizes[@]}; i += jobs)); do share+=("${sizes[i]}"); done
+  [[ ${#share[@]} -gt 0 ]] || continue
+  list=$(IFS=,; echo "${share[*]}")
+  "${PYTHON:-python3}" "$here/export_model.py" hf:gpt2 --batch "$list" --decode --max-seq 1024 --pos 512 \
+    --format pt2 --dtype bfloat16 -o "$out" --suite "$scratch/part-$job.json" --suite-name sweeps "${dry[@]}" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit $status

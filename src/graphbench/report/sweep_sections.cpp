@@ -1,0 +1,147 @@
+#include "graphbench/report/sweep_sections.h"
+
+#include "graphbench/report/markdown_text.h"
+#include "graphbench/sweep/sweep_verdict.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace graphbench {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+json sweep_field_or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json sweep_point_to_json(const SweepPointFigures& p) {
+  json out = {{"value", p.value}, {"ok", p.ok}};
+  if (!p.ok) {
+    out["reason"] = p.reason;
+    return out;
+  }
+  out["eager_us"] = p.eager_us;
+  out["graph_us"] = p.graph_us;
+  out["speedup"] = p.speedup;
+  out["speedup_ci95"] = p.speedup_ci95 ? json::array({p.speedup_ci95->low, p.speedup_ci95->high}) : json(nullptr);
+  out["capture_ms"] = sweep_field_or_null(p.capture_ms);
+  out["warmup_ms"] = sweep_field_or_null(p.warmup_ms);
+  out["pool_bytes"] = sweep_field_or_null(p.pool_bytes);
+  out["break_even_replays"] = sweep_field_or_null(p.break_even_replays);
+  out["break_even_s"] = sweep_field_or_null(p.break_even_s);
+  return out;
+}
+
+json sweep_plan_to_json(const SizePlan& s) {
+  return {{"value", s.value},          {"action", s.action},        {"pad_to", sweep_field_or_null(s.pad_to)},
+          {"eager_us", s.eager_us},    {"replay_us", sweep_field_or_null(s.replay_us)}, {"speedup", sweep_field_or_null(s.speedup)}};
+}
+
+std::string sweep_mib(const std::optional<std::int64_t>& bytes) {
+  return bytes ? human_number(static_cast<double>(*bytes) / (1024.0 * 1024.0)) : "";
+}
+
+std::string sweep_values_text(const std::vector<std::int64_t>& values) {
+  if (values.empty()) return "none";
+  return fmt::format("{}", fmt::join(values, ", "));
+}
+
+std::string sweep_plan_text(const SizePlan& s) {
+  if (s.action == "replay") return "capture";
+  if (s.action == "pad") return fmt::format("pad to {} ({:.2f}x)", *s.pad_to, *s.speedup);
+  return "eager";
+}
+
+std::string sweep_point_row(const SweepPointFigures& p, const std::vector<SizePlan>& plan) {
+  if (!p.ok) return fmt::format("| {} | | | not measured: {} | | | | | |\n", p.value, markdown_cell(p.reason));
+  std::string speedup = fmt::format("{:.2f}x", p.speedup);
+  if (p.speedup_ci95) speedup += fmt::format(" [{:.2f}-{:.2f}]", p.speedup_ci95->low, p.speedup_ci95->high);
+  std::string break_even = "never";
+  if (p.break_even_replays) break_even = fmt::format("{} ({} s)", *p.break_even_replays, human_number(*p.break_even_s));
+  const auto planned = std::find_if(plan.begin(), plan.end(), [&](const SizePlan& s) { return s.value == p.value; });
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.value, human_number(p.eager_us), human_number(p.graph_us),
+                     speedup, p.capture_ms ? human_number(*p.capture_ms) : "", p.warmup_ms ? human_number(*p.warmup_ms) : "",
+                     sweep_mib(p.pool_bytes), break_even, planned != plan.end() ? sweep_plan_text(*planned) : "");
+}
+
+std::string sweep_verdict_lines(const SweepVerdict& v) {
+  std::string out;
+  out += v.crossover ? fmt::format("- Faster than eager with 95% confidence up to {}={}", v.axis, *v.crossover)
+                     : std::string("- Not faster than eager with 95% confidence at any size");
+  out += v.pays_up_to ? fmt::format("; pays at least 5% up to {}={}.\n", v.axis, *v.pays_up_to)
+                      : std::string("; pays at least 5% nowhere.\n");
+  out += fmt::format("- Capture at {}: {}.", v.axis, sweep_values_text(v.capture_sizes));
+  if (!v.capture_sizes.empty()) {
+    out += fmt::format(" Memory of keeping them: {} MiB in one pool each", v.separate_pools_bytes ? sweep_mib(v.separate_pools_bytes) : "?");
+    if (v.shared_pool_bytes) {
+      out += fmt::format(", {} MiB sharing one pool", sweep_mib(v.shared_pool_bytes));
+    } else if (!v.shared_pool_error.empty()) {
+      out += fmt::format(" (one shared pool not measured: {})", markdown_cell(v.shared_pool_error));
+    }
+    out += ".";
+  }
+  out += "\n";
+  std::vector<std::string> padded;
+  std::vector<std::string> eager;
+  for (const SizePlan& s : v.plan) {
+    if (s.action == "pad") padded.push_back(fmt::format("{} to {}", s.value, *s.pad_to));
+    if (s.action == "eager") eager.push_back(std::to_string(s.value));
+  }
+  if (!padded.empty()) out += fmt::format("- Pad: {}.\n", fmt::join(padded, ", "));
+  if (!eager.empty()) out += fmt::format("- Run eagerly: {}.\n", fmt::join(eager, ", "));
+  return out;
+}
+
+}  // namespace
+
+json sweeps_to_json(const RunReport& report) {
+  json out = json::array();
+  for (const SweepVerdict& v : sweep_verdicts(report)) {
+    json points = json::array();
+    for (const auto& p : v.points) points.push_back(sweep_point_to_json(p));
+    json plan = json::array();
+    for (const auto& s : v.plan) plan.push_back(sweep_plan_to_json(s));
+    out.push_back({{"case", v.group},
+                   {"axis", v.axis},
+                   {"variant", v.variant},
+                   {"crossover", sweep_field_or_null(v.crossover)},
+                   {"pays_up_to", sweep_field_or_null(v.pays_up_to)},
+                   {"pays_at_least", kPaysAtLeast},
+                   {"capture_sizes", v.capture_sizes},
+                   {"separate_pools_bytes", sweep_field_or_null(v.separate_pools_bytes)},
+                   {"shared_pool_bytes", sweep_field_or_null(v.shared_pool_bytes)},
+                   {"shared_pool_error", v.shared_pool_error.empty() ? json(nullptr) : json(v.shared_pool_error)},
+                   {"points", points},
+                   {"plan", plan}});
+  }
+  return out;
+}
+
+std::string sweeps_markdown(const RunReport& report) {
+  const bool any_sweep = std::any_of(report.records.begin(), report.records.end(),
+                                     [](const ResultRecord& r) { return r.sweep.has_value(); });
+  if (!any_sweep) return "";
+  std::string out = "\n## Sweeps\n\n";
+  out += "Each graph variant against eager at every size. Break-even: replays that repay the capture and its "
+         "warm-up, and those replays in seconds. Plan: what to do with a real size: replay its own graph, pad "
+         "it up to the next captured size, or run it eagerly.\n";
+  const auto verdicts = sweep_verdicts(report);
+  if (verdicts.empty()) out += "\nNo graph variant was measured at any point (a CPU run, or every graph skipped).\n";
+  for (const SweepVerdict& v : verdicts) {
+    out += fmt::format("\n### {} over {}: {}\n\n", markdown_cell(v.group), markdown_cell(v.axis), markdown_cell(v.variant));
+    out += sweep_verdict_lines(v);
+    out += fmt::format("\n| {} | eager (us) | graph (us) | speedup [95% CI] | capture (ms) | warm-up (ms) | pool (MiB) | "
+                       "break-even replays (s) | plan |\n",
+                       markdown_cell(v.axis));
+    out += "|--:|--:|--:|--:|--:|--:|--:|--:|---|\n";
+    for (const auto& p : v.points) out += sweep_point_row(p, v.plan);
+  }
+  return out;
+}
+
+}  // namespace graphbench

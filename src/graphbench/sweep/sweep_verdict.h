@@ -1,0 +1,89 @@
+// The verdict of a sweep (docs/results.md, "Sweeps"): from the records of its points, for each graph
+// variant, where the graph stops paying, which sizes to capture, what keeping them costs in memory,
+// and what to do with a real size that falls between two captured ones. Plain arithmetic on the
+// records, no LibTorch: the runner adds only the memory of the shared pool, which it measures.
+#pragma once
+
+#include "graphbench/record/result_record.h"
+#include "graphbench/stats/statistics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// A graph pays when it is at least this much faster than eager (speedup >= 1.05).
+inline constexpr double kPaysAtLeast = 1.05;
+
+// One point of a sweep, for one graph variant against eager.
+struct SweepPointFigures {
+  std::int64_t value = 0;
+  bool ok = false;     // both eager and the variant measured at this point
+  std::string reason;  // why not, when !ok
+  double eager_us = 0.0;
+  double graph_us = 0.0;
+  double speedup = 0.0;
+  std::optional<stats::Interval> speedup_ci95;
+  std::optional<double> capture_ms;
+  std::optional<double> warmup_ms;
+  std::optional<std::int64_t> pool_bytes;  // the graph's own pool at this size
+  std::optional<std::int64_t> break_even_replays;
+  std::optional<double> break_even_s;
+};
+
+// What to do with a real size equal to a point's value.
+struct SizePlan {
+  std::int64_t value = 0;
+  std::string action;  // "replay" (captured), "pad" (replay the next captured size) or "eager"
+  std::optional<std::int64_t> pad_to;
+  double eager_us = 0.0;                 // eager at the true size
+  std::optional<double> replay_us;       // the replay it would run (its own or the padded one)
+  std::optional<double> speedup;         // eager_us / replay_us
+};
+
+struct SweepVerdict {
+  std::string group;
+  std::string axis;
+  std::string variant;
+  std::vector<SweepPointFigures> points;  // by value
+  // The largest value where the graph is faster with 95% confidence (the speedup's interval above
+  // 1), and the largest where it pays at least 5% (speedup >= kPaysAtLeast). None: nowhere.
+  std::optional<std::int64_t> crossover;
+  std::optional<std::int64_t> pays_up_to;
+  std::vector<std::int64_t> capture_sizes;  // recommended, increasing
+  std::vector<SizePlan> plan;               // one per measured point
+  // Keeping the graphs of capture_sizes: each in its own pool (the sum of the points' pools), and
+  // all in one shared pool (measured; absent where it was not).
+  std::optional<std::int64_t> separate_pools_bytes;
+  std::optional<std::int64_t> shared_pool_bytes;
+  std::string shared_pool_error;
+};
+
+// The points of `variant` at each value, eager's and the variant's records of the same point side
+// by side. Values without both records ok are kept, !ok with the reason.
+std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& records, const std::string& group,
+                                            const std::string& variant);
+
+// The recommendation rule (docs/results.md): the candidates are the points where the graph pays
+// (speedup >= kPaysAtLeast and its interval above 1). The largest candidate is captured; going
+// down, a candidate is left to padding when replaying the next captured size is within 5% of its
+// own replay and still pays against eager at its size, and captured otherwise.
+std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFigures>& points);
+
+// For each ok point: replay its own graph, pad up to the next captured size when that replay
+// pays against eager at the true size, or run eagerly.
+std::vector<SizePlan> plan_sizes(const std::vector<SweepPointFigures>& points, const std::vector<std::int64_t>& captured);
+
+// Every sweep of `report` with every graph variant it ran (a variant with a capture time at some
+// point), in the order the records come; the shared pools measured by the runner joined in.
+std::vector<SweepVerdict> sweep_verdicts(const RunReport& report);
+
+// The verdict of one sweep (`group`, swept over `axis`) for one graph variant, from its records
+// alone (no shared pool): the runner asks for it after the sweep's last point to know which sizes
+// to capture into one pool.
+SweepVerdict verdict_of(const std::vector<ResultRecord>& records, const std::string& group, const std::string& axis,
+                        const std::string& variant);
+
+}  // namespace graphbench

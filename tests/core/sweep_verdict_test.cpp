@@ -1,0 +1,171 @@
+// The verdict of a sweep on given numbers (src/graphbench/sweep, stats/break_even): break-even,
+// crossover, the recommended capture sizes, the plan for sizes between them, the memory, and how
+// results.json and results.md show them.
+#include "support/catch.h"
+#include "support/records.h"
+
+#include "graphbench/report/sweep_sections.h"
+#include "graphbench/stats/break_even.h"
+#include "graphbench/sweep/sweep_verdict.h"
+
+#include <cmath>
+
+namespace {
+
+using graphbench::RecordStatus;
+using graphbench::ResultRecord;
+using graphbench::RunReport;
+using graphbench::SweepPoint;
+using graphbench::SweepPointFigures;
+
+constexpr std::int64_t kMiB = 1024 * 1024;
+
+graphbench::stats::Summary median_of(double us) {
+  graphbench::stats::Summary s;
+  s.count = 10;
+  s.median = us;
+  return s;
+}
+
+ResultRecord point(std::int64_t value, const std::string& variant, double us) {
+  ResultRecord r = graphbench::testing::benchmark_record("a[batch=" + std::to_string(value) + "]", variant, "cuda");
+  r.sweep = SweepPoint{"a", "batch", value};
+  r.stats = median_of(us);
+  return r;
+}
+
+// Eager and graph at each size: the graph pays well at small sizes, barely at 16, not at 32.
+RunReport sweep_report() {
+  const std::vector<std::int64_t> values = {1, 2, 4, 8, 16, 32};
+  const std::vector<double> eager = {100, 100, 102, 110, 150, 300};
+  const std::vector<double> graph = {40, 41, 45, 60, 140, 310};
+  const std::vector<std::int64_t> pool_mib = {1, 1, 2, 4, 8, 16};
+  RunReport report;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    report.records.push_back(point(values[i], "eager", eager[i]));
+    ResultRecord g = point(values[i], "graph", graph[i]);
+    const double speedup = eager[i] / graph[i];
+    g.speedup_vs_eager = speedup;
+    g.speedup_ci95 = graphbench::stats::Interval{speedup * 0.98, speedup * 1.02};
+    g.capture_ms = 2.0;
+    g.warmup_ms = 1.0;
+    g.memory = graphbench::MemoryUse{};
+    g.memory->graph_pool_bytes = pool_mib[i] * kMiB;
+    if (const auto b = graphbench::stats::break_even(2.0, 1.0, eager[i], graph[i])) {
+      g.break_even_replays = b->replays;
+      g.break_even_s = b->seconds;
+    }
+    report.records.push_back(g);
+  }
+  ResultRecord failed = point(64, "graph", 0);
+  failed.stats.reset();
+  failed.status = RecordStatus::kFailed;
+  failed.reason = "capture failed";
+  report.records.push_back(point(64, "eager", 500));
+  report.records.push_back(failed);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("break-even: the capture and its warm-up over what each replay saves, rounded up", "[sweep]") {
+  const auto b = graphbench::stats::break_even(2.0, 1.0, 100.0, 40.0);
+  REQUIRE(b);
+  CHECK(b->replays == 50);  // 3000 us / 60 us
+  CHECK(b->seconds == Approx(50 * 40e-6));
+  CHECK(graphbench::stats::break_even(2.0, 1.0, 100.0, 70.0)->replays == 100);
+  CHECK(graphbench::stats::break_even(2.0, 0.0, 100.0, 99.5)->replays == 4000);
+  CHECK(graphbench::stats::break_even(0.0, 0.0, 100.0, 40.0)->replays == 1);
+  CHECK_FALSE(graphbench::stats::break_even(2.0, 1.0, 100.0, 100.0));  // saves nothing: never repaid
+  CHECK_FALSE(graphbench::stats::break_even(2.0, 1.0, 100.0, 120.0));
+  CHECK_FALSE(graphbench::stats::break_even(NAN, 1.0, 100.0, 40.0));
+  CHECK_FALSE(graphbench::stats::break_even(2.0, 1.0, 100.0, 0.0));
+}
+
+TEST_CASE("the crossover, the capture sizes, padding and memory of a sweep, from its records", "[sweep]") {
+  RunReport report = sweep_report();
+  report.shared_pools.push_back({"a", "graph", {16, 8, 4, 2}, 8 * kMiB, ""});
+  const auto verdicts = graphbench::sweep_verdicts(report);
+  REQUIRE(verdicts.size() == 1);
+  const auto& v = verdicts.front();
+  CHECK(v.group == "a");
+  CHECK(v.axis == "batch");
+  CHECK(v.variant == "graph");
+  REQUIRE(v.points.size() == 7);
+  CHECK_FALSE(v.points.back().ok);
+  CHECK(v.points.back().reason == "graph failed: capture failed");
+  // 150/140 = 1.07 with its interval's low end 1.05 > 1: still faster, and still paying 5%.
+  CHECK(v.crossover == 16);
+  CHECK(v.pays_up_to == 16);
+  // 1 is left to padding: replaying 2's graph (41 us) is within 5% of its own (40 us) and pays
+  // against eager at 1 (100 us); 2 is not (4's 45 us is 10% above 41 us).
+  CHECK(v.capture_sizes == std::vector<std::int64_t>{2, 4, 8, 16});
+  REQUIRE(v.plan.size() == 6);
+  CHECK(v.plan[0].action == "pad");
+  CHECK(v.plan[0].pad_to == 2);
+  CHECK(*v.plan[0].speedup == Approx(100.0 / 41.0));
+  CHECK(v.plan[1].action == "replay");
+  CHECK(v.plan[4].action == "replay");
+  CHECK(v.plan[5].action == "eager");  // 32: no captured size above it
+  CHECK(v.separate_pools_bytes == (1 + 2 + 4 + 8) * kMiB);
+  CHECK(v.shared_pool_bytes == 8 * kMiB);
+}
+
+TEST_CASE("the recommendation rule: nothing to capture where the graph never pays, padding only where it pays",
+          "[sweep]") {
+  const auto figures = [](std::int64_t value, double eager, double graph) {
+    SweepPointFigures p;
+    p.value = value;
+    p.ok = true;
+    p.eager_us = eager;
+    p.graph_us = graph;
+    p.speedup = eager / graph;
+    p.speedup_ci95 = graphbench::stats::Interval{p.speedup * 0.99, p.speedup * 1.01};
+    return p;
+  };
+  // Never 5% faster: capture nothing, run everything eagerly.
+  const std::vector<SweepPointFigures> flat = {figures(1, 100, 98), figures(2, 100, 99)};
+  CHECK(graphbench::recommend_capture_sizes(flat).empty());
+  for (const auto& s : graphbench::plan_sizes(flat, {})) CHECK(s.action == "eager");
+  // The graph's time barely grows: one graph (the largest) serves every smaller size padded.
+  const std::vector<SweepPointFigures> cheap = {figures(1, 100, 50), figures(2, 100, 50.5), figures(4, 100, 51)};
+  CHECK(graphbench::recommend_capture_sizes(cheap) == std::vector<std::int64_t>{4});
+  // Padding 1 up to 4 would be within 5% of its own graph but no faster than eager at 1: capture 1.
+  const std::vector<SweepPointFigures> dear = {figures(1, 52, 49), figures(4, 100, 50)};
+  CHECK(graphbench::recommend_capture_sizes(dear) == std::vector<std::int64_t>{1, 4});
+  // A point whose interval reaches 1 is no candidate, however large its median speedup.
+  auto unsure = figures(8, 200, 100);
+  unsure.speedup_ci95 = graphbench::stats::Interval{0.9, 3.0};
+  CHECK(graphbench::recommend_capture_sizes({unsure}).empty());
+}
+
+TEST_CASE("results.json's sweeps and results.md's Sweeps section show the verdict", "[sweep]") {
+  RunReport report = sweep_report();
+  report.shared_pools.push_back({"a", "graph", {16, 8, 4, 2}, 8 * kMiB, ""});
+  const auto json = graphbench::sweeps_to_json(report);
+  REQUIRE(json.size() == 1);
+  CHECK(json[0]["case"] == "a");
+  CHECK(json[0]["crossover"] == 16);
+  CHECK(json[0]["capture_sizes"] == nlohmann::json::array({2, 4, 8, 16}));
+  CHECK(json[0]["shared_pool_bytes"] == 8 * kMiB);
+  CHECK(json[0]["points"][0]["break_even_replays"] == 50);
+  CHECK(json[0]["plan"][0]["action"] == "pad");
+  CHECK(json[0]["points"][6]["ok"] == false);
+
+  const std::string md = graphbench::sweeps_markdown(report);
+  CHECK(md.find("### a over batch: graph") != std::string::npos);
+  CHECK(md.find("- Faster than eager with 95% confidence up to batch=16; pays at least 5% up to batch=16.") !=
+        std::string::npos);
+  CHECK(md.find("- Capture at batch: 2, 4, 8, 16. Memory of keeping them: 15 MiB in one pool each, 8 MiB sharing one "
+                "pool.") != std::string::npos);
+  CHECK(md.find("- Pad: 1 to 2.") != std::string::npos);
+  CHECK(md.find("- Run eagerly: 32.") != std::string::npos);
+  CHECK(md.find("| 1 | 100 | 40 | 2.50x [2.45-2.55] | 2 | 1 | 1 | 50 (0.002 s) | pad to 2 (2.44x) |") !=
+        std::string::npos);
+  CHECK(md.find("| 64 | | | not measured: graph failed: capture failed |") != std::string::npos);
+
+  RunReport plain;
+  plain.records.push_back(graphbench::testing::benchmark_record("x", "eager"));
+  CHECK(graphbench::sweeps_markdown(plain).empty());
+  CHECK(graphbench::sweeps_to_json(plain).empty());
+}

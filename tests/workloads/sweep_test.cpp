@@ -1,0 +1,83 @@
+// Sweeps of the real workloads (bench/common/sweep_axes): how each axis writes its value into a
+// case, and a swept model case run through the suite runner on the CPU, a point the model rejects
+// failing on its own while the others run.
+#include "workloads/model_test_util.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/runner/suite_runner.h"
+#include "graphbench/suite/sweep_fields.h"
+
+#include "support/error_of.h"
+
+namespace {
+
+using namespace graphbench;
+using namespace graphbench::testing;
+using nlohmann::json;
+
+SuiteSpec expanded(const ModelDir& dir, const std::string& cases) {
+  SuiteSpec suite = dir.load(cases);
+  expand_sweeps(suite, WorkloadRegistry::global().descriptors());
+  return suite;
+}
+
+}  // namespace
+
+TEST_CASE("sweep axes: batch of a model's batched inputs and its per-size file, a decoding step's position") {
+  ModelDir dir;
+  const SuiteSpec batch = expanded(dir, R"([{"name": "d", "workload": "aoti", "path": "step-b{batch}.pt2",
+      "inputs": [{"shape": [1, 1], "dtype": "int64", "range": [0, 10]},
+                 {"shape": [1], "dtype": "int64", "range": [5, 6], "position": true}],
+      "sweep": {"batch": [4, 16]}}])");
+  REQUIRE(batch.cases.size() == 2);
+  const json& params = batch.cases[1].params;
+  CHECK(batch.cases[1].name == "d[batch=16]");
+  CHECK(params.at("inputs")[0].at("shape") == json::array({16, 1}));
+  CHECK(params.at("inputs")[1].at("shape") == json::array({1}));  // the position is not batched
+  CHECK(std::filesystem::path(params.at("path").get<std::string>()).filename() == "step-b16.pt2");
+
+  const SuiteSpec position = expanded(dir, R"([{"name": "d", "workload": "aoti", "path": "step.pt2",
+      "inputs": [{"shape": [8, 1], "dtype": "int64", "range": [0, 10]},
+                 {"shape": [1], "dtype": "int64", "range": [5, 6], "position": true}],
+      "sweep": {"pos": [128, 512]}}])");
+  REQUIRE(position.cases.size() == 2);
+  CHECK(position.cases[0].params.at("inputs")[1].at("range") == json::array({128, 129}));
+  CHECK(position.cases[1].params.at("inputs")[1].at("range") == json::array({512, 513}));
+  CHECK(position.cases[1].params.at("inputs")[0].at("shape") == json::array({8, 1}));
+
+  CHECK(input_error_of([&] {
+          expanded(dir, R"([{"name": "d", "workload": "aoti", "path": "step.pt2",
+              "inputs": [{"shape": [8, 1], "dtype": "int64", "range": [0, 10]}], "sweep": {"pos": [1, 2]}}])");
+        }).find("d at pos=1: /inputs: no input marked \"position\": true to sweep \"pos\" over") != std::string::npos);
+
+  const SuiteSpec steps = expanded(dir, R"([{"name": "l", "workload": "linear_dropout", "mode": "train",
+      "sweep": {"batch": [64, 256]}}, {"name": "g", "workload": "gelu", "shape": [1, 3, 8, 8], "sweep": {"batch": [2]}}])");
+  REQUIRE(steps.cases.size() == 3);
+  CHECK(steps.cases[1].params.at("batch") == 256);
+  CHECK(steps.cases[2].params.at("shape") == json::array({2, 3, 8, 8}));
+}
+
+TEST_CASE("a swept model case runs point by point, a size the model rejects failing alone") {
+  ModelDir dir;
+  // The MLP takes [N, 5] or a single row [5]: as a batched 1-D input, size 2 is refused by the
+  // model, size 5 is one row of five features.
+  const SuiteSpec suite = expanded(dir, R"([{"name": "m", "workload": "torchscript", "path": "mlp.pt",
+      "variants": ["eager", "static"], "inputs": [{"shape": [5], "batched": true}], "sweep": {"batch": [2, 5]}}])");
+  CaseContext context;
+  context.device = at::kCPU;
+  const SuiteOutcome outcome =
+      run_suite(suite, WorkloadRegistry::global(), context, Environment{}, nullptr, nullptr);
+  REQUIRE(outcome.report.records.size() == 4);
+  const ResultRecord& refused = outcome.report.records[0];
+  CHECK(refused.case_name == "m[batch=2]");
+  CHECK(refused.status == RecordStatus::kFailed);
+  const ResultRecord& ran = outcome.report.records[2];
+  CHECK(ran.case_name == "m[batch=5]");
+  CHECK(ran.status == RecordStatus::kOk);
+  REQUIRE(ran.sweep);
+  CHECK(ran.sweep->group == "m");
+  CHECK(ran.sweep->axis == "batch");
+  CHECK(ran.sweep->value == 5);
+  CHECK(outcome.any_failed);
+  CHECK(outcome.report.shared_pools.empty());  // no pool to share on the CPU
+}
