@@ -34,6 +34,8 @@
 #     decode    LLM decoding steps: waits for decode-export (or exports), runs configs/decode.json,
 #               then Python's eager, torch.cuda.graph, torch.compile and reduce-overhead figures of
 #               the same steps (scripts/python_baseline.py), side by side in results/decode/
+#     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
+#               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
 #               one package per batch size) in the background, like models-export
 #     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS) into
@@ -192,6 +194,11 @@ for stage in "$@"; do
       [[ -f "$OUT/results/decode/results.json" ]] && side_by_side=(--graphbench "$OUT/results/decode/results.json")
       run decode-python "$py" scripts/python_baseline.py --suite configs/decode.json "${side_by_side[@]}" \
           "${python_args[@]}" -o "$OUT/results/decode/python-baseline.json" || status=1
+      ;;
+    mobilenet-adam)
+      run mobilenet-export "${PYTHON:-python3}" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \
+        --mode train --format pt --optimizer adam -o models --suite models/mobilenet.json || status=1
+      run mobilenet-adam "$gb" run --config models/mobilenet.json "${model_args[@]}" -o "$OUT/results/mobilenet-adam" || status=1
       ;;
     sweep-export)
       env PYTHON="${PYTHON:-python3}" scripts/sweep-models.sh models > "$OUT/logs/sweep-export.log" 2>&1 &

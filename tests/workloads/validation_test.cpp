@@ -83,8 +83,10 @@ class FakeTrainingCase final : public CaseInstance {
   int settle = 0;
   int runners_made = 0;
   std::vector<bool> randomness_of_runners;
+  std::vector<bool> deterministic_cudnn_of_runners;  // cuDNN's setting when each runner was made
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    deterministic_cudnn_of_runners.push_back(at::globalContext().deterministicCuDNN());
     const bool randomness = random && randomness_on_;
     randomness_of_runners.push_back(randomness);
     return std::make_unique<FakeTrainingStep>(behaviour[variant.name()], runners_made++, randomness);
@@ -186,6 +188,18 @@ TEST_CASE("validation: a case without randomness to turn off fails the variant t
   const ResultRecord r = validate_one(instance, "graph");
   CHECK(r.status == RecordStatus::kFailed);
   CHECK(instance.runners_made == 4);  // eager, twice more for its spread, graph
+}
+
+TEST_CASE("validation: every runner runs cuDNN's deterministic algorithms, the settings restored after",
+          "[validation]") {
+  FakeTrainingCase instance;
+  at::globalContext().setDeterministicCuDNN(false);
+  at::globalContext().setBenchmarkCuDNN(true);
+  CHECK(validate_one(instance, "graph").status == RecordStatus::kOk);
+  CHECK(instance.deterministic_cudnn_of_runners == std::vector<bool>(4, true));  // eager three times, graph
+  CHECK_FALSE(at::globalContext().deterministicCuDNN());
+  CHECK(at::globalContext().benchmarkCuDNN());
+  at::globalContext().setBenchmarkCuDNN(false);
 }
 
 TEST_CASE("validation: settling steps run on a runner of their own before eager's", "[validation]") {

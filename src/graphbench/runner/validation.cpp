@@ -213,10 +213,35 @@ ValidationResult validate_without_randomness(CaseInstance& instance, Validator& 
   return off;
 }
 
+// cuDNN's deterministic algorithms while validation runs: the default ones may sum a convolution's
+// weight gradient with atomics in any order, so that two eager runs of a training step differ in
+// the last bits, and Adam's update, which divides by the gradient's own size, grows that into
+// differences a capture did not cause. Validation judges the capture, so both sides run the
+// deterministic algorithms; the timed runners, made afterwards, use the defaults again.
+class DeterministicCudnn {
+ public:
+  DeterministicCudnn()
+      : deterministic_(at::globalContext().deterministicCuDNN()), benchmark_(at::globalContext().benchmarkCuDNN()) {
+    at::globalContext().setDeterministicCuDNN(true);
+    at::globalContext().setBenchmarkCuDNN(false);
+  }
+  ~DeterministicCudnn() {
+    at::globalContext().setDeterministicCuDNN(deterministic_);
+    at::globalContext().setBenchmarkCuDNN(benchmark_);
+  }
+  DeterministicCudnn(const DeterministicCudnn&) = delete;
+  DeterministicCudnn& operator=(const DeterministicCudnn&) = delete;
+
+ private:
+  bool deterministic_;
+  bool benchmark_;
+};
+
 }  // namespace
 
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
                             const ValidationObserver& observer) {
+  const DeterministicCudnn deterministic;
   Validator validator(instance, variants, observer);
   EagerRuns eager;
   try {
