@@ -111,4 +111,6 @@ GraphPoolId pool_for_capture() {
   return at::cuda::graph_pool_handle();
 }
 
+}  // namespace graphbench
+
 #endif
