@@ -59,6 +59,10 @@ OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT/logs" "$OUT/results"
 [[ -f .device-kit/device-env.sh ]] && source .device-kit/device-env.sh
 export GRAPHBENCH_GIT_COMMIT=${GRAPHBENCH_GIT_COMMIT:-unknown}
+# AOTInductor's compile cache on the checkout's disk: in /tmp it filled the space the result files
+# needed (a run that then could only rescue its records).
+export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-$root/.inductor-cache}
+df -h /tmp "$root" > "$OUT/logs/disk-start.log" 2>&1
 gb=build-gpu/graphbench
 status=0
 # The timed (benchmark) cases of configs/ddp.json: the runs beside the main one leave the training run out.
@@ -250,6 +254,7 @@ for stage in "$@"; do
       exit 2
       ;;
   esac
+  { echo "after $stage:"; df -h /tmp "$root"; } >> "$OUT/logs/disk.log" 2>&1
   # Packed after every stage, so that a call cut short by its time limit still returns its logs.
   tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results $([[ -d $OUT/tutorial ]] && echo tutorial)
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs scripts/gpu-check.sh in the background on the GPU machine, so that one job can outlast a
 # single call of the device tool (each call is limited in time; the machine stays while calls keep
-# coming). Logs and results accumulate under $GPU_SESSION_DIR (default /tmp/graphbench-gpu).
+# coming). Logs and results accumulate under $GPU_SESSION_DIR (default .gpu-session/ in the
+# checkout: on the machine's disk, not in /tmp, which AOTInductor's compiles can fill).
 #
 #   scripts/gpu-session.sh start STAGE...   start gpu-check.sh STAGE... in its own session
 #   scripts/gpu-session.sh wait SECONDS     wait until the job ends or SECONDS pass, then copy the
@@ -9,7 +10,7 @@
 #   scripts/gpu-session.sh status           the job's summary so far
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir=${GPU_SESSION_DIR:-/tmp/graphbench-gpu}
+dir=${GPU_SESSION_DIR:-$root/.gpu-session}
 cmd=${1:-}
 shift || true
 case $cmd in
