@@ -38,8 +38,9 @@
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
 #               one package per batch size) in the background, like models-export
-#     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS) into
-#               results/sweeps, then draws each sweep (scripts/plot_sweep.py) where matplotlib is
+#     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS): its
+#               steps into results/sweeps, its decoding step into results/sweeps-decode; then draws
+#               each sweep (scripts/plot_sweep.py) where matplotlib is
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -211,13 +212,23 @@ for stage in "$@"; do
       ;;
     sweeps)
       wait_sweep_export
-      [[ -f models/hf-gpt2-b1-decode-m1024-p512-bfloat16.pt2 ]] ||
+      [[ -f models/hf-gpt2-b1-decode-m256-p128-bfloat16.pt2 ]] ||
         run sweep-export env PYTHON="${PYTHON:-python3}" scripts/sweep-models.sh models || status=1
       read -r -a sweep_args <<< "${SWEEP_ARGS:-}"
-      run sweeps "$gb" run --config configs/sweeps.json "${sweep_args[@]}" -o "$OUT/results/sweeps" || status=1
+      # Disk use every 10 s while the sweeps run (AOTInductor unpacks each package it loads).
+      ( while sleep 10; do { date +%T; df -h / | tail -1; du -sh /tmp 2> /dev/null; } >> "$OUT/logs/disk-watch.log"; done ) &
+      watch_pid=$!
+      # The model sweep apart, so that a failure of its packages cannot cost the others' results.
+      run sweeps "$gb" run --config configs/sweeps.json --cases linear-dropout-train,gelu,mnist-step "${sweep_args[@]}" \
+        -o "$OUT/results/sweeps" || status=1
+      run sweeps-decode "$gb" run --config configs/sweeps.json --cases gpt2-decode "${sweep_args[@]}" \
+        -o "$OUT/results/sweeps-decode" || status=1
+      kill "$watch_pid" 2> /dev/null
       if python3 -c "import matplotlib" 2> /dev/null; then
-        run sweeps-plot python3 scripts/plot_sweep.py "$OUT/results/sweeps/results.json" \
-          --output-dir "$OUT/results/sweeps" || status=1
+        for dir in sweeps sweeps-decode; do
+          [[ -f $OUT/results/$dir/results.json ]] &&
+            { run "$dir-plot" python3 scripts/plot_sweep.py "$OUT/results/$dir/results.json" --output-dir "$OUT/results/$dir" || status=1; }
+        done
       fi
       ;;
     ddp)
