@@ -98,6 +98,9 @@ def parse_args(argv):
                    help="hf decoders: one decoding step with a static KV cache instead of the prefill")
     p.add_argument("--max-seq", type=int, help="--decode: the KV cache's positions (default 1024)")
     p.add_argument("--pos", type=int, help="--decode: the position the step writes and attends up to (default 512)")
+    p.add_argument("--dynamic-batch", type=int, default=0, metavar="N",
+                   help="pt2: one package for every batch size from 1 to N (torch.export.Dim on dimension 0 of "
+                        "the batched inputs), traced at --batch; a suite sweeps it over batch")
     p.add_argument("--loss", choices=model_zoo.LOSSES, default="cross_entropy", help="mode train (default cross_entropy)")
     p.add_argument("--optimizer", choices=model_zoo.OPTIMIZERS, default="sgd", help="mode train (default sgd)")
     p.add_argument("--lr", type=float, default=0.01, help="mode train (default 0.01)")
@@ -110,6 +113,10 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.mode == "train" and "pt2" in args.format:
         p.error("--format pt2 is inference only (AOTInductor packages hold no backward); use --format pt with --mode train")
+    if args.dynamic_batch and args.format != ["pt2"]:
+        p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
+    if args.dynamic_batch and len(args.batch) != 1:
+        p.error("--dynamic-batch: give one --batch, the example the package is traced with")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     return args
@@ -124,7 +131,8 @@ def model_cases(args):
                                        hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer,
                                        lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
                                        max_seq=1024 if args.max_seq is None else args.max_seq,
-                                       pos=512 if args.pos is None else args.pos)
+                                       pos=512 if args.pos is None else args.pos,
+                                       dynamic_batch=args.dynamic_batch)
             case.check()
             model_zoo.check_decoder(case)
             cases.append(case)
@@ -213,13 +221,12 @@ def export_aoti(case, model, inputs, path):
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
         # graphbench compares a case's inputs with these before it runs the package, and takes the
         # bytes a step must read as the case's roofline.
-        recorded = [{"shape": spec["shape"], "dtype": spec["dtype"]} for spec in case.inputs()]
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded),
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs()),
                                             "graphbench_read_bytes": str(model_zoo.read_bytes(model))}
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.
-        exported = torch.export.export(model, tuple(inputs), strict=case.decode)
+        exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=case.dynamic_shapes())
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
 
 

@@ -39,7 +39,7 @@
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
 #               one package per batch size) in the background, like models-export
 #     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS): its
-#               steps into results/sweeps, its decoding step into results/sweeps-decode; then draws
+#               steps into results/sweeps, its model cases into results/sweeps-models; then draws
 #               each sweep (scripts/plot_sweep.py) where matplotlib is
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
@@ -212,7 +212,7 @@ for stage in "$@"; do
       ;;
     sweeps)
       wait_sweep_export
-      [[ -f models/hf-gpt2-b1-decode-m256-p128-bfloat16.pt2 ]] ||
+      [[ -f models/hf-gpt2-b1-decode-m256-p128-bfloat16.pt2 && -f models/resnet18-bmax256.pt2 ]] ||
         run sweep-export env PYTHON="${PYTHON:-python3}" scripts/sweep-models.sh models || status=1
       read -r -a sweep_args <<< "${SWEEP_ARGS:-}"
       # Disk use every 10 s while the sweeps run (AOTInductor unpacks each package it loads).
@@ -221,11 +221,11 @@ for stage in "$@"; do
       # The model sweep apart, so that a failure of its packages cannot cost the others' results.
       run sweeps "$gb" run --config configs/sweeps.json --cases linear-dropout-train,gelu,mnist-step "${sweep_args[@]}" \
         -o "$OUT/results/sweeps" || status=1
-      run sweeps-decode "$gb" run --config configs/sweeps.json --cases gpt2-decode "${sweep_args[@]}" \
-        -o "$OUT/results/sweeps-decode" || status=1
+      run sweeps-models "$gb" run --config configs/sweeps.json --cases gpt2-decode,resnet18-dynamic "${sweep_args[@]}" \
+        -o "$OUT/results/sweeps-models" || status=1
       kill "$watch_pid" 2> /dev/null
       if python3 -c "import matplotlib" 2> /dev/null; then
-        for dir in sweeps sweeps-decode; do
+        for dir in sweeps sweeps-models; do
           [[ -f $OUT/results/$dir/results.json ]] &&
             { run "$dir-plot" python3 scripts/plot_sweep.py "$OUT/results/$dir/results.json" --output-dir "$OUT/results/$dir" || status=1; }
         done

@@ -43,6 +43,7 @@ class ModelCase:
     decode: bool = False  # hf decoders: one decoding step with a static KV cache (else the prefill)
     max_seq: int = 1024  # decode: the KV cache's positions
     pos: int = 512  # decode: the position the step writes and attends up to
+    dynamic_batch: int = 0  # pt2: the batch dimension left dynamic up to this size (0: the batch is fixed)
     loss: str = "cross_entropy"  # mode train
     optimizer: str = "sgd"
     lr: float = 0.01
@@ -72,6 +73,15 @@ class ModelCase:
             raise BadInput(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         if self.optimizer not in OPTIMIZERS:
             raise BadInput(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
+        if self.dynamic_batch:
+            if self.decode:
+                raise BadInput("--dynamic-batch does not go with --decode: a decoding step's KV cache is made for "
+                               "one batch size (export one step per size)")
+            if self.mode != "inference":
+                raise BadInput("--dynamic-batch is for AOTInductor packages, which are inference only")
+            if self.dynamic_batch < self.batch:
+                raise BadInput(f"--dynamic-batch {self.dynamic_batch} must be at least --batch {self.batch} (the "
+                               "example the package is traced with)")
         if self.decode:
             if self.source != "hf":
                 raise BadInput(f"--decode: {self.model} is not a decoder: a decoding step needs a decoder-only "
@@ -92,7 +102,8 @@ class ModelCase:
         slug = re.sub(r"[^A-Za-z0-9_.]+", "-", self.name).strip("-")
         if self.source != "torchvision":
             slug = f"{self.source}-{slug}"
-        parts = [slug, f"b{self.batch}"]
+        # A package for every batch up to N is named for N: resnet18-bmax256.
+        parts = [slug, f"bmax{self.dynamic_batch}" if self.dynamic_batch else f"b{self.batch}"]
         if self.decode:
             parts.append(f"decode-m{self.max_seq}-p{self.pos}")
         elif self.is_text():
@@ -115,6 +126,25 @@ class ModelCase:
         if self.is_text():
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
+
+    def dynamic_shapes(self):
+        """torch.export's dynamic_shapes of the inputs: dimension 0 of each batched input (two or more
+        dimensions) one Dim("batch") in [1, dynamic_batch]; None when the batch is fixed."""
+        if not self.dynamic_batch:
+            return None
+        import torch
+
+        batch = torch.export.Dim("batch", min=1, max=self.dynamic_batch)
+        return tuple({0: batch} if len(spec["shape"]) >= 2 else None for spec in self.inputs())
+
+    def recorded_inputs(self):
+        """The inputs as the package records them for graphbench: a dynamic batch dimension as -1."""
+        recorded = [{"shape": list(spec["shape"]), "dtype": spec["dtype"]} for spec in self.inputs()]
+        if self.dynamic_batch:
+            for spec in recorded:
+                if len(spec["shape"]) >= 2:
+                    spec["shape"][0] = -1
+        return recorded
 
     def to_json(self):
         return asdict(self)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Exports the model files configs/sweeps.json sweeps over: a GPT-2-small-class decoding step (one
+# Exports the model files configs/sweeps.json sweeps over: ResNet-18 inference as one AOTInductor
+# package whose batch is dynamic (models/resnet18-bmax256.pt2), and a GPT-2-small-class decoding step (one
 # token per sequence, a static KV cache of 256 positions written at position 128, bfloat16) as an
 # AOTInductor package per batch size (the cache's batch is part of the package, so each size is a
 # file of its own: models/hf-gpt2-b{batch}-decode-m256-p128-bfloat16.pt2). Random weights,
@@ -34,5 +35,9 @@ for ((job = 0; job < jobs; ++job)); do
     --format pt2 --dtype bfloat16 -o "$out" --suite "$scratch/part-$job.json" --suite-name sweeps "${dry[@]}" &
   pids+=($!)
 done
+# ResNet-18 inference: one package for every batch size up to 256 (a dynamic batch dimension).
+"${PYTHON:-python3}" "$here/export_model.py" torchvision:resnet18 --batch 8 --dynamic-batch 256 --format pt2 -o "$out" \
+  --suite "$scratch/resnet18.json" --suite-name sweeps "${dry[@]}" &
+pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 exit $status

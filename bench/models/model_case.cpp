@@ -101,6 +101,24 @@ std::optional<ParamProblem> check_model_inputs(const json& params) {
   return std::nullopt;
 }
 
+bool inputs_fit_recorded(const json& recorded, const json& given) {
+  if (!recorded.is_array() || recorded.size() != given.size()) return false;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    const json& want = recorded[i];
+    const json& have = given[i];
+    if (!want.is_object() || !want.contains("shape") || !want.at("shape").is_array() ||
+        want.value("dtype", "") != have.at("dtype").get<std::string>() ||
+        want.at("shape").size() != have.at("shape").size()) {
+      return false;
+    }
+    for (std::size_t d = 0; d < have.at("shape").size(); ++d) {
+      const json& size = want.at("shape")[d];
+      if (size != -1 && size != have.at("shape")[d]) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<ModelInput> read_model_inputs(const CaseSpec& spec) {
   std::vector<ModelInput> out;
   for (const json& input : spec.params.at("inputs")) {

@@ -36,6 +36,11 @@ double model_read_bytes(const CaseSpec& spec);
 // them, low < high.
 std::optional<ParamProblem> check_model_inputs(const nlohmann::json& params);
 
+// Whether a case's inputs ([{shape, dtype}]) fit those a package recorded: the same dtypes and
+// ranks, and the same size in every dimension but those recorded as -1 (a dynamic dimension, as
+// scripts/export_model.py --dynamic-batch records the batch).
+bool inputs_fit_recorded(const nlohmann::json& recorded, const nlohmann::json& given);
+
 std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);
 // Floating inputs from the standard normal, int64 inputs uniform in their range (the global
 // generator: the case runner seeds it).

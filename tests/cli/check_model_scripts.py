@@ -50,7 +50,8 @@ def check_sweep_script(source_dir, work_dir):
             continue
         (axis, values), = case["sweep"].items()
         wanted += [os.path.basename(case["path"]).replace("{" + axis + "}", str(v)) for v in values]
-    check(made == sorted(wanted), f"sweep-models.sh makes {made}, configs/sweeps.json needs {sorted(wanted)}")
+    wanted = sorted(set(wanted))  # a package with a dynamic batch serves every point
+    check(made == wanted, f"sweep-models.sh makes {made}, configs/sweeps.json needs {sorted(wanted)}")
 
 
 def main(source_dir, work_dir):
@@ -80,6 +81,13 @@ def main(source_dir, work_dir):
         except model_zoo.BadInput as e:
             check("expected SOURCE:NAME" in str(e), f"message for {bad!r}: {e}")
 
+    # One package for every batch size: named for its largest, its batch recorded as -1.
+    dynamic = model_zoo.ModelCase("torchvision:resnet18", 8, dynamic_batch=256)
+    check(dynamic.stem() == "resnet18-bmax256", f"dynamic stem {dynamic.stem()}")
+    check(dynamic.recorded_inputs() == [{"shape": [-1, 3, 224, 224], "dtype": "float32"}],
+          f"dynamic recorded inputs {dynamic.recorded_inputs()}")
+    check(dynamic.inputs() == [{"shape": [8, 3, 224, 224], "dtype": "float32"}], f"dynamic inputs {dynamic.inputs()}")
+
     # Bad arguments: exit code 2 and a message.
     for args, message in ((["torchvision:resnet18", "--mode", "train", "--format", "pt2"], "pt2 is inference only"),
                           (["keras:resnet50", "--dry-run"], "expected SOURCE:NAME"),
@@ -92,7 +100,15 @@ def main(source_dir, work_dir):
                           (["hf:llama", "--decode", "--pos", "-1", "--dry-run"], "--pos -1 must be in [0, --max-seq 1024)"),
                           (["hf:llama", "--pos", "3", "--dry-run"], "--max-seq and --pos describe a decoding step"),
                           (["hf:llama", "--decode", "--mode", "train", "--format", "pt", "--dry-run"],
-                           "--decode is a step of inference")):
+                           "--decode is a step of inference"),
+                          (["torchvision:resnet18", "--dynamic-batch", "64", "--dry-run"],
+                           "--dynamic-batch makes AOTInductor packages: give --format pt2"),
+                          (["torchvision:resnet18", "--dynamic-batch", "64", "--batch", "1,8", "--format", "pt2",
+                            "--dry-run"], "--dynamic-batch: give one --batch"),
+                          (["torchvision:resnet18", "--dynamic-batch", "4", "--batch", "8", "--format", "pt2",
+                            "--dry-run"], "--dynamic-batch 4 must be at least --batch 8"),
+                          (["hf:gpt2", "--decode", "--dynamic-batch", "64", "--format", "pt2", "--dry-run"],
+                           "--dynamic-batch does not go with --decode")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")

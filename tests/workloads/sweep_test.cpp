@@ -3,6 +3,8 @@
 // failing on its own while the others run.
 #include "workloads/model_test_util.h"
 
+#include "models/model_case.h"
+
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/suite/sweep_fields.h"
@@ -80,4 +82,19 @@ TEST_CASE("a swept model case runs point by point, a size the model rejects fail
   CHECK(ran.sweep->value == 5);
   CHECK(outcome.any_failed);
   CHECK(outcome.report.shared_pools.empty());  // no pool to share on the CPU
+}
+
+TEST_CASE("a package with a dynamic batch takes any batch, a fixed one only its own") {
+  const json dynamic = json::parse(R"([{"shape": [-1, 3, 224, 224], "dtype": "float32"}])");
+  const json fixed = json::parse(R"([{"shape": [8, 3, 224, 224], "dtype": "float32"}])");
+  const auto given = [](std::int64_t batch, const char* dtype) {
+    return json::array({{{"shape", {batch, 3, 224, 224}}, {"dtype", dtype}}});
+  };
+  CHECK(bench::inputs_fit_recorded(dynamic, given(1, "float32")));
+  CHECK(bench::inputs_fit_recorded(dynamic, given(256, "float32")));
+  CHECK(bench::inputs_fit_recorded(fixed, given(8, "float32")));
+  CHECK_FALSE(bench::inputs_fit_recorded(fixed, given(16, "float32")));
+  CHECK_FALSE(bench::inputs_fit_recorded(dynamic, given(8, "float16")));
+  CHECK_FALSE(bench::inputs_fit_recorded(dynamic, json::array({{{"shape", {8, 3, 224}}, {"dtype", "float32"}}})));
+  CHECK_FALSE(bench::inputs_fit_recorded(dynamic, json::array()));
 }
