@@ -41,6 +41,9 @@
 #     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS): its
 #               steps into results/sweeps, its model cases into results/sweeps-models; then draws
 #               each sweep (scripts/plot_sweep.py) where matplotlib is
+#     trace     the blog's Linear+Dropout training step, eager and captured, with --trace: Chrome
+#               traces in results/traces, and one eager step above one replay drawn from them
+#               (scripts/trace_timeline.py, results/traces/timeline.png)
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -230,6 +233,13 @@ for stage in "$@"; do
             { run "$dir-plot" python3 scripts/plot_sweep.py "$OUT/results/$dir/results.json" --output-dir "$OUT/results/$dir" || status=1; }
         done
       fi
+      ;;
+    trace)
+      run trace "$gb" --workload linear_dropout --cases linear-dropout-small --variants eager,graph \
+        --trace "$OUT/results/traces" -o "$OUT/results/traces" || status=1
+      run trace-timeline python3 scripts/trace_timeline.py "$OUT/results/traces/linear-dropout-small.eager.trace.json" \
+        "$OUT/results/traces/linear-dropout-small.graph.trace.json" --output "$OUT/results/traces/timeline.png" \
+        --title "Linear+Dropout training step (batch 32): one eager step above one replay" || status=1
       ;;
     ddp)
       # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every

@@ -86,6 +86,10 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();
   app.add_option("--profile", o.profile, "Profile each variant's kernels after its timed samples (CUDA): on or off")
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  app.add_option("--trace", o.trace_dir,
+                 "Write a trace of a few eager steps and replays of each variant to DIR/<case>.<variant>.trace.json "
+                 "(Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "
+                 "step of two variants as a PNG; docs/measuring.md)");
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
       ->group("Testing");
   auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");

@@ -16,6 +16,7 @@
 #include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
 #include "graphbench/suite/sweep_fields.h"
+#include "graphbench/timing/step_trace.h"
 #include "stop_signals.h"
 
 #include <fmt/format.h>
@@ -203,6 +204,17 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   if (o.shuffle) context.shuffle = true;
   context.cold_l2 = o.l2 == "cold";
   context.profile = o.profile != "off";
+  if (!o.trace_dir.empty()) {
+    if (!device.is_cuda() || !step_tracer_available(true)) {
+      // Not an error: the run measures what it can; there is just no trace of it.
+      std::cerr << fmt::format("graphbench: warning: --trace {}: {}; no traces are written\n", o.trace_dir,
+                               device.is_cuda() ? "this graphbench has no step tracer (a CUDA build against "
+                                                  "LibTorch 2.x has one)"
+                                                : "traces show the device's kernels, and this run is on the CPU");
+    } else {
+      context.trace_dir = o.trace_dir;
+    }
+  }
   if (!o.inject_slowdown.empty()) {
     const auto eq = o.inject_slowdown.find('=');
     int factor = 0;

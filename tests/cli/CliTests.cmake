@@ -429,3 +429,12 @@ add_test(NAME "cli: --sweep over an axis the workload lacks (2)"
 add_test(NAME "cli: --sweep with a list that does not increase (2)"
          COMMAND ${EXPECT} 2 "--sweep \"batch=4,2\": expected AXIS=V1,V2,... .*: 2 after 4, not increasing"
                  -- ${GB} --workload gelu --device cpu --sweep batch=4,2 ${QUICK} -o ${OUT_DIR}/sweep-bad)
+
+# --trace on the CPU: a warning, the run goes on (exit 0), and no trace is written.
+add_test(NAME "cli: --trace on the CPU warns and writes no trace"
+         COMMAND ${EXPECT} 0 "warning: --trace .*this run is on the CPU; no traces are written" --
+                 ${CMAKE_COMMAND} -E env ${GB} --workload gelu --device cpu --cases gelu-small --variants eager,static
+                 --trace ${OUT_DIR}/cpu-traces ${QUICK} -o ${OUT_DIR}/cpu-trace-run)
+add_test(NAME "cli: --trace on the CPU left no trace folder"
+         COMMAND ${CMAKE_COMMAND} -DDIR=${OUT_DIR}/cpu-traces -P ${CLI_DIR}/expect_absent.cmake)
+set_tests_properties("cli: --trace on the CPU left no trace folder" PROPERTIES DEPENDS "cli: --trace on the CPU warns and writes no trace")

@@ -8,7 +8,9 @@
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/case_timing.h"
+#include "graphbench/runner/case_trace.h"
 #include "graphbench/runner/validation.h"
+#include "graphbench/timing/nvtx_range.h"
 
 #include <fmt/format.h>
 
@@ -29,6 +31,7 @@ std::vector<std::string> other_cases(const std::vector<std::string>& all, const 
 std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
                                              const CaseContext& context, const Environment& environment,
                                              std::ostream* log) {
+  const NvtxRange case_range("case " + spec.name);
   std::vector<ResultRecord> records;
   records.reserve(spec.variants.size());
   for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
@@ -63,6 +66,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
 
   say("validating against eager");
   {
+    const NvtxRange phase("validate");
     ProgressLine progress(context.progress);
     bool estimated = false;
     validate_against_eager(*instance, runnable, [&](const ValidationStep& s) {
@@ -84,12 +88,23 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     });
   }
   say("timing the validated variants, interleaved");
-  TimedCase timed = time_variants(*instance, runnable, spec, context);
+  TimedCase timed = [&] {
+    const NvtxRange phase("time");
+    return time_variants(*instance, runnable, spec, context);
+  }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
-  profile_variants(timed, *instance, context);
+  {
+    const NvtxRange phase("profile");
+    profile_variants(timed, *instance, context);
+  }
   if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
-  time_variants_back_to_back(timed, context);
+  {
+    const NvtxRange phase("back-to-back");
+    time_variants_back_to_back(timed, context);
+  }
+  if (!context.trace_dir.empty()) say("tracing a few steps of each variant into " + context.trace_dir);
+  trace_variants(timed, context);
   summarize_timing(timed, instance->cost(), environment);
   return records;
 }
