@@ -14,6 +14,7 @@
 #if TORCH_VERSION_MAJOR >= 2
 #define GRAPHBENCH_HAVE_STEP_TRACE 1
 #include <ATen/record_function.h>
+#include <kineto/ActivityType.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 #endif
 #endif
@@ -22,17 +23,29 @@ namespace graphbench {
 
 #ifdef GRAPHBENCH_HAVE_STEP_TRACE
 
-bool step_tracer_available(bool cuda) { return cuda; }
+namespace {
 
-std::string trace_steps(const std::function<void()>& step, int untraced, int steps, bool cuda, const std::string& path) {
-  namespace prof = torch::autograd::profiler;
+namespace prof = torch::autograd::profiler;
+
+// CUPTI at times loses a session's device records (profile_kernels meets it too): a trace without
+// a single kernel, copy or memset is taken again.
+constexpr int kTraceAttempts = 3;
+
+bool has_device_activity(const prof::ProfilerResult& result) {
+  for (const prof::KinetoEvent& e : result.events()) {
+    const auto type = static_cast<libkineto::ActivityType>(e.activityType());
+    if (type == libkineto::ActivityType::CONCURRENT_KERNEL || type == libkineto::ActivityType::GPU_MEMCPY ||
+        type == libkineto::ActivityType::GPU_MEMSET) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<prof::ProfilerResult> traced_steps(const std::function<void()>& step, int steps) {
   using torch::profiler::impl::ActivityType;
   using torch::profiler::impl::ProfilerConfig;
   using torch::profiler::impl::ProfilerState;
-  if (!cuda) return "the steps run on the CPU";
-  if (steps <= 0) return "no steps to trace";
-  setenv("TEARDOWN_CUPTI", "1", /*overwrite=*/0);  // as profile_kernels: no CUPTI left attached afterwards
-  for (int i = 0; i < untraced; ++i) step();
   const ProfilerConfig config(ProfilerState::KINETO);
   const std::set<ActivityType> activities = {ActivityType::CPU, ActivityType::CUDA};
   synchronize_device(true);
@@ -50,7 +63,28 @@ std::string trace_steps(const std::function<void()>& step, int untraced, int ste
     (void)prof::disableProfiler();
     throw;
   }
-  const std::unique_ptr<prof::ProfilerResult> result = prof::disableProfiler();
+  return prof::disableProfiler();
+}
+
+}  // namespace
+
+bool step_tracer_available(bool cuda) { return cuda; }
+
+std::string trace_steps(const std::function<void()>& step, int untraced, int steps, bool cuda, const std::string& path) {
+  if (!cuda) return "the steps run on the CPU";
+  if (steps <= 0) return "no steps to trace";
+  setenv("TEARDOWN_CUPTI", "1", /*overwrite=*/0);  // as profile_kernels: no CUPTI left attached afterwards
+  for (int i = 0; i < untraced; ++i) step();
+  std::unique_ptr<prof::ProfilerResult> result;
+  for (int attempt = 0; attempt < kTraceAttempts; ++attempt) {
+    result = traced_steps(step, steps);
+    if (has_device_activity(*result)) break;
+    result.reset();
+  }
+  if (!result) {
+    return "the profiler recorded no device activity in " + std::to_string(kTraceAttempts) +
+           " tries (CUPTI lost its records)";
+  }
   const std::string temporary = path + ".tmp";
   result->save(temporary);
   std::error_code ec;
