@@ -11,41 +11,23 @@ footnote. Needs only matplotlib (Debian's python3-matplotlib). Exit codes: 0 wri
 """
 
 import argparse
-import json
-import math
 import os
 import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyplot_import import import_pyplot  # noqa: E402
+from plot_common import BadInput, import_pyplot, is_number, read_json  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 LOG_SCALE_SPAN = 20.0  # log y axis when max/min of the plotted speedups is above this
 PROG = "plot_speedups.py"
 
 
-class BadInput(Exception):
-    """The results file cannot be plotted; the message says why."""
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def load_results(path):
     """Returns the parsed results.json, checked to have a non-empty records list."""
-    if not os.path.exists(path):
-        raise BadInput(f"{path}: file not found")
-    if os.path.isdir(path):
-        raise BadInput(f"{path}: is a directory, expected a results.json file")
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            doc = json.load(f)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"{path}: cannot read: {e}") from None
+    doc = read_json(path)
     if not isinstance(doc, dict):
         raise BadInput(f"{path}: expected a JSON object with \"records\" (docs/results.md), found {type(doc).__name__}")
     records = doc.get("records")

@@ -13,38 +13,22 @@ Exit codes: 0 written, 2 bad input (missing file, invalid JSON, no sweeps, malfo
 """
 
 import argparse
-import json
-import math
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyplot_import import import_pyplot  # noqa: E402
+from plot_common import BadInput, import_pyplot, is_number, read_json  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 PROG = "plot_sweep.py"
 MIB = 1024.0 * 1024.0
 
 
-class BadInput(Exception):
-    """The results file cannot be plotted; the message says why."""
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def load_sweeps(path):
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: file not found")
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            doc = json.load(f)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"{path}: cannot read: {e}") from None
+    doc = read_json(path)
     sweeps = doc.get("sweeps") if isinstance(doc, dict) else None
     if not isinstance(sweeps, list) or not sweeps:
         raise BadInput(f"{path}: no sweeps to plot (\"sweeps\" is missing or empty: a run without sweeps, "

@@ -13,13 +13,12 @@ JSON, no such step), 1 matplotlib missing.
 """
 
 import argparse
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyplot_import import import_pyplot  # noqa: E402
+from plot_common import BadInput, import_pyplot, is_number, read_json  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 PROG = "trace_timeline.py"
@@ -28,24 +27,10 @@ DEVICE_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
 STEP_PREFIX = "graphbench step "
 
 
-class BadInput(Exception):
-    """A trace cannot be drawn; the message says why."""
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def load_events(path):
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: file not found")
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            doc = json.load(f)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"{path}: cannot read: {e}") from None
+    doc = read_json(path)
     events = doc.get("traceEvents") if isinstance(doc, dict) else doc
     if not isinstance(events, list):
         raise BadInput(f"{path}: expected a Chrome trace (an object with \"traceEvents\", or a list of events)")
