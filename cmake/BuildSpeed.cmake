@@ -34,11 +34,13 @@ set(GRAPHBENCH_PCH_TORCH_HEADERS <ATen/ATen.h> <fmt/format.h> <nlohmann/json.hpp
 set(GRAPHBENCH_PCH_CORE_HEADERS <fmt/format.h> <nlohmann/json.hpp> <functional> <map> <memory> <optional>
     <string> <vector>)
 
-# graphbench_compile_like(TARGET hot|plumbing torch|core)
+# graphbench_compile_like(TARGET hot|plumbing torch|core|none)
 #   hot       -O2: code that runs while steps are timed
 #   plumbing  -Og: code that reads, writes, checks and reports
 #   torch     the target uses LibTorch: links graphbench_torch, reuses the ATen header set
 #   core      torch-free: reuses the fmt / nlohmann header set
+#   none      no precompiled header (a target that includes neither set, and would be compiled
+#             with other definitions than the header was: GCC then ignores it with a warning)
 function(graphbench_compile_like target speed kind)
   if(_graphbench_per_target_optimisation)
     if(speed STREQUAL "hot")
@@ -51,7 +53,7 @@ function(graphbench_compile_like target speed kind)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
                                                UNITY_BUILD_BATCH_SIZE ${GRAPHBENCH_UNITY_BATCH})
   endif()
-  if(GRAPHBENCH_USE_PCH)
+  if(GRAPHBENCH_USE_PCH AND NOT kind STREQUAL "none")
     if(kind STREQUAL "torch")
       target_precompile_headers(${target} REUSE_FROM graphbench_pch_torch)
     else()
