@@ -27,6 +27,7 @@ holds their cases), 2 bad arguments.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -207,9 +208,18 @@ def export_torchscript(case, model, inputs, path):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
     else:
         model.eval()
-        with torch.no_grad():
+        with torch.no_grad(), decoders_traceable(case):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
     torch.jit.save(module, str(path))
+
+
+def decoders_traceable(case):
+    """For a Hugging Face decoder, decoders.traceable_rotary(); nothing otherwise."""
+    if case.source != "hf":
+        return contextlib.nullcontext()
+    import decoders
+
+    return decoders.traceable_rotary()
 
 
 def export_aoti(case, model, inputs, path):
