@@ -11,6 +11,8 @@
 # configs/decode.json (a test checks that they agree). Every export is attempted; the exit code is
 # 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter; with
 # JOBS=2 the two models export side by side (each into a suite file of its own, merged at the end).
+# MODELS=llama exports the Llama-class decoder alone, FORMATS=pt (or pt2) one format: a suite of
+# those cases only.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dry=()
@@ -30,7 +32,8 @@ llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-conf
        --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
        --hf-config max_position_embeddings=2048)
 export_model() {
-  "${PYTHON:-python3}" "$here/export_model.py" "$@" --dtype bfloat16 -o "$out" --suite-name decode "${dry[@]}"
+  "${PYTHON:-python3}" "$here/export_model.py" "$@" --dtype bfloat16 -o "$out" --suite-name decode \
+    ${FORMATS:+--format "$FORMATS"} "${dry[@]}"
 }
 # Each returns 1 when an export failed, after trying all of them.
 gpt2() {
@@ -46,7 +49,9 @@ llama() {
   export_model hf:llama "${llama[@]}" --batch 1 --seq 512 --suite "$1" --append || code=1
   return $code
 }
-if [[ ${JOBS:-1} -ge 2 && ${#dry[@]} -eq 0 ]]; then
+if [[ ${MODELS:-gpt2 llama} == llama ]]; then
+  llama "$suite" || status=1
+elif [[ ${JOBS:-1} -ge 2 && ${#dry[@]} -eq 0 ]]; then
   part=$(mktemp -d)
   gpt2 "$suite" || status=1 &
   llama "$part/llama.json" || status=1

@@ -44,6 +44,9 @@
 #     trace     the blog's Linear+Dropout training step, eager and captured, with --trace: Chrome
 #               traces in results/traces, and one eager step above one replay drawn from them
 #               (scripts/trace_timeline.py, results/traces/timeline.png)
+#     decode-llama-pt  the Llama-class TorchScript cases of configs/decode.json alone: exported
+#               (MODELS=llama FORMATS=pt scripts/decode-suite.sh), run, and Python's four figures
+#               beside them (results/decode-llama-pt)
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -233,6 +236,16 @@ for stage in "$@"; do
             { run "$dir-plot" python3 scripts/plot_sweep.py "$OUT/results/$dir/results.json" --output-dir "$OUT/results/$dir" || status=1; }
         done
       fi
+      ;;
+    decode-llama-pt)
+      py=${PYTHON:-python3}
+      run decode-llama-pt-export env PYTHON="$py" MODELS=llama FORMATS=pt scripts/decode-suite.sh models \
+        models/decode-llama-pt.json || status=1
+      run decode-llama-pt "$gb" run --config models/decode-llama-pt.json "${model_args[@]}" \
+        -o "$OUT/results/decode-llama-pt" || status=1
+      run decode-llama-pt-python "$py" scripts/python_baseline.py --suite models/decode-llama-pt.json \
+        --graphbench "$OUT/results/decode-llama-pt/results.json" "${python_args[@]}" \
+        -o "$OUT/results/decode-llama-pt/python-baseline.json" || status=1
       ;;
     trace)
       run trace "$gb" --workload linear_dropout --cases linear-dropout-small --variants eager,graph \
