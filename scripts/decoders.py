@@ -20,9 +20,7 @@ time, so every run of it, eager or replayed, starts from the same cache.
 Everything here imports torch and transformers; model_zoo.py imports this module only to build.
 """
 
-import contextlib
 import os
-import sys
 
 
 def _transformers():
@@ -42,32 +40,6 @@ def hf_config(model_type, overrides):
     except ValueError as e:
         raise model_zoo.BadInput(f"hf:{model_type}: transformers {transformers.__version__} does not know this model "
                                  f"type ({str(e).splitlines()[0]})")
-
-
-def _rotate_half_by_chunks(x):
-    """transformers' rotate_half, the halves taken by torch.chunk: the same values."""
-    import torch
-
-    x1, x2 = x.chunk(2, dim=-1)
-    return torch.cat((-x2, x1), dim=-1)
-
-
-@contextlib.contextmanager
-def traceable_rotary():
-    """While torch.jit.trace runs: transformers' rotate_half (Llama, Mistral, Qwen2 and the others
-    with rotary embeddings) halves the head by `x[..., : x.shape[-1] // 2]`, which a trace records
-    as int() of a tensor on the device: a synchronisation in every step, so that no CUDA graph can
-    capture the traced model. The same halves taken by torch.chunk trace to a plain op."""
-    patched = []
-    for name, module in list(sys.modules.items()):
-        if name.startswith("transformers.models.") and callable(getattr(module, "rotate_half", None)):
-            patched.append((module, module.rotate_half))
-            module.rotate_half = _rotate_half_by_chunks
-    try:
-        yield
-    finally:
-        for module, original in patched:
-            module.rotate_half = original
 
 
 def prefill_model(config):

@@ -27,7 +27,6 @@ holds their cases), 2 bad arguments.
 """
 
 import argparse
-import contextlib
 import json
 import os
 import shlex
@@ -36,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model_zoo  # noqa: E402
+import trace_fixes  # noqa: E402
 
 PROG = "export_model.py"
 WORKLOAD_OF_FORMAT = {"pt": "torchscript", "pt2": "aoti"}
@@ -208,18 +208,9 @@ def export_torchscript(case, model, inputs, path):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
     else:
         model.eval()
-        with torch.no_grad(), decoders_traceable(case):
+        with torch.no_grad(), trace_fixes.traceable(case):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
     torch.jit.save(module, str(path))
-
-
-def decoders_traceable(case):
-    """For a Hugging Face decoder, decoders.traceable_rotary(); nothing otherwise."""
-    if case.source != "hf":
-        return contextlib.nullcontext()
-    import decoders
-
-    return decoders.traceable_rotary()
 
 
 def export_aoti(case, model, inputs, path):

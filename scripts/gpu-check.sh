@@ -41,6 +41,8 @@
 #     sweeps    waits for sweep-export (or exports), runs configs/sweeps.json ($SWEEP_ARGS): its
 #               steps into results/sweeps, its model cases into results/sweeps-models; then draws
 #               each sweep (scripts/plot_sweep.py) where matplotlib is
+#     vit-pt    torchvision's ViT-B/16 as TorchScript (batch 1), exported, run and timed in Python in one
+#               call (results/vit-pt): the traced model whose reshape once kept it from being captured
 #     trace     the blog's Linear+Dropout training step, eager and captured, with --trace: Chrome
 #               traces in results/traces, and one eager step above one replay drawn from them
 #               (scripts/trace_timeline.py, results/traces/timeline.png)
@@ -246,6 +248,14 @@ for stage in "$@"; do
       run decode-llama-pt-python "$py" scripts/python_baseline.py --suite models/decode-llama-pt.json \
         --graphbench "$OUT/results/decode-llama-pt/results.json" "${python_args[@]}" \
         -o "$OUT/results/decode-llama-pt/python-baseline.json" || status=1
+      ;;
+    vit-pt)
+      py=${PYTHON:-python3}
+      run vit-pt-export "$py" scripts/export_model.py torchvision:vit_b_16 --batch 1 --format pt -o models \
+        --suite models/vit-pt.json || status=1
+      run vit-pt "$gb" run --config models/vit-pt.json "${model_args[@]}" -o "$OUT/results/vit-pt" || status=1
+      run vit-pt-python "$py" scripts/python_baseline.py --suite models/vit-pt.json \
+        --graphbench "$OUT/results/vit-pt/results.json" "${python_args[@]}" -o "$OUT/results/vit-pt/python-baseline.json" || status=1
       ;;
     trace)
       run trace "$gb" --workload linear_dropout --cases linear-dropout-small --variants eager,graph \
