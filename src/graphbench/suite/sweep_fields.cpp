@@ -82,7 +82,7 @@ SweepSpec read_sweep(const JsonChecker& checker, const json& case_object, const 
                                       sweep.axis, axis->fixed_param));
   }
   const std::string list_pointer = json_pointer_append(pointer, sweep.axis);
-  const json& list = value.begin().value();
+  const json& list = value.at(sweep.axis);
   if (!list.is_array()) checker.fail_expected(list_pointer, kValuesWanted, list);
   for (std::size_t i = 0; i < list.size(); ++i) {
     sweep.values.push_back(checker.read_positive_int(list[i], json_pointer_append(list_pointer, i)));
