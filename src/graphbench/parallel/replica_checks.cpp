@@ -59,7 +59,7 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
                                          DataParallelCase& one_process, const std::vector<VariantRecord>& variants,
                                          bool bfloat16_gradients) {
   const int steps = instance.validation_steps();
-  const Variant& eager = Variant::named("eager");
+  const Variant eager = Variant::named("eager");  // a copy: GCC 13 takes the reference for a dangling one
   // One process on the whole global batches: no collective, every rank computes it for itself.
   std::vector<at::Tensor> expected;
   double largest_move = 0.0;  // how far the params moved in those steps

@@ -154,7 +154,7 @@ class Validator {
 
   // Settling steps, then eager's two runs; throws what eager throws.
   EagerRuns eager_runs(bool report) {
-    const Variant& eager = Variant::named("eager");
+    const Variant eager = Variant::named("eager");  // a copy: GCC 13 takes the reference for a dangling one
     if (const int settle = instance_.settle_steps(); settle > 0) {
       observe_steps(*instance_.make_runner(eager, /*validation=*/true), settle);
     }
