@@ -28,7 +28,7 @@ TEST_CASE("variants: every variant names the method of its steps") {
   }
   for (const char* name : {"graph:replay", "jit+graph:replay", "native+graph:replay", "reference+graph:replay"}) {
     CAPTURE(name);
-    const Variant& v = Variant::named(name);
+    const Variant v = Variant::named(name);
     CHECK(std::string(v.method()) == "replay");
     CHECK(v.inputs_in_place());
     CHECK(v.needs_cuda_graph());

@@ -60,7 +60,8 @@ inline std::vector<ResultRecord> run_case(const CaseSpec& spec, at::Device devic
   return run_benchmark_case(*WorkloadRegistry::global().find(spec.workload), spec, context, Environment{}, nullptr);
 }
 
-inline const ResultRecord& record_of(const std::vector<ResultRecord>& records, const std::string& variant) {
+// By value: a reference returned for a string argument made on the spot reads as dangling to GCC 13.
+inline ResultRecord record_of(const std::vector<ResultRecord>& records, const std::string& variant) {
   for (const auto& r : records) {
     if (r.variant == variant) return r;
   }

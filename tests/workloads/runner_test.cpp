@@ -155,7 +155,8 @@ CaseSpec fake_case(const std::string& name, const std::string& workload, const s
   return spec;
 }
 
-const ResultRecord& find(const std::vector<ResultRecord>& records, const std::string& variant) {
+// By value: a reference returned for a string argument made on the spot reads as dangling to GCC 13.
+ResultRecord find(const std::vector<ResultRecord>& records, const std::string& variant) {
   for (const auto& r : records) {
     if (r.variant == variant) return r;
   }
