@@ -1,5 +1,10 @@
 // aoti: your own model as an AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package),
-// run with torch::inductor::AOTIModelPackageLoader as one op of an engine program; inference.
+// run with torch::inductor::AOTIModelPackageLoader as one op of an engine program.
+//   mode inference  the model's forward
+//   mode train      one whole training step compiled into the package (scripts/export_model.py
+//                   --mode train --format pt2: forward, loss, backward and the optimizer's update),
+//                   its state (params, buffers, optimizer state) read from the case's `state` file
+//                   into the model store and updated in place by every call
 //   eager  the package's run, call by call
 //   graph  that run captured in a CUDA graph and replayed (after a warm-up: the loader loads its
 //          kernels on the first run); a failed capture is recorded and the variant runs eagerly
@@ -10,10 +15,12 @@
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
+#include "models/training_package.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/aoti_package.h"
+#include "graphbench/ops/aoti_training_step.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
 
@@ -29,19 +36,44 @@ const char* const kInputsMetadataKey = "graphbench_inputs";
 // ... and the bytes a step must read (parameters and KV cache), as a decimal number.
 const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
 
+ParamDecl state_file_param() {
+  ParamDecl p;
+  p.name = "state";
+  p.type = ParamType::kPath;
+  p.default_value = nullptr;
+  p.optional = true;
+  p.help = "mode train: the training step's initial state (params, buffers, optimizer state), the <stem>.state.pt "
+           "that scripts/export_model.py writes beside the package, relative to the suite file";
+  return p;
+}
+
+std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {
+  if (auto problem = bench::check_model_inputs(params)) return problem;
+  if (mode == "train" && !params.contains("state")) {
+    return ParamProblem{"", "missing required key \"state\" (mode train: the training step's initial state, the "
+                            "<stem>.state.pt written beside the package by scripts/export_model.py --mode train)"};
+  }
+  if (mode != "train" && params.contains("state")) {
+    return ParamProblem{"/state", fmt::format("expected no state in mode {} (a state file belongs to a training step's "
+                                              "package, mode train), got {}",
+                                              mode, params.at("state").dump())};
+  }
+  return std::nullopt;
+}
+
 WorkloadDescriptor aoti_descriptor() {
   WorkloadDescriptor d;
   d.name = "aoti";
-  d.summary = "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference";
-  d.modes = {"inference"};
+  d.summary = "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference or a whole training step";
+  d.modes = {"inference", "train"};
   d.kinds = {"benchmark"};
   d.variants = {Variant::named("eager"), Variant::named("graph")};
   d.dtypes = {"float32", "float16", "bfloat16"};
   d.params = {bench::model_path_param("the AOTInductor package (.pt2), relative to the suite file"),
-              bench::model_inputs_param()};
+              bench::model_inputs_param(), state_file_param()};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
-  d.check = [](const nlohmann::json& params, const std::string&) { return bench::check_model_inputs(params); };
+  d.check = check_aoti_params;
   d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
@@ -85,10 +117,31 @@ double recorded_read_bytes(const std::map<std::string, std::string>& metadata) {
   }
 }
 
+// The mode of the case against what the package is: a training step's package runs in mode train
+// only, and mode train needs one.
+void check_package_kind(const CaseSpec& spec, const std::string& file, const std::map<std::string, std::string>& metadata) {
+  const bool training_step = bench::records_training_step(metadata);
+  if (spec.mode == "train" && !training_step) {
+    bench::fail_case_field(spec, "mode",
+                           fmt::format("mode train needs a training step's package; {} is a model's forward (case {}): "
+                                       "export one with scripts/export_model.py --mode train --format pt2",
+                                       file, spec.name));
+  }
+  if (spec.mode != "train" && training_step) {
+    bench::fail_case_field(spec, "mode",
+                           fmt::format("{} is a whole training step's package (case {}): give it \"mode\": \"train\" "
+                                       "and its \"state\" file",
+                                       file, spec.name));
+  }
+}
+
+std::string input_name(std::size_t i) { return fmt::format("input{}", i); }
+
 class AotiCase final : public CaseInstance {
  public:
   AotiCase(const CaseSpec& spec, const CaseContext& context)
-      : device_(context.device), tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
+      : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
+        tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
     if (!ops::aoti_supported()) {
       skip_reason_ = ops::aoti_unsupported_reason();
       return;
@@ -101,47 +154,108 @@ class AotiCase final : public CaseInstance {
                                  at::DeviceTypeName(device_.type(), true));
       return;
     }
+    check_package_kind(spec, file, metadata);
     if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata);
     inputs_ = bench::make_model_inputs(bench::read_model_inputs(spec), device_);
     auto package = ops::AotiPackage::load(file, device_);
-    Builder b("aoti_forward");
-    std::vector<ValueId> ids;
-    for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      const std::string name = fmt::format("input{}", i);
-      ids.push_back(b.input(name, spec_of(inputs_[i])));
-      feed_[name] = inputs_[i];
-    }
-    const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
-    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
-    program_ = b.build();
+    program_ = train_ ? build_train_program(std::move(package), file, metadata)
+                      : build_inference_program(std::move(package), file);
   }
 
   std::string skip_reason(const Variant&) const override { return skip_reason_; }
 
-  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
     if (!program_) throw EngineError("aoti: " + skip_reason_);
+    // Every validation runner starts from the same random state, so that a step that draws random
+    // numbers (dropout) draws the same ones eagerly and replayed.
+    if (validation && train_) at::manual_seed(seed_);
     EngineRunnerConfig config;
     config.program = program_;
     config.executor = bench::executor_for(variant);
-    config.policy = Policy::inference();
+    config.policy = train_ ? Policy::train() : Policy::inference();
     config.options.warmup_steps = 3;
     config.options.fallback_to_eager = true;
     config.feed = feed_;
+    if (train_) {
+      config.store = initial_.clone();
+      config.observed_store_entries = param_names_;
+    }
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
-  // A black box: its roofline is what the case says it must read, or what its exporter recorded.
+  // A black box: its roofline is what the case says it must read, or what its exporter recorded
+  // (a training step: its whole state once).
   StepCost cost() const override { return {read_bytes_, 0.0}; }
+  int validation_steps() const override { return train_ ? 3 : 1; }
   double rtol(const Variant&) const override { return tolerance_.rtol; }
   double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
+  std::vector<ValueId> declare_inputs(Builder& b) {
+    std::vector<ValueId> ids;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      ids.push_back(b.input(input_name(i), spec_of(inputs_[i])));
+      feed_[input_name(i)] = inputs_[i];
+    }
+    return ids;
+  }
+
+  std::shared_ptr<const Program> build_inference_program(std::shared_ptr<ops::AotiPackage> package,
+                                                         const std::string& file) {
+    Builder b("aoti_forward");
+    const std::vector<ValueId> ids = declare_inputs(b);
+    const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
+    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
+    return b.build();
+  }
+
+  // The package's inputs, then its target (drawn after the inputs, as the torchscript workload
+  // draws a loss's target), then its state as params and state externals of the model store.
+  std::shared_ptr<const Program> build_train_program(std::shared_ptr<ops::AotiPackage> package, const std::string& file,
+                                                     const std::map<std::string, std::string>& metadata) {
+    const bench::TrainingStep step = bench::read_training_step(spec_, file, metadata);
+    const std::vector<at::Tensor> initial = bench::load_initial_state(spec_, step, device_);
+    Builder b("aoti_train");
+    ops::AotiTrainingCall call;
+    call.run = [package = std::move(package)](const std::vector<at::Tensor>& in) { return package->run(in); };
+    call.label = file;
+    call.state_returned = step.state_returned;
+    std::vector<ValueId> inputs = declare_inputs(b);
+    call.example_inputs = inputs_;
+    if (step.target) {
+      const at::Tensor target = bench::make_model_inputs({*step.target}, device_).at(0);
+      inputs.push_back(b.input("target", spec_of(target)));
+      feed_["target"] = target;
+      call.example_inputs.push_back(target);
+    }
+    std::vector<ValueId> state;
+    for (std::size_t i = 0; i < step.state.size(); ++i) {
+      const bench::StateEntry& entry = step.state[i];
+      initial_.set(entry.name, initial[i]);
+      const TensorSpec spec = spec_of(initial[i]);
+      if (entry.role == "param") {
+        param_names_.push_back(entry.name);
+        state.push_back(b.param(entry.name, spec));
+      } else {
+        state.push_back(b.state(entry.name, spec));
+      }
+    }
+    call.example_state = initial;
+    b.output("loss", ops::aoti_training_step(b, std::move(call), inputs, state));
+    return b.build();
+  }
+
+  CaseSpec spec_;
   at::Device device_;
+  std::uint64_t seed_;
+  bool train_;
   bench::Tolerance tolerance_;
   double read_bytes_ = 0.0;
   std::string skip_reason_;
   std::vector<at::Tensor> inputs_;
   Feed feed_;
+  std::vector<std::string> param_names_;  // mode train: the state entries validation compares
+  ModelStore initial_;
   std::shared_ptr<const Program> program_;
 };
 
@@ -150,7 +264,11 @@ class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
   using CaseWorkload::CaseWorkload;
   void preflight(const CaseSpec& spec) const override {
     const std::string file = bench::checked_model_file(spec, "an AOTInductor package (.pt2)");
-    if (ops::aoti_supported()) check_recorded_inputs(spec, file, package_metadata(spec, file));
+    if (spec.mode == "train") bench::checked_model_file(spec, "a training step's state (TorchScript)", "state");
+    if (!ops::aoti_supported()) return;
+    const auto metadata = package_metadata(spec, file);
+    check_package_kind(spec, file, metadata);
+    check_recorded_inputs(spec, file, metadata);
   }
 };
 

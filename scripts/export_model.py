@@ -7,8 +7,12 @@
 Writes, per model and batch size, into the output folder:
     <stem>.pt         TorchScript (workload torchscript): torch.jit.trace of the model in eval mode,
                       or for --mode train torch.jit.script (a trace in train mode if scripting fails)
-    <stem>.pt2        an AOTInductor package (workload aoti, inference only): torch.export, then
-                      torch._inductor.aoti_compile_and_package; the package records its inputs
+    <stem>.pt2        an AOTInductor package (workload aoti): torch.export, then
+                      torch._inductor.aoti_compile_and_package; the package records its inputs.
+                      With --mode train, one whole training step (forward, loss, backward and the
+                      optimizer's update, traced by make_fx: scripts/train_step.py), its state
+                      (params, buffers, optimizer state) inputs that the step updates in place, and
+    <stem>.state.pt   beside it, that state's initial values (TorchScript buffers s0, s1, ...)
     <file>.json       beside each file: what made it (model name, batch, ...), read by
                       scripts/python_baseline.py to build the same model in Python
 and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
@@ -88,7 +92,8 @@ def parse_args(argv):
     p.add_argument("--append", action="store_true", help="add the cases to the suite file if it exists")
     p.add_argument("--suite-description", help="the suite's description (a new suite file only)")
     p.add_argument("--mode", choices=["inference", "train"], default="inference",
-                   help="train: a TorchScript training step (loss, optimizer); pt2 is inference only")
+                   help="train: a whole training step (loss, backward, optimizer), as TorchScript (the engine runs "
+                        "backward and the optimizer) or as one AOTInductor package")
     p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32")
     p.add_argument("--image-size", type=int, default=224, help="vision models: input height and width (default 224)")
     p.add_argument("--seq", type=int, default=128, help="hf models: sequence length (default 128)")
@@ -112,8 +117,6 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
-    if args.mode == "train" and "pt2" in args.format:
-        p.error("--format pt2 is inference only (AOTInductor packages hold no backward); use --format pt with --mode train")
     if args.dynamic_batch and args.format != ["pt2"]:
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
     if args.dynamic_batch and len(args.batch) != 1:
@@ -153,11 +156,20 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
     for key in ("rtol", "atol"):
         if tolerances.get(key) is not None:
             entry[key] = tolerances[key]
-    if case.mode == "train":
+    if case.mode == "train" and fmt == "pt2":
+        # The loss and the optimizer are inside the package; the case names its initial state.
+        entry.update({"mode": "train", "state": os.path.relpath(state_path(model_file), suite_dir)})
+    elif case.mode == "train":
         entry.update({"mode": "train", "loss": case.loss, "optimizer": case.optimizer, "lr": case.lr})
         if case.optimizer == "sgd":
             entry["momentum"] = case.momentum
     return entry
+
+
+def state_path(package_file):
+    """Beside a training step's package (<stem>.pt2): its initial state, <stem>.state.pt."""
+    package_file = str(package_file)
+    return (package_file[:-len(".pt2")] if package_file.endswith(".pt2") else package_file) + ".state.pt"
 
 
 def to_json_text(value, indent=0):
@@ -213,17 +225,44 @@ def export_torchscript(case, model, inputs, path):
     torch.jit.save(module, str(path))
 
 
+def package_configs(case, read_bytes, extra=None):
+    """Inductor's settings for a package: the metadata graphbench reads. graphbench compares a
+    case's inputs with the recorded ones before it runs the package, and takes the bytes a step
+    must read as the case's roofline."""
+    import torch._inductor
+
+    if not hasattr(torch._inductor.config.aot_inductor, "metadata"):
+        return {}
+    metadata = {"graphbench_inputs": json.dumps(case.recorded_inputs()), "graphbench_read_bytes": str(read_bytes)}
+    metadata.update(extra or {})
+    return {"aot_inductor.metadata": metadata}
+
+
+def export_aoti_train_step(case, model, inputs, path, device):
+    """One whole training step as a package, and its initial state beside it (scripts/train_step.py)."""
+    import torch
+
+    import train_step
+
+    model.eval()  # the output's shape, for the target, without touching BatchNorm's statistics
+    with torch.no_grad():
+        output = model(*inputs)
+    target = model_zoo.make_target(case, output, device)
+    classes = model_zoo.first_tensor(output).shape[-1]
+    configs = package_configs(case, 0)
+    if not configs:
+        raise RuntimeError(f"this PyTorch ({torch.__version__}) cannot record a package's metadata, which a training "
+                           "step's package needs (its state and its target)")
+    state = train_step.export_package(case, model, inputs, target, classes, path, configs["aot_inductor.metadata"])
+    train_step.save_state(state, state_path(path))
+
+
 def export_aoti(case, model, inputs, path):
     import torch
     import torch._inductor
 
     model.eval()
-    configs = {}
-    if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        # graphbench compares a case's inputs with these before it runs the package, and takes the
-        # bytes a step must read as the case's roofline.
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs()),
-                                            "graphbench_read_bytes": str(model_zoo.read_bytes(model))}
+    configs = package_configs(case, model_zoo.read_bytes(model))
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.
@@ -242,6 +281,8 @@ def export(case, fmt, path, device):
     print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
     if fmt == "pt":
         export_torchscript(case, model, inputs, path)
+    elif case.mode == "train":
+        export_aoti_train_step(case, model, inputs, path, device)
     else:
         export_aoti(case, model, inputs, path)
     del model

@@ -78,7 +78,8 @@ class ModelCase:
                 raise BadInput("--dynamic-batch does not go with --decode: a decoding step's KV cache is made for "
                                "one batch size (export one step per size)")
             if self.mode != "inference":
-                raise BadInput("--dynamic-batch is for AOTInductor packages, which are inference only")
+                raise BadInput("--dynamic-batch does not go with --mode train: a training step's package is made for "
+                               "one batch size (export one package per size)")
             if self.dynamic_batch < self.batch:
                 raise BadInput(f"--dynamic-batch {self.dynamic_batch} must be at least --batch {self.batch} (the "
                                "example the package is traced with)")

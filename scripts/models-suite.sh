@@ -22,12 +22,12 @@ export_model() {
 }
 export_model torchvision:resnet50 --batch 1,32 --suite-description "Your own model, eager and captured: \
 ResNet-50 (batch 1 and 32), ViT-B/16 and a BERT-base encoder (sequence 128) as TorchScript and AOTInductor \
-packages, inference; training steps of ResNet-18 (batch 32, SGD) and of MobileNetV3-Small (batch 32, Adam, dropout) \
-as TorchScript. Random weights. The model \
+packages, inference; whole training steps of ResNet-18 (batch 32, SGD) and of MobileNetV3-Small (batch 32, Adam, \
+dropout) as TorchScript and as one AOTInductor package each. Random weights. The model \
 files are not committed: make them with scripts/models-suite.sh (needs PyTorch, torchvision, transformers)."
 export_model torchvision:vit_b_16 --batch 1 --append
 export_model hf:bert --batch 1 --seq 128 --append
-export_model torchvision:resnet18 --batch 32 --mode train --format pt --loss cross_entropy --optimizer sgd --lr 0.01 --momentum 0.9 --append
+export_model torchvision:resnet18 --batch 32 --mode train --format pt,pt2 --loss cross_entropy --optimizer sgd --lr 0.01 --momentum 0.9 --append
 # A training step with dropout and Adam: its validation once judged the random stream, not the capture.
-export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt --optimizer adam --append
+export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt,pt2 --optimizer adam --append
 exit $status

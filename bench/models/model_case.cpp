@@ -170,26 +170,26 @@ void fail_case_field(const CaseSpec& spec, const std::string& field, const std::
   throw InputError(fmt::format("{}: {}/{}: {}", spec.suite_path, spec.json_path, field, message));
 }
 
-std::string checked_model_file(const CaseSpec& spec, const std::string& what) {
-  const std::string file = param_string(spec, "path");
+std::string checked_model_file(const CaseSpec& spec, const std::string& what, const char* field) {
+  const std::string file = param_string(spec, field);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) {
-    fail_case_field(spec, "path",
+    fail_case_field(spec, field,
                     fmt::format("{}: no such file (case {}; make model files with scripts/export_model.py, see "
                                 "the README's \"Benchmark your own model\")",
                                 file, spec.name));
   }
   if (!std::filesystem::is_regular_file(file, ec)) {
-    fail_case_field(spec, "path", fmt::format("{}: not a regular file (case {}; expected {})", file, spec.name, what));
+    fail_case_field(spec, field, fmt::format("{}: not a regular file (case {}; expected {})", file, spec.name, what));
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    fail_case_field(spec, "path", fmt::format("{}: cannot read ({}) (case {})", file, std::strerror(errno), spec.name));
+    fail_case_field(spec, field, fmt::format("{}: cannot read ({}) (case {})", file, std::strerror(errno), spec.name));
   }
   char magic[4] = {};
   in.read(magic, sizeof magic);
   if (in.gcount() != 4 || std::memcmp(magic, "PK\x03\x04", 4) != 0) {
-    fail_case_field(spec, "path",
+    fail_case_field(spec, field,
                     fmt::format("{}: not a zip archive, so not {} (case {}): the file is damaged or of another kind",
                                 file, what, spec.name));
   }

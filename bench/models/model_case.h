@@ -59,9 +59,10 @@ Tolerance model_tolerance(const CaseSpec& spec);
 // "<suite file>: <case pointer>/<field>: <message>" as an InputError.
 [[noreturn]] void fail_case_field(const CaseSpec& spec, const std::string& field, const std::string& message);
 
-// The case's `path`, checked to be a readable file that starts as a zip archive does (TorchScript
-// files and AOTInductor packages both are); throws InputError naming the suite file, the case and
-// the file. `what` names the expected kind of file in messages.
-std::string checked_model_file(const CaseSpec& spec, const std::string& what);
+// The case's `field` (a file: `path`, or a training package's `state`), checked to be a readable
+// file that starts as a zip archive does (TorchScript files and AOTInductor packages both are);
+// throws InputError naming the suite file, the case, the field and the file. `what` names the
+// expected kind of file in messages.
+std::string checked_model_file(const CaseSpec& spec, const std::string& what, const char* field = "path");
 
 }  // namespace graphbench::bench

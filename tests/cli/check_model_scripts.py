@@ -89,8 +89,7 @@ def main(source_dir, work_dir):
     check(dynamic.inputs() == [{"shape": [8, 3, 224, 224], "dtype": "float32"}], f"dynamic inputs {dynamic.inputs()}")
 
     # Bad arguments: exit code 2 and a message.
-    for args, message in ((["torchvision:resnet18", "--mode", "train", "--format", "pt2"], "pt2 is inference only"),
-                          (["keras:resnet50", "--dry-run"], "expected SOURCE:NAME"),
+    for args, message in ((["keras:resnet50", "--dry-run"], "expected SOURCE:NAME"),
                           (["torchvision:resnet18", "--batch", "0"], "expected positive integers"),
                           (["torchvision:resnet18", "--format", "onnx"], "expected formats among pt, pt2"),
                           (["torchvision:resnet18", "--decode", "--dry-run"], "--decode: torchvision:resnet18 is not a decoder"),
@@ -108,18 +107,29 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--dynamic-batch", "4", "--batch", "8", "--format", "pt2",
                             "--dry-run"], "--dynamic-batch 4 must be at least --batch 8"),
                           (["hf:gpt2", "--decode", "--dynamic-batch", "64", "--format", "pt2", "--dry-run"],
-                           "--dynamic-batch does not go with --decode")):
+                           "--dynamic-batch does not go with --decode"),
+                          (["torchvision:resnet18", "--mode", "train", "--dynamic-batch", "64", "--format", "pt2",
+                            "--dry-run"], "--dynamic-batch does not go with --mode train")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
     # The baseline reads the manifests beside the files the suite names: one model per distinct case.
     cases = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
-    check(len(cases) == 10, f"{len(cases)} cases read from the suite")
+    check(len(cases) == 12, f"{len(cases)} cases read from the suite")
     models = {json.dumps(c.to_json(), sort_keys=True) for _, c in cases}
     check(len(models) == 6, f"{len(models)} distinct models (resnet50 b1 and b32, vit, bert, resnet18 and mobilenet train)")
     train = dict(cases)["resnet18-b32-train-pt"]
     check(train.mode == "train" and train.optimizer == "sgd" and train.momentum == 0.9, "the training case's manifest")
+    check(dict(cases)["resnet18-b32-train-pt2"] == train, "the training step's package has the TorchScript file's manifest")
+
+    # A training step's package: workload aoti in mode train, its state file beside it, its loss and
+    # optimizer inside it (not case keys).
+    with open(os.path.join(work_dir, "configs", "models.json"), encoding="utf-8") as f:
+        package_case = {c["name"]: c for c in json.load(f)["cases"]}["resnet18-b32-train-pt2"]
+    check(package_case["workload"] == "aoti" and package_case["mode"] == "train" and
+          package_case["state"] == "../models/resnet18-b32-train.state.pt" and "loss" not in package_case,
+          f"the training step's package case: {package_case}")
 
     # The side-by-side table.
     timing = {"median_us": 500.0, "calls_per_sample": 4, "samples_us": [500.0]}

@@ -80,9 +80,9 @@ TEST_CASE("model spec: inputs, range, loss and tolerances are checked by the par
         file + ": /cases/0/path: expected a non-empty string, got \"\"");
   CHECK(load_error(dir, R"([{"name": "m", "workload": "torchscript", "inputs": [{"shape": [1]}]}])") ==
         file + ": /cases/0: missing required key \"path\" (a parameter of workload \"torchscript\")");
-  CHECK(load_error(dir, R"([{"name": "a", "workload": "aoti", "mode": "train", "path": "m.pt2",
+  CHECK(load_error(dir, R"([{"name": "a", "workload": "aoti", "mode": "eval", "path": "m.pt2",
                             "inputs": [{"shape": [1]}]}])") ==
-        file + ": /cases/0/mode: expected a mode that workload \"aoti\" declares (inference), got \"train\"");
+        file + ": /cases/0/mode: expected one of \"inference\", \"train\", got \"eval\"");
   CHECK(load_error(dir, mlp_case(R"(, "rtol": 0.01, "atol": 0.001)")) == "(no error)");
 }
 

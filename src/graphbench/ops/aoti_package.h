@@ -1,5 +1,6 @@
 // An AOTInductor package (.pt2, from torch._inductor.aoti_compile_and_package) as one op of a
-// program: inputs -> the package's run -> outputs, inference only.
+// program: inputs -> the package's run -> outputs (a model's forward; a whole training step's
+// package runs as ops/aoti_training_step.h).
 //
 // The loader runs single-threaded (run_single_threaded): its default runner hands each call to a
 // pool of model instances with events between threads, which a CUDA graph capture cannot follow.

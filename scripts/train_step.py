@@ -1,0 +1,229 @@
+"""A whole training step as one AOTInductor package (export_model.py --mode train --format pt2).
+
+AOTInductor compiles inference graphs; a training step becomes one by being written as a plain
+function of tensors, with no autograd left at run time:
+
+    step(*inputs, target, *state) -> loss        state updated in place
+
+`state` is everything the step reads and updates: the trainable parameters, the module's buffers
+(BatchNorm's running statistics and counters) and the optimizer's state (SGD's momentum buffers;
+Adam's step count and moments). The function is traced with make_fx, which runs the forward pass,
+torch.autograd.grad and the optimizer's arithmetic once and records every ATen op, the backward
+ops included; torch.export then takes that graph (the in-place writes into `state` become input
+mutations) and aoti_compile_and_package compiles it: Inductor fuses the forward, the backward and
+the update as it would for torch.compile.
+
+graphbench runs the package as workload `aoti` in mode train: it feeds the inputs and the target,
+holds `state` in its model store (read from the state file written beside the package), and hands
+the same state tensors to every call, so that a CUDA graph captures one whole step and each replay
+trains. The package's metadata (key graphbench_train) records the calling convention:
+
+    {"state": [{"name", "role": "param" | "buffer" | "optimizer", "shape", "dtype"}, ...],
+     "target": {"shape", "dtype", "range"?} or null (loss mean),
+     "state_updates": "in_place" | "returned" (outputs after the loss, where AOTInductor would not
+                      compile writes into inputs),
+     "loss", "optimizer", "lr", "momentum", "weight_decay"}
+
+The optimizers follow torch.optim: SGD with momentum (dampening 0, no Nesterov; the momentum
+buffer starts at zero, which gives torch.optim's first step), Adam, and AdamW with torch.optim's
+default weight decay of 0.01; Adam's step count is a float32 device tensor, so that the bias
+corrections change from call to call (as torch.optim's capturable Adam).
+
+Everything here imports torch; export_model.py imports this module only to export.
+"""
+
+import json
+
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPS = 1e-8
+ADAMW_WEIGHT_DECAY = 0.01  # torch.optim.AdamW's default, which python_baseline.py's AdamW uses
+
+
+def weight_decay(case):
+    return ADAMW_WEIGHT_DECAY if case.optimizer == "adamw" else 0.0
+
+
+class StepState:
+    """The state of a training step, in the package's input order: params, buffers, optimizer."""
+
+    def __init__(self, case, model):
+        import torch
+
+        self.params = [(n, p.detach().clone()) for n, p in model.named_parameters() if p.requires_grad]
+        self.buffers = [(n, b.detach().clone()) for n, b in model.named_buffers()]
+        self.optimizer = []
+        if case.optimizer == "sgd":
+            if case.momentum:
+                self.optimizer = [(f"{n}.momentum_buffer", torch.zeros_like(p)) for n, p in self.params]
+        else:
+            device = self.params[0][1].device
+            self.optimizer = [("adam.step", torch.zeros((), dtype=torch.float32, device=device))]
+            self.optimizer += [(f"{n}.exp_avg", torch.zeros_like(p)) for n, p in self.params]
+            self.optimizer += [(f"{n}.exp_avg_sq", torch.zeros_like(p)) for n, p in self.params]
+
+    def entries(self):
+        """(name, role, tensor) in the package's order."""
+        return ([(n, "param", t) for n, t in self.params] + [(n, "buffer", t) for n, t in self.buffers] +
+                [(n, "optimizer", t) for n, t in self.optimizer])
+
+    def tensors(self):
+        return [t for _, _, t in self.entries()]
+
+    def described(self):
+        return [{"name": n, "role": role, "shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+                for n, role, t in self.entries()]
+
+
+def sgd_update(case, params, grads, momentum_buffers):
+    """New params and momentum buffers (torch.optim.SGD, dampening 0, no Nesterov)."""
+    if not case.momentum:
+        return [p - case.lr * g for p, g in zip(params, grads)], []
+    buffers = [case.momentum * m + g for m, g in zip(momentum_buffers, grads)]
+    return [p - case.lr * m for p, m in zip(params, buffers)], buffers
+
+
+def adam_update(case, params, grads, step, exp_avg, exp_avg_sq):
+    """New params, step and moments (torch.optim.Adam, or AdamW with decoupled weight decay)."""
+    import torch
+
+    beta1, beta2 = ADAM_BETAS
+    step = step + 1
+    bias_correction1 = 1 - torch.pow(beta1, step)
+    bias_correction2_sqrt = torch.sqrt(1 - torch.pow(beta2, step))
+    decay = weight_decay(case)
+    new_params, new_avg, new_avg_sq = [], [], []
+    for p, g, m, v in zip(params, grads, exp_avg, exp_avg_sq):
+        if decay:
+            p = p * (1 - case.lr * decay)
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g
+        denom = torch.sqrt(v) / bias_correction2_sqrt + ADAM_EPS
+        new_params.append(p - (case.lr / bias_correction1) * m / denom)
+        new_avg.append(m)
+        new_avg_sq.append(v)
+    return new_params, [step] + new_avg + new_avg_sq
+
+
+def step_function(case, model, state, input_count, has_target, in_place):
+    """step(*inputs, target?, *state) -> loss, writing the new state into the state arguments
+    (in_place), or -> (loss, *new state)."""
+    import torch
+
+    import model_zoo
+
+    param_names = [n for n, _ in state.params]
+    buffer_names = [n for n, _ in state.buffers]
+    n_params, n_buffers = len(param_names), len(buffer_names)
+
+    def step(*args):
+        inputs = args[:input_count]
+        target = args[input_count] if has_target else None
+        current = args[input_count + int(has_target):]
+        params = current[:n_params]
+        buffers = current[n_params:n_params + n_buffers]
+        optimizer = current[n_params + n_buffers:]
+        leaves = [p.detach().requires_grad_(True) for p in params]
+        # The forward pass updates BatchNorm's statistics in place: into copies, written back below.
+        new_buffers = [b.clone() for b in buffers]
+        with torch.enable_grad():
+            tensors = {**dict(zip(param_names, leaves)), **dict(zip(buffer_names, new_buffers))}
+            output = torch.func.functional_call(model, tensors, tuple(inputs))
+            loss = model_zoo.loss_of(case, output, target)
+            grads = torch.autograd.grad(loss, leaves)
+        with torch.no_grad():
+            if case.optimizer == "sgd":
+                new_params, new_optimizer = sgd_update(case, params, grads, optimizer)
+            else:
+                n = n_params
+                new_params, new_optimizer = adam_update(case, params, grads, optimizer[0], optimizer[1:1 + n],
+                                                        optimizer[1 + n:1 + 2 * n])
+            new_state = [*new_params, *new_buffers, *new_optimizer]
+            if not in_place:
+                return (loss.detach(), *new_state)
+            for old, new in zip(current, new_state):
+                old.copy_(new)
+        return loss.detach()
+
+    return step
+
+
+def trace(case, model, state, inputs, target, in_place=True):
+    """The traced step (an fx GraphModule of ATen ops) and an example of its arguments; runs one
+    real step on copies of the state."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    model.train()
+    has_target = target is not None
+    step = step_function(case, model, state, len(inputs), has_target, in_place)
+    graph = make_fx(step)(*example_arguments(state, inputs, target))
+    return graph
+
+
+def example_arguments(state, inputs, target):
+    """The step's arguments: the inputs, the target, and copies of the state (a call updates them)."""
+    return [*inputs, *([target] if target is not None else []), *[t.clone() for t in state.tensors()]]
+
+
+def export_package(case, model, inputs, target, classes, path, package_metadata):
+    """Compiles the step into the package `path`, with `package_metadata` (strings) and this step's
+    own (graphbench_train, graphbench_read_bytes) in its metadata; returns its initial state.
+    State updates are "in_place" (written into the state inputs) or, where this PyTorch's
+    AOTInductor does not compile a step that writes into its inputs, "returned" (outputs after the
+    loss); graphbench reads which from the metadata."""
+    import sys
+
+    import torch
+    import torch._inductor
+
+    state = StepState(case, model)
+    failure = None
+    for updates in ("in_place", "returned"):
+        described = {**metadata(case, state, target, classes), "state_updates": updates}
+        configs = {"aot_inductor.metadata": {**package_metadata, "graphbench_train": json.dumps(described),
+                                             "graphbench_read_bytes": str(state_bytes(state))}}
+        try:
+            graph = trace(case, model, state, inputs, target, in_place=updates == "in_place")
+            exported = torch.export.export(graph, tuple(example_arguments(state, inputs, target)), strict=False)
+            torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+            return state
+        except Exception as e:  # noqa: BLE001 - the second form is tried, then the first failure is raised
+            if failure is not None:
+                raise failure
+            failure = e
+            print(f"train_step.py: the step that updates its state in place did not compile ({type(e).__name__}: "
+                  f"{(str(e).splitlines() or [''])[0]}); compiling one that returns it", file=sys.stderr)
+    raise failure
+
+
+def metadata(case, state, target, classes):
+    """What graphbench reads from the package: the state and the target (see the module's doc)."""
+    target_spec = None
+    if target is not None:
+        target_spec = {"shape": list(target.shape), "dtype": str(target.dtype).replace("torch.", "")}
+        if case.loss == "cross_entropy":
+            target_spec["range"] = [0, classes]
+    return {"state": state.described(), "target": target_spec, "loss": case.loss, "optimizer": case.optimizer,
+            "lr": case.lr, "momentum": case.momentum if case.optimizer == "sgd" else 0.0,
+            "weight_decay": weight_decay(case)}
+
+
+def state_bytes(state):
+    """What a step must read at least: every tensor of its state once."""
+    return sum(t.numel() * t.element_size() for t in state.tensors())
+
+
+def save_state(state, path):
+    """The initial state as a TorchScript module whose buffers s0, s1, ... are the state in order
+    (graphbench reads it with torch::jit::load)."""
+    import torch
+
+    class State(torch.nn.Module):
+        def __init__(self, tensors):
+            super().__init__()
+            for i, t in enumerate(tensors):
+                self.register_buffer(f"s{i}", t.detach().clone())
+
+        def forward(self) -> int:
+            return 0
+
+    torch.jit.save(torch.jit.script(State(state.tensors())), str(path))
