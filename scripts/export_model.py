@@ -104,6 +104,9 @@ def parse_args(argv):
                    help="hf decoders: one decoding step with a static KV cache instead of the prefill")
     p.add_argument("--max-seq", type=int, help="--decode: the KV cache's positions (default 1024)")
     p.add_argument("--pos", type=int, help="--decode: the position the step writes and attends up to (default 512)")
+    p.add_argument("--inductor-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="pt2: an Inductor setting for the compile (torch._inductor.config), e.g. "
+                        "max_autotune=true or force_layout_optimization=true; may be repeated")
     p.add_argument("--dynamic-batch", type=int, default=0, metavar="N",
                    help="pt2: one package for every batch size from 1 to N (torch.export.Dim on dimension 0 of "
                         "the batched inputs), traced at --batch; a suite sweeps it over batch")
@@ -117,6 +120,8 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
+    if args.inductor_config and "pt2" not in args.format:
+        p.error("--inductor-config sets how AOTInductor compiles: give --format pt2 with it")
     if args.dynamic_batch and args.format != ["pt2"]:
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
     if args.dynamic_batch and len(args.batch) != 1:
@@ -225,20 +230,20 @@ def export_torchscript(case, model, inputs, path):
     torch.jit.save(module, str(path))
 
 
-def package_configs(case, read_bytes, extra=None):
-    """Inductor's settings for a package: the metadata graphbench reads. graphbench compares a
-    case's inputs with the recorded ones before it runs the package, and takes the bytes a step
-    must read as the case's roofline."""
+def package_configs(case, read_bytes, settings):
+    """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
+    graphbench compares a case's inputs with the recorded ones before it runs the package, and takes
+    the bytes a step must read as the case's roofline. No metadata where this PyTorch cannot record it."""
     import torch._inductor
 
-    if not hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        return {}
-    metadata = {"graphbench_inputs": json.dumps(case.recorded_inputs()), "graphbench_read_bytes": str(read_bytes)}
-    metadata.update(extra or {})
-    return {"aot_inductor.metadata": metadata}
+    configs = dict(settings)
+    if hasattr(torch._inductor.config.aot_inductor, "metadata"):
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs()),
+                                            "graphbench_read_bytes": str(read_bytes)}
+    return configs
 
 
-def export_aoti_train_step(case, model, inputs, path, device):
+def export_aoti_train_step(case, model, inputs, path, device, settings):
     """One whole training step as a package, and its initial state beside it (scripts/train_step.py)."""
     import torch
 
@@ -249,20 +254,20 @@ def export_aoti_train_step(case, model, inputs, path, device):
         output = model(*inputs)
     target = model_zoo.make_target(case, output, device)
     classes = model_zoo.first_tensor(output).shape[-1]
-    configs = package_configs(case, 0)
-    if not configs:
+    configs = package_configs(case, 0, settings)
+    if "aot_inductor.metadata" not in configs:
         raise RuntimeError(f"this PyTorch ({torch.__version__}) cannot record a package's metadata, which a training "
                            "step's package needs (its state and its target)")
-    state = train_step.export_package(case, model, inputs, target, classes, path, configs["aot_inductor.metadata"])
+    state = train_step.export_package(case, model, inputs, target, classes, path, configs)
     train_step.save_state(state, state_path(path))
 
 
-def export_aoti(case, model, inputs, path):
+def export_aoti(case, model, inputs, path, settings):
     import torch
     import torch._inductor
 
     model.eval()
-    configs = package_configs(case, model_zoo.read_bytes(model))
+    configs = package_configs(case, model_zoo.read_bytes(model), settings)
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.
@@ -270,7 +275,7 @@ def export_aoti(case, model, inputs, path):
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
 
 
-def export(case, fmt, path, device):
+def export(case, fmt, path, device, settings):
     """Writes one model file; a fresh model each time, so that one export cannot affect another."""
     import torch
 
@@ -282,9 +287,9 @@ def export(case, fmt, path, device):
     if fmt == "pt":
         export_torchscript(case, model, inputs, path)
     elif case.mode == "train":
-        export_aoti_train_step(case, model, inputs, path, device)
+        export_aoti_train_step(case, model, inputs, path, device, settings)
     else:
-        export_aoti(case, model, inputs, path)
+        export_aoti(case, model, inputs, path, settings)
     del model
     if device.startswith("cuda"):
         torch.cuda.empty_cache()
@@ -328,7 +333,7 @@ def main(argv):
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
-                    export(case, fmt, path, device)
+                    export(case, fmt, path, device, dict(args.inductor_config))
                 except model_zoo.BadInput as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2

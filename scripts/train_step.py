@@ -164,12 +164,12 @@ def example_arguments(state, inputs, target):
     return [*inputs, *([target] if target is not None else []), *[t.clone() for t in state.tensors()]]
 
 
-def export_package(case, model, inputs, target, classes, path, package_metadata):
-    """Compiles the step into the package `path`, with `package_metadata` (strings) and this step's
-    own (graphbench_train, graphbench_read_bytes) in its metadata; returns its initial state.
-    State updates are "in_place" (written into the state inputs) or, where this PyTorch's
-    AOTInductor does not compile a step that writes into its inputs, "returned" (outputs after the
-    loss); graphbench reads which from the metadata."""
+def export_package(case, model, inputs, target, classes, path, configs):
+    """Compiles the step into the package `path` with Inductor's `configs` (their
+    aot_inductor.metadata gains this step's graphbench_train and graphbench_read_bytes); returns its
+    initial state. State updates are "in_place" (written into the state inputs) or, where this
+    PyTorch's AOTInductor does not compile a step that writes into its inputs, "returned" (outputs
+    after the loss); graphbench reads which from the metadata."""
     import sys
 
     import torch
@@ -179,12 +179,14 @@ def export_package(case, model, inputs, target, classes, path, package_metadata)
     failure = None
     for updates in ("in_place", "returned"):
         described = {**metadata(case, state, target, classes), "state_updates": updates}
-        configs = {"aot_inductor.metadata": {**package_metadata, "graphbench_train": json.dumps(described),
-                                             "graphbench_read_bytes": str(state_bytes(state))}}
+        compile_configs = {**configs, "aot_inductor.metadata": {**configs["aot_inductor.metadata"],
+                                                                "graphbench_train": json.dumps(described),
+                                                                "graphbench_read_bytes": str(state_bytes(state))}}
         try:
             graph = trace(case, model, state, inputs, target, in_place=updates == "in_place")
             exported = torch.export.export(graph, tuple(example_arguments(state, inputs, target)), strict=False)
-            torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+            torch._inductor.aoti_compile_and_package(exported, package_path=str(path),
+                                                     inductor_configs=compile_configs)
             return state
         except Exception as e:  # noqa: BLE001 - the second form is tried, then the first failure is raised
             if failure is not None:
