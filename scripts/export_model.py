@@ -107,6 +107,10 @@ def parse_args(argv):
     p.add_argument("--inductor-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="pt2: an Inductor setting for the compile (torch._inductor.config), e.g. "
                         "max_autotune=true or force_layout_optimization=true; may be repeated")
+    p.add_argument("--channels-last", action="store_true",
+                   help="mode train, pt2: the model's 4-d weights kept in channels-last memory format (its state "
+                        "file holds them so), the images converted inside the step: cuDNN's convolutions then run "
+                        "without converting layouts")
     p.add_argument("--dynamic-batch", type=int, default=0, metavar="N",
                    help="pt2: one package for every batch size from 1 to N (torch.export.Dim on dimension 0 of "
                         "the batched inputs), traced at --batch; a suite sweeps it over batch")
@@ -122,6 +126,8 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.inductor_config and "pt2" not in args.format:
         p.error("--inductor-config sets how AOTInductor compiles: give --format pt2 with it")
+    if args.channels_last and (args.mode != "train" or args.format != ["pt2"]):
+        p.error("--channels-last is for a training step's package: give --mode train --format pt2 with it")
     if args.dynamic_batch and args.format != ["pt2"]:
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
     if args.dynamic_batch and len(args.batch) != 1:
@@ -243,7 +249,7 @@ def package_configs(case, read_bytes, settings):
     return configs
 
 
-def export_aoti_train_step(case, model, inputs, path, device, settings):
+def export_aoti_train_step(case, model, inputs, path, device, settings, channels_last):
     """One whole training step as a package, and its initial state beside it (scripts/train_step.py)."""
     import torch
 
@@ -258,7 +264,7 @@ def export_aoti_train_step(case, model, inputs, path, device, settings):
     if "aot_inductor.metadata" not in configs:
         raise RuntimeError(f"this PyTorch ({torch.__version__}) cannot record a package's metadata, which a training "
                            "step's package needs (its state and its target)")
-    state = train_step.export_package(case, model, inputs, target, classes, path, configs)
+    state = train_step.export_package(case, model, inputs, target, classes, path, configs, channels_last)
     train_step.save_state(state, state_path(path))
 
 
@@ -275,7 +281,7 @@ def export_aoti(case, model, inputs, path, settings):
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
 
 
-def export(case, fmt, path, device, settings):
+def export(case, fmt, path, device, settings, channels_last=False):
     """Writes one model file; a fresh model each time, so that one export cannot affect another."""
     import torch
 
@@ -287,7 +293,7 @@ def export(case, fmt, path, device, settings):
     if fmt == "pt":
         export_torchscript(case, model, inputs, path)
     elif case.mode == "train":
-        export_aoti_train_step(case, model, inputs, path, device, settings)
+        export_aoti_train_step(case, model, inputs, path, device, settings, channels_last)
     else:
         export_aoti(case, model, inputs, path, settings)
     del model
@@ -333,7 +339,7 @@ def main(argv):
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
-                    export(case, fmt, path, device, dict(args.inductor_config))
+                    export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
                 except model_zoo.BadInput as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2

@@ -27,7 +27,11 @@ dropout) as TorchScript and as one AOTInductor package each. Random weights. The
 files are not committed: make them with scripts/models-suite.sh (needs PyTorch, torchvision, transformers)."
 export_model torchvision:vit_b_16 --batch 1 --append
 export_model hf:bert --batch 1 --seq 128 --append
-export_model torchvision:resnet18 --batch 32 --mode train --format pt,pt2 --loss cross_entropy --optimizer sgd --lr 0.01 --momentum 0.9 --append
+resnet18_train=(torchvision:resnet18 --batch 32 --mode train --loss cross_entropy --optimizer sgd --lr 0.01 --momentum 0.9)
+export_model "${resnet18_train[@]}" --format pt --append
+# The whole step as one package, its convolution weights kept channels-last (as torch.compile lays them out).
+export_model "${resnet18_train[@]}" --format pt2 --channels-last --append
 # A training step with dropout and Adam: its validation once judged the random stream, not the capture.
-export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt,pt2 --optimizer adam --append
+export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt --optimizer adam --append
+export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt2 --channels-last --optimizer adam --append
 exit $status

@@ -18,11 +18,15 @@ holds `state` in its model store (read from the state file written beside the pa
 the same state tensors to every call, so that a CUDA graph captures one whole step and each replay
 trains. The package's metadata (key graphbench_train) records the calling convention:
 
-    {"state": [{"name", "role": "param" | "buffer" | "optimizer", "shape", "dtype"}, ...],
+    {"state": [{"name", "role": "param" | "buffer" | "optimizer", "shape", "stride", "dtype"}, ...],
      "target": {"shape", "dtype", "range"?} or null (loss mean),
      "state_updates": "in_place" | "returned" (outputs after the loss, where AOTInductor would not
                       compile writes into inputs),
+     "channels_last": whether the 4-d weights are kept in channels-last memory format,
      "loss", "optimizer", "lr", "momentum", "weight_decay"}
+
+The package assumes the strides its state was compiled with: graphbench hands it the state file's
+tensors as they are, and checks their strides against the record.
 
 The optimizers follow torch.optim: SGD with momentum (dampening 0, no Nesterov; the momentum
 buffer starts at zero, which gives torch.optim's first step), Adam, and AdamW with torch.optim's
@@ -70,8 +74,8 @@ class StepState:
         return [t for _, _, t in self.entries()]
 
     def described(self):
-        return [{"name": n, "role": role, "shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
-                for n, role, t in self.entries()]
+        return [{"name": n, "role": role, "shape": list(t.shape), "stride": list(t.stride()),
+                 "dtype": str(t.dtype).replace("torch.", "")} for n, role, t in self.entries()]
 
 
 def sgd_update(case, params, grads, momentum_buffers):
@@ -104,9 +108,19 @@ def adam_update(case, params, grads, step, exp_avg, exp_avg_sq):
     return new_params, [step] + new_avg + new_avg_sq
 
 
-def step_function(case, model, state, input_count, has_target, in_place):
+def channels_last(tensors):
+    """The 4-d floating tensors (images) in channels-last memory format."""
+    import torch
+
+    return [t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 and t.is_floating_point() else t
+            for t in tensors]
+
+
+def step_function(case, model, state, input_count, has_target, in_place, in_channels_last=False):
     """step(*inputs, target?, *state) -> loss, writing the new state into the state arguments
-    (in_place), or -> (loss, *new state)."""
+    (in_place), or -> (loss, *new state). `in_channels_last`: the images are converted to
+    channels-last memory format inside the step, for a model whose weights are kept so (see
+    export_package), so that cuDNN runs every convolution without converting layouts."""
     import torch
 
     import model_zoo
@@ -127,7 +141,8 @@ def step_function(case, model, state, input_count, has_target, in_place):
         new_buffers = [b.clone() for b in buffers]
         with torch.enable_grad():
             tensors = {**dict(zip(param_names, leaves)), **dict(zip(buffer_names, new_buffers))}
-            output = torch.func.functional_call(model, tensors, tuple(inputs))
+            arguments = channels_last(inputs) if in_channels_last else inputs
+            output = torch.func.functional_call(model, tensors, tuple(arguments))
             loss = model_zoo.loss_of(case, output, target)
             grads = torch.autograd.grad(loss, leaves)
         with torch.no_grad():
@@ -147,14 +162,14 @@ def step_function(case, model, state, input_count, has_target, in_place):
     return step
 
 
-def trace(case, model, state, inputs, target, in_place=True):
+def trace(case, model, state, inputs, target, in_place=True, in_channels_last=False):
     """The traced step (an fx GraphModule of ATen ops) and an example of its arguments; runs one
     real step on copies of the state."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
     model.train()
     has_target = target is not None
-    step = step_function(case, model, state, len(inputs), has_target, in_place)
+    step = step_function(case, model, state, len(inputs), has_target, in_place, in_channels_last)
     graph = make_fx(step)(*example_arguments(state, inputs, target))
     return graph
 
@@ -164,26 +179,32 @@ def example_arguments(state, inputs, target):
     return [*inputs, *([target] if target is not None else []), *[t.clone() for t in state.tensors()]]
 
 
-def export_package(case, model, inputs, target, classes, path, configs):
+def export_package(case, model, inputs, target, classes, path, configs, in_channels_last=False):
     """Compiles the step into the package `path` with Inductor's `configs` (their
     aot_inductor.metadata gains this step's graphbench_train and graphbench_read_bytes); returns its
     initial state. State updates are "in_place" (written into the state inputs) or, where this
     PyTorch's AOTInductor does not compile a step that writes into its inputs, "returned" (outputs
-    after the loss); graphbench reads which from the metadata."""
+    after the loss); graphbench reads which from the metadata. `in_channels_last`: the model's 4-d
+    weights and buffers, and so its state, are kept in channels-last memory format (what
+    model.to(memory_format=torch.channels_last) does in PyTorch), the images converted in the step."""
     import sys
 
     import torch
     import torch._inductor
 
+    if in_channels_last:
+        model = model.to(memory_format=torch.channels_last)
     state = StepState(case, model)
     failure = None
     for updates in ("in_place", "returned"):
-        described = {**metadata(case, state, target, classes), "state_updates": updates}
+        described = {**metadata(case, state, target, classes), "state_updates": updates,
+                     "channels_last": in_channels_last}
         compile_configs = {**configs, "aot_inductor.metadata": {**configs["aot_inductor.metadata"],
                                                                 "graphbench_train": json.dumps(described),
                                                                 "graphbench_read_bytes": str(state_bytes(state))}}
         try:
-            graph = trace(case, model, state, inputs, target, in_place=updates == "in_place")
+            graph = trace(case, model, state, inputs, target, in_place=updates == "in_place",
+                          in_channels_last=in_channels_last)
             exported = torch.export.export(graph, tuple(example_arguments(state, inputs, target)), strict=False)
             torch._inductor.aoti_compile_and_package(exported, package_path=str(path),
                                                      inductor_configs=compile_configs)

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
+#include <algorithm>
+
 namespace graphbench::bench {
 
 using nlohmann::json;
@@ -80,7 +82,17 @@ TrainingStep read_training_step(const CaseSpec& spec, const std::string& package
                                              entry.contains("role") ? entry.at("role").dump() : "(none)"));
     }
     if (!entry.contains("name") || !entry.at("name").is_string()) fail_record(spec, package, where + " has no name");
-    step.state.push_back(StateEntry{entry.at("name").get<std::string>(), role, std::move(shape), dtype});
+    std::vector<std::int64_t> strides;
+    if (entry.contains("stride")) {
+      const json& stride = entry.at("stride");
+      if (!stride.is_array() || stride.size() != shape.size() ||
+          !std::all_of(stride.begin(), stride.end(), [](const json& v) { return v.is_number_integer(); })) {
+        fail_record(spec, package, fmt::format("has {} with the strides {} for the shape {}", where, stride.dump(),
+                                               entry.at("shape").dump()));
+      }
+      strides = stride.get<std::vector<std::int64_t>>();
+    }
+    step.state.push_back(StateEntry{entry.at("name").get<std::string>(), role, std::move(shape), std::move(strides), dtype});
   }
   if (record.contains("target") && !record.at("target").is_null()) {
     const json& target = record.at("target");
@@ -123,13 +135,21 @@ std::vector<at::Tensor> load_initial_state(const CaseSpec& spec, const TrainingS
                                   "state written beside this package",
                                   file, buffer, entry.name, i, step.state.size(), spec.name));
     }
-    at::Tensor t = module.attr(buffer).toTensor().to(device).contiguous();
+    at::Tensor t = module.attr(buffer).toTensor().to(device);
     if (t.sizes().vec() != entry.shape || t.scalar_type() != entry.dtype) {
       fail_case_field(spec, "state",
                       fmt::format("{}: {} is {}{}, the package's {} ({}) is {}{} (case {}): not the state written "
                                   "beside this package",
                                   file, buffer, dtype_name(t.scalar_type()), shape_to_string(t.sizes().vec()), entry.name,
                                   entry.role, dtype_name(entry.dtype), shape_to_string(entry.shape), spec.name));
+    }
+    const std::vector<std::int64_t> strides = entry.strides.empty() ? t.contiguous().strides().vec() : entry.strides;
+    if (t.strides().vec() != strides) {
+      fail_case_field(spec, "state",
+                      fmt::format("{}: {} has the strides {}, the package's {} was compiled for {} (case {}): not "
+                                  "the state written beside this package",
+                                  file, buffer, shape_to_string(t.strides().vec()), entry.name,
+                                  shape_to_string(strides), spec.name));
     }
     out.push_back(std::move(t));
   }

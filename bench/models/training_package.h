@@ -25,6 +25,9 @@ struct StateEntry {
   std::string name;  // e.g. "conv1.weight", "bn1.running_mean", "conv1.weight.momentum_buffer"
   std::string role;  // "param", "buffer" or "optimizer"
   std::vector<std::int64_t> shape;
+  // The strides the package was compiled for (a channels-last weight's differ from the contiguous
+  // ones); empty where the record gives none: contiguous.
+  std::vector<std::int64_t> strides;
   at::ScalarType dtype = at::kFloat;
 };
 
@@ -43,7 +46,9 @@ TrainingStep read_training_step(const CaseSpec& spec, const std::string& package
                                 const std::map<std::string, std::string>& metadata);
 
 // The initial state from the case's `state` file on `device`, one tensor per entry of `step`,
-// each checked against the package's record. Throws InputError "<suite>: <case>/state: <file>: ...".
+// each checked against the package's record (shape, dtype, strides: the package computes with the
+// strides it was compiled for, so they are kept as the file has them). Throws InputError
+// "<suite>: <case>/state: <file>: ...".
 std::vector<at::Tensor> load_initial_state(const CaseSpec& spec, const TrainingStep& step, at::Device device);
 
 }  // namespace graphbench::bench

@@ -109,7 +109,15 @@ def main(source_dir, work_dir):
                           (["hf:gpt2", "--decode", "--dynamic-batch", "64", "--format", "pt2", "--dry-run"],
                            "--dynamic-batch does not go with --decode"),
                           (["torchvision:resnet18", "--mode", "train", "--dynamic-batch", "64", "--format", "pt2",
-                            "--dry-run"], "--dynamic-batch does not go with --mode train")):
+                            "--dry-run"], "--dynamic-batch does not go with --mode train"),
+                          (["torchvision:resnet18", "--channels-last", "--format", "pt2", "--dry-run"],
+                           "--channels-last is for a training step's package: give --mode train --format pt2"),
+                          (["torchvision:resnet18", "--mode", "train", "--channels-last", "--dry-run"],
+                           "--channels-last is for a training step's package"),
+                          (["torchvision:resnet18", "--inductor-config", "max_autotune=true", "--format", "pt",
+                            "--dry-run"], "--inductor-config sets how AOTInductor compiles: give --format pt2"),
+                          (["torchvision:resnet18", "--inductor-config", "max_autotune", "--dry-run"],
+                           "expected KEY=VALUE")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")

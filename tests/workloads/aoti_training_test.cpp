@@ -142,9 +142,41 @@ TEST_CASE("aoti train: the initial state is read from the state file and checked
   write_state(dir, {at::randn({3, 5}), at::zeros({}, at::kLong), at::zeros({3, 5}), at::zeros({1})});
   CHECK(state_error(spec) == prefix + "holds more tensors than the package's 3 state entries (case step): not the "
                                       "state written beside this package");
+  // Strides: where the record gives none, contiguous.
+  write_state(dir, {at::randn({5, 3}).t(), at::zeros({}, at::kLong), at::zeros({3, 5})});
+  CHECK(state_error(spec) == prefix + "s0 has the strides [1, 3], the package's fc.weight was compiled for [5, 1] "
+                                      "(case step): not the state written beside this package");
   const CaseSpec not_script = train_case(dir, "corrupt.pt");
   CHECK_THAT(state_error(not_script),
              Catch::StartsWith(spec.suite_path + ": /cases/0/state: " + dir.models().corrupt + ": not a zip archive"));
+}
+
+TEST_CASE("aoti train: a channels-last weight keeps the strides the package was compiled for") {
+  ModelDir dir;
+  const at::Tensor weight = at::randn({2, 3, 4, 4}).contiguous(at::MemoryFormat::ChannelsLast);
+  write_state(dir, {weight});
+  const CaseSpec spec = train_case(dir);
+  const auto record = [](const std::string& strides) {
+    return std::map<std::string, std::string>{
+        {bench::kTrainingMetadataKey, R"({"state": [{"name": "conv.weight", "role": "param", "shape": [2, 3, 4, 4],
+                                          "stride": )" + strides + R"(, "dtype": "float32"}]})"}};
+  };
+  const std::vector<at::Tensor> state =
+      bench::load_initial_state(spec, bench::read_training_step(spec, "step.pt2", record("[48, 1, 12, 3]")), at::kCPU);
+  REQUIRE(state.size() == 1);
+  CHECK(state[0].strides().vec() == std::vector<std::int64_t>{48, 1, 12, 3});
+  CHECK(at::equal(state[0], weight));
+  try {
+    bench::load_initial_state(spec, bench::read_training_step(spec, "step.pt2", record("[48, 16, 4, 1]")), at::kCPU);
+    FAIL("a channels-last weight passed for a contiguous one");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::EndsWith("s0 has the strides [48, 1, 12, 3], the package's conv.weight was compiled "
+                                         "for [48, 16, 4, 1] (case step): not the state written beside this package"));
+  }
+  CHECK(record_error(spec, record("[1, 2]").begin()->second) ==
+        spec.suite_path + ": /cases/0/path: step.pt2: the package's graphbench_train metadata has state entry 0 with the "
+                          "strides [1,2] for the shape [2,3,4,4] (case step; export the step again with "
+                          "scripts/export_model.py --mode train --format pt2)");
 }
 
 TEST_CASE("aoti train: mode train needs a state file and only mode train takes one, a missing one named before anything runs") {
