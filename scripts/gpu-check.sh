@@ -176,7 +176,8 @@ for stage in "$@"; do
         -o "$OUT/results/blog-profile-off" || status=1
       ;;
     models-export)
-      env PYTHON="${PYTHON:-python3}" scripts/models-suite.sh models models/suite.json > "$OUT/logs/models-export.log" 2>&1 &
+      env PYTHON="${PYTHON:-python3}" JOBS="${MODEL_JOBS:-4}" scripts/models-suite.sh models models/suite.json \
+        > "$OUT/logs/models-export.log" 2>&1 &
       export_pid=$!
       echo "=== models-export: started in the background (pid $export_pid)" | tee -a "$OUT/logs/summary.log"
       ;;
@@ -186,7 +187,8 @@ for stage in "$@"; do
     models)
       py=${PYTHON:-python3}
       wait_export
-      [[ -f models/suite.json ]] || run models-export env PYTHON="$py" scripts/models-suite.sh models models/suite.json || status=1
+      [[ -f models/suite.json ]] ||
+        run models-export env PYTHON="$py" JOBS="${MODEL_JOBS:-4}" scripts/models-suite.sh models models/suite.json || status=1
       run models "$gb" run --config configs/models.json "${model_args[@]}" -o "$OUT/results/models" || status=1
       mkdir -p "$OUT/results/models"
       cp models/suite.json "$OUT/results/models/exported-suite.json" 2>/dev/null

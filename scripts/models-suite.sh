@@ -7,6 +7,9 @@
 # configs/models.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
 # configs/models.json (a test checks that they agree). Every export is attempted; the exit code
 # is 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter.
+# JOBS=N runs N exports at a time (AOTInductor's compiles are long); the suite file is then written
+# after them, by the same commands with --dry-run, as one after the other would write it (a command
+# that failed is left out of it).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dry=()
@@ -17,8 +20,15 @@ fi
 out=${1:-models}
 suite=${2:-$out/suite.json}
 status=0
+jobs=${JOBS:-1}
+[[ ${#dry[@]} -gt 0 ]] && jobs=1
+commands=()   # each command's arguments, one string per command (JOBS > 1)
 export_model() {
-  "${PYTHON:-python3}" "$here/export_model.py" "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
+  if [[ $jobs -le 1 ]]; then
+    "${PYTHON:-python3}" "$here/export_model.py" "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
+  else
+    commands+=("$(printf '%q ' "$@")")
+  fi
 }
 export_model torchvision:resnet50 --batch 1,32 --suite-description "Your own model, eager and captured: \
 ResNet-50 (batch 1 and 32), ViT-B/16 and a BERT-base encoder (sequence 128) as TorchScript and AOTInductor \
@@ -34,4 +44,24 @@ export_model "${resnet18_train[@]}" --format pt2 --channels-last --append
 # A training step with dropout and Adam: its validation once judged the random stream, not the capture.
 export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt --optimizer adam --append
 export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt2 --channels-last --optimizer adam --append
+if [[ $jobs -gt 1 ]]; then
+  parts=$(mktemp -d)
+  for i in "${!commands[@]}"; do
+    while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n; done
+    eval "args=(${commands[$i]})"
+    ( "${PYTHON:-python3}" "$here/export_model.py" "${args[@]}" -o "$out" --suite "$parts/$i.json" \
+        > "$parts/$i.log" 2>&1 || touch "$parts/$i.failed"; cat "$parts/$i.log" >&2 ) &
+  done
+  wait
+  rm -f "$suite"
+  for i in "${!commands[@]}"; do
+    eval "args=(${commands[$i]})"
+    if [[ -f $parts/$i.failed ]]; then
+      status=1
+    else
+      "${PYTHON:-python3}" "$here/export_model.py" "${args[@]}" -o "$out" --suite "$suite" --dry-run || status=1
+    fi
+  done
+  rm -rf "$parts"
+fi
 exit $status
