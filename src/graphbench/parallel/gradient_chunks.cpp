@@ -15,7 +15,8 @@ std::vector<std::int64_t> plan_row_chunks(const TensorSpec& weight, std::size_t 
   const std::int64_t rows = weight.shape.front();
   const std::size_t row_bytes = static_cast<std::size_t>(weight.numel() / rows) * c10::elementSize(weight.dtype);
   if (chunk_bytes == 0 || row_bytes * static_cast<std::size_t>(rows) <= chunk_bytes) return {rows};
-  const auto per_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, chunk_bytes / std::max<std::size_t>(1, row_bytes)));
+  // row_bytes > 0 here (an empty weight fits any cap); a row larger than the cap is a chunk alone.
+  const auto per_chunk = static_cast<std::int64_t>(std::max<std::size_t>(1, chunk_bytes / row_bytes));
   std::vector<std::int64_t> chunks;
   for (std::int64_t first = 0; first < rows; first += per_chunk) chunks.push_back(std::min(per_chunk, rows - first));
   return chunks;

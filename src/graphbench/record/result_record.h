@@ -116,9 +116,6 @@ struct PublishedComparison {
   std::string device;
 };
 
-// A case run data-parallel (`--nproc N`, or under torchrun): how the ranks' steps compare, the
-// gradient all-reduce alone, and the scaling against the same case in a world of one. Weak scaling:
-// each rank trains `samples_per_rank` rows per step, so one step of N ranks trains N times that.
 // A weight whose gradient a data-parallel step computed and all-reduced in row chunks (its rows
 // per chunk, in row order), so that the first chunks' all-reduce ran while backward computed the rest.
 struct GradientChunks {
@@ -126,6 +123,9 @@ struct GradientChunks {
   std::vector<std::int64_t> rows;
 };
 
+// A case run data-parallel (`--nproc N`, or under torchrun): how the ranks' steps compare, the
+// gradient all-reduce alone, and the scaling against the same case in a world of one. Weak scaling:
+// each rank trains `samples_per_rank` rows per step, so one step of N ranks trains N times that.
 struct DataParallelFigures {
   int world_size = 1;
   std::string backend;                   // nccl or gloo
