@@ -1,6 +1,7 @@
 #include "graphbench/parallel/chunked_params.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/parallel/gradient_chunks.h"
 
 #include <fmt/format.h>
 
@@ -8,17 +9,30 @@ namespace graphbench::parallel {
 
 namespace {
 
-// The chunks' gradients, one after another by rows: the whole weight's gradient.
+// Whether `chunks` lie one after another in one tensor's memory, contiguous.
+bool adjacent(const std::vector<at::Tensor>& chunks) {
+  if (!chunks.front().is_contiguous()) return false;
+  for (std::size_t i = 1; i < chunks.size(); ++i) {
+    if (!lies_right_after(chunks[i - 1], chunks[i])) return false;
+  }
+  return true;
+}
+
+// The chunks' gradients, one after another by rows: the whole weight's gradient. A view when the
+// overlapped all-reduce placed the chunks' averages so (gradient_buckets.h, joined ranges), else a
+// copy. It allocates (or views) its output: it never computes into a fixed one.
 class JoinRowsOp final : public Op {
  public:
   explicit JoinRowsOp(std::size_t chunks) : chunks_(chunks) {}
   std::string signature() const override { return fmt::format("join_rows(chunks={})", chunks_); }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, chunks_);
+    for (const TensorSpec& chunk : in) {
+      if (chunk.shape.empty()) throw_op_error(*this, "a chunk has no rows: " + to_string(chunk));
+    }
     TensorSpec joined = in.front();
     for (std::size_t i = 1; i < in.size(); ++i) {
       TensorSpec same = in[i];
-      if (same.shape.empty()) throw_op_error(*this, "a chunk has no rows: " + to_string(same));
       same.shape.front() = joined.shape.front();
       if (same != joined) {
         throw_op_error(*this, fmt::format("chunks {} and {} do not join: {} vs {}", 0, i, to_string(in.front()),
@@ -29,15 +43,17 @@ class JoinRowsOp final : public Op {
     return {joined};
   }
   bool differentiable() const override { return false; }
-  bool computes_into_outputs() const override { return true; }
   void run(OpIO& io) const override {
     const std::vector<at::Tensor> chunks = io.in_list(0, chunks_);
-    at::Tensor& out = io.out(0);
-    if (out.defined()) {
-      at::cat_out(out, chunks, 0);
-    } else {
-      out = at::cat(chunks, 0);
+    if (!adjacent(chunks)) {
+      io.out(0) = at::cat(chunks, 0);
+      return;
     }
+    std::vector<std::int64_t> sizes = chunks.front().sizes().vec();
+    for (std::size_t i = 1; i < chunks.size(); ++i) sizes.front() += chunks[i].size(0);
+    std::vector<std::int64_t> strides(sizes.size(), 1);
+    for (std::size_t d = sizes.size() - 1; d-- > 0;) strides[d] = strides[d + 1] * sizes[d + 1];
+    io.out(0) = chunks.front().as_strided(sizes, strides);
   }
 
  private:

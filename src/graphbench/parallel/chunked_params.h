@@ -27,7 +27,9 @@ class ChunkedParams {
   const std::vector<ValueId>& differentiated() const { return differentiated_; }
 
   // One gradient per param from one per differentiated value, in order: a chunked weight's gradient
-  // is its chunks' joined by rows (one copy, into a buffer of its own), the others are as given.
+  // is its chunks' joined by rows (a view where the overlapped all-reduce placed them one after
+  // another, as it does for chunks that backward hands over in row order; else a copy), the others
+  // are as given.
   std::vector<ValueId> join(Builder& b, const std::vector<ValueId>& grads) const;
 
  private:

@@ -32,4 +32,10 @@ std::vector<TensorSpec> row_chunk_specs(const TensorSpec& weight, const std::vec
   return specs;
 }
 
+bool lies_right_after(const at::Tensor& before, const at::Tensor& after) {
+  return before.is_contiguous() && after.is_contiguous() && after.is_alias_of(before) &&
+         after.scalar_type() == before.scalar_type() &&
+         after.storage_offset() == before.storage_offset() + before.numel();
+}
+
 }  // namespace graphbench::parallel

@@ -19,4 +19,8 @@ std::vector<std::int64_t> plan_row_chunks(const TensorSpec& weight, std::size_t 
 // The specs of the chunks: the weight's with its first dimension cut to each chunk's rows.
 std::vector<TensorSpec> row_chunk_specs(const TensorSpec& weight, const std::vector<std::int64_t>& rows);
 
+// Whether `after` lies right after `before` in the same memory, both contiguous and of one dtype:
+// the next row chunk of the same tensor (their averages can then be one buffer, their join a view).
+bool lies_right_after(const at::Tensor& before, const at::Tensor& after);
+
 }  // namespace graphbench::parallel
