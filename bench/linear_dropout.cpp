@@ -7,7 +7,10 @@
 #include "common/case_workload.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/parallel/chunked_params.h"
+#include "graphbench/parallel/gradient_chunks.h"
 #include "graphbench/parallel/overlapped_backward.h"
+#include "graphbench/parallel/row_chunked_linear.h"
 #include "graphbench/parallel/replicas.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
@@ -15,6 +18,7 @@
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/engine_runner.h"
 #include "graphbench/runner/reference_runner.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 
 #include <torch/torch.h>
 
@@ -23,6 +27,8 @@ namespace graphbench {
 namespace {
 
 const std::vector<std::string> kParamNames = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"};
+
+bool is_weight(const std::string& name) { return name == "fc1.weight" || name == "fc2.weight"; }
 
 using bench::choice_param;
 using bench::int_param;
@@ -67,7 +73,9 @@ struct Dims {
 
 // One case; data-parallel when `setup` says so (runner/data_parallel.h): every rank draws the
 // same global batch of ranks x batch rows and trains on its shard, the gradients all-reduced
-// between backward and the update.
+// between backward and the update. With gradient chunks ("grad_chunk_mb", overlap on) a weight
+// whose gradient exceeds the cap is computed and all-reduced in row chunks
+// (parallel/row_chunked_linear.h): fc1.weight, whose gradient backward produces last.
 class LinearDropoutCase final : public DataParallelCase {
  public:
   LinearDropoutCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
@@ -81,7 +89,8 @@ class LinearDropoutCase final : public DataParallelCase {
         weight_decay_(bench::param_number(spec, "weight_decay")),
         device_(context.device),
         setup_(std::move(setup)),
-        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? dims_.n * setup_.ranks : dims_.n) {
+        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? dims_.n * setup_.ranks : dims_.n),
+        chunk_bytes_(chunk_cap_bytes(setup_.gradient_sync)) {
     const auto options = at::TensorOptions().device(device_).dtype(at::kFloat);
     // torch::nn's own initialisation, so that the reference modules start from the same weights.
     torch::nn::Linear fc1(dims_.d_in, dims_.h);
@@ -135,8 +144,22 @@ class LinearDropoutCase final : public DataParallelCase {
   std::int64_t samples_per_step() const override { return rows_; }
   std::vector<TensorSpec> gradient_specs() const override {
     std::vector<TensorSpec> specs;
-    for (const auto& name : kParamNames) specs.push_back(spec_of(initial_.at(name)));
+    for (const auto& name : kParamNames) {
+      const TensorSpec spec = spec_of(initial_.at(name));
+      const auto chunks = is_weight(name) ? parallel::row_chunk_specs(spec, parallel::plan_row_chunks(spec, chunk_bytes_))
+                                          : std::vector<TensorSpec>{spec};
+      specs.insert(specs.end(), chunks.begin(), chunks.end());
+    }
     return specs;
+  }
+  std::vector<GradientChunks> chunked_gradients() const override {
+    std::vector<GradientChunks> chunked;
+    for (const auto& name : kParamNames) {
+      if (!is_weight(name)) continue;
+      auto rows = parallel::plan_row_chunks(spec_of(initial_.at(name)), chunk_bytes_);
+      if (rows.size() > 1) chunked.push_back({name, std::move(rows)});
+    }
+    return chunked;
   }
   ModelStore& initial_params() override { return initial_; }
 
@@ -149,16 +172,24 @@ class LinearDropoutCase final : public DataParallelCase {
     ValueId b1 = b.param("fc1.bias", spec({dims_.h}));
     ValueId w2 = b.param("fc2.weight", spec({dims_.d_out, dims_.h}));
     ValueId b2 = b.param("fc2.bias", spec({dims_.d_out}));
-    ValueId h = ops::linear(b, x, w1, b1);
     if (!train_) {
+      ValueId h = ops::linear(b, x, w1, b1);
       b.output("y", ops::linear(b, h, w2, b2));
       return b.build();
     }
-    h = ops::dropout(b, h, dropout_on ? dropout_[0] : 0.0);
-    ValueId y = ops::dropout(b, ops::linear(b, h, w2, b2), dropout_on ? dropout_[1] : 0.0);
+    // Chunked weights (none when chunk_bytes_ is 0): backward differentiates their chunks.
+    const parallel::RowChunkedWeight fc1 = parallel::chunk_weight_rows(b, w1, chunk_bytes_);
+    const parallel::RowChunkedWeight fc2 = parallel::chunk_weight_rows(b, w2, chunk_bytes_);
+    ValueId h = ops::dropout(b, parallel::row_chunked_linear(b, x, fc1, b1), dropout_on ? dropout_[0] : 0.0);
+    ValueId y = ops::dropout(b, parallel::row_chunked_linear(b, h, fc2, b2), dropout_on ? dropout_[1] : 0.0);
     ValueId loss = ops::mse_loss(b, y, b.input("target", spec({rows_, dims_.d_out})));
-    const std::vector<ValueId> params{w1, b1, w2, b2};
-    const auto grads = parallel::step_gradients(b, loss, params, setup_);
+    parallel::ChunkedParams chunked;
+    chunked.add(fc1);
+    chunked.add(b1);
+    chunked.add(fc2);
+    chunked.add(b2);
+    const std::vector<ValueId>& params = chunked.params();
+    const auto grads = chunked.join(b, parallel::step_gradients(b, loss, chunked.differentiated(), setup_));
     if (optimizer_ == "sgd") {
       ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
     } else {
@@ -249,6 +280,7 @@ class LinearDropoutCase final : public DataParallelCase {
   at::Device device_;
   DataParallelSetup setup_;
   std::int64_t rows_;  // rows per step: the batch, or the whole global batch
+  std::size_t chunk_bytes_;  // the cap of a weight's gradient chunk; 0: whole (parallel/gradient_chunks.h)
   ModelStore initial_;
   at::Tensor data_;
   at::Tensor target_;

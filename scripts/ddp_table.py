@@ -5,7 +5,7 @@
 
 One Markdown row per data-parallel benchmark record of the N=2 run (any N: the run's own world
 size), in the order of the file: case, variant, how the gradients were averaged (overlapped with
-the backward pass or after it, buckets, dtype), the step at N=1 (the --n1 run's slowest rank, when
+the backward pass or after it, buckets, the weights computed and all-reduced in chunks, dtype), the step at N=1 (the --n1 run's slowest rank, when
 given), the step at N (the slowest rank), the same step without any all-reduce (measured in the
 same run), the exposed all-reduce (their difference: what the backward pass did not hide), the
 all-reduce alone, the scaling efficiency (against one rank alone, timed in the same run), and the
@@ -60,6 +60,8 @@ def gradients(d):
         text += f", {buckets} bucket{'s' if buckets != 1 else ''}"
         if is_number(cap) and cap > 0:
             text += f" of <= {cap / 2**20:.3g} MiB"
+    for chunked in d.get("chunked_gradients") or []:
+        text += f", {chunked.get('param', '?')} in {len(chunked.get('rows') or [])} chunks"
     if d.get("grad_dtype", "float32") != "float32":
         text += f", {d['grad_dtype']}"
     return text

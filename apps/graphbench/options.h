@@ -47,6 +47,7 @@ struct RunOptions {
   std::optional<std::string> grad_dtype;     // --grad-dtype float32|bfloat16
   std::optional<double> grad_bucket_mb;      // --grad-bucket-mb MB
   std::optional<std::string> grad_overlap;   // --grad-overlap on|off
+  std::optional<double> grad_chunk_mb;       // --grad-chunk-mb MB (0: no chunks)
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
 };
 

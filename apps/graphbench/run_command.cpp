@@ -13,6 +13,7 @@
 #include "graphbench/report/rescue_file.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
 #include "graphbench/suite/sweep_fields.h"
@@ -177,10 +178,14 @@ void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
     throw InputError(fmt::format("--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got {}",
                                  *o.grad_bucket_mb));
   }
+  if (o.grad_chunk_mb && !valid_chunk_mb(*o.grad_chunk_mb)) {
+    throw InputError(fmt::format("--grad-chunk-mb: expected {}, got {}", kChunkMbExpected, *o.grad_chunk_mb));
+  }
   for (auto& c : suite.cases) {
     if (o.grad_dtype) c.gradient_sync.dtype = *o.grad_dtype;
     if (o.grad_bucket_mb) c.gradient_sync.bucket_mb = *o.grad_bucket_mb;
     if (o.grad_overlap) c.gradient_sync.overlap = *o.grad_overlap == "on";
+    if (o.grad_chunk_mb) c.gradient_sync.chunk_mb = *o.grad_chunk_mb;
   }
 }
 

@@ -341,6 +341,21 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   set_tests_properties("cli: bfloat16 gradients: the records say how they were averaged"
                        PROPERTIES DEPENDS "cli: --nproc 2 with bfloat16 gradients after backward in small buckets")
 
+  # Gradient chunks of at most 1 KiB (buckets too): fc1.weight (2 KiB) computed and all-reduced in
+  # two chunks of 16 rows, each a bucket of its own; validated and checked against one process.
+  add_test(NAME "cli: --nproc 2 with gradient chunks: fc1.weight all-reduced in two chunks"
+           COMMAND ${EXPECT} 0 "\\| ddp-small +\\| static +\\| 2 \\(gloo\\) +\\|.*\\| overlapped, 3 buckets of <= 0.000977 MiB, fc1.weight in 2 chunks \\|" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-bucket-mb 0.0009765625
+                   --grad-chunk-mb 0.0009765625 ${QUICK} -o ${OUT_DIR}/ddp-chunks)
+  add_test(NAME "cli: gradient chunks: the records say which weights were chunked"
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp-chunks/results.json
+                   dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2
+                   gradsync:ddp-small/static=overlapped,float32,3 chunks:ddp-small/static=1024:fc1.weight=16+16
+                   chunks:ddp-small/eager=1024:fc1.weight=16+16)
+  set_tests_properties("cli: --nproc 2 with gradient chunks: fc1.weight all-reduced in two chunks" PROPERTIES TIMEOUT 240)
+  set_tests_properties("cli: gradient chunks: the records say which weights were chunked"
+                       PROPERTIES DEPENDS "cli: --nproc 2 with gradient chunks: fc1.weight all-reduced in two chunks")
+
   # The tutorial's training, one epoch, each of two ranks a shard of it.
   add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
            COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[[0-9]+/60000\\] Loss: [0-9]+\\.[0-9]{4}  \\(2 ranks, 30000 samples each"
@@ -372,6 +387,12 @@ endif()
 add_test(NAME "cli: --grad-bucket-mb 0 is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 \\(e.g. 25\\), got 0" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-bucket-mb 0)
+add_test(NAME "cli: --grad-chunk-mb -1 is bad input (2)"
+         COMMAND ${EXPECT} 2 "--grad-chunk-mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -1" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-chunk-mb=-1)
+add_test(NAME "cli: a suite's bad grad_chunk_mb is bad input (2), naming the file and the field"
+         COMMAND ${EXPECT} 2 "bad_chunk.json: /cases/0/grad_chunk_mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -8" --
+                 ${GB} run --config ${CLI_DIR}/bad_chunk.json --nproc 2 --device cpu)
 add_test(NAME "cli: --nproc 0 is bad input (2)"
          COMMAND ${EXPECT} 2 "--nproc: expected a positive number of ranks, got 0" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 0 --device cpu)

@@ -12,6 +12,8 @@ check_results.py RESULTS_JSON CHECK...
                                     every rank
   gradsync:CASE/VARIANT=HOW,DTYPE,B  how its gradients were averaged: HOW overlapped or after
                                     (backward), DTYPE float32 or bfloat16, in B buckets
+  chunks:CASE/VARIANT=CAP:PARAM=R+R,...  its gradient chunks: the chunk cap in bytes, and each chunked
+                                    param with its rows per chunk ("CAP:" alone: none chunked)
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
   training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
@@ -120,6 +122,14 @@ def main():
             seen = ("overlapped" if d.get("overlapped") else "after", d.get("grad_dtype"), str(d.get("buckets")))
             if seen != (how, dtype, buckets):
                 fail(f"{spec}: gradients averaged {seen}, expected {(how, dtype, buckets)}")
+        elif kind == "chunks":
+            spec, expected = arg.split("=", 1)
+            cap, _, params = expected.partition(":")
+            d = record(spec).get("data_parallel") or {}
+            wanted = [(p.split("=")[0], [int(n) for n in p.split("=")[1].split("+")]) for p in params.split(",") if p]
+            seen = [(c.get("param"), c.get("rows")) for c in d.get("chunked_gradients", [])]
+            if d.get("chunk_cap_bytes") != int(cap) or seen != wanted:
+                fail(f"{spec}: chunk cap {d.get('chunk_cap_bytes')}, chunked {seen}, expected {cap}, {wanted}")
         elif kind == "dptrained":
             spec, world = arg.split("=")
             r = record(spec)

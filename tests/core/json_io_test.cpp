@@ -604,6 +604,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   d.grad_dtype = "bfloat16";
   d.bucket_cap_bytes = 8 << 20;
   d.overlapped = true;
+  d.chunk_cap_bytes = 8 << 20;
+  d.chunked_gradients = {{"fc1.weight", {512, 512, 512, 512}}};
   d.all_reduce_us = 120.5;
   d.no_all_reduce_us = 1000.25;
   d.exposed_all_reduce_us = 101.0;
@@ -619,17 +621,29 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(b.overlapped);
   CHECK(b.bucket_cap_bytes == 8 << 20);
   CHECK(b.no_all_reduce_us == 1000.25);
+  CHECK(b.chunk_cap_bytes == 8 << 20);
+  REQUIRE(b.chunked_gradients.size() == 1);
+  CHECK(b.chunked_gradients[0].param == "fc1.weight");
+  CHECK(b.chunked_gradients[0].rows == std::vector<std::int64_t>{512, 512, 512, 512});
+  CHECK(block.at("chunked_gradients") == json::parse(R"([{"param": "fc1.weight", "rows": [512, 512, 512, 512]}])"));
 
   // A file written before these fields: the all-reduce after backward, float32, nothing exposed.
   json old = written;
-  for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us"}) {
+  for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us",
+                          "chunk_cap_bytes", "chunked_gradients"}) {
     old["records"][0]["data_parallel"].erase(key);
   }
   const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
   CHECK(o.grad_dtype == "float32");
   CHECK(o.bucket_cap_bytes == 0);
+  CHECK(o.chunk_cap_bytes == 0);
+  CHECK(o.chunked_gradients.empty());
   CHECK_FALSE(o.overlapped);
   CHECK_FALSE(o.exposed_all_reduce_us.has_value());
+  json bad_rows = written;
+  bad_rows["records"][0]["data_parallel"]["chunked_gradients"][0]["rows"][1] = 0;
+  CHECK(document_error(bad_rows) ==
+        "base.json: /records/0/data_parallel/chunked_gradients/0/rows/1: expected a positive integer, got 0");
   old["records"][0]["data_parallel"]["overlapped"] = "yes";
   CHECK(document_error(old) == "base.json: /records/0/data_parallel/overlapped: expected true, false or null, got \"yes\"");
 }

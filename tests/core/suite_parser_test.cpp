@@ -217,7 +217,7 @@ TEST_CASE("spec: top-level errors") {
 TEST_CASE("spec: defaults errors") {
   CHECK(error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
         message("/defaults/name: unknown key (expected one of: kind, mode, dtype, variants, "
-                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap)"));
+                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb)"));
   CHECK(error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
         message("/defaults/warmup: expected a non-negative integer, got \"ten\""));
   CHECK(error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
@@ -248,11 +248,11 @@ TEST_CASE("spec: case errors") {
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
-                "grad_bucket_mb, grad_overlap, shape)"));
+                "grad_bucket_mb, grad_overlap, grad_chunk_mb, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
-                "grad_bucket_mb, grad_overlap, shape)"));
+                "grad_bucket_mb, grad_overlap, grad_chunk_mb, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==
         message("/cases/0/kind: expected a kind that workload \"gelu\" declares (benchmark), got "
@@ -387,6 +387,22 @@ TEST_CASE("spec: how data-parallel steps average their gradients, from defaults 
   CHECK(plain.cases[0].gradient_sync.dtype == "float32");
   CHECK(graphbench::bucket_cap_bytes(plain.cases[0].gradient_sync) == std::size_t{25} << 20);
   CHECK(plain.cases[0].gradient_sync.overlap);
+  CHECK(graphbench::chunk_cap_bytes(plain.cases[0].gradient_sync) == 0);  // no chunks unless asked for
+}
+
+TEST_CASE("spec: gradient chunks, from defaults and cases, only while the overlap is on") {
+  const auto suite = parse(R"({"suite": "s", "defaults": {"grad_chunk_mb": 8},
+    "cases": [{"name": "a", "workload": "gelu", "shape": [1]},
+              {"name": "b", "workload": "gelu", "shape": [1], "grad_chunk_mb": 0.5},
+              {"name": "c", "workload": "gelu", "shape": [1], "grad_chunk_mb": 0},
+              {"name": "d", "workload": "gelu", "shape": [1], "grad_overlap": false}]})");
+  CHECK(suite.cases[0].gradient_sync.chunk_mb == 8.0);
+  CHECK(graphbench::chunk_cap_bytes(suite.cases[0].gradient_sync) == std::size_t{8} << 20);
+  CHECK(graphbench::chunk_cap_bytes(suite.cases[1].gradient_sync) == std::size_t{1} << 19);
+  CHECK(graphbench::chunk_cap_bytes(suite.cases[2].gradient_sync) == 0);
+  // After backward every gradient is there at once: chunks would hide nothing.
+  CHECK(suite.cases[3].gradient_sync.chunk_mb == 8.0);
+  CHECK(graphbench::chunk_cap_bytes(suite.cases[3].gradient_sync) == 0);
 }
 
 TEST_CASE("spec: gradient averaging errors name the field and what it takes") {
@@ -400,6 +416,17 @@ TEST_CASE("spec: gradient averaging errors name the field and what it takes") {
                 "\"25\""));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_overlap": "yes"}])")) ==
         message("/cases/0/grad_overlap: expected true or false, got \"yes\""));
+  const std::string chunk_expected =
+      "expected a gradient chunk cap in MiB, 0 (no chunks) or above 0 and at most 1048576 (e.g. 8), got ";
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": -1}])")) ==
+        message("/cases/0/grad_chunk_mb: " + chunk_expected + "-1"));
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": 2e6}])")) ==
+        message("/cases/0/grad_chunk_mb: " + chunk_expected + "2000000.0"));
+  CHECK(error_of(R"({"suite": "s", "defaults": {"grad_chunk_mb": "8"},
+                     "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
+        message("/defaults/grad_chunk_mb: " + chunk_expected + "\"8\""));
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": true}])")) ==
+        message("/cases/0/grad_chunk_mb: " + chunk_expected + "true"));
 }
 
 TEST_CASE("spec: published errors") {

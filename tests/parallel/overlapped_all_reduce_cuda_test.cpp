@@ -2,7 +2,7 @@
 // ProcessGroupNCCL: the side stream forked from the capture stream and joined back, the buckets'
 // collectives inside the graph. In a world of one rank (one GPU is enough) and of two ranks as
 // threads of this process, one GPU each (skipped with fewer than two GPUs).
-#include "parallel/parallel_test_util.h"
+#include "parallel/gpu_training_util.h"
 #include "support/cuda_skip.h"
 
 #include <torch/cuda.h>
@@ -12,35 +12,9 @@ using namespace graphbench::dist_test;
 
 namespace {
 
-constexpr int kGpuSteps = 6;
-
-struct GpuRun {
-  std::vector<at::Tensor> first_grads;  // the averaged gradients of the first step, on the CPU
-  std::vector<at::Tensor> params;       // after the last step, on the CPU
-  Counters counters;
-  GradientBucketLog log;
-};
-
 GpuRun train_mlp(ExecutorKind kind, const std::shared_ptr<parallel::Communicator>& comm, const Mlp& m,
                  const StepSync& sync) {
-  ModelStore store = mlp_params(m);
-  parallel::broadcast_store(*comm, store);  // the communicator exists before any capture
-  auto program = mlp_step(m, comm, sync);
-  Engine engine(store);
-  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{3, /*fallback=*/false});
-  GpuRun run;
-  const int world = comm->world_size();
-  for (int step = 0; step < kGpuSteps; ++step) {
-    const test_util::Batch global = mlp_batch(m, m.batch * world, 100 + static_cast<std::uint64_t>(step));
-    auto outputs = executor->run(program, test_util::feed_of(shard(global, comm->rank(), world)));
-    if (step == 0) {
-      for (std::size_t i = 1; i < outputs.size(); ++i) run.first_grads.push_back(outputs[i].detach().cpu());
-    }
-  }
-  for (const auto& name : mlp_param_names()) run.params.push_back(store.at(name).detach().cpu());
-  run.counters = engine.counters();
-  if (sync.log) run.log = *sync.log;
-  return run;
+  return train_on_gpu(kind, comm, m, mlp_step(m, comm, sync), sync.log);
 }
 
 StepSync overlapped(bool bfloat16 = false) {

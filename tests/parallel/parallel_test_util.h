@@ -133,23 +133,41 @@ inline std::vector<TensorSpec> mlp_param_specs(const Mlp& m) {
           fspec({m.hidden}, m.device),        fspec({m.out, m.hidden}, m.device), fspec({m.out}, m.device)};
 }
 
-inline std::shared_ptr<const Program> mlp_step(const Mlp& m, const std::shared_ptr<parallel::Communicator>& communicator,
-                                               const StepSync& sync = {}) {
-  using namespace test_util;
-  Builder b("mlp_data_parallel");
-  ValueId x = b.input("x", fspec({m.batch, m.in}, m.device));
-  ValueId target = b.input("target", fspec({m.batch, m.out}, m.device));
-  const auto specs = mlp_param_specs(m);
+// The perceptron's externals: inputs "x" and "target", then its params in order.
+struct MlpExternals {
+  ValueId x = -1;
+  ValueId target = -1;
   std::vector<ValueId> params;
-  for (std::size_t i = 0; i < specs.size(); ++i) params.push_back(b.param(mlp_param_names()[i], specs[i]));
-  ValueId h = ops::relu(b, ops::linear(b, x, params[0], params[1]));
-  h = ops::relu(b, ops::linear(b, h, params[2], params[3]));
-  ValueId loss = ops::mse_loss(b, ops::linear(b, h, params[4], params[5]), target);
-  const std::vector<ValueId> grads = synced_gradients(b, loss, params, communicator, sync);
-  ops::sgd_step(b, params, grads, ops::SgdOptions{0.1, 0.0, 0.0});
+};
+
+inline MlpExternals declare_mlp(Builder& b, const Mlp& m) {
+  using test_util::fspec;
+  MlpExternals e;
+  e.x = b.input("x", fspec({m.batch, m.in}, m.device));
+  e.target = b.input("target", fspec({m.batch, m.out}, m.device));
+  const auto specs = mlp_param_specs(m);
+  for (std::size_t i = 0; i < specs.size(); ++i) e.params.push_back(b.param(mlp_param_names()[i], specs[i]));
+  return e;
+}
+
+// The step's end: SGD (`momentum`) on the params, then the outputs "loss" and the gradients.
+inline std::shared_ptr<const Program> finish_mlp_step(Builder& b, ValueId loss, const std::vector<ValueId>& params,
+                                                      const std::vector<ValueId>& grads, double momentum) {
+  ops::sgd_step(b, params, grads, ops::SgdOptions{0.1, momentum, 0.0});
   b.output("loss", loss);
   for (std::size_t i = 0; i < grads.size(); ++i) b.output("grad." + mlp_param_names()[i], grads[i]);
   return b.build();
+}
+
+inline std::shared_ptr<const Program> mlp_step(const Mlp& m, const std::shared_ptr<parallel::Communicator>& communicator,
+                                               const StepSync& sync = {}) {
+  Builder b("mlp_data_parallel");
+  const MlpExternals e = declare_mlp(b, m);
+  const std::vector<ValueId>& params = e.params;
+  ValueId h = ops::relu(b, ops::linear(b, e.x, params[0], params[1]));
+  h = ops::relu(b, ops::linear(b, h, params[2], params[3]));
+  ValueId loss = ops::mse_loss(b, ops::linear(b, h, params[4], params[5]), e.target);
+  return finish_mlp_step(b, loss, params, synced_gradients(b, loss, params, communicator, sync), /*momentum=*/0.0);
 }
 
 // Seeded initial params of the perceptron (CPU random numbers, then moved).

@@ -25,6 +25,7 @@ DataParallelFigures training_figures(Communicator& comm, const DataParallelTrain
   d.grad_dtype = sync.dtype;
   d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
   d.overlapped = sync.overlap;
+  d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
   d.buckets = static_cast<std::int64_t>(buckets.buckets.size());
   d.samples_per_rank = run.samples_per_step;
   d.global_batch = d.samples_per_rank * d.world_size;

@@ -44,12 +44,29 @@ std::vector<std::vector<std::size_t>> plan_buckets(const std::vector<TensorSpec>
 }
 
 BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
-                                 std::vector<std::vector<std::size_t>> buckets, std::size_t count, bool bfloat16)
+                                 std::vector<std::vector<std::size_t>> buckets, std::size_t count, bool bfloat16,
+                                 std::vector<JoinedRange> joined)
     : communicator_(std::move(communicator)),
       buckets_(std::move(buckets)),
       bucket_of_(count, buckets_.size()),
       bfloat16_(bfloat16),
+      joined_(std::move(joined)),
+      range_of_(count, joined_.size()),
+      offset_in_range_(count, 0),
       side_(communicator_->device()) {
+  for (std::size_t r = 0; r < joined_.size(); ++r) {
+    std::int64_t offset = 0;
+    for (std::size_t k = 0; k < joined_[r].numels.size(); ++k) {
+      const std::size_t i = joined_[r].first + k;
+      if (i >= count || range_of_[i] != joined_.size()) {
+        throw EngineError(fmt::format("joined range {} holds gradient {}: out of range or in two ranges (of {} gradients)",
+                                      r, i, count));
+      }
+      range_of_[i] = r;
+      offset_in_range_[i] = offset;
+      offset += joined_[r].numels[k];
+    }
+  }
   for (std::size_t b = 0; b < buckets_.size(); ++b) {
     if (buckets_[b].empty()) throw EngineError(fmt::format("gradient bucket {} is empty", b));
     for (std::size_t i : buckets_[b]) {
@@ -72,6 +89,7 @@ void BucketedAverage::begin() {
   next_launch_ = 0;
   launched_.clear();
   launched_.resize(buckets_.size());
+  range_buffers_.assign(joined_.size(), at::Tensor());
 }
 
 std::size_t BucketedAverage::ready(std::size_t index, at::Tensor grad, bool owned) {
@@ -98,11 +116,13 @@ void BucketedAverage::launch(std::size_t b) {
     numel += grads_[i].numel();
   }
   const at::TensorOptions options = grads_[members.front()].options();
-  // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.
-  const bool in_place = !bfloat16_ && members.size() == 1 && owned_[members.front()] && l.parts.front().is_contiguous();
   // Every buffer comes from the current stream (the one that produced the gradients) and is held
   // until finish(), after the join: the side stream never uses memory its owner freed.
-  l.result = in_place ? l.parts.front() : at::empty({numel}, options);
+  const at::Tensor joined = place_in_joined_range(b, grads_[members.front()], numel);
+  // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.
+  const bool in_place = !joined.defined() && !bfloat16_ && members.size() == 1 && owned_[members.front()] &&
+                        l.parts.front().is_contiguous();
+  l.result = joined.defined() ? joined : in_place ? l.parts.front() : at::empty({numel}, options);
   l.packed = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
   // Gloo in the LibTorch versions we build against sums no bfloat16: the bfloat16 values travel as
   // float32, and the sum is rounded to bfloat16 after (for two ranks, the numbers of a bfloat16 sum).
@@ -115,6 +135,25 @@ void BucketedAverage::launch(std::size_t b) {
   l.pending = communicator_->start_all_reduce_sum_(l.wire);
   // On a GPU the average is queued behind the all-reduce, on the side stream.
   if (communicator_->device().is_cuda()) average(l);
+}
+
+at::Tensor BucketedAverage::place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel) {
+  const std::vector<std::size_t>& members = buckets_[b];
+  const std::size_t r = range_of_[members.front()];
+  if (r == joined_.size()) return {};
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const std::size_t i = members[k];
+    const bool in_order = k == 0 || (range_of_[i] == r && i == members[k - 1] + 1);
+    if (!in_order || grads_[i].numel() != joined_[r].numels[i - joined_[r].first]) return {};
+  }
+  at::Tensor& buffer = range_buffers_[r];
+  if (!buffer.defined()) {
+    std::int64_t total = 0;
+    for (std::int64_t n : joined_[r].numels) total += n;
+    buffer = at::empty({total}, grad.options());
+  }
+  if (buffer.scalar_type() != grad.scalar_type() || buffer.device() != grad.device()) return {};
+  return buffer.narrow(0, offset_in_range_[members.front()], numel);
 }
 
 void BucketedAverage::average(Launched& l) const {
@@ -153,6 +192,7 @@ std::vector<at::Tensor> BucketedAverage::finish() {
   }
   grads_.assign(grads_.size(), at::Tensor());
   launched_.clear();
+  range_buffers_.assign(joined_.size(), at::Tensor());
   return averaged;
 }
 

@@ -9,6 +9,11 @@
 // soon as all its gradients are there and every bucket before it was launched, so that every rank
 // issues the same all-reduces in the same order. finish() returns the averaged gradients.
 //
+// A joined range (the row chunks of one weight, row_chunked_linear.h) gets its averages one after
+// another in one buffer of its own: a bucket of consecutive gradients of the range, in index
+// order, is packed straight into their place in it, so that the weight's whole gradient is a view
+// of that buffer with no copy after the all-reduce (chunked_params.h).
+//
 // On CUDA a launched bucket is packed, reduced and averaged on a side stream forked from the
 // current stream (side_stream.h), and finish() joins that stream back into the current one: no
 // host synchronisation, so the whole of it is captured in a CUDA graph. On the CPU (Gloo) the
@@ -40,11 +45,18 @@ std::vector<std::vector<std::size_t>> plan_buckets_in_order(const std::vector<Te
                                                             const std::vector<std::size_t>& order,
                                                             std::size_t bucket_bytes);
 
+// Gradients first, first + 1, ... of `numels` elements each, whose averages lie one after another.
+struct JoinedRange {
+  std::size_t first = 0;
+  std::vector<std::int64_t> numels;
+};
+
 class BucketedAverage {
  public:
   // `buckets`: indices of the `count` gradients, per bucket, in launch order (every index once).
+  // `joined`: ranges of gradients averaged into one buffer each (disjoint, within `count`).
   BucketedAverage(std::shared_ptr<Communicator> communicator, std::vector<std::vector<std::size_t>> buckets,
-                  std::size_t count, bool bfloat16);
+                  std::size_t count, bool bfloat16, std::vector<JoinedRange> joined = {});
 
   // Starts a step: no gradient ready, no bucket launched.
   void begin();
@@ -68,11 +80,17 @@ class BucketedAverage {
   };
   void launch(std::size_t bucket);
   void average(Launched& launched) const;  // after the sum: divide, or cast back
+  // Where bucket `b`'s averages go in its joined range's buffer (allocated at the range's first
+  // launch, like `grad`), or an undefined tensor: the bucket is not consecutive gradients of one range.
+  at::Tensor place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel);
 
   std::shared_ptr<Communicator> communicator_;
   std::vector<std::vector<std::size_t>> buckets_;
   std::vector<std::size_t> bucket_of_;  // by gradient index
   bool bfloat16_;
+  std::vector<JoinedRange> joined_;
+  std::vector<std::size_t> range_of_;         // by gradient index: its joined range, or joined_.size()
+  std::vector<std::int64_t> offset_in_range_;  // by gradient index: elements before it in its range
   SideStream side_;
 
   // This step's state.
@@ -81,6 +99,7 @@ class BucketedAverage {
   std::vector<std::size_t> missing_;  // per bucket: gradients still to come
   std::size_t next_launch_ = 0;
   std::vector<Launched> launched_;
+  std::vector<at::Tensor> range_buffers_;  // per joined range, flat
 };
 
 }  // namespace graphbench::parallel

@@ -18,6 +18,7 @@ NoAllReduceTiming time_without_all_reduce(Communicator& communicator, const Work
     DataParallelSetup setup;  // no communicator: this rank's shard, its own gradients
     setup.ranks = communicator.world_size();
     setup.shard = communicator.rank();
+    setup.gradient_sync = spec.gradient_sync;  // the same program: its gradients chunked alike
     at::manual_seed(context.seed);
     instance = workload.instantiate_data_parallel(spec, context, setup);
     if (!instance) throw EngineError("the workload made no instance without all-reduce");

@@ -1,7 +1,8 @@
 // Phase 5 of a data-parallel case (data_parallel_case.h): the step without any all-reduce. Every
 // rank times the same variants on its own shard with the gradients of that shard alone (the
-// workload's instance without a communicator), all ranks at once, so that the step at N ranks
-// minus this one is the all-reduce time the backward pass did not hide: the exposed all-reduce.
+// workload's instance without a communicator, its gradients chunked as the step's are), all ranks
+// at once, so that the step at N ranks minus this one is the all-reduce time the backward pass did
+// not hide: the exposed all-reduce.
 #pragma once
 
 #include "graphbench/exec/model_store.h"

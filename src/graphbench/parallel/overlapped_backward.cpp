@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
+#include "graphbench/parallel/gradient_chunks.h"
 #include "graphbench/parallel/replicas.h"
 
 #include <torch/csrc/autograd/autograd.h>
@@ -87,6 +88,24 @@ std::vector<bool> run_backward(const at::Tensor& loss, const std::vector<at::Ten
   return missing;
 }
 
+// Runs of consecutive params that lie one after another in one tensor's memory (the row chunks of
+// one weight, row_chunked_linear.h): their averages are placed likewise, so that the weight's whole
+// gradient needs no copy (chunked_params.h).
+std::vector<JoinedRange> adjacent_param_ranges(const std::vector<at::Tensor>& params) {
+  std::vector<JoinedRange> ranges;
+  for (std::size_t i = 0; i < params.size();) {
+    std::size_t end = i + 1;
+    while (end < params.size() && lies_right_after(params[end - 1], params[end])) ++end;
+    if (end - i > 1) {
+      JoinedRange range{i, {}};
+      for (std::size_t k = i; k < end; ++k) range.numels.push_back(params[k].numel());
+      ranges.push_back(std::move(range));
+    }
+    i = end;
+  }
+  return ranges;
+}
+
 bool capturing(at::Device device) {
 #ifdef GRAPHBENCH_WITH_CUDA
   if (device.is_cuda()) {
@@ -167,7 +186,7 @@ class BackwardAndAverageOp final : public Op {
     for (const at::Tensor& p : params) specs.push_back(spec_of(p));
     order_ = order;
     average_.emplace(communicator_, plan_buckets_in_order(specs, order, options_.bucket_bytes), count_,
-                     options_.bfloat16);
+                     options_.bfloat16, adjacent_param_ranges(params));
     average_->begin();
     for (std::size_t i : order) average_->ready(i, std::move(grads[i]), /*owned=*/true);
     return average_->finish();

@@ -12,6 +12,9 @@
 // a post hook on each param's gradient accumulator takes the gradient from `.grad` as soon as the
 // accumulator has it (`.grad` is left empty: the gradients stay values of the program). The
 // averaging is exact as in average_gradients: each bucket summed, then divided by the world size.
+// Params that lie one after another in one tensor's memory (a weight's row chunks,
+// row_chunked_linear.h) get their averages one after another too (gradient_buckets.h, joined
+// ranges), so that joining them (chunked_params.h) copies nothing.
 //
 // The backward order is learnt on the op's first run: that run averages after the backward pass,
 // in the order it saw, and checks that every rank saw the same order (an all-reduce: the first run

@@ -116,6 +116,13 @@ struct PublishedComparison {
   std::string device;
 };
 
+// A weight whose gradient a data-parallel step computed and all-reduced in row chunks (its rows
+// per chunk, in row order), so that the first chunks' all-reduce ran while backward computed the rest.
+struct GradientChunks {
+  std::string param;
+  std::vector<std::int64_t> rows;
+};
+
 // A case run data-parallel (`--nproc N`, or under torchrun): how the ranks' steps compare, the
 // gradient all-reduce alone, and the scaling against the same case in a world of one. Weak scaling:
 // each rank trains `samples_per_rank` rows per step, so one step of N ranks trains N times that.
@@ -137,6 +144,10 @@ struct DataParallelFigures {
   std::string grad_dtype = "float32";
   std::int64_t bucket_cap_bytes = 0;
   bool overlapped = false;
+  // The cap of a gradient chunk ("grad_chunk_mb"; 0: none) and the weights the step chunked under it
+  // (their chunks count as gradients in `buckets`). Files written before these existed read 0 and none.
+  std::int64_t chunk_cap_bytes = 0;
+  std::vector<GradientChunks> chunked_gradients;
   // The gradient all-reduce alone (pack, all-reduce, average), median on rank 0: run as this
   // variant runs it (eagerly, or captured and replayed for graph variants).
   std::optional<double> all_reduce_us;

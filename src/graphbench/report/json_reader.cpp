@@ -226,6 +226,26 @@ TrainingSummary read_training(const ObjectReader& t) {
   return out;
 }
 
+std::vector<GradientChunks> read_chunked_gradients(const ObjectReader& d) {
+  std::vector<GradientChunks> out;
+  const json* chunked = d.find_value("chunked_gradients");
+  if (!chunked) return out;
+  if (!chunked->is_array()) d.fail_expected(d.pointer("chunked_gradients"), "an array of chunked gradients", *chunked);
+  for (std::size_t i = 0; i < chunked->size(); ++i) {
+    const ObjectReader c(d.file(), (*chunked)[i], json_pointer_append(d.pointer("chunked_gradients"), i));
+    GradientChunks chunks{c.string("param", true), {}};
+    const std::string rows_pointer = c.pointer("rows");
+    const json* rows = c.find("rows", true);
+    if (!rows->is_array()) c.fail_expected(rows_pointer, "an array of positive integers", *rows);
+    for (std::size_t k = 0; k < rows->size(); ++k) {
+      chunks.rows.push_back(c.integer_at((*rows)[k], json_pointer_append(rows_pointer, k), 1,
+                                         std::numeric_limits<std::int64_t>::max(), "a positive integer"));
+    }
+    out.push_back(std::move(chunks));
+  }
+  return out;
+}
+
 DataParallelFigures read_data_parallel(const ObjectReader& d) {
   DataParallelFigures out;
   out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
@@ -242,6 +262,8 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   if (d.find("grad_dtype")) out.grad_dtype = d.string("grad_dtype");
   out.bucket_cap_bytes = d.integer("bucket_cap_bytes");
   out.overlapped = d.optional_bool("overlapped").value_or(false);
+  out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
+  out.chunked_gradients = read_chunked_gradients(d);
   out.all_reduce_us = d.optional_number("all_reduce_us");
   out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
   out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");

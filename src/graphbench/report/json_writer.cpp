@@ -107,6 +107,12 @@ json training_to_json(const TrainingSummary& t) {
           {"batch_order", t.batch_order}};
 }
 
+json chunked_gradients_to_json(const std::vector<GradientChunks>& chunked) {
+  json out = json::array();
+  for (const GradientChunks& c : chunked) out.push_back({{"param", c.param}, {"rows", c.rows}});
+  return out;
+}
+
 json data_parallel_to_json(const DataParallelFigures& d) {
   return {{"world_size", d.world_size},
           {"backend", d.backend},
@@ -122,6 +128,8 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"grad_dtype", d.grad_dtype},
           {"bucket_cap_bytes", d.bucket_cap_bytes},
           {"overlapped", d.overlapped},
+          {"chunk_cap_bytes", d.chunk_cap_bytes},
+          {"chunked_gradients", chunked_gradients_to_json(d.chunked_gradients)},
           {"all_reduce_us", optional_number(d.all_reduce_us)},
           {"no_all_reduce_us", optional_number(d.no_all_reduce_us)},
           {"exposed_all_reduce_us", optional_number(d.exposed_all_reduce_us)},

@@ -159,13 +159,14 @@ void append_training(std::string& out, const RunReport& report) {
   }
 }
 
-// "overlapped, 2 buckets of <= 25 MiB, bfloat16"
+// "overlapped, 2 buckets of <= 25 MiB, fc1.weight in 4 chunks, bfloat16"
 std::string gradient_sync_text(const DataParallelFigures& d) {
   std::string text = d.overlapped ? "overlapped" : "after backward";
   if (d.buckets > 0) {
     text += fmt::format(", {} bucket{}", d.buckets, d.buckets == 1 ? "" : "s");
     if (d.bucket_cap_bytes > 0) text += " of <= " + mib(d.bucket_cap_bytes) + " MiB";
   }
+  for (const GradientChunks& c : d.chunked_gradients) text += fmt::format(", {} in {} chunks", c.param, c.rows.size());
   if (d.grad_dtype != "float32") text += ", " + d.grad_dtype;
   return text;
 }

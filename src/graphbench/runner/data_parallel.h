@@ -39,7 +39,8 @@ struct DataParallelSetup {
   int ranks = 1;  // shards in the global batch: global batch = ranks x the case's batch
   int shard = 0;  // which shard this instance trains on, or kWholeBatch: all of them, in one process
   static constexpr int kWholeBatch = -1;
-  // How the step averages its gradients: bucket cap, compression, overlap with the backward pass.
+  // How the step averages its gradients: bucket cap, compression, overlap with the backward pass,
+  // gradient chunks (a step without all-reduce chunks as the case's data-parallel step does).
   GradientSyncSpec gradient_sync;
   // Where the step's programs log their buckets (the case runner reads it); may be null.
   std::shared_ptr<GradientBucketLog> bucket_log;
@@ -53,8 +54,11 @@ class DataParallelCase : public CaseInstance {
   virtual std::size_t first_param_observation() const = 0;
   // Rows this instance trains on per step (its shard, or the whole global batch).
   virtual std::int64_t samples_per_step() const = 0;
-  // The gradients one step all-reduces, in order (for timing the all-reduce alone).
+  // The gradients one step all-reduces, in order (for timing the all-reduce alone): a chunked
+  // weight's chunks (parallel/gradient_chunks.h) in place of its one gradient.
   virtual std::vector<TensorSpec> gradient_specs() const = 0;
+  // The weights whose gradients the step computes and all-reduces in row chunks; none by default.
+  virtual std::vector<GradientChunks> chunked_gradients() const { return {}; }
   // The initial params every runner starts from (copied into each runner's store when it is made):
   // the runner broadcasts rank 0's into them before making any.
   virtual ModelStore& initial_params() = 0;

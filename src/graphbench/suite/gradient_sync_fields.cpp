@@ -6,9 +6,15 @@
 namespace graphbench {
 
 namespace {
-// A bucket holds at most this much (a larger cap is surely a typo: 1 TiB).
+// A bucket (or a gradient chunk) holds at most this much (a larger cap is surely a typo: 1 TiB).
 constexpr double kMaxBucketMb = 1024.0 * 1024.0;
+
+std::size_t mib_to_bytes(double mb) { return static_cast<std::size_t>(std::max(1.0, std::round(mb * 1024.0 * 1024.0))); }
 }  // namespace
+
+const char* const kChunkMbExpected = "a gradient chunk cap in MiB, 0 (no chunks) or above 0 and at most 1048576 (e.g. 8)";
+
+bool valid_chunk_mb(double mb) { return mb >= 0.0 && mb <= kMaxBucketMb; }
 
 const std::vector<std::string>& gradient_dtypes() {
   static const std::vector<std::string> dtypes = {"float32", "bfloat16"};
@@ -16,7 +22,7 @@ const std::vector<std::string>& gradient_dtypes() {
 }
 
 const std::vector<std::string>& gradient_sync_keys() {
-  static const std::vector<std::string> keys = {"grad_dtype", "grad_bucket_mb", "grad_overlap"};
+  static const std::vector<std::string> keys = {"grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb"};
   return keys;
 }
 
@@ -36,10 +42,18 @@ void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object
   if (const auto found = object.find("grad_overlap"); found != object.end()) {
     into.overlap = checker.read_bool(*found, json_pointer_append(pointer, "grad_overlap"));
   }
+  if (const auto found = object.find("grad_chunk_mb"); found != object.end()) {
+    if (!found->is_number() || !valid_chunk_mb(found->get<double>())) {
+      checker.fail_expected(json_pointer_append(pointer, "grad_chunk_mb"), kChunkMbExpected, *found);
+    }
+    into.chunk_mb = found->get<double>();
+  }
 }
 
-std::size_t bucket_cap_bytes(const GradientSyncSpec& spec) {
-  return static_cast<std::size_t>(std::max(1.0, std::round(spec.bucket_mb * 1024.0 * 1024.0)));
+std::size_t bucket_cap_bytes(const GradientSyncSpec& spec) { return mib_to_bytes(spec.bucket_mb); }
+
+std::size_t chunk_cap_bytes(const GradientSyncSpec& spec) {
+  return spec.chunk_mb > 0.0 && spec.overlap ? mib_to_bytes(spec.chunk_mb) : 0;
 }
 
 }  // namespace graphbench

@@ -1,5 +1,6 @@
-// The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap"): how a
-// data-parallel step averages its gradients. Written in "defaults" or in a case (the case wins).
+// The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap",
+// "grad_chunk_mb"): how a data-parallel step averages its gradients. Written in "defaults" or in a
+// case (the case wins).
 #pragma once
 
 #include "graphbench/json/json_checker.h"
@@ -24,5 +25,13 @@ void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object
 
 // The bucket cap in bytes: bucket_mb MiB, at least one byte.
 std::size_t bucket_cap_bytes(const GradientSyncSpec& spec);
+
+// What "grad_chunk_mb" and --grad-chunk-mb expect, for their messages; and whether `mb` is one.
+extern const char* const kChunkMbExpected;
+bool valid_chunk_mb(double mb);
+
+// The cap of a gradient chunk in bytes (chunk_mb MiB, at least one byte), or 0: no chunking
+// (chunk_mb is 0, or the all-reduce runs after backward, where chunks would hide nothing).
+std::size_t chunk_cap_bytes(const GradientSyncSpec& spec);
 
 }  // namespace graphbench

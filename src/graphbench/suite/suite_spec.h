@@ -40,6 +40,9 @@ struct GradientSyncSpec {
   std::string dtype = "float32";  // "bfloat16": cast, averaged and cast back (DDP's bf16 compression hook)
   double bucket_mb = 25.0;        // the cap of a bucket in MiB (DistributedDataParallel's bucket_cap_mb)
   bool overlap = true;            // each bucket's all-reduce starts while the backward pass goes on
+  // The cap in MiB of one chunk of a weight's gradient: a weight whose gradient is larger is computed
+  // and all-reduced in row chunks of at most this much, while the overlap is on (0: never, the default).
+  double chunk_mb = 0.0;
 };
 
 // "sweep": {"batch": [1, 2, 4, ...]} in a case, or --sweep batch=1,2,4: the case is run once
@@ -59,7 +62,7 @@ struct CaseSpec {
   std::vector<Variant> variants;
   SamplingSpec sampling;
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
-  GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap"
+  GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb"
   std::vector<PublishedFigures> published;
   std::optional<SweepSpec> sweep;         // before expand_sweeps (suite/sweep_fields.h)
   std::optional<SweepPoint> sweep_point;  // after: the point this case is
