@@ -10,8 +10,8 @@
 namespace graphbench::dist_test {
 
 // Rows of fc1.weight [8, 6] float32 are 24 bytes: a cap of 48 bytes makes four chunks of two rows.
-// As a bucket cap too, every chunk is a bucket of its own (as in configs/ddp.json, where both caps
-// are 8 MiB).
+// As a bucket cap too, every chunk is a bucket of its own (as in configs/ddp.json's large case with
+// --grad-chunk-mb 8: both caps 8 MiB).
 constexpr std::size_t kTwoRowChunks = 48;
 
 // How the chunked step all-reduces: chunk by chunk as `sync` says (the workloads' way), or its

@@ -75,8 +75,8 @@ TEST_CASE("a gradient's row chunks: each within the cap, all full but the last, 
   CHECK(parallel::plan_row_chunks(fc1, 1) == Rows(8, 1));  // at least a row each
   CHECK(parallel::plan_row_chunks(fc1, 192) == Rows{8});   // fits: whole
   CHECK(parallel::plan_row_chunks(fc1, 0) == Rows{8});     // no chunks
-  // configs/ddp.json's large case: fc1.weight 2048 x 4096 float32 (32 MiB) in chunks of 8 MiB;
-  // fc2.weight (1024 x 2048, exactly 8 MiB) stays whole.
+  // configs/ddp.json's large case with --grad-chunk-mb 8: fc1.weight 2048 x 4096 float32 (32 MiB)
+  // in chunks of 8 MiB; fc2.weight (1024 x 2048, exactly 8 MiB) stays whole.
   CHECK(parallel::plan_row_chunks(test_util::fspec({2048, 4096}), std::size_t{8} << 20) == Rows{512, 512, 512, 512});
   CHECK(parallel::plan_row_chunks(test_util::fspec({1024, 2048}), std::size_t{8} << 20) == Rows{1024});
   const auto specs = parallel::row_chunk_specs(fc1, {3, 3, 2});
