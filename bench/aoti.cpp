@@ -135,8 +135,6 @@ void check_package_kind(const CaseSpec& spec, const std::string& file, const std
   }
 }
 
-std::string input_name(std::size_t i) { return fmt::format("input{}", i); }
-
 class AotiCase final : public CaseInstance {
  public:
   AotiCase(const CaseSpec& spec, const CaseContext& context)
@@ -191,19 +189,10 @@ class AotiCase final : public CaseInstance {
   double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
-  std::vector<ValueId> declare_inputs(Builder& b) {
-    std::vector<ValueId> ids;
-    for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      ids.push_back(b.input(input_name(i), spec_of(inputs_[i])));
-      feed_[input_name(i)] = inputs_[i];
-    }
-    return ids;
-  }
-
   std::shared_ptr<const Program> build_inference_program(std::shared_ptr<ops::AotiPackage> package,
                                                          const std::string& file) {
     Builder b("aoti_forward");
-    const std::vector<ValueId> ids = declare_inputs(b);
+    const std::vector<ValueId> ids = bench::declare_model_inputs(b, inputs_, feed_);
     const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
     for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
     return b.build();
@@ -220,7 +209,7 @@ class AotiCase final : public CaseInstance {
     call.run = [package = std::move(package)](const std::vector<at::Tensor>& in) { return package->run(in); };
     call.label = file;
     call.state_returned = step.state_returned;
-    std::vector<ValueId> inputs = declare_inputs(b);
+    std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
     call.example_inputs = inputs_;
     if (step.target) {
       const at::Tensor target = bench::make_model_inputs({*step.target}, device_).at(0);

@@ -69,8 +69,6 @@ WorkloadDescriptor torchscript_descriptor() {
   return d;
 }
 
-std::string input_name(std::size_t i) { return fmt::format("input{}", i); }
-
 // Calls before capture (and before validation): TorchScript's profiling executor specialises the
 // model over its first calls.
 constexpr int kWarmupSteps = 5;
@@ -134,18 +132,9 @@ class TorchScriptCase final : public CaseInstance {
     return call;
   }
 
-  std::vector<ValueId> declare_inputs(Builder& b) {
-    std::vector<ValueId> ids;
-    for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      ids.push_back(b.input(input_name(i), spec_of(inputs_[i])));
-      feed_[input_name(i)] = inputs_[i];
-    }
-    return ids;
-  }
-
   std::shared_ptr<const Program> build_inference_program(const torch::jit::Module& module) {
     Builder b("torchscript_forward");
-    const std::vector<ValueId> inputs = declare_inputs(b);
+    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
     const auto outputs = ops::script_module_call(b, module_call(module), inputs, {});
     for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
     return b.build();
@@ -162,7 +151,7 @@ class TorchScriptCase final : public CaseInstance {
                                                         bench::param_string(spec_, "path"), spec_.name));
     }
     Builder b("torchscript_train");
-    const std::vector<ValueId> inputs = declare_inputs(b);
+    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
     std::vector<ValueId> params;
     for (const auto& name : param_names_) params.push_back(b.param(name, spec_of(initial_.at(name))));
     const auto outputs = ops::script_module_call(b, module_call(module), inputs, params);

@@ -147,6 +147,16 @@ std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs,
   return out;
 }
 
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed) {
+  std::vector<ValueId> ids;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = fmt::format("input{}", i);
+    ids.push_back(b.input(name, spec_of(inputs[i])));
+    feed[name] = inputs[i];
+  }
+  return ids;
+}
+
 std::string model_inputs_text(const std::vector<ModelInput>& inputs) {
   std::vector<std::string> parts;
   for (const auto& input : inputs) {

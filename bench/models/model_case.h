@@ -3,6 +3,8 @@
 // comparison with eager, and the checks of the file before anything runs.
 #pragma once
 
+#include "graphbench/exec/feed.h"
+#include "graphbench/plan/builder.h"
 #include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
@@ -45,6 +47,8 @@ std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);
 // Floating inputs from the standard normal, int64 inputs uniform in their range (the global
 // generator: the case runner seeds it).
 std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device);
+// The model's inputs as inputs "input0", "input1", ... of a program, each fed the tensor given.
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed);
 // "float32[1, 3, 224, 224], int64[1, 128] in [0, 30522)"
 std::string model_inputs_text(const std::vector<ModelInput>& inputs);
 

@@ -78,12 +78,6 @@ AotiPackage::~AotiPackage() = default;
 
 namespace {
 
-std::string specs_text(const std::vector<TensorSpec>& specs) {
-  std::vector<std::string> parts;
-  for (const auto& spec : specs) parts.push_back(to_string(spec));
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
 class AotiCallOp final : public Op {
  public:
   AotiCallOp(std::shared_ptr<AotiPackage> package, std::vector<at::Tensor> examples, std::string label)
@@ -97,7 +91,7 @@ class AotiCallOp final : public Op {
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     if (in != example_specs_) {
       throw_op_error(*this, fmt::format("the package runs at its declared inputs ({}) only, got {}",
-                                        specs_text(example_specs_), specs_text(in)));
+                                        to_string(example_specs_), to_string(in)));
     }
     if (output_specs_.empty()) {
       at::NoGradGuard no_grad;
@@ -105,7 +99,7 @@ class AotiCallOp final : public Op {
       try {
         outputs = package_->run(examples_);
       } catch (const std::exception& e) {
-        throw EngineError(fmt::format("package {} rejects the inputs {}: {}", label_, specs_text(example_specs_),
+        throw EngineError(fmt::format("package {} rejects the inputs {}: {}", label_, to_string(example_specs_),
                                       error_text(e)));
       }
       if (outputs.empty()) throw EngineError(fmt::format("package {} returned no tensor", label_));

@@ -10,12 +10,6 @@ namespace graphbench::ops {
 
 namespace {
 
-std::string specs_text(const std::vector<TensorSpec>& specs) {
-  std::vector<std::string> parts;
-  for (const auto& spec : specs) parts.push_back(to_string(spec));
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
 class AotiTrainingStepOp final : public Op {
  public:
   explicit AotiTrainingStepOp(AotiTrainingCall call) : call_(std::move(call)) {
@@ -40,7 +34,7 @@ class AotiTrainingStepOp final : public Op {
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     if (in != input_specs_) {
       throw_op_error(*this, fmt::format("the package runs at its declared inputs and state ({}) only, got {}",
-                                        specs_text(input_specs_), specs_text(in)));
+                                        to_string(input_specs_), to_string(in)));
     }
     if (!loss_spec_) loss_spec_ = learn_loss_spec();
     std::vector<TensorSpec> out{*loss_spec_};
@@ -79,7 +73,7 @@ class AotiTrainingStepOp final : public Op {
       outputs = call_.run(inputs);
     } catch (const std::exception& e) {
       throw EngineError(fmt::format("package {} rejects the inputs and state {}: {}", call_.label,
-                                    specs_text(input_specs_), error_text(e)));
+                                    to_string(input_specs_), error_text(e)));
     }
     check_output_count(outputs.size());
     if (outputs[0].numel() != 1) {

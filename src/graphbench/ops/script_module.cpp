@@ -47,12 +47,6 @@ ParamSlot find_param_slot(const torch::jit::Module& module, const std::string& q
   return ParamSlot{owner._ivalue(), *slot};
 }
 
-std::string specs_text(const std::vector<TensorSpec>& specs) {
-  std::vector<std::string> parts;
-  for (const auto& spec : specs) parts.push_back(to_string(spec));
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
 class ScriptModuleOp final : public Op {
  public:
   explicit ScriptModuleOp(ScriptModuleCall call)
@@ -71,7 +65,7 @@ class ScriptModuleOp final : public Op {
     const std::vector<TensorSpec> inputs(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(examples_.size()));
     if (inputs != example_specs_) {
       throw_op_error(*this, fmt::format("the model runs at its declared inputs ({}) only, got {}",
-                                        specs_text(example_specs_), specs_text(inputs)));
+                                        to_string(example_specs_), to_string(inputs)));
     }
     if (output_specs_.empty()) {
       at::NoGradGuard no_grad;
@@ -80,7 +74,7 @@ class ScriptModuleOp final : public Op {
       try {
         outputs = flatten_tensors(forward_(std::move(args)));
       } catch (const std::exception& e) {
-        throw EngineError(fmt::format("model {} rejects the inputs {}: {}", label_, specs_text(example_specs_),
+        throw EngineError(fmt::format("model {} rejects the inputs {}: {}", label_, to_string(example_specs_),
                                       error_text(e)));
       }
       if (outputs.empty()) throw EngineError(fmt::format("model {} returned no tensor", label_));

@@ -21,6 +21,12 @@ std::string to_string(const TensorSpec& spec) {
                      spec.device.str());
 }
 
+std::string to_string(const std::vector<TensorSpec>& specs) {
+  std::vector<std::string> parts;
+  for (const auto& spec : specs) parts.push_back(to_string(spec));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 TensorSpec spec_of(const at::Tensor& tensor) {
   return TensorSpec{tensor.sizes().vec(), tensor.scalar_type(), tensor.device()};
 }

@@ -25,6 +25,8 @@ struct TensorSpec {
 
 // "float32[64, 1, 28, 28] on cuda:0"
 std::string to_string(const TensorSpec& spec);
+// The specs, comma-separated: "float32[4, 5] on cpu, int64[4] on cpu"
+std::string to_string(const std::vector<TensorSpec>& specs);
 std::string shape_to_string(const std::vector<std::int64_t>& shape);
 TensorSpec spec_of(const at::Tensor& tensor);
 at::Tensor allocate(const TensorSpec& spec);
