@@ -236,16 +236,18 @@ def export_torchscript(case, model, inputs, path):
     torch.jit.save(module, str(path))
 
 
-def package_configs(case, read_bytes, settings):
+def package_configs(case, settings, read_bytes=None):
     """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
     graphbench compares a case's inputs with the recorded ones before it runs the package, and takes
-    the bytes a step must read as the case's roofline. No metadata where this PyTorch cannot record it."""
+    the bytes a step must read (`read_bytes`, where given) as the case's roofline. No metadata where
+    this PyTorch cannot record it."""
     import torch._inductor
 
     configs = dict(settings)
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs()),
-                                            "graphbench_read_bytes": str(read_bytes)}
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs())}
+        if read_bytes is not None:
+            configs["aot_inductor.metadata"]["graphbench_read_bytes"] = str(read_bytes)
     return configs
 
 
@@ -260,7 +262,7 @@ def export_aoti_train_step(case, model, inputs, path, device, settings, channels
         output = model(*inputs)
     target = model_zoo.make_target(case, output, device)
     classes = model_zoo.first_tensor(output).shape[-1]
-    configs = package_configs(case, 0, settings)
+    configs = package_configs(case, settings)  # the step adds its state's bytes
     if "aot_inductor.metadata" not in configs:
         raise RuntimeError(f"this PyTorch ({torch.__version__}) cannot record a package's metadata, which a training "
                            "step's package needs (its state and its target)")
@@ -273,7 +275,7 @@ def export_aoti(case, model, inputs, path, settings):
     import torch._inductor
 
     model.eval()
-    configs = package_configs(case, model_zoo.read_bytes(model), settings)
+    configs = package_configs(case, settings, model_zoo.read_bytes(model))
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.

@@ -35,7 +35,8 @@
 #               then Python's eager, torch.cuda.graph, torch.compile and reduce-overhead figures of
 #               the same steps (scripts/python_baseline.py), side by side in results/decode/
 #     train-pt2 the whole training steps of configs/models.json (ResNet-18 with SGD, MobileNetV3-Small
-#               with Adam and dropout, batch 32) as AOTInductor packages alone: exported, run, and
+#               with Adam and dropout, batch 32) as AOTInductor packages alone, exported as
+#               scripts/models-suite.sh exports them (channels-last), run, and
 #               Python's four figures beside them (results/train-pt2)
 #     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
@@ -219,9 +220,10 @@ for stage in "$@"; do
     train-pt2)
       py=${PYTHON:-python3}
       run train-pt2-export "$py" scripts/export_model.py torchvision:resnet18 --batch 32 --mode train --format pt2 \
-        --optimizer sgd --lr 0.01 --momentum 0.9 -o models --suite models/train-pt2.json || status=1
+        --channels-last --optimizer sgd --lr 0.01 --momentum 0.9 -o models --suite models/train-pt2.json || status=1
       run train-pt2-export-mobilenet "$py" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \
-        --mode train --format pt2 --optimizer adam -o models --suite models/train-pt2.json --append || status=1
+        --mode train --format pt2 --channels-last --optimizer adam -o models --suite models/train-pt2.json --append \
+        || status=1
       run train-pt2 "$gb" run --config models/train-pt2.json "${model_args[@]}" -o "$OUT/results/train-pt2" || status=1
       run train-pt2-python "$py" scripts/python_baseline.py --suite models/train-pt2.json \
         --graphbench "$OUT/results/train-pt2/results.json" "${python_args[@]}" \

@@ -50,6 +50,16 @@ class ObjectReader {
     return v && !v->is_null() ? v : nullptr;
   }
   ObjectReader object(const std::string& key) const { return {file_, *find(key), pointer(key)}; }
+  // A reader for each element of the array at `key` (none when absent or null); InputError naming
+  // `what` ("an array of kernels") when it is not an array.
+  std::vector<ObjectReader> objects(const std::string& key, const char* what) const {
+    std::vector<ObjectReader> out;
+    const nlohmann::json* v = find_value(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), what, *v);
+    for (std::size_t i = 0; i < v->size(); ++i) out.emplace_back(file_, (*v)[i], json_pointer_append(pointer(key), i));
+    return out;
+  }
 
   std::string string(const std::string& key, bool required = false) const {
     const nlohmann::json* v = find(key, required);

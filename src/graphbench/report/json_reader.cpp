@@ -113,23 +113,15 @@ KernelProfile read_profile(const ObjectReader& p) {
   out.copies_per_step = p.number("copies_per_step");
   out.busy_us_per_step = p.number("busy_us_per_step");
   out.busy_share = p.optional_number("busy_share");
-  if (const json* kernels = p.find_value("kernels")) {
-    if (!kernels->is_array()) p.fail_expected(p.pointer("kernels"), "an array of kernels", *kernels);
-    for (std::size_t i = 0; i < kernels->size(); ++i) {
-      const ObjectReader k(p.file(), (*kernels)[i], json_pointer_append(p.pointer("kernels"), i));
-      out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
-    }
+  for (const ObjectReader& k : p.objects("kernels", "an array of kernels")) {
+    out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
   }
   return out;
 }
 
 std::vector<GraphFacts> read_graphs(const ObjectReader& r) {
   std::vector<GraphFacts> out;
-  const json* graphs = r.find_value("graphs");
-  if (!graphs) return out;
-  if (!graphs->is_array()) r.fail_expected(r.pointer("graphs"), "an array of graphs", *graphs);
-  for (std::size_t i = 0; i < graphs->size(); ++i) {
-    const ObjectReader g(r.file(), (*graphs)[i], json_pointer_append(r.pointer("graphs"), i));
+  for (const ObjectReader& g : r.objects("graphs", "an array of graphs")) {
     out.push_back({g.optional_integer("kernel_nodes"), g.optional_integer("nodes"),
                    g.optional_integer("pool_reserved_bytes"), g.optional_integer("pool_allocated_bytes")});
   }
@@ -228,11 +220,7 @@ TrainingSummary read_training(const ObjectReader& t) {
 
 std::vector<GradientChunks> read_chunked_gradients(const ObjectReader& d) {
   std::vector<GradientChunks> out;
-  const json* chunked = d.find_value("chunked_gradients");
-  if (!chunked) return out;
-  if (!chunked->is_array()) d.fail_expected(d.pointer("chunked_gradients"), "an array of chunked gradients", *chunked);
-  for (std::size_t i = 0; i < chunked->size(); ++i) {
-    const ObjectReader c(d.file(), (*chunked)[i], json_pointer_append(d.pointer("chunked_gradients"), i));
+  for (const ObjectReader& c : d.objects("chunked_gradients", "an array of chunked gradients")) {
     GradientChunks chunks{c.string("param", true), {}};
     const std::string rows_pointer = c.pointer("rows");
     const json* rows = c.find("rows", true);
