@@ -171,7 +171,54 @@ def trace(case, model, state, inputs, target, in_place=True, in_channels_last=Fa
     has_target = target is not None
     step = step_function(case, model, state, len(inputs), has_target, in_place, in_channels_last)
     graph = make_fx(step)(*example_arguments(state, inputs, target))
+    if in_channels_last:
+        channels_last_convolution_backward(graph)
     return graph
+
+
+# The arguments of aten.convolution_backward that cuDNN reads in the layout of the convolution:
+# grad_output and input.
+CONVOLUTION_BACKWARD_ACTIVATIONS = (0, 1)
+
+
+def channels_last_convolution_backward(graph):
+    """Hands every 2-d convolution's backward its activations in channels-last memory format.
+
+    Inductor runs aten.convolution_backward as a call into ATen, with its arguments in the strides
+    that the exported graph records for them, and torch.export's retrace records this step's
+    activations as contiguous (NCHW) where eager had them channels-last (the weights stay
+    channels-last). ATen then converts grad_output and input to the weights' layout with a strided
+    copy before each call: 25 copies and 0.6 ms of a 5.5 ms ResNet-18 step (batch 32, H200). A
+    clone to channels-last in the graph instead makes Inductor write them so in the kernel that
+    produces them. Returns how many clones it added."""
+    import torch
+
+    aten = torch.ops.aten
+    added = 0
+    for node in list(graph.graph.nodes):
+        if node.op != "call_function" or node.target is not aten.convolution_backward.default:
+            continue
+        weight = node.args[2].meta.get("val")
+        if weight is None or weight.dim() != 4:
+            continue
+        for position in CONVOLUTION_BACKWARD_ACTIVATIONS:
+            argument = node.args[position]
+            if is_channels_last_clone(argument):
+                continue  # the images, converted at the start of the step
+            with graph.graph.inserting_before(node):
+                converted = graph.graph.call_function(aten.clone.default, (argument,),
+                                                      {"memory_format": torch.channels_last})
+            node.update_arg(position, converted)
+            added += 1
+    graph.recompile()
+    return added
+
+
+def is_channels_last_clone(node):
+    import torch
+
+    return (getattr(node, "op", None) == "call_function" and node.target is torch.ops.aten.clone.default
+            and node.kwargs.get("memory_format") == torch.channels_last)
 
 
 def example_arguments(state, inputs, target):

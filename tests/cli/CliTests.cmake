@@ -139,6 +139,12 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
 # and, without the exported files, says how to make them.
 add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# The training step's trace (scripts/train_step.py), where this Python has PyTorch 2 (the GPU
+# machine; skipped on CI's Debian machine).
+add_test(NAME "cli: models: a channels-last training step hands convolution backwards channels-last activations"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_train_step.py ${PROJECT_SOURCE_DIR})
+set_tests_properties("cli: models: a channels-last training step hands convolution backwards channels-last activations"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
 configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
 add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
