@@ -89,7 +89,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   app.add_option("--trace", o.trace_dir,
                  "Write a trace of a few eager steps and replays of each variant to DIR/<case>.<variant>.trace.json "
-                 "(Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "
+                 "(data-parallel: DIR/<case>.<variant>.rank<R>.trace.json, one per rank) (Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "
                  "step of two variants as a PNG; docs/measuring.md)");
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
       ->group("Testing");

@@ -421,7 +421,8 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
   # fewer than two GPUs).
   add_test(NAME "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
            COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| 2 \\(nccl\\) +\\|" --
-                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 ${QUICK} -o ${OUT_DIR}/ddp-cuda)
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 ${QUICK} -o ${OUT_DIR}/ddp-cuda
+                   --trace ${OUT_DIR}/ddp-cuda/traces)
   set_tests_properties("cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"
                        PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   add_test(NAME "cli: --nproc 2 on two GPUs: figures of every variant"
@@ -429,6 +430,13 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
                    dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 dataparallel:ddp-small/graph=2
                    gradsync:ddp-small/graph=overlapped,float32,1)
   set_tests_properties("cli: --nproc 2 on two GPUs: figures of every variant" PROPERTIES SKIP_RETURN_CODE 77
+                       DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
+  # --trace: one trace per rank and variant, each with the rank's NCCL kernels.
+  add_test(NAME "cli: --nproc 2 on two GPUs: --trace writes each rank's trace"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${Python3_EXECUTABLE} ${CLI_DIR}/check_rank_traces.py ${OUT_DIR}/ddp-cuda/traces
+                   ddp-small.eager.rank0.trace.json ddp-small.eager.rank1.trace.json
+                   ddp-small.graph.rank0.trace.json ddp-small.graph.rank1.trace.json)
+  set_tests_properties("cli: --nproc 2 on two GPUs: --trace writes each rank's trace" PROPERTIES SKIP_RETURN_CODE 77
                        DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
   # bfloat16 gradients over NCCL, the overlapped all-reduce captured with them.
   add_test(NAME "cli: --nproc 2 on two GPUs with bfloat16 gradients"

@@ -31,6 +31,9 @@ TEST_CASE("trace files are named for the case and the variant, safe as file name
   CHECK(trace_file_name("gelu-small", "graph") == "gelu-small.graph.trace.json");
   CHECK(trace_file_name("linear-dropout[batch=8]", "graph:replay") == "linear-dropout_batch_8_.graph_replay.trace.json");
   CHECK(trace_file_name("../x y", "eager") == ".._x_y.eager.trace.json");
+  // A data-parallel run: one file per rank.
+  CHECK(trace_file_name("ddp-mnist-step", "graph", 0) == "ddp-mnist-step.graph.rank0.trace.json");
+  CHECK(trace_file_name("ddp-mnist-step", "graph", 1) == "ddp-mnist-step.graph.rank1.trace.json");
 }
 
 TEST_CASE("on the GPU, --trace writes a Chrome trace per variant with its kernels and its steps marked", "[cuda]") {

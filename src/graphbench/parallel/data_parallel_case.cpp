@@ -8,6 +8,7 @@
 #include "graphbench/parallel/replicas.h"
 #include "graphbench/parallel/scaling.h"
 #include "graphbench/runner/case_records.h"
+#include "graphbench/runner/case_trace.h"
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/case_timing.h"
 #include "graphbench/runner/data_parallel.h"
@@ -179,6 +180,9 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const SamplingAgreement agreement = sampling_agreement(comm);
   TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement);
   check_replicas_after_timing(comm, *instance, timed);
+  // Every rank traces the same variants (their records agree), so their collectives pair up.
+  if (!context.trace_dir.empty()) say("tracing a few steps of each variant on every rank into " + context.trace_dir);
+  trace_variants(timed, context, comm.rank());
   summarize_timing(timed, instance->cost(), environment);
   DataParallelTimings timings;
   timings.rank_median_us = gather_rank_medians(comm, timed);

@@ -4,7 +4,8 @@
 //   2. every variant validated against eager on every rank; then, after the validation steps, the
 //      params checked bit-identical on every rank (fingerprints all-reduced) and close to one
 //      process training on the whole global batches;
-//   3. the variants timed interleaved, the ranks agreeing on every sample (sampler.h);
+//   3. the variants timed interleaved, the ranks agreeing on every sample (sampler.h); with
+//      --trace, a few steps of each traced on every rank, one file per rank (case_trace.h);
 //   4. the same variants timed on every rank without any all-reduce, for the exposed all-reduce;
 //   5. the gradient all-reduce timed alone, eagerly and captured;
 //   6. the same variants timed in a world of one (rank 0 alone), for the scaling efficiency;

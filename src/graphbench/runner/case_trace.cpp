@@ -21,11 +21,12 @@ std::string file_safe(const std::string& text) {
 
 }  // namespace
 
-std::string trace_file_name(const std::string& case_name, const std::string& variant) {
-  return file_safe(case_name) + "." + file_safe(variant) + ".trace.json";
+std::string trace_file_name(const std::string& case_name, const std::string& variant, int rank) {
+  const std::string of_rank = rank >= 0 ? ".rank" + std::to_string(rank) : "";
+  return file_safe(case_name) + "." + file_safe(variant) + of_rank + ".trace.json";
 }
 
-void trace_variants(TimedCase& timed, const CaseContext& context) {
+void trace_variants(TimedCase& timed, const CaseContext& context, int rank) {
   if (context.trace_dir.empty()) return;
   const NvtxRange phase("trace");
   std::error_code ec;
@@ -36,7 +37,7 @@ void trace_variants(TimedCase& timed, const CaseContext& context) {
     VariantRunner& runner = *timed.runners[i];
     const NvtxRange range(record.variant);
     const std::string path =
-        (std::filesystem::path(context.trace_dir) / trace_file_name(record.case_name, record.variant)).string();
+        (std::filesystem::path(context.trace_dir) / trace_file_name(record.case_name, record.variant, rank)).string();
     try {
       const std::string why_not = trace_steps([&runner] { runner.step(); }, kUntracedStepsBeforeTrace, kTracedSteps,
                                               context.device.is_cuda(), path);
