@@ -176,7 +176,8 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
       throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, error_text(e)));
     }
   }
-  capture_stream.synchronize();
+  // CUDA's own call again (see above): another thread's capture may have the sync-debug mode at "error".
+  C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));
   impl->capture_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   order_after(caller, capture_stream);
