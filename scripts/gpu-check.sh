@@ -62,6 +62,9 @@
 #               the scaling efficiency, per case)
 #     ddp-bf16  the benchmark cases of configs/ddp.json with --grad-dtype bfloat16 at N=2, in
 #               results/ddp-bf16-n2, and its table (after the ddp stage: with its N=1 run)
+#     ddp-trace configs/ddp.json's large case at N=2, graph variant, traced on both ranks (--trace),
+#               without and with gradient chunks (--grad-chunk-mb 8), in results/ddp-trace-chunks0
+#               and -chunks8, each with a timeline.png of one step of rank 0 above rank 1
 #     ddp-chunks  configs/ddp.json's large case with gradient chunks (--grad-chunk-mb 8: fc1.weight's
 #               gradient computed and all-reduced in four row chunks) at N=1 and N=2, in
 #               results/ddp-chunks-n1 and -n2, and its table, beside the ddp stage's (unchunked) one
@@ -313,6 +316,21 @@ for stage in "$@"; do
       done
       run ddp-table-chunks python3 scripts/ddp_table.py "$OUT/results/ddp-chunks-n2/results.json" \
         --n1 "$OUT/results/ddp-chunks-n1/results.json" --title "With gradient chunks (--grad-chunk-mb 8)" || status=1
+      ;;
+    ddp-trace)
+      # The large case at N=2 traced on both ranks, unchunked and with gradient chunks; one step of
+      # rank 0 above rank 1 drawn for each (where the all-reduces run beside backward's products).
+      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
+      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      for chunks in 0 8; do
+        dir="$OUT/results/ddp-trace-chunks$chunks"
+        run "ddp-trace-chunks$chunks" "$gb" run --config configs/ddp.json --nproc 2 --max-time 2 --variants graph \
+          --cases ddp-linear-dropout-large --grad-chunk-mb "$chunks" --trace "$dir" -o "$dir" || status=1
+        run "ddp-trace-timeline-chunks$chunks" python3 scripts/trace_timeline.py \
+          "$dir/ddp-linear-dropout-large.graph.rank0.trace.json" "$dir/ddp-linear-dropout-large.graph.rank1.trace.json" \
+          --output "$dir/timeline.png" --title "Large data-parallel step, replayed: rank 0 above rank 1 (--grad-chunk-mb $chunks)" \
+          || status=1
+      done
       ;;
     ddp-bf16)
       export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
