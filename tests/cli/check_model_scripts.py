@@ -13,13 +13,7 @@ import shutil
 import subprocess
 import sys
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", file=sys.stderr)
+from check_support import check, finish
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -179,11 +173,7 @@ def main(source_dir, work_dir):
     check_suite_script(source_dir, work_dir, "decode-suite.sh", "decode.json")
     check_sweep_script(source_dir, work_dir)
 
-    if failures:
-        print(f"check_model_scripts.py: {len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("check_model_scripts.py: all checks passed")
-    return 0
+    return finish("check_model_scripts.py")
 
 
 if __name__ == "__main__":

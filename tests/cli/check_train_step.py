@@ -17,14 +17,9 @@ GPU machine runs it.
 import os
 import sys
 
+from check_support import check, finish
+
 SKIP = 77
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", file=sys.stderr)
 
 
 def torch_2():
@@ -110,11 +105,7 @@ def main(source_dir):
     clones = [n for n in plain.graph.nodes if train_step.is_channels_last_clone(n)]
     check(not clones, f"a step traced without --channels-last has {len(clones)} clones to channels-last")
 
-    if failures:
-        print(f"check_train_step.py: {len(failures)} check(s) failed", file=sys.stderr)
-        return 1
-    print("check_train_step.py: all checks passed")
-    return 0
+    return finish("check_train_step.py")
 
 
 if __name__ == "__main__":
