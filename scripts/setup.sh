@@ -4,7 +4,7 @@
 #      data-parallel runs on the CPU, CLI11,
 #      nlohmann/json, fmt, Catch2, zlib; Fashion-MNIST data; matplotlib for the plot script);
 #   2. configures with CMake (Release, Ninja) and builds graphbench (the tests are built by
-#      scripts/test.sh, the README's second command).
+#      the README's second command, `cmake --build build && ctest --test-dir build ...`).
 #
 # Usage: scripts/setup.sh [--no-install] [extra CMake arguments]
 #   scripts/setup.sh                                   the CPU build, Debian's LibTorch
