@@ -9,25 +9,23 @@ import json
 import os
 import sys
 
+from check_support import check, finish
+
 
 def main(directory, names):
-    failures = 0
     for name in names:
         path = os.path.join(directory, name)
         try:
             with open(path, encoding="utf-8") as f:
                 events = json.load(f)["traceEvents"]
         except (OSError, ValueError, KeyError) as e:
-            print(f"FAILED: {path}: not a readable Chrome trace ({e})", file=sys.stderr)
-            failures += 1
+            check(False, f"{path}: not a readable Chrome trace ({e})")
             continue
         kernels = [e.get("name", "") for e in events if e.get("cat") == "kernel"]
         nccl = [k for k in kernels if "nccl" in k.lower()]
         print(f"{name}: {len(kernels)} kernels, {len(nccl)} of NCCL")
-        if not nccl:
-            print(f"FAILED: {path}: no NCCL kernel among its {len(kernels)} kernels", file=sys.stderr)
-            failures += 1
-    return 1 if failures else 0
+        check(nccl, f"{path}: no NCCL kernel among its {len(kernels)} kernels")
+    return finish("check_rank_traces.py")
 
 
 if __name__ == "__main__":
