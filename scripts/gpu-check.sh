@@ -62,12 +62,19 @@
 #               the scaling efficiency, per case)
 #     ddp-bf16  the benchmark cases of configs/ddp.json with --grad-dtype bfloat16 at N=2, in
 #               results/ddp-bf16-n2, and its table (after the ddp stage: with its N=1 run)
-#     ddp-trace configs/ddp.json's large case at N=2, graph variant, traced on both ranks (--trace),
-#               without and with gradient chunks (--grad-chunk-mb 8), in results/ddp-trace-chunks0
-#               and -chunks8, each with a timeline.png of one step of rank 0 above rank 1
-#     ddp-chunks  configs/ddp.json's large case with gradient chunks (--grad-chunk-mb 8: fc1.weight's
-#               gradient computed and all-reduced in four row chunks) at N=1 and N=2, in
-#               results/ddp-chunks-n1 and -n2, and its table, beside the ddp stage's (unchunked) one
+#     ddp-trace first scripts/all_reduce_overlap.py on both GPUs (the all-reduce alone by size, fc1's
+#               weight-gradient product alone, and the two side by side: whether they share the
+#               GPU); then configs/ddp.json's large case at N=2, graph variant, traced on both ranks
+#               (--trace), without and with gradient chunks (--grad-chunk-mb for each of
+#               $DDP_TRACE_CHUNKS, default "0 16"), in results/ddp-trace-chunksC, each with a
+#               timeline.png of one step of rank 0 above rank 1
+#     ddp-chunks  configs/ddp.json's large case with gradient chunks (--grad-chunk-mb $DDP_CHUNK_MB,
+#               default 8: fc1.weight's gradient computed and all-reduced in four row chunks) at
+#               N=1 and N=2, in results/ddp-chunks-n1 and -n2, and its table, beside the ddp
+#               stage's (unchunked) one
+#     ddp-python  PyTorch's own DistributedDataParallel on configs/ddp.json's Linear+Dropout steps,
+#               eager and in torch.cuda.graph, at N=1 and N=2 (scripts/python_ddp_baseline.py), in
+#               results/python-ddp.json and .md; beside the ddp stage's N=2 figures when it ran first
 #
 # Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
 # packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
@@ -86,6 +93,13 @@ gb=build-gpu/graphbench
 status=0
 # The timed (benchmark) cases of configs/ddp.json: the runs beside the main one leave the training run out.
 DDP_BENCHMARKS=ddp-linear-dropout-small,ddp-linear-dropout-large,ddp-mnist-step
+
+# The launcher keeps NVLink multicast off in its ranks; exported for the data-parallel stages too,
+# so that every process of this job (torchrun's included) sees the same settings.
+nvlink_multicast_off() {
+  export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
+  export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+}
 
 run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit code
   local name=$1
@@ -289,10 +303,7 @@ for stage in "$@"; do
         --title "Linear+Dropout training step (batch 32): one eager step above one replay" || status=1
       ;;
     ddp)
-      # The launcher keeps NVLink multicast off in its ranks; exported here too, so that every
-      # process of this job sees the same settings.
-      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
-      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      nvlink_multicast_off
       nvidia-smi topo -m > "$OUT/logs/nvidia-smi-topo.log" 2>&1
       read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
       run ddp-n1 "$gb" run --config configs/ddp.json --nproc 1 "${ddp_args[@]}" -o "$OUT/results/ddp-n1" || status=1
@@ -307,22 +318,23 @@ for stage in "$@"; do
         --title "After: each bucket all-reduced during the backward pass" || status=1
       ;;
     ddp-chunks)
-      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
-      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      nvlink_multicast_off
       read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
+      chunk_mb=${DDP_CHUNK_MB:-8}
       for n in 1 2; do
         run "ddp-chunks-n$n" "$gb" run --config configs/ddp.json --nproc "$n" "${ddp_args[@]}" \
-          --cases ddp-linear-dropout-large --grad-chunk-mb 8 -o "$OUT/results/ddp-chunks-n$n" || status=1
+          --cases ddp-linear-dropout-large --grad-chunk-mb "$chunk_mb" -o "$OUT/results/ddp-chunks-n$n" || status=1
       done
       run ddp-table-chunks python3 scripts/ddp_table.py "$OUT/results/ddp-chunks-n2/results.json" \
-        --n1 "$OUT/results/ddp-chunks-n1/results.json" --title "With gradient chunks (--grad-chunk-mb 8)" || status=1
+        --n1 "$OUT/results/ddp-chunks-n1/results.json" --title "With gradient chunks (--grad-chunk-mb $chunk_mb)" || status=1
       ;;
     ddp-trace)
       # The large case at N=2 traced on both ranks, unchunked and with gradient chunks; one step of
       # rank 0 above rank 1 drawn for each (where the all-reduces run beside backward's products).
-      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
-      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
-      for chunks in 0 8; do
+      nvlink_multicast_off
+      run all-reduce-overlap "${PYTHON:-python3}" -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py \
+        || status=1
+      for chunks in ${DDP_TRACE_CHUNKS:-0 16}; do
         dir="$OUT/results/ddp-trace-chunks$chunks"
         run "ddp-trace-chunks$chunks" "$gb" run --config configs/ddp.json --nproc 2 --max-time 2 --variants graph \
           --cases ddp-linear-dropout-large --grad-chunk-mb "$chunks" --trace "$dir" -o "$dir" || status=1
@@ -332,9 +344,15 @@ for stage in "$@"; do
           || status=1
       done
       ;;
+    ddp-python)
+      nvlink_multicast_off
+      gb_n2=()
+      [[ -f $OUT/results/ddp-n2/results.json ]] && gb_n2=(--graphbench "$OUT/results/ddp-n2/results.json")
+      run ddp-python "${PYTHON:-python3}" scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 "${gb_n2[@]}" \
+        -o "$OUT/results/python-ddp.json" || status=1
+      ;;
     ddp-bf16)
-      export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
-      export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}
+      nvlink_multicast_off
       read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
       run ddp-bf16-n2 "$gb" run --config configs/ddp.json --nproc 2 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
         --grad-dtype bfloat16 -o "$OUT/results/ddp-bf16-n2" || status=1

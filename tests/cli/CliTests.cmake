@@ -139,6 +139,10 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
 # and, without the exported files, says how to make them.
 add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
+# refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent.
+add_test(NAME "cli: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
 # The training step's trace (scripts/train_step.py), where this Python has PyTorch 2 (the GPU
 # machine; skipped on CI's Debian machine).
 add_test(NAME "cli: models: a channels-last training step hands convolution backwards channels-last activations"

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Checks of scripts/python_ddp_baseline.py that need no PyTorch: it builds the Linear+Dropout
+steps of configs/ddp.json as the suite gives them, refuses bad input with exit code 2 and a message
+naming the file and field, puts graphbench's figures beside its own with the scaling of each, and
+writes its files whole or not at all.
+
+    check_ddp_scripts.py SOURCE_DIR WORK_DIR
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from check_support import check, finish
+
+
+def check_cases(baseline, source_dir):
+    cases = {c["name"]: c for c in baseline.linear_dropout_cases(os.path.join(source_dir, "configs", "ddp.json"))}
+    check(sorted(cases) == ["ddp-linear-dropout-large", "ddp-linear-dropout-small"],
+          f"the Linear+Dropout training cases of configs/ddp.json: {sorted(cases)}")
+    large = cases.get("ddp-linear-dropout-large", {})
+    check((large.get("batch"), large.get("in_features"), large.get("hidden"), large.get("out_features")) == (640, 4096, 2048, 1024),
+          f"the large case's layers: {large}")
+    check(large.get("grad_bucket_mb") == 8.0 and large.get("lr") == 0.1 and large.get("dropout") == [0.2, 0.1],
+          f"the large case's buckets, lr and dropout: {large}")
+    check(cases.get("ddp-linear-dropout-small", {}).get("grad_bucket_mb") == 25.0,
+          "a case without grad_bucket_mb gets DDP's 25 MiB")
+
+
+def check_bad_input(source_dir, work_dir):
+    script = os.path.join(source_dir, "scripts", "python_ddp_baseline.py")
+    ddp = os.path.join(source_dir, "configs", "ddp.json")
+    bad_batch = os.path.join(work_dir, "bad_batch.json")
+    with open(bad_batch, "w", encoding="utf-8") as f:
+        json.dump({"cases": [{"name": "x", "workload": "linear_dropout", "batch": 0, "in_features": 4, "hidden": 4,
+                              "out_features": 4}]}, f)
+    adam = os.path.join(work_dir, "adam.json")
+    with open(adam, "w", encoding="utf-8") as f:
+        json.dump({"defaults": {"mode": "train"}, "cases": [{"name": "a", "workload": "linear_dropout", "batch": 2,
+                   "in_features": 4, "hidden": 4, "out_features": 4, "optimizer": "adam"}]}, f)
+    for args, message in (
+            (["--config", os.path.join(work_dir, "nope.json")], "nope.json: cannot read the suite file"),
+            (["--config", ddp, "--cases", "no-such-case"], 'configs/ddp.json: --cases: no case named "no-such-case"'),
+            (["--config", ddp, "--cases", "ddp-mnist-step"], '"ddp-mnist-step" is not a linear_dropout training case'),
+            (["--config", bad_batch], "bad_batch.json: /cases/0/batch: expected a positive integer, got 0"),
+            (["--config", adam], "adam.json: /cases/0/optimizer: this baseline builds SGD only"),
+            (["--config", ddp, "--nproc", "0"], "--nproc must be at least 1")):
+        run = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+        check(run.returncode == 2 and message in run.stderr, f"python_ddp_baseline.py {args}: exit {run.returncode}, {run.stderr}")
+
+
+def check_table(baseline, source_dir):
+    cases = baseline.linear_dropout_cases(os.path.join(source_dir, "configs", "ddp.json"), ["ddp-linear-dropout-large"])
+    one = {"ddp-linear-dropout-large": {"eager_us": 1000.0, "graph_us": 900.0}}
+    many = {"ddp-linear-dropout-large": {"eager_us": 1250.0, "graph_us": 1000.0, "params_identical": True,
+                                         "eager_us_per_rank": [1250.0, 1240.0], "graph_us_per_rank": [990.0, 1000.0]}}
+    rows = baseline.combine(cases, one, many, 2)
+    graph = rows["ddp-linear-dropout-large"]["graph"]
+    check(graph == {"n1_us": 900.0, "n2_us": 1000.0, "scaling_efficiency": 0.9}, f"the graph row: {graph}")
+    check(rows["ddp-linear-dropout-large"]["params_identical"] is True, "params_identical carried over")
+    # graphbench's committed two-GPU run of the same case, beside it.
+    figures = baseline.graphbench_figures(os.path.join(source_dir, "results", "NVIDIA-H200x2", "ddp-n2", "results.json"))
+    step, scaling = figures.get(("ddp-linear-dropout-large", "graph"), (None, None))
+    check(step is not None and 1000 < step < 1500 and 0.5 < scaling < 1.0, f"graphbench's large graph figures: {step}, {scaling}")
+    table = baseline.table(rows, 2, figures)
+    row = f"| ddp-linear-dropout-large | graph | 900 | 1000 | 90% | {step:.0f} | {100 * scaling:.0f}% |"
+    check(row in table, f"the table's graph row, wanted {row!r} in:\n{table}")
+    # One rank alone: no N-rank or scaling columns.
+    alone = baseline.table(baseline.combine(cases, one, one, 1), 1, None)
+    check("| ddp-linear-dropout-large | graph | 900 |\n" in alone and "slowest rank" not in alone,
+          f"the one-rank table:\n{alone}")
+    # A failed N-rank run leaves its columns empty, the one-rank figures stand.
+    failed = baseline.combine(cases, one, "the 2-rank run failed (exit code 1): ...", 2)
+    check(failed["ddp-linear-dropout-large"]["graph"]["scaling_efficiency"] is None and
+          failed["ddp-linear-dropout-large"]["graph"]["n1_us"] == 900.0, f"a failed run's row: {failed}")
+    try:
+        baseline.graphbench_figures(os.path.join(source_dir, "configs", "nope.json"))
+        check(False, "unreadable graphbench results accepted")
+    except baseline.BadInput as e:
+        check("cannot read graphbench results" in str(e), f"message for unreadable graphbench results: {e}")
+
+
+def check_write_whole(baseline, work_dir):
+    path = os.path.join(work_dir, "out.json")
+    baseline.write_whole(path, "{}\n")
+    with open(path, encoding="utf-8") as f:
+        check(f.read() == "{}\n", "write_whole wrote the text")
+
+    class Interrupted(Exception):
+        pass
+
+    # A write that fails part-way leaves neither the file nor its temporary.
+    broken = os.path.join(work_dir, "broken.json")
+    original = os.fdopen
+
+    def failing_fdopen(*args, **kwargs):
+        handle = original(*args, **kwargs)
+        handle.write = lambda text: (_ for _ in ()).throw(Interrupted())
+        return handle
+
+    os.fdopen = failing_fdopen
+    try:
+        baseline.write_whole(broken, "x")
+        check(False, "a failing write went unnoticed")
+    except Interrupted:
+        pass
+    finally:
+        os.fdopen = original
+    left = [n for n in os.listdir(work_dir) if "broken" in n]
+    check(left == [], f"a failed write left {left}")
+
+
+def main(source_dir, work_dir):
+    source_dir = os.path.abspath(source_dir)
+    sys.path.insert(0, os.path.join(source_dir, "scripts"))
+    import python_ddp_baseline
+
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+    check_cases(python_ddp_baseline, source_dir)
+    check_bad_input(source_dir, work_dir)
+    check_table(python_ddp_baseline, source_dir)
+    check_write_whole(python_ddp_baseline, work_dir)
+    return finish("check_ddp_scripts.py")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
