@@ -40,7 +40,9 @@ import sys
 import tempfile
 
 PROG = "python_ddp_baseline.py"
-LAYERS = ("batch", "in_features", "hidden", "out_features")
+# The workload's sizes and their defaults where a case leaves them out, as graphbench's linear_dropout has them.
+LAYERS = {"batch": 32, "in_features": 128, "hidden": 256, "out_features": 16}
+DEFAULT_LR = 0.1
 
 
 class BadInput(Exception):
@@ -87,8 +89,8 @@ def linear_dropout_cases(path, names=None):
         if case.get("workload") != "linear_dropout" or case.get("mode", "train") != "train":
             found.setdefault(case.get("name"), None)
             continue
-        for field in LAYERS:
-            value = case.get(field)
+        for field, default in LAYERS.items():
+            value = case.setdefault(field, default)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise BadInput(f"{path}: /cases/{i}/{field}: expected a positive integer, got {json.dumps(value)}")
         dropout = case.get("dropout", [0.2, 0.1])
@@ -98,7 +100,7 @@ def linear_dropout_cases(path, names=None):
             raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
         found[case["name"]] = {
             "name": case["name"], **{field: case[field] for field in LAYERS},
-            "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", 0.01)),
+            "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", DEFAULT_LR)),
             "momentum": float(case.get("momentum", 0.0)), "weight_decay": float(case.get("weight_decay", 0.0)),
             "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0)),
         }

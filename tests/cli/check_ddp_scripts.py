@@ -29,6 +29,16 @@ def check_cases(baseline, source_dir):
           "a case without grad_bucket_mb gets DDP's 25 MiB")
 
 
+def check_defaults(baseline, work_dir):
+    """A case that leaves sizes and lr out gets graphbench's linear_dropout defaults."""
+    path = os.path.join(work_dir, "defaults.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"cases": [{"name": "d", "workload": "linear_dropout"}]}, f)
+    (case,) = baseline.linear_dropout_cases(path)
+    got = (case["batch"], case["in_features"], case["hidden"], case["out_features"], case["lr"], case["dropout"])
+    check(got == (32, 128, 256, 16, 0.1, [0.2, 0.1]), f"the defaults of a bare case: {got}")
+
+
 def check_bad_input(source_dir, work_dir):
     script = os.path.join(source_dir, "scripts", "python_ddp_baseline.py")
     ddp = os.path.join(source_dir, "configs", "ddp.json")
@@ -120,6 +130,7 @@ def main(source_dir, work_dir):
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
     check_cases(python_ddp_baseline, source_dir)
+    check_defaults(python_ddp_baseline, work_dir)
     check_bad_input(source_dir, work_dir)
     check_table(python_ddp_baseline, source_dir)
     check_write_whole(python_ddp_baseline, work_dir)
