@@ -10,6 +10,8 @@ given), the step at N (the slowest rank), the same step without any all-reduce (
 same run), the exposed all-reduce (their difference: what the backward pass did not hide), the
 all-reduce alone, the scaling efficiency (against one rank alone, timed in the same run), and the
 speedup over eager at N=1 / N. Records that did not run say why. Training records are left out.
+Under the table, what the all-reduces ran on: the backend, its version and the environment variables
+that tuned it (NCCL_*, ...), as the run recorded them.
 
 Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no data-parallel records).
 """
@@ -67,6 +69,17 @@ def gradients(d):
     return text
 
 
+def communication(d):
+    """'nccl 2.27.5, under NCCL_NVLS_ENABLE=0': the backend, its version, its tuning variables."""
+    text = " ".join(part for part in (d.get("backend") or "?", d.get("backend_version") or "") if part)
+    settings = d.get("backend_settings")
+    if not isinstance(settings, dict):
+        return text + " (a file from before runs recorded the version and tuning variables)"
+    if not settings:
+        return text + ", no tuning variables set"
+    return text + ", under " + ", ".join(f"{name}={value}" for name, value in sorted(settings.items()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results.json of the run with N ranks")
@@ -114,6 +127,12 @@ def main():
                 f"{speedup(n1.get('speedup_vs_eager') if n1_ok else None)} / {speedup(r.get('speedup_vs_eager'))}",
             ]
         print("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    seen = []
+    for r in records:
+        text = communication(r["data_parallel"])
+        if text not in seen:
+            seen.append(text)
+            print(f"\nCommunication: {text}")
     return 0
 
 

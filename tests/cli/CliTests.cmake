@@ -140,8 +140,9 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
 add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
-# refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent.
-add_test(NAME "cli: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files"
+# refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
+# and ddp_table.py's table of the committed figures with the communication it ran on.
+add_test(NAME "cli: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
 # The training step's trace (scripts/train_step.py), where this Python has PyTorch 2 (the GPU
 # machine; skipped on CI's Debian machine).
@@ -326,10 +327,14 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                    "\\| ddp-small +\\| reference +\\| [a-z+]+ +\\| skipped: no data-parallel form"
                    "\\| ddp-small +\\| static +\\| 2 \\(gloo\\) +\\|"
                    "\\| gelu-not-data-parallel +\\| eager +\\| [a-z+]+ +\\| skipped: workload gelu has no data-parallel form" --
+                   ${CMAKE_COMMAND} -E env GLOO_GRAPHBENCH_TEST_MARK=recorded NCCL_MIN_NCHANNELS=32
                    ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 ${QUICK} -o ${OUT_DIR}/ddp)
+  # The run's Gloo variables are recorded as its backend's settings; NCCL's, which Gloo ignores, are not.
   add_test(NAME "cli: --nproc 2 results carry the data-parallel figures"
            COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/ddp/results.json
                    dataparallel:ddp-small/eager=2 dataparallel:ddp-small/static=2 timed:ddp-small/eager
+                   settings:ddp-small/eager=GLOO_GRAPHBENCH_TEST_MARK=recorded,-NCCL_MIN_NCHANNELS
+                   settings:ddp-small/static=GLOO_GRAPHBENCH_TEST_MARK=recorded,-NCCL_MIN_NCHANNELS
                    gradsync:ddp-small/eager=overlapped,float32,1 gradsync:ddp-small/static=overlapped,float32,1
                    status:ddp-small/graph=skipped status:ddp-small/reference=skipped
                    status:gelu-not-data-parallel/eager=skipped csv:${OUT_DIR}/ddp/results.csv)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Checks of scripts/python_ddp_baseline.py that need no PyTorch: it builds the Linear+Dropout
-steps of configs/ddp.json as the suite gives them, refuses bad input with exit code 2 and a message
-naming the file and field, puts graphbench's figures beside its own with the scaling of each, and
-writes its files whole or not at all.
+"""Checks of the data-parallel scripts that need no PyTorch. scripts/python_ddp_baseline.py builds
+the Linear+Dropout steps of configs/ddp.json as the suite gives them, refuses bad input with exit
+code 2 and a message naming the file and field, puts graphbench's figures beside its own with the
+scaling of each, and writes its files whole or not at all. scripts/ddp_table.py prints a run's
+table with the exposed all-reduce and, under it, what the all-reduces ran on.
 
     check_ddp_scripts.py SOURCE_DIR WORK_DIR
 """
@@ -122,6 +123,33 @@ def check_write_whole(baseline, work_dir):
     check(left == [], f"a failed write left {left}")
 
 
+def check_ddp_table(source_dir, work_dir):
+    script = os.path.join(source_dir, "scripts", "ddp_table.py")
+    committed = os.path.join(source_dir, "results", "NVIDIA-H200x2", "ddp-n2", "results.json")
+    with open(committed, encoding="utf-8") as f:
+        document = json.load(f)
+    large = [r for r in document["records"] if r.get("case") == "ddp-linear-dropout-large" and r.get("variant") == "graph"]
+    check(len(large) == 1, "the committed two-GPU run has the large case's graph record")
+    d = large[0]["data_parallel"]
+    d["backend_version"] = "2.27.5"
+    d["backend_settings"] = {"NCCL_NVLS_ENABLE": "0", "NCCL_MIN_NCHANNELS": "32"}
+    tuned = os.path.join(work_dir, "tuned.json")
+    with open(tuned, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    run = subprocess.run([sys.executable, script, tuned], capture_output=True, text=True)
+    check(run.returncode == 0, f"ddp_table.py on a run with settings: exit {run.returncode}, {run.stderr}")
+    check("| ddp-linear-dropout-large | graph | overlapped, 4 buckets of <= 8 MiB |" in run.stdout,
+          f"the large graph row in:\n{run.stdout}")
+    check("\nCommunication: nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0\n" in run.stdout,
+          f"the tuned record's communication line in:\n{run.stdout}")
+    check("\nCommunication: nccl (a file from before runs recorded the version and tuning variables)\n" in run.stdout,
+          f"the other records' line (written before the settings were recorded) in:\n{run.stdout}")
+    check(run.stdout.count("Communication:") == 2, f"one line per distinct communication:\n{run.stdout}")
+    missing = subprocess.run([sys.executable, script, os.path.join(work_dir, "nope.json")], capture_output=True, text=True)
+    check(missing.returncode == 2 and "nope.json: cannot read" in missing.stderr,
+          f"a missing file: exit {missing.returncode}, {missing.stderr!r}")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     sys.path.insert(0, os.path.join(source_dir, "scripts"))
@@ -134,6 +162,7 @@ def main(source_dir, work_dir):
     check_bad_input(source_dir, work_dir)
     check_table(python_ddp_baseline, source_dir)
     check_write_whole(python_ddp_baseline, work_dir)
+    check_ddp_table(source_dir, work_dir)
     return finish("check_ddp_scripts.py")
 
 

@@ -14,6 +14,7 @@ check_results.py RESULTS_JSON CHECK...
                                     (backward), DTYPE float32 or bfloat16, in B buckets
   chunks:CASE/VARIANT=CAP:PARAM=R+R,...  its gradient chunks: the chunk cap in bytes, and each chunked
                                     param with its rows per chunk ("CAP:" alone: none chunked)
+  settings:CASE/VARIANT=NAME=VALUE,-NAME  its data-parallel backend settings hold NAME=VALUE, and no -NAME
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
   training:CASE/VARIANT:KEY=VALUE   a field of a training record's summary, as text
@@ -130,6 +131,20 @@ def main():
             seen = [(c.get("param"), c.get("rows")) for c in d.get("chunked_gradients", [])]
             if d.get("chunk_cap_bytes") != int(cap) or seen != wanted:
                 fail(f"{spec}: chunk cap {d.get('chunk_cap_bytes')}, chunked {seen}, expected {cap}, {wanted}")
+        elif kind == "settings":
+            spec, expected = arg.split("=", 1)
+            d = record(spec).get("data_parallel") or {}
+            settings = d.get("backend_settings")
+            if not isinstance(settings, dict):
+                fail(f"{spec}: backend settings {settings!r}, expected an object")
+            for item in expected.split(","):
+                if item.startswith("-"):
+                    if item[1:] in settings:
+                        fail(f"{spec}: backend settings hold {item[1:]}, expected it left out: {settings}")
+                else:
+                    name, value = item.split("=", 1)
+                    if settings.get(name) != value:
+                        fail(f"{spec}: backend settings {settings}, expected {name}={value}")
         elif kind == "dptrained":
             spec, world = arg.split("=")
             r = record(spec)

@@ -597,6 +597,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   graphbench::DataParallelFigures d;
   d.world_size = 2;
   d.backend = "nccl";
+  d.backend_version = "2.27.5";
+  d.backend_settings = std::map<std::string, std::string>{{"NCCL_MIN_NCHANNELS", "32"}, {"NCCL_NVLS_ENABLE", "0"}};
   d.rank_median_us = {1100.5, 1101.25};
   d.slowest_rank = 1;
   d.slowest_median_us = 1101.25;
@@ -625,12 +627,24 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   REQUIRE(b.chunked_gradients.size() == 1);
   CHECK(b.chunked_gradients[0].param == "fc1.weight");
   CHECK(b.chunked_gradients[0].rows == std::vector<std::int64_t>{512, 512, 512, 512});
+  CHECK(b.backend_version == "2.27.5");
+  CHECK(b.backend_settings == d.backend_settings);
+  CHECK(block.at("backend_settings") == json::parse(R"({"NCCL_MIN_NCHANNELS": "32", "NCCL_NVLS_ENABLE": "0"})"));
+  // Recorded and none set is not the same as not recorded.
+  graphbench::DataParallelFigures none_set = d;
+  none_set.backend_settings = std::map<std::string, std::string>{};
+  report.records[0].data_parallel = none_set;
+  const json written_none = to_json(report);
+  CHECK(written_none.at("records").at(0).at("data_parallel").at("backend_settings") == json::object());
+  const auto none_back = report_from_json(written_none, "none.json").records.at(0).data_parallel->backend_settings;
+  REQUIRE(none_back.has_value());
+  CHECK(none_back->empty());
   CHECK(block.at("chunked_gradients") == json::parse(R"([{"param": "fc1.weight", "rows": [512, 512, 512, 512]}])"));
 
   // A file written before these fields: the all-reduce after backward, float32, nothing exposed.
   json old = written;
   for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us",
-                          "chunk_cap_bytes", "chunked_gradients"}) {
+                          "chunk_cap_bytes", "chunked_gradients", "backend_version", "backend_settings"}) {
     old["records"][0]["data_parallel"].erase(key);
   }
   const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
@@ -640,6 +654,15 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(o.chunked_gradients.empty());
   CHECK_FALSE(o.overlapped);
   CHECK_FALSE(o.exposed_all_reduce_us.has_value());
+  CHECK(o.backend_version.empty());
+  CHECK_FALSE(o.backend_settings.has_value());
+  json bad_settings = written;
+  bad_settings["records"][0]["data_parallel"]["backend_settings"]["NCCL_MIN_NCHANNELS"] = 32;
+  CHECK(document_error(bad_settings) ==
+        "base.json: /records/0/data_parallel/backend_settings/NCCL_MIN_NCHANNELS: expected a string, got 32");
+  bad_settings["records"][0]["data_parallel"]["backend_settings"] = json::array();
+  CHECK(document_error(bad_settings) ==
+        "base.json: /records/0/data_parallel/backend_settings: expected an object of strings, got []");
   json bad_rows = written;
   bad_rows["records"][0]["data_parallel"]["chunked_gradients"][0]["rows"][1] = 0;
   CHECK(document_error(bad_rows) ==

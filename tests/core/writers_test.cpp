@@ -283,6 +283,33 @@ TEST_CASE("writers: the Data-parallel table has the step without all-reduce and 
                 "all-reduce alone (us) | gradients |") != std::string::npos);
   CHECK(md.find("| ddp-large | graph | 2 (nccl) | 1105 / 1110 (rank 1) | 995 | 115 | 236 | overlapped, 4 buckets of "
                 "<= 8 MiB, fc1.weight in 4 chunks, bfloat16 | 1153153 | 991 | 89% |") != std::string::npos);
+  CHECK(md.find("Communication: nccl (its tuning variables were not recorded)\n") != std::string::npos);
+}
+
+TEST_CASE("writers: under the Data-parallel table, each distinct backend, version and tuning variables once") {
+  RunReport report;
+  report.environment.suite = "ddp";
+  DataParallelFigures d;
+  d.world_size = 2;
+  d.backend = "nccl";
+  d.backend_version = "2.27.5";
+  d.backend_settings = std::map<std::string, std::string>{{"NCCL_NVLS_ENABLE", "0"}, {"NCCL_MIN_NCHANNELS", "32"}};
+  for (const char* variant : {"eager", "graph"}) {
+    ResultRecord r = record("ddp-large", "linear_dropout", variant, "benchmark", "train");
+    r.data_parallel = d;
+    report.records.push_back(r);
+  }
+  ResultRecord gloo = record("ddp-small", "linear_dropout", "eager", "benchmark", "train");
+  d.backend = "gloo";
+  d.backend_version.clear();
+  d.backend_settings = std::map<std::string, std::string>{};
+  gloo.data_parallel = d;
+  report.records.push_back(gloo);
+  const std::string md = render_markdown(report);
+  const std::string nccl = "Communication: nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0\n";
+  REQUIRE(md.find(nccl) != std::string::npos);
+  CHECK(md.find(nccl, md.find(nccl) + 1) == std::string::npos);
+  CHECK(md.find("Communication: gloo, no tuning variables set\n") != std::string::npos);
 }
 
 TEST_CASE("writers: an interrupted run says so at the top of the Markdown") {

@@ -219,6 +219,13 @@ const std::string& Communicator::backend() const { return impl_->backend; }
 std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
 bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
 
+std::string Communicator::backend_version() const {
+#ifdef GRAPHBENCH_DIST_NCCL
+  if (impl_->backend == "nccl") return c10d::getNcclVersion();
+#endif
+  return "";  // Gloo has no version to ask
+}
+
 void Communicator::all_reduce_sum_(at::Tensor& tensor) {
   collective(*impl_, "all-reduce", [&] {
     std::vector<at::Tensor> tensors{tensor};
@@ -370,6 +377,7 @@ const std::string& Communicator::backend() const {
 }
 std::chrono::milliseconds Communicator::timeout() const { return std::chrono::milliseconds(0); }
 bool Communicator::sums_bfloat16() const { return false; }
+std::string Communicator::backend_version() const { return ""; }
 void Communicator::all_reduce_sum_(at::Tensor&) {}
 PendingCollective Communicator::start_all_reduce_sum_(at::Tensor&) { return PendingCollective(); }
 void Communicator::broadcast_(at::Tensor&, int) {}

@@ -63,6 +63,8 @@ class Communicator {
   int world_size() const;
   at::Device device() const;
   const std::string& backend() const;  // "nccl" or "gloo"
+  // The backend library's version where it tells ("2.27.5" for NCCL), else "".
+  std::string backend_version() const;
   std::chrono::milliseconds timeout() const;
   // Whether all-reduces sum bfloat16 tensors: NCCL does; Gloo, as we build against it, does not.
   bool sums_bfloat16() const;

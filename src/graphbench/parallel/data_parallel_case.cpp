@@ -166,9 +166,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
   }
   for (std::size_t i = 0; i < checks.size(); ++i) {
-    DataParallelFigures d;
-    d.world_size = comm.world_size();
-    d.backend = comm.backend();
+    DataParallelFigures d = world_figures(comm);
     d.samples_per_rank = instance->samples_per_step();
     d.global_batch = d.samples_per_rank * d.world_size;
     d.params_identical = checks[i].identical;

@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/agreement.h"
 #include "graphbench/parallel/replicas.h"
+#include "graphbench/parallel/scaling.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/stats/statistics.h"
@@ -19,9 +20,7 @@ namespace {
 
 DataParallelFigures training_figures(Communicator& comm, const DataParallelTraining& run, bool identical,
                                      const GradientSyncSpec& sync, const GradientBucketLog& buckets) {
-  DataParallelFigures d;
-  d.world_size = comm.world_size();
-  d.backend = comm.backend();
+  DataParallelFigures d = world_figures(comm);
   d.grad_dtype = sync.dtype;
   d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
   d.overlapped = sync.overlap;

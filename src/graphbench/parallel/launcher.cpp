@@ -1,6 +1,7 @@
 #include "graphbench/parallel/launcher.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/parallel/environment_variables.h"
 
 #include <fmt/format.h>
 
@@ -14,23 +15,11 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
-
 namespace graphbench::parallel {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::map<std::string, std::string> current_environment() {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    const std::string entry(*e);
-    const auto eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
-  return env;
-}
 
 struct Rank {
   int rank = 0;

@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/agreement.h"
 #include "graphbench/parallel/all_reduce_alone.h"
+#include "graphbench/parallel/environment_variables.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
@@ -140,6 +141,15 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
   return baseline;
 }
 
+DataParallelFigures world_figures(const Communicator& communicator) {
+  DataParallelFigures d;
+  d.world_size = communicator.world_size();
+  d.backend = communicator.backend();
+  d.backend_version = communicator.backend_version();
+  d.backend_settings = communication_settings(current_environment(), d.backend);
+  return d;
+}
+
 void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
                                 const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator) {
@@ -152,9 +162,7 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
     ResultRecord& r = *timed.variants[i].record;
     const std::string& name = timed.timed[i].name;
-    DataParallelFigures d;
-    d.world_size = communicator.world_size();
-    d.backend = communicator.backend();
+    DataParallelFigures d = world_figures(communicator);
     d.samples_per_rank = instance.samples_per_step();
     d.global_batch = d.samples_per_rank * d.world_size;
     d.gradient_bytes = gradient_bytes;

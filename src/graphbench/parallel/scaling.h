@@ -49,6 +49,10 @@ struct DataParallelTimings {
   OneRankBaseline one_rank;
 };
 
+// The figures every record of this world shares: its size, the backend, the backend's version and
+// the environment variables that tune it (rank 0's, as the records are rank 0's).
+DataParallelFigures world_figures(const Communicator& communicator);
+
 // Fills each timed record's data-parallel figures (rank 0). `sync`: how the step averaged its
 // gradients; `buckets`: how many buckets it launched.
 void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,

@@ -129,6 +129,11 @@ struct GradientChunks {
 struct DataParallelFigures {
   int world_size = 1;
   std::string backend;                   // nccl or gloo
+  // The backend's version ("2.27.5" for NCCL; "" where unknown) and the environment variables that
+  // tuned it on rank 0 (NCCL_*, TORCH_NCCL_*, ...: parallel/environment_variables.h). Files written
+  // before these existed read "" and no value (not recorded, as against recorded and none set).
+  std::string backend_version;
+  std::optional<std::map<std::string, std::string>> backend_settings;
   std::int64_t samples_per_rank = 0;     // the case's batch
   std::int64_t global_batch = 0;         // world_size x samples_per_rank
   std::vector<double> rank_median_us;    // each rank's median step time, by rank

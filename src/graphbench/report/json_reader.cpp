@@ -234,10 +234,25 @@ std::vector<GradientChunks> read_chunked_gradients(const ObjectReader& d) {
   return out;
 }
 
+// NAME: value strings; absent or null reads as no value.
+std::optional<std::map<std::string, std::string>> read_string_map(const ObjectReader& d, const std::string& key) {
+  const json* v = d.find_value(key);
+  if (!v) return std::nullopt;
+  std::map<std::string, std::string> out;
+  if (!v->is_object()) d.fail_expected(d.pointer(key), "an object of strings", *v);
+  for (const auto& [name, value] : v->items()) {
+    if (!value.is_string()) d.fail_expected(json_pointer_append(d.pointer(key), name), "a string", value);
+    out.emplace(name, value.get<std::string>());
+  }
+  return out;
+}
+
 DataParallelFigures read_data_parallel(const ObjectReader& d) {
   DataParallelFigures out;
   out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
   out.backend = d.string("backend");
+  out.backend_version = d.string("backend_version");
+  out.backend_settings = read_string_map(d, "backend_settings");
   out.samples_per_rank = d.integer("samples_per_rank");
   out.global_batch = d.integer("global_batch");
   out.rank_median_us = d.numbers("rank_median_us");

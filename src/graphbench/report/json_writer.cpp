@@ -116,6 +116,8 @@ json chunked_gradients_to_json(const std::vector<GradientChunks>& chunked) {
 json data_parallel_to_json(const DataParallelFigures& d) {
   return {{"world_size", d.world_size},
           {"backend", d.backend},
+          {"backend_version", d.backend_version},
+          {"backend_settings", d.backend_settings ? json(*d.backend_settings) : json(nullptr)},
           {"samples_per_rank", d.samples_per_rank},
           {"global_batch", d.global_batch},
           {"rank_median_us", numbers_to_json(d.rank_median_us)},

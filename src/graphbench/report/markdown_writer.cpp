@@ -6,6 +6,7 @@
 #include "graphbench/report/sweep_sections.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -195,6 +196,17 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
 }
 
+// "nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0": what the records' all-reduces ran on.
+std::string communication_text(const DataParallelFigures& d) {
+  std::string text = d.backend;
+  if (!d.backend_version.empty()) text += " " + d.backend_version;
+  if (!d.backend_settings) return text + " (its tuning variables were not recorded)";
+  if (d.backend_settings->empty()) return text + ", no tuning variables set";
+  std::vector<std::string> settings;
+  for (const auto& [name, value] : *d.backend_settings) settings.push_back(name + "=" + value);
+  return text + ", under " + fmt::format("{}", fmt::join(settings, ", "));
+}
+
 void append_data_parallel(std::string& out, const RunReport& report) {
   out += "\n## Data-parallel\n\n";
   out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
@@ -205,9 +217,16 @@ void append_data_parallel(std::string& out, const RunReport& report) {
          "all-reduce alone (us) | gradients | samples/s | one rank (us) | scaling efficiency | speedup vs eager | "
          "params identical (max error vs one process) | global batch |\n";
   out += "|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|\n";
+  std::vector<std::string> communication;  // distinct, in order of first use
   for (const auto& r : report.records) {
-    if (r.data_parallel) append_row(out, data_parallel_row(r));
+    if (!r.data_parallel) continue;
+    append_row(out, data_parallel_row(r));
+    std::string text = communication_text(*r.data_parallel);
+    if (std::find(communication.begin(), communication.end(), text) == communication.end()) {
+      communication.push_back(std::move(text));
+    }
   }
+  for (const std::string& text : communication) out += "\nCommunication: " + markdown_cell(text) + "\n";
 }
 
 void append_warnings(std::string& out, const RunReport& report) {
