@@ -14,7 +14,8 @@ TEST_CASE("NCCL's settings are its own variables, c10d's and the stream queues, 
                    {"TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"}, {"CUDA_DEVICE_MAX_CONNECTIONS", "1"},
                    {"GLOO_SOCKET_IFNAME", "lo"},        {"TORCH_GLOO_LAZY_INIT", "1"},
                    {"PATH", "/usr/bin"},                {"MY_NCCL_MIN", "2"},
-                   {"NCCL", "x"},                       {"CUDA_VISIBLE_DEVICES", "0,1"}};
+                   {"NCCL", "x"},                       {"CUDA_VISIBLE_DEVICES", "0,1"},
+                   {"NCCL_VERSION", "2.28.3-1"}};
   CHECK(communication_settings(env, "nccl") == Env{{"CUDA_DEVICE_MAX_CONNECTIONS", "1"},
                                                    {"NCCL_MIN_NCHANNELS", "32"},
                                                    {"NCCL_NVLS_ENABLE", "0"},

@@ -1,9 +1,9 @@
 #include "graphbench/parallel/environment_variables.h"
 
+#include <unistd.h>  // environ (glibc declares it where _GNU_SOURCE is defined, as g++ does)
+
 #include <string_view>
 #include <vector>
-
-extern char** environ;
 
 namespace graphbench::parallel {
 
@@ -26,6 +26,9 @@ std::map<std::string, std::string> communication_settings(const std::map<std::st
   const std::vector<std::string_view>& prefixes = nccl ? kNccl : backend == "gloo" ? kGloo : none;
   std::map<std::string, std::string> settings;
   for (const auto& [name, value] : environment) {
+    // NVIDIA's container images set NCCL_VERSION to the NCCL they installed: a label, not a setting
+    // (and not necessarily the NCCL the process loads).
+    if (name == "NCCL_VERSION") continue;
     bool tunes = nccl && name == "CUDA_DEVICE_MAX_CONNECTIONS";
     for (std::string_view prefix : prefixes) tunes = tunes || name.rfind(prefix, 0) == 0;
     if (tunes) settings.emplace(name, value);
