@@ -13,8 +13,7 @@ std::map<std::string, std::string> current_environment();
 // The entries of `environment` that change how `backend` communicates. "nccl": names beginning
 // NCCL_, TORCH_NCCL_, NVSHMEM_ or TORCH_SYMM_MEM_, and CUDA_DEVICE_MAX_CONNECTIONS (how many hardware
 // queues the streams of a collective and of compute share), but not NCCL_VERSION (a container
-// image's label); "gloo": GLOO_ and TORCH_GLOO_; any
-// other backend: none.
+// image's label); "gloo": GLOO_ and TORCH_GLOO_; any other backend: none.
 std::map<std::string, std::string> communication_settings(const std::map<std::string, std::string>& environment,
                                                           const std::string& backend);
 
