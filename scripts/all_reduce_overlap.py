@@ -17,6 +17,8 @@ import sys
 import torch
 import torch.distributed as dist
 
+from python_baseline import sample_us  # CUDA events around back-to-back calls
+
 CALLS = 20
 ALONE_MIB = (1, 4, 8, 16, 32, 40)
 BESIDE_MIB = (8, 16, 32)
@@ -28,13 +30,7 @@ def per_call_us(fn):
     torch.cuda.synchronize()
     dist.barrier()
     torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(CALLS):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) * 1000.0 / CALLS
+    return sample_us(fn, CALLS)
 
 
 def main():

@@ -165,8 +165,9 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     // Only the one-process instance can throw here, and it throws alike on every rank.
     for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
   }
+  const DataParallelFigures world = world_figures(comm);
   for (std::size_t i = 0; i < checks.size(); ++i) {
-    DataParallelFigures d = world_figures(comm);
+    DataParallelFigures d = world;
     d.samples_per_rank = instance->samples_per_step();
     d.global_batch = d.samples_per_rank * d.world_size;
     d.params_identical = checks[i].identical;

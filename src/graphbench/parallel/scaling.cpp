@@ -159,10 +159,11 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
     gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
   }
 
+  const DataParallelFigures world = world_figures(communicator);
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
     ResultRecord& r = *timed.variants[i].record;
     const std::string& name = timed.timed[i].name;
-    DataParallelFigures d = world_figures(communicator);
+    DataParallelFigures d = world;
     d.samples_per_rank = instance.samples_per_step();
     d.global_batch = d.samples_per_rank * d.world_size;
     d.gradient_bytes = gradient_bytes;
