@@ -64,9 +64,10 @@
 #               results/ddp-bf16-n2, and its table (after the ddp stage: with its N=1 run)
 #     ddp-trace first scripts/all_reduce_overlap.py on both GPUs (the all-reduce alone by size, fc1's
 #               weight-gradient product alone, and the two side by side: whether they share the
-#               GPU); then configs/ddp.json's large case at N=2, graph variant, traced on both ranks
-#               (--trace), without and with gradient chunks (--grad-chunk-mb for each of
-#               $DDP_TRACE_CHUNKS, default "0 16"), in results/ddp-trace-chunksC, each with a
+#               GPU; again under cuBLASLt leaving $DDP_SM_CARVEOUT multiprocessors free, default
+#               "16 32", empty for none); then configs/ddp.json's large case at N=2, graph variant,
+#               traced on both ranks (--trace), without and with gradient chunks (--grad-chunk-mb
+#               for each of $DDP_TRACE_CHUNKS, default "0 16"), in results/ddp-trace-chunksC, each with a
 #               timeline.png of one step of rank 0 above rank 1
 #     ddp-chunks  configs/ddp.json's large case with gradient chunks (--grad-chunk-mb $DDP_CHUNK_MB,
 #               default 8: fc1.weight's gradient computed and all-reduced in four row chunks) at
@@ -332,8 +333,9 @@ for stage in "$@"; do
       # The large case at N=2 traced on both ranks, unchunked and with gradient chunks; one step of
       # rank 0 above rank 1 drawn for each (where the all-reduces run beside backward's products).
       nvlink_multicast_off
+      read -r -a carveouts <<< "${DDP_SM_CARVEOUT-16 32}"
       run all-reduce-overlap "${PYTHON:-python3}" -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py \
-        || status=1
+        ${carveouts[@]+--sm-carveout "${carveouts[@]}"} || status=1
       for chunks in ${DDP_TRACE_CHUNKS:-0 16}; do
         dir="$OUT/results/ddp-trace-chunks$chunks"
         run "ddp-trace-chunks$chunks" "$gb" run --config configs/ddp.json --nproc 2 --max-time 2 --variants graph \

@@ -141,8 +141,9 @@ add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
-# and ddp_table.py's table of the committed figures with the communication it ran on.
-add_test(NAME "cli: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication"
+# ddp_table.py's table of the committed figures with the communication it ran on; and
+# all_reduce_overlap.py's bad arguments refused (2).
+add_test(NAME "cli: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication, all_reduce_overlap.py checks its arguments"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
 # The training step's trace (scripts/train_step.py), where this Python has PyTorch 2 (the GPU
 # machine; skipped on CI's Debian machine).

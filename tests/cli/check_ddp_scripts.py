@@ -4,6 +4,7 @@ the Linear+Dropout steps of configs/ddp.json as the suite gives them, refuses ba
 code 2 and a message naming the file and field, puts graphbench's figures beside its own with the
 scaling of each, and writes its files whole or not at all. scripts/ddp_table.py prints a run's
 table with the exposed all-reduce and, under it, what the all-reduces ran on.
+scripts/all_reduce_overlap.py refuses bad arguments and a run outside torchrun with exit code 2.
 
     check_ddp_scripts.py SOURCE_DIR WORK_DIR
 """
@@ -150,6 +151,18 @@ def check_ddp_table(source_dir, work_dir):
           f"a missing file: exit {missing.returncode}, {missing.stderr!r}")
 
 
+def check_overlap_arguments(source_dir):
+    """all_reduce_overlap.py checks its arguments before it needs PyTorch or a GPU."""
+    script = os.path.join(source_dir, "scripts", "all_reduce_overlap.py")
+    env = {k: v for k, v in os.environ.items() if k != "RANK"}
+    for args, message in (
+            (["--sm-carveout", "0"], "--sm-carveout: expected a positive number of multiprocessors, got 0"),
+            (["--sm-carveout", "many"], "--sm-carveout: invalid int value: 'many'"),
+            (["--sm-carveout", "16"], "run it under torchrun")):
+        run = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, env=env)
+        check(run.returncode == 2 and message in run.stderr, f"all_reduce_overlap.py {args}: exit {run.returncode}, {run.stderr}")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     sys.path.insert(0, os.path.join(source_dir, "scripts"))
@@ -163,6 +176,7 @@ def main(source_dir, work_dir):
     check_table(python_ddp_baseline, source_dir)
     check_write_whole(python_ddp_baseline, work_dir)
     check_ddp_table(source_dir, work_dir)
+    check_overlap_arguments(source_dir)
     return finish("check_ddp_scripts.py")
 
 
