@@ -87,7 +87,7 @@ class Bench:
             grid = e.get("args", {}).get("grid", [1, 1, 1])
             blocks = grid[0] * grid[1] * grid[2]
             per_sm = e.get("args", {}).get("blocks per SM")
-            found.append(f"{e['name'][:48]} ({blocks} blocks" + (f", {per_sm:.2f} per SM)" if per_sm else ")"))
+            found.append(f"{e['name'][:72]} ({blocks} blocks" + (f", {per_sm:.2f} per SM)" if per_sm else ")"))
         return "; ".join(found) or "no kernel"
 
     def all_reduce_alone(self):
@@ -140,7 +140,7 @@ def main(argv):
         return 2
     dist.init_process_group("nccl")
     bench = Bench(torch, dist)
-    bench.say(f"{torch.cuda.get_device_name()} ({sms} multiprocessors), {bench.world} ranks, "
+    bench.say(f"{torch.cuda.get_device_name()} ({sms} multiprocessors), {bench.world} rank{'s' if bench.world > 1 else ''}, "
               f"NCCL {'.'.join(map(str, torch.cuda.nccl.version()))}, PyTorch {torch.__version__}")
     if bench.world > 1:
         bench.all_reduce_alone()
