@@ -47,6 +47,7 @@ struct RawRunOptions {
   double grad_bucket_mb = 0;
   std::string grad_overlap;
   double grad_chunk_mb = 0;
+  long long grad_sm_carveout = 0;
   std::vector<CLI::Option*> given;
 };
 
@@ -103,6 +104,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--grad-overlap", raw.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
       ->check(CLI::IsMember({"on", "off"}));
   dist->add_option("--grad-chunk-mb", raw.grad_chunk_mb, "Compute and all-reduce a weight's gradient larger than this many MiB in row chunks of at most this much, each all-reduced as soon as it is computed, while the overlap is on; 0: whole (every case; the suite's \"grad_chunk_mb\" otherwise, default 0; docs/distributed.md)");
+  dist->add_option("--grad-sm-carveout", raw.grad_sm_carveout, "Multiprocessors the backward pass's matrix products leave to the all-reduce beside them (cuBLASLt, LibTorch's SM carveout; LibTorch 2.7+ on a GPU), while the overlap is on and with more than one rank; 0: none (every case; the suite's \"grad_sm_carveout\" otherwise, default 0; docs/distributed.md)");
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
       ->group("Testing");
 }
@@ -128,6 +130,7 @@ RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   if (app.count("--grad-bucket-mb") > 0) o.grad_bucket_mb = raw.grad_bucket_mb;
   if (app.count("--grad-overlap") > 0) o.grad_overlap = raw.grad_overlap;
   if (app.count("--grad-chunk-mb") > 0) o.grad_chunk_mb = raw.grad_chunk_mb;
+  if (app.count("--grad-sm-carveout") > 0) o.grad_sm_carveout = raw.grad_sm_carveout;
   o.arguments.assign(argv + 1, argv + argc);
   if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
   if (app.count("--epochs") > 0) o.epochs = raw.epochs;

@@ -372,6 +372,14 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   set_tests_properties("cli: gradient chunks: the records say which weights were chunked"
                        PROPERTIES DEPENDS "cli: --nproc 2 with gradient chunks: fc1.weight all-reduced in two chunks")
 
+  # The products' SM carveout needs a GPU: on the CPU each case fails, saying so, and the run goes on.
+  add_test(NAME "cli: --nproc 2 --grad-sm-carveout on the CPU: each case fails naming why, the run goes on (1)"
+           COMMAND ${EXPECT} 1 "ddp-small .*setting up the case failed: rank 0: grad_sm_carveout: leaving 16 multiprocessors to the all-reduce needs a GPU; this run is on the cpu" "gelu-not-data-parallel \\| eager \\| run \\| skipped" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-sm-carveout 16
+                   ${QUICK} -o ${OUT_DIR}/ddp-carveout)
+  set_tests_properties("cli: --nproc 2 --grad-sm-carveout on the CPU: each case fails naming why, the run goes on (1)"
+                       PROPERTIES TIMEOUT 120)
+
   # The tutorial's training, one epoch, each of two ranks a shard of it.
   add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
            COMMAND ${EXPECT} 0 "^Train Epoch: 1 \\[[0-9]+/60000\\] Loss: [0-9]+\\.[0-9]{4}  \\(2 ranks, 30000 samples each"
@@ -406,6 +414,9 @@ add_test(NAME "cli: --grad-bucket-mb 0 is bad input (2)"
 add_test(NAME "cli: --grad-chunk-mb -1 is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-chunk-mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -1" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-chunk-mb=-1)
+add_test(NAME "cli: --grad-sm-carveout 1024 is bad input (2)"
+         COMMAND ${EXPECT} 2 "--grad-sm-carveout: expected a number of multiprocessors, 0 \\(none\\) or a whole number up to 1023 \\(e.g. 16\\), got 1024" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-sm-carveout 1024)
 add_test(NAME "cli: a suite's bad grad_chunk_mb is bad input (2), naming the file and the field"
          COMMAND ${EXPECT} 2 "bad_chunk.json: /cases/0/grad_chunk_mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -8" --
                  ${GB} run --config ${CLI_DIR}/bad_chunk.json --nproc 2 --device cpu)

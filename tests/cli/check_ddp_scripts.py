@@ -3,7 +3,8 @@
 the Linear+Dropout steps of configs/ddp.json as the suite gives them, refuses bad input with exit
 code 2 and a message naming the file and field, puts graphbench's figures beside its own with the
 scaling of each, and writes its files whole or not at all. scripts/ddp_table.py prints a run's
-table with the exposed all-reduce and, under it, what the all-reduces ran on.
+table with the exposed all-reduce (and the multiprocessors the products left to it) and, under it,
+what the all-reduces ran on.
 scripts/all_reduce_overlap.py refuses bad arguments and a run outside torchrun with exit code 2.
 
     check_ddp_scripts.py SOURCE_DIR WORK_DIR
@@ -134,12 +135,14 @@ def check_ddp_table(source_dir, work_dir):
     d = large[0]["data_parallel"]
     d["backend_version"] = "2.27.5"
     d["backend_settings"] = {"NCCL_NVLS_ENABLE": "0", "NCCL_MIN_NCHANNELS": "32"}
+    d["sm_carveout"] = 16
     tuned = os.path.join(work_dir, "tuned.json")
     with open(tuned, "w", encoding="utf-8") as f:
         json.dump(document, f)
     run = subprocess.run([sys.executable, script, tuned], capture_output=True, text=True)
     check(run.returncode == 0, f"ddp_table.py on a run with settings: exit {run.returncode}, {run.stderr}")
-    check("| ddp-linear-dropout-large | graph | overlapped, 4 buckets of <= 8 MiB |" in run.stdout,
+    check("| ddp-linear-dropout-large | graph | overlapped, 4 buckets of <= 8 MiB, 16 SMs left to the all-reduce |"
+          in run.stdout,
           f"the large graph row in:\n{run.stdout}")
     check("\nCommunication: nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0\n" in run.stdout,
           f"the tuned record's communication line in:\n{run.stdout}")
@@ -158,6 +161,8 @@ def check_overlap_arguments(source_dir):
     for args, message in (
             (["--sm-carveout", "0"], "--sm-carveout: expected a positive number of multiprocessors, got 0"),
             (["--sm-carveout", "many"], "--sm-carveout: invalid int value: 'many'"),
+            (["--stand-in", "0"], "--stand-in: expected a positive number of blocks, got 0"),
+            (["--stand-in", "16", "--stand-in-us", "-5"], "--stand-in-us: expected a positive number of microseconds, got -5.0"),
             (["--sm-carveout", "16"], "run it under torchrun")):
         run = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, env=env)
         check(run.returncode == 2 and message in run.stderr, f"all_reduce_overlap.py {args}: exit {run.returncode}, {run.stderr}")

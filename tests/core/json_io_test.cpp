@@ -608,6 +608,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   d.overlapped = true;
   d.chunk_cap_bytes = 8 << 20;
   d.chunked_gradients = {{"fc1.weight", {512, 512, 512, 512}}};
+  d.sm_carveout = 16;
   d.all_reduce_us = 120.5;
   d.no_all_reduce_us = 1000.25;
   d.exposed_all_reduce_us = 101.0;
@@ -629,6 +630,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(b.chunked_gradients[0].rows == std::vector<std::int64_t>{512, 512, 512, 512});
   CHECK(b.backend_version == "2.27.5");
   CHECK(b.backend_settings == d.backend_settings);
+  CHECK(block.at("sm_carveout") == 16);
+  CHECK(b.sm_carveout == 16);
   CHECK(block.at("backend_settings") == json::parse(R"({"NCCL_MIN_NCHANNELS": "32", "NCCL_NVLS_ENABLE": "0"})"));
   // Recorded and none set is not the same as not recorded.
   graphbench::DataParallelFigures none_set = d;
@@ -644,7 +647,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   // A file written before these fields: the all-reduce after backward, float32, nothing exposed.
   json old = written;
   for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us",
-                          "chunk_cap_bytes", "chunked_gradients", "backend_version", "backend_settings"}) {
+                          "chunk_cap_bytes", "chunked_gradients", "backend_version", "backend_settings",
+                          "sm_carveout"}) {
     old["records"][0]["data_parallel"].erase(key);
   }
   const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
@@ -656,6 +660,11 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK_FALSE(o.exposed_all_reduce_us.has_value());
   CHECK(o.backend_version.empty());
   CHECK_FALSE(o.backend_settings.has_value());
+  CHECK(o.sm_carveout == 0);
+  json bad_carveout = written;
+  bad_carveout["records"][0]["data_parallel"]["sm_carveout"] = -16;
+  CHECK(document_error(bad_carveout) ==
+        "base.json: /records/0/data_parallel/sm_carveout: expected a non-negative integer, got -16");
   json bad_settings = written;
   bad_settings["records"][0]["data_parallel"]["backend_settings"]["NCCL_MIN_NCHANNELS"] = 32;
   CHECK(document_error(bad_settings) ==

@@ -75,6 +75,7 @@ GradientAverageOptions average_options(const GradientSyncSpec& spec) {
   GradientAverageOptions options;
   options.bucket_bytes = bucket_cap_bytes(spec);
   options.bfloat16 = spec.dtype == "bfloat16";
+  options.sm_carveout = spec.sm_carveout;
   return options;
 }
 

@@ -3,7 +3,9 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/parallel/gradient_chunks.h"
+#include "graphbench/parallel/matmul_sm_carveout.h"
 #include "graphbench/parallel/replicas.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
@@ -127,9 +129,10 @@ class BackwardAndAverageOp final : public Op {
       : communicator_(std::move(communicator)), count_(count), options_(options), log_(std::move(log)) {}
 
   std::string signature() const override {
-    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{})", count_,
+    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{}{})", count_,
                        communicator_->world_size(), communicator_->backend(), options_.bucket_bytes,
-                       options_.bfloat16 ? ", bfloat16" : "");
+                       options_.bfloat16 ? ", bfloat16" : "",
+                       carveout() > 0 ? fmt::format(", sm_carveout={}", carveout()) : "");
   }
 
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -192,6 +195,9 @@ class BackwardAndAverageOp final : public Op {
     return average_->finish();
   }
 
+  // The multiprocessors the products leave to the all-reduces beside them: none with one rank.
+  int carveout() const { return communicator_->world_size() > 1 ? options_.sm_carveout : 0; }
+
   // Every later run: each bucket launched as soon as backward completes it.
   std::vector<at::Tensor> overlapped(const at::Tensor& loss, const std::vector<at::Tensor>& params) const {
     average_->begin();
@@ -202,7 +208,11 @@ class BackwardAndAverageOp final : public Op {
       const std::size_t launched = average_->ready(i, std::move(grad), /*owned=*/true);
       pending_at_launch_.insert(pending_at_launch_.end(), launched, count_ - arrived);
     };
-    const std::vector<bool> missing = run_backward(loss, params, ready);
+    std::vector<bool> missing;
+    {
+      const ScopedMatmulSmCarveout products_leave_room(carveout());
+      missing = run_backward(loss, params, ready);
+    }
     for (std::size_t i = 0; i < count_; ++i) {
       if (missing[i]) ready(i, at::zeros_like(params[i]));
     }
@@ -241,6 +251,10 @@ std::vector<ValueId> backward_and_average(Builder& b, ValueId loss, const std::v
 std::vector<ValueId> step_gradients(Builder& b, ValueId loss, const std::vector<ValueId>& params,
                                     const DataParallelSetup& setup) {
   if (!setup.communicator) return ops::backward(b, loss, params);
+  if (const int carveout = sm_carveout_in_world(setup.gradient_sync, setup.communicator->world_size()); carveout > 0) {
+    const std::string why = matmul_sm_carveout_unavailable(setup.communicator->device(), carveout);
+    if (!why.empty()) throw EngineError("grad_sm_carveout: " + why);
+  }
   const GradientAverageOptions options = average_options(setup.gradient_sync);
   if (setup.gradient_sync.overlap) return backward_and_average(b, loss, params, setup.communicator, options, setup.bucket_log);
   std::vector<ValueId> grads = ops::backward(b, loss, params);
