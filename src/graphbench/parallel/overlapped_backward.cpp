@@ -168,10 +168,15 @@ class BackwardAndAverageOp final : public Op {
     }
     std::vector<std::size_t> order;
     std::vector<at::Tensor> grads(count_);
-    const std::vector<bool> missing = run_backward(loss, params, [&](std::size_t i, at::Tensor grad) {
-      order.push_back(i);
-      grads[i] = std::move(grad);
-    });
+    std::vector<bool> missing;
+    {
+      // The products as every later run has them (nothing runs beside them here): the same kernels.
+      const ScopedMatmulSmCarveout same_products(carveout());
+      missing = run_backward(loss, params, [&](std::size_t i, at::Tensor grad) {
+        order.push_back(i);
+        grads[i] = std::move(grad);
+      });
+    }
     for (std::size_t i = 0; i < count_; ++i) {
       if (!missing[i]) continue;
       // A param the loss does not depend on gets a zero gradient, last.
