@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <mutex>
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAEvent.h>
@@ -99,18 +100,35 @@ void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c1
 
 // Sets CUDA's sync-debug mode to "error" for its lifetime: an op that synchronises with the host
 // (.item(), a blocking copy) then throws before it reaches CUDA, instead of invalidating the
-// capture with an error that names no op.
+// capture with an error that names no op. The mode is process-wide, and captures on several
+// threads (ranks as threads of one process) overlap: the first to begin sets it, the last to end
+// puts back what was there before the first, so that no capture leaves it at "error".
 class SyncDebugErrors {
  public:
-  SyncDebugErrors() : previous_(c10::cuda::warning_state().get_sync_debug_mode()) {
-    c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_ERROR);
+  SyncDebugErrors() {
+    std::lock_guard<std::mutex> lock(shared().mutex);
+    if (shared().holders++ == 0) {
+      shared().previous = c10::cuda::warning_state().get_sync_debug_mode();
+      c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_ERROR);
+    }
   }
-  ~SyncDebugErrors() { c10::cuda::warning_state().set_sync_debug_mode(previous_); }
+  ~SyncDebugErrors() {
+    std::lock_guard<std::mutex> lock(shared().mutex);
+    if (--shared().holders == 0) c10::cuda::warning_state().set_sync_debug_mode(shared().previous);
+  }
   SyncDebugErrors(const SyncDebugErrors&) = delete;
   SyncDebugErrors& operator=(const SyncDebugErrors&) = delete;
 
  private:
-  c10::cuda::SyncDebugMode previous_;
+  struct Shared {
+    std::mutex mutex;
+    int holders = 0;
+    c10::cuda::SyncDebugMode previous = c10::cuda::SyncDebugMode::L_DISABLED;
+  };
+  static Shared& shared() {
+    static Shared instance;
+    return instance;
+  }
 };
 
 // "called a synchronizing CUDA operation (in aten::_local_scalar_dense, inside aten::item)"
