@@ -15,17 +15,6 @@ struct GpuRun {
   GradientBucketLog log;
 };
 
-// Waits until every rank has come here, through the store: no CUDA call. A world of ranks as
-// threads of one process shares CUDA's sync-debug mode, which a capture sets to "error" for the
-// whole process: a rank's blocking copy while another rank's thread captures would throw. So the
-// ranks meet here before and after each step, whose run may capture, and copy only outside.
-inline void store_barrier(parallel::Communicator& comm) {
-  thread_local int round = 0;  // every rank passes the same barriers in the same order
-  const std::string key = "test-barrier/" + std::to_string(round++) + "/";
-  comm.store_set(key + std::to_string(comm.rank()), "here");
-  for (int r = 0; r < comm.world_size(); ++r) comm.store_get(key + std::to_string(r));
-}
-
 // Runs `program` (a step of the perceptron `m`, outputs "loss" then the gradients) kGpuSteps times
 // with `kind`; `log`: where the program logs its buckets (may be null).
 inline GpuRun train_on_gpu(ExecutorKind kind, const std::shared_ptr<parallel::Communicator>& comm, const Mlp& m,
@@ -40,9 +29,13 @@ inline GpuRun train_on_gpu(ExecutorKind kind, const std::shared_ptr<parallel::Co
   for (int step = 0; step < kGpuSteps; ++step) {
     const test_util::Batch global = mlp_batch(m, m.batch * world, 100 + static_cast<std::uint64_t>(step));
     const Feed feed = test_util::feed_of(shard(global, comm->rank(), world));
-    store_barrier(*comm);
+    // The ranks meet through the store (no CUDA call) before and after each step, whose run may
+    // capture: ranks as threads of one process share CUDA's sync-debug mode, which a capture sets
+    // to "error" for the whole process, so a rank's blocking copy (the feed's, the outputs') while
+    // another rank's thread captures would throw.
+    comm->all_gather_strings("");
     auto outputs = executor->run(program, feed);
-    store_barrier(*comm);
+    comm->all_gather_strings("");
     if (step == 0) {
       for (std::size_t i = 1; i < outputs.size(); ++i) run.first_grads.push_back(outputs[i].detach().cpu());
     }
