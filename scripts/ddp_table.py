@@ -68,6 +68,8 @@ def gradients(d):
         text += f", {d['grad_dtype']}"
     if is_number(d.get("sm_carveout")) and d["sm_carveout"] > 0:
         text += f", {d['sm_carveout']} SMs left to the all-reduce"
+    if d.get("grad_transport", "collective") != "collective":
+        text += f", {d['grad_transport']} all-reduce"
     return text
 
 

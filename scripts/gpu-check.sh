@@ -69,6 +69,9 @@
 #               traced on both ranks (--trace), without and with gradient chunks (--grad-chunk-mb
 #               for each of $DDP_TRACE_CHUNKS, default "0 16"), in results/ddp-trace-chunksC, each with a
 #               timeline.png of one step of rank 0 above rank 1
+#     ddp-copy-engine  configs/ddp.json's benchmark cases with --grad-transport copy-engine at N=1 and
+#               N=2 (results/ddp-ce-n1, -n2), the large case also with --grad-chunk-mb $DDP_CHUNK_MB
+#               (default 8) at N=2 (results/ddp-ce-chunks-n2), and their tables
 #     ddp-chunks  configs/ddp.json's large case with gradient chunks (--grad-chunk-mb $DDP_CHUNK_MB,
 #               default 8: fc1.weight's gradient computed and all-reduced in four row chunks) at
 #               N=1 and N=2, in results/ddp-chunks-n1 and -n2, and its table, beside the ddp
@@ -321,6 +324,22 @@ for stage in "$@"; do
         --n1 "$OUT/results/ddp-before-n1/results.json" --title "Before: the all-reduce after the backward pass" || status=1
       run ddp-table python3 scripts/ddp_table.py "$OUT/results/ddp-n2/results.json" --n1 "$OUT/results/ddp-n1/results.json" \
         --title "After: each bucket all-reduced during the backward pass" || status=1
+      ;;
+    ddp-copy-engine)
+      nvlink_multicast_off
+      read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
+      chunk_mb=${DDP_CHUNK_MB:-8}
+      for n in 1 2; do
+        run "ddp-ce-n$n" "$gb" run --config configs/ddp.json --nproc "$n" "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
+          --grad-transport copy-engine -o "$OUT/results/ddp-ce-n$n" || status=1
+      done
+      run ddp-ce-chunks-n2 "$gb" run --config configs/ddp.json --nproc 2 "${ddp_args[@]}" --cases ddp-linear-dropout-large \
+        --grad-transport copy-engine --grad-chunk-mb "$chunk_mb" -o "$OUT/results/ddp-ce-chunks-n2" || status=1
+      run ddp-table-ce python3 scripts/ddp_table.py "$OUT/results/ddp-ce-n2/results.json" --n1 "$OUT/results/ddp-ce-n1/results.json" \
+        --title "The copy-engine all-reduce (--grad-transport copy-engine)" || status=1
+      run ddp-table-ce-chunks python3 scripts/ddp_table.py "$OUT/results/ddp-ce-chunks-n2/results.json" \
+        --n1 "$OUT/results/ddp-ce-n1/results.json" \
+        --title "The copy-engine all-reduce with gradient chunks (--grad-chunk-mb $chunk_mb)" || status=1
       ;;
     ddp-chunks)
       nvlink_multicast_off

@@ -190,6 +190,7 @@ void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
     if (o.grad_overlap) c.gradient_sync.overlap = *o.grad_overlap == "on";
     if (o.grad_chunk_mb) c.gradient_sync.chunk_mb = *o.grad_chunk_mb;
     if (o.grad_sm_carveout) c.gradient_sync.sm_carveout = static_cast<int>(*o.grad_sm_carveout);
+    if (o.grad_transport) c.gradient_sync.transport = *o.grad_transport;
   }
 }
 

@@ -379,6 +379,13 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                    ${QUICK} -o ${OUT_DIR}/ddp-carveout)
   set_tests_properties("cli: --nproc 2 --grad-sm-carveout on the CPU: each case fails naming why, the run goes on (1)"
                        PROPERTIES TIMEOUT 120)
+  # The copy-engine all-reduce copies between GPUs: on the CPU each case fails, saying so.
+  add_test(NAME "cli: --nproc 2 --grad-transport copy-engine on the CPU: each case fails naming why, the run goes on (1)"
+           COMMAND ${EXPECT} 1 "ddp-small .*setting up the case failed: rank 0: grad_transport copy-engine: it copies between GPUs, and this run's tensors are on the CPU" "gelu-not-data-parallel \\| eager \\| run \\| skipped" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-transport copy-engine
+                   ${QUICK} -o ${OUT_DIR}/ddp-copy-engine)
+  set_tests_properties("cli: --nproc 2 --grad-transport copy-engine on the CPU: each case fails naming why, the run goes on (1)"
+                       PROPERTIES TIMEOUT 120)
 
   # The tutorial's training, one epoch, each of two ranks a shard of it.
   add_test(NAME "cli: --nproc 2 trains MNIST data-parallel on the CPU, each rank a shard of the epoch"
@@ -417,6 +424,9 @@ add_test(NAME "cli: --grad-chunk-mb -1 is bad input (2)"
 add_test(NAME "cli: --grad-sm-carveout 1024 is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-sm-carveout: expected a number of multiprocessors, 0 \\(none\\) or a whole number up to 1023 \\(e.g. 16\\), got 1024" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-sm-carveout 1024)
+add_test(NAME "cli: --grad-transport nvlink is bad input (2)"
+         COMMAND ${EXPECT} 2 "--grad-transport: nvlink not in \\{collective,copy-engine\\}" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-transport nvlink)
 add_test(NAME "cli: a suite's bad grad_chunk_mb is bad input (2), naming the file and the field"
          COMMAND ${EXPECT} 2 "bad_chunk.json: /cases/0/grad_chunk_mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -8" --
                  ${GB} run --config ${CLI_DIR}/bad_chunk.json --nproc 2 --device cpu)

@@ -136,12 +136,14 @@ def check_ddp_table(source_dir, work_dir):
     d["backend_version"] = "2.27.5"
     d["backend_settings"] = {"NCCL_NVLS_ENABLE": "0", "NCCL_MIN_NCHANNELS": "32"}
     d["sm_carveout"] = 16
+    d["grad_transport"] = "copy-engine"
     tuned = os.path.join(work_dir, "tuned.json")
     with open(tuned, "w", encoding="utf-8") as f:
         json.dump(document, f)
     run = subprocess.run([sys.executable, script, tuned], capture_output=True, text=True)
     check(run.returncode == 0, f"ddp_table.py on a run with settings: exit {run.returncode}, {run.stderr}")
-    check("| ddp-linear-dropout-large | graph | overlapped, 4 buckets of <= 8 MiB, 16 SMs left to the all-reduce |"
+    check("| ddp-linear-dropout-large | graph | overlapped, 4 buckets of <= 8 MiB, 16 SMs left to the all-reduce, "
+          "copy-engine all-reduce |"
           in run.stdout,
           f"the large graph row in:\n{run.stdout}")
     check("\nCommunication: nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0\n" in run.stdout,

@@ -609,6 +609,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   d.chunk_cap_bytes = 8 << 20;
   d.chunked_gradients = {{"fc1.weight", {512, 512, 512, 512}}};
   d.sm_carveout = 16;
+  d.grad_transport = "copy-engine";
   d.all_reduce_us = 120.5;
   d.no_all_reduce_us = 1000.25;
   d.exposed_all_reduce_us = 101.0;
@@ -632,6 +633,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(b.backend_settings == d.backend_settings);
   CHECK(block.at("sm_carveout") == 16);
   CHECK(b.sm_carveout == 16);
+  CHECK(block.at("grad_transport") == "copy-engine");
+  CHECK(b.grad_transport == "copy-engine");
   CHECK(block.at("backend_settings") == json::parse(R"({"NCCL_MIN_NCHANNELS": "32", "NCCL_NVLS_ENABLE": "0"})"));
   // Recorded and none set is not the same as not recorded.
   graphbench::DataParallelFigures none_set = d;
@@ -648,7 +651,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   json old = written;
   for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us",
                           "chunk_cap_bytes", "chunked_gradients", "backend_version", "backend_settings",
-                          "sm_carveout"}) {
+                          "sm_carveout", "grad_transport"}) {
     old["records"][0]["data_parallel"].erase(key);
   }
   const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
@@ -661,6 +664,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(o.backend_version.empty());
   CHECK_FALSE(o.backend_settings.has_value());
   CHECK(o.sm_carveout == 0);
+  CHECK(o.grad_transport == "collective");
   json bad_carveout = written;
   bad_carveout["records"][0]["data_parallel"]["sm_carveout"] = -16;
   CHECK(document_error(bad_carveout) ==

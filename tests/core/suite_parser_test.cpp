@@ -218,7 +218,7 @@ TEST_CASE("spec: top-level errors") {
 TEST_CASE("spec: defaults errors") {
   CHECK(error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
         message("/defaults/name: unknown key (expected one of: kind, mode, dtype, variants, "
-                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout)"));
+                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout, grad_transport)"));
   CHECK(error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
         message("/defaults/warmup: expected a non-negative integer, got \"ten\""));
   CHECK(error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
@@ -249,11 +249,11 @@ TEST_CASE("spec: case errors") {
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
-                "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout, shape)"));
+                "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
-                "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout, shape)"));
+                "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_sm_carveout, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==
         message("/cases/0/kind: expected a kind that workload \"gelu\" declares (benchmark), got "
@@ -419,6 +419,18 @@ TEST_CASE("spec: the products' SM carveout, from defaults and cases, only with t
   CHECK(graphbench::sm_carveout_in_world(suite.cases[2].gradient_sync, 2) == 0);  // after backward: none beside
   const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
   CHECK(plain.cases[0].gradient_sync.sm_carveout == 0);
+}
+
+TEST_CASE("spec: the gradient transport, from defaults and cases, collective unless asked") {
+  const auto suite = parse(R"({"suite": "s", "defaults": {"grad_transport": "copy-engine"},
+    "cases": [{"name": "a", "workload": "gelu", "shape": [1]},
+              {"name": "b", "workload": "gelu", "shape": [1], "grad_transport": "collective"}]})");
+  CHECK(suite.cases[0].gradient_sync.transport == "copy-engine");
+  CHECK(suite.cases[1].gradient_sync.transport == "collective");
+  const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
+  CHECK(plain.cases[0].gradient_sync.transport == "collective");
+  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_transport": "nvlink"}])")) ==
+        message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", got \"nvlink\""));
 }
 
 TEST_CASE("spec: gradient averaging errors name the field and what it takes") {

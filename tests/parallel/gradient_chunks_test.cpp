@@ -12,19 +12,12 @@ using namespace graphbench::dist_test;
 
 namespace {
 
-const Mlp kMlp;
 constexpr int kSteps = 3;
 using Buckets = std::vector<std::vector<std::size_t>>;
 
 // The chunked perceptron's differentiated values: fc1.weight's four chunks (0-3), then fc1.bias (4),
 // fc2.weight (5), fc2.bias (6), fc3.weight (7), fc3.bias (8).
 constexpr std::size_t kChunkedGradients = 9;
-
-std::vector<at::Tensor> gradients_of(const std::vector<at::Tensor>& outputs) {
-  std::vector<at::Tensor> out;
-  for (std::size_t i = 1; i < outputs.size(); ++i) out.push_back(outputs[i].detach().clone());  // after the loss
-  return out;
-}
 
 // One rank's steps, each on its own global batch: the averaged gradients, the gradients of the
 // rank's shard alone at the same params (the chunked step without all-reduce), the bucket log; and
@@ -51,8 +44,8 @@ ChunkedRun run_steps(const std::shared_ptr<parallel::Communicator>& comm, Execut
     const Feed feed = test_util::feed_of(shard(global, comm->rank(), world));
     ModelStore own_store = store.clone();
     Engine own_engine(own_store);
-    out.own[step] = gradients_of(make_executor(ExecutorKind::kEager, own_engine, Policy::train())->run(alone, feed));
-    out.averaged[step] = gradients_of(executor->run(program, feed));
+    out.own[step] = gradients_after_loss(make_executor(ExecutorKind::kEager, own_engine, Policy::train())->run(alone, feed));
+    out.averaged[step] = gradients_after_loss(executor->run(program, feed));
     if (sync.log) out.log[step] = *sync.log;
   }
   out.store = store.clone();

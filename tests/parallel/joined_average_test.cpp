@@ -29,7 +29,9 @@ struct Averaged {
 // Each rank hands its gradients over in `arrival` order and returns the averages.
 std::vector<Averaged> average_on_two_ranks(const Buckets& buckets, const std::vector<std::size_t>& arrival) {
   return run_world<Averaged>(2, [&](const parallel::RankEnv& env) {
-    parallel::BucketedAverage average(connect_cpu(env), buckets, 4, /*bfloat16=*/false, kChunksOfOneWeight);
+    std::vector<TensorSpec> specs;
+    for (const at::Tensor& g : rank_gradients(env.rank)) specs.push_back(spec_of(g));
+    parallel::BucketedAverage average(connect_cpu(env), buckets, specs, /*bfloat16=*/false, kChunksOfOneWeight);
     Averaged out;
     out.own = rank_gradients(env.rank);
     average.begin();

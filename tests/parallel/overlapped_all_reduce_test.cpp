@@ -12,18 +12,6 @@ using namespace graphbench::dist_test;
 
 namespace {
 
-const Mlp kMlp;
-
-std::vector<at::Tensor> gradients_of(const std::vector<at::Tensor>& outputs) {
-  return std::vector<at::Tensor>(outputs.begin() + 1, outputs.end());  // after the loss
-}
-
-std::vector<at::Tensor> clones(const std::vector<at::Tensor>& tensors) {
-  std::vector<at::Tensor> out;
-  for (const auto& t : tensors) out.push_back(t.detach().clone());
-  return out;
-}
-
 // One rank's two steps: the data-parallel step's averaged gradients, and the gradients of the
 // rank's own shard at the same params (a program without all-reduce), for each step.
 struct TwoSteps {
@@ -45,8 +33,8 @@ TwoSteps two_steps(const std::shared_ptr<parallel::Communicator>& comm, Executor
   for (int step = 0; step < 2; ++step) {
     ModelStore own_store = store.clone();
     Engine own_engine(own_store);
-    out.own[step] = clones(gradients_of(make_executor(ExecutorKind::kEager, own_engine, Policy::train())->run(alone, feed)));
-    out.averaged[step] = clones(gradients_of(executor->run(program, feed)));
+    out.own[step] = gradients_after_loss(make_executor(ExecutorKind::kEager, own_engine, Policy::train())->run(alone, feed));
+    out.averaged[step] = gradients_after_loss(executor->run(program, feed));
     out.log[step] = *sync.log;
   }
   comm->barrier();

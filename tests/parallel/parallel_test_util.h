@@ -116,6 +116,16 @@ struct Mlp {
   at::Device device = at::kCPU;
 };
 
+// The default perceptron.
+inline const Mlp kMlp;
+
+// A step's averaged gradients (every output after the loss), copied out of the step's buffers.
+inline std::vector<at::Tensor> gradients_after_loss(const std::vector<at::Tensor>& outputs) {
+  std::vector<at::Tensor> out;
+  for (std::size_t i = 1; i < outputs.size(); ++i) out.push_back(outputs[i].detach().clone());
+  return out;
+}
+
 // A bucket cap that splits the default perceptron's gradients into three buckets in backward's
 // order: {fc3.bias 12 B, fc3.weight 96 B, fc2.bias 32 B}, {fc2.weight 256 B, fc1.bias 32 B},
 // {fc1.weight 192 B}.

@@ -14,17 +14,20 @@ namespace {
 class AverageGradientsOp final : public Op {
  public:
   AverageGradientsOp(std::shared_ptr<Communicator> communicator, std::vector<std::vector<std::size_t>> buckets,
-                     std::size_t count, bool bfloat16, std::shared_ptr<GradientBucketLog> log)
+                     const std::vector<TensorSpec>& grads, const GradientAverageOptions& options,
+                     std::shared_ptr<GradientBucketLog> log)
       : world_(communicator->world_size()),
         backend_(communicator->backend()),
-        bfloat16_(bfloat16),
-        count_(count),
+        bfloat16_(options.bfloat16),
+        copy_engine_(options.transport == GradientTransport::kCopyEngine),
+        count_(grads.size()),
         log_(std::move(log)),
-        average_(std::move(communicator), std::move(buckets), count, bfloat16) {}
+        average_(std::move(communicator), std::move(buckets), grads, options.bfloat16, {}, options.transport) {}
 
   std::string signature() const override {
-    return fmt::format("all_reduce_mean(n={}, buckets={}, world={}, backend={}{})", count_, average_.buckets().size(),
-                       world_, backend_, bfloat16_ ? ", bfloat16" : "");
+    return fmt::format("all_reduce_mean(n={}, buckets={}, world={}, backend={}{}{})", count_,
+                       average_.buckets().size(), world_, backend_, bfloat16_ ? ", bfloat16" : "",
+                       copy_engine_ ? ", copy-engine" : "");
   }
 
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -62,6 +65,7 @@ class AverageGradientsOp final : public Op {
   int world_;
   std::string backend_;
   bool bfloat16_;
+  bool copy_engine_;
   std::size_t count_;
   std::shared_ptr<GradientBucketLog> log_;
   // A step's state; runs of one program do not overlap, the lock says so.
@@ -76,6 +80,7 @@ GradientAverageOptions average_options(const GradientSyncSpec& spec) {
   options.bucket_bytes = bucket_cap_bytes(spec);
   options.bfloat16 = spec.dtype == "bfloat16";
   options.sm_carveout = spec.sm_carveout;
+  options.transport = spec.transport == "copy-engine" ? GradientTransport::kCopyEngine : GradientTransport::kCollective;
   return options;
 }
 
@@ -93,8 +98,8 @@ std::vector<ValueId> average_gradients(Builder& b, const std::vector<ValueId>& g
   }
   auto buckets = order.empty() ? plan_buckets(specs, options.bucket_bytes)
                                : plan_buckets_in_order(specs, order, options.bucket_bytes);
-  auto op = std::make_shared<AverageGradientsOp>(std::move(communicator), std::move(buckets), grads.size(),
-                                                 options.bfloat16, std::move(log));
+  auto op = std::make_shared<AverageGradientsOp>(std::move(communicator), std::move(buckets), specs, options,
+                                                 std::move(log));
   return b.add(op, grads, names);
 }
 

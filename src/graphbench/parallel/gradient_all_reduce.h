@@ -29,9 +29,10 @@ struct GradientAverageOptions {
   // Multiprocessors the backward pass's products leave to the overlapped all-reduce (0: none;
   // matmul_sm_carveout.h). Only the overlapped op reads it.
   int sm_carveout = 0;
+  GradientTransport transport = GradientTransport::kCollective;
 };
 
-// A case's "grad_dtype", "grad_bucket_mb" and "grad_sm_carveout".
+// A case's "grad_dtype", "grad_bucket_mb", "grad_sm_carveout" and "grad_transport".
 GradientAverageOptions average_options(const GradientSyncSpec& spec);
 
 // Returns the averaged gradients, one per input gradient, in order. `order`: the gradients (indices

@@ -44,16 +44,18 @@ std::vector<std::vector<std::size_t>> plan_buckets(const std::vector<TensorSpec>
 }
 
 BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
-                                 std::vector<std::vector<std::size_t>> buckets, std::size_t count, bool bfloat16,
-                                 std::vector<JoinedRange> joined)
+                                 std::vector<std::vector<std::size_t>> buckets, const std::vector<TensorSpec>& grads,
+                                 bool bfloat16, std::vector<JoinedRange> joined, GradientTransport transport)
     : communicator_(std::move(communicator)),
       buckets_(std::move(buckets)),
-      bucket_of_(count, buckets_.size()),
+      bucket_of_(grads.size(), buckets_.size()),
       bfloat16_(bfloat16),
       joined_(std::move(joined)),
-      range_of_(count, joined_.size()),
-      offset_in_range_(count, 0),
+      range_of_(grads.size(), joined_.size()),
+      offset_in_range_(grads.size(), 0),
+      transport_(transport),
       side_(communicator_->device()) {
+  const std::size_t count = grads.size();
   for (std::size_t r = 0; r < joined_.size(); ++r) {
     std::int64_t offset = 0;
     for (std::size_t k = 0; k < joined_[r].numels.size(); ++k) {
@@ -79,9 +81,26 @@ BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
   for (std::size_t i = 0; i < count; ++i) {
     if (bucket_of_[i] == buckets_.size()) throw EngineError(fmt::format("gradient {} is in no bucket", i));
   }
+  // Each bucket's place in an exchange slot, as packed (bfloat16, or the gradients' own dtype),
+  // at 256-byte boundaries: the same on every rank, which buckets the same gradients.
+  for (const auto& bucket : buckets_) {
+    std::size_t bytes = 0;
+    for (std::size_t i : bucket) {
+      bytes += static_cast<std::size_t>(grads[i].numel()) * c10::elementSize(bfloat16_ ? at::kBFloat16 : grads[i].dtype);
+    }
+    slot_offset_.push_back(slot_bytes_);
+    slot_bytes_ += (bytes + 255) / 256 * 256;
+  }
 }
 
 void BucketedAverage::begin() {
+  if (copy_engine() && !exchange_) {
+    if (is_capturing(communicator_->device())) {
+      throw EngineError("the copy-engine all-reduce opens its exchange at the first step, which must not be captured "
+                        "(run the step once before capturing it)");
+    }
+    exchange_ = std::make_unique<PeerExchange>(communicator_, slot_bytes_, buckets_.size());
+  }
   grads_.assign(bucket_of_.size(), at::Tensor());
   owned_.assign(bucket_of_.size(), false);
   missing_.clear();
@@ -119,6 +138,15 @@ void BucketedAverage::launch(std::size_t b) {
   // Every buffer comes from the current stream (the one that produced the gradients) and is held
   // until finish(), after the join: the side stream never uses memory its owner freed.
   const at::Tensor joined = place_in_joined_range(b, grads_[members.front()], numel);
+  if (copy_engine()) {
+    l.result = joined.defined() ? joined : at::empty({numel}, options);
+    l.packed = exchange_->own_slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
+    l.wire = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
+    const auto on_side_stream = side_.fork();
+    exchange(b, l);
+    average(l);
+    return;
+  }
   // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.
   const bool in_place = !joined.defined() && !bfloat16_ && members.size() == 1 && owned_[members.front()] &&
                         l.parts.front().is_contiguous();
@@ -135,6 +163,15 @@ void BucketedAverage::launch(std::size_t b) {
   l.pending = communicator_->start_all_reduce_sum_(l.wire);
   // On a GPU the average is queued behind the all-reduce, on the side stream.
   if (communicator_->device().is_cuda()) average(l);
+}
+
+void BucketedAverage::exchange(std::size_t b, Launched& l) {
+  // The step's first bucket waits until the peers have read what this rank sent them last step.
+  if (b == 0) exchange_->begin_step();
+  at::cat_out(l.packed, l.parts, 0);
+  if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
+  exchange_->send(b, slot_offset_[b], static_cast<std::size_t>(l.packed.nbytes()));
+  exchange_->sum(b, slot_offset_[b], l.wire);
 }
 
 at::Tensor BucketedAverage::place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel) {
@@ -179,6 +216,10 @@ std::vector<at::Tensor> BucketedAverage::finish() {
   for (Launched& l : launched_) {
     l.pending.wait();
     if (!communicator_->device().is_cuda()) average(l);
+  }
+  if (copy_engine()) {
+    const auto on_side_stream = side_.fork();
+    exchange_->end_step();  // after the step's last sum: the peers may write into their slots here again
   }
   side_.join();
   std::vector<at::Tensor> averaged(grads_.size());

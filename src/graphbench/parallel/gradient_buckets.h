@@ -19,9 +19,14 @@
 // host synchronisation, so the whole of it is captured in a CUDA graph. On the CPU (Gloo) the
 // all-reduce runs on the process group's threads while the caller goes on; finish() waits for it
 // and averages.
+//
+// With the copy-engine transport (GPUs of one host, more than one rank) a bucket is packed into
+// this rank's slot of a PeerExchange (peer_exchange.h), copied to the other ranks and summed there,
+// in place of the process group's all-reduce; the exchange is opened at the first step.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
+#include "graphbench/parallel/peer_exchange.h"
 #include "graphbench/parallel/side_stream.h"
 #include "graphbench/plan/tensor_spec.h"
 
@@ -45,6 +50,10 @@ std::vector<std::vector<std::size_t>> plan_buckets_in_order(const std::vector<Te
                                                             const std::vector<std::size_t>& order,
                                                             std::size_t bucket_bytes);
 
+// How a bucket's sum travels between the ranks: the process group's all-reduce (NCCL, or Gloo on
+// the CPU), or copies between the GPUs' memories on their copy engines (peer_exchange.h).
+enum class GradientTransport { kCollective, kCopyEngine };
+
 // Gradients first, first + 1, ... of `numels` elements each, whose averages lie one after another.
 struct JoinedRange {
   std::size_t first = 0;
@@ -53,12 +62,14 @@ struct JoinedRange {
 
 class BucketedAverage {
  public:
-  // `buckets`: indices of the `count` gradients, per bucket, in launch order (every index once).
-  // `joined`: ranges of gradients averaged into one buffer each (disjoint, within `count`).
+  // `buckets`: indices of the gradients (`grads`: what each will be), per bucket, in launch order
+  // (every index once). `joined`: ranges of gradients averaged into one buffer each (disjoint).
   BucketedAverage(std::shared_ptr<Communicator> communicator, std::vector<std::vector<std::size_t>> buckets,
-                  std::size_t count, bool bfloat16, std::vector<JoinedRange> joined = {});
+                  const std::vector<TensorSpec>& grads, bool bfloat16, std::vector<JoinedRange> joined = {},
+                  GradientTransport transport = GradientTransport::kCollective);
 
-  // Starts a step: no gradient ready, no bucket launched.
+  // Starts a step: no gradient ready, no bucket launched. With the copy-engine transport the first
+  // step opens the exchange (collective; not while capturing).
   void begin();
   // Gradient `index` of this step (held until finish()); launches the buckets it completes and
   // returns how many. `owned`: nothing else reads `grad` (a gradient fresh from autograd), so a
@@ -79,7 +90,10 @@ class BucketedAverage {
     PendingCollective pending;
   };
   void launch(std::size_t bucket);
+  // Packs bucket `b` into this rank's slot, sends it and sums the ranks' into `l.wire`, on the side stream.
+  void exchange(std::size_t b, Launched& l);
   void average(Launched& launched) const;  // after the sum: divide, or cast back
+  bool copy_engine() const { return transport_ == GradientTransport::kCopyEngine && communicator_->world_size() > 1; }
   // Where bucket `b`'s averages go in its joined range's buffer (allocated at the range's first
   // launch, like `grad`), or an undefined tensor: the bucket is not consecutive gradients of one range.
   at::Tensor place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel);
@@ -91,6 +105,10 @@ class BucketedAverage {
   std::vector<JoinedRange> joined_;
   std::vector<std::size_t> range_of_;         // by gradient index: its joined range, or joined_.size()
   std::vector<std::int64_t> offset_in_range_;  // by gradient index: elements before it in its range
+  GradientTransport transport_;
+  std::vector<std::size_t> slot_offset_;  // per bucket: its bytes' place in a rank's exchange slot
+  std::size_t slot_bytes_ = 0;
+  std::unique_ptr<PeerExchange> exchange_;
   SideStream side_;
 
   // This step's state.

@@ -4,7 +4,9 @@
 #include "graphbench/ops/autograd.h"
 #include "graphbench/parallel/gradient_chunks.h"
 #include "graphbench/parallel/matmul_sm_carveout.h"
+#include "graphbench/parallel/peer_exchange.h"
 #include "graphbench/parallel/replicas.h"
+#include "graphbench/parallel/side_stream.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 
 #include <torch/csrc/autograd/autograd.h>
@@ -12,10 +14,6 @@
 #include <torch/csrc/autograd/function_hook.h>
 #include <torch/csrc/autograd/variable.h>
 
-#ifdef GRAPHBENCH_WITH_CUDA
-#include <c10/cuda/CUDAStream.h>
-#include <cuda_runtime_api.h>
-#endif
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -108,20 +106,6 @@ std::vector<JoinedRange> adjacent_param_ranges(const std::vector<at::Tensor>& pa
   return ranges;
 }
 
-bool capturing(at::Device device) {
-#ifdef GRAPHBENCH_WITH_CUDA
-  if (device.is_cuda()) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream(device.index()).stream(), &status) != cudaSuccess) {
-      return false;
-    }
-    return status != cudaStreamCaptureStatusNone;
-  }
-#endif
-  (void)device;
-  return false;
-}
-
 class BackwardAndAverageOp final : public Op {
  public:
   BackwardAndAverageOp(std::shared_ptr<Communicator> communicator, std::size_t count, GradientAverageOptions options,
@@ -129,10 +113,11 @@ class BackwardAndAverageOp final : public Op {
       : communicator_(std::move(communicator)), count_(count), options_(options), log_(std::move(log)) {}
 
   std::string signature() const override {
-    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{}{})", count_,
+    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{}{}{})", count_,
                        communicator_->world_size(), communicator_->backend(), options_.bucket_bytes,
                        options_.bfloat16 ? ", bfloat16" : "",
-                       carveout() > 0 ? fmt::format(", sm_carveout={}", carveout()) : "");
+                       carveout() > 0 ? fmt::format(", sm_carveout={}", carveout()) : "",
+                       options_.transport == GradientTransport::kCopyEngine ? ", copy-engine" : "");
   }
 
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -162,7 +147,7 @@ class BackwardAndAverageOp final : public Op {
   // The first run: learns the backward order, agrees on it with the other ranks, then averages
   // after the backward pass, bucketed in that order.
   std::vector<at::Tensor> first(const at::Tensor& loss, const std::vector<at::Tensor>& params) const {
-    if (capturing(communicator_->device())) {
+    if (is_capturing(communicator_->device())) {
       throw EngineError(signature() + ": its first run learns the backward order and must not be captured "
                                       "(run the program once before capturing it)");
     }
@@ -193,8 +178,8 @@ class BackwardAndAverageOp final : public Op {
     std::vector<TensorSpec> specs;
     for (const at::Tensor& p : params) specs.push_back(spec_of(p));
     order_ = order;
-    average_.emplace(communicator_, plan_buckets_in_order(specs, order, options_.bucket_bytes), count_,
-                     options_.bfloat16, adjacent_param_ranges(params));
+    average_.emplace(communicator_, plan_buckets_in_order(specs, order, options_.bucket_bytes), specs,
+                     options_.bfloat16, adjacent_param_ranges(params), options_.transport);
     average_->begin();
     for (std::size_t i : order) average_->ready(i, std::move(grads[i]), /*owned=*/true);
     return average_->finish();
@@ -259,6 +244,10 @@ std::vector<ValueId> step_gradients(Builder& b, ValueId loss, const std::vector<
   if (const int carveout = sm_carveout_in_world(setup.gradient_sync, setup.communicator->world_size()); carveout > 0) {
     const std::string why = matmul_sm_carveout_unavailable(setup.communicator->device(), carveout);
     if (!why.empty()) throw EngineError("grad_sm_carveout: " + why);
+  }
+  if (setup.gradient_sync.transport == "copy-engine" && setup.communicator->world_size() > 1) {
+    const std::string why = peer_exchange_unavailable(setup.communicator->device());
+    if (!why.empty()) throw EngineError("grad_transport copy-engine: " + why);
   }
   const GradientAverageOptions options = average_options(setup.gradient_sync);
   if (setup.gradient_sync.overlap) return backward_and_average(b, loss, params, setup.communicator, options, setup.bucket_log);

@@ -4,6 +4,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
 
 #include <optional>
 #endif
@@ -27,6 +28,15 @@ struct SideStream::Scope::Guard {
   c10::cuda::CUDAStreamGuard guard;
 };
 
+bool is_capturing(at::Device device) {
+  if (!device.is_cuda()) return false;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(c10::cuda::getCurrentCUDAStream(device.index()).stream(), &status) != cudaSuccess) {
+    return false;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 SideStream::SideStream(at::Device device) : impl_(std::make_unique<Impl>()) { impl_->device = device; }
 
 SideStream::Scope SideStream::fork() {
@@ -45,6 +55,8 @@ void SideStream::join() {
 }
 
 #else  // no CUDA in this build: CPU tensors only, nothing to order
+
+bool is_capturing(at::Device) { return false; }
 
 struct SideStream::Impl {};
 struct SideStream::Scope::Guard {};

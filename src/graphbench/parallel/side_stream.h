@@ -15,6 +15,9 @@
 
 namespace graphbench::parallel {
 
+// Whether the current stream of `device` is being captured into a CUDA graph (never on the CPU).
+bool is_capturing(at::Device device);
+
 class SideStream {
  public:
   explicit SideStream(at::Device device);

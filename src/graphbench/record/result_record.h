@@ -156,6 +156,9 @@ struct DataParallelFigures {
   // Multiprocessors the backward pass's products left to the all-reduce beside them
   // ("grad_sm_carveout"; 0: none, always with one rank). Files written before it existed read 0.
   std::int64_t sm_carveout = 0;
+  // How each bucket's sum travelled ("grad_transport": "collective" or "copy-engine"). Files written
+  // before it existed read "collective".
+  std::string grad_transport = "collective";
   // The gradient all-reduce alone (pack, all-reduce, average), median on rank 0: run as this
   // variant runs it (eagerly, or captured and replayed for graph variants).
   std::optional<double> all_reduce_us;

@@ -268,6 +268,7 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
   out.chunked_gradients = read_chunked_gradients(d);
   out.sm_carveout = d.integer("sm_carveout");
+  if (d.find("grad_transport")) out.grad_transport = d.string("grad_transport");
   out.all_reduce_us = d.optional_number("all_reduce_us");
   out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
   out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");

@@ -29,9 +29,14 @@ const std::vector<std::string>& gradient_dtypes() {
   return dtypes;
 }
 
+const std::vector<std::string>& gradient_transports() {
+  static const std::vector<std::string> transports = {"collective", "copy-engine"};
+  return transports;
+}
+
 const std::vector<std::string>& gradient_sync_keys() {
   static const std::vector<std::string> keys = {"grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb",
-                                                   "grad_sm_carveout"};
+                                                   "grad_sm_carveout", "grad_transport"};
   return keys;
 }
 
@@ -62,6 +67,9 @@ void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object
       checker.fail_expected(json_pointer_append(pointer, "grad_sm_carveout"), kSmCarveoutExpected, *found);
     }
     into.sm_carveout = found->get<int>();
+  }
+  if (const auto found = object.find("grad_transport"); found != object.end()) {
+    into.transport = checker.read_choice(*found, json_pointer_append(pointer, "grad_transport"), gradient_transports());
   }
 }
 

@@ -1,5 +1,5 @@
 // The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap",
-// "grad_chunk_mb", "grad_sm_carveout"): how a data-parallel step averages its gradients. Written in "defaults" or in a
+// "grad_chunk_mb", "grad_sm_carveout", "grad_transport"): how a data-parallel step averages its gradients. Written in "defaults" or in a
 // case (the case wins).
 #pragma once
 
@@ -16,6 +16,9 @@ namespace graphbench {
 
 // The values "grad_dtype" may take.
 const std::vector<std::string>& gradient_dtypes();
+
+// The values "grad_transport" may take.
+const std::vector<std::string>& gradient_transports();
 
 const std::vector<std::string>& gradient_sync_keys();
 

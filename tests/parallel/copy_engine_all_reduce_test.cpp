@@ -1,0 +1,196 @@
+// The copy-engine all-reduce ("grad_transport": "copy-engine", peer_exchange.h). On the CPU: a case
+// asking for it fails naming why, on every rank alike. [cuda]: two ranks as threads sharing one GPU
+// average exactly, eagerly and captured in a CUDA graph and replayed; on two GPUs (skipped with
+// fewer) the overlapped step trains as with NCCL, bit for bit, and the ranks' params stay identical.
+#include "parallel/gpu_training_util.h"
+#include "support/cuda_skip.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/parallel/peer_exchange.h"
+
+#include <torch/cuda.h>
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+using namespace graphbench;
+using namespace graphbench::dist_test;
+
+namespace {
+
+parallel::GradientAverageOptions copy_engine_options(std::size_t bucket_bytes, bool bfloat16) {
+  parallel::GradientAverageOptions options;
+  options.bucket_bytes = bucket_bytes;
+  options.bfloat16 = bfloat16;
+  options.transport = parallel::GradientTransport::kCopyEngine;
+  return options;
+}
+
+// Gradient shapes: three buckets of 1200 bytes at most (the last two gradients share one).
+const std::vector<std::vector<std::int64_t>> kShapes = {{7, 30}, {257}, {3, 5}, {40}};
+
+at::Tensor rank_gradient(int rank, int step, std::size_t i) {
+  auto gen = at::detail::createCPUGenerator(1000 * static_cast<std::uint64_t>(step) + 10 * static_cast<std::uint64_t>(rank) + i);
+  return at::randn(kShapes[i], gen);
+}
+
+struct Averages {
+  std::vector<std::vector<at::Tensor>> by_step;  // on the CPU
+  Counters counters;
+};
+
+// One rank's steps on GPU 0: the averages of its gradients with the other rank's.
+Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
+                       const std::shared_ptr<parallel::Communicator>& comm, int rank) {
+  const at::Device gpu(at::kCUDA, 0);
+  Builder b("copy_engine_average");
+  std::vector<ValueId> grads;
+  for (std::size_t i = 0; i < kShapes.size(); ++i) {
+    grads.push_back(b.input(fmt::format("g{}", i), test_util::fspec(kShapes[i], gpu)));
+  }
+  const auto averaged = parallel::average_gradients(b, grads, comm, copy_engine_options(1200, bfloat16));
+  for (std::size_t i = 0; i < averaged.size(); ++i) b.output(fmt::format("mean{}", i), averaged[i]);
+  const auto program = b.build();
+  ModelStore store;
+  Engine engine(store);
+  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{2, /*fallback=*/false});
+  Averages out;
+  for (int step = 0; step < steps; ++step) {
+    Feed feed;
+    for (std::size_t i = 0; i < kShapes.size(); ++i) feed[fmt::format("g{}", i)] = rank_gradient(rank, step, i).to(gpu);
+    comm->all_gather_strings("");  // no rank's blocking copy while the other captures (gpu_training_util.h)
+    auto outputs = executor->run(program, feed);
+    comm->all_gather_strings("");
+    std::vector<at::Tensor> on_cpu;
+    for (const at::Tensor& t : outputs) on_cpu.push_back(t.cpu());
+    out.by_step.push_back(std::move(on_cpu));
+  }
+  out.counters = engine.counters();
+  return out;
+}
+
+// Two ranks on GPU 0, each averaging its gradients of every step through the copy engines.
+std::vector<Averages> average_on_one_gpu(ExecutorKind kind, bool bfloat16, int steps) {
+  return run_world<Averages>(2, [&](const parallel::RankEnv& env) {
+    const at::Device gpu(at::kCUDA, 0);
+#ifdef GRAPHBENCH_WITH_CUDA
+    // A stream of each rank's own: on one GPU the ranks' threads would otherwise share its default
+    // stream, and one rank's wait for the other's copy would hold up the other's work queued behind it.
+    const c10::cuda::CUDAStreamGuard own_stream(c10::cuda::getStreamFromPool(/*isHighPriority=*/false, 0));
+#endif
+    // NCCL's communicator would refuse two ranks on one GPU; it is made only at a first collective,
+    // and the copy-engine average makes none (it meets the other rank through the store).
+    auto comm = parallel::Communicator::connect(env, gpu, 60s);
+    Averages out = average_steps(kind, bfloat16, steps, comm, env.rank);  // closes its exchange, with the other rank
+    comm->shutdown();
+    return out;
+  });
+}
+
+// The average of the two ranks' gradient, as the copy-engine average computes it.
+at::Tensor expected_average(int step, std::size_t i, bool bfloat16) {
+  const at::Tensor a = rank_gradient(0, step, i);
+  const at::Tensor b = rank_gradient(1, step, i);
+  if (!bfloat16) return (a + b) / 2.0;
+  return (a.to(at::kBFloat16) / 2.0 + b.to(at::kBFloat16) / 2.0).to(at::kFloat);
+}
+
+}  // namespace
+
+TEST_CASE("copy-engine all-reduce: on the CPU the case fails naming why", "[dist][gloo]") {
+  CHECK(parallel::peer_exchange_unavailable(at::kCPU).find("CPU") != std::string::npos);
+  if (!parallel::backend_available(at::kCPU)) GRAPHBENCH_SKIP("this build has no Gloo backend");
+  const auto errors = run_world<std::string>(2, [](const parallel::RankEnv& env) {
+    auto comm = connect_cpu(env);
+    try {
+      parallel::PeerExchange exchange(comm, 1024, 1);
+    } catch (const DistributedError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  });
+  for (const std::string& e : errors) {
+    INFO(e);
+    CHECK(e.find("copy-engine all-reduce") != std::string::npos);
+    CHECK(e.find("on the CPU") != std::string::npos);
+  }
+}
+
+TEST_CASE("copy-engine all-reduce: two ranks sharing one GPU average exactly, eagerly and replayed", "[dist][cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
+  const bool bfloat16 = GENERATE(false, true);
+  const ExecutorKind kind = GENERATE(ExecutorKind::kEager, ExecutorKind::kGraph);
+  INFO((bfloat16 ? "bfloat16" : "float32") << (kind == ExecutorKind::kGraph ? ", graph" : ", eager"));
+  constexpr int kSteps = 5;
+  const auto ranks = average_on_one_gpu(kind, bfloat16, kSteps);
+  if (kind == ExecutorKind::kGraph) {
+    for (const Averages& rank : ranks) {
+      CHECK(rank.counters.captures == 1);
+      CHECK(rank.counters.capture_failures == 0);
+      CHECK(rank.counters.replays == kSteps);
+    }
+  }
+  for (int step = 0; step < kSteps; ++step) {
+    for (std::size_t i = 0; i < kShapes.size(); ++i) {
+      INFO("step " << step << ", gradient " << i);
+      const at::Tensor expected = expected_average(step, i, bfloat16);
+      for (const Averages& rank : ranks) {
+        INFO("max abs diff " << test_util::max_abs_diff(rank.by_step[step][i], expected));
+        CHECK(at::equal(rank.by_step[step][i], expected));
+      }
+    }
+  }
+}
+
+TEST_CASE("two GPUs: the copy-engine all-reduce trains as NCCL's does, captured and overlapped, ranks identical",
+          "[dist][cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
+  if (torch::cuda::device_count() < 2) GRAPHBENCH_SKIP("needs two GPUs");
+  struct RankRuns {
+    GpuRun nccl;  // NCCL's all-reduce after backward, eager
+    GpuRun eager;
+    GpuRun graph;
+    GpuRun graph_bf16;
+  };
+  auto ranks = run_world<RankRuns>(2, [](const parallel::RankEnv& env) {
+    auto comm = parallel::Communicator::connect(env, at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank)), 120s);
+    Mlp m;
+    m.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank));
+    const auto train = [&](ExecutorKind kind, const StepSync& sync) {
+      return train_on_gpu(kind, comm, m, mlp_step(m, comm, sync), sync.log);
+    };
+    const auto copy_engine = [](bool bfloat16) {
+      return StepSync{copy_engine_options(kMlpThreeBuckets, bfloat16), /*overlap=*/true,
+                      std::make_shared<GradientBucketLog>()};
+    };
+    RankRuns runs;
+    runs.nccl = train(ExecutorKind::kEager, StepSync{{kMlpThreeBuckets, false}, false, nullptr});
+    runs.eager = train(ExecutorKind::kEager, copy_engine(false));
+    runs.graph = train(ExecutorKind::kGraph, copy_engine(false));
+    runs.graph_bf16 = train(ExecutorKind::kGraph, copy_engine(true));
+    comm->barrier();
+    comm->shutdown();
+    return runs;
+  });
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    INFO("rank " << r);
+    const RankRuns& runs = ranks[r];
+    CHECK(runs.graph.counters.captures == 1);
+    CHECK(runs.graph.counters.capture_failures == 0);
+    CHECK(runs.graph.log.pending_at_launch == std::vector<std::size_t>{3, 1, 0});
+    CHECK(runs.graph_bf16.counters.captures == 1);
+    for (std::size_t i = 0; i < 6; ++i) {
+      INFO(mlp_param_names()[i]);
+      // Two ranks: a + b either way, halved, as NCCL's sum and division give it.
+      CHECK(at::equal(runs.eager.first_grads[i], runs.nccl.first_grads[i]));
+      CHECK(at::equal(runs.eager.params[i], runs.nccl.params[i]));
+      INFO("graph vs eager, max abs diff " << test_util::max_abs_diff(runs.graph.params[i], runs.eager.params[i]));
+      CHECK(test_util::tensors_close(runs.graph.params[i], runs.eager.params[i], 1e-5, 1e-6));
+      CHECK(at::equal(runs.graph.params[i], ranks[0].graph.params[i]));
+      CHECK(at::equal(runs.graph_bf16.params[i], ranks[0].graph_bf16.params[i]));
+    }
+  }
+}
