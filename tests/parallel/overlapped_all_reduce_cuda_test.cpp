@@ -17,8 +17,13 @@ GpuRun train_mlp(ExecutorKind kind, const std::shared_ptr<parallel::Communicator
   return train_on_gpu(kind, comm, m, mlp_step(m, comm, sync), sync.log);
 }
 
-StepSync overlapped(bool bfloat16 = false) {
-  return StepSync{{kMlpThreeBuckets, bfloat16}, /*overlap=*/true, std::make_shared<GradientBucketLog>()};
+StepSync overlapped(bool bfloat16 = false,
+                    parallel::GradientTransport transport = parallel::GradientTransport::kCollective) {
+  parallel::GradientAverageOptions options;
+  options.bucket_bytes = kMlpThreeBuckets;
+  options.bfloat16 = bfloat16;
+  options.transport = transport;
+  return StepSync{options, /*overlap=*/true, std::make_shared<GradientBucketLog>()};
 }
 
 Mlp mlp_on(int device) {
@@ -60,20 +65,23 @@ TEST_CASE("two GPUs: the captured overlapped step trains like eager, params bit-
   GRAPHBENCH_REQUIRE_CUDA();
   if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
   if (torch::cuda::device_count() < 2) GRAPHBENCH_SKIP("needs two GPUs");
+  // NCCL's all-reduce, and the copy-engine one (peer_exchange.h): both bit for bit NCCL's after backward.
+  const auto transport = GENERATE(parallel::GradientTransport::kCollective, parallel::GradientTransport::kCopyEngine);
+  INFO((transport == parallel::GradientTransport::kCopyEngine ? "copy-engine all-reduce" : "NCCL's all-reduce"));
   struct RankRuns {
     GpuRun after;  // the all-reduce after backward, eager: the exact average
     GpuRun eager;
     GpuRun graph;
     GpuRun graph_bf16;
   };
-  auto ranks = run_world<RankRuns>(2, [](const parallel::RankEnv& env) {
+  auto ranks = run_world<RankRuns>(2, [transport](const parallel::RankEnv& env) {
     auto comm = parallel::Communicator::connect(env, at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank)), 120s);
     const Mlp m = mlp_on(env.rank);
     RankRuns runs;
     runs.after = train_mlp(ExecutorKind::kEager, comm, m, StepSync{{kMlpThreeBuckets, false}, false, nullptr});
-    runs.eager = train_mlp(ExecutorKind::kEager, comm, m, overlapped());
-    runs.graph = train_mlp(ExecutorKind::kGraph, comm, m, overlapped());
-    runs.graph_bf16 = train_mlp(ExecutorKind::kGraph, comm, m, overlapped(/*bfloat16=*/true));
+    runs.eager = train_mlp(ExecutorKind::kEager, comm, m, overlapped(false, transport));
+    runs.graph = train_mlp(ExecutorKind::kGraph, comm, m, overlapped(false, transport));
+    runs.graph_bf16 = train_mlp(ExecutorKind::kGraph, comm, m, overlapped(/*bfloat16=*/true, transport));
     comm->barrier();
     comm->shutdown();
     return runs;
