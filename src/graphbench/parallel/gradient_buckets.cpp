@@ -140,7 +140,11 @@ void BucketedAverage::launch(std::size_t b) {
   const at::Tensor joined = place_in_joined_range(b, grads_[members.front()], numel);
   if (copy_engine()) {
     l.result = joined.defined() ? joined : at::empty({numel}, options);
-    l.packed = exchange_->own_slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
+    // A bucket of one contiguous gradient is sent from where it is; others are packed in this
+    // rank's slot of the exchange.
+    const bool as_is = !bfloat16_ && members.size() == 1 && l.parts.front().is_contiguous();
+    l.packed = as_is ? l.parts.front()
+                     : exchange_->own_slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
     l.wire = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
     const auto on_side_stream = side_.fork();
     exchange(b, l);
@@ -168,10 +172,10 @@ void BucketedAverage::launch(std::size_t b) {
 void BucketedAverage::exchange(std::size_t b, Launched& l) {
   // The step's first bucket waits until the peers have read what this rank sent them last step.
   if (b == 0) exchange_->begin_step();
-  at::cat_out(l.packed, l.parts, 0);
+  if (!l.packed.is_same(l.parts.front())) at::cat_out(l.packed, l.parts, 0);
   if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
-  exchange_->send(b, slot_offset_[b], static_cast<std::size_t>(l.packed.nbytes()));
-  exchange_->sum(b, slot_offset_[b], l.wire);
+  exchange_->send(b, slot_offset_[b], l.packed);
+  exchange_->sum(b, slot_offset_[b], l.packed, l.wire);
 }
 
 at::Tensor BucketedAverage::place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel) {

@@ -297,24 +297,29 @@ void PeerExchange::begin_step() {
   }
 }
 
-void PeerExchange::send(std::size_t bucket, std::size_t offset, std::size_t bytes) {
+void PeerExchange::send(std::size_t bucket, std::size_t offset, const at::Tensor& data) {
+  const auto bytes = static_cast<std::size_t>(data.nbytes());
+  if (!data.is_contiguous() || offset + bytes > impl_->slot_bytes) {
+    throw EngineError(fmt::format("copy-engine all-reduce: bucket {} ({} bytes at byte {}) is not contiguous or "
+                                  "overruns a slot of {} bytes", bucket, bytes, offset, impl_->slot_bytes));
+  }
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream(impl_->device.index()).stream();
   for (int r = 0; r < impl_->world; ++r) {
     if (r == impl_->rank) continue;
-    check(cudaMemcpyAsync(impl_->slot(r, impl_->rank) + offset, impl_->slot(impl_->rank, impl_->rank) + offset, bytes,
-                          cudaMemcpyDefault, stream),
+    check(cudaMemcpyAsync(impl_->slot(r, impl_->rank) + offset, data.data_ptr(), bytes, cudaMemcpyDefault, stream),
           fmt::format("copy-engine all-reduce: copying bucket {} to rank {}", bucket, r));
     impl_->raise(r, impl_->ready_flag(bucket, impl_->rank));
   }
 }
 
-void PeerExchange::sum(std::size_t bucket, std::size_t offset, at::Tensor& out) {
+void PeerExchange::sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out) {
   for (int r = 0; r < impl_->world; ++r) {
     if (r != impl_->rank) impl_->take(impl_->ready_flag(bucket, r));
   }
-  const auto options = at::TensorOptions().dtype(out.scalar_type()).device(impl_->device);
+  const auto options = at::TensorOptions().dtype(data.scalar_type()).device(impl_->device);
   const auto slot_of = [&](int r) {
-    return at::from_blob(impl_->slot(impl_->rank, r) + offset, {out.numel()}, options);
+    if (r == impl_->rank) return data.reshape({-1});
+    return at::from_blob(impl_->slot(impl_->rank, r) + offset, {data.numel()}, options);
   };
   // In rank order on every rank: the same sum, bit for bit.
   if (impl_->world == 1) {
@@ -342,8 +347,8 @@ PeerExchange::PeerExchange(std::shared_ptr<Communicator> communicator, std::size
 PeerExchange::~PeerExchange() = default;
 at::Tensor PeerExchange::own_slot(std::size_t, std::int64_t, at::ScalarType) const { return {}; }
 void PeerExchange::begin_step() {}
-void PeerExchange::send(std::size_t, std::size_t, std::size_t) {}
-void PeerExchange::sum(std::size_t, std::size_t, at::Tensor&) {}
+void PeerExchange::send(std::size_t, std::size_t, const at::Tensor&) {}
+void PeerExchange::sum(std::size_t, std::size_t, const at::Tensor&, at::Tensor&) {}
 void PeerExchange::end_step() {}
 
 #endif

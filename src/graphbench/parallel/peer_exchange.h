@@ -13,10 +13,11 @@
 // every rank) and a few 32-bit flags. A step, on the current stream:
 //
 //   begin_step()   waits until every peer has said that it read what this rank sent last step
-//   send(b)        copies bucket b of this rank's slot into its slot on every peer, then raises
-//                  the peer's flag "bucket b from this rank is there"
-//   sum(b, out)    waits for every peer's flag of bucket b (and lowers it), then out = the sum of
-//                  the slots' bucket b over the ranks, in rank order (the same bits on every rank)
+//   send(b, data)  copies bucket b (packed in this rank's slot, or a gradient of its own) into
+//                  this rank's slot on every peer, then raises the peer's flag "bucket b is there"
+//   sum(b, data, out)  waits for every peer's flag of bucket b (and lowers it), then out = the
+//                  sum over the ranks of their bucket b (this rank's: `data`), in rank order (the
+//                  same bits on every rank)
 //   end_step()     tells every peer that its slot here may be written again
 //
 // A flag is raised by a stream memory operation (cuStreamWriteValue32) and waited for by a kernel of
@@ -56,9 +57,10 @@ class PeerExchange {
   at::Tensor own_slot(std::size_t offset, std::int64_t numel, at::ScalarType dtype) const;
 
   void begin_step();
-  void send(std::size_t bucket, std::size_t offset, std::size_t bytes);
-  // `out`: contiguous, of the bucket's dtype and numel, not in any slot.
-  void sum(std::size_t bucket, std::size_t offset, at::Tensor& out);
+  // `data`: this rank's bucket, contiguous on the device, left untouched until the step's end.
+  void send(std::size_t bucket, std::size_t offset, const at::Tensor& data);
+  // `out`: contiguous, of `data`'s dtype and numel, in no slot (it may be `data` itself).
+  void sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out);
   void end_step();
 
   struct Impl;
