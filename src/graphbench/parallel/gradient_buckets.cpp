@@ -145,10 +145,8 @@ void BucketedAverage::launch(std::size_t b) {
     const bool as_is = !bfloat16_ && members.size() == 1 && l.parts.front().is_contiguous();
     l.packed = as_is ? l.parts.front()
                      : exchange_->own_slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
-    l.wire = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
     const auto on_side_stream = side_.fork();
     exchange(b, l);
-    average(l);
     return;
   }
   // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.
@@ -175,7 +173,9 @@ void BucketedAverage::exchange(std::size_t b, Launched& l) {
   if (!l.packed.is_same(l.parts.front())) at::cat_out(l.packed, l.parts, 0);
   if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
   exchange_->send(b, slot_offset_[b], l.packed);
-  exchange_->sum(b, slot_offset_[b], l.packed, l.wire);
+  // The average: the sum divided by the world size (bfloat16: divided before it was sent).
+  exchange_->sum(b, slot_offset_[b], l.packed, l.result,
+                 bfloat16_ ? 1.0 : 1.0 / static_cast<double>(communicator_->world_size()));
 }
 
 at::Tensor BucketedAverage::place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel) {

@@ -90,7 +90,8 @@ class BucketedAverage {
     PendingCollective pending;
   };
   void launch(std::size_t bucket);
-  // Packs bucket `b` into this rank's slot, sends it and sums the ranks' into `l.wire`, on the side stream.
+  // Packs bucket `b` into this rank's slot (unless sent as it is), sends it and averages the ranks'
+  // into `l.result`, on the side stream.
   void exchange(std::size_t b, Launched& l);
   void average(Launched& launched) const;  // after the sum: divide, or cast back
   bool copy_engine() const { return transport_ == GradientTransport::kCopyEngine && communicator_->world_size() > 1; }

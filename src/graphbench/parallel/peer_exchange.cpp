@@ -1,7 +1,7 @@
 #include "graphbench/parallel/peer_exchange.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/peer_flags.h"
+#include "graphbench/parallel/peer_kernels.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAGuard.h>
@@ -148,9 +148,11 @@ struct PeerExchange::Impl {
   void raise(int on_rank, std::size_t index) const {
     check(cuStreamWriteValue32(stream(), flag(on_rank, index), 1, CU_STREAM_WRITE_VALUE_DEFAULT), "raising a flag");
   }
-  // Waits until this rank's flag `index` is raised, then lowers it (a kernel: peer_flags.h says why).
-  void take(std::size_t index) const {
-    check(launch_take_flag(reinterpret_cast<std::uint32_t*>(flag(rank, index)),
+  // Waits until this rank's flag `index`, raised by rank `from`, is up, then lowers it (a kernel:
+  // peer_kernels.h says why); at most the communicator's timeout.
+  void take(std::size_t index, int from) const {
+    check(launch_take_flag(reinterpret_cast<std::uint32_t*>(flag(rank, index)), from,
+                           static_cast<std::uint64_t>(comm->timeout().count()),
                            c10::cuda::getCurrentCUDAStream(device.index()).stream()),
           "copy-engine all-reduce: waiting for a flag");
   }
@@ -293,7 +295,7 @@ at::Tensor PeerExchange::own_slot(std::size_t offset, std::int64_t numel, at::Sc
 
 void PeerExchange::begin_step() {
   for (int r = 0; r < impl_->world; ++r) {
-    if (r != impl_->rank) impl_->take(impl_->free_flag(r));
+    if (r != impl_->rank) impl_->take(impl_->free_flag(r), r);
   }
 }
 
@@ -312,22 +314,39 @@ void PeerExchange::send(std::size_t bucket, std::size_t offset, const at::Tensor
   }
 }
 
-void PeerExchange::sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out) {
+void PeerExchange::sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out,
+                       double scale) {
   for (int r = 0; r < impl_->world; ++r) {
-    if (r != impl_->rank) impl_->take(impl_->ready_flag(bucket, r));
+    if (r != impl_->rank) impl_->take(impl_->ready_flag(bucket, r), r);
   }
-  const auto options = at::TensorOptions().dtype(data.scalar_type()).device(impl_->device);
-  const auto slot_of = [&](int r) {
-    if (r == impl_->rank) return data.reshape({-1});
-    return at::from_blob(impl_->slot(impl_->rank, r) + offset, {data.numel()}, options);
-  };
-  // In rank order on every rank: the same sum, bit for bit.
-  if (impl_->world == 1) {
-    out.copy_(slot_of(0));
+  const int world = impl_->world;
+  const std::int64_t n = data.numel();
+  std::vector<const void*> buckets(static_cast<std::size_t>(world));
+  for (int r = 0; r < world; ++r) buckets[r] = r == impl_->rank ? data.data_ptr() : impl_->slot(impl_->rank, r) + offset;
+  // In rank order on every rank: the same sum, bit for bit. One kernel where it can.
+  const bool fits = world <= kMaxKernelRanks && data.is_contiguous() && out.is_contiguous() && out.numel() == n &&
+                    out.scalar_type() == at::kFloat;
+  const cudaStream_t stream = c10::cuda::getCurrentCUDAStream(impl_->device.index()).stream();
+  if (fits && data.scalar_type() == at::kFloat) {
+    check(launch_average_float(reinterpret_cast<const float* const*>(buckets.data()), world, n,
+                               static_cast<float>(scale), out.data_ptr<float>(), stream),
+          "copy-engine all-reduce: averaging a bucket");
     return;
   }
-  at::add_out(out, slot_of(0), slot_of(1));
-  for (int r = 2; r < impl_->world; ++r) out.add_(slot_of(r));
+  if (fits && data.scalar_type() == at::kBFloat16 && scale == 1.0) {
+    check(launch_sum_bfloat16_to_float(reinterpret_cast<const std::uint16_t* const*>(buckets.data()), world, n,
+                                       out.data_ptr<float>(), stream),
+          "copy-engine all-reduce: summing a bucket");
+    return;
+  }
+  const auto options = at::TensorOptions().dtype(data.scalar_type()).device(impl_->device);
+  const auto bucket_of = [&](int r) { return at::from_blob(const_cast<void*>(buckets[r]), {n}, options); };
+  at::Tensor total = out.scalar_type() == data.scalar_type() ? out : at::empty({n}, options);
+  if (world == 1) total.copy_(bucket_of(0));
+  if (world > 1) at::add_out(total, bucket_of(0), bucket_of(1));
+  for (int r = 2; r < world; ++r) total.add_(bucket_of(r));
+  if (scale != 1.0) total.mul_(scale);
+  if (!total.is_same(out)) out.copy_(total);
 }
 
 void PeerExchange::end_step() {
@@ -348,7 +367,7 @@ PeerExchange::~PeerExchange() = default;
 at::Tensor PeerExchange::own_slot(std::size_t, std::int64_t, at::ScalarType) const { return {}; }
 void PeerExchange::begin_step() {}
 void PeerExchange::send(std::size_t, std::size_t, const at::Tensor&) {}
-void PeerExchange::sum(std::size_t, std::size_t, const at::Tensor&, at::Tensor&) {}
+void PeerExchange::sum(std::size_t, std::size_t, const at::Tensor&, at::Tensor&, double) {}
 void PeerExchange::end_step() {}
 
 #endif

@@ -15,15 +15,19 @@
 //   begin_step()   waits until every peer has said that it read what this rank sent last step
 //   send(b, data)  copies bucket b (packed in this rank's slot, or a gradient of its own) into
 //                  this rank's slot on every peer, then raises the peer's flag "bucket b is there"
-//   sum(b, data, out)  waits for every peer's flag of bucket b (and lowers it), then out = the
-//                  sum over the ranks of their bucket b (this rank's: `data`), in rank order (the
-//                  same bits on every rank)
+//   sum(b, data, out, scale)  waits for every peer's flag of bucket b (and lowers it), then out =
+//                  the sum over the ranks of their bucket b (this rank's: `data`), in rank order
+//                  (the same bits on every rank), times `scale`
 //   end_step()     tells every peer that its slot here may be written again
 //
 // A flag is raised by a stream memory operation (cuStreamWriteValue32) and waited for by a kernel of
-// one thread (peer_flags.h): no host synchronisation, and all of it can be captured in a CUDA graph
-// and replayed. Every rank must run the same steps with the same buckets. A peer that
-// never comes leaves the wait waiting: the progress watchdog ends the run (progress_watchdog.h).
+// one thread (peer_kernels.h): no host synchronisation, and all of it can be captured in a CUDA graph
+// and replayed. Every rank must run the same steps with the same buckets. A peer that never comes
+// fails the wait after the communicator's timeout (the kernel traps: the GPU's work fails, and with
+// it the run).
+//
+// One GPU per rank: on a GPU shared by two ranks a rank's wait, and the work queued behind it, may
+// share a hardware queue with the other rank's copy that would end it, and both wait for ever.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
@@ -59,8 +63,10 @@ class PeerExchange {
   void begin_step();
   // `data`: this rank's bucket, contiguous on the device, left untouched until the step's end.
   void send(std::size_t bucket, std::size_t offset, const at::Tensor& data);
-  // `out`: contiguous, of `data`'s dtype and numel, in no slot (it may be `data` itself).
-  void sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out);
+  // The sum is taken in `data`'s dtype (bfloat16: each addition rounded to it) and written, times
+  // `scale`, into `out`: contiguous, `data`'s numel, of its dtype or float32, neither `data` nor in
+  // a slot.
+  void sum(std::size_t bucket, std::size_t offset, const at::Tensor& data, at::Tensor& out, double scale);
   void end_step();
 
   struct Impl;
