@@ -1,6 +1,8 @@
 // The copy-engine all-reduce ("grad_transport": "copy-engine", peer_exchange.h). On the CPU: a case
-// asking for it fails naming why, on every rank alike. [cuda]: two ranks as threads, one GPU each
-// (skipped with fewer), average exactly, eagerly and captured in a CUDA graph and replayed. (On two GPUs the overlapped
+// asking for it fails naming why, on every rank alike. [cuda]: the exchange of two ranks sharing one
+// GPU, driven from one thread in an order that cannot deadlock, sums exactly, eagerly and replayed;
+// two ranks as threads, one GPU each (skipped with fewer), average exactly through the op, eagerly
+// and captured in a CUDA graph and replayed. (On two GPUs the overlapped
 // step with it trains bit for bit as with NCCL: overlapped_all_reduce_cuda_test.cpp.)
 #include "parallel/parallel_test_util.h"
 #include "support/cuda_skip.h"
@@ -9,6 +11,12 @@
 #include "graphbench/parallel/peer_exchange.h"
 
 #include <torch/cuda.h>
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAEvent.h>
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
 
 using namespace graphbench;
 using namespace graphbench::dist_test;
@@ -132,4 +140,106 @@ TEST_CASE("copy-engine all-reduce: two ranks on two GPUs average exactly, eagerl
       }
     }
   }
+}
+
+TEST_CASE("copy-engine exchange: two ranks sharing one GPU, driven in a safe order, sum exactly, eagerly and replayed",
+          "[dist][cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
+#ifdef GRAPHBENCH_WITH_CUDA
+  // Two ranks on one GPU can deadlock when their threads interleave (peer_exchange.h): here one
+  // thread issues both ranks' sends before either rank's sum, so that every wait is queued after
+  // the copy and flag that end it.
+  const bool bfloat16 = GENERATE(false, true);
+  INFO((bfloat16 ? "bfloat16" : "float32"));
+  const at::Device gpu(at::kCUDA, 0);
+  constexpr std::int64_t kN = 1000;
+  const at::ScalarType dtype = bfloat16 ? at::kBFloat16 : at::kFloat;
+  std::vector<std::shared_ptr<parallel::Communicator>> comms(2);
+  std::vector<std::unique_ptr<parallel::PeerExchange>> exchanges(2);
+  run_world<int>(2, [&](const parallel::RankEnv& env) {  // opening is collective
+    comms[env.rank] = parallel::Communicator::connect(env, gpu, 60s);
+    exchanges[env.rank] = std::make_unique<parallel::PeerExchange>(comms[env.rank], kN * 4, 1);
+    return 0;
+  });
+  std::vector<c10::cuda::CUDAStream> streams = {c10::cuda::getStreamFromPool(false, 0),
+                                                 c10::cuda::getStreamFromPool(false, 0)};
+  std::vector<at::Tensor> data, out;
+  for (int r = 0; r < 2; ++r) {
+    data.push_back(at::empty({kN}, at::TensorOptions().dtype(dtype).device(gpu)));
+    out.push_back(at::empty({kN}, at::TensorOptions().dtype(at::kFloat).device(gpu)));
+  }
+  const double scale = bfloat16 ? 1.0 : 0.5;
+  const auto step = [&] {
+    for (int r = 0; r < 2; ++r) {
+      const c10::cuda::CUDAStreamGuard on(streams[r]);
+      exchanges[r]->begin_step();
+      exchanges[r]->send(0, 0, data[r]);
+    }
+    for (int r = 0; r < 2; ++r) {
+      const c10::cuda::CUDAStreamGuard on(streams[r]);
+      exchanges[r]->sum(0, 0, data[r], out[r], scale);
+      exchanges[r]->end_step();
+    }
+  };
+  const auto expected = [&](const std::vector<at::Tensor>& v) {
+    if (!bfloat16) return ((v[0] + v[1]) * 0.5).to(at::kFloat);
+    return (v[0] + v[1]).to(at::kFloat);  // the bfloat16 sum, widened
+  };
+  const auto values_of = [&](int step_index) {
+    std::vector<at::Tensor> v;
+    for (int r = 0; r < 2; ++r) {
+      auto gen = at::detail::createCPUGenerator(500 + 10 * static_cast<std::uint64_t>(step_index) + r);
+      v.push_back(at::randn({kN}, gen).to(dtype));
+    }
+    return v;
+  };
+  // Eagerly, three steps.
+  for (int i = 0; i < 3; ++i) {
+    const auto v = values_of(i);
+    for (int r = 0; r < 2; ++r) data[r].copy_(v[r].to(gpu));
+    torch::cuda::synchronize();
+    step();
+    torch::cuda::synchronize();
+    for (int r = 0; r < 2; ++r) {
+      INFO("eager step " << i << ", rank " << r);
+      CHECK(at::equal(out[r].cpu(), expected(v)));
+    }
+  }
+  // Captured once, replayed three times on new data.
+  at::cuda::CUDAGraph graph;
+  const c10::cuda::CUDAStream capture = c10::cuda::getStreamFromPool(false, 0);
+  {
+    const c10::cuda::CUDAStreamGuard on(capture);
+    graph.capture_begin();
+    for (int r = 0; r < 2; ++r) {
+      at::cuda::CUDAEvent fork;
+      fork.record(capture);
+      fork.block(streams[r]);
+    }
+    step();
+    for (int r = 0; r < 2; ++r) {
+      at::cuda::CUDAEvent join;
+      join.record(streams[r]);
+      join.block(capture);
+    }
+    graph.capture_end();
+  }
+  for (int i = 3; i < 6; ++i) {
+    const auto v = values_of(i);
+    for (int r = 0; r < 2; ++r) data[r].copy_(v[r].to(gpu));
+    torch::cuda::synchronize();
+    graph.replay();
+    torch::cuda::synchronize();
+    for (int r = 0; r < 2; ++r) {
+      INFO("replay " << i << ", rank " << r);
+      CHECK(at::equal(out[r].cpu(), expected(v)));
+    }
+  }
+  run_world<int>(2, [&](const parallel::RankEnv& env) {  // closing is collective too
+    exchanges[env.rank].reset();
+    comms[env.rank]->shutdown();
+    return 0;
+  });
+#endif
 }
