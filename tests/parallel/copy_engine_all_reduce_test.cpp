@@ -35,7 +35,8 @@ parallel::GradientAverageOptions copy_engine_options(std::size_t bucket_bytes, b
 const std::vector<std::vector<std::int64_t>> kShapes = {{7, 30}, {257}, {3, 5}, {40}};
 
 at::Tensor rank_gradient(int rank, int step, std::size_t i) {
-  auto gen = at::detail::createCPUGenerator(1000 * static_cast<std::uint64_t>(step) + 10 * static_cast<std::uint64_t>(rank) + i);
+  auto gen = at::detail::createCPUGenerator(1000 * static_cast<std::uint64_t>(step) +
+                                            10 * static_cast<std::uint64_t>(rank) + i);
   return at::randn(kShapes[i], gen);
 }
 
@@ -77,7 +78,8 @@ Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
 // Two ranks, GPU r for rank r, each averaging its gradients of every step through the copy engines.
 std::vector<Averages> average_on_two_gpus(ExecutorKind kind, bool bfloat16, int steps) {
   return run_world<Averages>(2, [&](const parallel::RankEnv& env) {
-    auto comm = parallel::Communicator::connect(env, at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank)), 60s);
+    const at::Device gpu(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank));
+    auto comm = parallel::Communicator::connect(env, gpu, 60s);
     Averages out = average_steps(kind, bfloat16, steps, comm, env.rank);  // closes its exchange, with the other rank
     comm->shutdown();
     return out;

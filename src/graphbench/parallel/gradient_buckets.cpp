@@ -143,8 +143,8 @@ void BucketedAverage::launch(std::size_t b) {
     // A bucket of one contiguous gradient is sent from where it is; others are packed in this
     // rank's slot of the exchange.
     const bool as_is = !bfloat16_ && members.size() == 1 && l.parts.front().is_contiguous();
-    l.packed = as_is ? l.parts.front()
-                     : exchange_->own_slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
+    const at::ScalarType packed_dtype = bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType();
+    l.packed = as_is ? l.parts.front() : exchange_->own_slot(slot_offset_[b], numel, packed_dtype);
     const auto on_side_stream = side_.fork();
     exchange(b, l);
     return;

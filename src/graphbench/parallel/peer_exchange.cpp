@@ -49,7 +49,9 @@ std::string to_hex(const void* data, std::size_t size) {
 void from_hex(const std::string& text, void* data, std::size_t size) {
   if (text.size() != 2 * size) throw DistributedError("copy-engine all-reduce: a malformed handle from a peer");
   auto* bytes = static_cast<unsigned char*>(data);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(std::stoul(text.substr(2 * i, 2), nullptr, 16));
+  for (std::size_t i = 0; i < size; ++i) {
+    bytes[i] = static_cast<unsigned char>(std::stoul(text.substr(2 * i, 2), nullptr, 16));
+  }
 }
 
 std::string host_name() {
@@ -141,7 +143,9 @@ struct PeerExchange::Impl {
   }
   // Rank `of`'s slot in rank `on`'s block.
   char* slot(int on, int of) const { return blocks[on] + flags_bytes + static_cast<std::size_t>(of) * slot_bytes; }
-  CUstream stream() const { return reinterpret_cast<CUstream>(c10::cuda::getCurrentCUDAStream(device.index()).stream()); }
+  CUstream stream() const {
+    return reinterpret_cast<CUstream>(c10::cuda::getCurrentCUDAStream(device.index()).stream());
+  }
 
   // A stream memory operation: a write, which waits for nothing, needs no multiprocessor and comes
   // after the copies queued before it on the stream.
@@ -232,7 +236,8 @@ struct PeerExchange::Impl {
             int can = 0;
             check(cudaDeviceCanAccessPeer(&can, mine.device, peer.device), "asking for peer access");
             if (!can) {
-              throw DistributedError(fmt::format("GPU {} cannot reach GPU {} (no peer access)", mine.device, peer.device));
+              throw DistributedError(
+                  fmt::format("GPU {} cannot reach GPU {} (no peer access)", mine.device, peer.device));
             }
             const cudaError_t enabled = cudaDeviceEnablePeerAccess(peer.device, 0);
             if (enabled != cudaErrorPeerAccessAlreadyEnabled) check(enabled, "enabling peer access");
@@ -322,7 +327,9 @@ void PeerExchange::sum(std::size_t bucket, std::size_t offset, const at::Tensor&
   const int world = impl_->world;
   const std::int64_t n = data.numel();
   std::vector<const void*> buckets(static_cast<std::size_t>(world));
-  for (int r = 0; r < world; ++r) buckets[r] = r == impl_->rank ? data.data_ptr() : impl_->slot(impl_->rank, r) + offset;
+  for (int r = 0; r < world; ++r) {
+    buckets[r] = r == impl_->rank ? data.data_ptr() : impl_->slot(impl_->rank, r) + offset;
+  }
   // In rank order on every rank: the same sum, bit for bit. One kernel where it can.
   const bool fits = world <= kMaxKernelRanks && data.is_contiguous() && out.is_contiguous() && out.numel() == n &&
                     out.scalar_type() == at::kFloat;
