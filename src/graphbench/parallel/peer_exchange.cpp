@@ -75,10 +75,11 @@ void check(CUresult status, const char* what) {
   }
 }
 
-// What a rank tells the others of its block: "host|pid|device|pointer|ipc handle|error".
+// What a rank tells the others of its block: "host|pid|serial|device|pointer|ipc handle|error".
 struct BlockInfo {
   std::string host;
   long pid = 0;
+  std::uint64_t serial = 0;  // exchanges opened in this process before this one
   int device = 0;
   std::uintptr_t pointer = 0;
   std::string handle;  // hex
@@ -86,13 +87,13 @@ struct BlockInfo {
 };
 
 std::string encode(const BlockInfo& b) {
-  return fmt::format("{}|{}|{}|{}|{}|{}", b.host, b.pid, b.device, b.pointer, b.handle, b.error);
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}", b.host, b.pid, b.serial, b.device, b.pointer, b.handle, b.error);
 }
 
 BlockInfo decode(const std::string& text) {
   std::vector<std::string> fields;
   std::size_t start = 0;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 6; ++i) {
     const std::size_t bar = text.find('|', start);
     if (bar == std::string::npos) throw DistributedError("copy-engine all-reduce: a malformed message from a peer");
     fields.push_back(text.substr(start, bar - start));
@@ -101,14 +102,17 @@ BlockInfo decode(const std::string& text) {
   BlockInfo b;
   b.host = fields[0];
   b.pid = std::stol(fields[1]);
-  b.device = std::stoi(fields[2]);
-  b.pointer = static_cast<std::uintptr_t>(std::stoull(fields[3]));
-  b.handle = fields[4];
+  b.serial = std::stoull(fields[2]);
+  b.device = std::stoi(fields[3]);
+  b.pointer = static_cast<std::uintptr_t>(std::stoull(fields[4]));
+  b.handle = fields[5];
   b.error = text.substr(start);
   return b;
 }
 
-// Every rank's error ("" for none), by rank; throws on every rank the first one found.
+// Every rank's error ("" for none), by rank; throws on every rank the first one found. Through the
+// store, as the rest of the exchange's set-up (agree_on_errors would all-reduce through NCCL, which
+// ranks sharing a GPU, as a test's do, cannot use).
 void throw_if_any(Communicator& comm, const std::string& mine, const char* stage) {
   const std::vector<std::string> errors = comm.all_gather_strings(mine);
   for (std::size_t r = 0; r < errors.size(); ++r) {
@@ -190,6 +194,7 @@ struct PeerExchange::Impl {
     BlockInfo mine;
     mine.host = host_name();
     mine.pid = static_cast<long>(getpid());
+    mine.serial = exchanges_opened++;
     mine.device = device.index();
     try {
       check(cudaMalloc(reinterpret_cast<void**>(&block), flags_bytes + static_cast<std::size_t>(world) * slot_bytes),
@@ -209,15 +214,13 @@ struct PeerExchange::Impl {
     }
     std::vector<BlockInfo> infos;
     for (const std::string& text : comm->all_gather_strings(encode(mine))) infos.push_back(decode(text));
-    id = fmt::format("peer-exchange/{}/{}/{}", infos[0].host, infos[0].pid, infos[0].pointer);
-    if (rank == 0) id += fmt::format("/{}", exchanges_opened++);
-    // Rank 0's count, for every rank: the keys of this exchange are new even where a block's
-    // address comes again.
-    id = comm->all_gather_strings(id)[0];
+    // Rank 0's process and count name the keys: new for every exchange, the same on every rank.
+    id = fmt::format("peer-exchange/{}/{}/{}", infos[0].host, infos[0].pid, infos[0].serial);
     std::string error;
     for (std::size_t r = 0; r < infos.size() && error.empty(); ++r) {
-      if (!infos[r].error.empty()) error = fmt::format("rank {}: {}", r, infos[r].error);
-      if (infos[r].host != infos[0].host) {
+      if (!infos[r].error.empty()) {
+        error = fmt::format("rank {}: {}", r, infos[r].error);
+      } else if (infos[r].host != infos[0].host) {
         error = fmt::format("it needs every rank on one host (rank 0 on {}, rank {} on {})", infos[0].host, r,
                             infos[r].host);
       }
