@@ -1,14 +1,16 @@
 // The copy-engine all-reduce ("grad_transport": "copy-engine", peer_exchange.h). On the CPU: a case
 // asking for it fails naming why, on every rank alike. [cuda]: the exchange of two ranks sharing one
 // GPU, driven from one thread in an order that cannot deadlock, sums exactly, eagerly and replayed;
-// two ranks as threads, one GPU each (skipped with fewer), average exactly through the op, eagerly
-// and captured in a CUDA graph and replayed. (On two GPUs the overlapped
+// so does the exchange of two processes sharing one GPU (the CUDA IPC path: this test binary started
+// twice by the launcher); two ranks as threads, one GPU each (skipped with fewer), average exactly
+// through the op, eagerly and captured in a CUDA graph and replayed. (On two GPUs the overlapped
 // step with it trains bit for bit as with NCCL: overlapped_all_reduce_cuda_test.cpp.)
 #include "parallel/parallel_test_util.h"
 #include "support/cuda_skip.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/peer_exchange.h"
+#include "graphbench/parallel/rank_env.h"
 
 #include <torch/cuda.h>
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -17,6 +19,10 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
+#include <unistd.h>
+
+#include <climits>
+#include <sstream>
 
 using namespace graphbench;
 using namespace graphbench::dist_test;
@@ -94,6 +100,39 @@ at::Tensor expected_average(int step, std::size_t i, bool bfloat16) {
   return (a.to(at::kBFloat16) / 2.0 + b.to(at::kBFloat16) / 2.0).to(at::kFloat);
 }
 
+#ifdef GRAPHBENCH_WITH_CUDA
+// The exchange tests' data: rank r's bucket of step `step`, kExchangeN values of `dtype`.
+constexpr std::int64_t kExchangeN = 1000;
+
+at::Tensor exchange_values(int step, int rank, at::ScalarType dtype) {
+  auto gen = at::detail::createCPUGenerator(500 + 10 * static_cast<std::uint64_t>(step) + rank);
+  return at::randn({kExchangeN}, gen).to(dtype);
+}
+
+// What PeerExchange::sum makes of two ranks' buckets of `step`: float32 averaged (scale 0.5),
+// bfloat16 summed in bfloat16 and widened (scale 1).
+at::Tensor exchange_expected(int step, at::ScalarType dtype) {
+  const at::Tensor total = exchange_values(step, 0, dtype) + exchange_values(step, 1, dtype);
+  return dtype == at::kFloat ? total * 0.5 : total.to(at::kFloat);
+}
+
+double exchange_scale(at::ScalarType dtype) { return dtype == at::kFloat ? 0.5 : 1.0; }
+
+// One step of one rank's exchange of its one bucket, on the current stream.
+void exchange_step(parallel::PeerExchange& exchange, const at::Tensor& data, at::Tensor& out) {
+  exchange.begin_step();
+  exchange.send(0, 0, data);
+  exchange.sum(0, 0, data, out, exchange_scale(data.scalar_type()));
+  exchange.end_step();
+}
+#endif
+
+std::string this_executable() {
+  char path[PATH_MAX] = {};
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+}
+
 }  // namespace
 
 TEST_CASE("copy-engine all-reduce: on the CPU the case fails naming why", "[dist][gloo]") {
@@ -155,23 +194,22 @@ TEST_CASE("copy-engine exchange: two ranks sharing one GPU, driven in a safe ord
   const bool bfloat16 = GENERATE(false, true);
   INFO((bfloat16 ? "bfloat16" : "float32"));
   const at::Device gpu(at::kCUDA, 0);
-  constexpr std::int64_t kN = 1000;
   const at::ScalarType dtype = bfloat16 ? at::kBFloat16 : at::kFloat;
   std::vector<std::shared_ptr<parallel::Communicator>> comms(2);
   std::vector<std::unique_ptr<parallel::PeerExchange>> exchanges(2);
   run_world<int>(2, [&](const parallel::RankEnv& env) {  // opening is collective
     comms[env.rank] = parallel::Communicator::connect(env, gpu, 60s);
-    exchanges[env.rank] = std::make_unique<parallel::PeerExchange>(comms[env.rank], kN * 4, 1);
+    exchanges[env.rank] = std::make_unique<parallel::PeerExchange>(comms[env.rank], kExchangeN * 4, 1);
     return 0;
   });
   std::vector<c10::cuda::CUDAStream> streams = {c10::cuda::getStreamFromPool(false, 0),
                                                  c10::cuda::getStreamFromPool(false, 0)};
   std::vector<at::Tensor> data, out;
   for (int r = 0; r < 2; ++r) {
-    data.push_back(at::empty({kN}, at::TensorOptions().dtype(dtype).device(gpu)));
-    out.push_back(at::empty({kN}, at::TensorOptions().dtype(at::kFloat).device(gpu)));
+    data.push_back(at::empty({kExchangeN}, at::TensorOptions().dtype(dtype).device(gpu)));
+    out.push_back(at::empty({kExchangeN}, at::TensorOptions().dtype(at::kFloat).device(gpu)));
   }
-  const double scale = bfloat16 ? 1.0 : 0.5;
+  const double scale = exchange_scale(dtype);
   const auto step = [&] {
     for (int r = 0; r < 2; ++r) {
       const c10::cuda::CUDAStreamGuard on(streams[r]);
@@ -184,28 +222,18 @@ TEST_CASE("copy-engine exchange: two ranks sharing one GPU, driven in a safe ord
       exchanges[r]->end_step();
     }
   };
-  const auto expected = [&](const std::vector<at::Tensor>& v) {
-    if (!bfloat16) return ((v[0] + v[1]) * 0.5).to(at::kFloat);
-    return (v[0] + v[1]).to(at::kFloat);  // the bfloat16 sum, widened
-  };
-  const auto values_of = [&](int step_index) {
-    std::vector<at::Tensor> v;
-    for (int r = 0; r < 2; ++r) {
-      auto gen = at::detail::createCPUGenerator(500 + 10 * static_cast<std::uint64_t>(step_index) + r);
-      v.push_back(at::randn({kN}, gen).to(dtype));
-    }
-    return v;
+  const auto feed = [&](int step_index) {
+    for (int r = 0; r < 2; ++r) data[r].copy_(exchange_values(step_index, r, dtype).to(gpu));
+    torch::cuda::synchronize();
   };
   // Eagerly, three steps.
   for (int i = 0; i < 3; ++i) {
-    const auto v = values_of(i);
-    for (int r = 0; r < 2; ++r) data[r].copy_(v[r].to(gpu));
-    torch::cuda::synchronize();
+    feed(i);
     step();
     torch::cuda::synchronize();
     for (int r = 0; r < 2; ++r) {
       INFO("eager step " << i << ", rank " << r);
-      CHECK(at::equal(out[r].cpu(), expected(v)));
+      CHECK(at::equal(out[r].cpu(), exchange_expected(i, dtype)));
     }
   }
   // Captured once, replayed three times on new data.
@@ -228,14 +256,12 @@ TEST_CASE("copy-engine exchange: two ranks sharing one GPU, driven in a safe ord
     graph.capture_end();
   }
   for (int i = 3; i < 6; ++i) {
-    const auto v = values_of(i);
-    for (int r = 0; r < 2; ++r) data[r].copy_(v[r].to(gpu));
-    torch::cuda::synchronize();
+    feed(i);
     graph.replay();
     torch::cuda::synchronize();
     for (int r = 0; r < 2; ++r) {
       INFO("replay " << i << ", rank " << r);
-      CHECK(at::equal(out[r].cpu(), expected(v)));
+      CHECK(at::equal(out[r].cpu(), exchange_expected(i, dtype)));
     }
   }
   run_world<int>(2, [&](const parallel::RankEnv& env) {  // closing is collective too
@@ -244,4 +270,72 @@ TEST_CASE("copy-engine exchange: two ranks sharing one GPU, driven in a safe ord
     return 0;
   });
 #endif
+}
+
+// The ranks of the test below: this binary, started by the launcher with the torchrun variables.
+// Hidden (run only by name); both ranks on GPU 0, each in a process of its own, so every peer block
+// is reached through CUDA IPC. Processes sharing a GPU take turns on it (time slices), so a rank's
+// wait never holds up the other's copy for good, as it can between ranks of one process.
+TEST_CASE("process rank: the copy-engine exchange on GPU 0", "[.copy-engine-process-rank]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const std::optional<parallel::RankEnv> env = parallel::read_rank_env();
+  if (!env) GRAPHBENCH_SKIP("a rank of the two-process copy-engine test, which starts it with RANK and WORLD_SIZE");
+#ifdef GRAPHBENCH_WITH_CUDA
+  const at::Device gpu(at::kCUDA, 0);
+  const c10::cuda::CUDAGuard on_gpu(gpu);
+  auto comm = parallel::Communicator::connect(*env, gpu, 60s);
+  for (const at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
+    INFO("rank " << env->rank << ", " << c10::toString(dtype));
+    auto exchange = std::make_unique<parallel::PeerExchange>(comm, kExchangeN * 4, 1);
+    const c10::cuda::CUDAStream stream = c10::cuda::getStreamFromPool(false, 0);
+    at::Tensor data = at::empty({kExchangeN}, at::TensorOptions().dtype(dtype).device(gpu));
+    at::Tensor out = at::empty({kExchangeN}, at::TensorOptions().dtype(at::kFloat).device(gpu));
+    const auto feed = [&](int step_index) {
+      data.copy_(exchange_values(step_index, env->rank, dtype).to(gpu));
+      torch::cuda::synchronize();
+    };
+    for (int i = 0; i < 3; ++i) {
+      feed(i);
+      {
+        const c10::cuda::CUDAStreamGuard on(stream);
+        exchange_step(*exchange, data, out);
+      }
+      torch::cuda::synchronize();
+      INFO("eager step " << i);
+      CHECK(at::equal(out.cpu(), exchange_expected(i, dtype)));
+    }
+    at::cuda::CUDAGraph graph;
+    {
+      const c10::cuda::CUDAStreamGuard on(stream);
+      graph.capture_begin();
+      exchange_step(*exchange, data, out);
+      graph.capture_end();
+    }
+    for (int i = 3; i < 6; ++i) {
+      feed(i);
+      graph.replay();
+      torch::cuda::synchronize();
+      INFO("replay " << i);
+      CHECK(at::equal(out.cpu(), exchange_expected(i, dtype)));
+    }
+    exchange.reset();  // collective: both ranks
+  }
+  comm->shutdown();
+#endif
+}
+
+TEST_CASE("copy-engine exchange: two processes sharing one GPU (CUDA IPC) sum exactly, eagerly and replayed",
+          "[dist][cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
+  parallel::LaunchOptions options;
+  options.nproc = 2;
+  options.executable = this_executable();
+  REQUIRE(!options.executable.empty());
+  options.arguments = {"[copy-engine-process-rank]"};
+  options.cuda = true;
+  std::ostringstream log;
+  const int code = parallel::launch_ranks(options, log);
+  INFO("launcher: " << log.str() << "(each rank's own report is above)");
+  CHECK(code == 0);
 }

@@ -26,8 +26,9 @@
 // fails the wait after the communicator's timeout (the kernel traps: the GPU's work fails, and with
 // it the run).
 //
-// One GPU per rank: on a GPU shared by two ranks a rank's wait, and the work queued behind it, may
-// share a hardware queue with the other rank's copy that would end it, and both wait for ever.
+// One GPU per rank: on a GPU shared by two ranks of one process a rank's wait, and the work queued
+// behind it, may share a hardware queue with the other rank's copy that would end it, and both wait
+// for ever. Processes sharing a GPU take turns on it (time slices): no hang, but slow waits.
 #pragma once
 
 #include "graphbench/parallel/communicator.h"
