@@ -8,6 +8,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
+#include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/workload/variant.h"
 
 #include <CLI/CLI.hpp>
@@ -100,14 +101,14 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
       ->capture_default_str();
   dist->add_option("--grad-dtype", raw.grad_dtype, "Gradients all-reduced as computed (float32) or compressed to bfloat16 and back (every case; the suite's \"grad_dtype\" otherwise)")
-      ->check(CLI::IsMember({"float32", "bfloat16"}));
+      ->check(CLI::IsMember(graphbench::gradient_dtypes()));
   dist->add_option("--grad-bucket-mb", raw.grad_bucket_mb, "Cap of a gradient bucket in MiB (every case; the suite's \"grad_bucket_mb\" otherwise, default 25)");
   dist->add_option("--grad-overlap", raw.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
       ->check(CLI::IsMember({"on", "off"}));
   dist->add_option("--grad-chunk-mb", raw.grad_chunk_mb, "Compute and all-reduce a weight's gradient larger than this many MiB in row chunks of at most this much, each all-reduced as soon as it is computed, while the overlap is on; 0: whole (every case; the suite's \"grad_chunk_mb\" otherwise, default 0; docs/distributed.md)");
   dist->add_option("--grad-sm-carveout", raw.grad_sm_carveout, "Multiprocessors the backward pass's matrix products leave to the all-reduce beside them (cuBLASLt, LibTorch's SM carveout; LibTorch 2.7+ on a GPU), while the overlap is on and with more than one rank; 0: none (every case; the suite's \"grad_sm_carveout\" otherwise, default 0; docs/distributed.md)");
   dist->add_option("--grad-transport", raw.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
-      ->check(CLI::IsMember({"collective", "copy-engine"}));
+      ->check(CLI::IsMember(graphbench::gradient_transports()));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
       ->group("Testing");
 }
