@@ -20,7 +20,7 @@
 #include "graphbench/runner/reference_runner.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 
-#include <torch/torch.h>
+#include "common/torch_nn.h"
 
 namespace graphbench {
 

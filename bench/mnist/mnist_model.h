@@ -9,7 +9,7 @@
 #include "graphbench/plan/program.h"
 #include "graphbench/runner/data_parallel.h"
 
-#include <torch/torch.h>
+#include "common/torch_nn.h"
 
 #include <memory>
 #include <string>
