@@ -62,7 +62,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
   app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
-  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON)")->capture_default_str();
+  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON); results.json is always written (compare reads it)")->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "Print nothing but errors (the result files are still written)");
   app.add_option("--data-dir", raw.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
   app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");

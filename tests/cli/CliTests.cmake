@@ -268,6 +268,13 @@ set_tests_properties("cli: a second run into the directory with --format json" P
 add_test(NAME "cli: no file of the earlier run is left beside the new one"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/set/results.json files:${OUT_DIR}/set=results.json)
 set_tests_properties("cli: no file of the earlier run is left beside the new one" PROPERTIES DEPENDS "cli: a second run into the directory with --format json")
+# --format gbench alone still writes results.json: compare has something to read next time.
+add_test(NAME "cli: --format gbench alone writes results.json too"
+         COMMAND ${EXPECT} 0 "wrote .*results.json" -- ${GB} run --config ${CLI_DIR}/comma_case.json --device cpu ${QUICK} --format gbench -o ${OUT_DIR}/gbench-only)
+add_test(NAME "cli: the gbench-only run left results.json beside results.gbench.json"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/gbench-only/results.json
+                 files:${OUT_DIR}/gbench-only=results.gbench.json,results.json)
+set_tests_properties("cli: the gbench-only run left results.json beside results.gbench.json" PROPERTIES DEPENDS "cli: --format gbench alone writes results.json too")
 
 # Training data that trains nothing, and a wrong IDX magic number.
 add_test(NAME "cli: tiny MNIST-format data"
