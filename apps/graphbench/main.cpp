@@ -59,10 +59,14 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated; may be repeated; write \\, for a comma inside a case name")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--filter", o.filter,
+                 "Only the cases whose name REGEX matches (unanchored; ^ and $ anchor), or else the variants whose "
+                 "case/variant it matches (e.g. --filter large, --filter 'small/graph$'); graphbench list shows each "
+                 "suite's cases");
   app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
   app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
-  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON)")->capture_default_str();
+  app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON); results.json is always written (compare reads it)")->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "Print nothing but errors (the result files are still written)");
   app.add_option("--data-dir", raw.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
   app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");
@@ -94,8 +98,9 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
                  "Write a trace of a few eager steps and replays of each variant to DIR/<case>.<variant>.trace.json "
                  "(data-parallel: DIR/<case>.<variant>.rank<R>.trace.json, one per rank) (Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "
                  "step of two variants as a PNG; docs/measuring.md)");
+  // Test hooks, for the CLI tests (tests/cli): out of --help (an option group without a name is hidden).
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
-      ->group("Testing");
+      ->group("");
   auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");
   dist->add_option("--nproc", raw.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
   dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
@@ -110,7 +115,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--grad-transport", raw.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
       ->check(CLI::IsMember(graphbench::gradient_transports()));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
-      ->group("Testing");
+      ->group("");
 }
 
 // "--seed": decimal digits only, at most 2^64 - 1.
@@ -172,8 +177,8 @@ void check_no_stray_options(const CLI::App& app, const CLI::App& subcommand) {
     const std::string name = option->get_name();
     if (name == "--help" || name == "--version") continue;
     if (name == "--configs-dir" && subcommand.get_name() == "list") continue;  // where list looks
-    if (name == "--workload") {
-      throw graphbench::InputError(fmt::format("--workload and {} both say what to run: give one of them",
+    if (name == "--suite") {
+      throw graphbench::InputError(fmt::format("--suite (--workload) and {} both say what to run: give one of them",
                                                subcommand.get_name() == "run" ? "run --config" : subcommand.get_name()));
     }
     throw graphbench::InputError(fmt::format("{} is an option of the main command; with `{}` put it after the "
@@ -187,6 +192,16 @@ std::string suite_names_text() {
   const auto names = graphbench::cli::suite_names(graphbench::cli::configs_search_dirs(""));
   if (names.empty()) return "none found: see --configs-dir";
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// A bare `graphbench`: what to type, in a few lines (the whole --help is long).
+std::string short_usage() {
+  return "usage: graphbench --suite NAME [options]        run the suite configs/NAME.json\n"
+         "       graphbench run --config FILE [options]    run a suite file\n"
+         "       graphbench list                           workloads, variants, suites and their cases\n"
+         "       graphbench compare BASELINE CURRENT       the CI regression gate\n"
+         "       graphbench --help                         every option\n"
+         "suites: " + suite_names_text() + "\n";
 }
 
 std::string joined_command_line(int argc, char** argv) {
@@ -204,8 +219,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   app.footer(
       "Examples:\n"
-      "  graphbench --workload gelu                       the suite configs/gelu.json\n"
-      "  graphbench --workload mnist --use-train-graph    the CUDA-graph tutorial's MNIST run\n"
+      "  graphbench --suite gelu                          the suite configs/gelu.json (also --workload gelu)\n"
+      "  graphbench --suite gelu --filter large           its cases whose name matches a pattern\n"
+      "  graphbench --suite mnist --use-train-graph       the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
       "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
       "  graphbench list                                  workloads, variants, suites\n"
@@ -215,8 +231,10 @@ int main(int argc, char** argv) {
       "written, the run marked interrupted). Suite format: docs/spec.md; result files: docs/results.md.");
 
   RawRunOptions top;
-  app.add_option("-w,--workload", top.options.workload,
-                 "Run the suite NAME.json of the configs directory (" + suite_names_text() + ")");
+  // --workload is the option's first spelling, kept for the scripts and docs that use it; a suite
+  // holds cases of one or more workloads, so --suite says what it is.
+  app.add_option("-s,--suite,-w,--workload", top.options.workload,
+                 "Run the suite NAME.json of the configs directory (" + suite_names_text() + "); graphbench list shows their cases");
   add_run_options(app, top);
 
   RawRunOptions sub;
@@ -224,7 +242,7 @@ int main(int argc, char** argv) {
   run->add_option("-c,--config", sub.options.config, "The suite file (configs/*.json); - reads the suite from standard input")->required();
   add_run_options(*run, sub);
 
-  CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants and suites");
+  CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants, suites and their cases");
 
   CompareCliOptions cmp;
   CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
@@ -273,11 +291,11 @@ int main(int argc, char** argv) {
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
-    if (app.count("--workload") > 0 && top.options.workload.empty()) {
-      throw graphbench::InputError("--workload: empty name (expected the name of a suite: see graphbench list)");
+    if (app.count("--suite") > 0 && top.options.workload.empty()) {
+      throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");
     }
     if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
-    std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
+    std::cerr << short_usage() << "graphbench: error: nothing to do: give --suite NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {
     std::cerr << "graphbench: error: " << e.what() << "\n";

@@ -66,6 +66,10 @@ TEST_CASE("result set: formats parse, gbench included, unknown ones named", "[re
   const OutputFormats defaults = parse_output_formats("json,csv,md");
   CHECK_FALSE(defaults.gbench);
   CHECK_THROWS_WITH(parse_output_formats("json,xml"), Catch::Contains("unknown format \"xml\""));
+  // results.json comes with every selection: compare has something to read after any run.
+  const OutputFormats gbench = parse_output_formats("gbench");
+  CHECK((gbench.json && gbench.gbench && !gbench.csv && !gbench.md));
+  CHECK(parse_output_formats("csv").json);
   CHECK_THROWS_WITH(parse_output_formats(""), Catch::Contains("no format given"));
 }
 

@@ -51,10 +51,14 @@ std::string json_text(const nlohmann::json& document) {
 }  // namespace
 
 OutputFormats parse_output_formats(const std::string& list) {
-  OutputFormats formats{false, false, false, false};
+  // results.json is always written: `compare` and the plot scripts read it, and the set rule
+  // removes an earlier run's results.json, so a run without one would leave nothing to compare.
+  OutputFormats formats{true, false, false, false};
+  bool any = false;
   std::stringstream stream(list);
   std::string item;
   while (std::getline(stream, item, ',')) {
+    any = true;
     if (item == "json") {
       formats.json = true;
     } else if (item == "csv") {
@@ -67,7 +71,7 @@ OutputFormats parse_output_formats(const std::string& list) {
       throw InputError(fmt::format("--format: unknown format \"{}\" (expected a comma-separated list of json, csv, md, gbench)", item));
     }
   }
-  if (!formats.json && !formats.csv && !formats.md && !formats.gbench) {
+  if (!any) {
     throw InputError("--format: no format given (expected json, csv, md or gbench)");
   }
   return formats;

@@ -24,7 +24,8 @@ struct OutputFormats {
   bool gbench = false;
 };
 
-// "json,csv,md,gbench" -> formats; InputError naming an unknown format.
+// "json,csv,md,gbench" -> formats, results.json always among them (compare reads it: "gbench"
+// alone writes results.json and results.gbench.json); InputError naming an unknown format.
 OutputFormats parse_output_formats(const std::string& list);
 
 // The names of every result file graphbench writes, each format's, selected or not.
