@@ -180,14 +180,14 @@ for stage in "$@"; do
       # An A/A pair of baselines, a plain A/A comparison (exit 0 expected), then the CI recipe:
       # a new run against the pair (exit 0 expected) and one with the graph variant slowed down
       # by running every step twice (exit 1 expected, the regressions named).
-      run ci-a "$gb" --workload ci -q --format json,csv,md,gbench -o "$OUT/results/ci-a" || status=1
-      run ci-b "$gb" --workload ci -q -o "$OUT/results/ci-b" || status=1
+      run ci-a "$gb" --workload ci --device cuda -q --format json,csv,md,gbench -o "$OUT/results/ci-a" || status=1
+      run ci-b "$gb" --workload ci --device cuda -q -o "$OUT/results/ci-b" || status=1
       run compare-aa "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
       echo "compare-aa exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
-      run ci-c "$gb" --workload ci -q -o "$OUT/results/ci-c" || status=1
+      run ci-c "$gb" --workload ci --device cuda -q -o "$OUT/results/ci-c" || status=1
       run compare-same "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-c/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-same exit $? (0 expected)" | tee -a "$OUT/logs/summary.log"
-      run ci-slow "$gb" --workload ci -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
+      run ci-slow "$gb" --workload ci --device cuda -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
       ;;

@@ -16,7 +16,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <limits>
 
 namespace {
 
@@ -164,9 +166,23 @@ double parse_fraction(const std::string& flag, const std::string& text, double b
     if (!(value >= 0 && value < below)) throw std::invalid_argument(text);
     return value;
   } catch (const std::exception&) {
-    throw graphbench::InputError(fmt::format("{}: expected a fraction like 0.05 or a percentage like 5% (below {}), got \"{}\"",
-                                             flag, below, text));
+    const std::string bound = std::isfinite(below) ? fmt::format(" (below {})", below) : "";
+    throw graphbench::InputError(fmt::format("{}: expected a fraction like 0.05 or a percentage like 5%{}, got \"{}\"",
+                                             flag, bound, text));
   }
+}
+
+// --threshold: a fraction of at most 1 (100%). "--threshold 5" meant 5% but reads 500%: refused,
+// saying so, rather than gating nothing below a 6x slowdown.
+double parse_threshold(const std::string& text) {
+  const double value = parse_fraction("--threshold", text, std::numeric_limits<double>::infinity());
+  if (value <= 1.0) return value;
+  if (!text.empty() && text.back() == '%') {
+    throw graphbench::InputError(fmt::format("--threshold: expected at most 100%, got \"{}\"", text));
+  }
+  throw graphbench::InputError(fmt::format("--threshold: \"{}\" is a fraction, {:g}%; a threshold is at most 1 (100%): for "
+                                           "{} percent write {}% or {:g}",
+                                           text, value * 100.0, text, text, value / 100.0));
 }
 
 // Options of the main command given together with a subcommand: they would be ignored, so they
@@ -248,13 +264,17 @@ int main(int argc, char** argv) {
   CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
   compare->add_option("baseline", cmp.baseline, "Baseline results.json")->required();
   compare->add_option("current", cmp.current, "Current results.json")->required();
-  compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05 (never below the measured noise)")
+  compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05, at most 100% (never below the measured noise)")
       ->capture_default_str();
   compare->add_option("--metric", cmp.metric, "time: per-step times; speedup: each variant's ratio to eager within its run (cancels drift between machines)")
       ->check(CLI::IsMember({"time", "speedup"}))->capture_default_str();
   compare->add_option("--aa", cmp.aa_baseline, "A second baseline run of the same code: the two baselines' difference sets each record's run-to-run noise floor (A/A calibration)");
-  compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "A case missing from CURRENT is a regression");
-  compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: UNSURE")->capture_default_str();
+  compare->add_flag("--allow-missing", cmp.allow_missing,
+                    "A record ok in BASELINE and skipped, missing or with fewer than --min-samples samples in CURRENT "
+                    "is not a regression (by default it is)");
+  compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "Deprecated: the default now (see --allow-missing)")
+      ->group("Deprecated");
+  compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: FEW SAMPLES, no interval")->capture_default_str();
   compare->add_option("--accuracy-tolerance", cmp.accuracy_tolerance,
                       "Training runs: a drop of final test accuracy beyond this fails the gate, e.g. 0.01 or 1%")
       ->capture_default_str();
@@ -274,11 +294,18 @@ int main(int argc, char** argv) {
     }
     if (compare->parsed()) {
       graphbench::CompareOptions options;
-      options.threshold = parse_fraction("--threshold", cmp.threshold, 10.0);
+      options.threshold = parse_threshold(cmp.threshold);
       options.accuracy_tolerance = parse_fraction("--accuracy-tolerance", cmp.accuracy_tolerance, 1.0);
       options.metric = cmp.metric == "speedup" ? graphbench::CompareOptions::Metric::kSpeedup
                                                : graphbench::CompareOptions::Metric::kTime;
-      options.fail_on_missing = cmp.fail_on_missing;
+      if (cmp.fail_on_missing && cmp.allow_missing) {
+        throw graphbench::InputError("--fail-on-missing and --allow-missing contradict each other: give one");
+      }
+      if (cmp.fail_on_missing) {
+        std::cerr << "graphbench: warning: --fail-on-missing is deprecated: a record lost by the current run is a "
+                     "regression by default now (--allow-missing relaxes it)\n";
+      }
+      options.allow_missing = cmp.allow_missing;
       options.min_samples = cmp.min_samples;
       try {
         return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);

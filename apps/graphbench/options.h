@@ -61,7 +61,8 @@ struct CompareCliOptions {
   std::string threshold = "5%";
   std::string accuracy_tolerance = "0.01";
   std::string metric = "time";
-  bool fail_on_missing = false;
+  bool allow_missing = false;
+  bool fail_on_missing = false;  // deprecated: the default since --allow-missing
   int min_samples = 5;
 };
 

@@ -230,6 +230,34 @@ add_test(NAME "cli: compare an overflowing number in the baseline is bad input, 
          COMMAND ${EXPECT} 2 "overflow.json: line [0-9]+, column [0-9]+: number 1e999 does not fit in a double" --
                  ${GB} compare ${GOLDEN}/overflow.json ${GOLDEN}/current_slower.json)
 
+# A record ok in the baseline and lost now (skipped, missing, too few samples) fails the gate
+# unless --allow-missing; --threshold above 1 is refused rather than read as a multiple.
+add_test(NAME "cli: compare a runner that lost its GPU (graphs skipped) fails the gate (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: gelu-small/graph was ok in baseline, skipped in current: CUDA graphs need a CUDA device" "3 SKIPPED"
+                 "3 regressions \\(exit 1\\)" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_lost_gpu.json)
+add_test(NAME "cli: compare --allow-missing lets the skipped graphs pass (0)"
+         COMMAND ${EXPECT} 0 "3 records ok in the baseline lost by current, let pass by --allow-missing" "!REGRESSION" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_lost_gpu.json --allow-missing)
+add_test(NAME "cli: compare a record missing from current fails the gate (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: linear-dropout/graph is missing from current" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_missing.json)
+add_test(NAME "cli: compare --fail-on-missing is deprecated and changes nothing (1)"
+         COMMAND ${EXPECT} 1 "warning: --fail-on-missing is deprecated" "REGRESSION: linear-dropout/graph is missing" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_missing.json --fail-on-missing)
+add_test(NAME "cli: compare --fail-on-missing with --allow-missing (2)"
+         COMMAND ${EXPECT} 2 "--fail-on-missing and --allow-missing contradict each other" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_missing.json --fail-on-missing --allow-missing)
+add_test(NAME "cli: compare a record with too few samples now: no interval, a regression (1)"
+         COMMAND ${EXPECT} 1 "\\| gelu-small \\| graph \\| step time \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| - \\| - \\| FEW SAMPLES \\| current has 3 samples, fewer than --min-samples 5: no interval \\|"
+                 "REGRESSION: gelu-small/graph has too few samples in current" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_few_samples.json)
+add_test(NAME "cli: compare --threshold 5 is refused, not read as 500% (2)"
+         COMMAND ${EXPECT} 2 "--threshold: \"5\" is a fraction, 500%; a threshold is at most 1 \\(100%\\): for 5 percent write 5% or 0.05" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold 5)
+add_test(NAME "cli: compare --threshold 150% is refused (2)"
+         COMMAND ${EXPECT} 2 "--threshold: expected at most 100%, got \"150%\"" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold 150%)
+
 # Hostile input (docs/results.md, docs/spec.md): bad input is exit 2 and names the file, checked
 # before anything runs ("!\\[1/" : no case started).
 string(REPEAT "[" 100000 GB_DEEP)

@@ -167,29 +167,99 @@ TEST_CASE("compare: a 7% shift inside 30% noise is never SLOWER", "[compare]") {
   CHECK(result.exit_code() == 0);
 }
 
-TEST_CASE("compare: missing and new records", "[compare]") {
+TEST_CASE("compare: a record ok in the baseline and missing now is a regression, unless allowed", "[compare]") {
   const CompareResult result = compare_with_baseline("current_missing.json");
   const Comparison& missing = row_of(result, "linear-dropout", "graph");
   CHECK(missing.verdict == Verdict::kMissing);
+  CHECK(missing.lost);
+  CHECK(missing.note == "ok in baseline, absent from current");
   CHECK(std::isnan(missing.ratio));
   CHECK(missing.baseline_median_us == Approx(67.7).epsilon(0.02));
   CHECK(row_of(result, "mnist-step", "eager").verdict == Verdict::kNew);
   CHECK(row_of(result, "mnist-step", "graph").verdict == Verdict::kNew);
   CHECK(result.rows.back().case_name == "mnist-step");  // new rows come last
-  CHECK(result.exit_code() == 0);
-
-  CompareOptions strict;
-  strict.fail_on_missing = true;
-  const CompareResult gated = compare_with_baseline("current_missing.json", strict);
-  CHECK(gated.exit_code() == 1);
-  REQUIRE(gated.regressions().size() == 1);
-  CHECK(gated.regressions()[0]->variant == "graph");
+  CHECK(result.exit_code() == 1);
+  REQUIRE(result.regressions().size() == 1);
+  CHECK(result.regressions()[0]->variant == "graph");
   std::string text;
-  CHECK(run("current_missing.json", text, strict) == 1);
-  CHECK(contains(text, "REGRESSION: linear-dropout/graph is missing from current\n"));
-  CHECK(run("current_missing.json", text) == 0);
+  CHECK(run("current_missing.json", text) == 1);
+  CHECK(contains(text, "REGRESSION: linear-dropout/graph is missing from current (ok in the baseline; "
+                       "--allow-missing lets it pass)\n"));
   CHECK(contains(text, "| MISSING |"));
   CHECK(contains(text, "| NEW |"));
+
+  CompareOptions relaxed;
+  relaxed.allow_missing = true;
+  const CompareResult allowed = compare_with_baseline("current_missing.json", relaxed);
+  CHECK(allowed.exit_code() == 0);
+  CHECK(row_of(allowed, "linear-dropout", "graph").verdict == Verdict::kMissing);
+  CHECK(run("current_missing.json", text, relaxed) == 0);
+  CHECK(contains(text, ". 1 record ok in the baseline lost by current, let pass by --allow-missing. No regression "
+                       "(exit 0).\n"));
+}
+
+TEST_CASE("compare: a record skipped or failed in the baseline and missing now is no regression", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "graph", around(10.0, 20)), timed("b", "graph", around(10.0, 20))};
+  baseline.records[1].status = RecordStatus::kSkipped;
+  baseline.records[1].samples_us.clear();
+  current.records = {baseline.records[0]};
+  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const Comparison& gone = row_of(result, "b", "graph");
+  CHECK(gone.verdict == Verdict::kMissing);
+  CHECK_FALSE(gone.lost);
+  CHECK(gone.note == "in baseline only");
+  CHECK(result.exit_code() == 0);
+}
+
+TEST_CASE("compare: a runner that lost its GPU (every graph variant skipped) fails the gate", "[compare]") {
+  RunReport baseline, current;
+  for (const char* name : {"a", "b"}) {
+    baseline.records.push_back(timed(name, "eager", around(30.0, 20)));
+    baseline.records.push_back(timed(name, "graph", around(10.0, 20)));
+  }
+  current = baseline;
+  for (ResultRecord& r : current.records) {
+    if (r.variant != "graph") continue;
+    r.status = RecordStatus::kSkipped;
+    r.reason = "CUDA graphs need a CUDA device";
+    r.samples_us.clear();
+  }
+  for (const auto metric : {CompareOptions::Metric::kTime, CompareOptions::Metric::kSpeedup}) {
+    CompareOptions options;
+    options.metric = metric;
+    const CompareResult result = graphbench::compare_reports(baseline, current, options);
+    const Comparison& skipped = row_of(result, "a", "graph");
+    CHECK(skipped.verdict == Verdict::kSkipped);
+    CHECK(skipped.lost);
+    CHECK(skipped.note == "ok in baseline, skipped in current: CUDA graphs need a CUDA device");
+    CHECK(result.regressions().size() == 2);
+    CHECK(result.exit_code() == 1);
+    const std::string text = graphbench::render_comparison(result, options);
+    CHECK(contains(text, "REGRESSION: a/graph was ok in baseline, skipped in current: CUDA graphs need a CUDA device "
+                         "(--allow-missing lets it pass)\n"));
+    CHECK(contains(text, "2 SKIPPED"));
+    CHECK(contains(text, "2 regressions (exit 1)."));
+
+    options.allow_missing = true;
+    if (metric == CompareOptions::Metric::kTime) {
+      CHECK(graphbench::compare_reports(baseline, current, options).exit_code() == 0);  // eager still compared
+    } else {
+      // Under speedup eager is the reference: with the graphs let pass, nothing was compared.
+      CHECK(input_error_of([&] { graphbench::compare_reports(baseline, current, options); })
+                .find("no record could be compared") != std::string::npos);
+    }
+  }
+  // Every record lost and let pass: nothing was compared, which is bad input, never a pass.
+  for (ResultRecord& r : current.records) {
+    r.status = RecordStatus::kSkipped;
+    r.samples_us.clear();
+  }
+  CompareOptions relaxed;
+  relaxed.allow_missing = true;
+  CHECK(graphbench::compare_reports(baseline, current, {}).exit_code() == 1);
+  CHECK(input_error_of([&] { graphbench::compare_reports(baseline, current, relaxed); })
+            .find("no record could be compared") != std::string::npos);
 }
 
 TEST_CASE("compare: a case that failed is FAILED", "[compare]") {
@@ -248,7 +318,10 @@ TEST_CASE("compare: a graph that got slower relative to eager is SLOWER under sp
 
   current.records[0].status = RecordStatus::kSkipped;
   current.records[0].samples_us.clear();
-  // Nothing else to compare: a gate that compared nothing is bad input, not a pass.
+  // Eager ok in the baseline and skipped now is a lost record: a regression.
+  CHECK(graphbench::compare_reports(baseline, current, speedup).exit_code() == 1);
+  // Let pass, nothing else is left to compare: a gate that compared nothing is bad input, not a pass.
+  speedup.allow_missing = true;
   CHECK_THAT(input_error_of([&] { graphbench::compare_reports(baseline, current, speedup); }),
              Catch::Contains("baseline and current: no record could be compared"));
   baseline.records.push_back(timed("d", "eager", around(100.0, 20)));
@@ -293,13 +366,16 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
 
   const CompareResult result = graphbench::compare_reports(baseline, current, {});
   const Comparison& few = row_of(result, "a", "graph");
-  CHECK(few.verdict == Verdict::kUnsure);
-  CHECK(few.note == "current has 3 samples, fewer than min_samples 5");
-  CHECK(few.ratio == Approx(1.51).epsilon(0.01));  // still shown
+  CHECK(few.verdict == Verdict::kFewSamples);
+  CHECK(few.note == "current has 3 samples, fewer than --min-samples 5: no interval");
+  CHECK(few.ratio == Approx(1.51).epsilon(0.01));  // the figure is shown, without an interval
+  CHECK(std::isnan(few.ci95.low));
+  CHECK(std::isnan(few.ci95.high));
+  CHECK(few.lost);  // ok in the baseline, too few samples now: a regression by default
   CHECK(row_of(result, "b", "graph").verdict == Verdict::kNotCompared);
   CHECK(row_of(result, "b", "graph").note == "baseline failed (boom), current ok");
-  CHECK(row_of(result, "c", "graph").verdict == Verdict::kNotCompared);
-  CHECK(row_of(result, "c", "graph").note == "baseline ok, current skipped (no GPU)");
+  CHECK(row_of(result, "c", "graph").verdict == Verdict::kSkipped);
+  CHECK(row_of(result, "c", "graph").note == "ok in baseline, skipped in current: no GPU");
   const Comparison& straddle = row_of(result, "d", "graph");
   CHECK(straddle.verdict == Verdict::kUnsure);
   CHECK(straddle.ci95.low < 1.0 + straddle.threshold_used);
@@ -307,7 +383,17 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   CHECK(straddle.note ==
         fmt::format("95% CI {:.3f}-{:.3f} crosses 1.050", straddle.ci95.low, straddle.ci95.high));
   CHECK(row_of(result, "e", "graph").verdict == Verdict::kSame);
-  CHECK(result.exit_code() == 0);
+  CHECK(result.exit_code() == 1);
+  REQUIRE(result.regressions().size() == 2);  // a (too few samples now) and c (skipped now)
+  const std::string text = graphbench::render_comparison(result, {});
+  CHECK(contains(text, "| a | graph | step time | 10.00 | 15.10 | 1.510 | - | - | FEW SAMPLES | current has 3 samples, "
+                       "fewer than --min-samples 5: no interval |\n"));
+  CHECK(contains(text, "REGRESSION: a/graph has too few samples in current to compare (current has 3 samples, fewer "
+                       "than --min-samples 5: no interval; --allow-missing lets it pass)\n"));
+
+  CompareOptions relaxed;
+  relaxed.allow_missing = true;
+  CHECK(graphbench::compare_reports(baseline, current, relaxed).exit_code() == 0);
 
   CompareOptions lenient;
   lenient.min_samples = 3;
@@ -588,5 +674,38 @@ TEST_CASE("compare: an ok record with a sample that is not a positive time is a 
   current.records[0].status = RecordStatus::kSkipped;
   baseline.records.push_back(timed("b", "eager", around(10.0, 20)));
   current.records.push_back(timed("b", "eager", around(10.0, 20)));
-  CHECK(graphbench::compare_reports(baseline, current, {}).exit_code() == 0);
+  CompareOptions relaxed;
+  relaxed.allow_missing = true;  // the skipped record is a lost one: let it pass here
+  CHECK(graphbench::compare_reports(baseline, current, relaxed).exit_code() == 0);
+}
+
+TEST_CASE("compare: too few samples in the baseline shows no interval and is no regression", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "eager", around(30.0, 20)), timed("a", "graph", {10.0, 10.1})};
+  current.records = {timed("a", "eager", around(30.0, 20)), timed("a", "graph", around(10.0, 20))};
+  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const Comparison& row = row_of(result, "a", "graph");
+  CHECK(row.verdict == Verdict::kFewSamples);
+  CHECK_FALSE(row.lost);
+  CHECK(row.note == "baseline has 2 samples, fewer than --min-samples 5: no interval; not a regression (record the "
+                    "baseline again)");
+  CHECK(std::isnan(row.ci95.low));
+  CHECK(result.exit_code() == 0);
+}
+
+TEST_CASE("compare: under metric speedup, a current eager with too few samples loses its variants' rows", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "eager", around(30.0, 20)), timed("a", "graph", around(10.0, 20))};
+  current = baseline;
+  current.records[0].samples_us = {30.0, 30.2, 29.9};
+  CompareOptions speedup;
+  speedup.metric = CompareOptions::Metric::kSpeedup;
+  const CompareResult result = graphbench::compare_reports(baseline, current, speedup);
+  const Comparison& row = row_of(result, "a", "graph");
+  CHECK(row.verdict == Verdict::kFewSamples);
+  CHECK(row.lost);
+  CHECK(row.note == "current eager has 3 samples, fewer than --min-samples 5: no interval");
+  CHECK(row.ratio == Approx(1.0).epsilon(0.01));
+  CHECK(std::isnan(row.ci95.low));
+  CHECK(result.exit_code() == 1);
 }

@@ -8,6 +8,7 @@
 #include "graphbench/stats/break_even.h"
 #include "graphbench/sweep/sweep_verdict.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -168,4 +169,100 @@ TEST_CASE("results.json's sweeps and results.md's Sweeps section show the verdic
   plain.records.push_back(graphbench::testing::benchmark_record("x", "eager"));
   CHECK(graphbench::sweeps_markdown(plain).empty());
   CHECK(graphbench::sweeps_to_json(plain).empty());
+}
+
+namespace {
+
+// A sweep with these speedups at these sizes (each with a +-1% interval); the graph of a size in
+// `unmeasured` failed.
+RunReport sweep_with_speedups(const std::vector<std::int64_t>& values, const std::vector<double>& speedups,
+                              const std::vector<std::int64_t>& unmeasured = {}) {
+  RunReport report;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    report.records.push_back(point(values[i], "eager", 100.0));
+    ResultRecord g = point(values[i], "graph", 100.0 / speedups[i]);
+    g.speedup_vs_eager = speedups[i];
+    g.speedup_ci95 = graphbench::stats::Interval{speedups[i] * 0.99, speedups[i] * 1.01};
+    g.capture_ms = 2.0;
+    if (std::find(unmeasured.begin(), unmeasured.end(), values[i]) != unmeasured.end()) {
+      g.status = RecordStatus::kFailed;
+      g.reason = "capture failed";
+      g.stats.reset();
+    }
+    report.records.push_back(g);
+  }
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("the crossover stops at the first size that is not faster and names the sizes faster again", "[sweep]") {
+  // The MNIST training step of results/NVIDIA-H200/sweeps: faster up to 4096, slower at 8192
+  // (0.948 [0.946, 0.952]), 1.02 [1.01, 1.02] at 16384.
+  RunReport report;
+  const std::vector<std::int64_t> values = {2048, 4096, 8192, 16384};
+  const std::vector<double> speedup = {1.42, 1.13, 0.948, 1.02};
+  const std::vector<graphbench::stats::Interval> ci = {{1.41, 1.44}, {1.11, 1.14}, {0.946, 0.952}, {1.01, 1.02}};
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    report.records.push_back(point(values[i], "eager", 1000.0));
+    ResultRecord g = point(values[i], "graph", 1000.0 / speedup[i]);
+    g.speedup_vs_eager = speedup[i];
+    g.speedup_ci95 = ci[i];
+    g.capture_ms = 3.0;
+    report.records.push_back(g);
+  }
+  const auto verdicts = graphbench::sweep_verdicts(report);
+  REQUIRE(verdicts.size() == 1);
+  const auto& v = verdicts.front();
+  CHECK(v.crossover == 4096);  // not 16384: 8192 lies between and is slower
+  CHECK(v.not_faster_at == 8192);
+  CHECK(v.faster_again_at == std::vector<std::int64_t>{16384});
+  CHECK(v.pays_up_to == 4096);
+  CHECK(v.not_paying_at == 8192);
+  CHECK(v.pays_again_at.empty());  // 1.02 is faster, but not 5% faster
+
+  const std::string md = graphbench::sweeps_markdown(report);
+  CHECK(md.find("- Faster than eager with 95% confidence up to batch=4096 (not at 8192; faster again at 16384); pays "
+                "at least 5% up to batch=4096.\n") != std::string::npos);
+  const auto json = graphbench::sweeps_to_json(report);
+  CHECK(json[0]["crossover"] == 4096);
+  CHECK(json[0]["not_faster_at"] == 8192);
+  CHECK(json[0]["faster_again_at"] == nlohmann::json::array({16384}));
+  CHECK(json[0]["pays_up_to"] == 4096);
+  CHECK(json[0]["not_paying_at"] == 8192);
+  CHECK(json[0]["pays_again_at"] == nlohmann::json::array());
+}
+
+TEST_CASE("a sweep slower at its smallest size has no crossover and names where it is faster", "[sweep]") {
+  const RunReport report = sweep_with_speedups({1, 2, 4, 8}, {0.9, 1.5, 1.3, 0.8});
+  const auto v = graphbench::sweep_verdicts(report).front();
+  CHECK_FALSE(v.crossover);
+  CHECK(v.not_faster_at == 1);
+  CHECK(v.faster_again_at == std::vector<std::int64_t>{2, 4});
+  CHECK_FALSE(v.pays_up_to);
+  CHECK(v.pays_again_at == std::vector<std::int64_t>{2, 4});
+  CHECK(graphbench::sweeps_markdown(report).find(
+            "- Not faster than eager with 95% confidence at the smallest size, batch=1; faster at 2, 4; pays less "
+            "than 5% at the smallest size, batch=1; pays 5% at 2, 4.\n") != std::string::npos);
+  CHECK(graphbench::sweeps_to_json(report)[0]["crossover"].is_null());
+}
+
+TEST_CASE("a size not measured breaks the run of faster sizes; a run to the largest size names nothing", "[sweep]") {
+  const auto gap = graphbench::sweep_verdicts(sweep_with_speedups({1, 2, 4, 8}, {2.0, 1.8, 1.6, 1.4}, {4})).front();
+  CHECK(gap.crossover == 2);
+  CHECK(gap.not_faster_at == 4);
+  CHECK(gap.faster_again_at == std::vector<std::int64_t>{8});
+
+  const RunReport whole = sweep_with_speedups({1, 2, 4}, {2.0, 1.8, 1.6});
+  const auto v = graphbench::sweep_verdicts(whole).front();
+  CHECK(v.crossover == 4);
+  CHECK_FALSE(v.not_faster_at);
+  CHECK(v.faster_again_at.empty());
+  CHECK(graphbench::sweeps_markdown(whole).find(
+            "- Faster than eager with 95% confidence up to batch=4; pays at least 5% up to batch=4.\n") !=
+        std::string::npos);
+
+  const RunReport never = sweep_with_speedups({1, 2}, {0.9, 0.95});
+  CHECK(graphbench::sweeps_markdown(never).find(
+            "- Not faster than eager with 95% confidence at any size; pays at least 5% nowhere.\n") != std::string::npos);
 }

@@ -74,8 +74,8 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
       return;
     }
   }
-  measure(row, {{&cur.samples_us, "current"}, {&base_eager->samples_us, "baseline eager"}},
-          {{&cur_eager->samples_us, "current eager"}, {&base.samples_us, "baseline"}}, options, aa_noise);
+  measure(row, {{&cur.samples_us, "current", true}, {&base_eager->samples_us, "baseline eager"}},
+          {{&cur_eager->samples_us, "current eager", true}, {&base.samples_us, "baseline"}}, options, aa_noise);
 }
 
 // The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
@@ -101,6 +101,12 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     row.note = "failed in current" + (cur.reason.empty() ? "" : ": " + cur.reason);
     return {row};
   }
+  if (base.status == RecordStatus::kOk && cur.status == RecordStatus::kSkipped) {
+    row.verdict = Verdict::kSkipped;
+    row.lost = true;
+    row.note = "ok in baseline, skipped in current" + (cur.reason.empty() ? "" : ": " + cur.reason);
+    return {row};
+  }
   if (base.status != RecordStatus::kOk || cur.status != RecordStatus::kOk) {
     row.note = fmt::format("baseline {}, current {}", status_text(base), status_text(cur));
     return {row};
@@ -113,7 +119,7 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {{&cur.samples_us, "current"}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
+      measure(row, {{&cur.samples_us, "current", true}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
     }
   }
   std::vector<Comparison> rows{row};
@@ -167,6 +173,8 @@ void add_environment_warnings(const RunReport& baseline, const RunReport& curren
 
 bool compared(const Comparison& row) {
   switch (row.verdict) {
+    case Verdict::kFewSamples:
+    case Verdict::kSkipped:
     case Verdict::kMissing:
     case Verdict::kNew:
     case Verdict::kNotCompared: return false;
@@ -192,8 +200,10 @@ const char* to_string(Verdict verdict) {
     case Verdict::kSame: return "SAME";
     case Verdict::kSlower: return "SLOWER";
     case Verdict::kUnsure: return "UNSURE";
+    case Verdict::kFewSamples: return "FEW SAMPLES";
     case Verdict::kFailed: return "FAILED";
     case Verdict::kLessAccurate: return "LESS ACCURATE";
+    case Verdict::kSkipped: return "SKIPPED";
     case Verdict::kMissing: return "MISSING";
     case Verdict::kNew: return "NEW";
     case Verdict::kNotCompared: return "NOT COMPARED";
@@ -203,7 +213,7 @@ const char* to_string(Verdict verdict) {
 
 bool CompareResult::is_regression(const Comparison& row) const {
   return row.verdict == Verdict::kSlower || row.verdict == Verdict::kFailed || row.verdict == Verdict::kLessAccurate ||
-         (row.verdict == Verdict::kMissing && fail_on_missing);
+         (row.lost && !allow_missing);
 }
 
 std::vector<const Comparison*> CompareResult::regressions() const {
@@ -307,13 +317,15 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   const RecordIndex aa_index = aa_baseline != nullptr ? index_records(*aa_baseline) : RecordIndex{};
 
   CompareResult result;
-  result.fail_on_missing = options.fail_on_missing;
+  result.allow_missing = options.allow_missing;
   add_environment_warnings(baseline, current, options, sources, result);
   for (const ResultRecord& base : baseline.records) {
     const ResultRecord* cur = find(cur_index, base.case_name, base.variant);
     if (cur == nullptr) {
       Comparison row = empty_row(base.case_name, base.variant, kMeasureStepTime, Verdict::kMissing, "in baseline only");
       row.baseline_median_us = median_of(base);
+      row.lost = base.status == RecordStatus::kOk;
+      if (row.lost) row.note = "ok in baseline, absent from current";
       result.rows.push_back(row);
       continue;
     }
@@ -331,8 +343,9 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   bool any_compared = false;
   for (const Comparison& row : result.rows) any_compared = any_compared || compared(row);
   if (!any_compared && result.regressions().empty()) {
-    throw InputError(fmt::format("{} and {}: no record could be compared (every record in common was skipped, or not "
-                                 "ok in the baseline, or has no samples): a gate that compared nothing cannot pass",
+    throw InputError(fmt::format("{} and {}: no record could be compared (every record in common was not ok in the "
+                                 "baseline, has no samples, or was lost by the current run with --allow-missing): a gate "
+                                 "that compared nothing cannot pass",
                                  sources.baseline, sources.current));
   }
   return result;

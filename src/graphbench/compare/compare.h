@@ -21,26 +21,33 @@
 //   SLOWER  the whole interval above 1 + t             (a regression)
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
 //   SAME    the whole interval within [1 / (1 + t), 1 + t]
-//   UNSURE  otherwise, or a sample set has fewer than min_samples samples or a median <= 0;
-//           inconclusive is not a failure. The note says why.
+//   UNSURE  otherwise, or a median <= 0; inconclusive is not a failure. The note says why.
+//   FEW SAMPLES  a sample set has fewer than min_samples samples: the ratio of medians is shown,
+//           without an interval (a figure from fewer samples than asked for has none).
 //   FAILED  ok in the baseline, failed in the current run (a regression).
-//   NOT COMPARED  not ok in the baseline, or not ok in the current run without having failed
-//           (skipped), or nothing to compare (no samples on either side, the eager reference
-//           row or no ok eager record under metric speedup); the note gives the statuses.
-//   MISSING in the baseline only (a regression only with fail_on_missing); NEW in current only.
+//   SKIPPED ok in the baseline, skipped in the current run (a runner that lost its GPU).
+//   NOT COMPARED  not ok in the baseline, or nothing to compare (no samples on either side, the
+//           eager reference row or no ok eager record under metric speedup); the note gives the
+//           statuses.
+//   MISSING in the baseline only; NEW in current only.
+// Lost records: a record ok in the baseline that the current run lost (SKIPPED, MISSING, or FEW
+// SAMPLES where a current sample set is the short one) is a regression, unless allow_missing: a
+// gate must not pass a run that measured less than its baseline. A short baseline set is not a
+// regression (the baseline must be recorded again; the note says so).
 // A training record (kind training) gives three rows, each with its `measure`:
 //   "step time"      its per-step samples (blocks of steps), by the rule above;
 //   "total time"     the whole run, one value per side: the ratio itself against 1 + t, with
 //                    t = max(threshold, the per-step noise, the A/A spread of the totals);
 //   "test accuracy"  the final test accuracy: LESS ACCURATE (a regression) when it dropped by
 //                    more than max(accuracy_tolerance, the A/A difference), else SAME.
-// Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or MISSING with
-// fail_on_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
+// Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or a lost record
+// without allow_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
 // records, an ok record with a sample that is not a positive time, an ok benchmark record with no
 // samples or with a median_us its samples do not give (a corrupt file), bad options, files with no
 // record in common, an --aa file of another suite or
-// device, or nothing that could be compared at all (every common record skipped or failed in
-// the baseline), since a gate that compared nothing must not pass.
+// device, or nothing that could be compared at all and no regression (every common record
+// skipped or failed in the baseline, or lost with allow_missing), since a gate that compared
+// nothing must not pass.
 // See docs/measuring.md (the compare gate).
 #pragma once
 
@@ -56,15 +63,19 @@ namespace graphbench {
 struct CompareOptions {
   double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
   enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
-  bool fail_on_missing = false;
-  int min_samples = 5;  // fewer samples on either side: UNSURE
+  // Lost records (ok in the baseline; skipped, missing or with too few samples now) are not
+  // regressions (--allow-missing).
+  bool allow_missing = false;
+  int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
   double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
 };
 
 const char* to_string(CompareOptions::Metric metric);
 
-enum class Verdict { kFaster, kSame, kSlower, kUnsure, kFailed, kLessAccurate, kMissing, kNew, kNotCompared };
-const char* to_string(Verdict verdict);  // "FASTER", ..., "LESS ACCURATE", "NOT COMPARED"
+enum class Verdict {
+  kFaster, kSame, kSlower, kUnsure, kFewSamples, kFailed, kLessAccurate, kSkipped, kMissing, kNew, kNotCompared
+};
+const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS ACCURATE", "NOT COMPARED"
 
 // Measures of a row (Comparison::measure).
 inline constexpr const char* kMeasureStepTime = "step time";
@@ -85,11 +96,14 @@ struct Comparison {
   double aa_noise = 0.0;  // run-to-run noise from the A/A baseline pair (NaN without one)
   double baseline_median_us = 0.0, current_median_us = 0.0;
   std::string note;
+  // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
+  // side): a regression unless allow_missing.
+  bool lost = false;
 };
 
 struct CompareResult {
   std::vector<Comparison> rows;       // baseline order, then the NEW records in current order
-  bool fail_on_missing = false;       // from the options: whether MISSING rows are regressions
+  bool allow_missing = false;         // from the options: whether lost records are not regressions
   std::vector<std::string> warnings;  // e.g. the two runs used different GPUs
 
   bool is_regression(const Comparison& row) const;

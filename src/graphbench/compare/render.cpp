@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -48,7 +49,14 @@ std::string regression_line(const Comparison& row, const CompareOptions& options
     case Verdict::kFailed: return fmt::format("REGRESSION: {} {}", name, markdown_cell(row.note));
     case Verdict::kLessAccurate:
       return fmt::format("REGRESSION: {} final test accuracy {}", name, markdown_cell(row.note));
-    case Verdict::kMissing: return fmt::format("REGRESSION: {} is missing from current", name);
+    case Verdict::kMissing:
+      return fmt::format("REGRESSION: {} is missing from current (ok in the baseline; --allow-missing lets it pass)",
+                         name);
+    case Verdict::kSkipped:
+      return fmt::format("REGRESSION: {} was {} (--allow-missing lets it pass)", name, markdown_cell(row.note));
+    case Verdict::kFewSamples:
+      return fmt::format("REGRESSION: {} has too few samples in current to compare ({}; --allow-missing lets it pass)",
+                         name, markdown_cell(row.note));
     default: return fmt::format("REGRESSION: {} ({})", name, to_string(row.verdict));
   }
 }
@@ -66,13 +74,20 @@ std::string summary_line(const CompareResult& result) {
   std::map<Verdict, int> counts;
   for (const Comparison& row : result.rows) ++counts[row.verdict];
   std::string text = fmt::format("{} rows:", result.rows.size());
-  const Verdict order[] = {Verdict::kSlower,  Verdict::kFaster,       Verdict::kSame,
-                           Verdict::kUnsure,  Verdict::kFailed,       Verdict::kLessAccurate,
-                           Verdict::kMissing, Verdict::kNew,          Verdict::kNotCompared};
+  const Verdict order[] = {Verdict::kSlower,  Verdict::kFaster,     Verdict::kSame,         Verdict::kUnsure,
+                           Verdict::kFewSamples, Verdict::kFailed, Verdict::kLessAccurate, Verdict::kSkipped,
+                           Verdict::kMissing, Verdict::kNew,        Verdict::kNotCompared};
   const char* separator = " ";
   for (Verdict v : order) {
     text += fmt::format("{}{} {}", separator, counts[v], to_string(v));
     separator = ", ";
+  }
+  if (result.allow_missing) {
+    const auto lost = std::count_if(result.rows.begin(), result.rows.end(), [](const Comparison& r) { return r.lost; });
+    if (lost > 0) {
+      text += fmt::format(". {} record{} ok in the baseline lost by current, let pass by --allow-missing", lost,
+                          lost == 1 ? "" : "s");
+    }
   }
   const std::size_t regressions = result.regressions().size();
   if (regressions == 0) return text + ". No regression (exit 0).";

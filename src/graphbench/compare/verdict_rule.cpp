@@ -2,6 +2,7 @@
 #include "graphbench/compare/verdict_rule.h"
 
 #include "graphbench/stats/bootstrap.h"
+#include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
 
@@ -65,18 +66,35 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
   return row;
 }
 
+namespace {
+
+// The first set with fewer than min_samples samples, a current one first; null when none.
+const SampleSet* short_set(const std::vector<SampleSet>& all, int min_samples) {
+  const SampleSet* found = nullptr;
+  for (const SampleSet& set : all) {
+    if (set.samples->size() >= static_cast<std::size_t>(min_samples)) continue;
+    if (found == nullptr || (set.current && !found->current)) found = &set;
+  }
+  return found;
+}
+
+// The product of the numerators' medians over the denominators'; NaN when a set is empty.
+double ratio_of_medians(const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators) {
+  double ratio = 1.0;
+  for (const SampleSet& set : numerators) ratio *= set.samples->empty() ? kNaN : stats::percentile(*set.samples, 50.0);
+  for (const SampleSet& set : denominators) ratio /= set.samples->empty() ? kNaN : stats::percentile(*set.samples, 50.0);
+  return ratio;
+}
+
+}  // namespace
+
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
              const CompareOptions& options, double aa_noise) {
   std::vector<SampleSet> all = numerators;
   all.insert(all.end(), denominators.begin(), denominators.end());
-  std::string unsure;
   double noise = 0.0;
   for (const SampleSet& set : all) {
-    const std::size_t n = set.samples->size();
-    if (n < static_cast<std::size_t>(options.min_samples) && unsure.empty()) {
-      unsure = fmt::format("{} has {} samples, fewer than min_samples {}", set.label, n, options.min_samples);
-    }
-    if (n == 0) continue;
+    if (set.samples->empty()) continue;
     const stats::Summary s = stats::summarize(*set.samples);
     if (!(s.median > 0.0)) {
       row.note = fmt::format("{} median is {}, not positive: no ratio", set.label, s.median);
@@ -85,12 +103,15 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     }
     noise = std::max(noise, s.iqr / s.median / 2.0);
   }
-  for (const SampleSet& set : all) {
-    if (set.samples->empty()) {
-      row.verdict = Verdict::kUnsure;
-      row.note = unsure;
-      return;
-    }
+  // A figure from fewer samples than asked for has no interval: shown, never judged.
+  if (const SampleSet* few = short_set(all, options.min_samples)) {
+    row.ratio = ratio_of_medians(numerators, denominators);
+    row.verdict = Verdict::kFewSamples;
+    row.lost = few->current;
+    row.note = fmt::format("{} has {} samples, fewer than --min-samples {}: no interval", few->label,
+                           few->samples->size(), options.min_samples);
+    if (!few->current) row.note += "; not a regression (record the baseline again)";
+    return;
   }
   std::vector<const std::vector<double>*> top, bottom;
   for (const SampleSet& set : numerators) top.push_back(set.samples);
@@ -102,11 +123,6 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
   row.aa_noise = aa_noise;
   row.threshold_used = std::max(options.threshold, noise);
   if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
-  if (!unsure.empty()) {
-    row.verdict = Verdict::kUnsure;
-    row.note = unsure;
-    return;
-  }
   row.verdict = verdict_for(row.ci95, row.threshold_used);
   row.note = describe(row, options.threshold);
 }

@@ -17,6 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct SampleSet {
   const std::vector<double>* samples;
   std::string label;  // "baseline", "current eager", ...
+  bool current = false;  // of the current run: too few samples there is a lost record
 };
 
 // A row with every number NaN.
@@ -24,7 +25,8 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
                      Verdict verdict, std::string note);
 
 // The ratio, interval, noise and verdict of `numerators` over `denominators` (compare.h).
-// `aa_noise` (NaN: none) raises the threshold further.
+// `aa_noise` (NaN: none) raises the threshold further. A set with fewer than min_samples samples:
+// FEW SAMPLES, the ratio of medians without an interval, lost when the set is a current one.
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
              const CompareOptions& options, double aa_noise);
 

@@ -69,12 +69,41 @@ std::string sweep_point_row(const SweepPointFigures& p, const std::vector<SizePl
                      sweep_mib(p.pool_bytes), break_even, planned != plan.end() ? sweep_plan_text(*planned) : "");
 }
 
+// How a sweep's verdict words one property: "faster than eager with 95% confidence", ...
+struct RunWords {
+  const char* holds;      // "faster than eager with 95% confidence"
+  const char* fails;      // "not faster than eager with 95% confidence"
+  const char* again;      // "faster"
+  const char* nowhere;    // "not faster than eager with 95% confidence at any size"
+};
+
+constexpr RunWords kFasterWords{"faster than eager with 95% confidence", "not faster than eager with 95% confidence",
+                                "faster", "not faster than eager with 95% confidence at any size"};
+constexpr RunWords kPaysWords{"pays at least 5%", "pays less than 5%", "pays 5%", "pays at least 5% nowhere"};
+
+// "faster than eager with 95% confidence up to batch=4096 (not at 8192; faster again at 16384)":
+// where the graph is faster (or pays) from the smallest size on, and the sizes that break the pattern.
+std::string leading_run_text(const std::string& axis, const RunWords& words, const std::optional<std::int64_t>& up_to,
+                             const std::optional<std::int64_t>& stops_at, const std::vector<std::int64_t>& again_at) {
+  if (up_to) {
+    const std::string text = fmt::format("{} up to {}={}", words.holds, axis, *up_to);
+    if (again_at.empty()) return text;
+    return fmt::format("{} (not at {}; {} again at {})", text, *stops_at, words.again, fmt::join(again_at, ", "));
+  }
+  if (again_at.empty()) return words.nowhere;
+  return fmt::format("{} at the smallest size, {}={}; {} at {}", words.fails, axis, *stops_at, words.again,
+                     fmt::join(again_at, ", "));
+}
+
+std::string capitalized(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+
 std::string sweep_verdict_lines(const SweepVerdict& v) {
-  std::string out;
-  out += v.crossover ? fmt::format("- Faster than eager with 95% confidence up to {}={}", v.axis, *v.crossover)
-                     : std::string("- Not faster than eager with 95% confidence at any size");
-  out += v.pays_up_to ? fmt::format("; pays at least 5% up to {}={}.\n", v.axis, *v.pays_up_to)
-                      : std::string("; pays at least 5% nowhere.\n");
+  const std::string faster = leading_run_text(v.axis, kFasterWords, v.crossover, v.not_faster_at, v.faster_again_at);
+  const std::string pays = leading_run_text(v.axis, kPaysWords, v.pays_up_to, v.not_paying_at, v.pays_again_at);
+  std::string out = "- " + capitalized(faster) + "; " + pays + ".\n";
   out += fmt::format("- Capture at {}: {}.", v.axis, sweep_values_text(v.capture_sizes));
   if (!v.capture_sizes.empty()) {
     out += fmt::format(" Memory of keeping them: {} MiB in one pool each", v.separate_pools_bytes ? sweep_mib(v.separate_pools_bytes) : "?");
@@ -110,7 +139,11 @@ json sweeps_to_json(const RunReport& report) {
                    {"axis", v.axis},
                    {"variant", v.variant},
                    {"crossover", sweep_field_or_null(v.crossover)},
+                   {"not_faster_at", sweep_field_or_null(v.not_faster_at)},
+                   {"faster_again_at", v.faster_again_at},
                    {"pays_up_to", sweep_field_or_null(v.pays_up_to)},
+                   {"not_paying_at", sweep_field_or_null(v.not_paying_at)},
+                   {"pays_again_at", v.pays_again_at},
                    {"pays_at_least", kPaysAtLeast},
                    {"capture_sizes", v.capture_sizes},
                    {"separate_pools_bytes", sweep_field_or_null(v.separate_pools_bytes)},

@@ -100,6 +100,28 @@ std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& rec
   return points;
 }
 
+bool faster_with_confidence(const SweepPointFigures& p) {
+  return p.ok && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
+}
+
+bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.speedup >= kPaysAtLeast; }
+
+LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
+  LeadingRun run;
+  for (const auto& p : points) {
+    if (!run.stops_at) {
+      if (holds(p)) {
+        run.up_to = p.value;
+      } else {
+        run.stops_at = p.value;
+      }
+    } else if (holds(p)) {
+      run.again_at.push_back(p.value);
+    }
+  }
+  return run;
+}
+
 std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFigures>& points) {
   std::vector<const SweepPointFigures*> candidates;
   for (const auto& p : points) {
@@ -154,11 +176,14 @@ SweepVerdict verdict_of(const std::vector<ResultRecord>& records, const std::str
   v.axis = axis;
   v.variant = variant;
   v.points = sweep_points(records, group, variant);
-  for (const auto& p : v.points) {
-    if (!p.ok) continue;
-    if (p.speedup_ci95 && p.speedup_ci95->low > 1.0) v.crossover = p.value;
-    if (p.speedup >= kPaysAtLeast) v.pays_up_to = p.value;
-  }
+  const LeadingRun faster = leading_run(v.points, faster_with_confidence);
+  v.crossover = faster.up_to;
+  v.not_faster_at = faster.stops_at;
+  v.faster_again_at = faster.again_at;
+  const LeadingRun pays = leading_run(v.points, pays_at_least_5_percent);
+  v.pays_up_to = pays.up_to;
+  v.not_paying_at = pays.stops_at;
+  v.pays_again_at = pays.again_at;
   v.capture_sizes = recommend_capture_sizes(v.points);
   v.plan = plan_sizes(v.points, v.capture_sizes);
   for (const std::int64_t size : v.capture_sizes) {

@@ -48,10 +48,18 @@ struct SweepVerdict {
   std::string axis;
   std::string variant;
   std::vector<SweepPointFigures> points;  // by value
-  // The largest value where the graph is faster with 95% confidence (the speedup's interval above
-  // 1), and the largest where it pays at least 5% (speedup >= kPaysAtLeast). None: nowhere.
+  // Faster with 95% confidence (the speedup's interval above 1) from the smallest size up to
+  // `crossover`: the last size before the first one that is not (`not_faster_at`; a point not
+  // measured counts as not faster), so no slower size lies below it. None: not faster at the
+  // smallest size. `faster_again_at`: the sizes above `not_faster_at` where the graph is faster
+  // again, those that break the pattern.
   std::optional<std::int64_t> crossover;
+  std::optional<std::int64_t> not_faster_at;
+  std::vector<std::int64_t> faster_again_at;
+  // Likewise for paying at least 5% (speedup >= kPaysAtLeast).
   std::optional<std::int64_t> pays_up_to;
+  std::optional<std::int64_t> not_paying_at;
+  std::vector<std::int64_t> pays_again_at;
   std::vector<std::int64_t> capture_sizes;  // recommended, increasing
   std::vector<SizePlan> plan;               // one per measured point
   // Keeping the graphs of capture_sizes: each in its own pool (the sum of the points' pools), and
@@ -74,6 +82,21 @@ std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFi
 
 // For each ok point: replay its own graph, pad up to the next captured size when that replay
 // pays against eager at the true size, or run eagerly.
+// Where a property of the points holds from the smallest size on: `up_to`, the last size before
+// the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
+// holds at every size), and the sizes above `stops_at` where it holds again. Points by value.
+struct LeadingRun {
+  std::optional<std::int64_t> up_to;
+  std::optional<std::int64_t> stops_at;
+  std::vector<std::int64_t> again_at;
+};
+LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&));
+
+// Faster with 95% confidence: measured, and the low end of the speedup's interval above 1.
+bool faster_with_confidence(const SweepPointFigures& p);
+// Pays: measured, and at least kPaysAtLeast faster.
+bool pays_at_least_5_percent(const SweepPointFigures& p);
+
 std::vector<SizePlan> plan_sizes(const std::vector<SweepPointFigures>& points, const std::vector<std::int64_t>& captured);
 
 // Every sweep of `report` with every graph variant it ran (a variant with a capture time at some
