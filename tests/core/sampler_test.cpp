@@ -3,6 +3,7 @@
 #include "support/catch.h"
 
 #include "graphbench/core/interrupt.h"
+#include "graphbench/stats/random.h"
 #include "graphbench/timing/sampler.h"
 
 #include <csignal>
@@ -112,8 +113,13 @@ TEST_CASE("sampler: each round starts one variant later (rotation), after warm-u
 }
 
 TEST_CASE("sampler: a noisy variant runs into max_samples, then into the timeout") {
-  // Alternating 10 and 20 us: the median's interval never gets narrow.
-  auto noisy = [](int i) { return i % 2 == 0 ? 10.0 : 20.0; };
+  // Costs drawn uniformly from [10, 20) us, independently: the median's interval never gets narrow.
+  // (A strictly alternating 10, 20, 10, ... is no noise to the block bootstrap of the stop rule:
+  // every block of an even length holds as many of each, and so does the whole run.)
+  auto noisy = [](int i) {
+    graphbench::stats::SplitMix64 draw(static_cast<std::uint64_t>(i) + 1);
+    return 10.0 + 10.0 * static_cast<double>(draw.next() >> 11) / 9007199254740992.0;
+  };
   SECTION("max samples") {
     Script script;
     SamplingSpec s = quick();

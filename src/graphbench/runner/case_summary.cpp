@@ -1,6 +1,6 @@
 #include "graphbench/runner/case_summary.h"
 
-#include "graphbench/stats/bootstrap.h"
+#include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/break_even.h"
 #include "graphbench/stats/statistics.h"
 
@@ -18,7 +18,7 @@ void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::str
   record.stats = stats::summarize(timed.device_us);
   record.host_stats = stats::summarize(timed.host_us);
   if (!timed.issue_us.empty()) record.issue_median_us = stats::summarize(timed.issue_us).median;
-  record.rel_noise = stats::median_relative_noise(timed.device_us);
+  record.rel_noise = stats::median_block_noise(timed.device_us);
   record.stop_reason = stop_reason;
   const double rel_iqr = record.stats->iqr / record.stats->median;
   if (rel_iqr > 0.10) {
@@ -125,7 +125,9 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
       r.speedup_vs_eager = 1.0;  // by definition; an interval of eager against itself means nothing
       continue;
     }
-    const auto ratio = stats::ratio_of_medians(eager->device_us, timed.timed[i].device_us);
+    // Sample k of eager and of the variant come from round k: resampled together, in blocks of
+    // rounds (stats/block_bootstrap.h).
+    const auto ratio = stats::ratio_by_rounds({stats::RunSamples{{&eager->device_us}, {&timed.timed[i].device_us}}});
     r.speedup_vs_eager = ratio.ratio;
     r.speedup_ci95 = ratio.ci95;
     fill_break_even(r, stats::summarize(eager->device_us).median);

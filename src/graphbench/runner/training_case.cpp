@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/case_records.h"
+#include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
@@ -36,7 +37,7 @@ void fill_step_samples(ResultRecord& record) {
   record.samples_us = t.step_samples_us;
   record.steps_per_sample = t.steps_per_block;
   record.stats = stats::summarize(record.samples_us);
-  record.rel_noise = stats::median_relative_noise(record.samples_us);
+  record.rel_noise = stats::median_block_noise(record.samples_us);
 }
 
 }  // namespace

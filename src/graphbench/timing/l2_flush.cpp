@@ -20,6 +20,13 @@ L2Flusher::L2Flusher() {
 #endif
 }
 
-void L2Flusher::flush() { buffer_.zero_(); }
+void L2Flusher::flush() {
+  buffer_.zero_();
+#ifdef GRAPHBENCH_WITH_CUDA
+  // Without the wait the host would issue the next step while the flush still runs, and the
+  // step's launch gaps would hide behind it.
+  at::cuda::getCurrentCUDAStream().synchronize();
+#endif
+}
 
 }  // namespace graphbench

@@ -13,7 +13,8 @@ class L2Flusher {
  public:
   // Allocates the buffer on the current CUDA device; EngineError in a build without CUDA.
   L2Flusher();
-  // Queues the write on the current stream.
+  // Writes the buffer on the current stream and waits until the write has completed, so that what
+  // is queued next starts on an idle GPU (the cold-L2 method: no step hides behind the flush).
   void flush();
   std::int64_t bytes() const { return buffer_.numel(); }
 

@@ -1,7 +1,7 @@
 #include "graphbench/timing/sampler.h"
 
 #include "graphbench/core/interrupt.h"
-#include "graphbench/stats/statistics.h"
+#include "graphbench/stats/block_bootstrap.h"
 
 #include <fmt/format.h>
 
@@ -96,14 +96,41 @@ bool agree_on_round(std::vector<TimedVariant>& variants, bool go_on, const Sampl
   return flags.back() != 0;
 }
 
-bool converged(const TimedVariant& v, const SamplingSpec& s) {
-  return static_cast<int>(v.device_us.size()) >= s.min_samples && v.measured_s >= s.min_time_s &&
-         stats::median_relative_noise(v.device_us) <= s.target_rel_noise;
+// The stop rule judges a median's noise as the result does (stats/block_bootstrap.h: blocks of
+// rounds, not independent samples), with fewer resamples: it is asked again as rounds accrue.
+constexpr int kStopRuleResamples = 500;
+
+bool has_minimum(const TimedVariant& v, const SamplingSpec& s) {
+  return static_cast<int>(v.device_us.size()) >= s.min_samples && v.measured_s >= s.min_time_s;
 }
 
-// Why sampling stops after this round, or "" to go on.
-std::string stop_reason(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling, double elapsed_s) {
-  bool all_converged = true;
+bool converged(const TimedVariant& v, const SamplingSpec& s) {
+  return has_minimum(v, s) && stats::median_block_noise(v.device_us, kStopRuleResamples) <= s.target_rel_noise;
+}
+
+// When to judge the noise again: a bootstrap per round would cost more than the round on a fast
+// step, so once every variant has its minimum, the noise is judged whenever the rounds have grown
+// by a tenth since the last time (at most ~50 times from 30 to 5000 samples).
+class NoiseSchedule {
+ public:
+  bool due(const std::vector<TimedVariant>& variants, const SamplingSpec& s, std::size_t rounds) {
+    for (const auto& v : variants) {
+      if (active(v) && !has_minimum(v, s)) return false;
+    }
+    if (rounds < next_) return false;
+    next_ = rounds + std::max<std::size_t>(1, rounds / 10);
+    return true;
+  }
+
+ private:
+  std::size_t next_ = 0;
+};
+
+// Why sampling stops after this round, or "" to go on. `judge_noise`: whether the noise target
+// is judged this round (NoiseSchedule).
+std::string stop_reason(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling, double elapsed_s,
+                        bool judge_noise) {
+  bool all_converged = judge_noise;
   bool all_at_max = true;
   bool any_active = false;
   int fewest = sampling.max_samples;
@@ -183,6 +210,7 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
   }
 
   const double rounds_started = elapsed_s();
+  NoiseSchedule noise_schedule;
   for (std::size_t round = 0;; ++round) {
     const std::size_t n = variants.size();
     for (std::size_t k = 0; k < n; ++k) {
@@ -206,7 +234,8 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
     }
     // With an agreement, sampling goes on while any rank wants more: this rank stops only with a
     // reason of its own.
-    const std::string reason = stop_reason(variants, sampling, elapsed_s());
+    const bool judge_noise = noise_schedule.due(variants, sampling, round + 1);
+    const std::string reason = stop_reason(variants, sampling, elapsed_s(), judge_noise);
     if (agree_on_round(variants, reason.empty(), agreement)) continue;
     return reason;
   }

@@ -5,7 +5,9 @@
 // 3. Rounds: each round takes one sample of every variant, in an order rotated each round, so
 //    that drift (clocks, temperature, neighbours) hits all variants alike.
 // 4. Stop when every variant has at least `min_samples` samples and `min_time_s` of measured time
-//    and the relative noise of its median is under `target_rel_noise`; or at `max_samples`; or at
+//    and the relative noise of its median is under `target_rel_noise` (judged as the result's
+//    interval is, by a block bootstrap over rounds: stats/block_bootstrap.h; once the minimums are
+//    met and then whenever the rounds have grown by a tenth); or at `max_samples`; or at
 //    the timeout `max_time_s` (then the result carries the reason); or, at the end of the current
 //    sample, when a stop was requested (SIGINT, SIGTERM: core/interrupt.h): "interrupted by ...".
 // See docs/measuring.md (warm-up, calibration, rounds, stop rules).

@@ -92,7 +92,7 @@ void StepTimer::before_step() {
     m.step_begins.push_back(std::make_unique<at::cuda::CUDAEvent>(cudaEventDefault));
     m.step_ends.push_back(std::make_unique<at::cuda::CUDAEvent>(cudaEventDefault));
   }
-  m.flusher->flush();
+  m.flusher->flush();  // waits for the flush: the step starts on an idle GPU
   m.step_begins[m.steps_in_block]->record(at::cuda::getCurrentCUDAStream());
   m.step_start = Clock::now();
 #endif

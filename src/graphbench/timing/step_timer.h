@@ -6,7 +6,8 @@
 // current stream has completed.
 //
 // With a cold L2 cache (L2Cache::kCold, CUDA only) every step is timed on its own: the L2 cache is
-// flushed before it (outside its events), and a sample is the mean of its steps' times.
+// flushed before it (outside its events, and waited for, so the step is issued to an idle GPU and
+// its launch gaps count), and a sample is the mean of its steps' times.
 // See docs/measuring.md (device time, host time, issue time, cold L2, training runs).
 #pragma once
 
