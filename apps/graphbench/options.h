@@ -62,6 +62,16 @@ struct CompareCliOptions {
   std::string metric = "time";
   bool fail_on_missing = false;
   int min_samples = 5;
+  std::string calibration;  // --calibration: a file of `graphbench calibrate`
+};
+
+struct CalibrateCliOptions {
+  std::vector<std::string> runs;
+  std::string output;
+  std::string alpha = "0.05";
+  std::string threshold = "5%";
+  std::string slowdown = "10%";
+  int min_samples = 5;
 };
 
 }  // namespace graphbench::cli

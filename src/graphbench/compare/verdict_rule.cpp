@@ -1,7 +1,8 @@
 // The verdict rule (see verdict_rule.h and the rule at the top of compare.h).
 #include "graphbench/compare/verdict_rule.h"
 
-#include "graphbench/stats/bootstrap.h"
+#include "graphbench/compare/calibrated_rule.h"
+#include "graphbench/stats/block_bootstrap.h"
 
 #include <fmt/format.h>
 
@@ -66,7 +67,7 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
 }
 
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
-             const CompareOptions& options, double aa_noise) {
+             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated) {
   std::vector<SampleSet> all = numerators;
   all.insert(all.end(), denominators.begin(), denominators.end());
   std::string unsure;
@@ -92,10 +93,33 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
       return;
     }
   }
-  std::vector<const std::vector<double>*> top, bottom;
-  for (const SampleSet& set : numerators) top.push_back(set.samples);
-  for (const SampleSet& set : denominators) bottom.push_back(set.samples);
-  const stats::RatioEstimate estimate = stats::ratio_of_median_products(top, bottom);
+  if (calibrated != nullptr) {
+    double ratio = 1.0;
+    for (const SampleSet& set : numerators) ratio *= stats::percentile(*set.samples, 50.0);
+    for (const SampleSet& set : denominators) ratio /= stats::percentile(*set.samples, 50.0);
+    if (!unsure.empty()) {
+      row.ratio = ratio;
+      row.calibration_runs = static_cast<int>(calibrated->values.size());
+      row.verdict = Verdict::kUnsure;
+      row.note = unsure;
+      return;
+    }
+    measure_calibrated(row, ratio, *calibrated);
+    return;
+  }
+  // Each run's sets resampled together, in blocks of rounds (stats/block_bootstrap.h).
+  stats::RunSamples current, baseline;
+  for (const SampleSet& set : numerators) {
+    (set.run == SampleSet::Run::kCurrent ? current : baseline).numerators.push_back(set.samples);
+  }
+  for (const SampleSet& set : denominators) {
+    (set.run == SampleSet::Run::kCurrent ? current : baseline).denominators.push_back(set.samples);
+  }
+  std::vector<stats::RunSamples> runs;
+  for (const stats::RunSamples* run : {&current, &baseline}) {
+    if (!run->numerators.empty() || !run->denominators.empty()) runs.push_back(*run);
+  }
+  const stats::RatioEstimate estimate = stats::ratio_by_rounds(runs);
   row.ratio = estimate.ratio;
   row.ci95 = estimate.ci95;
   row.noise = noise;
