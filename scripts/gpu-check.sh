@@ -16,6 +16,14 @@
 #               the tutorial's program is not part of this repository)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
+#     ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda; about a
+#               minute each), added to build-gpu/ci-runs/run-K (kept while the machine stays warm, so
+#               that the runs of several calls add up) and copied to results/ci-runs/
+#     calibrate graphbench calibrate over every run in build-gpu/ci-runs: the gate's calibration
+#               (results/ci-runs/gate-calibration.json), the A/A interval overlap of the runs and,
+#               from 4 runs on, the gate's leave-one-out false-alarm and detection rates (docs/ci.md)
+#     l2        configs/gelu.json's cases eager and graph with --l2 hot, then --l2 cold (the flush
+#               waited for before each step: docs/measuring.md), in results/l2-hot and results/l2-cold
 #     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
 #     targets   the blog run (stage blog) against its targets (scripts/blog_targets.py, with the
 #               python stage's figures when present) and the README's table (scripts/blog_table.py)
@@ -190,6 +198,25 @@ for stage in "$@"; do
       run ci-slow "$gb" --workload ci --device cuda -q --inject-slowdown graph=2 -o "$OUT/results/ci-slow" || status=1
       run compare-slow "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-slow/results.json" --aa "$OUT/results/ci-b/results.json"
       echo "compare-slow exit $? (1 expected)" | tee -a "$OUT/logs/summary.log"
+      ;;
+    ci-runs)
+      # Numbered after the runs already there: several calls of the device tool add up.
+      mkdir -p build-gpu/ci-runs "$OUT/results/ci-runs"
+      for ((i = 0; i < ${CI_RUNS:-4}; ++i)); do
+        k=$(find build-gpu/ci-runs -maxdepth 1 -name 'run-*' | wc -l)
+        run "ci-run-$k" "$gb" --workload ci --device cuda -q -o "build-gpu/ci-runs/run-$k" || status=1
+        cp "build-gpu/ci-runs/run-$k/results.json" "$OUT/results/ci-runs/run-$k.json"
+      done
+      ;;
+    calibrate)
+      mkdir -p "$OUT/results/ci-runs"
+      runs=(build-gpu/ci-runs/run-*/results.json)
+      run calibrate "$gb" calibrate "${runs[@]}" -o "$OUT/results/ci-runs/gate-calibration.json" || status=1
+      cat "$OUT/logs/calibrate.log" >> "$OUT/logs/summary.log"
+      ;;
+    l2)
+      run l2-hot "$gb" --workload gelu --device cuda --variants eager,graph --l2 hot -o "$OUT/results/l2-hot" || status=1
+      run l2-cold "$gb" --workload gelu --device cuda --variants eager,graph --l2 cold -o "$OUT/results/l2-cold" || status=1
       ;;
     python)
       run python-baseline python3 scripts/python_replay_baseline.py --output "$OUT/results/python-baseline.json" || status=1

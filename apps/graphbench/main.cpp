@@ -5,6 +5,7 @@
 #include "run_command.h"
 
 #include "graphbench/compare/compare.h"
+#include "graphbench/compare/run_calibrate.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
@@ -22,6 +23,7 @@
 
 namespace {
 
+using graphbench::cli::CalibrateCliOptions;
 using graphbench::cli::CompareCliOptions;
 using graphbench::cli::RunOptions;
 
@@ -240,6 +242,7 @@ int main(int argc, char** argv) {
       "  graphbench --suite mnist --use-train-graph       the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
       "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
+      "  graphbench calibrate a/results.json b/results.json c/results.json d/results.json -o gate-calibration.json\n"
       "  graphbench list                                  workloads, variants, suites\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
@@ -278,6 +281,23 @@ int main(int argc, char** argv) {
   compare->add_option("--accuracy-tolerance", cmp.accuracy_tolerance,
                       "Training runs: a drop of final test accuracy beyond this fails the gate, e.g. 0.01 or 1%")
       ->capture_default_str();
+  compare->add_option("--calibration", cmp.calibration,
+                      "A file of `graphbench calibrate`: judge each calibrated row against the run-to-run spread of "
+                      "several no-change runs, false alarms over the rows held at the file's alpha (Holm; docs/ci.md)");
+
+  CalibrateCliOptions cal;
+  CLI::App* calibrate = app.add_subcommand(
+      "calibrate", "The gate's calibration from 3 or more no-change runs of a suite (4 or more: also its false-alarm "
+                   "and detection rates, leave-one-out)");
+  calibrate->add_option("runs", cal.runs, "results.json files of no-change runs of one suite on one device")->required();
+  calibrate->add_option("-o,--output", cal.output, "Write the calibration here (JSON), for compare --calibration");
+  calibrate->add_option("--alpha", cal.alpha, "Chance that a no-change run fails the gate, over all rows (Holm)")
+      ->capture_default_str();
+  calibrate->add_option("--threshold", cal.threshold, "The gate's smallest slowdown that counts (as compare --threshold)")
+      ->capture_default_str();
+  calibrate->add_option("--min-samples", cal.min_samples, "The gate's --min-samples")->capture_default_str();
+  calibrate->add_option("--slowdown", cal.slowdown, "The slowdown injected into one record at a time in the evaluation")
+      ->capture_default_str();
   app.require_subcommand(0, 1);
 
   try {
@@ -289,7 +309,7 @@ int main(int argc, char** argv) {
 
   try {
     const std::string command_line = joined_command_line(argc, argv);
-    for (const CLI::App* subcommand : {run, list, compare}) {
+    for (const CLI::App* subcommand : {run, list, compare, calibrate}) {
       if (subcommand->parsed()) check_no_stray_options(app, *subcommand);
     }
     if (compare->parsed()) {
@@ -308,13 +328,24 @@ int main(int argc, char** argv) {
       options.allow_missing = cmp.allow_missing;
       options.min_samples = cmp.min_samples;
       try {
-        return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);
+        return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline,
+                                       cmp.calibration);
       } catch (const graphbench::InputError&) {
         throw;
       } catch (const std::exception& e) {
         // compare only reads its files: whatever else goes wrong is not a regression (exit 1).
         throw graphbench::InputError(e.what());
       }
+    }
+    if (calibrate->parsed()) {
+      graphbench::CalibrateRequest request;
+      request.runs = cal.runs;
+      request.output = cal.output;
+      request.alpha = parse_fraction("--alpha", cal.alpha, 1.0);
+      request.threshold = parse_fraction("--threshold", cal.threshold, 10.0);
+      request.slowdown = parse_fraction("--slowdown", cal.slowdown, 10.0);
+      request.min_samples = cal.min_samples;
+      return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);

@@ -64,6 +64,16 @@ struct CompareCliOptions {
   bool allow_missing = false;
   bool fail_on_missing = false;  // deprecated: the default since --allow-missing
   int min_samples = 5;
+  std::string calibration;  // --calibration: a file of `graphbench calibrate`
+};
+
+struct CalibrateCliOptions {
+  std::vector<std::string> runs;
+  std::string output;
+  std::string alpha = "0.05";
+  std::string threshold = "5%";
+  std::string slowdown = "10%";
+  int min_samples = 5;
 };
 
 }  // namespace graphbench::cli

@@ -257,6 +257,46 @@ add_test(NAME "cli: compare --threshold 5 is refused, not read as 500% (2)"
 add_test(NAME "cli: compare --threshold 150% is refused (2)"
          COMMAND ${EXPECT} 2 "--threshold: expected at most 100%, got \"150%\"" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --threshold 150%)
+# calibrate: the gate's calibration from no-change runs (docs/ci.md), and compare --calibration.
+set(CALIBRATION ${OUT_DIR}/calibrate/gate-calibration.json)
+add_test(NAME "cli: calibrate three runs writes the calibration (0)"
+         COMMAND ${EXPECT} 0 "Gate calibration of suite \"ci\"" "block bootstrap over rounds" "needs at least 4 runs"
+                 "Wrote .*gate-calibration.json" --
+                 ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json ${GOLDEN}/current_noisy.json
+                 -o ${CALIBRATION})
+add_test(NAME "cli: calibrate four runs evaluates the gate leave-one-out (0)"
+         COMMAND ${EXPECT} 0 "metric time: no-change comparisons failing the gate [0-9]+/12"
+                 "metric speedup: no-change comparisons failing the gate [0-9]+/12 .*slowdowns caught [0-9]+/36" --
+                 ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json ${GOLDEN}/current_noisy.json
+                 ${GOLDEN}/current_speedup.json)
+add_test(NAME "cli: calibrate from fewer than 3 runs (2)"
+         COMMAND ${EXPECT} 2 "2 run.s. given, at least 3 no-change runs" --
+                 ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)
+add_test(NAME "cli: calibrate runs of different suites (2)"
+         COMMAND ${EXPECT} 2 "training_baseline.json: a run of suite \"mnist\" but .*baseline.json is of suite \"ci\"" --
+                 ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json ${GOLDEN}/training_baseline.json)
+add_test(NAME "cli: calibrate a bad --alpha (2)"
+         COMMAND ${EXPECT} 2 "--alpha" -- ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json
+                 ${GOLDEN}/current_noisy.json --alpha 2)
+# golden/compare/gate-calibration.json: four runs within 1% of each other, written by hand.
+add_test(NAME "cli: compare --calibration names a 1.5x regression (1)"
+         COMMAND ${EXPECT} 1 "Calibration: .*gate-calibration.json \\(9 records" "REGRESSION: gelu-small/graph is 1.52x slower" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --calibration ${GOLDEN}/gate-calibration.json)
+add_test(NAME "cli: compare --calibration passes an unchanged run (0)"
+         COMMAND ${EXPECT} 0 "run-to-run sd" "No regression" -- ${GB} compare ${GOLDEN}/baseline.json
+                 ${GOLDEN}/current_unchanged.json --calibration ${GOLDEN}/gate-calibration.json)
+add_test(NAME "cli: compare --calibration of the calibrate test's file (0)"
+         COMMAND ${EXPECT} 0 "Calibration: .*gate-calibration.json" -- ${GB} compare ${GOLDEN}/baseline.json
+                 ${GOLDEN}/current_unchanged.json --calibration ${CALIBRATION})
+add_test(NAME "cli: compare --calibration with --aa (2)"
+         COMMAND ${EXPECT} 2 "--aa and --calibration" -- ${GB} compare ${GOLDEN}/baseline.json
+                 ${GOLDEN}/current_unchanged.json --calibration ${CALIBRATION} --aa ${GOLDEN}/current_noisy.json)
+add_test(NAME "cli: compare --calibration of a results file (2)"
+         COMMAND ${EXPECT} 2 "baseline.json: no \"kind\": not a calibration file" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json --calibration ${GOLDEN}/baseline.json)
+set_tests_properties("cli: calibrate three runs writes the calibration (0)" PROPERTIES FIXTURES_SETUP gate_calibration)
+set_tests_properties("cli: compare --calibration of the calibrate test's file (0)" "cli: compare --calibration with --aa (2)"
+                     PROPERTIES FIXTURES_REQUIRED gate_calibration)
 
 # Hostile input (docs/results.md, docs/spec.md): bad input is exit 2 and names the file, checked
 # before anything runs ("!\\[1/" : no case started).

@@ -3,6 +3,8 @@
 // verdict_rule.cpp, the training rows in training_rows.cpp).
 #include "graphbench/compare/compare.h"
 
+#include "graphbench/compare/calibrated_rule.h"
+#include "graphbench/compare/calibration.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
 #include "graphbench/core/errors.h"
@@ -60,6 +62,12 @@ double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
   return median_of(record) / median_of(*eager);
 }
 
+// The row's calibration entry under the options' metric, or null (no calibration, or the record is not in it).
+const CalibrationEntry* calibration_of(const ResultRecord& base, const CompareOptions& options) {
+  return options.calibration == nullptr ? nullptr
+                                        : options.calibration->find(base.case_name, base.variant, options.metric);
+}
+
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
                      const RecordIndex& cur_index, const CompareOptions& options, double aa_noise) {
   if (base.variant == kEagerVariant) {
@@ -74,8 +82,10 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
       return;
     }
   }
-  measure(row, {{&cur.samples_us, "current", true}, {&base_eager->samples_us, "baseline eager"}},
-          {{&cur_eager->samples_us, "current eager", true}, {&base.samples_us, "baseline"}}, options, aa_noise);
+  using Run = SampleSet::Run;
+  measure(row, {{&cur.samples_us, "current", Run::kCurrent}, {&base_eager->samples_us, "baseline eager", Run::kBaseline}},
+          {{&cur_eager->samples_us, "current eager", Run::kCurrent}, {&base.samples_us, "baseline", Run::kBaseline}},
+          options, aa_noise, calibration_of(base, options));
 }
 
 // The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
@@ -119,7 +129,9 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {{&cur.samples_us, "current", true}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
+      measure(row, {{&cur.samples_us, "current", SampleSet::Run::kCurrent}},
+              {{&base.samples_us, "baseline", SampleSet::Run::kBaseline}}, options, aa_noise,
+              calibration_of(base, options));
     }
   }
   std::vector<Comparison> rows{row};
@@ -168,6 +180,31 @@ void add_environment_warnings(const RunReport& baseline, const RunReport& curren
       result.warnings.push_back(fmt::format("{} is an interrupted run ({}): the cases it did not finish are absent",
                                             name, report->interrupted_by.empty() ? "a signal" : report->interrupted_by));
     }
+  }
+}
+
+// A calibration from another suite or device does not describe these runs; records it leaves
+// out are judged by the uncalibrated rule.
+void add_calibration_warnings(const GateCalibration& c, const RunReport& baseline, const CompareOptions& options,
+                              CompareResult& result) {
+  const Environment& b = baseline.environment;
+  if (!c.suite.empty() && !b.suite.empty() && c.suite != b.suite) {
+    result.warnings.push_back(fmt::format("the calibration is of suite \"{}\", the baseline of \"{}\"", c.suite, b.suite));
+  }
+  if (c.device != b.device || c.gpu_name != b.gpu_name) {
+    result.warnings.push_back(fmt::format("the calibration was measured on {} {}, the baseline on {} {}", c.device,
+                                          c.gpu_name, b.device, b.gpu_name));
+  }
+  std::size_t uncalibrated = 0;
+  for (const Comparison& row : result.rows) {
+    if (row.measure == kMeasureStepTime && row.calibration_runs == 0 && row.verdict != Verdict::kNotCompared &&
+        row.verdict != Verdict::kMissing && row.verdict != Verdict::kNew && row.verdict != Verdict::kFailed) {
+      ++uncalibrated;
+    }
+  }
+  if (uncalibrated > 0) {
+    result.warnings.push_back(fmt::format("{} row(s) not in the calibration (metric {}): judged by the uncalibrated rule",
+                                          uncalibrated, to_string(options.metric)));
   }
 }
 
@@ -303,6 +340,10 @@ void check_comparable(const RunReport& baseline, const RunReport& current, const
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current, const CompareOptions& options,
                               const RunReport* aa_baseline, const CompareSources& sources) {
   check_options(options);
+  if (options.calibration != nullptr && aa_baseline != nullptr) {
+    throw InputError("--aa and --calibration both set the run-to-run noise: give one of them (the calibration, "
+                     "from several no-change runs, supersedes one A/A pair)");
+  }
   check_unique_records(baseline, sources.baseline);
   check_unique_records(current, sources.current);
   check_samples(baseline, sources.baseline);
@@ -339,6 +380,10 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
     Comparison row = empty_row(cur.case_name, cur.variant, kMeasureStepTime, Verdict::kNew, "in current only");
     row.current_median_us = median_of(cur);
     result.rows.push_back(row);
+  }
+  if (options.calibration != nullptr) {
+    judge_calibrated_rows(result.rows, options, options.calibration->alpha);
+    add_calibration_warnings(*options.calibration, baseline, options, result);
   }
   bool any_compared = false;
   for (const Comparison& row : result.rows) any_compared = any_compared || compared(row);

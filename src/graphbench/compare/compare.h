@@ -10,14 +10,18 @@
 //          metric speedup: (current variant / current eager) / (baseline variant / baseline
 //                          eager), medians of the same case within each run, so drift between
 //                          the runs (clocks, another GPU, a busy host) cancels.
-//          > 1 means slower. 95% percentile bootstrap interval (2000 resamples, fixed seed),
-//          every sample set involved resampled independently.
+//          > 1 means slower. 95% percentile interval of a circular block bootstrap over rounds
+//          (2000 resamples, fixed seed; stats/block_bootstrap.h): the sets of one run resampled
+//          together (the same rounds), the two runs independently.
 //   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
 //   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
 //          far the two baselines' medians (with --metric speedup, their ratios) are apart (|r - 1|, r >= 1). Within-run spread misses
 //          shifts between runs (a host-bound eager step can move 20% between two processes on a
 //          VM while each run is tight); the A/A pair measures them.
 //   t      max(options.threshold, noise, A/A noise): never below the measured noise.
+//   With a calibration (options.calibration, `compare --calibration`), the step-time rows of the
+//   records it holds are judged against the run-to-run spread of several no-change runs instead,
+//   with Holm's correction over the rows (compare/calibrated_rule.h).
 //   SLOWER  the whole interval above 1 + t             (a regression)
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
 //   SAME    the whole interval within [1 / (1 + t), 1 + t]
@@ -55,10 +59,13 @@
 #include "graphbench/stats/statistics.h"
 
 #include <iosfwd>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace graphbench {
+
+struct GateCalibration;  // compare/calibration.h
 
 struct CompareOptions {
   double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
@@ -68,6 +75,9 @@ struct CompareOptions {
   bool allow_missing = false;
   int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
   double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
+  // --calibration: step-time rows of calibrated records are judged against the run-to-run spread
+  // of several no-change runs, Holm over the rows (compare/calibrated_rule.h); null: the rule above.
+  const GateCalibration* calibration = nullptr;
 };
 
 const char* to_string(CompareOptions::Metric metric);
@@ -99,6 +109,10 @@ struct Comparison {
   // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
   // side): a regression unless allow_missing.
   bool lost = false;
+  // Judged against a calibration (compare/calibrated_rule.h): the one-sided p-value of "slower"
+  // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
+  double p_value = std::numeric_limits<double>::quiet_NaN();
+  int calibration_runs = 0;
 };
 
 struct CompareResult {
@@ -141,7 +155,9 @@ std::string render_comparison(const CompareResult& result, const CompareOptions&
 
 // Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
 // to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
+// `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
 int run_compare(const std::string& baseline_path, const std::string& current_path,
-                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "");
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
+                const std::string& calibration_path = "");
 
 }  // namespace graphbench

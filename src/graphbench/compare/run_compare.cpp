@@ -2,23 +2,38 @@
 // (run_compare, declared in compare.h).
 #include "graphbench/compare/compare.h"
 
+#include "graphbench/compare/calibration.h"
 #include "graphbench/report/json_io.h"
+
+#include <fmt/format.h>
 
 #include <ostream>
 
 namespace graphbench {
 
 int run_compare(const std::string& baseline_path, const std::string& current_path,
-                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path) {
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path,
+                const std::string& calibration_path) {
   const RunReport baseline = read_results_file(baseline_path);
   const RunReport current = read_results_file(current_path);
   RunReport aa;
   if (!aa_baseline_path.empty()) aa = read_results_file(aa_baseline_path);
+  GateCalibration calibration;
+  CompareOptions calibrated = options;
+  if (!calibration_path.empty()) {
+    calibration = read_calibration_file(calibration_path);
+    calibrated.calibration = &calibration;
+  }
   const CompareSources sources{baseline_path, current_path, aa_baseline_path};
   const CompareResult result =
-      compare_reports(baseline, current, options, aa_baseline_path.empty() ? nullptr : &aa, sources);
+      compare_reports(baseline, current, calibrated, aa_baseline_path.empty() ? nullptr : &aa, sources);
   out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";
   if (!aa_baseline_path.empty()) out << "A/A:      " << aa_baseline_path << " (second baseline run: run-to-run noise)\n";
+  if (!calibration_path.empty()) {
+    out << fmt::format("Calibration: {} ({} records; run-to-run noise of no-change runs, Holm over the rows at "
+                       "alpha {})\n",
+                       calibration_path, calibration.entries.size(), calibration.alpha);
+  }
   out << "\n" << render_comparison(result, options);
   return result.exit_code();
 }

@@ -1,6 +1,8 @@
 // The verdict rule (see verdict_rule.h and the rule at the top of compare.h).
 #include "graphbench/compare/verdict_rule.h"
 
+#include "graphbench/compare/calibrated_rule.h"
+#include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/statistics.h"
 
@@ -73,7 +75,7 @@ const SampleSet* short_set(const std::vector<SampleSet>& all, int min_samples) {
   const SampleSet* found = nullptr;
   for (const SampleSet& set : all) {
     if (set.samples->size() >= static_cast<std::size_t>(min_samples)) continue;
-    if (found == nullptr || (set.current && !found->current)) found = &set;
+    if (found == nullptr || (set.current() && !found->current())) found = &set;
   }
   return found;
 }
@@ -89,7 +91,7 @@ double ratio_of_medians(const std::vector<SampleSet>& numerators, const std::vec
 }  // namespace
 
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
-             const CompareOptions& options, double aa_noise) {
+             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated) {
   std::vector<SampleSet> all = numerators;
   all.insert(all.end(), denominators.begin(), denominators.end());
   double noise = 0.0;
@@ -103,20 +105,36 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     }
     noise = std::max(noise, s.iqr / s.median / 2.0);
   }
+  for (const SampleSet& set : all) {
+    if (set.samples->empty()) {
+      row.verdict = Verdict::kUnsure;
+      row.note = fmt::format("{} has no samples", set.label);
+      return;
+    }
+  }
   // A figure from fewer samples than asked for has no interval: shown, never judged.
   if (const SampleSet* few = short_set(all, options.min_samples)) {
     row.ratio = ratio_of_medians(numerators, denominators);
     row.verdict = Verdict::kFewSamples;
-    row.lost = few->current;
+    row.lost = few->current();
     row.note = fmt::format("{} has {} samples, fewer than --min-samples {}: no interval", few->label,
                            few->samples->size(), options.min_samples);
-    if (!few->current) row.note += "; not a regression (record the baseline again)";
+    if (!few->current()) row.note += "; not a regression (record the baseline again)";
     return;
   }
-  std::vector<const std::vector<double>*> top, bottom;
-  for (const SampleSet& set : numerators) top.push_back(set.samples);
-  for (const SampleSet& set : denominators) bottom.push_back(set.samples);
-  const stats::RatioEstimate estimate = stats::ratio_of_median_products(top, bottom);
+  if (calibrated != nullptr) {
+    measure_calibrated(row, ratio_of_medians(numerators, denominators), *calibrated);
+    return;
+  }
+  // Each run's sets resampled together, in blocks of rounds (stats/block_bootstrap.h).
+  stats::RunSamples current, baseline;
+  for (const SampleSet& set : numerators) (set.current() ? current : baseline).numerators.push_back(set.samples);
+  for (const SampleSet& set : denominators) (set.current() ? current : baseline).denominators.push_back(set.samples);
+  std::vector<stats::RunSamples> runs;
+  for (const stats::RunSamples* run : {&current, &baseline}) {
+    if (!run->numerators.empty() || !run->denominators.empty()) runs.push_back(*run);
+  }
+  const stats::RatioEstimate estimate = stats::ratio_by_rounds(runs);
   row.ratio = estimate.ratio;
   row.ci95 = estimate.ci95;
   row.noise = noise;

@@ -3,6 +3,7 @@
 // final test accuracy). Used by compare.cpp and training_rows.cpp; not part of the public API.
 #pragma once
 
+#include "graphbench/compare/calibration.h"
 #include "graphbench/compare/compare.h"
 
 #include <limits>
@@ -13,11 +14,14 @@ namespace graphbench::compare_detail {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One sample set of the comparison, with the words that name it in a note.
+// One sample set of the comparison, with the words that name it in a note and the run it comes
+// from: the sets of one run were sampled in the same rounds and are resampled together.
 struct SampleSet {
+  enum class Run { kCurrent, kBaseline };
   const std::vector<double>* samples;
   std::string label;  // "baseline", "current eager", ...
-  bool current = false;  // of the current run: too few samples there is a lost record
+  Run run;
+  bool current() const { return run == Run::kCurrent; }  // too few samples there is a lost record
 };
 
 // A row with every number NaN.
@@ -25,10 +29,12 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
                      Verdict verdict, std::string note);
 
 // The ratio, interval, noise and verdict of `numerators` over `denominators` (compare.h).
-// `aa_noise` (NaN: none) raises the threshold further. A set with fewer than min_samples samples:
-// FEW SAMPLES, the ratio of medians without an interval, lost when the set is a current one.
+// `aa_noise` (NaN: none) raises the threshold further. With `calibrated` (the row's calibration
+// entry), the ratio of medians is measured against it (calibrated_rule.h) instead. A set with fewer
+// than min_samples samples: FEW SAMPLES, the ratio of medians without an interval, lost when the
+// set is a current one.
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
-             const CompareOptions& options, double aa_noise);
+             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated = nullptr);
 
 // SLOWER, FASTER or SAME for a ratio that has no interval (one value per side): the ratio itself
 // against 1 + t and 1 / (1 + t), with t = max(option, `noise_floor`, `aa_noise`).

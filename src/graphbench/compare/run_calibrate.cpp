@@ -1,0 +1,87 @@
+// `graphbench calibrate` (see run_calibrate.h).
+#include "graphbench/compare/run_calibrate.h"
+
+#include "graphbench/compare/calibration.h"
+#include "graphbench/compare/gate_evaluation.h"
+#include "graphbench/compare/interval_overlap.h"
+#include "graphbench/core/errors.h"
+#include "graphbench/report/atomic_file.h"
+#include "graphbench/report/json_io.h"
+#include "graphbench/report/markdown_text.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ostream>
+
+namespace graphbench {
+
+namespace {
+
+std::string share(int part, int whole) {
+  if (whole == 0) return "-";
+  return fmt::format("{}/{} ({:.0f}%)", part, whole, 100.0 * part / whole);
+}
+
+std::string overlap_line(const char* what, const OverlapCount& c) { return fmt::format("{} {}", what, share(c.overlapping, c.pairs)); }
+
+void print_entries(const GateCalibration& c, std::ostream& out) {
+  out << "| case | variant | metric | runs | run-to-run sd | 95% of differences within | values |\n";
+  out << "|---|---|---|---:|---:|---:|---|\n";
+  for (const CalibrationEntry& e : c.entries) {
+    std::string values;
+    for (double v : e.values) values += (values.empty() ? "" : ", ") + fmt::format("{:.4g}", v);
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {:.2f}% | {} |\n", markdown_cell(e.case_name),
+                       markdown_cell(e.variant), to_string(e.metric), e.values.size(), e.log_sd * 100.0,
+                       (std::exp(e.q95) - 1.0) * 100.0, values);
+  }
+  for (const std::string& why : c.uncalibrated) out << "not calibrated: " << markdown_cell(why) << "\n";
+}
+
+void print_rates(const char* metric, const GateEvaluation::Rates& r, std::ostream& out) {
+  out << fmt::format("  metric {}: no-change comparisons failing the gate {}; slowdowns caught {}\n", metric,
+                     share(r.false_alarms, r.comparisons), share(r.caught, r.injections));
+}
+
+}  // namespace
+
+int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
+  std::vector<RunReport> reports;
+  for (const std::string& path : request.runs) reports.push_back(read_results_file(path));
+  std::vector<const RunReport*> runs;
+  for (const RunReport& r : reports) runs.push_back(&r);
+  GateCalibration calibration = calibrate_gate(runs, request.runs, request.alpha);
+  CompareOptions options;
+  options.threshold = request.threshold;
+  options.min_samples = request.min_samples;
+  if (runs.size() >= static_cast<std::size_t>(kMinEvaluationRuns)) {
+    calibration.evaluation = evaluate_gate(runs, request.runs, request.alpha, options, request.slowdown);
+  }
+  const IntervalOverlap overlap = interval_overlap(runs);
+
+  out << fmt::format("Gate calibration of suite \"{}\" on {} {} from {} no-change runs (Holm over a suite's rows at "
+                     "alpha {}):\n\n",
+                     calibration.suite, calibration.device, calibration.gpu_name, runs.size(), calibration.alpha);
+  print_entries(calibration, out);
+  out << "\nInterval overlap between the runs (pairs of runs x records whose 95% intervals overlap):\n";
+  out << "  median time: " << overlap_line("block bootstrap over rounds", overlap.time_blocks) << "; "
+      << overlap_line("independent bootstrap", overlap.time_independent) << "\n";
+  out << "  speedup:     " << overlap_line("block bootstrap over rounds", overlap.speedup_blocks) << "; "
+      << overlap_line("independent bootstrap", overlap.speedup_independent) << "; "
+      << overlap_line("as stored in the files", overlap.speedup_stored) << "\n";
+  if (calibration.evaluation) {
+    out << fmt::format("\nLeave-one-out evaluation ({} slowdown injected into one record at a time; threshold {:.0f}%):\n",
+                       fmt::format("{:.0f}%", calibration.evaluation->slowdown * 100.0), request.threshold * 100.0);
+    print_rates("time", calibration.evaluation->time, out);
+    print_rates("speedup", calibration.evaluation->speedup, out);
+  } else {
+    out << fmt::format("\nNo leave-one-out evaluation: it needs at least {} runs.\n", kMinEvaluationRuns);
+  }
+  if (!request.output.empty()) {
+    write_file_atomically(request.output, calibration_to_json_text(calibration, &overlap));
+    out << "\nWrote " << request.output << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,26 @@
+// `graphbench calibrate RUN1 RUN2 RUN3 ... [-o FILE]`: the gate's calibration from no-change runs
+// of one suite (calibration.h), the overlap of their intervals (interval_overlap.h) and, with 4
+// runs or more, the leave-one-out false-alarm and detection rates of the calibrated gate under
+// both metrics (gate_evaluation.h). Prints them; with an output path, writes them as one JSON
+// file (whole or not at all) for `graphbench compare --calibration FILE`. See docs/ci.md.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct CalibrateRequest {
+  std::vector<std::string> runs;  // results.json files of the same code
+  std::string output;             // "" : print only
+  double alpha = 0.05;            // family-wise false-alarm rate over a suite's rows
+  double threshold = 0.05;        // the gate's smallest slowdown that counts (compare --threshold)
+  int min_samples = 5;            // the gate's --min-samples
+  double slowdown = 0.10;         // injected in the evaluation
+};
+
+// Reads the runs (InputError: exit 2), prints, writes; returns kExitOk.
+int run_calibrate(const CalibrateRequest& request, std::ostream& out);
+
+}  // namespace graphbench
