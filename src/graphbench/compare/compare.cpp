@@ -3,6 +3,8 @@
 // verdict_rule.cpp, the training rows in training_rows.cpp).
 #include "graphbench/compare/compare.h"
 
+#include "graphbench/clocks/clock_comparison.h"
+
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
 #include "graphbench/core/errors.h"
@@ -309,6 +311,7 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   CompareResult result;
   result.fail_on_missing = options.fail_on_missing;
   add_environment_warnings(baseline, current, options, sources, result);
+  if (auto clocks = clock_comparison_line(baseline, current)) result.warnings.push_back(std::move(*clocks));
   for (const ResultRecord& base : baseline.records) {
     const ResultRecord* cur = find(cur_index, base.case_name, base.variant);
     if (cur == nullptr) {
