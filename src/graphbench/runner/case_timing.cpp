@@ -26,11 +26,15 @@ void watch_gpu(TimedCase& out) {
 }
 
 // Each variant's energy block (timing/energy_block.h), after all the samples.
-void measure_energy(TimedCase& out, SampleTimer& timer, const CaseContext& context, bool data_parallel) {
+void measure_energy(TimedCase& out, SampleTimer& timer, const CaseContext& context, bool data_parallel,
+                    ProgressLine& progress, const std::string& case_name) {
   out.energy.resize(out.timed.size());
   for (std::size_t i = 0; i < out.timed.size(); ++i) {
     TimedVariant& v = out.timed[i];
     EnergyReadings& readings = out.energy[i];
+    progress.update(fmt::format("{}: energy per step of {} ({} of {}, at most {:.0f} s each)", case_name, v.name, i + 1,
+                                out.timed.size(), kEnergyBlockMaxSeconds),
+                    /*force=*/true);
     readings.counter_available = true;
     if (!v.error.empty()) {
       readings.not_run = "the variant failed while timing";
@@ -97,8 +101,8 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
     out.sm_clock_reference_mhz = sm_clock_reference_mhz();
   }
   if (context.energy && context.device.is_cuda() && !stop_requested()) {
+    measure_energy(out, timer, context, agreement != nullptr, progress, spec.name);
     progress.clear();
-    measure_energy(out, timer, context, agreement != nullptr);
   }
   return out;
 }
