@@ -68,7 +68,7 @@ TEST_CASE("clocks: NVML's throttle reason bits are named", "[clocks]") {
 
 TEST_CASE("clocks: the readings around a variant's samples fill its record", "[clocks]") {
   ConditionsLog log;
-  log.at_start({1980.0, 2619.0, 40.0, 95.5, 0x1});
+  log.at_start({1980.0, 2619.0, 40.0, 95.5, 0x20});  // before the samples: not counted
   log.at_start({1000.0, 1000.0, 99.0, 999.0, 0x4});  // only the first start counts
   log.after_sample({1980.0, std::nullopt, std::nullopt, std::nullopt, 0x1});
   log.after_sample({1900.0, std::nullopt, std::nullopt, std::nullopt, 0x4});

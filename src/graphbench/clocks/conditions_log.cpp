@@ -15,8 +15,7 @@ void add_throttle_mask(std::optional<std::uint64_t>& seen, const std::optional<s
 void ConditionsLog::at_start(const GpuReading& reading) {
   if (started_) return;
   started_ = true;
-  start_ = reading;
-  add_throttle_mask(throttle_seen_, reading.throttle_mask);
+  start_ = reading;  // its throttle reasons are from before the samples: not counted
 }
 
 void ConditionsLog::after_sample(const GpuReading& reading) {
