@@ -98,6 +98,10 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();
   app.add_option("--profile", o.profile, "Profile each variant's kernels after its timed samples (CUDA): on or off")
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  app.add_option("--energy", o.energy,
+                 "Energy per step (CUDA, NVML's energy counter): after its timed samples each variant runs alone until "
+                 "the counter has updated 20 times (at most 5 s); on or off (docs/measuring.md)")
+      ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   app.add_option("--trace", o.trace_dir,
                  "Write a trace of a few eager steps and replays of each variant to DIR/<case>.<variant>.trace.json "
                  "(data-parallel: DIR/<case>.<variant>.rank<R>.trace.json, one per rank) (Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "

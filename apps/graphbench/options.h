@@ -39,6 +39,7 @@ struct RunOptions {
   std::string inject_slowdown;  // VARIANT=K (test-only)
   std::string l2 = "hot";       // --l2 hot|cold: L2 cache left warm, or flushed before every timed step
   std::string profile = "on";   // --profile on|off: kernel profile after each case's timed samples
+  std::string energy = "off";   // --energy on|off: energy per step from NVML's counter after each variant's samples
   std::string trace_dir;        // --trace DIR: Chrome traces of a few steps of each variant
   // Data parallelism (docs/distributed.md).
   std::optional<int> nproc;       // --nproc N: start N ranks of this run on this host

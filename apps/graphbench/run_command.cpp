@@ -215,6 +215,12 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   if (o.shuffle) context.shuffle = true;
   context.cold_l2 = o.l2 == "cold";
   context.profile = o.profile != "off";
+  context.energy = o.energy == "on" && device.is_cuda();
+  if (o.energy == "on" && !device.is_cuda()) {
+    // Not an error, as with --trace: the run measures what it can.
+    std::cerr << "graphbench: warning: --energy on: energy is read from a GPU's NVML counter and this run is on the "
+                 "CPU; no energy figures are written\n";
+  }
   if (!o.trace_dir.empty()) {
     if (!device.is_cuda() || !step_tracer_available(true)) {
       // Not an error: the run measures what it can; there is just no trace of it.

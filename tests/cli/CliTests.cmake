@@ -106,6 +106,12 @@ add_test(NAME "cli: replay-overhead results"
 set_tests_properties("cli: replay-overhead results" PROPERTIES DEPENDS "cli: the replay-overhead case on the CPU, --l2 cold --profile off")
 add_test(NAME "cli: bad --l2 (2)" COMMAND ${EXPECT} 2 "--l2" -- ${GB} --workload gelu --l2 warm)
 add_test(NAME "cli: bad --profile (2)" COMMAND ${EXPECT} 2 "--profile" -- ${GB} --workload gelu --profile maybe)
+add_test(NAME "cli: bad --energy (2)" COMMAND ${EXPECT} 2 "--energy" -- ${GB} --workload gelu --energy maybe)
+# Energy is read from a GPU's NVML counter: on the CPU --energy on warns, runs, and writes no figure.
+add_test(NAME "cli: --energy on on the CPU warns and writes no energy"
+         COMMAND ${EXPECT} 0 "^graphbench: warning: --energy on: energy is read from a GPU's NVML counter" "!energy / step" --
+                 ${GB} --workload gelu --device cpu --cases gelu-small --variants eager --energy on ${QUICK}
+                 -o ${OUT_DIR}/energy-cpu)
 
 add_test(NAME "cli: linear_dropout training step on the CPU"
          COMMAND ${EXPECT} 0 "linear-dropout-small" --

@@ -87,6 +87,24 @@ RunReport sample_report() {
   eager_profile.busy_share = 6.2 / 49.53;
   eager.profile = eager_profile;
   eager.memory = MemoryUse{9437184, 23068672, 2408448, std::nullopt};
+  eager.sm_clock_start_mhz = 1980;
+  eager.sm_clock_end_mhz = 1980;
+  GpuConditions eager_gpu;
+  eager_gpu.memory_clock_mhz = {2619, 2619};
+  eager_gpu.temperature_c = {40, 44};
+  eager_gpu.power_w = {120.5, 310.25};
+  eager_gpu.sm_clock_mean_mhz = 1975;
+  eager_gpu.sm_clock_reference_mhz = 1980;
+  eager_gpu.throttle_reasons = std::vector<std::string>{};
+  eager.gpu_conditions = eager_gpu;
+  EnergyPerStep eager_energy;
+  eager_energy.joules_per_step = 0.0155;
+  eager_energy.joules = 7.75;
+  eager_energy.steps = 500;
+  eager_energy.seconds = 0.52;
+  eager_energy.update_interval_ms = 26;
+  eager_energy.vs_eager = 1.0;
+  eager.energy = eager_energy;
   report.records.push_back(eager);
 
   ResultRecord graph = record("gelu-small", "gelu", "graph", "benchmark", "inference");
@@ -112,6 +130,18 @@ RunReport sample_report() {
   graph.profile = graph_profile;
   graph.graphs = {GraphFacts{5, 5, 2097152, 0}};
   graph.memory = MemoryUse{11534336, 23068672, 0, 2097152};
+  graph.sm_clock_start_mhz = 1980;
+  graph.sm_clock_end_mhz = 1755;
+  GpuConditions graph_gpu = eager_gpu;
+  graph_gpu.sm_clock_mean_mhz = 1800;
+  graph_gpu.throttle_reasons = std::vector<std::string>{"SW power cap", "HW slowdown"};
+  graph.gpu_conditions = graph_gpu;
+  EnergyPerStep graph_energy = eager_energy;
+  graph_energy.joules_per_step = 0.0031;
+  graph_energy.joules = 9.92;
+  graph_energy.steps = 3200;
+  graph_energy.vs_eager = 0.2;
+  graph.energy = graph_energy;
   report.records.push_back(graph);
 
   ResultRecord replay = record("gelu-small", "gelu", "graph:replay", "benchmark", "inference");
@@ -122,6 +152,9 @@ RunReport sample_report() {
   replay.issue_median_us = 2.2;
   replay.host_bound = false;
   replay.graphs = {GraphFacts{5, 5, std::nullopt, std::nullopt}};
+  EnergyPerStep replay_energy;
+  replay_energy.unavailable = "too short to resolve: the energy counter updated 12 times in 5.00 s of steps, 20 are needed";
+  replay.energy = replay_energy;
   report.records.push_back(replay);
 
   ResultRecord jit = record("gelu-small", "gelu", "jit", "benchmark", "inference");

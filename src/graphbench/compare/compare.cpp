@@ -5,6 +5,7 @@
 
 #include "graphbench/compare/calibrated_rule.h"
 #include "graphbench/compare/calibration.h"
+#include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
 #include "graphbench/core/errors.h"
@@ -360,6 +361,7 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   CompareResult result;
   result.allow_missing = options.allow_missing;
   add_environment_warnings(baseline, current, options, sources, result);
+  if (auto clocks = clock_comparison_line(baseline, current)) result.warnings.push_back(std::move(*clocks));
   for (const ResultRecord& base : baseline.records) {
     const ResultRecord* cur = find(cur_index, base.case_name, base.variant);
     if (cur == nullptr) {

@@ -20,7 +20,7 @@ namespace graphbench {
 namespace {
 
 // NVML, opened with dlopen: the driver's libnvidia-ml.so.1 may be absent (containers), and then
-// only the clock readings are missing.
+// only its readings (clocks, temperature, power, throttle reasons, energy) are missing.
 class Nvml {
  public:
   static Nvml& instance() {
@@ -37,6 +37,40 @@ class Nvml {
     return static_cast<double>(mhz);
   }
 
+  std::optional<double> applications_clock_mhz(nvmlClockType_t type) const {
+    unsigned int mhz = 0;
+    if (!ok() || applications_clock_ == nullptr || applications_clock_(device_, type, &mhz) != NVML_SUCCESS) {
+      return std::nullopt;
+    }
+    return static_cast<double>(mhz);
+  }
+
+  std::optional<double> temperature_c() const {
+    unsigned int celsius = 0;
+    if (!ok() || temperature_ == nullptr || temperature_(device_, NVML_TEMPERATURE_GPU, &celsius) != NVML_SUCCESS) {
+      return std::nullopt;
+    }
+    return static_cast<double>(celsius);
+  }
+
+  std::optional<double> power_w() const {
+    unsigned int milliwatts = 0;
+    if (!ok() || power_ == nullptr || power_(device_, &milliwatts) != NVML_SUCCESS) return std::nullopt;
+    return milliwatts / 1000.0;
+  }
+
+  std::optional<std::uint64_t> throttle_mask() const {
+    unsigned long long mask = 0;
+    if (!ok() || throttle_ == nullptr || throttle_(device_, &mask) != NVML_SUCCESS) return std::nullopt;
+    return static_cast<std::uint64_t>(mask);
+  }
+
+  std::optional<std::uint64_t> energy_mj() const {
+    unsigned long long millijoules = 0;
+    if (!ok() || energy_ == nullptr || energy_(device_, &millijoules) != NVML_SUCCESS) return std::nullopt;
+    return static_cast<std::uint64_t>(millijoules);
+  }
+
   std::string driver_version() const {
     char buffer[96] = {0};
     if (driver_ == nullptr || driver_(buffer, sizeof(buffer)) != NVML_SUCCESS) return "";
@@ -48,6 +82,9 @@ class Nvml {
   using HandleByBusFn = nvmlReturn_t (*)(const char*, nvmlDevice_t*);
   using ClockFn = nvmlReturn_t (*)(nvmlDevice_t, nvmlClockType_t, unsigned int*);
   using DriverFn = nvmlReturn_t (*)(char*, unsigned int);
+  using TemperatureFn = nvmlReturn_t (*)(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int*);
+  using UintFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);
+  using UlonglongFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*);
 
   Nvml() {
     void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -57,6 +94,15 @@ class Nvml {
     clock_ = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
     max_clock_ = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
     driver_ = reinterpret_cast<DriverFn>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+    applications_clock_ = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetApplicationsClock"));
+    temperature_ = reinterpret_cast<TemperatureFn>(dlsym(lib, "nvmlDeviceGetTemperature"));
+    power_ = reinterpret_cast<UintFn>(dlsym(lib, "nvmlDeviceGetPowerUsage"));
+    // Renamed "clocks event reasons" in driver 535; older drivers have only the throttle name.
+    throttle_ = reinterpret_cast<UlonglongFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (throttle_ == nullptr) {
+      throttle_ = reinterpret_cast<UlonglongFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    }
+    energy_ = reinterpret_cast<UlonglongFn>(dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption"));
     if (init == nullptr || by_bus == nullptr || init() != NVML_SUCCESS) return;
     // CUDA and NVML number devices differently; the PCI bus id names the same one in both.
     char bus_id[32] = {0};
@@ -69,6 +115,11 @@ class Nvml {
   ClockFn clock_ = nullptr;
   ClockFn max_clock_ = nullptr;
   DriverFn driver_ = nullptr;
+  ClockFn applications_clock_ = nullptr;
+  TemperatureFn temperature_ = nullptr;
+  UintFn power_ = nullptr;
+  UlonglongFn throttle_ = nullptr;
+  UlonglongFn energy_ = nullptr;
 };
 
 std::string version_string(long version) {
@@ -99,9 +150,30 @@ std::optional<GpuInfo> current_gpu_info() {
   return info;
 }
 
-std::optional<double> current_sm_clock_mhz() {
+GpuReading read_gpu_state(bool full) {
+  GpuReading r;
+  if (!at::cuda::is_available()) return r;
+  const Nvml& nvml = Nvml::instance();
+  r.sm_clock_mhz = nvml.clock_mhz(NVML_CLOCK_SM, /*max=*/false);
+  r.throttle_mask = nvml.throttle_mask();
+  if (full) {
+    r.memory_clock_mhz = nvml.clock_mhz(NVML_CLOCK_MEM, /*max=*/false);
+    r.temperature_c = nvml.temperature_c();
+    r.power_w = nvml.power_w();
+  }
+  return r;
+}
+
+std::optional<double> sm_clock_reference_mhz() {
   if (!at::cuda::is_available()) return std::nullopt;
-  return Nvml::instance().clock_mhz(NVML_CLOCK_SM, /*max=*/false);
+  const Nvml& nvml = Nvml::instance();
+  if (auto applications = nvml.applications_clock_mhz(NVML_CLOCK_SM)) return applications;
+  return nvml.clock_mhz(NVML_CLOCK_SM, /*max=*/true);
+}
+
+std::optional<std::uint64_t> read_energy_counter_mj() {
+  if (!at::cuda::is_available()) return std::nullopt;
+  return Nvml::instance().energy_mj();
 }
 
 double measure_copy_bandwidth_gbps(std::size_t bytes) {
@@ -125,7 +197,9 @@ double measure_copy_bandwidth_gbps(std::size_t bytes) {
 #else  // CPU build
 
 std::optional<GpuInfo> current_gpu_info() { return std::nullopt; }
-std::optional<double> current_sm_clock_mhz() { return std::nullopt; }
+GpuReading read_gpu_state(bool) { return {}; }
+std::optional<double> sm_clock_reference_mhz() { return std::nullopt; }
+std::optional<std::uint64_t> read_energy_counter_mj() { return std::nullopt; }
 double measure_copy_bandwidth_gbps(std::size_t) { return 0.0; }
 
 #endif

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "graphbench/record/environment.h"
+#include "graphbench/record/gpu_conditions.h"
 #include "graphbench/record/graph_facts.h"
 #include "graphbench/record/sweep_point.h"
 #include "graphbench/stats/statistics.h"
@@ -226,8 +227,11 @@ struct ResultRecord {
   // How the variant passed validation where it did not match eager strictly within the
   // tolerances (within the spread of eager itself, or with the case's randomness off); "" if it did.
   std::string validation_note;
+  // The SM clock just before the variant's first sample and just after its last (NVML).
   std::optional<double> sm_clock_start_mhz;
   std::optional<double> sm_clock_end_mhz;
+  std::optional<GpuConditions> gpu_conditions;  // record/gpu_conditions.h; absent off the GPU
+  std::optional<EnergyPerStep> energy;          // absent unless energy was asked for (--energy on)
   std::optional<Roofline> roofline;
   std::optional<KernelProfile> profile;
   std::vector<GraphFacts> graphs;  // one per captured graph (graph variants)

@@ -2,6 +2,7 @@
 #include "graphbench/report/csv_writer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 #include <vector>
@@ -37,6 +38,7 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
     if (!s) return std::nullopt;
     return (*s).*field;
   };
+  const std::optional<GpuConditions>& g = r.gpu_conditions;
   std::optional<double> final_accuracy;
   if (r.training && !r.training->epochs.empty()) {
     final_accuracy = r.training->epochs.back().test_accuracy;
@@ -87,6 +89,20 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_number(r.warmup_ms),
       csv_count(r.break_even_replays),
       csv_number(r.break_even_s),
+      csv_number(r.sm_clock_start_mhz),
+      csv_number(r.sm_clock_end_mhz),
+      csv_number(g ? g->sm_clock_mean_mhz : std::nullopt),
+      csv_number(g ? g->sm_clock_reference_mhz : std::nullopt),
+      csv_number(g ? g->memory_clock_mhz.start : std::nullopt),
+      csv_number(g ? g->memory_clock_mhz.end : std::nullopt),
+      csv_number(g ? g->temperature_c.start : std::nullopt),
+      csv_number(g ? g->temperature_c.end : std::nullopt),
+      csv_number(g ? g->power_w.start : std::nullopt),
+      csv_number(g ? g->power_w.end : std::nullopt),
+      csv_text(g && g->throttle_reasons ? fmt::format("{}", fmt::join(*g->throttle_reasons, "; ")) : ""),
+      csv_number(r.energy ? r.energy->joules_per_step : std::nullopt),
+      csv_number(r.energy ? r.energy->vs_eager : std::nullopt),
+      csv_text(r.energy ? r.energy->unavailable : ""),
   };
 }
 
@@ -106,7 +122,10 @@ const char* csv_header() {
          "speedup_ci_high,capture_ms,achieved_gbps,bandwidth_share,published_speedup,"
          "total_seconds,final_accuracy,issue_median_us,host_bound,kernels_per_step,busy_us_per_step,"
          "busy_share,peak_allocated_bytes,peak_reserved_bytes,graph_pool_bytes,l2,back_to_back_us,"
-         "sweep_case,sweep_axis,sweep_value,warmup_ms,break_even_replays,break_even_s";
+         "sweep_case,sweep_axis,sweep_value,warmup_ms,break_even_replays,break_even_s,sm_clock_start_mhz,"
+         "sm_clock_end_mhz,sm_clock_mean_mhz,sm_clock_reference_mhz,memory_clock_start_mhz,memory_clock_end_mhz,"
+         "temperature_start_c,temperature_end_c,power_start_w,power_end_w,throttle_reasons,energy_per_step_j,"
+         "energy_vs_eager,energy_unavailable";
 }
 
 std::string render_csv(const RunReport& report) {

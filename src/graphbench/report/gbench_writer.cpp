@@ -119,6 +119,22 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
     add_counter(entry, "peak_reserved_bytes", static_cast<double>(r.memory->peak_reserved_bytes));
     if (r.memory->graph_pool_bytes) add_counter(entry, "graph_pool_bytes", static_cast<double>(*r.memory->graph_pool_bytes));
   }
+  // The GPU's clocks and power around the samples, and energy per step (numbers only: the
+  // throttle reasons, being names, are counted here and named in results.json).
+  add_counter(entry, "sm_clock_start_mhz", r.sm_clock_start_mhz);
+  add_counter(entry, "sm_clock_end_mhz", r.sm_clock_end_mhz);
+  if (r.gpu_conditions) {
+    const GpuConditions& g = *r.gpu_conditions;
+    add_counter(entry, "sm_clock_mean_mhz", g.sm_clock_mean_mhz);
+    add_counter(entry, "memory_clock_end_mhz", g.memory_clock_mhz.end);
+    add_counter(entry, "temperature_end_c", g.temperature_c.end);
+    add_counter(entry, "power_end_w", g.power_w.end);
+    if (g.throttle_reasons) add_counter(entry, "throttle_reasons", static_cast<double>(g.throttle_reasons->size()));
+  }
+  if (r.energy) {
+    add_counter(entry, "energy_per_step_j", r.energy->joules_per_step);
+    add_counter(entry, "energy_vs_eager", r.energy->vs_eager);
+  }
   for (const auto& [name, value] : r.counters) add_counter(entry, name, static_cast<double>(value));
 }
 

@@ -138,6 +138,36 @@ MemoryUse read_memory(const ObjectReader& m) {
   return out;
 }
 
+StartEnd read_start_end(const ObjectReader& r, const std::string& key) {
+  if (!r.find_value(key)) return {};
+  const ObjectReader v = r.object(key);
+  return {v.optional_number("start"), v.optional_number("end")};
+}
+
+// Files written before these fields existed have neither key: the record reads without them.
+GpuConditions read_gpu_conditions(const ObjectReader& g) {
+  GpuConditions c;
+  c.memory_clock_mhz = read_start_end(g, "memory_clock_mhz");
+  c.temperature_c = read_start_end(g, "temperature_c");
+  c.power_w = read_start_end(g, "power_w");
+  c.sm_clock_mean_mhz = g.optional_number("sm_clock_mean_mhz");
+  c.sm_clock_reference_mhz = g.optional_number("sm_clock_reference_mhz");
+  if (g.find_value("throttle_reasons")) c.throttle_reasons = g.strings("throttle_reasons");
+  return c;
+}
+
+EnergyPerStep read_energy(const ObjectReader& e) {
+  EnergyPerStep out;
+  out.joules_per_step = e.optional_number("joules_per_step");
+  out.vs_eager = e.optional_number("vs_eager");
+  out.joules = e.optional_number("joules");
+  out.steps = e.integer("steps", 0, std::numeric_limits<std::int64_t>::max());
+  out.seconds = e.optional_number("seconds").value_or(0.0);
+  out.update_interval_ms = e.optional_number("update_interval_ms");
+  out.unavailable = e.find_value("unavailable") ? e.string("unavailable") : "";
+  return out;
+}
+
 void read_extras(const ObjectReader& r, ResultRecord& rec) {
   rec.capture_ms = r.optional_number("capture_ms");
   rec.warmup_ms = r.optional_number("warmup_ms");
@@ -154,6 +184,8 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
     rec.sm_clock_start_mhz = clock.optional_number("start");
     rec.sm_clock_end_mhz = clock.optional_number("end");
   }
+  if (r.find_value("gpu_conditions")) rec.gpu_conditions = read_gpu_conditions(r.object("gpu_conditions"));
+  if (r.find_value("energy")) rec.energy = read_energy(r.object("energy"));
   if (r.find_value("roofline")) {
     const ObjectReader f = r.object("roofline");
     rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),

@@ -179,6 +179,29 @@ json memory_to_json(const MemoryUse& m) {
           {"graph_pool_bytes", optional_integer(m.graph_pool_bytes)}};
 }
 
+json start_end_to_json(const StartEnd& v) {
+  return v.any() ? json{{"start", optional_number(v.start)}, {"end", optional_number(v.end)}} : json(nullptr);
+}
+
+json gpu_conditions_to_json(const GpuConditions& c) {
+  return {{"memory_clock_mhz", start_end_to_json(c.memory_clock_mhz)},
+          {"temperature_c", start_end_to_json(c.temperature_c)},
+          {"power_w", start_end_to_json(c.power_w)},
+          {"sm_clock_mean_mhz", optional_number(c.sm_clock_mean_mhz)},
+          {"sm_clock_reference_mhz", optional_number(c.sm_clock_reference_mhz)},
+          {"throttle_reasons", c.throttle_reasons ? json(*c.throttle_reasons) : json(nullptr)}};
+}
+
+json energy_to_json(const EnergyPerStep& e) {
+  return {{"joules_per_step", optional_number(e.joules_per_step)},
+          {"vs_eager", optional_number(e.vs_eager)},
+          {"joules", optional_number(e.joules)},
+          {"steps", e.steps},
+          {"seconds", number_or_null(e.seconds)},
+          {"update_interval_ms", optional_number(e.update_interval_ms)},
+          {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)}};
+}
+
 json record_to_json(const ResultRecord& rec) {
   json r;
   r["case"] = rec.case_name;
@@ -220,6 +243,8 @@ json record_to_json(const ResultRecord& rec) {
                           ? json{{"start", optional_number(rec.sm_clock_start_mhz)},
                                  {"end", optional_number(rec.sm_clock_end_mhz)}}
                           : json(nullptr);
+  r["gpu_conditions"] = rec.gpu_conditions ? gpu_conditions_to_json(*rec.gpu_conditions) : json(nullptr);
+  r["energy"] = rec.energy ? energy_to_json(*rec.energy) : json(nullptr);
   r["roofline"] = nullptr;
   if (rec.roofline) {
     const Roofline& f = *rec.roofline;

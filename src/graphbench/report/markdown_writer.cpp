@@ -244,6 +244,62 @@ void append_breakdown(std::string& out, const RunReport& report, Style style) {
   out += table_text(table, style);
 }
 
+bool has_clocks_or_energy(const ResultRecord& r) {
+  return r.sm_clock_start_mhz || r.sm_clock_end_mhz || r.gpu_conditions || r.energy;
+}
+
+// "1980 -> 1965", "1980 -> ?", "" when neither was read.
+std::string start_end_text(std::optional<double> start, std::optional<double> end) {
+  if (!start && !end) return "";
+  const auto text = [](const std::optional<double>& v) { return v ? human(*v) : std::string("?"); };
+  return text(start) + " -> " + text(end);
+}
+
+std::vector<std::string> clocks_row(const ResultRecord& r) {
+  const std::optional<GpuConditions>& g = r.gpu_conditions;
+  std::string throttle;
+  if (g && g->throttle_reasons) throttle = g->throttle_reasons->empty() ? "none" : fmt::format("{}", fmt::join(*g->throttle_reasons, ", "));
+  std::string energy;
+  std::string vs_eager;
+  if (r.energy) {
+    energy = r.energy->joules_per_step ? human(1000.0 * *r.energy->joules_per_step) : "unavailable";
+    if (r.energy->vs_eager) vs_eager = fmt::format("{:.2f}x", *r.energy->vs_eager);
+  }
+  return {r.case_name,
+          r.variant,
+          start_end_text(r.sm_clock_start_mhz, r.sm_clock_end_mhz),
+          g && g->sm_clock_mean_mhz ? human(*g->sm_clock_mean_mhz) : "",
+          g && g->sm_clock_reference_mhz ? human(*g->sm_clock_reference_mhz) : "",
+          g ? start_end_text(g->memory_clock_mhz.start, g->memory_clock_mhz.end) : "",
+          g ? start_end_text(g->temperature_c.start, g->temperature_c.end) : "",
+          g ? start_end_text(g->power_w.start, g->power_w.end) : "",
+          throttle,
+          energy,
+          vs_eager};
+}
+
+// The GPU's state around each variant's samples and its energy per step (docs/measuring.md).
+void append_clocks_and_energy(std::string& out, const RunReport& report, Style style) {
+  out += "\n## GPU clocks and energy\n\n";
+  out += "Read through NVML just before each variant's first sample and just after its last; mean SM: over the "
+         "readings after each sample; reference: the applications clock (else the maximum). Energy per step: "
+         "NVML's energy counter over a block of the variant's steps run alone after sampling (--energy on); "
+         "against eager below 1x saves energy.\n\n";
+  TextTable table({{"case", L}, {"variant", L}, {"SM clock start -> end (MHz)", R}, {"mean SM (MHz)", R},
+                   {"reference (MHz)", R}, {"memory clock (MHz)", R}, {"temperature (C)", R}, {"power (W)", R},
+                   {"throttle reasons", L}, {"energy / step (mJ)", R}, {"energy vs eager", R}});
+  std::string unavailable;
+  for (const auto& r : report.records) {
+    if (has_clocks_or_energy(r)) table.add_row(clocks_row(r));
+    if (r.energy && !r.energy->joules_per_step && !r.energy->unavailable.empty()) {
+      unavailable += fmt::format("- {} / {}: energy unavailable: {}\n", markdown_cell(r.case_name),
+                                 markdown_cell(r.variant), markdown_cell(r.energy->unavailable));
+    }
+  }
+  out += table_text(table, style);
+  if (!unavailable.empty()) out += "\n" + unavailable;
+}
+
 void append_training(std::string& out, const RunReport& report, Style style) {
   out += "\n## Training\n\n";
   TextTable table({{"case", L}, {"variant", L}, {"epochs", R}, {"total (s)", R},
@@ -393,6 +449,9 @@ std::string render(const RunReport& report, Style style) {
   if (any_benchmark) append_benchmarks(out, report, style);
   out += sweeps_markdown(report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report, style);
+  if (std::any_of(report.records.begin(), report.records.end(), has_clocks_or_energy)) {
+    append_clocks_and_energy(out, report, style);
+  }
   if (any_training) append_training(out, report, style);
   append_validation_notes(out, report);
   append_warnings(out, report, style);

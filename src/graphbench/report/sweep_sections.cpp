@@ -1,6 +1,7 @@
 #include "graphbench/report/sweep_sections.h"
 
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/report/sweep_energy.h"
 #include "graphbench/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
@@ -34,6 +35,10 @@ json sweep_point_to_json(const SweepPointFigures& p) {
   out["pool_bytes"] = sweep_field_or_null(p.pool_bytes);
   out["break_even_replays"] = sweep_field_or_null(p.break_even_replays);
   out["break_even_s"] = sweep_field_or_null(p.break_even_s);
+  if (p.energy_measured) {
+    out["eager_energy_j_per_step"] = sweep_field_or_null(p.eager_j_per_step);
+    out["graph_energy_j_per_step"] = sweep_field_or_null(p.graph_j_per_step);
+  }
   return out;
 }
 
@@ -123,6 +128,8 @@ std::string sweep_verdict_lines(const SweepVerdict& v) {
   }
   if (!padded.empty()) out += fmt::format("- Pad: {}.\n", fmt::join(padded, ", "));
   if (!eager.empty()) out += fmt::format("- Run eagerly: {}.\n", fmt::join(eager, ", "));
+  const std::string energy = sweep_energy_text(v);
+  if (!energy.empty()) out += "- " + energy + "\n";
   return out;
 }
 

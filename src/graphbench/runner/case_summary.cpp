@@ -1,6 +1,9 @@
 #include "graphbench/runner/case_summary.h"
 
+#include "graphbench/clocks/clock_warnings.h"
+#include "graphbench/clocks/energy.h"
 #include "graphbench/stats/block_bootstrap.h"
+#include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/break_even.h"
 #include "graphbench/stats/statistics.h"
 
@@ -112,10 +115,14 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     fill_busy_share(r);
     r.l2 = timed.l2;
     fill_roofline(r, cost, environment);
-    r.sm_clock_start_mhz = timed.sm_clock_start_mhz;
-    r.sm_clock_end_mhz = timed.sm_clock_end_mhz;
+    if (i < timed.conditions.size()) timed.conditions[i].fill(r, timed.sm_clock_reference_mhz);
+    if (i < timed.energy.size()) r.energy = energy_per_step(timed.energy[i]);
     if (timed.variants[i].variant.is_eager_baseline()) eager = &timed.timed[i];
   }
+  std::vector<ResultRecord*> case_records;
+  for (const VariantRecord& v : timed.variants) case_records.push_back(v.record);
+  add_clock_warnings(case_records);
+  fill_energy_vs_eager(case_records);
   if (eager == nullptr) return;
   // Speedup = eager's median over the variant's: above 1 the variant is faster.
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {

@@ -1,12 +1,60 @@
 #include "graphbench/runner/case_timing.h"
 
 #include "graphbench/env/gpu_info.h"
+#include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
+#include "graphbench/timing/energy_block.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
 
 namespace graphbench {
+
+namespace {
+
+// Reads the GPU just before each variant's first sample and after each of its samples (off the
+// clock: the sampler calls the hooks outside its timer).
+void watch_gpu(TimedCase& out) {
+  out.conditions.resize(out.timed.size());  // not resized again: the hooks keep pointers into it
+  for (std::size_t i = 0; i < out.timed.size(); ++i) {
+    ConditionsLog* log = &out.conditions[i];
+    out.timed[i].before_sample = [log] {
+      if (!log->started()) log->at_start(read_gpu_state(/*full=*/true));
+    };
+    out.timed[i].after_sample = [log] { log->after_sample(read_gpu_state(/*full=*/false)); };
+  }
+}
+
+// Each variant's energy block (timing/energy_block.h), after all the samples.
+void measure_energy(TimedCase& out, SampleTimer& timer, const CaseContext& context, bool data_parallel,
+                    ProgressLine& progress, const std::string& case_name) {
+  out.energy.resize(out.timed.size());
+  for (std::size_t i = 0; i < out.timed.size(); ++i) {
+    TimedVariant& v = out.timed[i];
+    EnergyReadings& readings = out.energy[i];
+    progress.update(fmt::format("{}: energy per step of {} ({} of {}, at most {:.0f} s each)", case_name, v.name, i + 1,
+                                out.timed.size(), kEnergyBlockMaxSeconds),
+                    /*force=*/true);
+    readings.counter_available = true;
+    if (!v.error.empty()) {
+      readings.not_run = "the variant failed while timing";
+    } else if (data_parallel) {
+      // The ranks would have to run the block's steps together; not done.
+      readings.not_run = "not measured in data-parallel runs";
+    } else if (context.cold_l2) {
+      readings.not_run = "not measured with --l2 cold (the flushes before every step would count)";
+    } else {
+      try {
+        readings = run_energy_block(v, timer, read_energy_counter_mj, kEnergyBlockMaxSeconds);
+      } catch (const std::exception& e) {
+        readings.not_run = std::string("a step failed in the energy block: ") + e.what();
+      }
+    }
+    if (stop_requested()) return;
+  }
+}
+
+}  // namespace
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
                         const CaseContext& context, const SamplingAgreement* agreement) {
@@ -35,7 +83,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
     }
   }
   if (out.timed.empty()) return out;
-  out.sm_clock_start_mhz = current_sm_clock_mhz();
+  if (context.device.is_cuda()) watch_gpu(out);
   const L2Cache l2 = context.cold_l2 ? L2Cache::kCold : L2Cache::kHot;
   if (context.device.is_cuda()) out.l2 = to_string(l2);
   StepTimer timer(context.device.is_cuda(), l2);
@@ -47,7 +95,15 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
     };
   }
   out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
-  out.sm_clock_end_mhz = current_sm_clock_mhz();
+  if (!out.conditions.empty()) {
+    const GpuReading end = read_gpu_state(/*full=*/true);
+    for (ConditionsLog& log : out.conditions) log.at_end(end);
+    out.sm_clock_reference_mhz = sm_clock_reference_mhz();
+  }
+  if (context.energy && context.device.is_cuda() && !stop_requested()) {
+    measure_energy(out, timer, context, agreement != nullptr, progress, spec.name);
+    progress.clear();
+  }
   return out;
 }
 

@@ -3,6 +3,8 @@
 // counters and capture times can be read afterwards.
 #pragma once
 
+#include "graphbench/clocks/conditions_log.h"
+#include "graphbench/clocks/energy.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/workload.h"
 #include "graphbench/timing/sampler.h"
@@ -19,8 +21,11 @@ struct TimedCase {
   std::vector<std::unique_ptr<VariantRunner>> runners;
   std::vector<TimedVariant> timed;
   std::string stop_reason;
-  std::optional<double> sm_clock_start_mhz;
-  std::optional<double> sm_clock_end_mhz;
+  // On a CUDA device, parallel to timed: the GPU's state around each variant's samples, and
+  // (--energy on) its energy block's readings; empty elsewhere.
+  std::vector<ConditionsLog> conditions;
+  std::optional<double> sm_clock_reference_mhz;
+  std::vector<EnergyReadings> energy;
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
 

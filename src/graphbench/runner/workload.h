@@ -35,6 +35,7 @@ struct CaseContext {
   int slowdown_factor = 0;
   bool cold_l2 = false;  // --l2 cold: flush the L2 cache before every timed step (CUDA)
   bool profile = true;   // --profile off: no kernel profile after the timed samples
+  bool energy = false;   // --energy on: energy per step after the timed samples (CUDA; runner/case_timing.h)
   std::string trace_dir;  // --trace DIR: a trace of a few steps of each variant (runner/case_trace.h)
   // Training cases (kind "training"): overrides of the case's parameters from the command line.
   std::optional<int> epochs;

@@ -94,6 +94,9 @@ std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& rec
       p.pool_bytes = graph_pool_of(*graph);
       p.break_even_replays = graph->break_even_replays;
       p.break_even_s = graph->break_even_s;
+      p.energy_measured = eager->energy.has_value() || graph->energy.has_value();
+      if (eager->energy) p.eager_j_per_step = eager->energy->joules_per_step;
+      if (graph->energy) p.graph_j_per_step = graph->energy->joules_per_step;
     }
     points.push_back(std::move(p));
   }

@@ -31,6 +31,11 @@ struct SweepPointFigures {
   std::optional<std::int64_t> pool_bytes;  // the graph's own pool at this size
   std::optional<std::int64_t> break_even_replays;
   std::optional<double> break_even_s;
+  // Energy per step of eager and of the graph (--energy on; absent where not measured or not
+  // resolved), and whether either record carried an energy figure at all.
+  std::optional<double> eager_j_per_step;
+  std::optional<double> graph_j_per_step;
+  bool energy_measured = false;
 };
 
 // What to do with a real size equal to a point's value.

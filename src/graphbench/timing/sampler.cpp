@@ -18,6 +18,8 @@ void run_steps(TimedVariant& v, std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) v.step();
 }
 
+}  // namespace
+
 // A timed block of steps: the timer's per-step hooks only when it asks for them, so that the
 // ordinary hot loop is nothing but the steps.
 void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer) {
@@ -28,6 +30,8 @@ void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer) {
     timer.after_step();
   }
 }
+
+namespace {
 
 void keep_highest(std::optional<MemoryPeak>& kept, const std::optional<MemoryPeak>& seen) {
   if (!seen) return;
@@ -218,6 +222,7 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
       if (stop_requested()) return interrupted();
       TimedVariant& v = variants[(round + k) % n];
       guarded(v, [&] {
+        if (v.before_sample) v.before_sample();
         timer.start();
         run_block(v, v.steps_per_sample, timer);
         const StepTime t = timer.stop(v.steps_per_sample);
@@ -226,6 +231,7 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
         if (t.issue_us) v.issue_us.push_back(*t.issue_us);
         keep_highest(v.memory, t.memory);
         v.measured_s += t.host_us * static_cast<double>(v.steps_per_sample) * 1e-6;
+        if (v.after_sample) v.after_sample();
       });
     }
     if (observer) {

@@ -68,7 +68,15 @@ struct TimedVariant {
   std::optional<MemoryPeak> memory;  // the highest of each field over the samples
   double measured_s = 0.0;
   std::string error;  // set when a step threw; the variant leaves the rotation
+  // Called just before and just after each timed sample, off the clock (optional): the runner
+  // reads the GPU's clocks there (runner/case_timing.cpp).
+  std::function<void()> before_sample;
+  std::function<void()> after_sample;
 };
+
+// A timed block of `steps` steps of `v` between timer.start() and timer.stop() (the caller's):
+// with the timer's per-step hooks when it times each step on its own.
+void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer);
 
 // Where sampling stands, for progress lines: reported before each warm-up step and each
 // variant's calibration (untimed) and after every round.
