@@ -290,6 +290,7 @@ TEST_CASE("a report built in code survives a round trip", "[json_io]") {
   r.stats = graphbench::stats::summarize(r.samples_us);
   r.host_stats = graphbench::stats::summarize(r.host_samples_us);
   r.rel_noise = std::numeric_limits<double>::infinity();  // fewer than 6 samples
+  r.min_samples = 10;
   r.speedup_ci95 = graphbench::stats::Interval{0.9, 1.1};
   r.sm_clock_end_mhz = 1500.0;  // start unknown
   r.roofline = graphbench::Roofline{1.0, 2.0, 3.0, 0.25, 5.0};
@@ -330,6 +331,8 @@ TEST_CASE("a report built in code survives a round trip", "[json_io]") {
   CHECK(b.host_stats->q3 == r.host_stats->q3);
   CHECK(b.host_stats->stddev == r.host_stats->stddev);
   CHECK(std::isinf(b.rel_noise));
+  CHECK(b.min_samples == 10);
+  CHECK(graphbench::has_too_few_samples(b));  // 4 samples of the 10 asked for
   CHECK_FALSE(b.speedup_vs_eager.has_value());
   REQUIRE(b.speedup_ci95.has_value());
   CHECK(b.speedup_ci95->low == 0.9);

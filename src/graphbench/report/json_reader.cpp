@@ -97,6 +97,9 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
                   : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
                                      : r.number("rel_noise");
   rec.stop_reason = r.string("stop_reason");
+  if (const auto min_samples = r.optional_integer("min_samples", std::numeric_limits<int>::max())) {
+    rec.min_samples = static_cast<int>(*min_samples);
+  }
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
   if (const json* ci = r.find_value("speedup_ci95")) {
     if (!ci->is_array() || ci->size() != 2 || !(*ci)[0].is_number() || !(*ci)[1].is_number()) {

@@ -46,6 +46,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
       if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
     };
   }
+  out.min_samples = spec.sampling.min_samples;
   out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;

@@ -19,6 +19,7 @@ struct TimedCase {
   std::vector<std::unique_ptr<VariantRunner>> runners;
   std::vector<TimedVariant> timed;
   std::string stop_reason;
+  int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
   std::optional<double> sm_clock_start_mhz;
   std::optional<double> sm_clock_end_mhz;
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
