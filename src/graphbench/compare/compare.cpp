@@ -60,6 +60,10 @@ double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
   return median_of(record) / median_of(*eager);
 }
 
+SampleSet sample_set(const ResultRecord& r, const std::string& label, bool current) {
+  return {&r.samples_us, label, current, r.min_samples.value_or(0)};
+}
+
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
                      const RecordIndex& cur_index, const CompareOptions& options, double aa_noise) {
   if (base.variant == kEagerVariant) {
@@ -74,8 +78,8 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
       return;
     }
   }
-  measure(row, {{&cur.samples_us, "current", true}, {&base_eager->samples_us, "baseline eager"}},
-          {{&cur_eager->samples_us, "current eager", true}, {&base.samples_us, "baseline"}}, options, aa_noise);
+  measure(row, {sample_set(cur, "current", true), sample_set(*base_eager, "baseline eager", false)},
+          {sample_set(*cur_eager, "current eager", true), sample_set(base, "baseline", false)}, options, aa_noise);
 }
 
 // The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
@@ -119,7 +123,7 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {{&cur.samples_us, "current", true}}, {{&base.samples_us, "baseline"}}, options, aa_noise);
+      measure(row, {sample_set(cur, "current", true)}, {sample_set(base, "baseline", false)}, options, aa_noise);
     }
   }
   std::vector<Comparison> rows{row};

@@ -18,6 +18,7 @@ struct SampleSet {
   const std::vector<double>* samples;
   std::string label;  // "baseline", "current eager", ...
   bool current = false;  // of the current run: too few samples there is a lost record
+  int asked = 0;         // the samples its run asked for (the record's min_samples; 0: unknown)
 };
 
 // A row with every number NaN.
