@@ -248,6 +248,7 @@ int main(int argc, char** argv) {
       "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
       "  graphbench calibrate a/results.json b/results.json c/results.json d/results.json -o gate-calibration.json\n"
       "  graphbench list                                  workloads, variants, suites\n"
+      "  graphbench report out/results.json               results.md/.csv written again from a run's JSON\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
       "regression); 2 bad input or usage; 130/143 stopped by SIGINT/SIGTERM (the finished cases are\n"
@@ -266,6 +267,18 @@ int main(int argc, char** argv) {
   add_run_options(*run, sub);
 
   CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants, suites and their cases");
+
+  std::string report_input, report_output, report_formats = "json,csv,md";
+  bool report_quiet = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "Write the result files of an earlier run again from its results.json (nothing is run): this "
+                "version's tables and verdicts");
+  report->add_option("results", report_input, "An earlier run's results.json")->required();
+  report->add_option("-o,--output", report_output, "Directory for the files (default: the folder of RESULTS)");
+  report->add_option("--format", report_formats, "Files to write: a comma-separated list of json, csv, md, gbench; "
+                                                 "the folder's other result files are removed, as a run does")
+      ->capture_default_str();
+  report->add_flag("-q,--quiet", report_quiet, "Print nothing but errors");
 
   CompareCliOptions cmp;
   CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
@@ -313,7 +326,7 @@ int main(int argc, char** argv) {
 
   try {
     const std::string command_line = joined_command_line(argc, argv);
-    for (const CLI::App* subcommand : {run, list, compare, calibrate}) {
+    for (const CLI::App* subcommand : {run, list, compare, calibrate, report}) {
       if (subcommand->parsed()) check_no_stray_options(app, *subcommand);
     }
     if (compare->parsed()) {
@@ -352,6 +365,9 @@ int main(int argc, char** argv) {
       return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
+    if (report->parsed()) {
+      return graphbench::cli::report_command(report_input, report_output, report_formats, report_quiet);
+    }
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
     if (app.count("--suite") > 0 && top.options.workload.empty()) {
       throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");

@@ -309,6 +309,16 @@ set_tests_properties("cli: calibrate three runs writes the calibration (0)" PROP
 set_tests_properties("cli: compare --calibration of the calibrate test's file (0)" "cli: compare --calibration with --aa (2)"
                      PROPERTIES FIXTURES_REQUIRED gate_calibration)
 
+# report: the files of an earlier run written again from its results.json, the sweep verdict judged
+# again (the MNIST step of results/NVIDIA-H200/sweeps at 4096, 8192 and 16384).
+add_test(NAME "cli: report writes results.md again with this version's sweep verdict (0)"
+         COMMAND ${EXPECT} 0 "Faster than eager with 95% confidence up to batch=4096 \\(not at 8192; faster again at 16384\\)"
+                 "\"crossover\": 4096" --
+                 sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
+                 sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_sweep.json ${OUT_DIR}/report-sweep)
+add_test(NAME "cli: report of a file that is not there (2)"
+         COMMAND ${EXPECT} 2 "no-such-results.json" -- ${GB} report ${OUT_DIR}/no-such-results.json -o ${OUT_DIR}/report-none)
+
 # Hostile input (docs/results.md, docs/spec.md): bad input is exit 2 and names the file, checked
 # before anything runs ("!\\[1/" : no case started).
 string(REPEAT "[" 100000 GB_DEEP)

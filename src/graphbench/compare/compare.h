@@ -26,8 +26,9 @@
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
 //   SAME    the whole interval within [1 / (1 + t), 1 + t]
 //   UNSURE  otherwise, or a median <= 0; inconclusive is not a failure. The note says why.
-//   FEW SAMPLES  a sample set has fewer than min_samples samples: the ratio of medians is shown,
-//           without an interval (a figure from fewer samples than asked for has none).
+//   FEW SAMPLES  a sample set has fewer than min_samples samples, or fewer than its run asked
+//           for (the record's min_samples: a case that timed out): the ratio of medians is
+//           shown, without an interval (a figure from fewer samples than asked for has none).
 //   FAILED  ok in the baseline, failed in the current run (a regression).
 //   SKIPPED ok in the baseline, skipped in the current run (a runner that lost its GPU).
 //   NOT COMPARED  not ok in the baseline, or nothing to compare (no samples on either side, the

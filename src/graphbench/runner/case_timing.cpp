@@ -94,6 +94,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
       if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
     };
   }
+  out.min_samples = spec.sampling.min_samples;
   out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
   if (!out.conditions.empty()) {
     const GpuReading end = read_gpu_state(/*full=*/true);

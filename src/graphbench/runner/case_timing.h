@@ -26,6 +26,7 @@ struct TimedCase {
   std::vector<ConditionsLog> conditions;
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
+  int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
 
