@@ -268,6 +268,8 @@ def describe_own_code(case, batch_given, cli_ranges):
     examples = made.inputs + list(made.targets) if case.own_loss else made.inputs
     case.example_inputs = own_code.describe_inputs(source, examples, batch, made.ranges, cli_ranges,
                                                    len(made.inputs) + len(made.targets))
+    if case.dynamic_batch and not any(is_batched(spec) for spec in case.example_inputs):
+        raise BadInput(f"{source.label()}: --dynamic-batch: no input has the batch ({batch}) as its dimension 0")
 
 
 def build_own_code(case):

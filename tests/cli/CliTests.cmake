@@ -181,7 +181,8 @@ add_test(NAME "cli: models: the model scripts and configs/models.json agree"
 add_test(NAME "cli: own code: py: sources parsed, bad input refused naming the file and callable, suites from the examples"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code)
 # ... and with PyTorch, where this Python has it (Debian's python3-torch; skipped without): the
-# example exported as TorchScript, inference and a training step with its own loss, run on the CPU.
+# example exported as TorchScript, inference and a training step with its own loss, run on the CPU
+# swept over batch.
 add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
 set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"

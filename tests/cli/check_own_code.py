@@ -106,6 +106,8 @@ def check_bad_input(source_dir, work_dir):
             ([f"{BAD}:range_on_float"], "bad_models.py:range_on_float: a range for input 0, which is float32"),
             ([f"{BAD}:no_batch", "--batch", "2"],
              "bad_models.py:no_batch: takes no batch keyword, so --batch cannot set its batch"),
+            ([f"{BAD}:unbatched", "--dynamic-batch", "8", "--format", "pt2"],
+             "bad_models.py:unbatched: --dynamic-batch: no input has the batch (1) as its dimension 0"),
             ([f"{BAD}:good", "--input-range", "3=0,5"], "bad_models.py:good: --input-range names input 3; the case has 2"),
             ([f"{BAD}:good", "--dtype", "float16"], "--dtype: py:tests/cli/own_code/bad_models.py:good keeps the dtypes"),
             ([f"{BAD}:good", "--input-range", "5,1"], "expected LO < HI"),

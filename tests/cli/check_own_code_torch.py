@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Your own code with a real PyTorch, on the CPU: examples/conv_attention.py exported as TorchScript
-by scripts/export_model.py (inference, and a training step with its own loss), run by graphbench
-(every case ok, its variants validated against eager), and the bad input that needs tensors
+by scripts/export_model.py (inference, and a training step with its own loss) at batch 1, run by
+graphbench swept over batch 1 and 2 (every case ok, its variants validated against eager; the
+training step's labels, one dimension, are batched too), and the bad input that needs tensors
 (a model that is no module, inputs that are no tensors, a loss that is no scalar) refused as
 without PyTorch (tests/cli/check_own_code.py).
 
@@ -42,15 +43,16 @@ def main(source_dir, work_dir, graphbench):
     models = os.path.join(work_dir, "models")
 
     started = time.monotonic()
-    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "-o", models)
+    run = export(source_dir, EXAMPLE, "--batch", "1", "--format", "pt", "-o", models)
     check(run.returncode == 0, f"export of the example: exit {run.returncode}, {run.stderr}")
-    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--mode", "train", "-o", models, "--append")
+    run = export(source_dir, EXAMPLE, "--batch", "1", "--format", "pt", "--mode", "train", "-o", models, "--append")
     check(run.returncode == 0, f"export of the example's training step: exit {run.returncode}, {run.stderr}")
     print(f"check_own_code_torch.py: two exports in {time.monotonic() - started:.1f} s")
 
     out = os.path.join(work_dir, "out")
     run = subprocess.run([graphbench, "run", "--config", os.path.join(models, "suite.json"), "--device", "cpu",
-                          "--variants", "eager,static", *QUICK, "-o", out], capture_output=True, text=True)
+                          "--variants", "eager,static", "--sweep", "batch=1,2", *QUICK, "-o", out],
+                         capture_output=True, text=True)
     check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
     try:
         with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
@@ -59,9 +61,9 @@ def main(source_dir, work_dir, graphbench):
         records = []
         check(False, f"no results.json ({e})")
     got = sorted((r["case"], r["variant"], r["status"]) for r in records)
-    want = sorted((case, variant, "ok") for case in ("py-conv_attention-make_model-b2-pt",
-                                                      "py-conv_attention-make_model-b2-train-pt")
-                  for variant in ("eager", "static"))
+    want = sorted((f"{case}[batch={batch}]", variant, "ok") for case in ("py-conv_attention-make_model-b1-pt",
+                                                                          "py-conv_attention-make_model-b1-train-pt")
+                  for batch in (1, 2) for variant in ("eager", "static"))
     check(got == want, f"records {got}, expected {want}")
     for r in records:
         if r["variant"] != "eager":

@@ -68,4 +68,8 @@ def range_on_float(batch=1):
     return {"model": Double(), "inputs": torch.zeros(batch, 3), "ranges": {0: (0, 5)}}
 
 
+def unbatched(batch=1):
+    return Double(), torch.zeros(5, 2)
+
+
 NOT_CALLABLE = 3
