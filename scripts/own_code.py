@@ -175,7 +175,8 @@ def load(source, base_dir):
             folder = os.path.dirname(os.path.abspath(path))
             if folder not in sys.path:
                 sys.path.insert(0, folder)
-            name = "graphbench_own_code_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+            # Named for the whole path: two files of the same name are two modules.
+            name = "graphbench_own_code_" + re.sub(r"\W", "_", os.path.splitext(os.path.abspath(path))[0])
             if name not in sys.modules:
                 spec = importlib.util.spec_from_file_location(name, path)
                 module = importlib.util.module_from_spec(spec)

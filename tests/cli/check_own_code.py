@@ -118,6 +118,19 @@ def check_bad_input(source_dir, work_dir):
         check("Traceback" not in run.stderr, f"export_model.py {args} printed a traceback: {run.stderr}")
 
 
+def check_baseline_bad_input(source_dir, work_dir):
+    """python_baseline.py takes the same sources, and refuses them as export_model.py does (2)."""
+    env = {**os.environ, "PYTHONPATH": os.path.join(source_dir, "tests", "cli", "own_code", "stub_torch")}
+    for args, message in ((["py:tests/cli/own_code/missing.py:make_model"],
+                           "tests/cli/own_code/missing.py:make_model: no such file "),
+                          ([f"{BAD}:returns_int"], "bad_models.py:returns_int: returned a value of type int"),
+                          ([f"{BAD}:good", "--input-range", "5,1"], "expected LO < HI")):
+        run = subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "python_baseline.py"), *args],
+                             cwd=source_dir, env=env, capture_output=True, text=True)
+        check(run.returncode == 2 and message in run.stderr,
+              f"python_baseline.py {args}: exit {run.returncode}, {run.stderr}")
+
+
 def suite_cases(path):
     with open(path, encoding="utf-8") as f:
         return {c["name"]: c for c in json.load(f)["cases"]}
@@ -182,6 +195,7 @@ def main(source_dir, work_dir):
     check_parsing(own_code, model_zoo)
     check_bad_input(source_dir, work_dir)
     check_dry_run(source_dir, work_dir)
+    check_baseline_bad_input(source_dir, work_dir)
     return finish("check_own_code.py")
 
 
