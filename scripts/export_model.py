@@ -89,8 +89,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 1)[1])
-    p.add_argument("models", nargs="+", help="SOURCE:NAME, e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert, "
-                                             "py:examples/conv_attention.py:make_model")
+    p.add_argument("models", nargs="+", help="SOURCE:NAME, e.g. torchvision:resnet50, timm:vit_base_patch16_224, "
+                                             "hf:bert, py:examples/conv_attention.py:make_model")
     p.add_argument("--batch", type=int_list, help="batch sizes, comma-separated (default 1; py: models: the default "
                                                   "of their batch keyword)")
     p.add_argument("--format", type=format_list, default=["pt", "pt2"], help="pt (TorchScript), pt2 (AOTInductor); default both")

@@ -285,8 +285,8 @@ def unpack(source, result):
         raise BadInput(f"{source.label()}: returned no inputs: forward needs at least one tensor")
     loss = parts.get("loss")
     if loss is not None and not callable(loss):
-        raise BadInput(f"{source.label()}: returned a value of type {type(loss).__name__} as the loss, expected a callable "
-                       "loss(output, *targets) -> scalar tensor")
+        raise BadInput(f"{source.label()}: returned a value of type {type(loss).__name__} as the loss, expected a "
+                       "callable loss(output, *targets) -> scalar tensor")
     targets = tensors(source, parts.get("targets") or [], "targets")
     if targets and loss is None:
         raise BadInput(f"{source.label()}: returned targets but no loss to take them")
