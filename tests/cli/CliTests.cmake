@@ -186,6 +186,18 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
 # and, without the exported files, says how to make them.
 add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# Your own code (py:FILE.py:CALLABLE) without PyTorch: the source parsed, every bad input refused
+# (2) naming the file and the callable, the suite written from a callable's examples (the user's
+# code runs against a stand-in torch, tests/cli/own_code/stub_torch).
+add_test(NAME "cli: own code: py: sources parsed, bad input refused naming the file and callable, suites from the examples"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code)
+# ... and with PyTorch, where this Python has it (Debian's python3-torch; skipped without): the
+# example exported as TorchScript, inference and a training step with its own loss, run on the CPU
+# swept over batch.
+add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
+set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and
