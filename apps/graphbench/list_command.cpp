@@ -53,6 +53,55 @@ std::string suite_description(const std::string& path) {
   }
 }
 
+// The (name, workload) of each case of a suite file, as written (sweeps not expanded); none when
+// the file cannot be read (suite_description says why).
+std::vector<std::pair<std::string, std::string>> suite_cases(const std::string& path) {
+  std::vector<std::pair<std::string, std::string>> cases;
+  try {
+    const nlohmann::json doc = parse_json_text(read_text_file(path, "suite file"), path);
+    const auto found = doc.is_object() ? doc.find("cases") : doc.end();
+    if (found == doc.end() || !found->is_array()) return cases;
+    for (const auto& c : *found) {
+      if (!c.is_object()) continue;
+      const auto name = c.find("name");
+      const auto workload = c.find("workload");
+      if (name == c.end() || !name->is_string()) continue;
+      cases.emplace_back(single_line(name->get<std::string>()),
+                         workload != c.end() && workload->is_string() ? workload->get<std::string>() : "");
+    }
+  } catch (const InputError&) {
+  }
+  return cases;
+}
+
+// `items` after `prefix`, comma-separated, in lines of about `width` characters under `indent`.
+std::string wrapped_list(const std::string& prefix, const std::vector<std::string>& items, int indent, std::size_t width) {
+  std::string out = std::string(indent, ' ') + prefix;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    if (i > 0 && out.size() - line_start + 1 + item.size() > width) {
+      out += "\n";
+      line_start = out.size();
+      out += std::string(indent + prefix.size(), ' ');
+    } else if (i > 0) {
+      out += ' ';
+    }
+    out += item;
+  }
+  return out + "\n";
+}
+
+// `text` with the characters a regular expression gives a meaning to escaped.
+std::string regex_literal(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 void print_param(const ParamDecl& p, int indent) {
   std::string def = "default " + p.default_value.dump();
   if (p.default_value.is_null()) def = p.optional ? "optional" : "required";
@@ -62,6 +111,25 @@ void print_param(const ParamDecl& p, int indent) {
 }
 
 }  // namespace
+
+std::vector<std::string> suites_with_workload(const std::vector<std::string>& dirs, const std::string& workload) {
+  std::vector<std::string> found;
+  for (const std::filesystem::path dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    for (const auto& suite : suite_names({dir.string()})) {
+      std::vector<std::string> names;
+      for (const auto& [name, of] : suite_cases((dir / (suite + ".json")).string())) {
+        if (of == workload) names.push_back(regex_literal(name));
+      }
+      if (names.empty()) continue;
+      const std::string pattern = names.size() == 1 ? names.front() : fmt::format("({})", fmt::join(names, "|"));
+      found.push_back(fmt::format("{} (graphbench --suite {} --filter '^{}$')", suite, suite, pattern));
+    }
+    break;
+  }
+  return found;
+}
 
 std::vector<std::string> suite_names(const std::vector<std::string>& dirs) {
   for (const std::filesystem::path dir : dirs) {
@@ -97,9 +165,14 @@ int list_command(const std::string& configs_dir) {
 
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;
-    std::cout << "\nSuites in " << dir.string() << " (graphbench --workload NAME, or run --config FILE):\n";
+    std::cout << "\nSuites in " << dir.string()
+              << " (graphbench --suite NAME [--filter REGEX], or run --config FILE), and their cases:\n";
     for (const auto& name : suite_names({dir.string()})) {
-      std::cout << fmt::format("  {:<16}{}\n", name, suite_description((dir / (name + ".json")).string()));
+      const std::string path = (dir / (name + ".json")).string();
+      std::cout << fmt::format("  {:<16}{}\n", name, suite_description(path));
+      std::vector<std::string> cases;
+      for (const auto& [case_name, workload] : suite_cases(path)) cases.push_back(case_name);
+      if (!cases.empty()) std::cout << wrapped_list("cases: ", cases, 18, 100);
     }
     break;
   }

@@ -59,6 +59,10 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated; may be repeated; write \\, for a comma inside a case name")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--filter", o.filter,
+                 "Only the cases whose name REGEX matches (unanchored; ^ and $ anchor), or else the variants whose "
+                 "case/variant it matches (e.g. --filter large, --filter 'small/graph$'); graphbench list shows each "
+                 "suite's cases");
   app.add_option("--device", o.device, "cpu, cuda, or auto (cuda when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
   app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
@@ -78,7 +82,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
                  "Run every case of the suite at each value of one axis, AXIS=V1,V2,... in increasing order (e.g. "
                  "batch=1,2,4,8,16; the axes of each workload: graphbench list), and decide which sizes to capture "
                  "(results.md's Sweeps; docs/results.md)");
-  app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
+  app.add_option("--configs-dir", o.configs_dir, "Where --suite finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
   group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
   group->add_option("--min-samples", raw.min_samples, "Samples per variant at least");
@@ -172,8 +176,8 @@ void check_no_stray_options(const CLI::App& app, const CLI::App& subcommand) {
     const std::string name = option->get_name();
     if (name == "--help" || name == "--version") continue;
     if (name == "--configs-dir" && subcommand.get_name() == "list") continue;  // where list looks
-    if (name == "--workload") {
-      throw graphbench::InputError(fmt::format("--workload and {} both say what to run: give one of them",
+    if (name == "--suite") {
+      throw graphbench::InputError(fmt::format("--suite (--workload) and {} both say what to run: give one of them",
                                                subcommand.get_name() == "run" ? "run --config" : subcommand.get_name()));
     }
     throw graphbench::InputError(fmt::format("{} is an option of the main command; with `{}` put it after the "
@@ -204,8 +208,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   app.footer(
       "Examples:\n"
-      "  graphbench --workload gelu                       the suite configs/gelu.json\n"
-      "  graphbench --workload mnist --use-train-graph    the CUDA-graph tutorial's MNIST run\n"
+      "  graphbench --suite gelu                          the suite configs/gelu.json (also --workload gelu)\n"
+      "  graphbench --suite gelu --filter large           its cases whose name matches a pattern\n"
+      "  graphbench --suite mnist --use-train-graph       the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
       "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
       "  graphbench list                                  workloads, variants, suites\n"
@@ -215,8 +220,10 @@ int main(int argc, char** argv) {
       "written, the run marked interrupted). Suite format: docs/spec.md; result files: docs/results.md.");
 
   RawRunOptions top;
-  app.add_option("-w,--workload", top.options.workload,
-                 "Run the suite NAME.json of the configs directory (" + suite_names_text() + ")");
+  // --workload is the option's first spelling, kept for the scripts and docs that use it; a suite
+  // holds cases of one or more workloads, so --suite says what it is.
+  app.add_option("-s,--suite,-w,--workload", top.options.workload,
+                 "Run the suite NAME.json of the configs directory (" + suite_names_text() + "); graphbench list shows their cases");
   add_run_options(app, top);
 
   RawRunOptions sub;
@@ -224,7 +231,7 @@ int main(int argc, char** argv) {
   run->add_option("-c,--config", sub.options.config, "The suite file (configs/*.json); - reads the suite from standard input")->required();
   add_run_options(*run, sub);
 
-  CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants and suites");
+  CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants, suites and their cases");
 
   CompareCliOptions cmp;
   CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
@@ -273,11 +280,11 @@ int main(int argc, char** argv) {
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
-    if (app.count("--workload") > 0 && top.options.workload.empty()) {
-      throw graphbench::InputError("--workload: empty name (expected the name of a suite: see graphbench list)");
+    if (app.count("--suite") > 0 && top.options.workload.empty()) {
+      throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");
     }
     if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
-    std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --workload NAME or a subcommand\n";
+    std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --suite NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {
     std::cerr << "graphbench: error: " << e.what() << "\n";

@@ -10,11 +10,12 @@ namespace graphbench::cli {
 
 struct RunOptions {
   std::string config;        // run --config FILE
-  std::string workload;      // --workload NAME: the suite configs/NAME.json
+  std::string workload;      // --suite NAME (or --workload NAME): the suite configs/NAME.json
   std::string configs_dir;   // where --workload looks (default: ./configs, then the source tree's)
   std::optional<std::string> variants;  // comma-separated filter (given empty: an error)
   // Each --cases value is a comma-separated list of case names; "\," is a comma inside a name.
   std::vector<std::string> cases;
+  std::string filter;        // --filter REGEX: cases (or case/variant) by pattern (suite/case_filter.h)
   std::string sweep;         // --sweep AXIS=V1,V2,...: every case swept over it ("" for the suite's own sweeps)
   std::string device = "auto";
   std::string output;        // default graphbench-out/<suite>

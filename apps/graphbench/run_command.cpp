@@ -13,6 +13,7 @@
 #include "graphbench/report/rescue_file.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
+#include "graphbench/suite/case_filter.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
@@ -256,7 +257,7 @@ std::vector<std::string> configs_search_dirs(const std::string& configs_dir) {
 
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
   if (!is_safe_name(workload)) {
-    throw InputError(fmt::format("--workload \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "
+    throw InputError(fmt::format("--suite \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "
                                  "for a file",
                                  workload, kSafeNameRule));
   }
@@ -266,8 +267,17 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
     if (std::filesystem::is_regular_file(path)) return path.string();
     tried.push_back(path.string());
   }
-  throw InputError(fmt::format("--workload {}: no suite file {} (see `graphbench list` for the workloads and suites)",
-                               workload, fmt::join(tried, " or ")));
+  // A workload's name is not a suite's: say which suites hold its cases.
+  std::string hint = "see `graphbench list` for the suites and their cases";
+  if (WorkloadRegistry::global().find(workload) != nullptr) {
+    const auto holders = suites_with_workload(configs_search_dirs(configs_dir), workload);
+    hint = holders.empty() ? fmt::format("{} is a workload, not a suite: no suite here has a case of it; write one "
+                                         "(docs/spec.md) and run it with run --config FILE",
+                                         workload)
+                           : fmt::format("{} is a workload, not a suite; its cases are in {}", workload,
+                                         fmt::join(holders, "; "));
+  }
+  throw InputError(fmt::format("--suite {}: no suite file {} ({})", workload, fmt::join(tried, " or "), hint));
 }
 
 PreparedRun prepare_run(const RunOptions& o) {
@@ -282,6 +292,7 @@ PreparedRun prepare_run(const RunOptions& o) {
     throw InputError("--last-batch: expected skip or capture, got \"" + o.last_batch + "\"");
   }
   apply_case_filter(suite, o.cases);
+  if (!o.filter.empty()) apply_case_pattern(suite, o.filter);
   if (!o.sweep.empty()) apply_sweep_option(suite, parse_sweep_option(o.sweep), WorkloadRegistry::global().descriptors());
   expand_sweeps(suite, WorkloadRegistry::global().descriptors());
   if (o.use_train_graph) {
@@ -290,7 +301,7 @@ PreparedRun prepare_run(const RunOptions& o) {
     }
   }
   apply_variant_filter(suite, o.variants, o.quiet);
-  if (suite.cases.empty()) throw InputError(run.path + ": no case left to run after --cases / --variants");
+  if (suite.cases.empty()) throw InputError(run.path + ": no case left to run after --cases / --filter / --variants");
   apply_sampling_overrides(suite, o);
   apply_gradient_sync_overrides(suite, o);
   run.device = resolve_device(o.device);

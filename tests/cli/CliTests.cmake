@@ -16,7 +16,23 @@ add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes
 add_test(NAME "cli: no arguments is a usage error (2)" COMMAND ${EXPECT} 2 "nothing to do" -- ${GB})
 add_test(NAME "cli: unknown option is a usage error (2)" COMMAND ${EXPECT} 2 "" -- ${GB} --workload gelu --bogus)
 add_test(NAME "cli: list shows workloads and variants" COMMAND ${EXPECT} 0 "jit\\+graph" -- ${GB} list)
-add_test(NAME "cli: unknown --workload (2)" COMMAND ${EXPECT} 2 "--workload nope: no suite file" -- ${GB} --workload nope)
+add_test(NAME "cli: list shows each suite's cases" COMMAND ${EXPECT} 0 "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" -- ${GB} list)
+# --suite (the spelling of --workload that says what it is), --filter by pattern.
+add_test(NAME "cli: --suite with --filter runs the cases and variants the pattern matches"
+         COMMAND ${EXPECT} 0 "\\[1/1\\] gelu-small" "!gelu-large" -- ${GB} --suite gelu --filter "small/(eager|static)$" --device cpu ${QUICK} -o ${OUT_DIR}/filter)
+add_test(NAME "cli: only what --filter matched ran"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/filter/results.json
+                 timed:gelu-small/eager timed:gelu-small/static absent:gelu-small/graph absent:gelu-large/eager)
+set_tests_properties("cli: only what --filter matched ran" PROPERTIES DEPENDS "cli: --suite with --filter runs the cases and variants the pattern matches")
+add_test(NAME "cli: --filter that matches nothing (2)"
+         COMMAND ${EXPECT} 2 "--filter \"resnet\": matches no case of suite gelu and no case/variant \\(cases: gelu-small, gelu-large" --
+                 ${GB} --suite gelu --filter resnet)
+add_test(NAME "cli: --filter that is no regular expression (2)"
+         COMMAND ${EXPECT} 2 "--filter \"gelu-\\(\": not a regular expression" -- ${GB} --suite gelu --filter "gelu-(")
+add_test(NAME "cli: a workload's name given as a suite names the suite with its cases (2)"
+         COMMAND ${EXPECT} 2 "one_kernel is a workload, not a suite; its cases are in blog \\(graphbench --suite blog --filter '\\^replay-overhead\\$'\\)" --
+                 ${GB} --workload one_kernel)
+add_test(NAME "cli: unknown --workload (2)" COMMAND ${EXPECT} 2 "--suite nope: no suite file" -- ${GB} --workload nope)
 add_test(NAME "cli: bad spec names file and JSON path (2)"
          COMMAND ${EXPECT} 2 "bad_shape.json: /cases/1/shape/2: expected a positive integer, got -3" --
                  ${GB} run --config ${CLI_DIR}/bad_shape.json)
@@ -219,12 +235,12 @@ add_test(NAME "cli: a suite name that is a path is bad input (2)"
          COMMAND ${EXPECT} 2 "unsafe_suite_name.json: /suite: expected a suite name of" --
                  ${GB} run --config ${CLI_DIR}/unsafe_suite_name.json)
 add_test(NAME "cli: --workload that is a path is bad input (2)"
-         COMMAND ${EXPECT} 2 "--workload \"../configs/gelu\": expected the name of a suite" -- ${GB} --workload ../configs/gelu)
+         COMMAND ${EXPECT} 2 "--suite \"../configs/gelu\": expected the name of a suite" -- ${GB} --workload ../configs/gelu)
 add_test(NAME "cli: linear_dropout's dropout length is checked before anything runs (2)"
          COMMAND ${EXPECT} 2 "short_dropout.json: /cases/1/dropout: expected a list of exactly 2 numbers" "!\\[1/" --
                  ${GB} run --config ${CLI_DIR}/short_dropout.json --device cpu -o ${OUT_DIR}/short-dropout)
 add_test(NAME "cli: --workload together with run --config (2)"
-         COMMAND ${EXPECT} 2 "--workload and run --config both say what to run" --
+         COMMAND ${EXPECT} 2 "--suite \\(--workload\\) and run --config both say what to run" --
                  ${GB} --workload gelu run --config ${CLI_DIR}/comma_case.json)
 add_test(NAME "cli: a main-command option before run is refused (2)"
          COMMAND ${EXPECT} 2 "--device is an option of the main command" --
