@@ -98,8 +98,9 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
                  "Write a trace of a few eager steps and replays of each variant to DIR/<case>.<variant>.trace.json "
                  "(data-parallel: DIR/<case>.<variant>.rank<R>.trace.json, one per rank) (Chrome trace format: Perfetto, chrome://tracing; GPU runs; scripts/trace_timeline.py draws one "
                  "step of two variants as a PNG; docs/measuring.md)");
+  // Test hooks, for the CLI tests (tests/cli): out of --help (an option group without a name is hidden).
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
-      ->group("Testing");
+      ->group("");
   auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");
   dist->add_option("--nproc", raw.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
   dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
@@ -114,7 +115,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--grad-transport", raw.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
       ->check(CLI::IsMember(graphbench::gradient_transports()));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
-      ->group("Testing");
+      ->group("");
 }
 
 // "--seed": decimal digits only, at most 2^64 - 1.
@@ -191,6 +192,16 @@ std::string suite_names_text() {
   const auto names = graphbench::cli::suite_names(graphbench::cli::configs_search_dirs(""));
   if (names.empty()) return "none found: see --configs-dir";
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// A bare `graphbench`: what to type, in a few lines (the whole --help is long).
+std::string short_usage() {
+  return "usage: graphbench --suite NAME [options]        run the suite configs/NAME.json\n"
+         "       graphbench run --config FILE [options]    run a suite file\n"
+         "       graphbench list                           workloads, variants, suites and their cases\n"
+         "       graphbench compare BASELINE CURRENT       the CI regression gate\n"
+         "       graphbench --help                         every option\n"
+         "suites: " + suite_names_text() + "\n";
 }
 
 std::string joined_command_line(int argc, char** argv) {
@@ -284,7 +295,7 @@ int main(int argc, char** argv) {
       throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");
     }
     if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
-    std::cerr << app.help() << "\ngraphbench: error: nothing to do: give --suite NAME or a subcommand\n";
+    std::cerr << short_usage() << "graphbench: error: nothing to do: give --suite NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {
     std::cerr << "graphbench: error: " << e.what() << "\n";

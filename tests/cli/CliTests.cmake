@@ -14,6 +14,14 @@ set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-tim
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
 add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes: 0" -- ${GB} --help)
 add_test(NAME "cli: no arguments is a usage error (2)" COMMAND ${EXPECT} 2 "nothing to do" -- ${GB})
+# A bare graphbench: a short usage (the main commands and --help), not the whole --help.
+add_test(NAME "cli: no arguments prints a short usage (2)"
+         COMMAND ${EXPECT} 2 "^usage: graphbench --suite NAME" "graphbench --help +every option" "^lines: [1-9]$" --
+                 sh -c "out=$(\"$1\" 2>&1); code=$?; printf '%s\\n' \"$out\"; echo \"lines: $(printf '%s\\n' \"$out\" | wc -l)\"; exit $code"
+                 sh ${GB})
+# The test hooks stay out of --help (they still work: see --inject-slowdown and --inject-rank-failure below).
+add_test(NAME "cli: --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject-slowdown" "!--inject-rank-failure" "!Test only" -- ${GB} --help)
+add_test(NAME "cli: run --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject" -- ${GB} run --help)
 add_test(NAME "cli: unknown option is a usage error (2)" COMMAND ${EXPECT} 2 "" -- ${GB} --workload gelu --bogus)
 add_test(NAME "cli: list shows workloads and variants" COMMAND ${EXPECT} 0 "jit\\+graph" -- ${GB} list)
 add_test(NAME "cli: list shows each suite's cases" COMMAND ${EXPECT} 0 "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" -- ${GB} list)
