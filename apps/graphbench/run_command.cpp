@@ -337,7 +337,7 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
 
 int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log) {
   const std::string& directory = run.directory;
-  if (!o.quiet) std::cout << "\n" << render_markdown(outcome.report);
+  if (!o.quiet) std::cout << "\n" << render_console(outcome.report);
   try {
     for (const auto& written : write_report_files(outcome.report, directory, run.formats)) {
       if (log != nullptr) *log << "wrote " << written << "\n";

@@ -4,17 +4,30 @@
 
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/report/sweep_sections.h"
+#include "graphbench/report/text_table.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 namespace graphbench {
 
 namespace {
+
+// results.md, or the terminal's view of the same report (render_console).
+enum class Style { kFile, kConsole };
+
+using Align = TextTable::Align;
+constexpr Align L = Align::kLeft;
+constexpr Align R = Align::kRight;
+
+std::string table_text(const TextTable& table, Style style) {
+  return style == Style::kConsole ? table.aligned() : table.markdown();
+}
 
 std::string human(double value) { return human_number(value); }
 
@@ -31,12 +44,6 @@ std::string status_text(const ResultRecord& r) {
 }
 
 bool is_training(const ResultRecord& r) { return r.kind == "training" || r.training.has_value(); }
-
-void append_row(std::string& out, const std::vector<std::string>& cells) {
-  out += '|';
-  for (const auto& text : cells) out += ' ' + markdown_cell(text) + " |";
-  out += '\n';
-}
 
 std::string device_line(const Environment& env) {
   std::vector<std::string> parts;
@@ -101,14 +108,99 @@ std::vector<std::string> training_row(const ResultRecord& r) {
           published};
 }
 
-void append_benchmarks(std::string& out, const RunReport& report) {
-  out += "\n## Benchmarks\n\n";
-  out += "| case | variant | method | status | median (us) | host (us) | IQR (us) | speedup vs eager [95% CI] | "
-         "published speedup | capture (ms) | GB/s (share of copy bandwidth) |\n";
-  out += "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|\n";
+// The skipped variants of each case on one line per reason (the terminal's view): a CPU run skips
+// most variants of every case for the same reason.
+// "- gelu-small: skipped (CUDA graphs need a CUDA device): graph, graph:replay, jit+graph"
+std::string folded_skips(const RunReport& report) {
+  std::string out;
+  std::vector<std::string> cases;
   for (const auto& r : report.records) {
-    if (!is_training(r)) append_row(out, benchmark_row(r));
+    if (is_training(r) || r.status != RecordStatus::kSkipped) continue;
+    if (std::find(cases.begin(), cases.end(), r.case_name) == cases.end()) cases.push_back(r.case_name);
   }
+  for (const auto& name : cases) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;  // in order of first use
+    for (const auto& r : report.records) {
+      if (is_training(r) || r.status != RecordStatus::kSkipped || r.case_name != name) continue;
+      auto found = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == r.reason; });
+      if (found == by_reason.end()) found = by_reason.insert(by_reason.end(), {r.reason, {}});
+      found->second.push_back(r.variant);
+    }
+    for (const auto& [reason, variants] : by_reason) {
+      out += fmt::format("- {}: skipped{}: {}\n", markdown_cell(name), reason.empty() ? "" : " (" + markdown_cell(reason) + ")",
+                         markdown_cell(fmt::format("{}", fmt::join(variants, ", "))));
+    }
+  }
+  return out;
+}
+
+// "3.10 ± 0.05": a ratio and half its 95% interval's width (none without an interval).
+std::string ratio_text(double ratio, const std::optional<stats::Interval>& ci) {
+  if (!ci) return fmt::format("{:.2f}", ratio);
+  return fmt::format("{:.2f} ± {:.2f}", ratio, (ci->high - ci->low) / 2.0);
+}
+
+}  // namespace
+
+std::vector<std::string> case_summaries(const RunReport& report) {
+  std::vector<std::string> lines;
+  std::vector<std::string> cases;
+  for (const auto& r : report.records) {
+    if (!is_training(r) && std::find(cases.begin(), cases.end(), r.case_name) == cases.end()) cases.push_back(r.case_name);
+  }
+  for (const auto& name : cases) {
+    const ResultRecord* eager = nullptr;
+    std::vector<const ResultRecord*> others;  // ok, with a speedup against eager
+    for (const auto& r : report.records) {
+      if (is_training(r) || r.case_name != name || r.status != RecordStatus::kOk) continue;
+      if (r.variant == "eager") {
+        eager = &r;
+      } else if (r.speedup_vs_eager && *r.speedup_vs_eager > 0) {
+        others.push_back(&r);
+      }
+    }
+    if (eager == nullptr || others.empty()) continue;
+    const auto fastest = *std::max_element(others.begin(), others.end(), [](const ResultRecord* a, const ResultRecord* b) {
+      return *a->speedup_vs_eager < *b->speedup_vs_eager;
+    });
+    if (*fastest->speedup_vs_eager >= 1.0) {
+      lines.push_back(fmt::format("{}: {} ran {} times faster than eager", name, fastest->variant,
+                                  ratio_text(*fastest->speedup_vs_eager, fastest->speedup_ci95)));
+    } else {
+      // Eager is fastest: against the next, the ratio (and its interval) turned over.
+      std::optional<stats::Interval> inverse;
+      if (fastest->speedup_ci95 && fastest->speedup_ci95->low > 0) {
+        inverse = stats::Interval{1.0 / fastest->speedup_ci95->high, 1.0 / fastest->speedup_ci95->low};
+      }
+      lines.push_back(fmt::format("{}: eager ran {} times faster than {}", name,
+                                  ratio_text(1.0 / *fastest->speedup_vs_eager, inverse), fastest->variant));
+    }
+  }
+  return lines;
+}
+
+namespace {
+
+void append_benchmarks(std::string& out, const RunReport& report, Style style) {
+  out += "\n## Benchmarks\n\n";
+  TextTable table({{"case", L}, {"variant", L}, {"method", L}, {"status", L}, {"median (us)", R}, {"host (us)", R},
+                   {"IQR (us)", R}, {"speedup vs eager [95% CI]", R}, {"published speedup", R}, {"capture (ms)", R},
+                   {"GB/s (share of copy bandwidth)", R}});
+  for (const auto& r : report.records) {
+    if (is_training(r)) continue;
+    if (style == Style::kConsole && r.status == RecordStatus::kSkipped) continue;  // folded below
+    table.add_row(benchmark_row(r));
+  }
+  if (style == Style::kFile) {
+    out += table.markdown();
+    return;
+  }
+  if (!table.empty()) out += table.aligned() + "\n";
+  out += folded_skips(report);
+  const auto summaries = case_summaries(report);
+  if (summaries.empty()) return;
+  out += "\nSummary (the fastest variant of each case against eager; ± half the 95% interval):\n";
+  for (const auto& line : summaries) out += "  " + markdown_cell(line) + "\n";
 }
 
 std::string mib(std::int64_t bytes) { return human(static_cast<double>(bytes) / (1024.0 * 1024.0)); }
@@ -140,24 +232,27 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
 
 // Why each figure is what it is: the kernels a step runs and how long the device is busy with
 // them, the host's share, and the memory (see docs/results.md).
-void append_breakdown(std::string& out, const RunReport& report) {
+void append_breakdown(std::string& out, const RunReport& report, Style style) {
   out += "\n## Where the time goes\n\n";
-  out += "| case | variant | method | kernels / step | graph kernel nodes | GPU busy (us / step) | busy share | "
-         "host (us / step) | host-bound | back to back (us / step) | peak allocated (MiB) | peak reserved (MiB) | graph pool (MiB) |\n";
-  out += "|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|\n";
+  TextTable table({{"case", L}, {"variant", L}, {"method", L}, {"kernels / step", R}, {"graph kernel nodes", R},
+                   {"GPU busy (us / step)", R}, {"busy share", R}, {"host (us / step)", R}, {"host-bound", L},
+                   {"back to back (us / step)", R}, {"peak allocated (MiB)", R}, {"peak reserved (MiB)", R},
+                   {"graph pool (MiB)", R}});
   for (const auto& r : report.records) {
-    if (has_breakdown(r)) append_row(out, breakdown_row(r));
+    if (has_breakdown(r)) table.add_row(breakdown_row(r));
   }
+  out += table_text(table, style);
 }
 
-void append_training(std::string& out, const RunReport& report) {
+void append_training(std::string& out, const RunReport& report, Style style) {
   out += "\n## Training\n\n";
-  out += "| case | variant | epochs | total (s) | load / capture / training / testing (s) | final test accuracy | "
-         "median step (us) | published |\n";
-  out += "|---|---|--:|--:|--:|--:|--:|--:|\n";
+  TextTable table({{"case", L}, {"variant", L}, {"epochs", R}, {"total (s)", R},
+                   {"load / capture / training / testing (s)", R}, {"final test accuracy", R}, {"median step (us)", R},
+                   {"published", R}});
   for (const auto& r : report.records) {
-    if (is_training(r)) append_row(out, training_row(r));
+    if (is_training(r)) table.add_row(training_row(r));
   }
+  out += table_text(table, style);
 }
 
 // "overlapped, 2 buckets of <= 25 MiB, fc1.weight in 4 chunks, bfloat16, 16 SMs left to the all-reduce,
@@ -210,33 +305,56 @@ std::string communication_text(const DataParallelFigures& d) {
   return text + ", under " + fmt::format("{}", fmt::join(settings, ", "));
 }
 
-void append_data_parallel(std::string& out, const RunReport& report) {
+void append_data_parallel(std::string& out, const RunReport& report, Style style) {
   out += "\n## Data-parallel\n\n";
   out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
          "Without all-reduce: the same step on each rank's shard alone, timed in the same run; exposed "
          "all-reduce: the world's step minus that, the communication the backward pass did not hide. "
          "Scaling efficiency: samples/s with N ranks over N times those of one rank alone.\n\n";
-  out += "| case | variant | ranks | step median / slowest rank (us) | without all-reduce (us) | exposed all-reduce (us) | "
-         "all-reduce alone (us) | gradients | samples/s | one rank (us) | scaling efficiency | speedup vs eager | "
-         "params identical (max error vs one process) | global batch |\n";
-  out += "|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|\n";
+  TextTable table({{"case", L}, {"variant", L}, {"ranks", R}, {"step median / slowest rank (us)", R},
+                   {"without all-reduce (us)", R}, {"exposed all-reduce (us)", R}, {"all-reduce alone (us)", R},
+                   {"gradients", L}, {"samples/s", R}, {"one rank (us)", R}, {"scaling efficiency", R},
+                   {"speedup vs eager", R}, {"params identical (max error vs one process)", R}, {"global batch", R}});
   std::vector<std::string> communication;  // distinct, in order of first use
   for (const auto& r : report.records) {
     if (!r.data_parallel) continue;
-    append_row(out, data_parallel_row(r));
+    table.add_row(data_parallel_row(r));
     std::string text = communication_text(*r.data_parallel);
     if (std::find(communication.begin(), communication.end(), text) == communication.end()) {
       communication.push_back(std::move(text));
     }
   }
+  out += table_text(table, style);
   for (const std::string& text : communication) out += "\nCommunication: " + markdown_cell(text) + "\n";
 }
 
-void append_warnings(std::string& out, const RunReport& report) {
+void append_warnings(std::string& out, const RunReport& report, Style style) {
   std::string lines;
-  for (const auto& r : report.records) {
-    for (const auto& warning : r.warnings) {
-      lines += fmt::format("- {} / {}: {}\n", markdown_cell(r.case_name), markdown_cell(r.variant), markdown_cell(warning));
+  if (style == Style::kFile) {
+    for (const auto& r : report.records) {
+      for (const auto& warning : r.warnings) {
+        lines += fmt::format("- {} / {}: {}\n", markdown_cell(r.case_name), markdown_cell(r.variant), markdown_cell(warning));
+      }
+    }
+  } else {
+    // The terminal's view: a warning that several records share, once, with how many and which.
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_text;  // in order of first use
+    for (const auto& r : report.records) {
+      for (const auto& warning : r.warnings) {
+        auto found = std::find_if(by_text.begin(), by_text.end(), [&](const auto& g) { return g.first == warning; });
+        if (found == by_text.end()) found = by_text.insert(by_text.end(), {warning, {}});
+        found->second.push_back(r.case_name + " / " + r.variant);
+      }
+    }
+    for (const auto& [warning, where] : by_text) {
+      if (where.size() == 1) {
+        lines += fmt::format("- {}: {}\n", markdown_cell(where.front()), markdown_cell(warning));
+        continue;
+      }
+      constexpr std::size_t kNamed = 3;
+      std::string which = fmt::format("{}", fmt::join(where.begin(), where.begin() + std::min(where.size(), kNamed), ", "));
+      if (where.size() > kNamed) which += fmt::format(" and {} more", where.size() - kNamed);
+      lines += fmt::format("- {} records: {} ({})\n", where.size(), markdown_cell(warning), markdown_cell(which));
     }
   }
   if (!lines.empty()) out += "\n## Warnings\n\n" + lines;
@@ -253,9 +371,7 @@ void append_validation_notes(std::string& out, const RunReport& report) {
   if (!lines.empty()) out += "\n## Validation notes\n\n" + lines;
 }
 
-}  // namespace
-
-std::string render_markdown(const RunReport& report) {
+std::string render(const RunReport& report, Style style) {
   const Environment& env = report.environment;
   std::string out = fmt::format("# graphbench: {}\n\n", env.suite.empty() ? "run" : markdown_cell(env.suite));
   out += device_line(env);
@@ -273,14 +389,20 @@ std::string render_markdown(const RunReport& report) {
     any_data_parallel = any_data_parallel || r.data_parallel.has_value();
   }
   if (!any_benchmark && !any_training) out += "\nNo results.\n";
-  if (any_data_parallel) append_data_parallel(out, report);
-  if (any_benchmark) append_benchmarks(out, report);
+  if (any_data_parallel) append_data_parallel(out, report, style);
+  if (any_benchmark) append_benchmarks(out, report, style);
   out += sweeps_markdown(report);
-  if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report);
-  if (any_training) append_training(out, report);
+  if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report, style);
+  if (any_training) append_training(out, report, style);
   append_validation_notes(out, report);
-  append_warnings(out, report);
+  append_warnings(out, report, style);
   return out;
 }
+
+}  // namespace
+
+std::string render_markdown(const RunReport& report) { return render(report, Style::kFile); }
+
+std::string render_console(const RunReport& report) { return render(report, Style::kConsole); }
 
 }  // namespace graphbench
