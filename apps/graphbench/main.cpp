@@ -88,7 +88,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   group->add_option("--min-samples", raw.min_samples, "Samples per variant at least");
   group->add_option("--max-samples", raw.max_samples, "Samples per variant at most");
   group->add_option("--min-time", raw.min_time_s, "Seconds of measured time per variant at least");
-  group->add_option("--max-time", raw.max_time_s, "Timeout per case in seconds");
+  group->add_option("--max-time", raw.max_time_s, "Time limit of each case in seconds: validation (up to half), warm-up and sampling, one step of each at least (docs/measuring.md)");
   group->add_option("--noise", raw.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
   app.add_option("--l2", o.l2, "L2 cache between timed steps (CUDA): hot (left warm, back-to-back steps) or cold (flushed before every step, each step timed alone)")
       ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();

@@ -20,6 +20,7 @@ void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::str
   if (!timed.issue_us.empty()) record.issue_median_us = stats::summarize(timed.issue_us).median;
   record.rel_noise = stats::median_relative_noise(timed.device_us);
   record.stop_reason = stop_reason;
+  if (!timed.warmup_cut.empty()) record.warnings.push_back(timed.warmup_cut);
   const double rel_iqr = record.stats->iqr / record.stats->median;
   if (rel_iqr > 0.10) {
     record.warnings.push_back(fmt::format("IQR is {:.0f}% of the median (over 10%): noisy measurement", rel_iqr * 100));

@@ -6,10 +6,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace graphbench {
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context, const SamplingAgreement* agreement) {
+                        const CaseContext& context, const SamplingAgreement* agreement, std::optional<double> time_left_s) {
+  const auto started = std::chrono::steady_clock::now();
   TimedCase out;
   for (const auto& v : variants) {
     if (v.record->status != RecordStatus::kOk) continue;
@@ -46,7 +50,12 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
       if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
     };
   }
-  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
+  SamplingSpec sampling = spec.sampling;
+  if (time_left_s) {
+    const double making_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    sampling.max_time_s = std::max(*time_left_s - making_s, 0.0);
+  }
+  out.stop_reason = sample_interleaved(out.timed, sampling, timer, observer, agreement);
   out.sm_clock_end_mhz = current_sm_clock_mhz();
   return out;
 }
