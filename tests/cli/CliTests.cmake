@@ -93,6 +93,18 @@ add_test(NAME "cli: gelu results files"
                  null:gelu-small/graph=rel_noise envnull:copy_bandwidth_gbps envnull:sm_count interrupted:no)
 set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU, no progress lines without a terminal")
 
+# The shipped sweep that needs model files says which file is missing and which script makes it
+# (a copy of the suite, so that model files made in the checkout cannot hide the message); the
+# shipped CPU sweep runs (two of its points here, for time) and its times can be plotted.
+add_test(NAME "cli: configs/sweeps.json without its model files names the script that makes them (2)"
+         COMMAND ${EXPECT} 2 "/cases/3/path: .*hf-gpt2-b1-decode-m256-p128-bfloat16.pt2: no such file \\(case gpt2-decode\\[batch=1\\]; the suite says it is made by: scripts/sweep-models.sh .*needs PyTorch" "!\\[1/" --
+                 sh -c "mkdir -p \"$2/configs\" && cp \"$3\" \"$2/configs/\" && exec \"$1\" run --config \"$2/configs/sweeps.json\" --device cpu -o \"$2/out\""
+                 sh ${GB} ${OUT_DIR}/sweeps-missing ${PROJECT_SOURCE_DIR}/configs/sweeps.json)
+add_test(NAME "cli: configs/sweep-gelu.json runs as shipped on the CPU"
+         COMMAND ${EXPECT} 0 "\\| gelu\\[batch=2\\] +\\| static +\\|" --
+                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 0.5
+                 --min-samples 3 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
+
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
 # are accepted (they change nothing without a GPU) and checked.
 add_test(NAME "cli: the replay-overhead case on the CPU, --l2 cold --profile off"
@@ -181,7 +193,7 @@ set_tests_properties("cli: models: a channels-last training step hands convoluti
 file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
 configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
 add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
-         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; the suite says it is made by: python3 scripts/export_model.py torchvision:resnet50 .*; that script needs PyTorch" --
                  ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
 
 # compare: the CI gate's exit codes on golden files.
