@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Pictures of the sweeps of a graphbench results.json (docs/results.md, "Sweeps").
 
-    python3 scripts/plot_sweep.py RESULTS_JSON [--output-dir DIR]
+    python3 scripts/plot_sweep.py RESULTS_JSON [-o DIR]
 
 One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: the results file's
+folder, as every plot script of graphbench writes beside its input; -o/--output-dir names another
 folder): above, the graph's speedup over eager against the swept size, its 95% interval as a
 band, 1x and the 5% line, the crossover marked and the recommended capture sizes ringed; below,
 the memory of the graph's pool at each size, with the totals of keeping the recommended graphs
@@ -159,7 +160,7 @@ def plot_times(plt, case, axis, by_variant, environment, output):
 def main(argv):
     parser = argparse.ArgumentParser(prog=PROG, description="Draws each sweep of a graphbench results.json.")
     parser.add_argument("results", help="results.json of a run with sweeps")
-    parser.add_argument("--output-dir", help="folder for the PNG files (default: the results file's folder)")
+    parser.add_argument("-o", "--output-dir", help="folder for the PNG files (default: beside RESULTS_JSON, in its folder)")
     args = parser.parse_args(argv)
     try:
         sweeps, environment, times = load_sweeps(args.results)

@@ -5,6 +5,7 @@
 #include "run_command.h"
 
 #include "graphbench/compare/compare.h"
+#include "graphbench/compare/result_paths.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
@@ -223,7 +224,7 @@ int main(int argc, char** argv) {
       "  graphbench --suite gelu --filter large           its cases whose name matches a pattern\n"
       "  graphbench --suite mnist --use-train-graph       the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
-      "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
+      "  graphbench compare base new --threshold 5% [--aa base2] [--json verdicts.json]   two runs' -o folders\n"
       "  graphbench list                                  workloads, variants, suites\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
@@ -245,13 +246,15 @@ int main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants, suites and their cases");
 
   CompareCliOptions cmp;
-  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
-  compare->add_option("baseline", cmp.baseline, "Baseline results.json")->required();
-  compare->add_option("current", cmp.current, "Current results.json")->required();
+  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two runs (their results.json files or output folders)");
+  compare->add_option("baseline", cmp.baseline, "Baseline results.json, or the folder of a run (-o DIR) holding it")->required();
+  compare->add_option("current", cmp.current, "Current results.json, or the folder of a run holding it")->required();
   compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05 (never below the measured noise)")
       ->capture_default_str();
   compare->add_option("--metric", cmp.metric, "time: per-step times; speedup: each variant's ratio to eager within its run (cancels drift between machines)")
       ->check(CLI::IsMember({"time", "speedup"}))->capture_default_str();
+  compare->add_option("--json,--dump-to-json", cmp.json_path,
+                      "Also write the verdicts to FILE as JSON, one row per case, variant and measure (docs/ci.md)");
   compare->add_option("--aa", cmp.aa_baseline, "A second baseline run of the same code: the two baselines' difference sets each record's run-to-run noise floor (A/A calibration)");
   compare->add_flag("--fail-on-missing", cmp.fail_on_missing, "A case missing from CURRENT is a regression");
   compare->add_option("--min-samples", cmp.min_samples, "Fewer samples than this on either side: UNSURE")->capture_default_str();
@@ -281,7 +284,9 @@ int main(int argc, char** argv) {
       options.fail_on_missing = cmp.fail_on_missing;
       options.min_samples = cmp.min_samples;
       try {
-        return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline);
+        const auto file = [](const std::string& path) { return path.empty() ? path : graphbench::results_file_of(path); };
+        return graphbench::run_compare(file(cmp.baseline), file(cmp.current), options, std::cout, file(cmp.aa_baseline),
+                                       cmp.json_path);
       } catch (const graphbench::InputError&) {
         throw;
       } catch (const std::exception& e) {

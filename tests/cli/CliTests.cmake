@@ -205,6 +205,17 @@ add_test(NAME "cli: compare faster (0)" COMMAND ${EXPECT} 0 "FASTER" -- ${GB} co
 add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (1)"
          COMMAND ${EXPECT} 1 "A/A: " "REGRESSION: .* slower" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
+# compare takes the folders a run writes (-o DIR) and writes the verdicts as JSON.
+add_test(NAME "cli: compare two run folders, the verdicts also as JSON (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: .* slower" "wrote .*verdicts.json" --
+                 sh -c "mkdir -p \"$2/a\" \"$2/b\" && cp \"$3\" \"$2/a/results.json\" && cp \"$4\" \"$2/b/results.json\" && exec \"$1\" compare \"$2/a\" \"$2/b\" --json \"$2/verdicts.json\""
+                 sh ${GB} ${OUT_DIR}/compare-folders ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json)
+add_test(NAME "cli: the JSON verdicts name the regression"
+         COMMAND ${Python3_EXECUTABLE} -c "import json, sys; d = json.load(open(sys.argv[1])); bad = [r for r in d['rows'] if r['regression']]; sys.exit(0 if d['exit_code'] == 1 and d['regressions'] == len(bad) > 0 and all(r['verdict'] == 'SLOWER' and r['ratio'] > 1 for r in bad) else 1)"
+                 ${OUT_DIR}/compare-folders/verdicts.json)
+set_tests_properties("cli: the JSON verdicts name the regression" PROPERTIES DEPENDS "cli: compare two run folders, the verdicts also as JSON (1)")
+add_test(NAME "cli: compare a folder without results.json (2)"
+         COMMAND ${EXPECT} 2 "cli: a folder without results.json" -- ${GB} compare ${CLI_DIR} ${GOLDEN}/baseline.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
 add_test(NAME "cli: compare an ok record without samples is a corrupt file, never a pass (2)"
          COMMAND ${EXPECT} 2 "current_empty_samples.json: /records/0/samples_us: an ok record .* without samples" --

@@ -2,6 +2,8 @@
 // (run_compare, declared in compare.h).
 #include "graphbench/compare/compare.h"
 
+#include "graphbench/compare/verdict_json.h"
+#include "graphbench/report/atomic_file.h"
 #include "graphbench/report/json_io.h"
 
 #include <ostream>
@@ -9,7 +11,8 @@
 namespace graphbench {
 
 int run_compare(const std::string& baseline_path, const std::string& current_path,
-                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path) {
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path,
+                const std::string& json_path) {
   const RunReport baseline = read_results_file(baseline_path);
   const RunReport current = read_results_file(current_path);
   RunReport aa;
@@ -20,6 +23,10 @@ int run_compare(const std::string& baseline_path, const std::string& current_pat
   out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";
   if (!aa_baseline_path.empty()) out << "A/A:      " << aa_baseline_path << " (second baseline run: run-to-run noise)\n";
   out << "\n" << render_comparison(result, options);
+  if (!json_path.empty()) {
+    write_file_atomically(json_path, comparison_to_json(result, options, sources).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    out << "wrote " << json_path << "\n";
+  }
   return result.exit_code();
 }
 
