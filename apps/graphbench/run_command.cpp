@@ -169,6 +169,11 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
     if (o.min_time_s) s.min_time_s = *o.min_time_s;
     if (o.max_time_s) s.max_time_s = *o.max_time_s;
     if (o.noise) s.target_rel_noise = *o.noise;
+    // A bound given on the command line wins over the suite's other bound: --max-time 0.3 is a
+    // limit even where the suite asks for 0.5 s of samples (and --min-samples 50 raises the
+    // suite's max_samples, as before).
+    if (o.max_time_s && !o.min_time_s) s.min_time_s = std::min(s.min_time_s, s.max_time_s);
+    if (o.max_samples && !o.min_samples) s.min_samples = std::min(s.min_samples, s.max_samples);
     s.max_samples = std::max(s.max_samples, s.min_samples);
     s.max_time_s = std::max(s.max_time_s, s.min_time_s);
   }

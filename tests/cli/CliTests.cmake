@@ -93,6 +93,18 @@ add_test(NAME "cli: gelu results files"
                  null:gelu-small/graph=rel_noise envnull:copy_bandwidth_gbps envnull:sm_count interrupted:no)
 set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU, no progress lines without a terminal")
 
+# The shipped sweep that needs model files says which file is missing and which script makes it
+# (a copy of the suite, so that model files made in the checkout cannot hide the message); the
+# shipped CPU sweep runs (two of its points here, for time) and its times can be plotted.
+add_test(NAME "cli: configs/sweeps.json without its model files names the script that makes them (2)"
+         COMMAND ${EXPECT} 2 "/cases/3/path: .*hf-gpt2-b1-decode-m256-p128-bfloat16.pt2: no such file \\(case gpt2-decode\\[batch=1\\]; the suite says it is made by: scripts/sweep-models.sh .*needs PyTorch" "!\\[1/" --
+                 sh -c "mkdir -p \"$2/configs\" && cp \"$3\" \"$2/configs/\" && exec \"$1\" run --config \"$2/configs/sweeps.json\" --device cpu -o \"$2/out\""
+                 sh ${GB} ${OUT_DIR}/sweeps-missing ${PROJECT_SOURCE_DIR}/configs/sweeps.json)
+add_test(NAME "cli: configs/sweep-gelu.json runs as shipped on the CPU"
+         COMMAND ${EXPECT} 0 "\\| gelu\\[batch=2\\] +\\| static +\\|" --
+                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 0.5
+                 --min-samples 3 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
+
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
 # are accepted (they change nothing without a GPU) and checked.
 add_test(NAME "cli: the replay-overhead case on the CPU, --l2 cold --profile off"
@@ -213,7 +225,7 @@ set_tests_properties("cli: models: a channels-last training step hands convoluti
 file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
 configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
 add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
-         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; the suite says it is made by: python3 scripts/export_model.py torchvision:resnet50 .*; that script needs PyTorch" --
                  ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
 
 # compare: the CI gate's exit codes on golden files.
@@ -225,6 +237,17 @@ add_test(NAME "cli: compare faster (0)" COMMAND ${EXPECT} 0 "FASTER" -- ${GB} co
 add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (1)"
          COMMAND ${EXPECT} 1 "A/A: " "REGRESSION: .* slower" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
+# compare takes the folders a run writes (-o DIR) and writes the verdicts as JSON.
+add_test(NAME "cli: compare two run folders, the verdicts also as JSON (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: .* slower" "wrote .*verdicts.json" --
+                 sh -c "mkdir -p \"$2/a\" \"$2/b\" && cp \"$3\" \"$2/a/results.json\" && cp \"$4\" \"$2/b/results.json\" && exec \"$1\" compare \"$2/a\" \"$2/b\" --json \"$2/verdicts.json\""
+                 sh ${GB} ${OUT_DIR}/compare-folders ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json)
+add_test(NAME "cli: the JSON verdicts name the regression"
+         COMMAND ${Python3_EXECUTABLE} -c "import json, sys; d = json.load(open(sys.argv[1])); bad = [r for r in d['rows'] if r['regression']]; sys.exit(0 if d['exit_code'] == 1 and d['regressions'] == len(bad) > 0 and all(r['verdict'] == 'SLOWER' and r['ratio'] > 1 for r in bad) else 1)"
+                 ${OUT_DIR}/compare-folders/verdicts.json)
+set_tests_properties("cli: the JSON verdicts name the regression" PROPERTIES DEPENDS "cli: compare two run folders, the verdicts also as JSON (1)")
+add_test(NAME "cli: compare a folder without results.json (2)"
+         COMMAND ${EXPECT} 2 "cli: a folder without results.json" -- ${GB} compare ${CLI_DIR} ${GOLDEN}/baseline.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
 add_test(NAME "cli: compare an ok record without samples is a corrupt file, never a pass (2)"
          COMMAND ${EXPECT} 2 "current_empty_samples.json: /records/0/samples_us: an ok record .* without samples" --

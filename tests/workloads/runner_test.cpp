@@ -223,11 +223,12 @@ TEST_CASE("benchmark case: the test-only slowdown repeats every step of one vari
 }
 
 TEST_CASE("benchmark case: a case that will take long says so first, and how to shorten it") {
-  // One eager step takes 20 ms; 2000 warm-up steps of it would take 40 s (the timed runner is
-  // fast, so the test is not).
+  // One eager step takes 20 ms; 2000 warm-up steps of it would take 40 s, within a time limit of
+  // 600 s (the timed runner is fast, so the test is not).
   FakeWorkload workload("fake", false, 0.02);
   auto spec = fake_case("slow", "fake", {"eager"});
   spec.sampling.warmup_steps = 2000;
+  spec.sampling.max_time_s = 600;
   CaseContext context;
   context.case_names = {"slow", "quick"};
   std::ostringstream log;
@@ -237,7 +238,8 @@ TEST_CASE("benchmark case: a case that will take long says so first, and how to 
   CHECK(find(records, "eager").status == RecordStatus::kOk);
   CHECK_THAT(log.str(), Catch::Contains("slow: one eager step took "));
   CHECK_THAT(log.str(), Catch::Contains(" ms on this device, so this case needs about "));
-  CHECK_THAT(log.str(), Catch::Contains("leave it out (--cases quick) or sample less (--warmup 1"));
+  CHECK_THAT(log.str(), Catch::Contains("leave it out (--cases quick), lower its time limit (--max-time 10: "));
+  CHECK_THAT(log.str(), Catch::Contains("sample less (--warmup 1"));
   CHECK(log.str().find('\r') == std::string::npos);  // the log gets no progress lines
   CHECK_THAT(terminal.str(), Catch::Contains("\rslow: validating eager (1 of 1), step 1 of 1"));
   CHECK_THAT(terminal.str(), Catch::Contains("\rslow: warming up eager"));

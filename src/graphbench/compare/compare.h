@@ -157,8 +157,9 @@ std::string render_comparison(const CompareResult& result, const CompareOptions&
 // Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
 // to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
 // `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
+// `json_path`: "" or where the verdicts go as JSON (compare/verdict_json.h), written whole.
 int run_compare(const std::string& baseline_path, const std::string& current_path,
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
-                const std::string& calibration_path = "");
+                const std::string& calibration_path = "", const std::string& json_path = "");
 
 }  // namespace graphbench

@@ -33,6 +33,7 @@ void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::str
                                           "interval",
                                           record.samples_us.size(), min_samples));
   }
+  if (!timed.warmup_cut.empty()) record.warnings.push_back(timed.warmup_cut);
   const double rel_iqr = record.stats->iqr / record.stats->median;
   if (rel_iqr > 0.10) {
     record.warnings.push_back(fmt::format("IQR is {:.0f}% of the median (over 10%): noisy measurement", rel_iqr * 100));
