@@ -692,3 +692,12 @@ add_test(NAME "cli: a building.md without the budget line is bad input to the bu
                  ${CHECK_BUILD_TIME} ${BUILD_TIME_DIR}/within ${CLI_DIR}/expect.sh)
 add_test(NAME "cli: docs/building.md states the build-time budget"
          COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the build of graphbench takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
+
+# On the CPU a case left at the default time limit (meant for GPUs) is held to a few seconds, so
+# that the README's first run takes seconds; --max-time (or the suite's own limit) is kept.
+add_test(NAME "cli: on the CPU a case at the default limit is timed for at most 3 s, said once"
+         COMMAND ${EXPECT} 0 "^graphbench: on the CPU each case is timed for at most 3 s" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager --min-samples 3 -o ${OUT_DIR}/cpu-limit)
+add_test(NAME "cli: on the CPU --max-time keeps its own limit"
+         COMMAND ${EXPECT} 0 "!on the CPU each case is timed" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager ${QUICK} -o ${OUT_DIR}/cpu-limit-given)

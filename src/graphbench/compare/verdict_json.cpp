@@ -25,6 +25,8 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
                     {"threshold", finite_or_null(c.threshold_used)},
                     {"noise", finite_or_null(c.noise)},
                     {"aa_noise", finite_or_null(c.aa_noise)},
+                    {"p_value", finite_or_null(c.p_value)},  // calibrated rows (--calibration) only
+                    {"calibration_runs", c.calibration_runs},
                     {"baseline", finite_or_null(c.baseline_median_us)},
                     {"current", finite_or_null(c.current_median_us)},
                     {"note", c.note}});
@@ -36,7 +38,7 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
            {{"metric", to_string(options.metric)},
             {"threshold", options.threshold},
             {"min_samples", options.min_samples},
-            {"fail_on_missing", options.fail_on_missing},
+            {"allow_missing", options.allow_missing},
             {"accuracy_tolerance", options.accuracy_tolerance}}},
           {"exit_code", result.exit_code()},
           {"regressions", result.regressions().size()},
