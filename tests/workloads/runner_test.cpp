@@ -340,7 +340,7 @@ TEST_CASE("summary: a variant with fewer samples than min_samples has no interva
   CHECK_FALSE(short_record.speedup_ci95.has_value());
   CHECK(std::isinf(short_record.rel_noise));
   CHECK_THAT(short_record.warnings.back(),
-             Catch::Equals("3 samples, fewer than min_samples 10: the median and the speedup have no interval"));
+             Catch::Matchers::Equals("3 samples, fewer than min_samples 10: the median and the speedup have no interval"));
   CHECK_FALSE(graphbench::has_too_few_samples(full_record));
   CHECK(full_record.speedup_ci95.has_value());
 
@@ -350,7 +350,7 @@ TEST_CASE("summary: a variant with fewer samples than min_samples has no interva
   summarize_timing(timed, StepCost{}, Environment{});
   CHECK_FALSE(full_record.speedup_ci95.has_value());
   CHECK_THAT(full_record.warnings.back(),
-             Catch::Equals("eager has 4 samples, fewer than min_samples 10: the speedup has no interval"));
+             Catch::Matchers::Equals("eager has 4 samples, fewer than min_samples 10: the speedup has no interval"));
 }
 
 TEST_CASE("training case: a run that trained nothing fails with the reason") {
