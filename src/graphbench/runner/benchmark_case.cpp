@@ -94,13 +94,17 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
           *log << "  " << note << std::endl;
         }
       }
-    }, kValidationShare * spec.sampling.max_time_s);
+    }, context.time_limit_cuts_validation ? kValidationShare * spec.sampling.max_time_s : 0.0);
   }
   say("timing the validated variants, interleaved");
   TimedCase timed = [&] {
     const NvtxRange phase("time");
-    return time_variants(*instance, runnable, spec, context, nullptr,
-                         std::max(spec.sampling.max_time_s - seconds_since(case_started), 0.0));
+    // Under --max-time the limit holds from the start of validation; else it bounds warm-up and
+    // sampling, from here.
+    const double limit_from_here = context.time_limit_cuts_validation
+                                       ? spec.sampling.max_time_s - seconds_since(case_started)
+                                       : spec.sampling.max_time_s;
+    return time_variants(*instance, runnable, spec, context, nullptr, std::max(limit_from_here, 0.0));
   }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");

@@ -34,6 +34,11 @@ struct CaseContext {
   std::string slowdown_variant;  // a variant name, or "" for none
   int slowdown_factor = 0;
   bool cold_l2 = false;  // --l2 cold: flush the L2 cache before every timed step (CUDA)
+  // --max-time given: its limit holds for validation too (eager's spread runs, then variants it
+  // leaves no time for, are left out, each record saying so). A limit from the suite (or the
+  // default) bounds warm-up and sampling only: validation, the proof that a variant computes what
+  // eager does, is never cut short without being asked.
+  bool time_limit_cuts_validation = false;
   bool profile = true;   // --profile off: no kernel profile after the timed samples
   bool energy = false;   // --energy on: energy per step after the timed samples (CUDA; runner/case_timing.h)
   std::string trace_dir;  // --trace DIR: a trace of a few steps of each variant (runner/case_trace.h)
