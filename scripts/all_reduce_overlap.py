@@ -4,20 +4,13 @@ large data-parallel step's last product alone (fc1's weight gradient, whole and 
 with the kernel that ran it, and each beside an all-reduce launched just before it on a
 high-priority side stream, as the overlapped backward pass launches them. Run under torchrun:
 
-    python3 -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py [--sm-carveout N ...]
+    python3 -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py
 
 Rank 0 prints one line per figure: CUDA events around 20 back-to-back calls, after 5 untimed. Side
 by side close to the longer of the two means they overlap; close to their sum means they took
 turns (the product's blocks hold every multiprocessor, so the all-reduce's wait for them).
 
---sm-carveout N repeats the products under cuBLASLt, first as it is and then with N
-multiprocessors left to other kernels (PyTorch's experimental matmul SM carveout, which only
-cuBLASLt honours): what leaving room to the all-reduce costs the product, and what it buys beside
-it. NCCL launches no kernel for a one-rank all-reduce, so with one rank nothing is put beside the
-products but --stand-in K: a kernel of K blocks, each holding a whole multiprocessor (all its
-shared memory) for --stand-in-us microseconds, as an all-reduce's K channels would, launched on
-the high-priority side stream like the all-reduces (compiled at start with LibTorch's
-cpp_extension: needs nvcc).
+NCCL launches no kernel for a one-rank all-reduce, so with one rank only the products are timed.
 
 Exit codes: 0 done, 2 bad arguments or not under torchrun.
 """
@@ -39,71 +32,19 @@ BATCH, IN_FEATURES, HIDDEN = 640, 4096, 2048
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sm-carveout", type=int, nargs="+", default=[], metavar="N",
-                        help="also time the products under cuBLASLt with N multiprocessors left free (one figure set per N)")
-    parser.add_argument("--stand-in", type=int, nargs="+", default=[], metavar="K",
-                        help="also put beside each product a kernel of K blocks that each hold a multiprocessor")
-    parser.add_argument("--stand-in-us", type=float, default=120.0, metavar="US",
-                        help="how long each stand-in block holds its multiprocessor (default 120)")
-    args = parser.parse_args(argv)
-    for k in args.stand_in:
-        if k < 1:
-            parser.error(f"--stand-in: expected a positive number of blocks, got {k}")
-    if not args.stand_in_us > 0:
-        parser.error(f"--stand-in-us: expected a positive number of microseconds, got {args.stand_in_us}")
-    for n in args.sm_carveout:
-        if n < 1:
-            parser.error(f"--sm-carveout: expected a positive number of multiprocessors, got {n}")
-    return args
-
-
-STAND_IN_SOURCE = r"""
-#include <torch/extension.h>
-#include <ATen/cuda/CUDAContext.h>
-__global__ void hold(long long cycles) {
-  extern __shared__ char shared[];
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-    if (threadIdx.x == 0) shared[0] = 1;
-  }
-}
-void launch(int64_t blocks, int64_t cycles) {
-  int device = 0, bytes = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  cudaFuncSetAttribute(hold, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  hold<<<blocks, 512, bytes, at::cuda::getCurrentCUDAStream()>>>(cycles);
-}
-"""
-
-
-def compile_stand_in():
-    """launch(blocks, cycles): a kernel whose blocks each take a whole multiprocessor's shared memory."""
-    from torch.utils.cpp_extension import load_inline
-
-    return load_inline("graphbench_stand_in", cpp_sources="void launch(int64_t blocks, int64_t cycles);",
-                       cuda_sources=STAND_IN_SOURCE, functions=["launch"], verbose=False).launch
+    return parser.parse_args(argv)
 
 
 class Bench:
     """The process group, the side stream and the product's inputs of one rank."""
 
-    def __init__(self, torch, dist, stand_in=(), stand_in_us=120.0):
+    def __init__(self, torch, dist):
         self.torch, self.dist = torch, dist
         self.rank = dist.get_rank()
         self.world = dist.get_world_size()
         self.side = torch.cuda.Stream(priority=-1)
         self.grad_out = torch.randn(BATCH, HIDDEN, device="cuda")
         self.x_in = torch.randn(BATCH, IN_FEATURES, device="cuda")
-        self.stand_in = list(stand_in)
-        self.launch_stand_in = compile_stand_in() if self.stand_in else None
-        self.stand_in_cycles = self.cycles_for(stand_in_us) if self.stand_in else 0
-
-    def cycles_for(self, us):
-        """The clock cycles a stand-in block spins to last `us` microseconds, measured on this GPU."""
-        probe = 1_000_000
-        probe_us = self.per_call_us(lambda: self.launch_stand_in(1, probe))
-        return int(us * probe / probe_us)
 
     def say(self, text):
         if self.rank == 0:
@@ -152,8 +93,6 @@ class Bench:
             self.say(f"{label}: fc1 weight-gradient product, {rows} rows, alone: {product_us:.1f} us; {self.kernels(product)}")
             if self.world > 1:
                 self.beside(product, product_us)
-            for blocks in self.stand_in:
-                self.beside_stand_in(product, product_us, blocks)
 
     def side_by_side(self, other, product):
         def both():
@@ -163,13 +102,6 @@ class Bench:
             product()
             self.torch.cuda.current_stream().wait_stream(self.side)
         return both
-
-    def beside_stand_in(self, product, product_us, blocks):
-        stand_in = lambda: self.launch_stand_in(blocks, self.stand_in_cycles)  # noqa: E731
-        alone = self.per_call_us(stand_in)
-        both = self.per_call_us(self.side_by_side(stand_in, product))
-        self.say(f"  beside a stand-in of {blocks} blocks ({alone:.1f} us alone): {both:.1f} us "
-                 f"(longer of the two {max(alone, product_us):.1f}, sum {alone + product_us:.1f})")
 
     def beside(self, product, product_us):
         for mib in BESIDE_MIB:
@@ -182,7 +114,7 @@ class Bench:
 
 
 def main(argv):
-    args = parse_args(argv)
+    parse_args(argv)  # --help, and no arguments taken
     if "RANK" not in os.environ:
         print("all_reduce_overlap.py: run it under torchrun (python3 -m torch.distributed.run --nproc-per-node 2 ...)",
               file=sys.stderr)
@@ -193,28 +125,15 @@ def main(argv):
     rank = int(os.environ["RANK"])
     torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
     sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
-    too_many = [n for n in args.sm_carveout if n >= sms]
-    if too_many:
-        print(f"all_reduce_overlap.py: --sm-carveout: expected fewer than the GPU's {sms} multiprocessors, got {too_many[0]}",
-              file=sys.stderr)
-        return 2
     dist.init_process_group("nccl")
-    bench = Bench(torch, dist, args.stand_in, args.stand_in_us)
+    bench = Bench(torch, dist)
     bench.say(f"{torch.cuda.get_device_name()} ({sms} multiprocessors), {bench.world} rank{'s' if bench.world > 1 else ''}, "
               f"NCCL {'.'.join(map(str, torch.cuda.nccl.version()))}, PyTorch {torch.__version__}")
     if bench.world > 1:
         bench.all_reduce_alone()
     else:
-        bench.say("one rank: NCCL launches no kernel for its all-reduce; only stand-ins go beside the products")
+        bench.say("one rank: NCCL launches no kernel for its all-reduce, so only the products are timed")
     bench.products("cuBLAS")
-    if args.sm_carveout:
-        torch.backends.cuda.preferred_blas_library("cublaslt")
-        bench.products("cuBLASLt")
-        for n in args.sm_carveout:
-            torch._C._set_sm_carveout_experimental(n)
-            bench.products(f"cuBLASLt, {n} multiprocessors carved out")
-        torch._C._set_sm_carveout_experimental(None)
-        torch.backends.cuda.preferred_blas_library("cublas")
     dist.destroy_process_group()
     return 0
 

@@ -66,8 +66,6 @@ def gradients(d):
         text += f", {chunked.get('param', '?')} in {len(chunked.get('rows') or [])} chunks"
     if d.get("grad_dtype", "float32") != "float32":
         text += f", {d['grad_dtype']}"
-    if is_number(d.get("sm_carveout")) and d["sm_carveout"] > 0:
-        text += f", {d['sm_carveout']} SMs left to the all-reduce"
     if d.get("grad_transport", "collective") != "collective":
         text += f", {d['grad_transport']} all-reduce"
     return text

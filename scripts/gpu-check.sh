@@ -78,8 +78,7 @@
 #               results/ddp-bf16-n2, and its table (after the ddp stage: with its N=1 run)
 #     ddp-trace first scripts/all_reduce_overlap.py on both GPUs (the all-reduce alone by size, fc1's
 #               weight-gradient product alone, and the two side by side: whether they share the
-#               GPU; again under cuBLASLt leaving $DDP_SM_CARVEOUT multiprocessors free, default
-#               "16 32", empty for none); then configs/ddp.json's large case at N=2, graph variant,
+#               GPU); then configs/ddp.json's large case at N=2, graph variant,
 #               traced on both ranks (--trace), without and with gradient chunks (--grad-chunk-mb
 #               for each of $DDP_TRACE_CHUNKS, default "0 16"), in results/ddp-trace-chunksC, each with a
 #               timeline.png of one step of rank 0 above rank 1
@@ -90,10 +89,6 @@
 #               default 8: fc1.weight's gradient computed and all-reduced in four row chunks) at
 #               N=1 and N=2, in results/ddp-chunks-n1 and -n2, and its table, beside the ddp
 #               stage's (unchunked) one
-#     ddp-carveout  configs/ddp.json's large case with --grad-sm-carveout $DDP_SM_CARVEOUT_STEP
-#               (default 16: backward's products leave 16 multiprocessors to the all-reduce), whole
-#               and with --grad-chunk-mb 16, at N=1 and N=2, in results/ddp-carveout[-c16]-nN, and
-#               their tables
 #     ddp-python  PyTorch's own DistributedDataParallel on configs/ddp.json's Linear+Dropout steps,
 #               eager and in torch.cuda.graph, at N=1 and N=2 (scripts/python_ddp_baseline.py), in
 #               results/python-ddp.json and .md; beside the ddp stage's N=2 figures when it ran first
@@ -408,28 +403,12 @@ for stage in "$@"; do
       run ddp-table-chunks python3 scripts/ddp_table.py "$OUT/results/ddp-chunks-n2/results.json" \
         --n1 "$OUT/results/ddp-chunks-n1/results.json" --title "With gradient chunks (--grad-chunk-mb $chunk_mb)" || status=1
       ;;
-    ddp-carveout)
-      nvlink_multicast_off
-      read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
-      carveout=${DDP_SM_CARVEOUT_STEP:-16}
-      for chunk_mb in 0 16; do
-        name="ddp-carveout$([[ $chunk_mb == 0 ]] || echo "-c$chunk_mb")"
-        for n in 1 2; do
-          run "$name-n$n" "$gb" run --config configs/ddp.json --nproc "$n" "${ddp_args[@]}" --cases ddp-linear-dropout-large \
-            --grad-sm-carveout "$carveout" --grad-chunk-mb "$chunk_mb" -o "$OUT/results/$name-n$n" || status=1
-        done
-        run "ddp-table-$name" python3 scripts/ddp_table.py "$OUT/results/$name-n2/results.json" \
-          --n1 "$OUT/results/$name-n1/results.json" \
-          --title "With $carveout multiprocessors left to the all-reduce (--grad-sm-carveout $carveout, --grad-chunk-mb $chunk_mb)" || status=1
-      done
-      ;;
     ddp-trace)
       # The large case at N=2 traced on both ranks, unchunked and with gradient chunks; one step of
       # rank 0 above rank 1 drawn for each (where the all-reduces run beside backward's products).
       nvlink_multicast_off
-      read -r -a carveouts <<< "${DDP_SM_CARVEOUT-16 32}"
       run all-reduce-overlap "${PYTHON:-python3}" -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py \
-        ${carveouts[@]+--sm-carveout "${carveouts[@]}"} || status=1
+        || status=1
       for chunks in ${DDP_TRACE_CHUNKS:-0 16}; do
         dir="$OUT/results/ddp-trace-chunks$chunks"
         run "ddp-trace-chunks$chunks" "$gb" run --config configs/ddp.json --nproc 2 --max-time 2 --variants graph \

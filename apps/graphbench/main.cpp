@@ -53,7 +53,6 @@ struct RawRunOptions {
   double grad_bucket_mb = 0;
   std::string grad_overlap;
   double grad_chunk_mb = 0;
-  long long grad_sm_carveout = 0;
   std::string grad_transport;
   std::vector<CLI::Option*> given;
 };
@@ -120,7 +119,6 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   dist->add_option("--grad-overlap", raw.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
       ->check(CLI::IsMember({"on", "off"}));
   dist->add_option("--grad-chunk-mb", raw.grad_chunk_mb, "Compute and all-reduce a weight's gradient larger than this many MiB in row chunks of at most this much, each all-reduced as soon as it is computed, while the overlap is on; 0: whole (every case; the suite's \"grad_chunk_mb\" otherwise, default 0; docs/distributed.md)");
-  dist->add_option("--grad-sm-carveout", raw.grad_sm_carveout, "Multiprocessors the backward pass's matrix products leave to the all-reduce beside them (cuBLASLt, LibTorch's SM carveout; LibTorch 2.7+ on a GPU), while the overlap is on and with more than one rank; 0: none (every case; the suite's \"grad_sm_carveout\" otherwise, default 0; docs/distributed.md)");
   dist->add_option("--grad-transport", raw.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
       ->check(CLI::IsMember(graphbench::gradient_transports()));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
@@ -148,7 +146,6 @@ RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   if (app.count("--grad-bucket-mb") > 0) o.grad_bucket_mb = raw.grad_bucket_mb;
   if (app.count("--grad-overlap") > 0) o.grad_overlap = raw.grad_overlap;
   if (app.count("--grad-chunk-mb") > 0) o.grad_chunk_mb = raw.grad_chunk_mb;
-  if (app.count("--grad-sm-carveout") > 0) o.grad_sm_carveout = raw.grad_sm_carveout;
   if (app.count("--grad-transport") > 0) o.grad_transport = raw.grad_transport;
   o.arguments.assign(argv + 1, argv + argc);
   if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;

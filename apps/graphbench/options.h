@@ -50,7 +50,6 @@ struct RunOptions {
   std::optional<double> grad_bucket_mb;      // --grad-bucket-mb MB
   std::optional<std::string> grad_overlap;   // --grad-overlap on|off
   std::optional<double> grad_chunk_mb;       // --grad-chunk-mb MB (0: no chunks)
-  std::optional<long long> grad_sm_carveout;  // --grad-sm-carveout N (0: none)
   std::optional<std::string> grad_transport;  // --grad-transport collective|copy-engine
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
 };

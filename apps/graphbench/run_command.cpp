@@ -187,15 +187,11 @@ void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
   if (o.grad_chunk_mb && !valid_chunk_mb(*o.grad_chunk_mb)) {
     throw InputError(fmt::format("--grad-chunk-mb: expected {}, got {}", kChunkMbExpected, *o.grad_chunk_mb));
   }
-  if (o.grad_sm_carveout && !valid_sm_carveout(*o.grad_sm_carveout)) {
-    throw InputError(fmt::format("--grad-sm-carveout: expected {}, got {}", kSmCarveoutExpected, *o.grad_sm_carveout));
-  }
   for (auto& c : suite.cases) {
     if (o.grad_dtype) c.gradient_sync.dtype = *o.grad_dtype;
     if (o.grad_bucket_mb) c.gradient_sync.bucket_mb = *o.grad_bucket_mb;
     if (o.grad_overlap) c.gradient_sync.overlap = *o.grad_overlap == "on";
     if (o.grad_chunk_mb) c.gradient_sync.chunk_mb = *o.grad_chunk_mb;
-    if (o.grad_sm_carveout) c.gradient_sync.sm_carveout = static_cast<int>(*o.grad_sm_carveout);
     if (o.grad_transport) c.gradient_sync.transport = *o.grad_transport;
   }
 }

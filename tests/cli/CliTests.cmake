@@ -539,13 +539,6 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   set_tests_properties("cli: gradient chunks: the records say which weights were chunked"
                        PROPERTIES DEPENDS "cli: --nproc 2 with gradient chunks: fc1.weight all-reduced in two chunks")
 
-  # The products' SM carveout needs a GPU: on the CPU each case fails, saying so, and the run goes on.
-  add_test(NAME "cli: --nproc 2 --grad-sm-carveout on the CPU: each case fails naming why, the run goes on (1)"
-           COMMAND ${EXPECT} 1 "ddp-small .*setting up the case failed: rank 0: grad_sm_carveout: leaving 16 multiprocessors to the all-reduce needs a GPU; this run is on the cpu" "^- gelu-not-data-parallel: skipped \\(.*\\): eager" --
-                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-sm-carveout 16
-                   ${QUICK} -o ${OUT_DIR}/ddp-carveout)
-  set_tests_properties("cli: --nproc 2 --grad-sm-carveout on the CPU: each case fails naming why, the run goes on (1)"
-                       PROPERTIES TIMEOUT 120)
   # The copy-engine all-reduce copies between GPUs: on the CPU each case fails, saying so.
   add_test(NAME "cli: --nproc 2 --grad-transport copy-engine on the CPU: each case fails naming why, the run goes on (1)"
            COMMAND ${EXPECT} 1 "ddp-small .*setting up the case failed: rank 0: grad_transport copy-engine: it copies between GPUs, and this run's tensors are on the CPU" "^- gelu-not-data-parallel: skipped \\(.*\\): eager" --
@@ -592,9 +585,14 @@ add_test(NAME "cli: --grad-bucket-mb 0 is bad input (2)"
 add_test(NAME "cli: --grad-chunk-mb -1 is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-chunk-mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -1" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-chunk-mb=-1)
-add_test(NAME "cli: --grad-sm-carveout 1024 is bad input (2)"
-         COMMAND ${EXPECT} 2 "--grad-sm-carveout: expected a number of multiprocessors, 0 \\(none\\) or a whole number up to 1023 \\(e.g. 16\\), got 1024" --
-                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-sm-carveout 1024)
+# The SM carveout was removed (docs/distributed.md): its key is refused saying why, its option as
+# any unknown one, both before a rank starts.
+add_test(NAME "cli: --nproc 2 with a suite that still has grad_sm_carveout is bad input, saying why (2)"
+         COMMAND ${EXPECT} 2 "ddp_sm_carveout.json: /defaults/grad_sm_carveout: removed: .*measured no gain on two H200s \\(docs/distributed.md" --
+                 ${GB} run --config ${CLI_DIR}/ddp_sm_carveout.json --nproc 2 --device cpu)
+add_test(NAME "cli: --grad-sm-carveout is bad input (2)"
+         COMMAND ${EXPECT} 2 "The following arguments were not expected: .*--grad-sm-carveout" --
+                 ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-sm-carveout 16)
 add_test(NAME "cli: --grad-transport nvlink is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-transport: nvlink not in \\{collective,copy-engine\\}" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-transport nvlink)

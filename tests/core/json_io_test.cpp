@@ -612,7 +612,6 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   d.overlapped = true;
   d.chunk_cap_bytes = 8 << 20;
   d.chunked_gradients = {{"fc1.weight", {512, 512, 512, 512}}};
-  d.sm_carveout = 16;
   d.grad_transport = "copy-engine";
   d.all_reduce_us = 120.5;
   d.no_all_reduce_us = 1000.25;
@@ -635,8 +634,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(b.chunked_gradients[0].rows == std::vector<std::int64_t>{512, 512, 512, 512});
   CHECK(b.backend_version == "2.27.5");
   CHECK(b.backend_settings == d.backend_settings);
-  CHECK(block.at("sm_carveout") == 16);
-  CHECK(b.sm_carveout == 16);
+  CHECK_FALSE(block.contains("sm_carveout"));  // the lever is gone (docs/results.md)
   CHECK(block.at("grad_transport") == "copy-engine");
   CHECK(b.grad_transport == "copy-engine");
   CHECK(block.at("backend_settings") == json::parse(R"({"NCCL_MIN_NCHANNELS": "32", "NCCL_NVLS_ENABLE": "0"})"));
@@ -655,7 +653,7 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   json old = written;
   for (const char* key : {"grad_dtype", "bucket_cap_bytes", "overlapped", "no_all_reduce_us", "exposed_all_reduce_us",
                           "chunk_cap_bytes", "chunked_gradients", "backend_version", "backend_settings",
-                          "sm_carveout", "grad_transport"}) {
+                          "grad_transport"}) {
     old["records"][0]["data_parallel"].erase(key);
   }
   const graphbench::DataParallelFigures o = *report_from_json(old, "old.json").records.at(0).data_parallel;
@@ -667,12 +665,16 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK_FALSE(o.exposed_all_reduce_us.has_value());
   CHECK(o.backend_version.empty());
   CHECK_FALSE(o.backend_settings.has_value());
-  CHECK(o.sm_carveout == 0);
   CHECK(o.grad_transport == "collective");
-  json bad_carveout = written;
-  bad_carveout["records"][0]["data_parallel"]["sm_carveout"] = -16;
-  CHECK(document_error(bad_carveout) ==
-        "base.json: /records/0/data_parallel/sm_carveout: expected a non-negative integer, got -16");
+  // Files written while "grad_sm_carveout" existed carry sm_carveout: it reads, and is ignored.
+  for (const json& carveout : {json(16), json(0), json(-16)}) {
+    json with_carveout = written;
+    with_carveout["records"][0]["data_parallel"]["sm_carveout"] = carveout;
+    const RunReport read = report_from_json(with_carveout, "carveout.json");
+    REQUIRE(read.records.at(0).data_parallel.has_value());
+    CHECK(read.records.at(0).data_parallel->slowest_median_us == 1101.25);
+    CHECK(to_json(read) == written);
+  }
   json bad_settings = written;
   bad_settings["records"][0]["data_parallel"]["backend_settings"]["NCCL_MIN_NCHANNELS"] = 32;
   CHECK(document_error(bad_settings) ==

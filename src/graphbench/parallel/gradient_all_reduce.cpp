@@ -79,7 +79,6 @@ GradientAverageOptions average_options(const GradientSyncSpec& spec) {
   GradientAverageOptions options;
   options.bucket_bytes = bucket_cap_bytes(spec);
   options.bfloat16 = spec.dtype == "bfloat16";
-  options.sm_carveout = spec.sm_carveout;
   options.transport = spec.transport == "copy-engine" ? GradientTransport::kCopyEngine : GradientTransport::kCollective;
   return options;
 }

@@ -26,13 +26,10 @@ namespace graphbench::parallel {
 struct GradientAverageOptions {
   std::size_t bucket_bytes = kDefaultBucketBytes;
   bool bfloat16 = false;  // compressed: cast, averaged and cast back (DDP's bf16_compress_hook)
-  // Multiprocessors the backward pass's products leave to the overlapped all-reduce (0: none;
-  // matmul_sm_carveout.h). Only the overlapped op reads it.
-  int sm_carveout = 0;
   GradientTransport transport = GradientTransport::kCollective;
 };
 
-// A case's "grad_dtype", "grad_bucket_mb", "grad_sm_carveout" and "grad_transport".
+// A case's "grad_dtype", "grad_bucket_mb" and "grad_transport".
 GradientAverageOptions average_options(const GradientSyncSpec& spec);
 
 // Returns the averaged gradients, one per input gradient, in order. `order`: the gradients (indices

@@ -3,11 +3,9 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/parallel/gradient_chunks.h"
-#include "graphbench/parallel/matmul_sm_carveout.h"
 #include "graphbench/parallel/peer_exchange.h"
 #include "graphbench/parallel/replicas.h"
 #include "graphbench/parallel/side_stream.h"
-#include "graphbench/suite/gradient_sync_fields.h"
 
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
@@ -113,10 +111,9 @@ class BackwardAndAverageOp final : public Op {
       : communicator_(std::move(communicator)), count_(count), options_(options), log_(std::move(log)) {}
 
   std::string signature() const override {
-    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{}{}{})", count_,
+    return fmt::format("backward+all_reduce_mean(n={}, world={}, backend={}, bucket_bytes={}{}{})", count_,
                        communicator_->world_size(), communicator_->backend(), options_.bucket_bytes,
                        options_.bfloat16 ? ", bfloat16" : "",
-                       carveout() > 0 ? fmt::format(", sm_carveout={}", carveout()) : "",
                        options_.transport == GradientTransport::kCopyEngine ? ", copy-engine" : "");
   }
 
@@ -153,15 +150,10 @@ class BackwardAndAverageOp final : public Op {
     }
     std::vector<std::size_t> order;
     std::vector<at::Tensor> grads(count_);
-    std::vector<bool> missing;
-    {
-      // The products as every later run has them (nothing runs beside them here): the same kernels.
-      const ScopedMatmulSmCarveout same_products(carveout());
-      missing = run_backward(loss, params, [&](std::size_t i, at::Tensor grad) {
-        order.push_back(i);
-        grads[i] = std::move(grad);
-      });
-    }
+    const std::vector<bool> missing = run_backward(loss, params, [&](std::size_t i, at::Tensor grad) {
+      order.push_back(i);
+      grads[i] = std::move(grad);
+    });
     for (std::size_t i = 0; i < count_; ++i) {
       if (!missing[i]) continue;
       // A param the loss does not depend on gets a zero gradient, last.
@@ -185,9 +177,6 @@ class BackwardAndAverageOp final : public Op {
     return average_->finish();
   }
 
-  // The multiprocessors the products leave to the all-reduces beside them: none with one rank.
-  int carveout() const { return communicator_->world_size() > 1 ? options_.sm_carveout : 0; }
-
   // Every later run: each bucket launched as soon as backward completes it.
   std::vector<at::Tensor> overlapped(const at::Tensor& loss, const std::vector<at::Tensor>& params) const {
     average_->begin();
@@ -198,11 +187,7 @@ class BackwardAndAverageOp final : public Op {
       const std::size_t launched = average_->ready(i, std::move(grad), /*owned=*/true);
       pending_at_launch_.insert(pending_at_launch_.end(), launched, count_ - arrived);
     };
-    std::vector<bool> missing;
-    {
-      const ScopedMatmulSmCarveout products_leave_room(carveout());
-      missing = run_backward(loss, params, ready);
-    }
+    const std::vector<bool> missing = run_backward(loss, params, ready);
     for (std::size_t i = 0; i < count_; ++i) {
       if (missing[i]) ready(i, at::zeros_like(params[i]));
     }
@@ -241,10 +226,6 @@ std::vector<ValueId> backward_and_average(Builder& b, ValueId loss, const std::v
 std::vector<ValueId> step_gradients(Builder& b, ValueId loss, const std::vector<ValueId>& params,
                                     const DataParallelSetup& setup) {
   if (!setup.communicator) return ops::backward(b, loss, params);
-  if (const int carveout = sm_carveout_in_world(setup.gradient_sync, setup.communicator->world_size()); carveout > 0) {
-    const std::string why = matmul_sm_carveout_unavailable(setup.communicator->device(), carveout);
-    if (!why.empty()) throw EngineError("grad_sm_carveout: " + why);
-  }
   if (setup.gradient_sync.transport == "copy-engine" && setup.communicator->world_size() > 1) {
     const std::string why = peer_exchange_unavailable(setup.communicator->device());
     if (!why.empty()) throw EngineError("grad_transport copy-engine: " + why);

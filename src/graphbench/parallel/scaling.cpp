@@ -173,7 +173,6 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
     d.overlapped = sync.overlap;
     d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
     d.chunked_gradients = instance.chunked_gradients();
-    d.sm_carveout = sm_carveout_in_world(sync, d.world_size);
     d.grad_transport = sync.transport;
     const std::optional<double> slowest = slowest_of(timings.rank_median_us, name);
     if (slowest) {

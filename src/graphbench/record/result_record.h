@@ -154,9 +154,6 @@ struct DataParallelFigures {
   // (their chunks count as gradients in `buckets`). Files written before these existed read 0 and none.
   std::int64_t chunk_cap_bytes = 0;
   std::vector<GradientChunks> chunked_gradients;
-  // Multiprocessors the backward pass's products left to the all-reduce beside them
-  // ("grad_sm_carveout"; 0: none, always with one rank). Files written before it existed read 0.
-  std::int64_t sm_carveout = 0;
   // How each bucket's sum travelled ("grad_transport": "collective" or "copy-engine"). Files written
   // before it existed read "collective".
   std::string grad_transport = "collective";

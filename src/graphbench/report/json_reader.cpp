@@ -302,7 +302,6 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   out.overlapped = d.optional_bool("overlapped").value_or(false);
   out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
   out.chunked_gradients = read_chunked_gradients(d);
-  out.sm_carveout = d.integer("sm_carveout");
   if (d.find("grad_transport")) out.grad_transport = d.string("grad_transport");
   out.all_reduce_us = d.optional_number("all_reduce_us");
   out.no_all_reduce_us = d.optional_number("no_all_reduce_us");

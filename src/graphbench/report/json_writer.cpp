@@ -132,7 +132,6 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"overlapped", d.overlapped},
           {"chunk_cap_bytes", d.chunk_cap_bytes},
           {"chunked_gradients", chunked_gradients_to_json(d.chunked_gradients)},
-          {"sm_carveout", d.sm_carveout},
           {"grad_transport", d.grad_transport},
           {"all_reduce_us", optional_number(d.all_reduce_us)},
           {"no_all_reduce_us", optional_number(d.no_all_reduce_us)},

@@ -313,8 +313,7 @@ void append_training(std::string& out, const RunReport& report, Style style) {
   out += table_text(table, style);
 }
 
-// "overlapped, 2 buckets of <= 25 MiB, fc1.weight in 4 chunks, bfloat16, 16 SMs left to the all-reduce,
-// copy-engine all-reduce"
+// "overlapped, 2 buckets of <= 25 MiB, fc1.weight in 4 chunks, bfloat16, copy-engine all-reduce"
 std::string gradient_sync_text(const DataParallelFigures& d) {
   std::string text = d.overlapped ? "overlapped" : "after backward";
   if (d.buckets > 0) {
@@ -323,7 +322,6 @@ std::string gradient_sync_text(const DataParallelFigures& d) {
   }
   for (const GradientChunks& c : d.chunked_gradients) text += fmt::format(", {} in {} chunks", c.param, c.rows.size());
   if (d.grad_dtype != "float32") text += ", " + d.grad_dtype;
-  if (d.sm_carveout > 0) text += fmt::format(", {} SMs left to the all-reduce", d.sm_carveout);
   if (d.grad_transport != "collective") text += ", " + d.grad_transport + " all-reduce";
   return text;
 }

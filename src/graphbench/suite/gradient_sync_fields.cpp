@@ -16,14 +16,6 @@ const char* const kChunkMbExpected = "a gradient chunk cap in MiB, 0 (no chunks)
 
 bool valid_chunk_mb(double mb) { return mb >= 0.0 && mb <= kMaxBucketMb; }
 
-const char* const kSmCarveoutExpected = "a number of multiprocessors, 0 (none) or a whole number up to 1023 (e.g. 16)";
-
-bool valid_sm_carveout(long long n) { return n >= 0 && n <= 1023; }
-
-int sm_carveout_in_world(const GradientSyncSpec& spec, int world_size) {
-  return spec.overlap && world_size > 1 ? spec.sm_carveout : 0;
-}
-
 const std::vector<std::string>& gradient_dtypes() {
   static const std::vector<std::string> dtypes = {"float32", "bfloat16"};
   return dtypes;
@@ -36,8 +28,18 @@ const std::vector<std::string>& gradient_transports() {
 
 const std::vector<std::string>& gradient_sync_keys() {
   static const std::vector<std::string> keys = {"grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb",
-                                                   "grad_sm_carveout", "grad_transport"};
+                                                   "grad_transport"};
   return keys;
+}
+
+void reject_removed_gradient_sync_keys(const JsonChecker& checker, const nlohmann::json& object,
+                                       const std::string& pointer) {
+  if (object.contains("grad_sm_carveout")) {
+    checker.fail(json_pointer_append(pointer, "grad_sm_carveout"),
+                 "removed: leaving multiprocessors to the all-reduce (the SM carveout of the backward pass's "
+                 "products) measured no gain on two H200s (docs/distributed.md, \"The levers, measured on two "
+                 "H200s\"); delete this key");
+  }
 }
 
 void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object, const std::string& pointer,
@@ -61,12 +63,6 @@ void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object
       checker.fail_expected(json_pointer_append(pointer, "grad_chunk_mb"), kChunkMbExpected, *found);
     }
     into.chunk_mb = found->get<double>();
-  }
-  if (const auto found = object.find("grad_sm_carveout"); found != object.end()) {
-    if (!found->is_number_integer() || !valid_sm_carveout(found->get<long long>())) {
-      checker.fail_expected(json_pointer_append(pointer, "grad_sm_carveout"), kSmCarveoutExpected, *found);
-    }
-    into.sm_carveout = found->get<int>();
   }
   if (const auto found = object.find("grad_transport"); found != object.end()) {
     into.transport = checker.read_choice(*found, json_pointer_append(pointer, "grad_transport"), gradient_transports());

@@ -1,5 +1,5 @@
 // The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap",
-// "grad_chunk_mb", "grad_sm_carveout", "grad_transport"): how a data-parallel step averages its gradients. Written in "defaults" or in a
+// "grad_chunk_mb", "grad_transport"): how a data-parallel step averages its gradients. Written in "defaults" or in a
 // case (the case wins).
 #pragma once
 
@@ -22,6 +22,12 @@ const std::vector<std::string>& gradient_transports();
 
 const std::vector<std::string>& gradient_sync_keys();
 
+// Throws, saying why, for a key of `object` (at `pointer`) that a data-parallel lever no longer in
+// graphbench had ("grad_sm_carveout"). Called before the unknown-key check, which would only list the
+// keys there are.
+void reject_removed_gradient_sync_keys(const JsonChecker& checker, const nlohmann::json& object,
+                                       const std::string& pointer);
+
 // Reads the keys of gradient_sync_keys() present in `object` (at `pointer`) over `into`.
 void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object, const std::string& pointer,
                         GradientSyncSpec& into);
@@ -32,14 +38,6 @@ std::size_t bucket_cap_bytes(const GradientSyncSpec& spec);
 // What "grad_chunk_mb" and --grad-chunk-mb expect, for their messages; and whether `mb` is one.
 extern const char* const kChunkMbExpected;
 bool valid_chunk_mb(double mb);
-
-// What "grad_sm_carveout" and --grad-sm-carveout expect, for their messages; and whether `n` is one.
-extern const char* const kSmCarveoutExpected;
-bool valid_sm_carveout(long long n);
-
-// The multiprocessors the products leave to the all-reduce in a world of `world_size` ranks: the
-// spec's, or 0 where no all-reduce runs beside them (one rank, or the overlap off).
-int sm_carveout_in_world(const GradientSyncSpec& spec, int world_size);
 
 // The cap of a gradient chunk in bytes (chunk_mb MiB, at least one byte), or 0: no chunking
 // (chunk_mb is 0, or the all-reduce runs after backward, where chunks would hide nothing).

@@ -103,6 +103,7 @@ class SuiteParser {
     }
     if (const auto found = doc.find("defaults"); found != doc.end()) {
       checker_.check_object(*found, "/defaults");
+      reject_removed_gradient_sync_keys(checker_, *found, "/defaults");
       checker_.check_known_keys(*found, "/defaults", defaults_keys());
       defaults_ = read_common_settings(checker_, *found, "/defaults", true);
       read_gradient_sync(checker_, *found, "/defaults", default_gradient_sync_);
@@ -159,6 +160,7 @@ class SuiteParser {
     spec.name = read_unique_name(object, pointer);
     const WorkloadDescriptor& workload = read_workload(checker_, object, pointer, workloads_);
     spec.workload = workload.name;
+    reject_removed_gradient_sync_keys(checker_, object, pointer);
     checker_.check_known_keys(object, pointer, case_keys(workload));
 
     const CommonSettings own = read_common_settings(checker_, object, pointer, false);

@@ -43,10 +43,6 @@ struct GradientSyncSpec {
   // The cap in MiB of one chunk of a weight's gradient: a weight whose gradient is larger is computed
   // and all-reduced in row chunks of at most this much, while the overlap is on (0: never, the default).
   double chunk_mb = 0.0;
-  // Multiprocessors the backward pass's matrix products leave to the all-reduce beside them, while
-  // the overlap is on and there is more than one rank (0: none, the default;
-  // parallel/matmul_sm_carveout.h).
-  int sm_carveout = 0;
   // How a bucket's sum travels between the ranks: "collective", the process group's all-reduce
   // (NCCL; Gloo on the CPU), or "copy-engine", copies between the GPUs of one host on their copy
   // engines, which leave the multiprocessors to the backward pass (parallel/peer_exchange.h).
@@ -70,7 +66,7 @@ struct CaseSpec {
   std::vector<Variant> variants;
   SamplingSpec sampling;
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
-  GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb", "grad_sm_carveout", "grad_transport"
+  GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb", "grad_transport"
   std::vector<PublishedFigures> published;
   std::optional<SweepSpec> sweep;         // before expand_sweeps (suite/sweep_fields.h)
   std::optional<SweepPoint> sweep_point;  // after: the point this case is
