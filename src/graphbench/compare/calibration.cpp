@@ -183,7 +183,8 @@ std::string calibration_to_json_text(const GateCalibration& c, const IntervalOve
   if (overlap != nullptr) {
     doc["interval_overlap"] = {
         {"time", {{"block_bootstrap", overlap_json(overlap->time_blocks)},
-                  {"independent_bootstrap", overlap_json(overlap->time_independent)}}},
+                  {"independent_bootstrap", overlap_json(overlap->time_independent)},
+                  {"as_stored", overlap_json(overlap->time_stored)}}},
         {"speedup", {{"block_bootstrap", overlap_json(overlap->speedup_blocks)},
                      {"independent_bootstrap", overlap_json(overlap->speedup_independent)},
                      {"as_stored", overlap_json(overlap->speedup_stored)}}}};
