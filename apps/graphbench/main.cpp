@@ -332,6 +332,9 @@ int main(int argc, char** argv) {
   calibrate->add_option("--min-samples", cal.min_samples, "The gate's --min-samples")->capture_default_str();
   calibrate->add_option("--slowdown", cal.slowdown, "The slowdown injected into one record at a time in the evaluation")
       ->capture_default_str();
+  calibrate->add_flag("--overlap-only", cal.overlap_only,
+                      "Print only how often the runs' 95% intervals overlap (2 runs or more: an A/A pair; no calibration "
+                      "is made or written)");
   app.require_subcommand(0, 1);
 
   try {
@@ -379,6 +382,7 @@ int main(int argc, char** argv) {
       request.threshold = parse_fraction("--threshold", cal.threshold, 10.0);
       request.slowdown = parse_fraction("--slowdown", cal.slowdown, 10.0);
       request.min_samples = cal.min_samples;
+      request.overlap_only = cal.overlap_only;
       return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);

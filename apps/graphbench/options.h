@@ -81,6 +81,7 @@ struct CalibrateCliOptions {
   std::string threshold = "5%";
   std::string slowdown = "10%";
   int min_samples = 5;
+  bool overlap_only = false;
 };
 
 }  // namespace graphbench::cli

@@ -445,6 +445,17 @@ set_tests_properties("cli: the merged record of two repetitions" PROPERTIES DEPE
 add_test(NAME "cli: compare reads a merged run (0)"
          COMMAND ${EXPECT} 0 "No regression" -- ${GB} compare ${OUT_DIR}/repetitions/results.json ${OUT_DIR}/repetitions/results.json)
 set_tests_properties("cli: compare reads a merged run (0)" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
+add_test(NAME "cli: calibrate --overlap-only reads an A/A pair of merged runs (0)"
+         COMMAND ${EXPECT} 0 "Interval overlap between 2 no-change runs of suite \"gelu\""
+                 "median time: .*as stored in the files [0-2]/2 " "speedup: .*as stored in the files [0-1]/1 " "!Gate calibration" --
+                 ${GB} calibrate --overlap-only ${OUT_DIR}/repetitions/results.json ${OUT_DIR}/repetition-died/results.json)
+set_tests_properties("cli: calibrate --overlap-only reads an A/A pair of merged runs (0)" PROPERTIES DEPENDS
+                     "cli: --repetitions 2 runs two processes and merges them (0);cli: a repetition that dies is recorded, the others kept (1)")
+add_test(NAME "cli: calibrate --overlap-only writes no file (2)"
+         COMMAND ${EXPECT} 2 "calibrate --overlap-only writes no calibration: leave -o out" --
+                 ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json -o ${OUT_DIR}/overlap.json)
+add_test(NAME "cli: calibrate --overlap-only of one run (2)"
+         COMMAND ${EXPECT} 2 "calibrate --overlap-only: 1 run.s. given, at least 2" -- ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json)
 add_test(NAME "cli: a repetition that dies is recorded, the others kept (1)"
          COMMAND ${EXPECT} 1 "repetition 2 of 2 was killed by signal 9" -- ${GB} ${REPEATED} --repetitions 2 --inject-repetition-failure 2 -o ${OUT_DIR}/repetition-died)
 add_test(NAME "cli: the merged record says how many repetitions succeeded"
