@@ -442,6 +442,9 @@ add_test(NAME "cli: the merged record of two repetitions"
                  repetitions:gelu-small/eager=2/2 repetitions:gelu-small/static=2/2 timed:gelu-small/static interrupted:no
                  files:${OUT_DIR}/repetitions=results.csv,results.json,results.md)
 set_tests_properties("cli: the merged record of two repetitions" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
+add_test(NAME "cli: results.md of a merged run says how many repetitions"
+         COMMAND ${EXPECT} 0 "^Repetitions: 2, each a process of its own" -- cat ${OUT_DIR}/repetitions/results.md)
+set_tests_properties("cli: results.md of a merged run says how many repetitions" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
 add_test(NAME "cli: compare reads a merged run (0)"
          COMMAND ${EXPECT} 0 "No regression" -- ${GB} compare ${OUT_DIR}/repetitions/results.json ${OUT_DIR}/repetitions/results.json)
 set_tests_properties("cli: compare reads a merged run (0)" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
