@@ -23,6 +23,11 @@ Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE: an encoder built from its co
 BERT-base), or a decoder-only model (hf:gpt2, hf:llama, hf:qwen2, hf:mistral, ...): its forward over
 --seq tokens with the KV cache off (the prefill), or with --decode one decoding step: one token per
 sequence, a static KV cache of --max-seq positions written at position --pos (scripts/decoders.py).
+Your own code: py:FILE.py:CALLABLE or py:MODULE:CALLABLE (e.g. py:examples/conv_attention.py:make_model)
+names a callable that returns the model and example inputs, (model, inputs) or (model, inputs, loss)
+(scripts/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
+(--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
+one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
 (parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
@@ -39,6 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import model_zoo  # noqa: E402
+import own_code  # noqa: E402
 import trace_fixes  # noqa: E402
 
 PROG = "export_model.py"
@@ -83,8 +89,10 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 1)[1])
-    p.add_argument("models", nargs="+", help="SOURCE:NAME, e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert")
-    p.add_argument("--batch", type=int_list, default=[1], help="batch sizes, comma-separated (default 1)")
+    p.add_argument("models", nargs="+", help="SOURCE:NAME, e.g. torchvision:resnet50, timm:vit_base_patch16_224, "
+                                             "hf:bert, py:examples/conv_attention.py:make_model")
+    p.add_argument("--batch", type=int_list, help="batch sizes, comma-separated (default 1; py: models: the default "
+                                                  "of their batch keyword)")
     p.add_argument("--format", type=format_list, default=["pt", "pt2"], help="pt (TorchScript), pt2 (AOTInductor); default both")
     p.add_argument("-o", "--output", default="models", help="folder for the model files (default models/)")
     p.add_argument("--suite", help="the suite file to write (default OUTPUT/suite.json)")
@@ -94,7 +102,10 @@ def parse_args(argv):
     p.add_argument("--mode", choices=["inference", "train"], default="inference",
                    help="train: a whole training step (loss, backward, optimizer), as TorchScript (the engine runs "
                         "backward and the optimizer) or as one AOTInductor package")
-    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32")
+    p.add_argument("--dtype", choices=model_zoo.DTYPES, help="the model's dtype (default float32; py: models keep "
+                                                            "the dtypes their code makes)")
+    p.add_argument("--input-range", type=input_range, action="append", default=[], metavar="[N=]LO,HI",
+                   help="py: models: int64 input N (every int64 input without N) drawn from [LO, HI); may be repeated")
     p.add_argument("--image-size", type=int, default=224, help="vision models: input height and width (default 224)")
     p.add_argument("--seq", type=int, default=128, help="hf models: sequence length (default 128)")
     p.add_argument("--token-high", type=int, default=1000, help="hf models: token ids drawn from [0, N) (default 1000)")
@@ -130,28 +141,49 @@ def parse_args(argv):
         p.error("--channels-last is for a training step's package: give --mode train --format pt2 with it")
     if args.dynamic_batch and args.format != ["pt2"]:
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
-    if args.dynamic_batch and len(args.batch) != 1:
+    if args.dynamic_batch and len(args.batch or [1]) != 1:
         p.error("--dynamic-batch: give one --batch, the example the package is traced with")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     return args
 
 
+def input_range(text):
+    try:
+        return own_code.parse_input_range(text)
+    except model_zoo.BadInput as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def model_cases(args):
+    own = [m for m in args.models if m.startswith("py:")]
+    if own and args.dtype:
+        raise model_zoo.BadInput(f"--dtype: {own[0]} keeps the dtypes its code makes (make the model and inputs in the "
+                                 "dtype to measure)")
+    if args.input_range and not own:
+        raise model_zoo.BadInput("--input-range sets the int64 inputs of a py: model: give one with it")
+    cli_ranges = {index: (lo, hi) for index, lo, hi in args.input_range}
     cases = []
     for model in args.models:
-        for batch in args.batch:
-            case = model_zoo.ModelCase(model=model, batch=batch, mode=args.mode, dtype=args.dtype,
+        # A py: model without --batch is made at its callable's own batch (describe_own_code).
+        for batch in args.batch or [None if model.startswith("py:") else 1]:
+            case = model_zoo.ModelCase(model=model, batch=batch or 1, mode=args.mode, dtype=args.dtype or "float32",
                                        image_size=args.image_size, seq=args.seq, token_high=args.token_high,
                                        hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer,
                                        lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
                                        max_seq=1024 if args.max_seq is None else args.max_seq,
                                        pos=512 if args.pos is None else args.pos,
-                                       dynamic_batch=args.dynamic_batch)
+                                       dynamic_batch=args.dynamic_batch,
+                                       origin_dir=os.getcwd() if model.startswith("py:") else "")
             case.check()
             model_zoo.check_decoder(case)
-            cases.append(case)
-    return cases
+            model_zoo.check_own_code(case)  # before any code runs, so that a typo is found at once
+            cases.append((case, batch is not None))
+    for case, batch_given in cases:
+        if case.source == "py":
+            model_zoo.describe_own_code(case, batch_given, cli_ranges)
+            case.check()
+    return [case for case, _ in cases]
 
 
 def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
@@ -221,7 +253,10 @@ def write_suite(path, new_cases, args):
 def export_torchscript(case, model, inputs, path):
     import torch
 
-    if case.mode == "train":
+    if case.mode == "train" and case.own_loss:
+        model.train()  # the model with its loss (forward(*args)), which torch.jit.script does not take
+        module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
+    elif case.mode == "train":
         model.train()
         try:
             module = torch.jit.script(model)
@@ -261,7 +296,8 @@ def export_aoti_train_step(case, model, inputs, path, device, settings, channels
     with torch.no_grad():
         output = model(*inputs)
     target = model_zoo.make_target(case, output, device)
-    classes = model_zoo.first_tensor(output).shape[-1]
+    scores = model_zoo.first_tensor(output)
+    classes = scores.shape[-1] if scores.dim() else 0  # a model with its own loss returns a scalar
     configs = package_configs(case, settings)  # the step adds its state's bytes
     if "aot_inductor.metadata" not in configs:
         raise RuntimeError(f"this PyTorch ({torch.__version__}) cannot record a package's metadata, which a training "

@@ -52,6 +52,12 @@
 #               with Adam and dropout, batch 32) as AOTInductor packages alone, exported as
 #               scripts/models-suite.sh exports them (channels-last), run, and
 #               Python's four figures beside them (results/train-pt2)
+#     own-code  your own code (py: models, docs/models.md "Benchmark your own code"): the example
+#               examples/conv_attention.py (batch 8) and the token tagger of
+#               tests/cli/own_code/token_tagger.py (named as a module, batch 16), each for inference
+#               and a training step with the file's own loss, exported ($OWN_CODE_FORMATS, default
+#               pt; pt,pt2 adds AOTInductor packages and a dynamic-batch package of the example swept
+#               over batch 1 to 64), run, and Python's four figures beside them (results/own-code)
 #     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
@@ -300,6 +306,29 @@ for stage in "$@"; do
       run train-pt2-python "$py" scripts/python_baseline.py --suite models/train-pt2.json \
         --graphbench "$OUT/results/train-pt2/results.json" "${python_args[@]}" \
         -o "$OUT/results/train-pt2/python-baseline.json" || status=1
+      ;;
+    own-code)
+      py=${PYTHON:-python3}
+      formats=${OWN_CODE_FORMATS:-pt}
+      rm -f models/own-code.json
+      for mode in inference train; do
+        run "own-code-export-example-$mode" "$py" scripts/export_model.py py:examples/conv_attention.py:make_model \
+          --batch 8 --mode "$mode" --format "$formats" -o models --suite models/own-code.json --append || status=1
+        run "own-code-export-tagger-$mode" "$py" scripts/export_model.py py:tests.cli.own_code.token_tagger:make_model \
+          --batch 16 --mode "$mode" --format "$formats" -o models --suite models/own-code.json --append || status=1
+      done
+      run own-code "$gb" run --config models/own-code.json "${model_args[@]}" -o "$OUT/results/own-code" || status=1
+      mkdir -p "$OUT/results/own-code"
+      cp models/own-code.json "$OUT/results/own-code/exported-suite.json" 2>/dev/null
+      run own-code-python "$py" scripts/python_baseline.py --suite models/own-code.json \
+        --graphbench "$OUT/results/own-code/results.json" "${python_args[@]}" \
+        -o "$OUT/results/own-code/python-baseline.json" || status=1
+      if [[ ,$formats, == *,pt2,* ]]; then
+        run own-code-export-dynamic "$py" scripts/export_model.py py:examples/conv_attention.py:make_model --batch 8 \
+          --dynamic-batch 64 --format pt2 -o models --suite models/own-code-dynamic.json || status=1
+        run own-code-sweep "$gb" run --config models/own-code-dynamic.json --sweep batch=1,8,32,64 "${model_args[@]}" \
+          -o "$OUT/results/own-code-sweep" || status=1
+      fi
       ;;
     mobilenet-adam)
       run mobilenet-export "${PYTHON:-python3}" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \

@@ -8,6 +8,8 @@ A model name is SOURCE:NAME:
     hf:gpt2, hf:llama, ...    a decoder-only model type: AutoModelForCausalLM.from_config, its forward
                               over `seq` tokens with the cache off (prefill), logits out; with
                               decode=True one decoding step with a static KV cache (decoders.py)
+    py:FILE.py:CALLABLE       the user's own code (own_code.py): CALLABLE(batch=...) returns the model
+    py:MODULE:CALLABLE        and example inputs (and its own loss), from which the inputs are recorded
 Weights are random (seeded): nothing is downloaded. torch and the model libraries are imported
 only by the functions that build models, so that names, inputs and suite files can be worked out
 without them (export_model.py --dry-run).
@@ -16,9 +18,10 @@ without them (export_model.py --dry-run).
 import json
 import os
 import re
+import sys
 from dataclasses import asdict, dataclass, field
 
-SOURCES = ("torchvision", "timm", "hf")
+SOURCES = ("torchvision", "timm", "hf", "py")
 DTYPES = ("float32", "float16", "bfloat16")
 LOSSES = ("mean", "mse", "cross_entropy")
 OPTIMIZERS = ("sgd", "adam", "adamw")
@@ -49,6 +52,11 @@ class ModelCase:
     lr: float = 0.01
     momentum: float = 0.9
     seed: int = 0
+    # py: models: the inputs recorded from the callable's examples (the suite's inputs), whether the
+    # training step's loss is the callable's own, and the folder its path is relative to.
+    example_inputs: list = field(default_factory=list)
+    own_loss: bool = False
+    origin_dir: str = ""
 
     @property
     def source(self):
@@ -62,7 +70,12 @@ class ModelCase:
         source, sep, name = self.model.partition(":")
         if not sep or source not in SOURCES or not name:
             raise BadInput(f"model {self.model!r}: expected SOURCE:NAME with SOURCE one of {', '.join(SOURCES)} "
-                           "(e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert)")
+                           "(e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert, "
+                           "py:examples/conv_attention.py:make_model)")
+        if source == "py":
+            import own_code
+
+            own_code.parse_source(self.model)
         if self.batch < 1:
             raise BadInput(f"model {self.model}: batch must be positive, got {self.batch}")
         if self.dtype not in DTYPES:
@@ -101,6 +114,12 @@ class ModelCase:
     def stem(self):
         """The model file's name without extension: resnet50-b1, hf-bert-b1-s128, resnet18-b32-train."""
         slug = re.sub(r"[^A-Za-z0-9_.]+", "-", self.name).strip("-")
+        if self.source == "py":  # py:examples/conv_attention.py:make_model -> py-conv_attention-make_model
+            import own_code
+
+            src = own_code.parse_source(self.model)
+            base = os.path.splitext(os.path.basename(src.file))[0] if src.file else src.module.rsplit(".", 1)[-1]
+            slug = re.sub(r"[^A-Za-z0-9_.]+", "-", f"{base}-{src.attribute}").strip("-")
         if self.source != "torchvision":
             slug = f"{self.source}-{slug}"
         # A package for every batch up to N is named for N: resnet18-bmax256.
@@ -109,7 +128,7 @@ class ModelCase:
             parts.append(f"decode-m{self.max_seq}-p{self.pos}")
         elif self.is_text():
             parts.append(f"s{self.seq}")
-        elif self.image_size != 224:
+        elif self.image_size != 224 and self.source != "py":
             parts.append(f"i{self.image_size}")
         if self.dtype != "float32":
             parts.append(self.dtype)
@@ -118,7 +137,9 @@ class ModelCase:
         return "-".join(parts)
 
     def inputs(self):
-        """The inputs as graphbench's suite files write them: [{"shape", "dtype", "range"?}]."""
+        """The inputs as graphbench's suite files write them: [{"shape", "dtype", "range"?, "batched"?}]."""
+        if self.source == "py":
+            return [dict(spec) for spec in self.example_inputs]
         if self.decode:
             # One new token per sequence, and the position it takes (an input drawn from [pos, pos + 1):
             # always pos).
@@ -129,21 +150,21 @@ class ModelCase:
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
 
     def dynamic_shapes(self):
-        """torch.export's dynamic_shapes of the inputs: dimension 0 of each batched input (two or more
-        dimensions) one Dim("batch") in [1, dynamic_batch]; None when the batch is fixed."""
+        """torch.export's dynamic_shapes of the inputs: dimension 0 of each batched input (is_batched)
+        one Dim("batch") in [1, dynamic_batch]; None when the batch is fixed."""
         if not self.dynamic_batch:
             return None
         import torch
 
         batch = torch.export.Dim("batch", min=1, max=self.dynamic_batch)
-        return tuple({0: batch} if len(spec["shape"]) >= 2 else None for spec in self.inputs())
+        return tuple({0: batch} if is_batched(spec) else None for spec in self.inputs())
 
     def recorded_inputs(self):
         """The inputs as the package records them for graphbench: a dynamic batch dimension as -1."""
         recorded = [{"shape": list(spec["shape"]), "dtype": spec["dtype"]} for spec in self.inputs()]
         if self.dynamic_batch:
-            for spec in recorded:
-                if len(spec["shape"]) >= 2:
+            for spec, given in zip(recorded, self.inputs()):
+                if is_batched(given):
                     spec["shape"][0] = -1
         return recorded
 
@@ -154,6 +175,12 @@ class ModelCase:
     def from_json(data):
         known = {f for f in ModelCase.__dataclass_fields__}
         return ModelCase(**{k: v for k, v in data.items() if k in known})
+
+
+def is_batched(spec):
+    """Whether an input's dimension 0 is the batch: as graphbench decides it, "batched" where the
+    input says, else two or more dimensions."""
+    return spec.get("batched", len(spec["shape"]) >= 2)
 
 
 def manifest_path(model_file):
@@ -194,6 +221,71 @@ def check_decoder(case):
                        "hf:mistral")
 
 
+def own_code_dir(case):
+    """The folder a py: model's file or module is found from: where it was first named."""
+    return case.origin_dir or os.getcwd()
+
+
+def check_own_code(case):
+    """For a py: model, what can be told without running its code (own_code.check_source)."""
+    if case.source != "py":
+        return
+    import own_code
+
+    own_code.check_source(own_code.parse_source(case.model), own_code_dir(case))
+
+
+def describe_own_code(case, batch_given, cli_ranges):
+    """Calls a py: model's callable once (this imports torch and runs the user's code) and records
+    into `case` what the suite needs: the batch (--batch's when batch_given, else the callable's
+    default, else dimension 0 of its first input), the dtype of its parameters, its inputs (with
+    the targets of its own loss, mode train), and whether the loss is its own. `cli_ranges`:
+    {position or None (every int64 input): (lo, hi)} of --input-range."""
+    import own_code
+
+    source = own_code.parse_source(case.model)
+    fn = own_code.load(source, own_code_dir(case))
+    try:
+        import torch
+    except ImportError:
+        raise BadInput(f"{source.label()}: making the model needs PyTorch, which this Python ({sys.executable}) "
+                       "does not have")
+    takes_batch, default = own_code.batch_keyword(fn)
+    if batch_given and not takes_batch:
+        raise BadInput(f"{source.label()}: takes no batch keyword, so --batch cannot set its batch: give it one "
+                       f"(def {source.attribute.split('.')[-1]}(batch=1)) or leave --batch out")
+    batch = (case.batch if batch_given else default or 1) if takes_batch else None
+    torch.manual_seed(case.seed)
+    made = own_code.unpack(source, own_code.call(source, fn, batch))
+    if batch is None:
+        batch = made.inputs[0].shape[0] if made.inputs[0].dim() else 1
+    case.batch = batch
+    case.dtype = own_code.model_dtype(source, made.model)
+    case.own_loss = case.mode == "train" and made.loss is not None
+    if case.own_loss:
+        own_code.check_loss(source, made)
+        case.loss = "mean"  # of the scalar the model-with-loss returns: the loss itself
+    examples = made.inputs + list(made.targets) if case.own_loss else made.inputs
+    case.example_inputs = own_code.describe_inputs(source, examples, batch, made.ranges, cli_ranges,
+                                                   len(made.inputs) + len(made.targets))
+    if case.dynamic_batch and not any(is_batched(spec) for spec in case.example_inputs):
+        raise BadInput(f"{source.label()}: --dynamic-batch: no input has the batch ({batch}) as its dimension 0")
+
+
+def build_own_code(case):
+    """A py: model as its callable makes it at case.batch; in mode train with its own loss, the
+    model and the loss as one module (own_code.with_loss)."""
+    import own_code
+
+    source = own_code.parse_source(case.model)
+    fn = own_code.load(source, own_code_dir(case))
+    takes_batch, _ = own_code.batch_keyword(fn)
+    made = own_code.unpack(source, own_code.call(source, fn, case.batch if takes_batch else None))
+    if case.mode == "train" and case.own_loss:
+        return own_code.with_loss(made.model, made.loss, len(made.inputs))
+    return made.model
+
+
 def read_manifest(model_file):
     path = manifest_path(model_file)
     try:
@@ -219,6 +311,8 @@ def build_model(case, device=None):
     import torch
 
     torch.manual_seed(case.seed)
+    if case.source == "py":
+        return build_own_code(case)  # in the dtypes its code makes
     if case.source == "torchvision":
         import torchvision
 

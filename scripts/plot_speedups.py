@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Grouped bar chart of speedup_vs_eager from a graphbench results.json (docs/results.md).
 
-    python3 scripts/plot_speedups.py RESULTS_JSON [--output speedups.png] [--title TITLE]
+    python3 scripts/plot_speedups.py RESULTS_JSON [-o PNG] [--title TITLE]
+
+The picture goes beside the results, DIR/speedups.png for DIR/results.json (as every plot script
+of graphbench writes beside its input); -o/--output names another file.
 
 One group of bars per case, one bar per variant (eager is the dashed 1.0 line), error bars from
 speedup_ci95, the published speedup of each case as a marker, a log y axis when the speedups span
@@ -235,9 +238,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog=PROG, description="Grouped bar chart of speedup_vs_eager from a "
                                      "graphbench results.json.")
     parser.add_argument("results", metavar="RESULTS_JSON", help="results.json written by graphbench")
-    parser.add_argument("--output", default="speedups.png", help="PNG to write (default: speedups.png)")
+    parser.add_argument("-o", "--output", help="PNG to write (default: speedups.png beside RESULTS_JSON)")
     parser.add_argument("--title", default=None, help="figure title (default: names the suite)")
     args = parser.parse_args(argv)  # usage errors exit 2
+    if args.output is None:
+        args.output = os.path.join(os.path.dirname(os.path.abspath(args.results)), "speedups.png")
     try:
         doc = load_results(args.results)
         data = ChartData(args.results, doc)

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Pictures of the sweeps of a graphbench results.json (docs/results.md, "Sweeps").
 
-    python3 scripts/plot_sweep.py RESULTS_JSON [--output-dir DIR]
+    python3 scripts/plot_sweep.py RESULTS_JSON [-o DIR]
 
 One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: the results file's
+folder, as every plot script of graphbench writes beside its input; -o/--output-dir names another
 folder): above, the graph's speedup over eager against the swept size, its 95% interval as a
 band, 1x and the 5% line, the crossover marked and the recommended capture sizes ringed; below,
 the memory of the graph's pool at each size, with the totals of keeping the recommended graphs
-each in its own pool and in one shared pool. Needs only matplotlib (Debian's python3-matplotlib).
-Exit codes: 0 written, 2 bad input (missing file, invalid JSON, no sweeps, malformed fields),
-1 matplotlib missing.
+each in its own pool and in one shared pool. A run whose sweeps have no graph variant measured
+(a CPU run: graphs need a CUDA device) gets instead one PNG per swept case,
+DIR/sweep-<case>-times.png: the per-step time of each variant it measured against the swept size.
+Needs only matplotlib (Debian's python3-matplotlib). Exit codes: 0 written, 2 bad input (missing
+file, invalid JSON, no swept case measured, malformed fields), 1 matplotlib missing.
 """
 
 import argparse
@@ -27,12 +30,32 @@ MIB = 1024.0 * 1024.0
 
 
 
+def load_step_times(path, doc):
+    """{(case, axis): {variant: [(value, median_us)]}} of the ok records of swept cases."""
+    records = doc.get("records") if isinstance(doc, dict) else None
+    series = {}
+    for r in records if isinstance(records, list) else []:
+        sweep = r.get("sweep") if isinstance(r, dict) else None
+        if not isinstance(sweep, dict) or r.get("status") != "ok" or not is_number(r.get("median_us")):
+            continue
+        if not (isinstance(sweep.get("group"), str) and isinstance(sweep.get("axis"), str) and is_number(sweep.get("value"))):
+            raise BadInput(f"{path}: record {r.get('case')!r}/{r.get('variant')!r}: \"sweep\" needs group, axis and a numeric value")
+        by_variant = series.setdefault((sweep["group"], sweep["axis"]), {})
+        by_variant.setdefault(str(r.get("variant")), []).append((sweep["value"], r["median_us"]))
+    return series
+
+
 def load_sweeps(path):
+    """The sweeps of the file, or ([], environment, step times) where no graph variant was measured."""
     doc = read_json(path)
     sweeps = doc.get("sweeps") if isinstance(doc, dict) else None
+    environment = doc.get("environment") if isinstance(doc, dict) and isinstance(doc.get("environment"), dict) else {}
     if not isinstance(sweeps, list) or not sweeps:
-        raise BadInput(f"{path}: no sweeps to plot (\"sweeps\" is missing or empty: a run without sweeps, "
-                       "or one without a graph variant)")
+        times = load_step_times(path, doc)
+        if times:
+            return [], environment, times
+        raise BadInput(f"{path}: no sweeps to plot (\"sweeps\" is missing or empty and no swept case has an ok "
+                       "record: a run without sweeps)")
     for i, sweep in enumerate(sweeps):
         where = f"{path}: sweeps[{i}]"
         if not isinstance(sweep, dict) or not all(isinstance(sweep.get(k), str) for k in ("case", "axis", "variant")):
@@ -45,8 +68,11 @@ def load_sweeps(path):
                 raise BadInput(f"{where}.points[{j}]: expected an object with a numeric \"value\"")
             if p.get("ok") and not (is_number(p.get("speedup")) and p["speedup"] > 0):
                 raise BadInput(f"{where}.points[{j}]: an ok point needs a positive \"speedup\"")
-    environment = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
-    return sweeps, environment
+    if not any(p.get("ok") for sweep in sweeps for p in sweep["points"]):
+        times = load_step_times(path, doc)  # no graph measured at any size: the times that exist
+        if times:
+            return [], environment, times
+    return sweeps, environment, {}
 
 
 def file_safe(text):
@@ -107,13 +133,37 @@ def plot_one(plt, sweep, environment, output):
     plt.close(fig)
 
 
+def plot_times(plt, case, axis, by_variant, environment, output):
+    """The per-step time of each variant against the swept size (no graph variant to compare)."""
+    fig, ax = plt.subplots(figsize=(8, 5))
+    values = []
+    for variant, points in sorted(by_variant.items()):
+        points.sort()
+        values += [v for v, _ in points]
+        ax.plot([v for v, _ in points], [t for _, t in points], "o-", label=variant)
+    if values and max(values) / max(min(values), 1) >= 8:
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel(axis)
+    ax.set_ylabel("median step time (us)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip() or environment.get("device", "")
+    fig.suptitle(f"{case} over {axis}: step time of each variant (no graph variant measured)"
+                 + (f"\n{device}" if device else ""), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog=PROG, description="Draws each sweep of a graphbench results.json.")
     parser.add_argument("results", help="results.json of a run with sweeps")
-    parser.add_argument("--output-dir", help="folder for the PNG files (default: the results file's folder)")
+    parser.add_argument("-o", "--output-dir", help="folder for the PNG files (default: beside RESULTS_JSON, in its folder)")
     args = parser.parse_args(argv)
     try:
-        sweeps, environment = load_sweeps(args.results)
+        sweeps, environment, times = load_sweeps(args.results)
     except BadInput as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -123,6 +173,12 @@ def main(argv):
     for sweep in sweeps:
         output = os.path.join(out_dir, f"sweep-{file_safe(sweep['case'])}-{file_safe(sweep['variant'])}.png")
         plot_one(plt, sweep, environment, output)
+        print(f"{PROG}: wrote {output}")
+    if times:
+        print(f"{PROG}: no graph variant was measured (graphs need a CUDA device): plotting each variant's step time")
+    for (case, axis), by_variant in sorted(times.items()):
+        output = os.path.join(out_dir, f"sweep-{file_safe(case)}-times.png")
+        plot_times(plt, case, axis, by_variant, environment, output)
         print(f"{PROG}: wrote {output}")
     return 0
 

@@ -5,10 +5,13 @@ torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
     python3 scripts/python_baseline.py --suite configs/models.json -o python-baseline.json \\
         [--graphbench graphbench-out/models/results.json]
     python3 scripts/python_baseline.py torchvision:resnet18 --batch 1 -o resnet18.json
+    python3 scripts/python_baseline.py py:examples/conv_attention.py:make_model --mode train -o own.json
 
 With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
 naming the model it was made from; that model is built again in Python (same name, batch, dtype,
-inputs; random weights: timing does not depend on them) and each distinct one is timed once.
+inputs; random weights: timing does not depend on them) and each distinct one is timed once. A
+py: model (your own code, scripts/own_code.py) is made by its callable again, with its own loss in
+mode train where it has one.
 
 Per model, on the GPU, in this process:
     eager         the model called in Python (inference under torch.no_grad(), model.eval(); mode train:
@@ -51,12 +54,15 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 1)[1])
-    p.add_argument("models", nargs="*", help="SOURCE:NAME model names (instead of --suite)")
+    p.add_argument("models", nargs="*", help="SOURCE:NAME model names (instead of --suite), py:FILE.py:CALLABLE too")
     p.add_argument("--suite", help="a suite file whose model files scripts/export_model.py wrote")
-    p.add_argument("--batch", default="1", help="with model names: batch sizes, comma-separated (default 1)")
+    p.add_argument("--batch", help="with model names: batch sizes, comma-separated (default 1; py: models: their "
+                                   "callable's default)")
     p.add_argument("--mode", choices=["inference", "train"], default="inference", help="with model names")
     p.add_argument("--seq", type=int, default=128, help="with model names: hf encoders' sequence length")
-    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32", help="with model names")
+    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32", help="with model names (not py: ones)")
+    p.add_argument("--input-range", action="append", default=[], metavar="[N=]LO,HI",
+                   help="with py: model names: int64 input N (every int64 input without N) drawn from [LO, HI)")
     p.add_argument("-o", "--output", help="the JSON file to write")
     p.add_argument("--graphbench", help="a graphbench results.json of the same suite, for the side-by-side table")
     p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
@@ -89,13 +95,32 @@ def cases_from_suite(path):
 
 
 def cases_from_names(args):
+    import own_code
+
+    try:
+        batches = [int(b) for b in args.batch.split(",") if b] if args.batch else []
+    except ValueError:
+        raise model_zoo.BadInput(f"--batch {args.batch!r}: expected comma-separated integers")
+    cli_ranges = {}
+    for text in args.input_range:
+        index, lo, hi = own_code.parse_input_range(text)
+        cli_ranges[index] = (lo, hi)
     cases = []
     for model in args.models:
-        for batch in (int(b) for b in args.batch.split(",") if b):
-            case = model_zoo.ModelCase(model=model, batch=batch, mode=args.mode, seq=args.seq, dtype=args.dtype)
+        own = model.startswith("py:")
+        for batch in batches or [None if own else 1]:
+            case = model_zoo.ModelCase(model=model, batch=batch or 1, mode=args.mode, seq=args.seq, dtype=args.dtype,
+                                       origin_dir=os.getcwd() if own else "")
             case.check()
-            cases.append((case.stem(), case))
-    return cases
+            model_zoo.check_own_code(case)
+            cases.append((case, batch is not None))
+    named = []
+    for case, batch_given in cases:
+        if case.source == "py":
+            model_zoo.describe_own_code(case, batch_given, cli_ranges)
+            case.check()
+        named.append((case.stem(), case))
+    return named
 
 
 def sample_us(fn, calls):

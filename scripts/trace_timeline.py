@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """One step of two variants on one time axis, from graphbench's traces (--trace DIR).
 
-    python3 scripts/trace_timeline.py EAGER_TRACE GRAPH_TRACE [--output timeline.png] [--title T] [--step N]
+    python3 scripts/trace_timeline.py EAGER_TRACE GRAPH_TRACE [-o PNG] [--title T] [--step N]
+
+The picture goes beside the traces, DIR/timeline.png for DIR/<case>.<variant>.trace.json (as every
+plot script of graphbench writes beside its input); -o/--output names another file.
 
 EAGER_TRACE and GRAPH_TRACE are Chrome traces that `graphbench ... --trace DIR` wrote (DIR/<case>.
 <variant>.trace.json). For each, step N (default 2) is drawn as two lanes from the step's start:
@@ -107,10 +110,12 @@ def main(argv):
     parser = argparse.ArgumentParser(prog=PROG, description="Draws one step of two graphbench traces, one above the other.")
     parser.add_argument("eager", help="the eager variant's trace (graphbench --trace)")
     parser.add_argument("graph", help="the graph variant's trace")
-    parser.add_argument("--output", default="timeline.png")
+    parser.add_argument("-o", "--output", help="PNG to write (default: timeline.png beside EAGER_TRACE)")
     parser.add_argument("--title", help="the picture's title (default: the two file names)")
     parser.add_argument("--step", type=int, default=2, help="which traced step to draw (default 2)")
     args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = os.path.join(os.path.dirname(os.path.abspath(args.eager)), "timeline.png")
     try:
         steps = [Step(path, load_events(path), args.step) for path in (args.eager, args.graph)]
     except BadInput as e:

@@ -6,6 +6,7 @@
 
 #include "graphbench/compare/compare.h"
 #include "graphbench/compare/run_calibrate.h"
+#include "graphbench/compare/result_paths.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
@@ -88,13 +89,13 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
                  "Run every case of the suite at each value of one axis, AXIS=V1,V2,... in increasing order (e.g. "
                  "batch=1,2,4,8,16; the axes of each workload: graphbench list), and decide which sizes to capture "
                  "(results.md's Sweeps; docs/results.md)");
-  app.add_option("--configs-dir", o.configs_dir, "Where --workload finds NAME.json (default ./configs, then the source tree's)");
+  app.add_option("--configs-dir", o.configs_dir, "Where --suite finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
   group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
   group->add_option("--min-samples", raw.min_samples, "Samples per variant at least");
   group->add_option("--max-samples", raw.max_samples, "Samples per variant at most");
   group->add_option("--min-time", raw.min_time_s, "Seconds of measured time per variant at least");
-  group->add_option("--max-time", raw.max_time_s, "Timeout per case in seconds");
+  group->add_option("--max-time", raw.max_time_s, "Time limit of each case in seconds: validation (up to half), warm-up and sampling, one step of each at least (docs/measuring.md)");
   group->add_option("--noise", raw.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
   app.add_option("--l2", o.l2, "L2 cache between timed steps (CUDA): hot (left warm, back-to-back steps) or cold (flushed before every step, each step timed alone)")
       ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();
@@ -274,10 +275,11 @@ int main(int argc, char** argv) {
       "  graphbench --suite gelu --filter large           its cases whose name matches a pattern\n"
       "  graphbench --suite mnist --use-train-graph       the CUDA-graph tutorial's MNIST run\n"
       "  graphbench run --config configs/blog.json        a suite file\n"
-      "  graphbench compare base/results.json new/results.json --threshold 5% [--aa base2/results.json]\n"
+      "  graphbench compare base new --threshold 5% [--aa base2] [--json verdicts.json]   two runs' -o folders\n"
       "  graphbench calibrate a/results.json b/results.json c/results.json d/results.json -o gate-calibration.json\n"
       "  graphbench --suite ci --repetitions 3            the suite 3 times, each in a process of its own, merged\n"
       "  graphbench list                                  workloads, variants, suites\n"
+      "  graphbench report out/results.json               results.md/.csv written again from a run's JSON\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
       "\nExit codes: 0 every case ok or skipped (compare: no regression); 1 a case failed (compare: a\n"
       "regression); 2 bad input or usage; 130/143 stopped by SIGINT/SIGTERM (the finished cases are\n"
@@ -297,14 +299,28 @@ int main(int argc, char** argv) {
 
   CLI::App* list = app.add_subcommand("list", "List workloads, their parameters, variants, suites and their cases");
 
+  std::string report_input, report_output, report_formats = "json,csv,md";
+  bool report_quiet = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "Write the result files of an earlier run again from its results.json (nothing is run): this "
+                "version's tables and verdicts");
+  report->add_option("results", report_input, "An earlier run's results.json")->required();
+  report->add_option("-o,--output", report_output, "Directory for the files (default: the folder of RESULTS)");
+  report->add_option("--format", report_formats, "Files to write: a comma-separated list of json, csv, md, gbench; "
+                                                 "the folder's other result files are removed, as a run does")
+      ->capture_default_str();
+  report->add_flag("-q,--quiet", report_quiet, "Print nothing but errors");
+
   CompareCliOptions cmp;
-  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two results.json files");
-  compare->add_option("baseline", cmp.baseline, "Baseline results.json")->required();
-  compare->add_option("current", cmp.current, "Current results.json")->required();
+  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two runs (their results.json files or output folders)");
+  compare->add_option("baseline", cmp.baseline, "Baseline results.json, or the folder of a run (-o DIR) holding it")->required();
+  compare->add_option("current", cmp.current, "Current results.json, or the folder of a run holding it")->required();
   compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05, at most 100% (never below the measured noise)")
       ->capture_default_str();
   compare->add_option("--metric", cmp.metric, "time: per-step times; speedup: each variant's ratio to eager within its run (cancels drift between machines)")
       ->check(CLI::IsMember({"time", "speedup"}))->capture_default_str();
+  compare->add_option("--json,--dump-to-json", cmp.json_path,
+                      "Also write the verdicts to FILE as JSON, one row per case, variant and measure (docs/ci.md)");
   compare->add_option("--aa", cmp.aa_baseline, "A second baseline run of the same code: the two baselines' difference sets each record's run-to-run noise floor (A/A calibration)");
   compare->add_flag("--allow-missing", cmp.allow_missing,
                     "A record ok in BASELINE and skipped, missing or with fewer than --min-samples samples in CURRENT "
@@ -346,7 +362,7 @@ int main(int argc, char** argv) {
 
   try {
     const std::string command_line = joined_command_line(argc, argv);
-    for (const CLI::App* subcommand : {run, list, compare, calibrate}) {
+    for (const CLI::App* subcommand : {run, list, compare, calibrate, report}) {
       if (subcommand->parsed()) check_no_stray_options(app, *subcommand);
     }
     if (compare->parsed()) {
@@ -365,8 +381,9 @@ int main(int argc, char** argv) {
       options.allow_missing = cmp.allow_missing;
       options.min_samples = cmp.min_samples;
       try {
-        return graphbench::run_compare(cmp.baseline, cmp.current, options, std::cout, cmp.aa_baseline,
-                                       cmp.calibration);
+        const auto file = [](const std::string& path) { return path.empty() ? path : graphbench::results_file_of(path); };
+        return graphbench::run_compare(file(cmp.baseline), file(cmp.current), options, std::cout, file(cmp.aa_baseline),
+                                       cmp.calibration, cmp.json_path);
       } catch (const graphbench::InputError&) {
         throw;
       } catch (const std::exception& e) {
@@ -386,6 +403,9 @@ int main(int argc, char** argv) {
       return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
+    if (report->parsed()) {
+      return graphbench::cli::report_command(report_input, report_output, report_formats, report_quiet);
+    }
     if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
     if (app.count("--suite") > 0 && top.options.workload.empty()) {
       throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");

@@ -65,6 +65,7 @@ struct CompareCliOptions {
   std::string baseline;
   std::string current;
   std::string aa_baseline;  // --aa: a second baseline run, for the run-to-run noise
+  std::string json_path;    // --json FILE: the verdicts as JSON
   std::string threshold = "5%";
   std::string accuracy_tolerance = "0.01";
   std::string metric = "time";

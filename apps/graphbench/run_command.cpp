@@ -170,6 +170,11 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
     if (o.min_time_s) s.min_time_s = *o.min_time_s;
     if (o.max_time_s) s.max_time_s = *o.max_time_s;
     if (o.noise) s.target_rel_noise = *o.noise;
+    // A bound given on the command line wins over the suite's other bound: --max-time 0.3 is a
+    // limit even where the suite asks for 0.5 s of samples (and --min-samples 50 raises the
+    // suite's max_samples, as before).
+    if (o.max_time_s && !o.min_time_s) s.min_time_s = std::min(s.min_time_s, s.max_time_s);
+    if (o.max_samples && !o.min_samples) s.min_samples = std::min(s.min_samples, s.max_samples);
     s.max_samples = std::max(s.max_samples, s.min_samples);
     s.max_time_s = std::max(s.max_time_s, s.min_time_s);
   }
@@ -312,6 +317,15 @@ PreparedRun prepare_run(const RunOptions& o) {
   apply_sampling_overrides(suite, o);
   apply_gradient_sync_overrides(suite, o);
   run.device = resolve_device(o.device);
+  if (!run.device.is_cuda() && !o.max_time_s) {
+    for (auto& c : suite.cases) {
+      SamplingSpec& s = c.sampling;
+      if (s.max_time_s != SamplingSpec{}.max_time_s) continue;
+      s.max_time_s = kCpuCaseTimeLimitS;
+      s.min_time_s = std::min(s.min_time_s, s.max_time_s);
+      ++run.cpu_limited_cases;
+    }
+  }
   run.context = make_context(o, run.device);
   run.directory = o.output.empty() ? "graphbench-out/" + suite.name : o.output;
   return run;
@@ -385,6 +399,11 @@ int run_command(const RunOptions& o, const std::string& command_line) {
   if (log != nullptr) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", run.suite.name, run.suite.cases.size(),
                         run.path, run.device.is_cuda() ? "cuda" : "cpu");
+    if (run.cpu_limited_cases > 0) {
+      *log << fmt::format("graphbench: on the CPU each case is timed for at most {:g} s (the default limit is meant "
+                          "for GPUs; --max-time sets another)\n",
+                          kCpuCaseTimeLimitS);
+    }
   }
   install_stop_handlers();
   const SuiteOutcome outcome = run_suite(run.suite, WorkloadRegistry::global(), run.context,

@@ -11,6 +11,11 @@ namespace graphbench::cli {
 
 int run_command(const RunOptions& options, const std::string& command_line);
 
+// `graphbench report RESULTS.json`: writes the result files of `formats` ("json,csv,md", ...)
+// again from an earlier run's results.json into `output` (default: the file's folder), as a set
+// (report_files.h); the derived verdicts (sweeps) judged again. Returns the exit code.
+int report_command(const std::string& results_path, const std::string& output, const std::string& formats, bool quiet);
+
 // `graphbench list`: workloads (with their parameters), variants and the suites in configs/.
 int list_command(const std::string& configs_dir);
 

@@ -3,7 +3,9 @@
 #include "common/case_helpers.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/json/json_text.h"
 #include "graphbench/plan/tensor_spec.h"
+#include "graphbench/suite/suite_parser.h"
 
 #include <fmt/format.h>
 
@@ -180,14 +182,38 @@ void fail_case_field(const CaseSpec& spec, const std::string& field, const std::
   throw InputError(fmt::format("{}: {}/{}: {}", spec.suite_path, spec.json_path, field, message));
 }
 
+// What the case's "description" says after "made by: " (the shipped suites name the script that
+// makes their model files there), read again from the suite file; "" where it says nothing or
+// cannot be read. Only for the message of a missing file.
+std::string made_by(const CaseSpec& spec) {
+  if (spec.suite_path.empty() || spec.suite_path == kSuiteFromStdin || spec.json_path.empty()) return "";
+  try {
+    const nlohmann::json doc = parse_json_text(read_text_file(spec.suite_path, "suite file"), spec.suite_path);
+    const nlohmann::json& c = doc.at(nlohmann::json::json_pointer(spec.json_path));
+    const auto found = c.find("description");
+    if (found == c.end() || !found->is_string()) return "";
+    const std::string text = found->get<std::string>();
+    const auto at = text.find("made by: ");
+    return at == std::string::npos ? "" : text.substr(at + 9);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 std::string checked_model_file(const CaseSpec& spec, const std::string& what, const char* field) {
   const std::string file = param_string(spec, field);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) {
+    const std::string maker = made_by(spec);
     fail_case_field(spec, field,
-                    fmt::format("{}: no such file (case {}; make model files with scripts/export_model.py, see "
-                                "the README's \"Benchmark your own model\")",
-                                file, spec.name));
+                    maker.empty()
+                        ? fmt::format("{}: no such file (case {}; make model files with scripts/export_model.py, "
+                                      "which needs PyTorch: docs/models.md)",
+                                      file, spec.name)
+                        : fmt::format("{}: no such file (case {}; the suite says it is made by: {}; that script "
+                                      "needs PyTorch (docs/models.md); the cases that need no model file run with --filter or "
+                                      "--cases)",
+                                      file, spec.name, maker));
   }
   if (!std::filesystem::is_regular_file(file, ec)) {
     fail_case_field(spec, field, fmt::format("{}: not a regular file (case {}; expected {})", file, spec.name, what));

@@ -93,6 +93,18 @@ add_test(NAME "cli: gelu results files"
                  null:gelu-small/graph=rel_noise envnull:copy_bandwidth_gbps envnull:sm_count interrupted:no)
 set_tests_properties("cli: gelu results files" PROPERTIES DEPENDS "cli: gelu on the CPU, no progress lines without a terminal")
 
+# The shipped sweep that needs model files says which file is missing and which script makes it
+# (a copy of the suite, so that model files made in the checkout cannot hide the message); the
+# shipped CPU sweep runs (two of its points here, for time) and its times can be plotted.
+add_test(NAME "cli: configs/sweeps.json without its model files names the script that makes them (2)"
+         COMMAND ${EXPECT} 2 "/cases/3/path: .*hf-gpt2-b1-decode-m256-p128-bfloat16.pt2: no such file \\(case gpt2-decode\\[batch=1\\]; the suite says it is made by: scripts/sweep-models.sh .*needs PyTorch" "!\\[1/" --
+                 sh -c "mkdir -p \"$2/configs\" && cp \"$3\" \"$2/configs/\" && exec \"$1\" run --config \"$2/configs/sweeps.json\" --device cpu -o \"$2/out\""
+                 sh ${GB} ${OUT_DIR}/sweeps-missing ${PROJECT_SOURCE_DIR}/configs/sweeps.json)
+add_test(NAME "cli: configs/sweep-gelu.json runs as shipped on the CPU"
+         COMMAND ${EXPECT} 0 "\\| gelu\\[batch=2\\] +\\| static +\\|" --
+                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 0.5
+                 --min-samples 3 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
+
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
 # are accepted (they change nothing without a GPU) and checked.
 add_test(NAME "cli: the replay-overhead case on the CPU, --l2 cold --profile off"
@@ -126,8 +138,13 @@ set_tests_properties("cli: linear_dropout results" PROPERTIES DEPENDS "cli: line
 # of Debian's Fashion-MNIST (a subset made by the fixture below): enough to prove that the
 # lines are printed and that the network learns, in a fifth of a whole epoch's time.
 set(MNIST_SUBSET ${OUT_DIR}/fashion-mnist-12800)
+if(DEFINED ENV{GRAPHBENCH_DATA})  # where graphbench itself looks first (machines without Debian's package)
+  set(MNIST_SOURCE $ENV{GRAPHBENCH_DATA})
+else()
+  set(MNIST_SOURCE /usr/share/datasets/fashion-mnist)
+endif()
 add_test(NAME "cli: a 12800-picture subset of Fashion-MNIST"
-         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${MNIST_SUBSET} 12800 1000 --from /usr/share/datasets/fashion-mnist)
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${MNIST_SUBSET} 12800 1000 --from ${MNIST_SOURCE})
 set_tests_properties("cli: a 12800-picture subset of Fashion-MNIST" PROPERTIES FIXTURES_SETUP mnist_subset)
 add_test(NAME "cli: mnist one epoch on the CPU prints the tutorial's lines"
          COMMAND ${EXPECT} 0 "^Data: .*on the device, every batch gathered there by the step, sequential order$"
@@ -181,6 +198,18 @@ set_tests_properties("cli: models: inference and a training step of a TorchScrip
 # and, without the exported files, says how to make them.
 add_test(NAME "cli: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# Your own code (py:FILE.py:CALLABLE) without PyTorch: the source parsed, every bad input refused
+# (2) naming the file and the callable, the suite written from a callable's examples (the user's
+# code runs against a stand-in torch, tests/cli/own_code/stub_torch).
+add_test(NAME "cli: own code: py: sources parsed, bad input refused naming the file and callable, suites from the examples"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code)
+# ... and with PyTorch, where this Python has it (Debian's python3-torch; skipped without): the
+# example exported as TorchScript, inference and a training step with its own loss, run on the CPU
+# swept over batch.
+add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
+set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and
@@ -196,7 +225,7 @@ set_tests_properties("cli: models: a channels-last training step hands convoluti
 file(MAKE_DIRECTORY ${OUT_DIR}/models-config/configs)
 configure_file(${PROJECT_SOURCE_DIR}/configs/models.json ${OUT_DIR}/models-config/configs/models.json COPYONLY)
 add_test(NAME "cli: models: configs/models.json without its model files says how to make them (2)"
-         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; make model files with scripts/export_model.py" --
+         COMMAND ${EXPECT} 2 "configs/models.json: /cases/0/path: .*/models/resnet50-b1.pt: no such file \\(case resnet50-b1-pt; the suite says it is made by: python3 scripts/export_model.py torchvision:resnet50 .*; that script needs PyTorch" --
                  ${GB} run --config ${OUT_DIR}/models-config/configs/models.json --device cpu -o ${OUT_DIR}/models-config/out)
 
 # compare: the CI gate's exit codes on golden files.
@@ -208,6 +237,17 @@ add_test(NAME "cli: compare faster (0)" COMMAND ${EXPECT} 0 "FASTER" -- ${GB} co
 add_test(NAME "cli: compare with an A/A baseline still names a 1.5x regression (1)"
          COMMAND ${EXPECT} 1 "A/A: " "REGRESSION: .* slower" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --aa ${GOLDEN}/current_unchanged.json)
+# compare takes the folders a run writes (-o DIR) and writes the verdicts as JSON.
+add_test(NAME "cli: compare two run folders, the verdicts also as JSON (1)"
+         COMMAND ${EXPECT} 1 "REGRESSION: .* slower" "wrote .*verdicts.json" --
+                 sh -c "mkdir -p \"$2/a\" \"$2/b\" && cp \"$3\" \"$2/a/results.json\" && cp \"$4\" \"$2/b/results.json\" && exec \"$1\" compare \"$2/a\" \"$2/b\" --json \"$2/verdicts.json\""
+                 sh ${GB} ${OUT_DIR}/compare-folders ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json)
+add_test(NAME "cli: the JSON verdicts name the regression"
+         COMMAND ${Python3_EXECUTABLE} -c "import json, sys; d = json.load(open(sys.argv[1])); bad = [r for r in d['rows'] if r['regression']]; sys.exit(0 if d['exit_code'] == 1 and d['regressions'] == len(bad) > 0 and all(r['verdict'] == 'SLOWER' and r['ratio'] > 1 for r in bad) else 1)"
+                 ${OUT_DIR}/compare-folders/verdicts.json)
+set_tests_properties("cli: the JSON verdicts name the regression" PROPERTIES DEPENDS "cli: compare two run folders, the verdicts also as JSON (1)")
+add_test(NAME "cli: compare a folder without results.json (2)"
+         COMMAND ${EXPECT} 2 "cli: a folder without results.json" -- ${GB} compare ${CLI_DIR} ${GOLDEN}/baseline.json)
 add_test(NAME "cli: compare malformed file (2)" COMMAND ${EXPECT} 2 "malformed.json" -- ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/malformed.json)
 add_test(NAME "cli: compare an ok record without samples is a corrupt file, never a pass (2)"
          COMMAND ${EXPECT} 2 "current_empty_samples.json: /records/0/samples_us: an ok record .* without samples" --
@@ -303,6 +343,16 @@ add_test(NAME "cli: compare --calibration of a results file (2)"
 set_tests_properties("cli: calibrate three runs writes the calibration (0)" PROPERTIES FIXTURES_SETUP gate_calibration)
 set_tests_properties("cli: compare --calibration of the calibrate test's file (0)" "cli: compare --calibration with --aa (2)"
                      PROPERTIES FIXTURES_REQUIRED gate_calibration)
+
+# report: the files of an earlier run written again from its results.json, the sweep verdict judged
+# again (the MNIST step of results/NVIDIA-H200/sweeps at 4096, 8192 and 16384).
+add_test(NAME "cli: report writes results.md again with this version's sweep verdict (0)"
+         COMMAND ${EXPECT} 0 "Faster than eager with 95% confidence up to batch=4096 \\(not at 8192; faster again at 16384\\)"
+                 "\"crossover\": 4096" --
+                 sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
+                 sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_sweep.json ${OUT_DIR}/report-sweep)
+add_test(NAME "cli: report of a file that is not there (2)"
+         COMMAND ${EXPECT} 2 "no-such-results.json" -- ${GB} report ${OUT_DIR}/no-such-results.json -o ${OUT_DIR}/report-none)
 
 # Hostile input (docs/results.md, docs/spec.md): bad input is exit 2 and names the file, checked
 # before anything runs ("!\\[1/" : no case started).
@@ -687,3 +737,12 @@ add_test(NAME "cli: a building.md without the budget line is bad input to the bu
                  ${CHECK_BUILD_TIME} ${BUILD_TIME_DIR}/within ${CLI_DIR}/expect.sh)
 add_test(NAME "cli: docs/building.md states the build-time budget"
          COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the build of graphbench takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
+
+# On the CPU a case left at the default time limit (meant for GPUs) is held to a few seconds, so
+# that the README's first run takes seconds; --max-time (or the suite's own limit) is kept.
+add_test(NAME "cli: on the CPU a case at the default limit is timed for at most 3 s, said once"
+         COMMAND ${EXPECT} 0 "^graphbench: on the CPU each case is timed for at most 3 s" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager --min-samples 3 -o ${OUT_DIR}/cpu-limit)
+add_test(NAME "cli: on the CPU --max-time keeps its own limit"
+         COMMAND ${EXPECT} 0 "!on the CPU each case is timed" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager ${QUICK} -o ${OUT_DIR}/cpu-limit-given)

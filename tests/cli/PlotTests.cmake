@@ -16,6 +16,12 @@ add_test(NAME "plot: draws a PNG per sweep from results.json"
 add_test(NAME "plot: a results file without sweeps exits with 2"
          COMMAND ${EXPECT} 2 "no sweeps to plot" -- ${Python3_EXECUTABLE} ${PLOT_SWEEP} ${CMAKE_CURRENT_SOURCE_DIR}/golden/plot_input.json)
 
+# A sweep run on the CPU has no graph variant measured: the step times of each variant are drawn.
+add_test(NAME "plot: a CPU sweep's step times"
+         COMMAND ${EXPECT} 0 "no graph variant was measured" "wrote .*sweep-gelu-times.png" --
+                 ${Python3_EXECUTABLE} ${PLOT_SWEEP} ${OUT_DIR}/sweep-gelu/results.json)
+set_tests_properties("plot: a CPU sweep's step times" PROPERTIES DEPENDS "cli: configs/sweep-gelu.json runs as shipped on the CPU")
+
 # The trace timeline: a PNG from two small traces in the profiler's format, exit code 2 for a step
 # the traces do not have.
 set(TIMELINE ${PROJECT_SOURCE_DIR}/scripts/trace_timeline.py)

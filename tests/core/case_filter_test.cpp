@@ -40,14 +40,14 @@ std::vector<std::string> variant_names(const CaseSpec& c) {
 
 }  // namespace
 
-TEST_CASE("--filter: a pattern found in a case name keeps the whole case", "[filter]") {
+TEST_CASE("case filter: a pattern found in a case name keeps the whole case", "[filter]") {
   SuiteSpec suite = suite_of({"gelu-small", "gelu-large", "one-kernel"});
   apply_case_pattern(suite, "large$|kernel");
   CHECK(case_names(suite) == std::vector<std::string>{"gelu-large", "one-kernel"});
   CHECK(variant_names(suite.cases[0]) == std::vector<std::string>{"eager", "graph", "graph:replay"});
 }
 
-TEST_CASE("--filter: a pattern of case/variant keeps only the variants it matches", "[filter]") {
+TEST_CASE("case filter: a pattern of case/variant keeps only the variants it matches", "[filter]") {
   SuiteSpec suite = suite_of({"gelu-small", "gelu-large"});
   apply_case_pattern(suite, "small/graph$");
   REQUIRE(case_names(suite) == std::vector<std::string>{"gelu-small"});
@@ -59,7 +59,7 @@ TEST_CASE("--filter: a pattern of case/variant keeps only the variants it matche
   CHECK(variant_names(every.cases[1]) == std::vector<std::string>{"eager"});
 }
 
-TEST_CASE("--filter: a pattern that matches nothing, or is no regular expression, is bad input", "[filter]") {
+TEST_CASE("case filter: a pattern that matches nothing, or is no regular expression, is bad input", "[filter]") {
   SuiteSpec suite = suite_of({"gelu-small", "gelu-large"});
   CHECK(input_error_of([&] { apply_case_pattern(suite, "resnet"); }) ==
         "--filter \"resnet\": matches no case of suite blog and no case/variant (cases: gelu-small, gelu-large; "

@@ -709,3 +709,20 @@ TEST_CASE("compare: under metric speedup, a current eager with too few samples l
   CHECK(std::isnan(row.ci95.low));
   CHECK(result.exit_code() == 1);
 }
+
+TEST_CASE("compare: a record with fewer samples than its run asked for is FEW SAMPLES", "[compare]") {
+  RunReport baseline, current;
+  baseline.records = {timed("a", "graph", around(10.0, 20))};
+  current.records = {timed("a", "graph", around(10.0, 8))};
+  current.records[0].min_samples = 10;  // the case timed out after 8 of its 10 samples
+  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const Comparison& row = row_of(result, "a", "graph");
+  CHECK(row.verdict == Verdict::kFewSamples);
+  CHECK(row.note == "current has 8 samples, fewer than the 10 its run asked for: no interval");
+  CHECK(std::isnan(row.ci95.low));
+  CHECK(row.lost);
+  CHECK(result.exit_code() == 1);
+
+  current.records[0].min_samples = 8;  // all it asked for
+  CHECK(row_of(graphbench::compare_reports(baseline, current, {}), "a", "graph").verdict == Verdict::kSame);
+}

@@ -2,6 +2,7 @@
 // (report/text_table.h), on given records: columns padded and the empty ones left out, skipped
 // variants folded per case, the same warning once with a count, a summary line per case.
 #include "support/catch.h"
+#include "support/records.h"
 
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/report/text_table.h"
@@ -15,13 +16,7 @@ using namespace graphbench;
 
 ResultRecord record(const std::string& case_name, const std::string& variant, RecordStatus status,
                     const std::string& reason = "") {
-  ResultRecord r;
-  r.case_name = case_name;
-  r.workload = "gelu";
-  r.variant = variant;
-  r.kind = "benchmark";
-  r.mode = "inference";
-  r.device = "cpu";
+  ResultRecord r = testing::benchmark_record(case_name, variant);
   if (const Variant* v = Variant::find(variant)) r.method = v->method();
   r.status = status;
   r.reason = reason;

@@ -2,6 +2,7 @@
 // trips, and the exact messages of bad input.
 #include "support/catch.h"
 #include "support/error_of.h"
+#include "support/records.h"
 #include "support/scratch_dir.h"
 
 #include "graphbench/core/errors.h"
@@ -290,6 +291,7 @@ TEST_CASE("a report built in code survives a round trip", "[json_io]") {
   r.stats = graphbench::stats::summarize(r.samples_us);
   r.host_stats = graphbench::stats::summarize(r.host_samples_us);
   r.rel_noise = std::numeric_limits<double>::infinity();  // fewer than 6 samples
+  r.min_samples = 10;
   r.speedup_ci95 = graphbench::stats::Interval{0.9, 1.1};
   r.sm_clock_end_mhz = 1500.0;  // start unknown
   r.roofline = graphbench::Roofline{1.0, 2.0, 3.0, 0.25, 5.0};
@@ -330,6 +332,8 @@ TEST_CASE("a report built in code survives a round trip", "[json_io]") {
   CHECK(b.host_stats->q3 == r.host_stats->q3);
   CHECK(b.host_stats->stddev == r.host_stats->stddev);
   CHECK(std::isinf(b.rel_noise));
+  CHECK(b.min_samples == 10);
+  CHECK(graphbench::has_too_few_samples(b));  // 4 samples of the 10 asked for
   CHECK_FALSE(b.speedup_vs_eager.has_value());
   REQUIRE(b.speedup_ci95.has_value());
   CHECK(b.speedup_ci95->low == 0.9);
@@ -682,4 +686,37 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
         "base.json: /records/0/data_parallel/chunked_gradients/0/rows/1: expected a positive integer, got 0");
   old["records"][0]["data_parallel"]["overlapped"] = "yes";
   CHECK(document_error(old) == "base.json: /records/0/data_parallel/overlapped: expected true, false or null, got \"yes\"");
+}
+
+TEST_CASE("json: a sweep's shared pool is read back from the sweeps array, so a report written again keeps it") {
+  RunReport report;
+  for (const std::int64_t value : {1, 2, 4}) {
+    for (const char* variant : {"eager", "graph"}) {
+      auto r = graphbench::testing::benchmark_record("a[batch=" + std::to_string(value) + "]", variant, "cuda");
+      r.sweep = graphbench::SweepPoint{"a", "batch", value};
+      r.stats = graphbench::stats::Summary{};
+      r.stats->median = std::string(variant) == "eager" ? 100.0 : 40.0;
+      if (std::string(variant) == "graph") {
+        r.capture_ms = 2.0;
+        r.speedup_vs_eager = 2.5;
+        r.speedup_ci95 = graphbench::stats::Interval{2.4, 2.6};
+      }
+      report.records.push_back(r);
+    }
+  }
+  report.shared_pools.push_back({"a", "graph", {4, 1}, 8 << 20, ""});
+  const json written = to_json(report);
+  REQUIRE(written.at("sweeps").size() == 1);
+  const RunReport back = report_from_json(json::parse(written.dump()), "mem.json");
+  REQUIRE(back.shared_pools.size() == 1);
+  CHECK(back.shared_pools[0].group == "a");
+  CHECK(back.shared_pools[0].variant == "graph");
+  CHECK(back.shared_pools[0].reserved_bytes == (8 << 20));
+  CHECK(to_json(back) == written);
+
+  report.shared_pools = {{"a", "graph", {4, 1}, std::nullopt, "out of memory"}};
+  const RunReport failed = report_from_json(to_json(report), "mem.json");
+  REQUIRE(failed.shared_pools.size() == 1);
+  CHECK(failed.shared_pools[0].error == "out of memory");
+  CHECK_FALSE(failed.shared_pools[0].reserved_bytes);
 }

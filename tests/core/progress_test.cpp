@@ -106,7 +106,7 @@ TEST_CASE("ProgressLine without a terminal prints nothing") {
   line.clear();  // no stream to write to: nothing can crash or print
 }
 
-TEST_CASE("estimate_case: validation and sampling from the time of one eager step") {
+TEST_CASE("estimate_case: validation and sampling from the time of one eager step, under the time limit") {
   SamplingSpec s;
   s.warmup_steps = 20;
   s.min_samples = 10;
@@ -114,32 +114,57 @@ TEST_CASE("estimate_case: validation and sampling from the time of one eager ste
   s.min_time_s = 0.5;
   s.max_time_s = 15.0;
   s.min_sample_time_ms = 1.0;
-  // 2 s per step, 3 variants, 5 validation steps.
+  // 2 s per step, 3 variants, 5 validation steps: 30 s of validation, cut to its half of the
+  // 15 s limit (7.5 s; one step of each variant, 6 s, at least).
   const CaseEstimate e = graphbench::estimate_case(2.0, 3, 5, s);
-  CHECK(e.validation_s == Approx(30.0));
-  // Warm-up 3 x (20 + 2 calibration) steps = 132 s, already past the 15 s timeout: one round more.
-  CHECK(e.sampling_max_s == Approx(132.0 + 6.0));
-  CHECK(e.sampling_min_s == Approx(138.0));
-  CHECK(e.total_min_s() == Approx(168.0));
+  CHECK(e.validation_s == Approx(7.5));
+  // Warm-up 3 x 20 steps = 120 s, cut to one step each (6 s), calibration 3 x 2 steps (12 s):
+  // already past the 7.5 s left of the limit, so one round more (6 s).
+  CHECK(e.sampling_max_s == Approx(6.0 + 12.0 + 6.0));
+  CHECK(e.sampling_min_s == Approx(24.0));
+  CHECK(e.total_min_s() == Approx(31.5));
+
+  // A long limit: validation whole, the warm-up cut to a quarter of what validation left.
+  s.max_time_s = 600.0;
+  const CaseEstimate slow = graphbench::estimate_case(2.0, 3, 5, s);
+  CHECK(slow.validation_s == Approx(30.0));
+  CHECK(slow.sampling_min_s == Approx(120.0 + 12.0 + 3 * 10 * 2.0));
 
   // A fast step: 10 samples of 1 ms at least, or 0.5 s of them, per variant.
+  s.max_time_s = 15.0;
   const CaseEstimate fast = graphbench::estimate_case(1e-5, 2, 1, s);
   CHECK(fast.sampling_min_s == Approx(2 * (20 * 1e-5 + 2e-3) + 2 * 500 * 1e-3));
-  CHECK(fast.sampling_max_s == Approx(15.0 + 2e-3));
+  CHECK(fast.sampling_max_s == Approx(15.0 - 2e-5 + 2e-3));
 }
 
-TEST_CASE("long_case_note: only for long cases, naming how to shorten them") {
-  SamplingSpec s;
-  CHECK(graphbench::long_case_note("small", graphbench::estimate_case(0.001, 3, 5, s), {"large"}).empty());
-  const std::string note = graphbench::long_case_note("large", graphbench::estimate_case(2.0, 3, 5, s), {"small"});
+TEST_CASE("long_case_note: only for long cases, offering only what would shorten them") {
+  SamplingSpec s;  // warm-up 10, 10 to 2000 samples, 0.5 s at least, 15 s limit
+  s.max_time_s = 600.0;
+  CHECK(graphbench::long_case_note("small", graphbench::estimate_case(0.001, 3, 5, s), {"large"}, s, 3).empty());
+  const std::string note = graphbench::long_case_note("large", graphbench::estimate_case(2.0, 3, 5, s), {"small"}, s, 3);
   CHECK_THAT(note, Catch::Contains("large: one eager step took 2.0 s on this device"));
-  CHECK_THAT(note, Catch::Contains("--cases small"));
-  CHECK_THAT(note, Catch::Contains("--warmup 1 --min-samples 3 --max-samples 5"));
-  CHECK_THAT(note, Catch::Contains("or time fewer variants (--variants)"));
-  // The sampling estimate is one figure when its least and most are the same.
-  CHECK_THAT(note, Catch::Contains("sampling 1 min 18 s)"));
-  // A suite of one case: only the sampling overrides are offered.
-  const std::string alone = graphbench::long_case_note("large", graphbench::estimate_case(2.0, 3, 5, s), {});
+  CHECK_THAT(note, Catch::Contains("to shorten it, leave it out (--cases small), lower its time limit (--max-time 10: "
+                                   "validation, warm-up and sampling stop by then), sample less (--warmup 1 "
+                                   "--min-samples 3 --max-samples 5 --min-time 0.1) or time fewer variants (--variants)"));
+  // A suite of one case: no --cases.
+  const std::string alone = graphbench::long_case_note("large", graphbench::estimate_case(2.0, 3, 5, s), {}, s, 3);
   CHECK_THAT(alone, !Catch::Contains("--cases"));
   CHECK_THAT(alone, Catch::Contains("--max-time 10"));
+
+  // The settings already given are not offered again: here every sampling flag is at the note's
+  // value, two variants, one case, and a step of 20 s still makes the case long.
+  SamplingSpec given;
+  given.warmup_steps = 1;
+  given.min_samples = 3;
+  given.max_samples = 5;
+  given.min_time_s = 0.1;
+  given.max_time_s = 0.3;
+  const std::string least = graphbench::long_case_note("huge", graphbench::estimate_case(20.0, 2, 1, given), {}, given, 2);
+  CHECK_THAT(least, !Catch::Contains("--max-time") && !Catch::Contains("--warmup") && !Catch::Contains("--min-samples") &&
+                        !Catch::Contains("--variants"));
+  CHECK_THAT(least, Catch::Contains("its steps are that long at the least settings"));
+  // Some given, some not: only the others are offered.
+  given.min_samples = 10;
+  const std::string some = graphbench::long_case_note("huge", graphbench::estimate_case(20.0, 2, 1, given), {}, given, 2);
+  CHECK_THAT(some, Catch::Contains("to shorten it, sample less (--min-samples 3)"));
 }

@@ -194,3 +194,17 @@ TEST_CASE("merge: warnings once each, named by the repetitions that gave them un
   CHECK(merged.records[0].warnings == std::vector<std::string>{"noisy", "repetitions 1, 3: IQR is 11%"});
   CHECK(merged.records[1].warnings == std::vector<std::string>{"repetition 3: IQR is 19%"});
 }
+
+TEST_CASE("merge: a repetition with fewer samples than it asked for adds no interval", "[repetitions]") {
+  std::vector<RepetitionResult> reps{repetition(1, 10.0, 5.0, {1.9, 2.1}), repetition(2, 20.0, 10.0, {1.9, 2.1})};
+  for (ResultRecord& r : reps[1].report->records) r.min_samples = 10;  // 6 samples of 10
+  reps[1].report->records[1].speedup_ci95.reset();  // as that repetition wrote it
+  const RunReport merged = graphbench::merge_repetitions(reps, 2);
+  const ResultRecord& eager = merged.records[0];
+  CHECK_FALSE(eager.repetitions->runs[1].median_ci95);
+  CHECK(eager.repetitions->succeeded == 2);
+  // The interval is repetition 1's alone ([10, 10]), stretched to the merged median (15).
+  REQUIRE(eager.repetitions->median_ci95);
+  CHECK(eager.repetitions->median_ci95->low == Approx(10.0));
+  CHECK(eager.repetitions->median_ci95->high == Approx(15.0));
+}

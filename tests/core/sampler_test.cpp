@@ -331,3 +331,31 @@ TEST_CASE("sampler: without a device the issue times and memory stay absent") {
   CHECK(variants[0].issue_us.empty());
   CHECK_FALSE(variants[0].memory.has_value());
 }
+
+TEST_CASE("sampler: the warm-up stops at its share of the timeout, at least one step each, and says so") {
+  Script script;
+  SamplingSpec s = quick();
+  s.warmup_steps = 20;
+  s.max_time_s = 0.3;  // the warm-up's share: a quarter, 37.5 ms for each of the two variants
+  // A step of 10 ms: 4 steps reach the share (40 ms), so each variant warms up 4 of its 20 steps.
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 10000.0; }),
+                                        script.variant("graph", [](int) { return 10000.0; })};
+  graphbench::sample_interleaved(variants, s, script.timer);
+  for (const auto& v : variants) {
+    CHECK(v.warmup_steps_run == 4);
+    CHECK(v.warmup_cut == "warm-up cut to 4 of 20 steps by the time limit (0.0375 s of the 0.3 s left for sampling)");
+  }
+  const std::vector<std::string> expected = {"eager", "eager", "eager", "eager", "graph", "graph", "graph", "graph"};
+  CHECK(std::vector<std::string>(script.log.begin(), script.log.begin() + 8) == expected);
+
+  // A step longer than the share: still one step; a warm-up that fits is whole.
+  Script slow;
+  std::vector<TimedVariant> one = {slow.variant("eager", [](int) { return 1e6; })};
+  graphbench::sample_interleaved(one, s, slow.timer);
+  CHECK(one[0].warmup_steps_run == 1);
+  Script fast;
+  std::vector<TimedVariant> whole = {fast.variant("eager", [](int) { return 10.0; })};
+  graphbench::sample_interleaved(whole, s, fast.timer);
+  CHECK(whole[0].warmup_steps_run == 20);
+  CHECK(whole[0].warmup_cut.empty());
+}

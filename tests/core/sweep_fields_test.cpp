@@ -3,6 +3,7 @@
 #include "support/catch.h"
 #include "support/error_of.h"
 
+#include "graphbench/suite/published_fields.h"
 #include "graphbench/suite/suite_parser.h"
 #include "graphbench/suite/sweep_fields.h"
 
@@ -175,4 +176,25 @@ TEST_CASE("the --sweep option replaces a case's own sweep and fixed value, and r
   CHECK(input_error_of([&] { graphbench::apply_sweep_option(training, graphbench::parse_sweep_option("batch=1,2"), catalog()); }) ==
         "--sweep: case t (configs/sweep.json: /cases/0) is a training run; a sweep times benchmark steps (leave the "
         "case out with --cases)");
+}
+
+TEST_CASE("published figures stay on the point at the case's own parameters, and on runs of their device class", "[sweep]") {
+  const json published = {{"variant", "graph"}, {"speedup", 2.0}, {"device", "Tesla K80"}};
+  // The case as written runs at the declared batch, 32: the figures describe that point only.
+  const SuiteSpec suite =
+      expanded(json::array({{{"name", "a"}, {"workload", "steps"}, {"sweep", {{"batch", {16, 32, 128}}}}, {"published", published}}}));
+  REQUIRE(suite.cases.size() == 3);
+  CHECK(suite.cases[0].published.empty());
+  REQUIRE(suite.cases[1].published.size() == 1);
+  CHECK(suite.cases[1].published[0].device == "Tesla K80");
+  CHECK(suite.cases[2].published.empty());
+
+  graphbench::PublishedFigures gpu;
+  gpu.device = "Tesla K80";
+  CHECK(graphbench::published_applies(gpu, "cuda"));
+  CHECK_FALSE(graphbench::published_applies(gpu, "cpu"));
+  graphbench::PublishedFigures cpu;
+  cpu.device = "Intel Xeon CPU E5-2690";
+  CHECK(graphbench::published_applies(cpu, "cpu"));
+  CHECK_FALSE(graphbench::published_applies(cpu, "cuda"));
 }

@@ -356,6 +356,25 @@ TEST_CASE("writers: an interrupted run says so at the top of the Markdown") {
   CHECK(render_markdown(report).find("**Interrupted by SIGINT:** only the cases below finished") != std::string::npos);
 }
 
+TEST_CASE("writers: a speedup from fewer samples than min_samples is marked, without an interval") {
+  RunReport report;
+  report.environment.suite = "s";
+  report.environment.device = "cpu";
+  ResultRecord r;
+  r.case_name = "c";
+  r.workload = "gelu";
+  r.variant = "graph";
+  r.kind = "benchmark";
+  r.samples_us = {10.0, 10.5, 11.0};
+  r.stats = stats::summarize(r.samples_us);
+  r.min_samples = 10;
+  r.speedup_vs_eager = 23.36;
+  report.records.push_back(r);
+  const std::string md = render_markdown(report);
+  CHECK(md.find("| 23.36x (no interval: 3 of 10 samples) |") != std::string::npos);
+  CHECK(md.find("[23.36-23.36]") == std::string::npos);
+}
+
 TEST_CASE("writers: the CSV header is the one docs/results.md documents") {
   const std::string doc = read_file(testing::source_path("docs/results.md"));
   const std::string header = csv_header();

@@ -206,7 +206,7 @@ TEST_CASE("aoti train: mode train needs a state file and only mode train takes o
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) ==
           suite + ": /cases/0/state: " + (dir.path() / "nope.state.pt").string() +
-              ": no such file (case a; make model files with scripts/export_model.py, see the README's \"Benchmark "
-              "your own model\")");
+              ": no such file (case a; make model files with scripts/export_model.py, which needs PyTorch: "
+              "docs/models.md)");
   }
 }

@@ -95,8 +95,8 @@ TEST_CASE("model files: missing, corrupt, not TorchScript, no forward, wrong num
   };
   const std::string missing = (dir.path() / "nope.pt").string();
   CHECK(model("nope.pt") == suite + ": /cases/0/path: " + missing +
-                                ": no such file (case mine; make model files with scripts/export_model.py, see the "
-                                "README's \"Benchmark your own model\")");
+                                ": no such file (case mine; make model files with scripts/export_model.py, which "
+                                "needs PyTorch: docs/models.md)");
   CHECK(model("corrupt.pt") == suite + ": /cases/0/path: " + dir.models().corrupt +
                                    ": not a zip archive, so not a TorchScript file (case mine): the file is damaged or "
                                    "of another kind");
@@ -116,8 +116,8 @@ TEST_CASE("model files: missing, corrupt, not TorchScript, no forward, wrong num
   // aoti: the file checks come first, whatever the LibTorch.
   CHECK(preflight_error(dir, R"([{"name": "pkg", "workload": "aoti", "path": "nope.pt2", "inputs": [{"shape": [1]}]}])") ==
         suite + ": /cases/0/path: " + (dir.path() / "nope.pt2").string() +
-            ": no such file (case pkg; make model files with scripts/export_model.py, see the README's \"Benchmark "
-            "your own model\")");
+            ": no such file (case pkg; make model files with scripts/export_model.py, which needs PyTorch: "
+            "docs/models.md)");
 }
 
 TEST_CASE("suite: a bad model file ends the run before any case has run") {

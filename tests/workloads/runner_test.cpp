@@ -13,6 +13,7 @@
 #include <ATen/ATen.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <sstream>
 #include <thread>
@@ -222,11 +223,12 @@ TEST_CASE("benchmark case: the test-only slowdown repeats every step of one vari
 }
 
 TEST_CASE("benchmark case: a case that will take long says so first, and how to shorten it") {
-  // One eager step takes 20 ms; 2000 warm-up steps of it would take 40 s (the timed runner is
-  // fast, so the test is not).
+  // One eager step takes 20 ms; 2000 warm-up steps of it would take 40 s, within a time limit of
+  // 600 s (the timed runner is fast, so the test is not).
   FakeWorkload workload("fake", false, 0.02);
   auto spec = fake_case("slow", "fake", {"eager"});
   spec.sampling.warmup_steps = 2000;
+  spec.sampling.max_time_s = 600;
   CaseContext context;
   context.case_names = {"slow", "quick"};
   std::ostringstream log;
@@ -236,7 +238,8 @@ TEST_CASE("benchmark case: a case that will take long says so first, and how to 
   CHECK(find(records, "eager").status == RecordStatus::kOk);
   CHECK_THAT(log.str(), Catch::Contains("slow: one eager step took "));
   CHECK_THAT(log.str(), Catch::Contains(" ms on this device, so this case needs about "));
-  CHECK_THAT(log.str(), Catch::Contains("leave it out (--cases quick) or sample less (--warmup 1"));
+  CHECK_THAT(log.str(), Catch::Contains("leave it out (--cases quick), lower its time limit (--max-time 10: "));
+  CHECK_THAT(log.str(), Catch::Contains("sample less (--warmup 1"));
   CHECK(log.str().find('\r') == std::string::npos);  // the log gets no progress lines
   CHECK_THAT(terminal.str(), Catch::Contains("\rslow: validating eager (1 of 1), step 1 of 1"));
   CHECK_THAT(terminal.str(), Catch::Contains("\rslow: warming up eager"));
@@ -307,6 +310,47 @@ TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 wh
   CHECK(faster_record.speedup_ci95->low > 1.0);
   CHECK(*slower_record.speedup_vs_eager == Approx(0.25).epsilon(0.01));
   CHECK(slower_record.speedup_ci95->high < 1.0);
+}
+
+TEST_CASE("summary: a variant with fewer samples than min_samples has no interval and says so") {
+  ResultRecord eager_record;
+  ResultRecord short_record;
+  ResultRecord full_record;
+  TimedCase timed;
+  timed.min_samples = 10;
+  timed.variants = {{Variant::named("eager"), &eager_record},
+                    {Variant::named("static"), &short_record},
+                    {Variant::named("reference"), &full_record}};
+  const std::vector<std::size_t> counts = {12, 3, 12};  // the static variant timed out after 3 samples
+  for (std::size_t i = 0; i < timed.variants.size(); ++i) {
+    timed.runners.push_back(std::make_unique<ScaleRunner>(at::ones({1}), 1.0, false, false));
+    TimedVariant t;
+    t.name = timed.variants[i].variant.name();
+    for (std::size_t k = 0; k < counts[i]; ++k) {
+      t.device_us.push_back((i == 0 ? 10.0 : 5.0) * (1.0 + 0.01 * static_cast<double>(k % 3)));
+      t.host_us.push_back(10.0);
+    }
+    timed.timed.push_back(t);
+  }
+  summarize_timing(timed, StepCost{}, Environment{});
+  CHECK(short_record.min_samples == 10);
+  CHECK(graphbench::has_too_few_samples(short_record));
+  REQUIRE(short_record.speedup_vs_eager.has_value());
+  CHECK(*short_record.speedup_vs_eager == Approx(2.0).epsilon(0.02));  // the figure, without an interval
+  CHECK_FALSE(short_record.speedup_ci95.has_value());
+  CHECK(std::isinf(short_record.rel_noise));
+  CHECK_THAT(short_record.warnings.back(),
+             Catch::Equals("3 samples, fewer than min_samples 10: the median and the speedup have no interval"));
+  CHECK_FALSE(graphbench::has_too_few_samples(full_record));
+  CHECK(full_record.speedup_ci95.has_value());
+
+  // An eager reference with too few samples takes the interval of every variant's speedup.
+  timed.timed[0].device_us.resize(4);
+  for (ResultRecord* r : {&eager_record, &short_record, &full_record}) *r = ResultRecord{};
+  summarize_timing(timed, StepCost{}, Environment{});
+  CHECK_FALSE(full_record.speedup_ci95.has_value());
+  CHECK_THAT(full_record.warnings.back(),
+             Catch::Equals("eager has 4 samples, fewer than min_samples 10: the speedup has no interval"));
 }
 
 TEST_CASE("training case: a run that trained nothing fails with the reason") {

@@ -9,7 +9,9 @@
 
 #include <ATen/ATen.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 namespace {
 
@@ -76,11 +78,27 @@ class FakeTrainingStep final : public VariantRunner {
   at::Tensor w_, b_, loss_;
 };
 
+// A runner whose steps take at least `time`: validation's time budget on a known lower bound.
+class SlowStep final : public VariantRunner {
+ public:
+  SlowStep(std::unique_ptr<VariantRunner> inner, std::chrono::milliseconds time) : inner_(std::move(inner)), time_(time) {}
+  void step() override {
+    std::this_thread::sleep_for(time_);
+    inner_->step();
+  }
+  std::vector<at::Tensor> observe() override { return inner_->observe(); }
+
+ private:
+  std::unique_ptr<VariantRunner> inner_;
+  std::chrono::milliseconds time_;
+};
+
 class FakeTrainingCase final : public CaseInstance {
  public:
   std::map<std::string, Behaviour> behaviour;  // by variant name; eager's flips are its own spread
   bool random = false;                         // has dropout that can be turned off
   int settle = 0;
+  std::chrono::milliseconds step_time{0};  // each step sleeps this long first (time budgets)
   int runners_made = 0;
   std::vector<bool> randomness_of_runners;
   std::vector<bool> deterministic_cudnn_of_runners;  // cuDNN's setting when each runner was made
@@ -89,7 +107,9 @@ class FakeTrainingCase final : public CaseInstance {
     deterministic_cudnn_of_runners.push_back(at::globalContext().deterministicCuDNN());
     const bool randomness = random && randomness_on_;
     randomness_of_runners.push_back(randomness);
-    return std::make_unique<FakeTrainingStep>(behaviour[variant.name()], runners_made++, randomness);
+    auto runner = std::make_unique<FakeTrainingStep>(behaviour[variant.name()], runners_made++, randomness);
+    if (step_time.count() == 0) return runner;
+    return std::make_unique<SlowStep>(std::move(runner), step_time);
   }
   StepCost cost() const override { return {}; }
   int validation_steps() const override { return 3; }
@@ -225,4 +245,31 @@ TEST_CASE("validation: isolated rounding, a single element a few tolerances off,
   CHECK(off_by({{7, 1.1e-3}, {9, 1.1e-3}}).ok);  // 2000 elements allow 2
   CHECK_FALSE(off_by({{7, 1.1e-3}, {9, 1.1e-3}, {11, 1.1e-3}}).ok);  // 3 do not
   CHECK_FALSE(off_by({{7, 1e-2}}).ok);  // 100 times the tolerance: an update missed, not rounding
+}
+
+TEST_CASE("validation: a time budget leaves out eager's spread runs, then the variants it has no time for, saying so",
+          "[validation]") {
+  FakeTrainingCase instance;
+  instance.step_time = std::chrono::milliseconds(10);  // eager's first run: 3 steps, 30 ms at least
+  ResultRecord eager;
+  ResultRecord graph;
+  std::vector<VariantRecord> variants{{Variant::named("eager"), &eager}, {Variant::named("graph"), &graph}};
+  SECTION("a budget eager's first run already spends") {
+    validate_against_eager(instance, variants, {}, 0.001);
+    CHECK(instance.runners_made == 1);  // eager's reference run only
+    CHECK(eager.status == RecordStatus::kOk);
+    REQUIRE(eager.warnings.size() == 1);
+    CHECK_THAT(eager.warnings[0], Catch::StartsWith("validation shortened by the case's time limit: against one eager "
+                                                    "run, eager's 2 runs for its own spread left out"));
+    CHECK(graph.status == RecordStatus::kSkipped);
+    CHECK_THAT(graph.reason, Catch::StartsWith("not validated within the case's time limit: validation may take 0.001 s"));
+    CHECK_THAT(graph.reason, Catch::EndsWith("a longer --max-time gives it time"));
+  }
+  SECTION("a budget that holds everything cuts nothing") {
+    validate_against_eager(instance, variants, {}, 1000.0);
+    CHECK(instance.runners_made == 4);  // eager three times, graph once
+    CHECK(eager.warnings.empty());
+    CHECK(graph.status == RecordStatus::kOk);
+    CHECK(graph.warnings.empty());
+  }
 }

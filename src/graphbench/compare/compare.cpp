@@ -69,6 +69,10 @@ const CalibrationEntry* calibration_of(const ResultRecord& base, const CompareOp
                                         : options.calibration->find(base.case_name, base.variant, options.metric);
 }
 
+SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet::Run run) {
+  return {&r.samples_us, label, run, r.min_samples.value_or(0)};
+}
+
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
                      const RecordIndex& cur_index, const CompareOptions& options, double aa_noise) {
   if (base.variant == kEagerVariant) {
@@ -84,8 +88,8 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
     }
   }
   using Run = SampleSet::Run;
-  measure(row, {{&cur.samples_us, "current", Run::kCurrent}, {&base_eager->samples_us, "baseline eager", Run::kBaseline}},
-          {{&cur_eager->samples_us, "current eager", Run::kCurrent}, {&base.samples_us, "baseline", Run::kBaseline}},
+  measure(row, {sample_set(cur, "current", Run::kCurrent), sample_set(*base_eager, "baseline eager", Run::kBaseline)},
+          {sample_set(*cur_eager, "current eager", Run::kCurrent), sample_set(base, "baseline", Run::kBaseline)},
           options, aa_noise, calibration_of(base, options));
 }
 
@@ -130,9 +134,8 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {{&cur.samples_us, "current", SampleSet::Run::kCurrent}},
-              {{&base.samples_us, "baseline", SampleSet::Run::kBaseline}}, options, aa_noise,
-              calibration_of(base, options));
+      measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent)},
+              {sample_set(base, "baseline", SampleSet::Run::kBaseline)}, options, aa_noise, calibration_of(base, options));
     }
   }
   std::vector<Comparison> rows{row};

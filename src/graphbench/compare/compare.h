@@ -26,8 +26,9 @@
 //   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
 //   SAME    the whole interval within [1 / (1 + t), 1 + t]
 //   UNSURE  otherwise, or a median <= 0; inconclusive is not a failure. The note says why.
-//   FEW SAMPLES  a sample set has fewer than min_samples samples: the ratio of medians is shown,
-//           without an interval (a figure from fewer samples than asked for has none).
+//   FEW SAMPLES  a sample set has fewer than min_samples samples, or fewer than its run asked
+//           for (the record's min_samples: a case that timed out): the ratio of medians is
+//           shown, without an interval (a figure from fewer samples than asked for has none).
 //   FAILED  ok in the baseline, failed in the current run (a regression).
 //   SKIPPED ok in the baseline, skipped in the current run (a runner that lost its GPU).
 //   NOT COMPARED  not ok in the baseline, or nothing to compare (no samples on either side, the
@@ -156,8 +157,9 @@ std::string render_comparison(const CompareResult& result, const CompareOptions&
 // Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
 // to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
 // `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
+// `json_path`: "" or where the verdicts go as JSON (compare/verdict_json.h), written whole.
 int run_compare(const std::string& baseline_path, const std::string& current_path,
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
-                const std::string& calibration_path = "");
+                const std::string& calibration_path = "", const std::string& json_path = "");
 
 }  // namespace graphbench

@@ -3,6 +3,8 @@
 #include "graphbench/compare/compare.h"
 
 #include "graphbench/compare/calibration.h"
+#include "graphbench/compare/verdict_json.h"
+#include "graphbench/report/atomic_file.h"
 #include "graphbench/report/json_io.h"
 
 #include <fmt/format.h>
@@ -13,7 +15,7 @@ namespace graphbench {
 
 int run_compare(const std::string& baseline_path, const std::string& current_path,
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path,
-                const std::string& calibration_path) {
+                const std::string& calibration_path, const std::string& json_path) {
   const RunReport baseline = read_results_file(baseline_path);
   const RunReport current = read_results_file(current_path);
   RunReport aa;
@@ -35,6 +37,10 @@ int run_compare(const std::string& baseline_path, const std::string& current_pat
                        calibration_path, calibration.entries.size(), calibration.alpha);
   }
   out << "\n" << render_comparison(result, options);
+  if (!json_path.empty()) {
+    write_file_atomically(json_path, comparison_to_json(result, options, sources).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    out << "wrote " << json_path << "\n";
+  }
   return result.exit_code();
 }
 

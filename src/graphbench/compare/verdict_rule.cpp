@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace graphbench::compare_detail {
@@ -70,11 +71,12 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
 
 namespace {
 
-// The first set with fewer than min_samples samples, a current one first; null when none.
+// The first set with fewer samples than --min-samples or than its run asked for, a current one
+// first; null when none.
 const SampleSet* short_set(const std::vector<SampleSet>& all, int min_samples) {
   const SampleSet* found = nullptr;
   for (const SampleSet& set : all) {
-    if (set.samples->size() >= static_cast<std::size_t>(min_samples)) continue;
+    if (set.samples->size() >= static_cast<std::size_t>(std::max(min_samples, set.asked))) continue;
     if (found == nullptr || (set.current() && !found->current())) found = &set;
   }
   return found;
@@ -117,8 +119,11 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     row.ratio = ratio_of_medians(numerators, denominators);
     row.verdict = Verdict::kFewSamples;
     row.lost = few->current();
-    row.note = fmt::format("{} has {} samples, fewer than --min-samples {}: no interval", few->label,
-                           few->samples->size(), options.min_samples);
+    row.note = few->samples->size() < static_cast<std::size_t>(options.min_samples)
+                   ? fmt::format("{} has {} samples, fewer than --min-samples {}: no interval", few->label,
+                                 few->samples->size(), options.min_samples)
+                   : fmt::format("{} has {} samples, fewer than the {} its run asked for: no interval", few->label,
+                                 few->samples->size(), few->asked);
     if (!few->current()) row.note += "; not a regression (record the baseline again)";
     return;
   }

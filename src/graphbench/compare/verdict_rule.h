@@ -22,6 +22,7 @@ struct SampleSet {
   std::string label;  // "baseline", "current eager", ...
   Run run;
   bool current() const { return run == Run::kCurrent; }  // too few samples there is a lost record
+  int asked = 0;  // the samples its run asked for (the record's min_samples; 0: unknown)
 };
 
 // A row with every number NaN.

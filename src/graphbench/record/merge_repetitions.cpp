@@ -39,7 +39,10 @@ RepetitionFigures repetition_figures(const RepetitionResult& repetition, const R
   f.reason = r->reason;
   f.samples = static_cast<std::int64_t>(r->samples_us.size());
   if (r->stats) f.median_us = r->stats->median;
-  if (ok_with_samples_in_repetition(r)) f.median_ci95 = stats::median_interval_by_rounds(r->samples_us);
+  // A repetition with fewer samples than it asked for has no interval of its own (as its record).
+  if (ok_with_samples_in_repetition(r) && !has_too_few_samples(*r)) {
+    f.median_ci95 = stats::median_interval_by_rounds(r->samples_us);
+  }
   f.speedup_vs_eager = r->speedup_vs_eager;
   f.speedup_ci95 = r->speedup_ci95;
   return f;

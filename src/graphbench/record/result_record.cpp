@@ -11,4 +11,9 @@ const char* to_string(RecordStatus status) {
   return "unknown";
 }
 
+bool has_too_few_samples(const ResultRecord& record) {
+  return record.status == RecordStatus::kOk && record.min_samples &&
+         record.samples_us.size() < static_cast<std::size_t>(*record.min_samples);
+}
+
 }  // namespace graphbench

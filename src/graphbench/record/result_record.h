@@ -236,6 +236,10 @@ struct ResultRecord {
   std::optional<double> back_to_back_us;
   std::optional<std::string> l2;  // "hot" or "cold" (CUDA runs; absent on the CPU)
   double rel_noise = 0.0;  // relative 95% half-width of the median
+  // The samples the run asked for at least (the case's min_samples; absent in files written before
+  // it was recorded). A record with fewer (its case timed out) has no interval: rel_noise
+  // infinite (null in JSON), no speedup_ci95, and a mark in results.md (has_too_few_samples).
+  std::optional<int> min_samples;
   std::string stop_reason;
   std::optional<double> speedup_vs_eager;
   std::optional<stats::Interval> speedup_ci95;
@@ -266,6 +270,9 @@ struct ResultRecord {
   std::optional<DataParallelFigures> data_parallel;  // run data-parallel
   std::optional<Repetitions> repetitions;  // merged from --repetitions N (N > 1)
 };
+
+// Fewer samples than the run asked for (min_samples): a figure without an interval.
+bool has_too_few_samples(const ResultRecord& record);
 
 struct RunReport {
   Environment environment;

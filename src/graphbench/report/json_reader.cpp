@@ -106,6 +106,9 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
                   : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
                                      : r.number("rel_noise");
   rec.stop_reason = r.string("stop_reason");
+  if (const auto min_samples = r.optional_integer("min_samples", std::numeric_limits<int>::max())) {
+    rec.min_samples = static_cast<int>(*min_samples);
+  }
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
   rec.speedup_ci95 = read_interval(r, "speedup_ci95");
 }
@@ -382,6 +385,26 @@ void check_schema_version(const ObjectReader& root) {
   }
 }
 
+// The shared pools the runner measured after each sweep, kept only in the top-level "sweeps"
+// array (report/sweep_sections.h): read back so that a report written again keeps them. The
+// pool held the graphs of capture_sizes, captured largest first.
+std::vector<SharedPoolMeasurement> read_shared_pools(const ObjectReader& root) {
+  std::vector<SharedPoolMeasurement> pools;
+  for (const ObjectReader& sweep : root.objects("sweeps", "an array of sweeps")) {
+    const auto bytes = sweep.optional_integer("shared_pool_bytes");
+    const std::string error = sweep.find_value("shared_pool_error") ? sweep.string("shared_pool_error") : "";
+    if (!bytes && error.empty()) continue;
+    SharedPoolMeasurement m;
+    m.group = sweep.string("case", true);
+    m.variant = sweep.string("variant", true);
+    for (const double size : sweep.numbers("capture_sizes")) m.sizes.insert(m.sizes.begin(), static_cast<std::int64_t>(size));
+    m.reserved_bytes = bytes;
+    m.error = error;
+    pools.push_back(std::move(m));
+  }
+  return pools;
+}
+
 }  // namespace
 
 RunReport report_from_json(const json& document, const std::string& source_name) {
@@ -404,6 +427,7 @@ RunReport report_from_json(const json& document, const std::string& source_name)
     report.records.push_back(
         read_record(ObjectReader(source_name, records[i], json_pointer_append("/records", i))));
   }
+  report.shared_pools = read_shared_pools(root);
   return report;
 }
 

@@ -250,6 +250,7 @@ json record_to_json(const ResultRecord& rec) {
   r["l2"] = rec.l2 ? json(*rec.l2) : json(nullptr);
   r["rel_noise"] = rec.stats ? number_or_null(rec.rel_noise) : json(nullptr);
   r["stop_reason"] = rec.stop_reason;
+  r["min_samples"] = rec.min_samples ? json(*rec.min_samples) : json(nullptr);
   r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
   r["speedup_ci95"] = rec.speedup_ci95 ? json::array({number_or_null(rec.speedup_ci95->low),
                                                       number_or_null(rec.speedup_ci95->high)})

@@ -66,6 +66,8 @@ std::vector<std::string> benchmark_row(const ResultRecord& r) {
     speedup_cell = speedup(*r.speedup_vs_eager);
     if (r.speedup_ci95) {
       speedup_cell += fmt::format(" [{:.2f}-{:.2f}]", r.speedup_ci95->low, r.speedup_ci95->high);
+    } else if (has_too_few_samples(r)) {
+      speedup_cell += fmt::format(" (no interval: {} of {} samples)", r.samples_us.size(), *r.min_samples);
     }
   }
   std::string bandwidth_cell;

@@ -94,37 +94,58 @@ CaseEstimate estimate_case(double eager_step_s, int variants, int validation_ste
   CaseEstimate e;
   e.step_s = std::max(eager_step_s, 0.0);
   const double v = std::max(variants, 0);
-  e.validation_s = v * std::max(validation_steps, 0) * e.step_s;
+  const double one_step_each_s = v * e.step_s;
+  // Validation: every variant's steps, cut to its share of the time limit (one step each at least).
+  e.validation_s = std::min(v * std::max(validation_steps, 0) * e.step_s,
+                            std::max(kValidationShare * sampling.max_time_s, one_step_each_s));
+  // Sampling has what validation left of the time limit; the timeout is checked after each round,
+  // and there is one round at least. The warm-up has its share of what is left.
+  const double left_s = std::max(sampling.max_time_s - e.validation_s, 0.0);
   // A sample lasts one step at least and min_sample_time_ms at least; calibration takes about two.
   const double sample_s = std::max(e.step_s, sampling.min_sample_time_ms * 1e-3);
-  const double warm_up_s = v * (std::max(sampling.warmup_steps, 0) * e.step_s + 2.0 * sample_s);
+  const double warm_up_s = std::min(v * std::max(sampling.warmup_steps, 0) * e.step_s,
+                                    std::max(kWarmUpShare * left_s, one_step_each_s)) +
+                           v * 2.0 * sample_s;
   const double samples = std::max<double>(sampling.min_samples, std::ceil(sampling.min_time_s / sample_s));
   const double rounds_s = v * samples * sample_s;
-  // The timeout is checked after each round, and counts the warm-up.
-  e.sampling_max_s = std::max(warm_up_s, sampling.max_time_s) + v * sample_s;
+  e.sampling_max_s = std::max(warm_up_s, left_s) + v * sample_s;
   e.sampling_min_s = std::min(warm_up_s + rounds_s, e.sampling_max_s);
   return e;
 }
 
 std::string long_case_note(const std::string& case_name, const CaseEstimate& estimate,
-                           const std::vector<std::string>& other_cases) {
+                           const std::vector<std::string>& other_cases, const SamplingSpec& sampling, int variants) {
   if (estimate.total_min_s() < kLongCaseSeconds) return "";
   // "A to B", or "A" when B is hardly more.
   const auto range = [](double least, double most) {
     return most > least * 1.05 ? fmt::format("{} to {}", format_duration(least), format_duration(most))
                                : format_duration(least);
   };
-  std::string shorter;
-  if (!other_cases.empty()) {
-    shorter = fmt::format("leave it out (--cases {}) or ", fmt::join(other_cases, ","));
+  // Only what would shorten it from the settings in force: no flag already given is offered again.
+  std::vector<std::string> ways;
+  if (!other_cases.empty()) ways.push_back(fmt::format("leave it out (--cases {})", fmt::join(other_cases, ",")));
+  if (sampling.max_time_s > kShortMaxTimeSeconds) {
+    ways.push_back(fmt::format("lower its time limit (--max-time {:g}: validation, warm-up and sampling stop by then)",
+                               kShortMaxTimeSeconds));
   }
-  return fmt::format(
-      "{}: one eager step took {} on this device, so this case needs about {} (validation {}, sampling {}); "
-      "to shorten it, {}sample less (--warmup 1 --min-samples 3 --max-samples 5 --min-time 0.1 --max-time 10) "
-      "or time fewer variants (--variants)",
-      case_name, format_duration(estimate.step_s),
-      range(estimate.total_min_s(), estimate.validation_s + estimate.sampling_max_s),
-      format_duration(estimate.validation_s), range(estimate.sampling_min_s, estimate.sampling_max_s), shorter);
+  std::vector<std::string> less;
+  if (sampling.warmup_steps > 1) less.push_back("--warmup 1");
+  if (sampling.min_samples > 3) less.push_back("--min-samples 3");
+  if (sampling.max_samples > 5) less.push_back("--max-samples 5");
+  if (sampling.min_time_s > 0.1) less.push_back("--min-time 0.1");
+  if (!less.empty()) ways.push_back(fmt::format("sample less ({})", fmt::join(less, " ")));
+  if (variants > 2) ways.push_back("time fewer variants (--variants)");
+  std::string shorter;
+  for (std::size_t i = 0; i < ways.size(); ++i) {
+    shorter += (i == 0 ? "" : i + 1 == ways.size() ? " or " : ", ") + ways[i];
+  }
+  return fmt::format("{}: one eager step took {} on this device, so this case needs about {} (validation {}, sampling {}){}",
+                     case_name, format_duration(estimate.step_s),
+                     range(estimate.total_min_s(), estimate.validation_s + estimate.sampling_max_s),
+                     format_duration(estimate.validation_s), range(estimate.sampling_min_s, estimate.sampling_max_s),
+                     shorter.empty() ? "; its steps are that long at the least settings (one step of each variant "
+                                       "validated, warmed up and sampled)"
+                                     : "; to shorten it, " + shorter);
 }
 
 }  // namespace graphbench

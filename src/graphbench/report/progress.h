@@ -60,9 +60,11 @@ std::string sampling_progress_text(const std::string& case_name, const std::vect
 std::string epoch_progress_text(int epoch, int epochs, std::int64_t samples, std::int64_t dataset_size,
                                 std::optional<double> loss, std::optional<double> seconds_left);
 
-// How long a benchmark case will take, from the time of one eager step: validation runs
-// `validation_steps` steps of each variant; sampling warms each variant up, then samples until
-// min_samples and min_time_s (at least), or the timeout max_time_s (at most).
+// How long a benchmark case will take, from the time of one eager step, under its time limit
+// max_time_s (docs/measuring.md, "The time limit of a case"): validation runs `validation_steps`
+// steps of each variant, cut to kValidationShare of the limit; sampling warms each variant up
+// (cut to kWarmUpShare of the limit), then samples until min_samples and min_time_s (at least), or
+// until the limit (at most), one step of each variant in each phase at the least.
 struct CaseEstimate {
   double step_s = 0.0;
   double validation_s = 0.0;
@@ -74,10 +76,15 @@ CaseEstimate estimate_case(double eager_step_s, int variants, int validation_ste
 
 // Cases estimated to take at least this long get a note before they run.
 inline constexpr double kLongCaseSeconds = 30.0;
+// The time limit the note offers (--max-time), where the one in force is longer.
+inline constexpr double kShortMaxTimeSeconds = 10.0;
 
-// The note: the estimate and how to shorten it (other cases with --cases, the sampling overrides).
-// Empty when the case is estimated to be shorter than kLongCaseSeconds.
+// The note: the estimate and how to shorten it, from the settings in force (`sampling`, the
+// case's `variants` count): leave the case out (--cases, when there are others), a lower
+// --max-time, less sampling, fewer variants; an option is offered only where it would shorten the
+// case, so never the value already given. Empty when the case is estimated to be shorter than
+// kLongCaseSeconds.
 std::string long_case_note(const std::string& case_name, const CaseEstimate& estimate,
-                           const std::vector<std::string>& other_cases);
+                           const std::vector<std::string>& other_cases, const SamplingSpec& sampling, int variants);
 
 }  // namespace graphbench

@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 namespace graphbench {
 
 namespace {
@@ -24,6 +26,10 @@ std::vector<std::string> other_cases(const std::vector<std::string>& all, const 
     if (c != name) others.push_back(c);
   }
   return others;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -64,6 +70,9 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
 
   if (runnable.empty()) return records;
 
+  // The case's time limit (max_time_s) runs from here: validation (up to its share), then sampling
+  // with what is left. Making the case (loading a model) is not counted.
+  const auto case_started = std::chrono::steady_clock::now();
   say("validating against eager");
   {
     const NvtxRange phase("validate");
@@ -77,20 +86,21 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       // costs), or the first when it is long anyway (one-time costs do not matter then) or alone.
       if (!estimated && s.index == 1 && (s.step == 2 || s.step == s.steps || s.seconds >= 1.0)) {
         estimated = true;
-        const std::string note = long_case_note(spec.name, estimate_case(s.seconds, static_cast<int>(runnable.size()),
-                                                                         s.steps, spec.sampling),
-                                                other_cases(context.case_names, spec.name));
+        const int variants = static_cast<int>(runnable.size());
+        const std::string note = long_case_note(spec.name, estimate_case(s.seconds, variants, s.steps, spec.sampling),
+                                                other_cases(context.case_names, spec.name), spec.sampling, variants);
         if (!note.empty() && log != nullptr) {
           progress.clear();
           *log << "  " << note << std::endl;
         }
       }
-    });
+    }, kValidationShare * spec.sampling.max_time_s);
   }
   say("timing the validated variants, interleaved");
   TimedCase timed = [&] {
     const NvtxRange phase("time");
-    return time_variants(*instance, runnable, spec, context);
+    return time_variants(*instance, runnable, spec, context, nullptr,
+                         std::max(spec.sampling.max_time_s - seconds_since(case_started), 0.0));
   }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");

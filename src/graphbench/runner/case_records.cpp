@@ -1,6 +1,7 @@
 #include "graphbench/runner/case_records.h"
 
 #include "graphbench/exec/executor.h"
+#include "graphbench/suite/published_fields.h"
 
 namespace graphbench {
 
@@ -17,7 +18,7 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.params = spec.params;
   record.sweep = spec.sweep_point;
   for (const auto& published : spec.published) {
-    if (published.variant != variant.name()) continue;
+    if (published.variant != variant.name() || !published_applies(published, record.device)) continue;
     record.published = PublishedComparison{published.speedup, published.eager_us, published.variant_us,
                                            published.source, published.device};
   }

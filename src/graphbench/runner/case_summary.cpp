@@ -9,11 +9,13 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace graphbench {
 
 namespace {
 
-void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::string& stop_reason) {
+void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::string& stop_reason, int min_samples) {
   record.steps_per_sample = timed.steps_per_sample;
   record.samples_us = timed.device_us;
   record.host_samples_us = timed.host_us;
@@ -23,6 +25,15 @@ void fill_timing(ResultRecord& record, const TimedVariant& timed, const std::str
   if (!timed.issue_us.empty()) record.issue_median_us = stats::summarize(timed.issue_us).median;
   record.rel_noise = stats::median_block_noise(timed.device_us);
   record.stop_reason = stop_reason;
+  record.min_samples = min_samples;
+  if (has_too_few_samples(record)) {
+    // A figure from fewer samples than asked for has no interval (docs/results.md).
+    record.rel_noise = std::numeric_limits<double>::infinity();
+    record.warnings.push_back(fmt::format("{} samples, fewer than min_samples {}: the median and the speedup have no "
+                                          "interval",
+                                          record.samples_us.size(), min_samples));
+  }
+  if (!timed.warmup_cut.empty()) record.warnings.push_back(timed.warmup_cut);
   const double rel_iqr = record.stats->iqr / record.stats->median;
   if (rel_iqr > 0.10) {
     record.warnings.push_back(fmt::format("IQR is {:.0f}% of the median (over 10%): noisy measurement", rel_iqr * 100));
@@ -109,7 +120,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     r.warmup_ms = timed.runners[i]->warmup_ms();
     if (r.status != RecordStatus::kOk) continue;  // failed its kernel check (case_profile.h)
     note_capture_failures(r, *timed.runners[i]);
-    fill_timing(r, timed.timed[i], timed.stop_reason);
+    fill_timing(r, timed.timed[i], timed.stop_reason, timed.min_samples);
     fill_host_bound(r);
     fill_memory(r, timed.timed[i]);
     fill_busy_share(r);
@@ -124,6 +135,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
   add_clock_warnings(case_records);
   fill_energy_vs_eager(case_records);
   if (eager == nullptr) return;
+  const bool eager_short = eager->device_us.size() < static_cast<std::size_t>(timed.min_samples);
   // Speedup = eager's median over the variant's: above 1 the variant is faster.
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
     ResultRecord& r = *timed.variants[i].record;
@@ -136,7 +148,12 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     // rounds (stats/block_bootstrap.h).
     const auto ratio = stats::ratio_by_rounds({stats::RunSamples{{&eager->device_us}, {&timed.timed[i].device_us}}});
     r.speedup_vs_eager = ratio.ratio;
-    r.speedup_ci95 = ratio.ci95;
+    // No interval from fewer samples than asked for, on either side of the ratio.
+    if (!eager_short && !has_too_few_samples(r)) r.speedup_ci95 = ratio.ci95;
+    if (eager_short && !has_too_few_samples(r)) {
+      r.warnings.push_back(fmt::format("eager has {} samples, fewer than min_samples {}: the speedup has no interval",
+                                       eager->device_us.size(), timed.min_samples));
+    }
     fill_break_even(r, stats::summarize(eager->device_us).median);
   }
 }

@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace graphbench {
 
 namespace {
@@ -57,7 +60,8 @@ void measure_energy(TimedCase& out, SampleTimer& timer, const CaseContext& conte
 }  // namespace
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context, const SamplingAgreement* agreement) {
+                        const CaseContext& context, const SamplingAgreement* agreement, std::optional<double> time_left_s) {
+  const auto started = std::chrono::steady_clock::now();
   TimedCase out;
   for (const auto& v : variants) {
     if (v.record->status != RecordStatus::kOk) continue;
@@ -94,7 +98,13 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
       if (progress.due()) progress.update(sampling_progress_text(spec.name, variants, p));
     };
   }
-  out.stop_reason = sample_interleaved(out.timed, spec.sampling, timer, observer, agreement);
+  out.min_samples = spec.sampling.min_samples;
+  SamplingSpec sampling = spec.sampling;
+  if (time_left_s) {
+    const double making_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    sampling.max_time_s = std::max(*time_left_s - making_s, 0.0);
+  }
+  out.stop_reason = sample_interleaved(out.timed, sampling, timer, observer, agreement);
   if (!out.conditions.empty()) {
     const GpuReading end = read_gpu_state(/*full=*/true);
     for (ConditionsLog& log : out.conditions) log.at_end(end);

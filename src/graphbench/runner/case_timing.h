@@ -26,12 +26,16 @@ struct TimedCase {
   std::vector<ConditionsLog> conditions;
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
+  int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
 
 // Times the variants whose records are still ok; a runner that cannot be made fails its record.
 // `agreement`: the ranks of a data-parallel case sampling together (sampler.h), or null.
+// `time_left_s`: what is left of the case's time limit (spec.sampling.max_time_s) after validation;
+// the sampler's timeout is that less the time the runners took to make (none: the whole limit).
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
-                        const CaseContext& context, const SamplingAgreement* agreement = nullptr);
+                        const CaseContext& context, const SamplingAgreement* agreement = nullptr,
+                        std::optional<double> time_left_s = std::nullopt);
 
 }  // namespace graphbench

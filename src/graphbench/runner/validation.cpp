@@ -152,15 +152,28 @@ class Validator {
     for (const auto& v : variants) count_ += v.variant.is_eager_baseline() ? 0 : 1;
   }
 
-  // Settling steps, then eager's two runs; throws what eager throws.
-  EagerRuns eager_runs(bool report) {
+  // Settling steps, then eager's first run; throws what eager throws.
+  Observations eager_first_run(bool report) {
     const Variant eager = Variant::named("eager");  // a copy: GCC 13 takes the reference for a dangling one
     if (const int settle = instance_.settle_steps(); settle > 0) {
       observe_steps(*instance_.make_runner(eager, /*validation=*/true), settle);
     }
+    return observe_steps(*instance_.make_runner(eager, true), steps_, report ? hook(eager, 1) : nullptr);
+  }
+
+  // Eager's other runs, for its spread.
+  std::vector<Observations> eager_spread_runs() {
+    const Variant eager = Variant::named("eager");
+    std::vector<Observations> again;
+    for (int r = 0; r < kEagerSpreadRuns; ++r) again.push_back(observe_steps(*instance_.make_runner(eager, true), steps_));
+    return again;
+  }
+
+  // Eager's first run and its spread; throws what eager throws.
+  EagerRuns eager_runs(bool report) {
     EagerRuns runs;
-    runs.first = observe_steps(*instance_.make_runner(eager, true), steps_, report ? hook(eager, 1) : nullptr);
-    for (int r = 0; r < kEagerSpreadRuns; ++r) runs.again.push_back(observe_steps(*instance_.make_runner(eager, true), steps_));
+    runs.first = eager_first_run(report);
+    runs.again = eager_spread_runs();
     return runs;
   }
 
@@ -240,21 +253,45 @@ class DeterministicCudnn {
 }  // namespace
 
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
-                            const ValidationObserver& observer) {
+                            const ValidationObserver& observer, double budget_s) {
   const DeterministicCudnn deterministic;
+  const auto started = std::chrono::steady_clock::now();
+  const auto spent_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   Validator validator(instance, variants, observer);
+  const int others = static_cast<int>(std::count_if(variants.begin(), variants.end(),
+                                                    [](const VariantRecord& v) { return !v.variant.is_eager_baseline(); }));
   EagerRuns eager;
+  bool spread_cut = false;
   try {
-    eager = validator.eager_runs(/*report=*/true);
+    eager.first = validator.eager_first_run(/*report=*/true);
+    // Every run to come takes about as long as eager's first: where they would not fit in the
+    // budget, eager's spread runs are the first thing left out.
+    spread_cut = budget_s > 0 && spent_s() * (1 + kEagerSpreadRuns + others) > budget_s;
+    if (!spread_cut) eager.again = validator.eager_spread_runs();
   } catch (const std::exception& e) {
     for (const auto& v : variants) mark_failed(*v.record, std::string("eager (the reference for validation) failed: ") + e.what());
     return;
   }
+  const std::string spread_note =
+      fmt::format("validation shortened by the case's time limit: against one eager run, eager's {} runs for its own "
+                  "spread left out (validation may take {:.3g} s)",
+                  kEagerSpreadRuns, budget_s);
   std::optional<EagerRuns> eager_without_randomness;
   int index = 1;
   for (const auto& v : variants) {
-    if (v.variant.is_eager_baseline()) continue;
+    if (v.variant.is_eager_baseline()) {
+      if (spread_cut) v.record->warnings.push_back(spread_note);
+      continue;
+    }
     ++index;
+    if (budget_s > 0 && spent_s() >= budget_s) {
+      // Not validated, so not timed: the record says why and what would give it time.
+      mark_skipped(*v.record, fmt::format("not validated within the case's time limit: validation may take {:.3g} s "
+                                          "and had taken {:.3g} s; a longer --max-time gives it time",
+                                          budget_s, spent_s()));
+      continue;
+    }
+    if (spread_cut) v.record->warnings.push_back(spread_note);
     try {
       auto checked = validator.validate(v.variant, index, eager);
       ValidationResult& result = checked.result;

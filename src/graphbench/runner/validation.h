@@ -55,11 +55,17 @@ inline constexpr double kIsolatedFactor = 16.0;
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
                                       const std::vector<Observations>& eager_again = {});
 
-// Runs eager (twice) and every other variant of `variants` for instance.validation_steps() steps
-// from the same initial state and compares each with eager as above. A mismatch or an exception
-// fails that variant's record, with the largest difference named; when eager itself fails, every
-// record fails. `observer` (optional) hears every validation step, for progress lines and
-// estimates.
+// Runs eager (three times) and every other variant of `variants` for instance.validation_steps()
+// steps from the same initial state and compares each with eager as above. A mismatch or an
+// exception fails that variant's record, with the largest difference named; when eager itself
+// fails, every record fails. `observer` (optional) hears every validation step, for progress lines
+// and estimates.
+//
+// `budget_s` > 0: the part of the case's time limit validation may take (kValidationShare of
+// max_time_s, timing/sampler.h). Where eager's first run says that the runs to come would not fit,
+// eager's spread runs are left out (the records' warnings say so); a variant whose turn comes
+// after the budget is spent is not validated and so skipped, with the reason. Eager's first run
+// always runs: it is the reference.
 struct ValidationStep {
   std::string variant;
   int index = 0;  // 1 for eager, then the others in order
@@ -70,6 +76,6 @@ struct ValidationStep {
 };
 using ValidationObserver = std::function<void(const ValidationStep&)>;
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
-                            const ValidationObserver& observer = {});
+                            const ValidationObserver& observer = {}, double budget_s = 0.0);
 
 }  // namespace graphbench

@@ -1,6 +1,8 @@
 // The "published" key of a case (see published_fields.h).
 #include "graphbench/suite/published_fields.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 namespace graphbench {
@@ -65,6 +67,13 @@ std::vector<PublishedFigures> read_published(const JsonChecker& checker, const j
     out.push_back(read_one(checker, value[i], json_pointer_append(pointer, i), workload));
   }
   return out;
+}
+
+bool published_applies(const PublishedFigures& figures, const std::string& device) {
+  std::string lower = figures.device;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool on_cpu = lower.find("cpu") != std::string::npos;
+  return on_cpu == (device == "cpu");
 }
 
 }  // namespace graphbench

@@ -22,4 +22,10 @@ std::vector<PublishedFigures> read_published(const JsonChecker& checker,
                                              const std::string& pointer,
                                              const WorkloadDescriptor& workload);
 
+// Whether published figures describe a run on `device` ("cpu" or "cuda"): figures published for
+// a GPU (their "device" names one: "Tesla K80") describe CUDA runs only, figures whose device
+// names a CPU describe CPU runs only. A sweep's points other than the case as written get none
+// (expand_sweeps, sweep_fields.h): the figures describe the case's own shape.
+bool published_applies(const PublishedFigures& figures, const std::string& device);
+
 }  // namespace graphbench

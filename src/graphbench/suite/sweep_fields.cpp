@@ -170,6 +170,8 @@ void expand_sweeps(SuiteSpec& suite, const std::vector<WorkloadDescriptor>& work
           throw InputError(fmt::format("{}: {}: {}", where(), problem->pointer, problem->message));
         }
       }
+      // Published figures describe the case as written: a point at other parameters gets none.
+      if (point.params != c.params) point.published.clear();
       expanded.push_back(std::move(point));
     }
   }

@@ -40,9 +40,8 @@ std::optional<std::int64_t> graph_pool_of(const ResultRecord& r) {
   return sum;
 }
 
-bool graph_pays(const SweepPointFigures& p) {
-  return p.ok && p.speedup >= kPaysAtLeast && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
-}
+// A candidate for capture: at least 5% faster, and faster with 95% confidence.
+bool graph_pays(const SweepPointFigures& p) { return pays_at_least_5_percent(p) && faster_with_confidence(p); }
 
 const SweepPointFigures* sweep_point_at(const std::vector<SweepPointFigures>& points, std::int64_t value) {
   for (const auto& p : points) {

@@ -199,11 +199,26 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
   };
 
   const auto interrupted = [] { return fmt::format("interrupted by {}", signal_name(stop_signal())); };
+  // Each variant's share of the warm-up's part of the timeout; at least one step each.
+  const double warm_up_share_s = kWarmUpShare * sampling.max_time_s / static_cast<double>(std::max<std::size_t>(variants.size(), 1));
   for (auto& v : variants) {
+    const double warm_up_started = timer.now_s();
     for (int step = 1; step <= sampling.warmup_steps && active(v); ++step) {
       if (stop_requested()) return interrupted();
+      // The ranks of a data-parallel case must take the same steps: their warm-up is never cut.
+      if (step > 1 && agreement == nullptr && timer.now_s() - warm_up_started >= warm_up_share_s) {
+        v.warmup_cut = sampling.max_time_s > 0
+                           ? fmt::format("warm-up cut to {} of {} steps by the time limit ({:.3g} s of the {:.3g} s "
+                                         "left for sampling)",
+                                         v.warmup_steps_run, sampling.warmup_steps, warm_up_share_s, sampling.max_time_s)
+                           : fmt::format("warm-up cut to {} of {} steps by the time limit (none of it was left for "
+                                         "sampling)",
+                                         v.warmup_steps_run, sampling.warmup_steps);
+        break;
+      }
       report(SamplingProgress::Phase::kWarmUp, v, step);
       guarded(v, [&] { v.step(); });
+      if (active(v)) ++v.warmup_steps_run;
     }
   }
   agree_on_round(variants, false, agreement);

@@ -1,6 +1,9 @@
 // Adaptive, interleaved sampling of the variants of one case.
 //
-// 1. Warm-up: `warmup_steps` untimed steps per variant.
+// 1. Warm-up: `warmup_steps` untimed steps per variant, within kWarmUpShare of the timeout
+//    `max_time_s` (shared equally by the variants; at least one step each): a variant whose
+//    warm-up reaches its share stops warming up, and says so (TimedVariant::warmup_cut). Never
+//    with an agreement: the ranks of a data-parallel case must take the same steps.
 // 2. Calibration: steps per sample chosen so that one sample lasts `min_sample_time_ms`.
 // 3. Rounds: each round takes one sample of every variant, in an order rotated each round, so
 //    that drift (clocks, temperature, neighbours) hits all variants alike.
@@ -72,11 +75,19 @@ struct TimedVariant {
   // reads the GPU's clocks there (runner/case_timing.cpp).
   std::function<void()> before_sample;
   std::function<void()> after_sample;
+  int warmup_steps_run = 0;
+  std::string warmup_cut;  // "warm-up cut to 3 of 20 steps by the time limit (...)"; empty when whole
 };
 
 // A timed block of `steps` steps of `v` between timer.start() and timer.stop() (the caller's):
 // with the timer's per-step hooks when it times each step on its own.
 void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer);
+
+// A case's time limit (max_time_s, --max-time) holds for the whole case: validation may take up to
+// kValidationShare of it (runner/validation.h), sampling has what is left, and the warm-up of all
+// variants together up to kWarmUpShare of that (one step of each variant in each phase at least).
+inline constexpr double kValidationShare = 0.5;
+inline constexpr double kWarmUpShare = 0.25;
 
 // Where sampling stands, for progress lines: reported before each warm-up step and each
 // variant's calibration (untimed) and after every round.

@@ -1,0 +1,23 @@
+#include "graphbench/compare/result_paths.h"
+
+#include "graphbench/core/errors.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace graphbench {
+
+std::string results_file_of(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return path;  // a file (or nothing: the reader says so)
+  const std::filesystem::path file = std::filesystem::path(path) / "results.json";
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    throw InputError(fmt::format("{}: a folder without results.json (give a run's output folder, -o DIR, or its "
+                                 "results.json)",
+                                 path));
+  }
+  return file.string();
+}
+
+}  // namespace graphbench

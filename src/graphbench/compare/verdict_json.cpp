@@ -1,0 +1,49 @@
+#include "graphbench/compare/verdict_json.h"
+
+#include <cmath>
+
+namespace graphbench {
+
+namespace {
+
+using nlohmann::json;
+
+json finite_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+}  // namespace
+
+json comparison_to_json(const CompareResult& result, const CompareOptions& options, const CompareSources& sources) {
+  json rows = json::array();
+  for (const Comparison& c : result.rows) {
+    rows.push_back({{"case", c.case_name},
+                    {"variant", c.variant},
+                    {"measure", c.measure},
+                    {"verdict", to_string(c.verdict)},
+                    {"regression", result.is_regression(c)},
+                    {"ratio", finite_or_null(c.ratio)},
+                    {"ratio_ci95", json::array({finite_or_null(c.ci95.low), finite_or_null(c.ci95.high)})},
+                    {"threshold", finite_or_null(c.threshold_used)},
+                    {"noise", finite_or_null(c.noise)},
+                    {"aa_noise", finite_or_null(c.aa_noise)},
+                    {"p_value", finite_or_null(c.p_value)},  // calibrated rows (--calibration) only
+                    {"calibration_runs", c.calibration_runs},
+                    {"baseline", finite_or_null(c.baseline_median_us)},
+                    {"current", finite_or_null(c.current_median_us)},
+                    {"note", c.note}});
+  }
+  json files = {{"baseline", sources.baseline}, {"current", sources.current}};
+  if (!sources.aa_baseline.empty()) files["aa_baseline"] = sources.aa_baseline;
+  return {{"files", files},
+          {"options",
+           {{"metric", to_string(options.metric)},
+            {"threshold", options.threshold},
+            {"min_samples", options.min_samples},
+            {"allow_missing", options.allow_missing},
+            {"accuracy_tolerance", options.accuracy_tolerance}}},
+          {"exit_code", result.exit_code()},
+          {"regressions", result.regressions().size()},
+          {"warnings", result.warnings},
+          {"rows", rows}};
+}
+
+}  // namespace graphbench

@@ -1,0 +1,2 @@
+def make_model(batch=1:
+    return None
