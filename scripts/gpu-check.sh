@@ -22,6 +22,12 @@
 #     calibrate graphbench calibrate over every run in build-gpu/ci-runs: the gate's calibration
 #               (results/ci-runs/gate-calibration.json), the A/A interval overlap of the runs and,
 #               from 4 runs on, the gate's leave-one-out false-alarm and detection rates (docs/ci.md)
+#     aa-repetitions  $AA_RUNS (default 1) more runs of configs/ci.json, each merged from $REPETITIONS
+#               (default 3) repetitions in processes of their own (--repetitions; about 3 minutes a run
+#               at 3), added to build-gpu/aa-repetitions/run-K like ci-runs and copied to
+#               results/aa-repetitions/
+#     aa-overlap  graphbench calibrate --overlap-only over the runs of aa-repetitions: how often the
+#               merged runs' 95% intervals overlap (docs/measuring.md, repetitions)
 #     l2        configs/gelu.json's cases eager and graph with --l2 hot, then --l2 cold (the flush
 #               waited for before each step: docs/measuring.md), in results/l2-hot and results/l2-cold
 #     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
@@ -214,6 +220,20 @@ for stage in "$@"; do
       runs=(build-gpu/ci-runs/run-*/results.json)
       run calibrate "$gb" calibrate "${runs[@]}" -o "$OUT/results/ci-runs/gate-calibration.json" || status=1
       cat "$OUT/logs/calibrate.log" >> "$OUT/logs/summary.log"
+      ;;
+    aa-repetitions)
+      mkdir -p build-gpu/aa-repetitions "$OUT/results/aa-repetitions"
+      for ((i = 0; i < ${AA_RUNS:-1}; ++i)); do
+        k=$(find build-gpu/aa-repetitions -maxdepth 1 -name 'run-*' | wc -l)
+        run "aa-repetitions-$k" "$gb" --workload ci --device cuda -q --repetitions "${REPETITIONS:-3}" \
+          -o "build-gpu/aa-repetitions/run-$k" || status=1
+        cp "build-gpu/aa-repetitions/run-$k/results.json" "$OUT/results/aa-repetitions/run-$k.json"
+      done
+      ;;
+    aa-overlap)
+      runs=(build-gpu/aa-repetitions/run-*/results.json)
+      run aa-overlap "$gb" calibrate --overlap-only "${runs[@]}" || status=1
+      cat "$OUT/logs/aa-overlap.log" >> "$OUT/logs/summary.log"
       ;;
     l2)
       run l2-hot "$gb" --workload gelu --device cuda --variants eager,graph --l2 hot -o "$OUT/results/l2-hot" || status=1

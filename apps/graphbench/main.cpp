@@ -49,6 +49,8 @@ struct RawRunOptions {
   double noise = 0;
   int nproc = 0;
   int inject_rank_failure = -1;
+  std::string repetitions = "1";
+  int inject_repetition_failure = 0;
   std::string grad_dtype;
   double grad_bucket_mb = 0;
   std::string grad_overlap;
@@ -123,6 +125,31 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->check(CLI::IsMember(graphbench::gradient_transports()));
   app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
       ->group("");
+  // Read as text, for a message that says what is expected ("--repetitions 2.5", "--repetitions 0").
+  app.add_option("--repetitions", raw.repetitions,
+                 "Run the whole run N times, each time in a process of its own, and merge the results: one record "
+                 "per case and variant with every repetition's samples and intervals that include the spread "
+                 "between processes (docs/measuring.md, repetitions)")
+      ->capture_default_str();
+  app.add_option("--repetition-dir", raw.options.repetition_dir, "Internal: run as one repetition, results.json into DIR")
+      ->group("");
+  app.add_option("--repetition-index", raw.options.repetition_index, "Internal: the number of this repetition")->group("");
+  app.add_option("--inject-repetition-failure", raw.inject_repetition_failure,
+                 "Test only: repetition K kills itself before running (to check that the others are kept)")
+      ->group("");
+}
+
+// "--repetitions": a positive integer (at most 1000).
+int parse_repetitions(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 4 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const int value = digits ? std::stoi(text) : 0;
+  if (value < 1 || value > 1000) {
+    throw graphbench::InputError(fmt::format("--repetitions: expected a whole number of runs from 1 to 1000 (each in "
+                                             "a process of its own), got \"{}\"",
+                                             text));
+  }
+  return value;
 }
 
 // "--seed": decimal digits only, at most 2^64 - 1.
@@ -142,6 +169,8 @@ RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
   if (app.count("--variants") > 0) o.variants = raw.variants;
   if (app.count("--nproc") > 0) o.nproc = raw.nproc;
   if (app.count("--inject-rank-failure") > 0) o.inject_rank_failure = raw.inject_rank_failure;
+  o.repetitions = parse_repetitions(raw.repetitions);
+  if (app.count("--inject-repetition-failure") > 0) o.inject_repetition_failure = raw.inject_repetition_failure;
   if (app.count("--grad-dtype") > 0) o.grad_dtype = raw.grad_dtype;
   if (app.count("--grad-bucket-mb") > 0) o.grad_bucket_mb = raw.grad_bucket_mb;
   if (app.count("--grad-overlap") > 0) o.grad_overlap = raw.grad_overlap;
@@ -245,6 +274,7 @@ int main(int argc, char** argv) {
       "  graphbench run --config configs/blog.json        a suite file\n"
       "  graphbench compare base new --threshold 5% [--aa base2] [--json verdicts.json]   two runs' -o folders\n"
       "  graphbench calibrate a/results.json b/results.json c/results.json d/results.json -o gate-calibration.json\n"
+      "  graphbench --suite ci --repetitions 3            the suite 3 times, each in a process of its own, merged\n"
       "  graphbench list                                  workloads, variants, suites\n"
       "  graphbench report out/results.json               results.md/.csv written again from a run's JSON\n"
       "  graphbench run --config configs/ddp.json --nproc 2   data-parallel on 2 GPUs (docs/distributed.md)\n"
@@ -315,6 +345,9 @@ int main(int argc, char** argv) {
   calibrate->add_option("--min-samples", cal.min_samples, "The gate's --min-samples")->capture_default_str();
   calibrate->add_option("--slowdown", cal.slowdown, "The slowdown injected into one record at a time in the evaluation")
       ->capture_default_str();
+  calibrate->add_flag("--overlap-only", cal.overlap_only,
+                      "Print only how often the runs' 95% intervals overlap (2 runs or more: an A/A pair; no calibration "
+                      "is made or written)");
   app.require_subcommand(0, 1);
 
   try {
@@ -363,6 +396,7 @@ int main(int argc, char** argv) {
       request.threshold = parse_fraction("--threshold", cal.threshold, 10.0);
       request.slowdown = parse_fraction("--slowdown", cal.slowdown, 10.0);
       request.min_samples = cal.min_samples;
+      request.overlap_only = cal.overlap_only;
       return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);

@@ -52,6 +52,12 @@ struct RunOptions {
   std::optional<double> grad_chunk_mb;       // --grad-chunk-mb MB (0: no chunks)
   std::optional<std::string> grad_transport;  // --grad-transport collective|copy-engine
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
+  // --repetitions N: the run repeated N times, each a process of its own, results merged
+  // (repetitions_command.cpp). A repetition itself is started with the hidden options below.
+  int repetitions = 1;
+  std::string repetition_dir;  // this process is one repetition: results.json goes here
+  int repetition_index = 0;    // its number, from 1
+  std::optional<int> inject_repetition_failure;  // test-only: this repetition kills itself
 };
 
 struct CompareCliOptions {
@@ -75,6 +81,7 @@ struct CalibrateCliOptions {
   std::string threshold = "5%";
   std::string slowdown = "10%";
   int min_samples = 5;
+  bool overlap_only = false;
 };
 
 }  // namespace graphbench::cli

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -354,7 +355,8 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
 
 int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log) {
   const std::string& directory = run.directory;
-  if (!o.quiet) std::cout << "\n" << render_console(outcome.report);
+  // A repetition's table is not the run's: the merged run prints one.
+  if (!o.quiet && o.repetition_dir.empty()) std::cout << "\n" << render_console(outcome.report);
   try {
     for (const auto& written : write_report_files(outcome.report, directory, run.formats)) {
       if (log != nullptr) *log << "wrote " << written << "\n";
@@ -376,10 +378,20 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
 }
 
 int run_command(const RunOptions& o, const std::string& command_line) {
+  if (o.repetitions > 1) return run_repetitions_command(o, command_line);
   if (o.nproc) return launch_ranks_command(o);
   if (const auto rank = parallel::read_rank_env()) return run_as_rank(o, *rank, command_line);
-  const PreparedRun run = prepare_run(o);
+  PreparedRun run = prepare_run(o);
   std::ostream* log = o.quiet ? nullptr : &std::cerr;
+  if (!o.repetition_dir.empty()) {
+    // One repetition of --repetitions N: its results go where the merging process reads them.
+    run.directory = o.repetition_dir;
+    if (o.inject_repetition_failure && *o.inject_repetition_failure == o.repetition_index) {
+      std::cerr << fmt::format("graphbench: repetition {}: --inject-repetition-failure: killing this process\n",
+                               o.repetition_index);
+      std::raise(SIGKILL);
+    }
+  }
   prepare_output(run, log);
   if (log != nullptr) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", run.suite.name, run.suite.cases.size(),
@@ -394,7 +406,7 @@ int run_command(const RunOptions& o, const std::string& command_line) {
   const SuiteOutcome outcome = run_suite(run.suite, WorkloadRegistry::global(), run.context,
                                          collect_environment(environment_request(run, command_line, true)), log,
                                          &std::cerr);
-  return report_outcome(o, run, outcome, log);
+  return report_outcome(o, run, outcome, o.repetition_dir.empty() ? log : nullptr);
 }
 
 }  // namespace graphbench::cli

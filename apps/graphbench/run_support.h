@@ -50,4 +50,8 @@ int launch_ranks_command(const RunOptions& options);
 // A process started with RANK and WORLD_SIZE set: one rank of a data-parallel run.
 int run_as_rank(const RunOptions& options, const parallel::RankEnv& rank, const std::string& command_line);
 
+// --repetitions N (N > 1): checks the request and the suite, runs N repetitions, each a process
+// of its own, and writes their merged results (repetitions_command.cpp).
+int run_repetitions_command(const RunOptions& options, const std::string& command_line);
+
 }  // namespace graphbench::cli

@@ -483,6 +483,51 @@ set_tests_properties("cli: the training run cut short is absent" PROPERTIES DEPE
 add_test(NAME "cli: a second signal ends the run at once (143)"
          COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
+# --repetitions N: the run repeated in N processes and merged (docs/measuring.md, repetitions).
+set(REPEATED --workload gelu --device cpu --cases gelu-small --variants eager,static ${QUICK})
+add_test(NAME "cli: --repetitions 2 runs two processes and merges them (0)"
+         COMMAND ${EXPECT} 0 "repetition 1 of 2" "repetition 2 of 2" "gelu-small" -- ${GB} ${REPEATED} --repetitions 2 -o ${OUT_DIR}/repetitions)
+add_test(NAME "cli: the merged record of two repetitions"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/repetitions/results.json
+                 repetitions:gelu-small/eager=2/2 repetitions:gelu-small/static=2/2 timed:gelu-small/static interrupted:no
+                 files:${OUT_DIR}/repetitions=results.csv,results.json,results.md)
+set_tests_properties("cli: the merged record of two repetitions" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
+add_test(NAME "cli: results.md of a merged run says how many repetitions"
+         COMMAND ${EXPECT} 0 "^Repetitions: 2, each a process of its own" -- cat ${OUT_DIR}/repetitions/results.md)
+set_tests_properties("cli: results.md of a merged run says how many repetitions" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
+add_test(NAME "cli: compare reads a merged run (0)"
+         COMMAND ${EXPECT} 0 "No regression" -- ${GB} compare ${OUT_DIR}/repetitions/results.json ${OUT_DIR}/repetitions/results.json)
+set_tests_properties("cli: compare reads a merged run (0)" PROPERTIES DEPENDS "cli: --repetitions 2 runs two processes and merges them (0)")
+add_test(NAME "cli: calibrate --overlap-only reads an A/A pair of merged runs (0)"
+         COMMAND ${EXPECT} 0 "Interval overlap between 2 no-change runs of suite \"gelu\""
+                 "median time: .*as stored in the files [0-2]/2 " "speedup: .*as stored in the files [0-1]/1 " "!Gate calibration" --
+                 ${GB} calibrate --overlap-only ${OUT_DIR}/repetitions/results.json ${OUT_DIR}/repetition-died/results.json)
+set_tests_properties("cli: calibrate --overlap-only reads an A/A pair of merged runs (0)" PROPERTIES DEPENDS
+                     "cli: --repetitions 2 runs two processes and merges them (0);cli: a repetition that dies is recorded, the others kept (1)")
+add_test(NAME "cli: calibrate --overlap-only writes no file (2)"
+         COMMAND ${EXPECT} 2 "calibrate --overlap-only writes no calibration: leave -o out" --
+                 ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json -o ${OUT_DIR}/overlap.json)
+add_test(NAME "cli: calibrate --overlap-only of one run (2)"
+         COMMAND ${EXPECT} 2 "calibrate --overlap-only: 1 run.s. given, at least 2" -- ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json)
+add_test(NAME "cli: a repetition that dies is recorded, the others kept (1)"
+         COMMAND ${EXPECT} 1 "repetition 2 of 2 was killed by signal 9" -- ${GB} ${REPEATED} --repetitions 2 --inject-repetition-failure 2 -o ${OUT_DIR}/repetition-died)
+add_test(NAME "cli: the merged record says how many repetitions succeeded"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/repetition-died/results.json
+                 repetitions:gelu-small/eager=1/2 repetitions:gelu-small/static=1/2)
+set_tests_properties("cli: the merged record says how many repetitions succeeded" PROPERTIES DEPENDS "cli: a repetition that dies is recorded, the others kept (1)")
+add_test(NAME "cli: --repetitions 0 is refused (2)"
+         COMMAND ${EXPECT} 2 "--repetitions: expected a whole number of runs from 1 to 1000 .*got \"0\"" -- ${GB} ${REPEATED} --repetitions 0)
+add_test(NAME "cli: --repetitions 2.5 is refused (2)"
+         COMMAND ${EXPECT} 2 "--repetitions: expected a whole number .*got \"2.5\"" -- ${GB} ${REPEATED} --repetitions 2.5)
+add_test(NAME "cli: --repetitions with --nproc is refused (2)"
+         COMMAND ${EXPECT} 2 "--repetitions with --nproc: repeating a data-parallel run is not supported" -- ${GB} ${REPEATED} --repetitions 2 --nproc 2)
+add_test(NAME "cli: SIGINT during a repetition writes what finished (130)"
+         COMMAND ${INTERRUPT} ${OUT_DIR}/repetitions-sigint ${CLI_DIR}/interrupt_suite.json INT "\\[2/2\\] long" 130 --repetitions 2)
+add_test(NAME "cli: the interrupted repetitions' results"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/repetitions-sigint/results.json
+                 interrupted:SIGINT repetitions:quick/eager=1/2 absent:long/eager)
+set_tests_properties("cli: the interrupted repetitions' results" PROPERTIES DEPENDS "cli: SIGINT during a repetition writes what finished (130)")
+
 include(${CMAKE_CURRENT_LIST_DIR}/PlotTests.cmake OPTIONAL)
 
 # Data-parallel runs on the CPU: two ranks over Gloo started by --nproc (docs/distributed.md).

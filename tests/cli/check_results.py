@@ -33,6 +33,9 @@ check_results.py RESULTS_JSON CHECK...
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
   explained:CASE/VARIANT            a GPU record that says why its figure is what it is: kernels
                                     per step, busy time, issue time, host-bound flag, memory
+  repetitions:CASE/VARIANT=K/N      a record merged from --repetitions N, ok in K of them: one entry
+                                    per repetition, the samples those of the ok ones, the median's
+                                    and the speedup's intervals around the merged figures
   kernels:CASE/VARIANT=N            its profile ran N kernels per step (and its graph, if any,
                                     has N kernel nodes)
 """
@@ -157,6 +160,29 @@ def main():
                 fail(f"{spec}: slowest {d['slowest_median_us']} of {d['rank_median_us']}, samples/s {d['samples_per_second']}")
             if not d["params_identical"]:
                 fail(f"{spec}: params differ across ranks")
+        elif kind == "repetitions":
+            spec, counts = arg.split("=")
+            succeeded, requested = (int(n) for n in counts.split("/"))
+            r = record(spec)
+            reps = r.get("repetitions")
+            if not reps:
+                fail(f"{spec}: no repetitions")
+            if (reps["succeeded"], reps["requested"]) != (succeeded, requested):
+                fail(f"{spec}: ok in {reps['succeeded']} of {reps['requested']} repetitions, expected {counts}")
+            ok = [run for run in reps["runs"] if run["status"] == "ok"]
+            if len(ok) != succeeded or len(reps["runs"]) > requested:
+                fail(f"{spec}: repetitions.runs {reps['runs']}")
+            if sum(run["samples"] for run in ok) != len(r["samples_us"]):
+                fail(f"{spec}: {len(r['samples_us'])} samples, the ok repetitions had {[run['samples'] for run in ok]}")
+            if any(not (run["median_us"] > 0 and run["median_ci95"]) for run in ok):
+                fail(f"{spec}: an ok repetition without its median and interval: {ok}")
+            low, high = reps["median_ci95"]
+            if not low <= r["median_us"] <= high:
+                fail(f"{spec}: median_us {r['median_us']} outside repetitions.median_ci95 [{low}, {high}]")
+            if r["variant"] != "eager":
+                low, high = r["speedup_ci95"]
+                if not low <= r["speedup_vs_eager"] <= high:
+                    fail(f"{spec}: speedup {r['speedup_vs_eager']} outside speedup_ci95 [{low}, {high}]")
         elif kind == "absent":
             case, variant = arg.split("/", 1)
             if (case, variant) in records:

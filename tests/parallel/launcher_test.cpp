@@ -5,6 +5,10 @@
 #include "support/catch.h"
 
 #include <chrono>
+#include <csignal>
+#include <thread>
+
+#include <unistd.h>
 #include <sstream>
 
 using namespace graphbench;
@@ -94,4 +98,29 @@ TEST_CASE("ranks that all finish with an error within the grace period are not e
 TEST_CASE("bad input on every rank stays bad input: exit 2", "[dist]") {
   auto l = launch_sh(2, "exit 2");
   CHECK(l.code == kExitBadInput);
+}
+
+// run_child: one process at a time, as --repetitions starts each repetition.
+TEST_CASE("run_child: how the child ended, in words", "[dist]") {
+  const parallel::ChildOutcome ok = parallel::run_child("/bin/sh", {"-c", "exit 0"});
+  CHECK(ok.succeeded());
+  CHECK(ok.interrupted_by == 0);
+  const parallel::ChildOutcome failed = parallel::run_child("/bin/sh", {"-c", "exit 3"});
+  CHECK_FALSE(failed.succeeded());
+  CHECK(failed.describe() == "exited with 3");
+  const parallel::ChildOutcome killed = parallel::run_child("/bin/sh", {"-c", "kill -9 $$"});
+  CHECK_FALSE(killed.succeeded());
+  CHECK_THAT(killed.describe(), Catch::StartsWith("was killed by signal 9"));
+}
+
+TEST_CASE("run_child: a SIGTERM to the caller is passed on to the child, which ends as it chooses", "[dist]") {
+  // The child traps TERM and exits 7; the caller is sent SIGTERM once the child runs.
+  std::thread sender([] {
+    std::this_thread::sleep_for(300ms);
+    ::kill(::getpid(), SIGTERM);
+  });
+  const parallel::ChildOutcome child = parallel::run_child("/bin/sh", {"-c", "trap 'exit 7' TERM; sleep 20 & wait"});
+  sender.join();
+  CHECK(child.describe() == "exited with 7");
+  CHECK(child.interrupted_by == SIGTERM);
 }

@@ -35,7 +35,8 @@ std::string calibration_device_text(const Environment& e) { return e.gpu_name.em
 void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names) {
   if (runs.size() < static_cast<std::size_t>(kMinCalibrationRuns)) {
     throw InputError(fmt::format("calibrate: {} run(s) given, at least {} no-change runs of the suite are needed "
-                                 "(the spread of run-to-run differences cannot be told from fewer)",
+                                 "(the spread of run-to-run differences cannot be told from fewer; --overlap-only compares the "
+                                 "intervals of two)",
                                  runs.size(), kMinCalibrationRuns));
   }
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -183,7 +184,8 @@ std::string calibration_to_json_text(const GateCalibration& c, const IntervalOve
   if (overlap != nullptr) {
     doc["interval_overlap"] = {
         {"time", {{"block_bootstrap", overlap_json(overlap->time_blocks)},
-                  {"independent_bootstrap", overlap_json(overlap->time_independent)}}},
+                  {"independent_bootstrap", overlap_json(overlap->time_independent)},
+                  {"as_stored", overlap_json(overlap->time_stored)}}},
         {"speedup", {{"block_bootstrap", overlap_json(overlap->speedup_blocks)},
                      {"independent_bootstrap", overlap_json(overlap->speedup_independent)},
                      {"as_stored", overlap_json(overlap->speedup_stored)}}}};

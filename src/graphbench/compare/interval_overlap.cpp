@@ -4,6 +4,7 @@
 #include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/bootstrap.h"
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,7 +16,7 @@ namespace {
 
 struct RecordIntervals {
   stats::Interval time_blocks, time_independent;
-  std::optional<stats::Interval> speedup_blocks, speedup_independent, speedup_stored;
+  std::optional<stats::Interval> time_stored, speedup_blocks, speedup_independent, speedup_stored;
 };
 
 using Key = std::pair<std::string, std::string>;  // (case, variant)
@@ -32,6 +33,11 @@ std::map<Key, RecordIntervals> intervals_of(const RunReport& run) {
     RecordIntervals in;
     in.time_blocks = stats::median_interval_by_rounds(r.samples_us);
     in.time_independent = stats::ratio_of_medians(r.samples_us, one).ci95;
+    if (r.repetitions && r.repetitions->median_ci95) {
+      in.time_stored = *r.repetitions->median_ci95;
+    } else if (r.stats && std::isfinite(r.rel_noise) && r.rel_noise > 0.0) {
+      in.time_stored = stats::Interval{r.stats->median * (1.0 - r.rel_noise), r.stats->median * (1.0 + r.rel_noise)};
+    }
     const auto eager = index.find({r.case_name, "eager"});
     if (r.variant != "eager" && eager != index.end() && ok_with_samples(eager->second)) {
       const std::vector<double>& e = eager->second->samples_us;
@@ -67,6 +73,7 @@ IntervalOverlap interval_overlap(const std::vector<const RunReport*>& runs) {
         const RecordIntervals& b = it->second;
         count_pair(o.time_blocks, a.time_blocks, b.time_blocks);
         count_pair(o.time_independent, a.time_independent, b.time_independent);
+        count_pair(o.time_stored, a.time_stored, b.time_stored);
         count_pair(o.speedup_blocks, a.speedup_blocks, b.speedup_blocks);
         count_pair(o.speedup_independent, a.speedup_independent, b.speedup_independent);
         count_pair(o.speedup_stored, a.speedup_stored, b.speedup_stored);

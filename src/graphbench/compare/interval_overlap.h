@@ -19,7 +19,10 @@ struct OverlapCount {
 };
 
 struct IntervalOverlap {
-  OverlapCount time_blocks, time_independent;
+  // *_stored: the intervals the files hold: the speedup's speedup_ci95; the median time's
+  // repetitions.median_ci95 in a run merged from --repetitions N (across repetitions), else the
+  // median +- rel_noise (the interval the run's stop rule judged).
+  OverlapCount time_blocks, time_independent, time_stored;
   OverlapCount speedup_blocks, speedup_independent, speedup_stored;
 };
 

@@ -43,6 +43,39 @@ void print_rates(const char* metric, const GateEvaluation::Rates& r, std::ostrea
                      share(r.false_alarms, r.comparisons), share(r.caught, r.injections));
 }
 
+void print_overlap(const IntervalOverlap& overlap, std::ostream& out) {
+  out << "  median time: " << overlap_line("block bootstrap over rounds", overlap.time_blocks) << "; "
+      << overlap_line("independent bootstrap", overlap.time_independent) << "; "
+      << overlap_line("as stored in the files", overlap.time_stored) << "\n";
+  out << "  speedup:     " << overlap_line("block bootstrap over rounds", overlap.speedup_blocks) << "; "
+      << overlap_line("independent bootstrap", overlap.speedup_independent) << "; "
+      << overlap_line("as stored in the files", overlap.speedup_stored) << "\n";
+}
+
+// --overlap-only: an A/A pair (or more) is enough to ask whether its intervals agree.
+int print_overlap_only(const CalibrateRequest& request, const std::vector<const RunReport*>& runs, std::ostream& out) {
+  if (runs.size() < 2) {
+    throw InputError(fmt::format("calibrate --overlap-only: {} run(s) given, at least 2 no-change runs of the suite are "
+                                 "needed",
+                                 runs.size()));
+  }
+  if (!request.output.empty()) {
+    throw InputError("calibrate --overlap-only writes no calibration: leave -o out (or --overlap-only, with 3 runs or more)");
+  }
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    if (runs[i]->environment.suite != runs[0]->environment.suite) {
+      throw InputError(fmt::format("{}: a run of suite \"{}\" but {} is of suite \"{}\": the runs must be of one suite",
+                                   request.runs[i], runs[i]->environment.suite, request.runs[0],
+                                   runs[0]->environment.suite));
+    }
+  }
+  out << fmt::format("Interval overlap between {} no-change runs of suite \"{}\" (pairs of runs x records whose 95% "
+                     "intervals overlap):\n",
+                     runs.size(), runs[0]->environment.suite);
+  print_overlap(interval_overlap(runs), out);
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
@@ -50,6 +83,7 @@ int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
   for (const std::string& path : request.runs) reports.push_back(read_results_file(path));
   std::vector<const RunReport*> runs;
   for (const RunReport& r : reports) runs.push_back(&r);
+  if (request.overlap_only) return print_overlap_only(request, runs, out);
   GateCalibration calibration = calibrate_gate(runs, request.runs, request.alpha);
   CompareOptions options;
   options.threshold = request.threshold;
@@ -64,11 +98,7 @@ int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
                      calibration.suite, calibration.device, calibration.gpu_name, runs.size(), calibration.alpha);
   print_entries(calibration, out);
   out << "\nInterval overlap between the runs (pairs of runs x records whose 95% intervals overlap):\n";
-  out << "  median time: " << overlap_line("block bootstrap over rounds", overlap.time_blocks) << "; "
-      << overlap_line("independent bootstrap", overlap.time_independent) << "\n";
-  out << "  speedup:     " << overlap_line("block bootstrap over rounds", overlap.speedup_blocks) << "; "
-      << overlap_line("independent bootstrap", overlap.speedup_independent) << "; "
-      << overlap_line("as stored in the files", overlap.speedup_stored) << "\n";
+  print_overlap(overlap, out);
   if (calibration.evaluation) {
     out << fmt::format("\nLeave-one-out evaluation ({} slowdown injected into one record at a time; threshold {:.0f}%):\n",
                        fmt::format("{:.0f}%", calibration.evaluation->slowdown * 100.0), request.threshold * 100.0);

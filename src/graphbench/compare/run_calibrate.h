@@ -18,9 +18,11 @@ struct CalibrateRequest {
   double threshold = 0.05;        // the gate's smallest slowdown that counts (compare --threshold)
   int min_samples = 5;            // the gate's --min-samples
   double slowdown = 0.10;         // injected in the evaluation
+  bool overlap_only = false;      // --overlap-only: 2 runs or more, only their interval overlap
 };
 
-// Reads the runs (InputError: exit 2), prints, writes; returns kExitOk.
+// Reads the runs (InputError: exit 2), prints, writes; returns kExitOk. With overlap_only, prints
+// only the interval overlap (of two runs or more, of one suite; no output file).
 int run_calibrate(const CalibrateRequest& request, std::ostream& out);
 
 }  // namespace graphbench

@@ -110,7 +110,11 @@ void signal_running(std::vector<Rank>& ranks, int sig) {
 
 // The launcher's own SIGINT/SIGTERM: passed on to the ranks.
 volatile std::sig_atomic_t g_interrupted = 0;
-void on_interrupt(int sig) { g_interrupted = sig; }
+volatile std::sig_atomic_t g_signals = 0;  // how many were received (run_child passes each on)
+void on_interrupt(int sig) {
+  g_interrupted = sig;
+  g_signals = g_signals + 1;
+}
 
 }  // namespace
 
@@ -226,6 +230,46 @@ int launch_ranks(const LaunchOptions& options, std::ostream& log) {
   }
   if (all_ok && g_interrupted == 0) return kExitOk;
   return only_bad_input && g_interrupted == 0 ? kExitBadInput : kExitFailure;
+}
+
+bool ChildOutcome::succeeded() const { return parallel::succeeded(status); }
+
+std::string ChildOutcome::describe() const { return describe_status(status); }
+
+ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv{executable};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  g_interrupted = 0;
+  g_signals = 0;
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  struct sigaction old_int {}, old_term {};
+  sigaction(SIGINT, &action, &old_int);
+  sigaction(SIGTERM, &action, &old_term);
+  ChildOutcome outcome;
+  pid_t pid = -1;
+  try {
+    pid = start_rank(executable, argv, current_environment());
+  } catch (...) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    throw;
+  }
+  int passed_on = 0;
+  for (;;) {
+    if (g_signals > passed_on) {
+      passed_on = g_signals;
+      kill(-pid, static_cast<int>(g_interrupted));
+      kill(pid, static_cast<int>(g_interrupted));
+    }
+    const pid_t done = waitpid(pid, &outcome.status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  outcome.interrupted_by = static_cast<int>(g_interrupted);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return outcome;
 }
 
 }  // namespace graphbench::parallel

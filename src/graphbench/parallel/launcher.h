@@ -42,4 +42,18 @@ int find_free_port(const std::string& address);
 // gets one line per rank that failed and one per rank ended.
 int launch_ranks(const LaunchOptions& options, std::ostream& log);
 
+// How a child of run_child ended.
+struct ChildOutcome {
+  int status = 0;          // waitpid's status
+  int interrupted_by = 0;  // the last SIGINT or SIGTERM the caller received while it ran; 0: none
+  bool succeeded() const;
+  std::string describe() const;  // "exited with 1", "was killed by signal 9 (Killed)"
+};
+
+// Runs `executable` with `arguments` (argv[1...]) and the caller's environment as one child
+// process, started as a rank is (a process group of its own, dying with the caller), and waits for
+// it to end. Each SIGINT or SIGTERM the caller receives meanwhile is passed on to the child and the
+// wait goes on: an interrupted graphbench writes the cases it finished, a second signal ends it.
+ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments);
+
 }  // namespace graphbench::parallel

@@ -175,6 +175,29 @@ struct DataParallelFigures {
   std::optional<double> max_error_vs_one_process;
 };
 
+// One repetition's view of a record merged from `--repetitions N` runs, each in a process of its
+// own (record/merge_repetitions.h).
+struct RepetitionFigures {
+  // ok, skipped, failed, or missing: the repetition wrote no such record (it crashed, was stopped,
+  // or its results could not be read; `reason` says which).
+  std::string status;
+  std::string reason;
+  std::int64_t samples = 0;
+  std::optional<double> median_us;
+  std::optional<stats::Interval> median_ci95;  // within the repetition (block bootstrap over rounds)
+  std::optional<double> speedup_vs_eager;
+  std::optional<stats::Interval> speedup_ci95;  // as that repetition stored it
+};
+
+struct Repetitions {
+  int requested = 0;  // N
+  int succeeded = 0;  // repetitions whose record is ok: the merged samples are theirs
+  // The 95% interval of the median step time across repetitions (stats/across_runs.h); the
+  // speedup's is the record's speedup_ci95. Absent without an ok repetition.
+  std::optional<stats::Interval> median_ci95;
+  std::vector<RepetitionFigures> runs;  // one per repetition, in order
+};
+
 struct ResultRecord {
   std::string case_name;
   std::string workload;
@@ -242,6 +265,7 @@ struct ResultRecord {
   std::optional<PublishedComparison> published;
   std::optional<TrainingSummary> training;  // kind training
   std::optional<DataParallelFigures> data_parallel;  // run data-parallel
+  std::optional<Repetitions> repetitions;  // merged from --repetitions N (N > 1)
 };
 
 // Fewer samples than the run asked for (min_samples): a figure without an interval.

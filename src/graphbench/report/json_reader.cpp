@@ -62,6 +62,15 @@ RecordStatus read_status(const ObjectReader& r) {
   r.fail_expected(r.pointer("status"), "one of \"ok\", \"skipped\", \"failed\"", v);
 }
 
+std::optional<stats::Interval> read_interval(const ObjectReader& r, const std::string& key) {
+  const json* v = r.find_value(key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number() || !(*v)[1].is_number()) {
+    r.fail_expected(r.pointer(key), "[low, high] (two numbers) or null", *v);
+  }
+  return stats::Interval{(*v)[0].get<double>(), (*v)[1].get<double>()};
+}
+
 void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.steps_per_sample = r.optional_integer("steps_per_sample").value_or(0);
   rec.samples_us = r.numbers("samples_us");
@@ -101,12 +110,7 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
     rec.min_samples = static_cast<int>(*min_samples);
   }
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
-  if (const json* ci = r.find_value("speedup_ci95")) {
-    if (!ci->is_array() || ci->size() != 2 || !(*ci)[0].is_number() || !(*ci)[1].is_number()) {
-      r.fail_expected(r.pointer("speedup_ci95"), "[low, high] (two numbers) or null", *ci);
-    }
-    rec.speedup_ci95 = stats::Interval{(*ci)[0].get<double>(), (*ci)[1].get<double>()};
-  }
+  rec.speedup_ci95 = read_interval(r, "speedup_ci95");
 }
 
 KernelProfile read_profile(const ObjectReader& p) {
@@ -316,6 +320,25 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   return out;
 }
 
+Repetitions read_repetitions(const ObjectReader& p) {
+  Repetitions out;
+  out.requested = static_cast<int>(p.integer("requested", 1, std::numeric_limits<int>::max()));
+  out.succeeded = static_cast<int>(p.integer("succeeded", 0, std::numeric_limits<int>::max()));
+  out.median_ci95 = read_interval(p, "median_ci95");
+  for (const ObjectReader& f : p.objects("runs", "an array of repetitions")) {
+    RepetitionFigures figures;
+    figures.status = f.string("status");
+    figures.reason = f.string("reason");
+    figures.samples = f.integer("samples");
+    figures.median_us = f.optional_number("median_us");
+    figures.median_ci95 = read_interval(f, "median_ci95");
+    figures.speedup_vs_eager = f.optional_number("speedup_vs_eager");
+    figures.speedup_ci95 = read_interval(f, "speedup_ci95");
+    out.runs.push_back(std::move(figures));
+  }
+  return out;
+}
+
 ResultRecord read_record(const ObjectReader& r) {
   ResultRecord rec;
   rec.case_name = r.string("case", true);
@@ -345,6 +368,7 @@ ResultRecord read_record(const ObjectReader& r) {
     rec.training->steps_per_block = rec.steps_per_sample;
   }
   if (r.find_value("data_parallel")) rec.data_parallel = read_data_parallel(r.object("data_parallel"));
+  if (r.find_value("repetitions")) rec.repetitions = read_repetitions(r.object("repetitions"));
   return rec;
 }
 

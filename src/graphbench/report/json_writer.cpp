@@ -201,6 +201,27 @@ json energy_to_json(const EnergyPerStep& e) {
           {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)}};
 }
 
+json optional_interval(const std::optional<stats::Interval>& i) {
+  return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);
+}
+
+json repetitions_to_json(const Repetitions& reps) {
+  json runs = json::array();
+  for (const RepetitionFigures& f : reps.runs) {
+    runs.push_back({{"status", f.status},
+                    {"reason", f.reason},
+                    {"samples", f.samples},
+                    {"median_us", optional_number(f.median_us)},
+                    {"median_ci95", optional_interval(f.median_ci95)},
+                    {"speedup_vs_eager", optional_number(f.speedup_vs_eager)},
+                    {"speedup_ci95", optional_interval(f.speedup_ci95)}});
+  }
+  return {{"requested", reps.requested},
+          {"succeeded", reps.succeeded},
+          {"median_ci95", optional_interval(reps.median_ci95)},
+          {"runs", runs}};
+}
+
 json record_to_json(const ResultRecord& rec) {
   json r;
   r["case"] = rec.case_name;
@@ -272,6 +293,8 @@ json record_to_json(const ResultRecord& rec) {
   r["training"] = rec.training ? training_to_json(*rec.training) : json(nullptr);
   // Only in records of data-parallel runs (files of other runs are unchanged).
   if (rec.data_parallel) r["data_parallel"] = data_parallel_to_json(*rec.data_parallel);
+  // Only in records merged from --repetitions N.
+  if (rec.repetitions) r["repetitions"] = repetitions_to_json(*rec.repetitions);
   return r;
 }
 

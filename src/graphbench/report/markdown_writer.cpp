@@ -432,6 +432,13 @@ std::string render(const RunReport& report, Style style) {
   std::string out = fmt::format("# graphbench: {}\n\n", env.suite.empty() ? "run" : markdown_cell(env.suite));
   out += device_line(env);
   if (!env.date_utc.empty()) out += "Date: " + markdown_cell(env.date_utc) + "\n";
+  for (const auto& r : report.records) {
+    if (!r.repetitions) continue;
+    out += fmt::format("Repetitions: {}, each a process of its own; samples merged, intervals across the repetitions "
+                       "(docs/measuring.md)\n",
+                       r.repetitions->requested);
+    break;
+  }
   if (report.interrupted) {
     out += fmt::format("\n**Interrupted by {}:** only the cases below finished; the others did not run.\n",
                        report.interrupted_by.empty() ? "a signal" : markdown_cell(report.interrupted_by));
