@@ -3,6 +3,7 @@
 // mapped to the documented exit codes: 0 ok, 1 a case failed or a regression, 2 bad input.
 #include "options.h"
 #include "run_command.h"
+#include "stop_signals.h"
 
 #include "graphbench/compare/compare.h"
 #include "graphbench/compare/run_calibrate.h"
@@ -262,6 +263,7 @@ std::string joined_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  graphbench::cli::install_crash_handlers();
   CLI::App app{"graphbench: runs each workload eagerly and as a captured CUDA graph, checks that both compute "
                "the same thing, times both, and writes speedup tables (JSON, CSV, Markdown).",
                "graphbench"};

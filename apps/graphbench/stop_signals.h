@@ -7,4 +7,8 @@ namespace graphbench::cli {
 
 void install_stop_handlers();
 
+// SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: the stack printed on standard error before the
+// process ends by the signal, so that a crash on a machine without a debugger still says where.
+void install_crash_handlers();
+
 }  // namespace graphbench::cli
