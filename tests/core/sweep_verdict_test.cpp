@@ -247,7 +247,7 @@ TEST_CASE("a sweep slower at its smallest size has no crossover and names where 
   CHECK(graphbench::sweeps_to_json(report)[0]["crossover"].is_null());
 }
 
-TEST_CASE("a size not measured breaks the run of faster sizes; a run to the largest size names nothing", "[sweep]") {
+TEST_CASE("a size not measured breaks the run of faster sizes, and a run to the largest size names nothing", "[sweep]") {
   const auto gap = graphbench::sweep_verdicts(sweep_with_speedups({1, 2, 4, 8}, {2.0, 1.8, 1.6, 1.4}, {4})).front();
   CHECK(gap.crossover == 2);
   CHECK(gap.not_faster_at == 4);
