@@ -4,6 +4,7 @@
 // scripted clock and counter, compare's clock line, the sweep's energy line and the JSON fields.
 #include "support/catch.h"
 #include "support/error_of.h"
+#include "support/records.h"
 
 #include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/clocks/clock_warnings.h"
@@ -26,17 +27,7 @@ using Names = std::vector<std::string>;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-ResultRecord ok_record(const std::string& variant) {
-  ResultRecord r;
-  r.case_name = "gelu-small";
-  r.workload = "gelu";
-  r.variant = variant;
-  r.kind = "benchmark";
-  r.mode = "inference";
-  r.dtype = "float32";
-  r.device = "cuda";
-  return r;
-}
+ResultRecord ok_record(const std::string& variant) { return testing::benchmark_record("gelu-small", variant, "cuda"); }
 
 // A record that ran at `mean_mhz`, ending at `end_mhz`, against a reference clock of 1980 MHz.
 ResultRecord clocked(const std::string& variant, double mean_mhz, double end_mhz, Names throttle = {}) {

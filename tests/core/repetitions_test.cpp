@@ -1,6 +1,7 @@
 // Tests of --repetitions' merge on given numbers: the interval across repetitions
 // (stats/across_runs.h) and the merged records (record/merge_repetitions.h), with their JSON.
 #include "support/catch.h"
+#include "support/records.h"
 
 #include "graphbench/compare/interval_overlap.h"
 #include "graphbench/core/errors.h"
@@ -21,14 +22,7 @@ using graphbench::stats::across_runs_interval;
 using graphbench::stats::Interval;
 
 ResultRecord timed(const std::string& variant, std::vector<double> samples) {
-  ResultRecord r;
-  r.case_name = "c";
-  r.workload = "gelu";
-  r.variant = variant;
-  r.kind = "benchmark";
-  r.mode = "inference";
-  r.dtype = "float32";
-  r.device = "cpu";
+  ResultRecord r = graphbench::testing::benchmark_record("c", variant);
   r.samples_us = std::move(samples);
   r.stats = graphbench::stats::summarize(r.samples_us);
   r.stop_reason = "noise target reached";
