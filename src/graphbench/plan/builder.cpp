@@ -105,7 +105,7 @@ std::vector<ValueId> Builder::add(std::shared_ptr<const Op> op, const std::vecto
     }
     target.aliases = source;
   }
-  program_->ops_.push_back(OpNode{std::move(op), inputs, outputs});
+  program_->ops_.push_back(OpNode{std::move(op), inputs, outputs, tag_});
   return outputs;
 }
 

@@ -35,6 +35,10 @@ class Builder {
 
   void output(const std::string& name, ValueId value);
 
+  // The tag of the ops added from now on (op_tag.h), until the next set_tag or clear_tag.
+  void set_tag(OpTag tag) { tag_ = std::move(tag); }
+  void clear_tag() { tag_ = OpTag{}; }
+
   const ValueInfo& value(ValueId id) const;
   const TensorSpec& spec(ValueId id) const { return value(id).spec; }
 
@@ -48,6 +52,7 @@ class Builder {
 
   std::unique_ptr<Program> program_;
   bool built_ = false;
+  OpTag tag_;
 };
 
 }  // namespace graphbench

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "graphbench/plan/op.h"
+#include "graphbench/plan/op_tag.h"
 #include "graphbench/plan/roles.h"
 #include "graphbench/plan/tensor_spec.h"
 
@@ -34,6 +35,7 @@ struct OpNode {
   std::shared_ptr<const Op> op;
   std::vector<ValueId> inputs;
   std::vector<ValueId> outputs;
+  OpTag tag;  // where the op sits in its model: what a capture scope splits by
 };
 
 struct ProgramOutput {

@@ -1,0 +1,67 @@
+#include "graphbench/workload/capture_scope.h"
+
+#include "graphbench/core/errors.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+namespace graphbench {
+
+namespace {
+
+struct NamedScope {
+  const char* name;
+  ScopeKind kind;
+};
+
+constexpr NamedScope kNamedScopes[] = {
+    {"full", ScopeKind::kFull},
+    {"layer", ScopeKind::kLayer},
+    {"attention-out", ScopeKind::kAttentionOut},
+    {"auto", ScopeKind::kAuto},
+    {"fwd-bwd", ScopeKind::kForwardBackward},
+};
+
+constexpr const char* kModulesPrefix = "modules=";
+
+}  // namespace
+
+const std::vector<std::string>& capture_scope_names() {
+  static const std::vector<std::string> names{"full", "layer", "attention-out", "modules=REGEX", "auto", "fwd-bwd"};
+  return names;
+}
+
+std::string CaptureScope::to_string() const {
+  if (kind == ScopeKind::kModules) return kModulesPrefix + modules_regex;
+  for (const NamedScope& named : kNamedScopes) {
+    if (named.kind == kind) return named.name;
+  }
+  return "full";
+}
+
+CaptureScope parse_capture_scope(const std::string& text, const std::string& where) {
+  for (const NamedScope& named : kNamedScopes) {
+    if (text == named.name) return CaptureScope{named.kind, ""};
+  }
+  const std::string prefix = kModulesPrefix;
+  if (text.rfind(prefix, 0) == 0) {
+    const std::string regex = text.substr(prefix.size());
+    if (regex.empty()) {
+      throw InputError(fmt::format("{}: scope \"{}\" names no modules: expected modules=REGEX, e.g. "
+                                   "modules=self_attn|mlp",
+                                   where, text));
+    }
+    try {
+      std::regex compiled(regex);
+      (void)compiled;
+    } catch (const std::regex_error& e) {
+      throw InputError(fmt::format("{}: scope \"{}\": the modules regex does not compile: {}", where, text, e.what()));
+    }
+    return CaptureScope{ScopeKind::kModules, regex};
+  }
+  throw InputError(fmt::format("{}: unknown capture scope \"{}\": expected one of {}", where, text,
+                               fmt::join(capture_scope_names(), ", ")));
+}
+
+}  // namespace graphbench

@@ -1,0 +1,40 @@
+// What the graph variant captures (docs/scopes.md): the whole step, or segments of it with the ops
+// between them run eagerly. A case setting ("scope") and a sweep axis (--sweep scope=...).
+//
+//   full            the whole step, one graph (the default)
+//   layer           one graph per repeated block (OpTag::layer); ops outside any block between them
+//   attention-out   every piece between attention ops captured, attention eager (vLLM's PIECEWISE)
+//   modules=REGEX   only ops whose module path matches REGEX (std::regex_search) captured
+//   auto            pieces around the ops that cannot be captured (OpTag::capturable, or found so
+//                   by a failed capture), those ops eager
+//   fwd-bwd         forward and backward captured, the optimizer eager (make_graphed_callables)
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+enum class ScopeKind { kFull, kLayer, kAttentionOut, kModules, kAuto, kForwardBackward };
+
+struct CaptureScope {
+  ScopeKind kind = ScopeKind::kFull;
+  std::string modules_regex;  // kModules only
+
+  bool is_full() const { return kind == ScopeKind::kFull; }
+  // The text parse_capture_scope reads back: "full", "layer", "modules=attn|mlp", ...
+  std::string to_string() const;
+  bool operator==(const CaptureScope& other) const {
+    return kind == other.kind && modules_regex == other.modules_regex;
+  }
+  bool operator!=(const CaptureScope& other) const { return !(*this == other); }
+};
+
+// Reads a scope. Throws InputError naming `where` (a file and field, or an option), the text, and
+// the accepted values; a modules= regex that std::regex rejects is an error too.
+CaptureScope parse_capture_scope(const std::string& text, const std::string& where);
+
+// The accepted scope names, for --help and messages.
+const std::vector<std::string>& capture_scope_names();
+
+}  // namespace graphbench

@@ -1,0 +1,44 @@
+// Tests of the capture scope's names and their errors (workload/capture_scope.h).
+#include "support/catch.h"
+#include "support/error_of.h"
+
+#include "graphbench/core/errors.h"
+#include "graphbench/workload/capture_scope.h"
+
+using graphbench::CaptureScope;
+using graphbench::InputError;
+using graphbench::parse_capture_scope;
+using graphbench::ScopeKind;
+
+TEST_CASE("capture scope: every named scope reads back as itself", "[scope]") {
+  for (const char* name : {"full", "layer", "attention-out", "auto", "fwd-bwd"}) {
+    const CaptureScope scope = parse_capture_scope(name, "suite.json: cases[0].scope");
+    CHECK(scope.to_string() == name);
+    CHECK(scope.modules_regex.empty());
+  }
+  CHECK(parse_capture_scope("full", "x").is_full());
+  CHECK(parse_capture_scope("layer", "x").kind == ScopeKind::kLayer);
+  CHECK(parse_capture_scope("attention-out", "x").kind == ScopeKind::kAttentionOut);
+  CHECK(parse_capture_scope("fwd-bwd", "x").kind == ScopeKind::kForwardBackward);
+}
+
+TEST_CASE("capture scope: modules=REGEX keeps its regex", "[scope]") {
+  const CaptureScope scope = parse_capture_scope("modules=self_attn|mlp", "x");
+  CHECK(scope.kind == ScopeKind::kModules);
+  CHECK(scope.modules_regex == "self_attn|mlp");
+  CHECK(scope.to_string() == "modules=self_attn|mlp");
+  CHECK(scope == parse_capture_scope(scope.to_string(), "x"));
+  CHECK(scope != parse_capture_scope("modules=mlp", "x"));
+}
+
+TEST_CASE("capture scope: bad values name where they came from and what is accepted", "[scope]") {
+  using graphbench::testing::input_error_of;
+  const std::string unknown = input_error_of([] { parse_capture_scope("layers", "s.json: cases[2].scope"); });
+  CHECK_THAT(unknown, Catch::Contains("s.json: cases[2].scope: unknown capture scope \"layers\""));
+  CHECK_THAT(unknown, Catch::Contains("expected one of full, layer, attention-out, modules=REGEX, auto, fwd-bwd"));
+  CHECK_THAT(input_error_of([] { parse_capture_scope("modules=", "--sweep scope"); }),
+             Catch::Contains("--sweep scope: scope \"modules=\" names no modules"));
+  CHECK_THAT(input_error_of([] { parse_capture_scope("modules=(attn", "x"); }), Catch::Contains("does not compile"));
+  CHECK_THROWS_AS(parse_capture_scope("", "x"), InputError);
+  CHECK_THROWS_AS(parse_capture_scope("FULL", "x"), InputError);
+}
