@@ -11,6 +11,7 @@
 #include "graphbench/exec/feed.h"
 #include "graphbench/exec/policy.h"
 #include "graphbench/record/graph_facts.h"
+#include "graphbench/workload/capture_scope.h"
 
 #include <memory>
 #include <optional>
@@ -30,6 +31,9 @@ struct ExecutorOptions {
   // Graph executor: when a capture fails, record why and run that key's ops one by one on its
   // fixed buffers (as the static executor does) instead of failing.
   bool fallback_to_eager = false;
+  // Graph executor: what one step captures (workload/capture_scope.h): the whole step, or
+  // segments of it with the ops between them run eagerly.
+  CaptureScope scope;
 };
 
 class Executor {
@@ -78,6 +82,9 @@ class Executor {
   virtual std::vector<std::string> fallback_reasons() const { return {}; }
   // One entry per graph captured (graph executor), in capture order.
   virtual std::vector<GraphFacts> graph_facts() const { return {}; }
+  // Graphs replayed by one step of the last program run (graph executor): 1 for the full scope,
+  // one per captured segment otherwise; 0 for executors that capture nothing.
+  virtual int graphs_per_step() const { return 0; }
 };
 
 std::unique_ptr<Executor> make_executor(ExecutorKind kind, Engine& engine, const Policy& policy,

@@ -47,6 +47,7 @@ class GraphExecutor final : public Executor {
       ++counters.eager_fallback_runs;
     }
     outputs_ = &entry.outputs;
+    last_entry_has_graph_ = entry.graph != nullptr;
   }
 
   const std::vector<at::Tensor>& outputs() const override { return outputs_ != nullptr ? *outputs_ : no_outputs_; }
@@ -65,6 +66,7 @@ class GraphExecutor final : public Executor {
   double total_capture_ms() const override { return total_capture_ms_; }
   std::vector<std::string> fallback_reasons() const override { return fallback_reasons_; }
   std::vector<GraphFacts> graph_facts() const override { return facts_; }
+  int graphs_per_step() const override { return outputs_ != nullptr && last_entry_has_graph_ ? 1 : 0; }
 
  private:
   // The cached entry of this program and feed signature, captured now if there is none.
@@ -101,6 +103,7 @@ class GraphExecutor final : public Executor {
   ExecutorOptions options_;
   BindingCache<GraphEntry> cache_;
   const std::vector<at::Tensor>* outputs_ = nullptr;
+  bool last_entry_has_graph_ = false;
   const std::vector<at::Tensor> no_outputs_;
   std::optional<double> last_capture_ms_;
   std::optional<double> last_warmup_ms_;
