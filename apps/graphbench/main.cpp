@@ -264,6 +264,7 @@ std::string joined_command_line(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   graphbench::cli::install_crash_handlers();
+  if (std::getenv("GRAPHBENCH_TEST_CRASH") != nullptr) graphbench::cli::crash_for_test();
   CLI::App app{"graphbench: runs each workload eagerly and as a captured CUDA graph, checks that both compute "
                "the same thing, times both, and writes speedup tables (JSON, CSV, Markdown).",
                "graphbench"};

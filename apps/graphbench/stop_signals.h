@@ -11,4 +11,8 @@ void install_stop_handlers();
 // process ends by the signal, so that a crash on a machine without a debugger still says where.
 void install_crash_handlers();
 
+// Test only (GRAPHBENCH_TEST_CRASH set): crashes the way a call through a bad pointer does, so that
+// a test can check what the crash handler says.
+void crash_for_test();
+
 }  // namespace graphbench::cli

@@ -509,6 +509,10 @@ add_test(NAME "cli: calibrate --overlap-only writes no file (2)"
                  ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json -o ${OUT_DIR}/overlap.json)
 add_test(NAME "cli: calibrate --overlap-only of one run (2)"
          COMMAND ${EXPECT} 2 "calibrate --overlap-only: 1 run.s. given, at least 2" -- ${GB} calibrate --overlap-only ${GOLDEN}/baseline.json)
+add_test(NAME "cli: a crash names the instruction, its caller and their libraries (139)"
+         COMMAND ${EXPECT} 139 "crashed by SIGSEGV. fault address 0x0" "instruction pointer 0x0" "no mapping holds it"
+                 "word at the stack pointer .* 0x[0-9a-f]+" "    in [0-9a-f]+-[0-9a-f]+ r-xp .*graphbench" "the stack"
+                 -- env GRAPHBENCH_TEST_CRASH=1 ${GB} --version)
 add_test(NAME "cli: a repetition that dies is recorded, the others kept (1)"
          COMMAND ${EXPECT} 1 "repetition 2 of 2 was killed by signal 9" -- ${GB} ${REPEATED} --repetitions 2 --inject-repetition-failure 2 -o ${OUT_DIR}/repetition-died)
 add_test(NAME "cli: the merged record says how many repetitions succeeded"
