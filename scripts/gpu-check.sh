@@ -305,25 +305,46 @@ for stage in "$@"; do
     own-code)
       py=${PYTHON:-python3}
       formats=${OWN_CODE_FORMATS:-pt}
-      rm -f models/own-code.json
+      rm -f models/own-code*.json
+      # The exports side by side (each an Inductor compile of a minute or two with pt2), each into a
+      # suite of its own, then joined: --append to one file from several processes would race.
+      export_pids=()
       for mode in inference train; do
         run "own-code-export-example-$mode" "$py" scripts/export_model.py py:examples/conv_attention.py:make_model \
-          --batch 8 --mode "$mode" --format "$formats" -o models --suite models/own-code.json --append || status=1
+          --batch 8 --mode "$mode" --format "$formats" -o models --suite "models/own-code-example-$mode.json" &
+        export_pids+=($!)
         run "own-code-export-tagger-$mode" "$py" scripts/export_model.py py:tests.cli.own_code.token_tagger:make_model \
-          --batch 16 --mode "$mode" --format "$formats" -o models --suite models/own-code.json --append || status=1
+          --batch 16 --mode "$mode" --format "$formats" -o models --suite "models/own-code-tagger-$mode.json" &
+        export_pids+=($!)
       done
+      if [[ ,$formats, == *,pt2,* ]]; then
+        run own-code-export-dynamic "$py" scripts/export_model.py py:examples/conv_attention.py:make_model --batch 8 \
+          --dynamic-batch 64 --format pt2 -o models --suite models/own-code-dynamic.json &
+        export_pids+=($!)
+      fi
+      for pid in "${export_pids[@]}"; do wait "$pid" || status=1; done
+      "$py" - models/own-code.json models/own-code-example-*.json models/own-code-tagger-*.json <<'JOIN' || status=1
+import json, sys
+suite = None
+for name in sys.argv[2:]:
+    with open(name) as f:
+        part = json.load(f)
+    if suite is None:
+        suite = dict(part, name="own-code", cases=[])
+    suite["cases"] += part["cases"]
+with open(sys.argv[1], "w") as f:
+    json.dump(suite, f, indent=2)
+JOIN
       run own-code "$gb" run --config models/own-code.json "${model_args[@]}" -o "$OUT/results/own-code" || status=1
+      if [[ -f models/own-code-dynamic.json ]]; then
+        run own-code-sweep "$gb" run --config models/own-code-dynamic.json --sweep batch=1,8,32,64 "${model_args[@]}" \
+          -o "$OUT/results/own-code-sweep" || status=1
+      fi
       mkdir -p "$OUT/results/own-code"
       cp models/own-code.json "$OUT/results/own-code/exported-suite.json" 2>/dev/null
       run own-code-python "$py" scripts/python_baseline.py --suite models/own-code.json \
         --graphbench "$OUT/results/own-code/results.json" "${python_args[@]}" \
         -o "$OUT/results/own-code/python-baseline.json" || status=1
-      if [[ ,$formats, == *,pt2,* ]]; then
-        run own-code-export-dynamic "$py" scripts/export_model.py py:examples/conv_attention.py:make_model --batch 8 \
-          --dynamic-batch 64 --format pt2 -o models --suite models/own-code-dynamic.json || status=1
-        run own-code-sweep "$gb" run --config models/own-code-dynamic.json --sweep batch=1,8,32,64 "${model_args[@]}" \
-          -o "$OUT/results/own-code-sweep" || status=1
-      fi
       ;;
     mobilenet-adam)
       run mobilenet-export "${PYTHON:-python3}" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \
