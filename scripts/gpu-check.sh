@@ -330,7 +330,7 @@ for name in sys.argv[2:]:
     with open(name) as f:
         part = json.load(f)
     if suite is None:
-        suite = dict(part, name="own-code", cases=[])
+        suite = dict(part, suite="own-code", cases=[])
     suite["cases"] += part["cases"]
 with open(sys.argv[1], "w") as f:
     json.dump(suite, f, indent=2)

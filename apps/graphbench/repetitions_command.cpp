@@ -6,6 +6,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
+#include "graphbench/core/remove_tree.h"
 #include "graphbench/parallel/launcher.h"
 #include "graphbench/record/merge_repetitions.h"
 #include "graphbench/report/json_io.h"
@@ -93,14 +94,6 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
   }
   // Bad input ends the run here, once, before any repetition starts.
   const PreparedRun run = prepare_run(o);
-  if (run.device.is_cuda()) {
-    // On an H100 (commit 3fd0a7e) the merging process crashed (SIGSEGV) after its repetitions had
-    // run, where the same merge of the same GPU results passes on the CPU build: until that is
-    // found, a CUDA run is refused rather than left to crash (docs/measuring.md, repetitions).
-    throw InputError("--repetitions on a CUDA device: not yet; the merging process crashed on the GPU machine "
-                     "after its repetitions ran. Run the suite several times with -o DIR each and use "
-                     "`graphbench calibrate` (docs/ci.md), or --repetitions on the CPU");
-  }
   std::ostream* log = o.quiet ? nullptr : &std::cerr;
   prepare_output(run, log);
   const std::string folder = make_temporary_folder();
@@ -113,8 +106,7 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
       std::cerr << fmt::format("graphbench: repetition {} of {} {}\n", index, o.repetitions, results.back().failure);
     }
   }
-  std::error_code ignored;
-  fs::remove_all(folder, ignored);
+  remove_tree(folder);
   const bool any_report = std::any_of(results.begin(), results.end(), [](const RepetitionResult& r) { return r.report.has_value(); });
   if (!any_report) {
     std::cerr << fmt::format("graphbench: error: none of the {} repetition(s) run left results; nothing written to {}\n",

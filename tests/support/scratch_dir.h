@@ -1,14 +1,11 @@
-// A temporary directory for one test, removed with everything in it when the test ends.
-//
-// Removal walks the tree with POSIX nftw rather than std::filesystem::remove_all: the CUDA
-// LibTorch of the Python wheels exports a remove_all of its own (built into libtorch.so from an
-// older libstdc++), the dynamic linker binds a test binary's call to that copy, and it crashes.
+// A temporary directory for one test, removed with everything in it when the test ends (by
+// remove_tree: core/remove_tree.h says why not std::filesystem::remove_all).
 #pragma once
 
-#include <ftw.h>
+#include "graphbench/core/remove_tree.h"
+
 #include <stdlib.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -25,14 +22,7 @@ class ScratchDir {
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
     path_ = pattern;
   }
-  ~ScratchDir() {
-    // Depth first, links not followed; whatever cannot be removed is left behind.
-    const auto remove_entry = [](const char* entry, const struct stat*, int, struct FTW*) {
-      std::remove(entry);
-      return 0;
-    };
-    nftw(path_.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  }
+  ~ScratchDir() { remove_tree(path_.string()); }
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
 
