@@ -125,9 +125,17 @@ class GraphExecutor final : public Executor {
     int warmup_steps = options_.warmup_steps;
     double warmup_ms = 0.0;
     double capture_ms = 0.0;
+    std::vector<std::string> made_eager;
     for (;;) {
-      entry.segmented =
-          std::make_unique<SegmentedStep>(*entry.binding, split_into_segments(ops, options_.scope, program.name()));
+      std::vector<Segment> segments;
+      try {
+        segments = split_into_segments(ops, options_.scope, program.name());
+      } catch (const InputError& e) {
+        if (made_eager.empty()) throw;
+        // Every op auto could capture failed to: as a failed capture (fallback_to_eager applies).
+        throw CaptureError(fmt::format("{}, after the capture of {} failed", e.what(), fmt::join(made_eager, ", ")));
+      }
+      entry.segmented = std::make_unique<SegmentedStep>(*entry.binding, std::move(segments));
       try {
         CapturedGraph::Segments captured =
             CapturedGraph::capture_segments(*entry.segmented, warmup_steps, options_.pool_per_graph, counters);
@@ -142,6 +150,7 @@ class GraphExecutor final : public Executor {
         if (options_.scope.kind != ScopeKind::kAuto || !op || !ops[*op].tag.capturable) throw;
         ops[*op].tag.capturable = false;
         ops[*op].tag.uncapturable_reason = "its capture failed";
+        made_eager.push_back(ops[*op].label);
         auto_eager_reasons_.push_back(fmt::format("{} runs eagerly: {} (key {})", ops[*op].label, e.what(), key.to_string()));
       }
     }
