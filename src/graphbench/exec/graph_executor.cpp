@@ -102,9 +102,9 @@ class GraphExecutor final : public Executor {
   static void run_segments(GraphEntry& entry, Counters& counters) {
     SegmentedStep& step = *entry.segmented;
     const std::vector<Segment>& segments = step.segments();
-    if (entry.replayed) ++counters.graph_cache_hits;
     for (std::size_t s = 0; s < segments.size(); ++s) {
       if (segments[s].captured) {
+        if (entry.replayed) ++counters.graph_cache_hits;  // every replay but the first of each graph
         entry.segment_graphs[s]->replay();
         ++counters.replays;
       } else {
