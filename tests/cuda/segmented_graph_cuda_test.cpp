@@ -140,7 +140,7 @@ TEST_CASE("segmented graph: training across segments follows eager's params", "[
         CHECK(tensors_close(store.at(name), reference.at(name), 1e-4, 1e-5));
       }
       CHECK(store.at("fc1.weight").data_ptr() == weight_buffer);
-      CHECK(losses.back() < losses.front());
+      CHECK_FALSE(tensors_close(store.at("fc1.weight"), initial.at("fc1.weight"), 1e-4, 1e-5));  // it trained
       const Counters& c = engine.counters();
       CHECK(graph->graphs_per_step() == e.graphs);
       CHECK(c.captures == e.graphs);
