@@ -249,6 +249,34 @@ TEST_CASE("segmented graph: auto runs the op that syncs with the host eagerly an
   }
 }
 
+TEST_CASE("segmented graph: a value autograd tracks, made eagerly after the step, crosses into a graph",
+          "[cuda][graph][scope][train]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  const TaggedMlp m = cuda_mlp();
+  auto program = loss_after_step(m);
+  const auto feeds = tagged_batches(m, 6, true);
+  ModelStore initial;
+  init_tagged_params(initial, m);
+  ModelStore reference = initial.clone();
+  ModelStore store = initial.clone();
+  Engine eager_engine(reference);
+  Engine engine(store);
+  auto eager = make_executor(ExecutorKind::kEager, eager_engine, Policy::train());
+  auto graph = make_executor(ExecutorKind::kGraph, engine, Policy::train(), scoped("auto"));
+  for (const Feed& feed : feeds) {
+    const at::Tensor expected = eager->run(program, feed).at(0).clone();
+    const std::vector<at::Tensor> got = graph->run(program, feed);
+    CHECK(tensors_close(got.at(0), expected, 1e-4, 1e-5));
+    CHECK(tensors_close(got.at(0), got.at(1) * 2.0 + 1.0, 1e-5, 1e-6));
+  }
+  CHECK(graph->graphs_per_step() == 2);  // the step, then the + 1
+  CHECK(engine.counters().capture_failures == 0);
+  for (const char* name : {"fc1.weight", "fc2.bias"}) {
+    CAPTURE(name);
+    CHECK(tensors_close(store.at(name), reference.at(name), 1e-4, 1e-5));
+  }
+}
+
 TEST_CASE("segmented graph: a scope that captures nothing fails before any capture", "[cuda][graph][scope][errors]") {
   GRAPHBENCH_REQUIRE_CUDA();
   auto program = gelu_program({256, 64}, at::kCUDA);

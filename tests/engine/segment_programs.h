@@ -112,6 +112,28 @@ inline std::shared_ptr<const Program> tagged_training(const TaggedMlp& m, const 
   return b.build();
 }
 
+// A training step (forward, MSE, backward, SGD), then the loss, which still carries its autograd
+// history, doubled by an op tagged not capturable (eager under auto) and + 1 in a captured
+// segment: outputs "report" (2 loss + 1) and "loss".
+inline std::shared_ptr<const Program> loss_after_step(const TaggedMlp& m) {
+  Builder b("loss_after_step");
+  ValueId x = b.input("x", fspec({m.batch, m.in}, m.device));
+  ValueId target = b.input("target", fspec({m.batch, m.out}, m.device));
+  const std::vector<ValueId> params = tagged_params(b, m);
+  ValueId loss = ops::mse_loss(b, tagged_forward(b, x, params, scale_first()), target);
+  std::vector<ValueId> grads = ops::backward(b, loss, params);
+  ops::sgd_step(b, params, grads, ops::SgdOptions{0.05, 0.0, 0.0});
+  OpTag host;
+  host.capturable = false;
+  host.uncapturable_reason = "stands for a host read";
+  b.set_tag(host);
+  ValueId doubled = ops::mul_scalar(b, loss, 2.0);
+  b.clear_tag();
+  b.output("report", ops::add_scalar(b, doubled, 1.0));
+  b.output("loss", loss);
+  return b.build();
+}
+
 // Seeded params for a TaggedMlp (CPU random numbers, then moved).
 inline void init_tagged_params(ModelStore& store, const TaggedMlp& m, std::uint64_t seed = 5) {
   auto gen = at::detail::createCPUGenerator(seed);

@@ -136,3 +136,31 @@ TEST_CASE("segmented static: a scope that captures nothing fails before any step
   CHECK_THAT(message, GB_CONTAINS("capture scope \"layer\" captures nothing in program \"gelu\""));
   CHECK(engine.counters().static_runs == 0);
 }
+
+TEST_CASE("segmented static: a value autograd tracks crosses into a graph and keeps its history",
+          "[engine][static][scope][train]") {
+  const TaggedMlp m;
+  auto program = loss_after_step(m);
+  const auto feeds = tagged_batches(m, 4, true);
+  ModelStore initial;
+  init_tagged_params(initial, m);
+  ModelStore reference = initial.clone();
+  ModelStore store = initial.clone();
+  Engine eager_engine(reference);
+  Engine engine(store);
+  auto eager = make_executor(ExecutorKind::kEager, eager_engine, Policy::train());
+  auto segmented = make_executor(ExecutorKind::kStatic, engine, Policy::train(), with_scope("auto"));
+  for (const Feed& feed : feeds) {
+    const std::vector<at::Tensor> expected = eager->run(program, feed);
+    const std::vector<at::Tensor> got = segmented->run(program, feed);
+    CHECK(tensors_close(got.at(0), expected.at(0), 1e-5, 1e-6));
+    CHECK(tensors_close(got.at(0), got.at(1) * 2.0 + 1.0, 1e-5, 1e-6));
+  }
+  const auto segments = segmented->segments();
+  REQUIRE(segments.size() == 3);
+  CHECK_FALSE(segments[1].captured);
+  CHECK_THAT(segments[1].name, GB_CONTAINS("stands for a host read"));
+  // The doubled loss is made afresh every step (autograd records it): a copy every step.
+  CHECK(engine.counters().crossing_copies == static_cast<std::int64_t>(feeds.size()));
+  for (const char* name : {"fc1.weight", "fc2.bias"}) CHECK(tensors_close(store.at(name), reference.at(name), 1e-4, 1e-6));
+}

@@ -249,6 +249,8 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, int
                                                program, where, error_text(e)),
                                    op);
       };
+      // The values autograd tracks that it reads from eager segments, seen through their fixed buffers.
+      SegmentedStep::CapturedView view(step, s);
       try {
         impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
         FailedOpTrace trace;

@@ -10,7 +10,11 @@
 namespace graphbench {
 
 SegmentedStep::SegmentedStep(SlotBinding& binding, std::vector<Segment> segments)
-    : binding_(binding), segments_(std::move(segments)), crossing_(segments_.size()), fixed_(binding.slots().size()) {
+    : binding_(binding),
+      segments_(std::move(segments)),
+      crossing_(segments_.size()),
+      reads_(segments_.size()),
+      fixed_(binding.slots().size()) {
   const CompiledProgram& compiled = binding.compiled();
   const auto& ops = compiled.ops();
   // The segment whose op makes each internal slot (-1: externals, which have fixed buffers).
@@ -33,6 +37,8 @@ SegmentedStep::SegmentedStep(SlotBinding& binding, std::vector<Segment> segments
         if (maker < 0 || segments_[static_cast<std::size_t>(maker)].captured) continue;
         std::vector<int>& crossing = crossing_[static_cast<std::size_t>(maker)];
         if (std::find(crossing.begin(), crossing.end(), slot) == crossing.end()) crossing.push_back(slot);
+        std::vector<int>& reads = reads_[s];
+        if (std::find(reads.begin(), reads.end(), slot) == reads.end()) reads.push_back(slot);
       }
     }
   }
@@ -49,13 +55,6 @@ void SegmentedStep::run_eager(std::size_t index, Counters& counters) {
   for (int slot : crossing_[index]) {
     at::Tensor& value = slots[static_cast<std::size_t>(slot)];
     at::Tensor& fixed = fixed_[static_cast<std::size_t>(slot)];
-    if (value.requires_grad()) {
-      // The training rule (segments.h) keeps autograd's values on one side: a graph cannot read one.
-      throw EngineError(fmt::format(
-          "program {}: segment \"{}\" hands a value autograd tracks (slot {}) to a captured segment; the ops "
-          "autograd ties together must be captured all or run eagerly all",
-          binding_.compiled().program().name(), segments_[index].name, slot));
-    }
     if (fixed.defined() && value.data_ptr() == fixed.data_ptr()) continue;  // computed into it
     at::NoGradGuard no_grad;
     if (!fixed.defined()) {
@@ -67,18 +66,40 @@ void SegmentedStep::run_eager(std::size_t index, Counters& counters) {
           binding_.compiled().program().name(), segments_[index].name, slot, fmt::join(value.sizes(), "x"),
           fmt::join(fixed.sizes(), "x")));
     }
-    fixed.copy_(value, /*non_blocking=*/true);
-    value = fixed;
+    fixed.copy_(value.detach(), /*non_blocking=*/true);
+    // A value autograd tracks keeps its slot (eager ops after it may differentiate it); the
+    // captured segments that read it see the fixed buffer through a CapturedView.
+    if (!value.requires_grad()) value = fixed;
     ++counters.crossing_copies;
   }
 }
 
 void SegmentedStep::run_all(Counters& counters) {
   for (std::size_t s = 0; s < segments_.size(); ++s) {
-    if (segments_[s].captured) run_ops(s);
-    else run_eager(s, counters);
+    if (segments_[s].captured) {
+      CapturedView view(*this, s);
+      run_ops(s);
+    } else {
+      run_eager(s, counters);
+    }
   }
   end_step();
+}
+
+SegmentedStep::CapturedView::CapturedView(SegmentedStep& step, std::size_t index) : step_(step) {
+  std::vector<at::Tensor>& slots = step_.binding_.slots();
+  for (int slot : step_.reads_[index]) {
+    at::Tensor& value = slots[static_cast<std::size_t>(slot)];
+    const at::Tensor& fixed = step_.fixed_[static_cast<std::size_t>(slot)];
+    if (!fixed.defined() || (value.defined() && value.data_ptr() == fixed.data_ptr())) continue;
+    held_.emplace_back(slot, value);
+    value = fixed;
+  }
+}
+
+SegmentedStep::CapturedView::~CapturedView() {
+  std::vector<at::Tensor>& slots = step_.binding_.slots();
+  for (auto& [slot, value] : held_) slots[static_cast<std::size_t>(slot)] = std::move(value);
 }
 
 }  // namespace graphbench

@@ -6,13 +6,17 @@
 // step. So each such value gets a fixed buffer, made the first time its segment runs; after every
 // run of the segment the value is copied into it (skipped when the op computed into it already)
 // and the slot holds the fixed buffer again. Values a captured segment makes live in its graph's
-// memory and stay put; an eager segment reads them in place.
+// memory and stay put; an eager segment reads them in place. A value autograd tracks (a loss read
+// after the backward op, say) keeps its history in its slot for the eager ops after it: the fixed
+// buffer gets a copy, and the slot holds the fixed buffer only while a captured segment that
+// reads it runs or is captured (CapturedView).
 #pragma once
 
 #include "graphbench/exec/counters.h"
 #include "graphbench/exec/slot_binding.h"
 #include "graphbench/plan/segments.h"
 
+#include <utility>
 #include <vector>
 
 namespace graphbench {
@@ -34,6 +38,20 @@ class SegmentedStep {
   // The end of a step: the step's autograd graph let go (SlotBinding::end_step).
   void end_step() { binding_.end_step(); }
 
+  // While alive, the slots captured segment `index` reads through fixed buffers hold those buffers
+  // (see above); put back when it ends. Around a capture, and the static executor's direct runs.
+  class CapturedView {
+   public:
+    CapturedView(SegmentedStep& step, std::size_t index);
+    ~CapturedView();
+    CapturedView(const CapturedView&) = delete;
+    CapturedView& operator=(const CapturedView&) = delete;
+
+   private:
+    SegmentedStep& step_;
+    std::vector<std::pair<int, at::Tensor>> held_;
+  };
+
   // The slots segment `index` hands to later captured segments through fixed buffers.
   const std::vector<int>& crossing_slots(std::size_t index) const { return crossing_[index]; }
   // The fixed buffer of a crossing slot (undefined before its segment first ran, or for a slot
@@ -43,7 +61,8 @@ class SegmentedStep {
  private:
   SlotBinding& binding_;
   std::vector<Segment> segments_;
-  std::vector<std::vector<int>> crossing_;  // per segment
+  std::vector<std::vector<int>> crossing_;  // per segment: the slots it hands on
+  std::vector<std::vector<int>> reads_;     // per captured segment: the crossing slots it reads
   std::vector<at::Tensor> fixed_;           // per slot
 };
 
