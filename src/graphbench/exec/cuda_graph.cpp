@@ -139,7 +139,8 @@ std::string capture_failure(const std::exception& error, const FailedOpTrace& tr
 
 // Warm-up on a side stream, so that cuBLAS/cuDNN handles and workspaces are created for a
 // non-default stream before capture (pytorch/pytorch#99397). Returns its time; `caller` waits for it.
-double warm_up_aside(SlotBinding& binding, int warmup_steps, Counters& counters, const c10::cuda::CUDAStream& caller) {
+double warm_up_on_side_stream(SlotBinding& binding, int warmup_steps, Counters& counters,
+                              const c10::cuda::CUDAStream& caller) {
   const auto side = at::cuda::getStreamFromPool();
   order_after(side, caller);
   C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));
@@ -164,7 +165,7 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   auto impl = std::make_unique<Impl>();
   const std::string& program = binding.compiled().program().name();
   const auto caller = at::cuda::getCurrentCUDAStream();
-  impl->warmup_ms = warm_up_aside(binding, warmup_steps, counters, caller);
+  impl->warmup_ms = warm_up_on_side_stream(binding, warmup_steps, counters, caller);
 
   const auto capture_stream = at::cuda::getStreamFromPool();
   order_after(capture_stream, caller);
@@ -213,15 +214,17 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   return std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
 }
 
-CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, int warmup_steps, bool pool_per_graph,
-                                                         Counters& counters) {
+double CapturedGraph::warm_up_aside(SlotBinding& binding, int warmup_steps, Counters& counters) {
+  return warm_up_on_side_stream(binding, warmup_steps, counters, at::cuda::getCurrentCUDAStream());
+}
+
+CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool pool_per_graph, Counters& counters) {
   SlotBinding& binding = step.binding();
   const std::string& program = binding.compiled().program().name();
   const std::vector<Segment>& segments = step.segments();
   const auto caller = at::cuda::getCurrentCUDAStream();
   Segments out;
   out.graphs.resize(segments.size());
-  out.warmup_ms = warm_up_aside(binding, warmup_steps, counters, caller);
 
   std::optional<PoolId> shared_pool;
   if (!pool_per_graph) shared_pool = pool_for_capture();
@@ -272,7 +275,6 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, int
       }
       C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
       impl->capture_ms = ms_since(start);
-      impl->warmup_ms = out.warmup_ms;
       out.capture_ms += impl->capture_ms;
       ++counters.captures;
       impl->facts = inspect_graph(*impl->graph, impl->pool, stream.device_index());
@@ -316,7 +318,13 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
       binding.compiled().program().name()));
 }
 
-CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, int, bool, Counters&) {
+double CapturedGraph::warm_up_aside(SlotBinding& binding, int, Counters&) {
+  throw EngineError(fmt::format(
+      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
+      binding.compiled().program().name()));
+}
+
+CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool, Counters&) {
   throw EngineError(fmt::format(
       "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
       step.binding().compiled().program().name()));

@@ -40,14 +40,16 @@ class CapturedGraph {
   // says why.
   static std::unique_ptr<CapturedGraph> capture(SlotBinding& binding, int warmup_steps, Counters& counters);
 
+  // The warm-up capture() begins with (on a side stream, undone afterwards); returns its time.
+  static double warm_up_aside(SlotBinding& binding, int warmup_steps, Counters& counters);
+
   // The graphs of a segmented step: one per captured segment, null for the eager ones.
   struct Segments {
     std::vector<std::unique_ptr<CapturedGraph>> graphs;
-    double warmup_ms = 0.0;
     double capture_ms = 0.0;  // the captures summed (the eager segments between them not included)
   };
-  // Warms the binding up as capture() does, then walks the segments in order on one capture
-  // stream (a backward op runs its kernels on the stream its forward ran on, so a backward
+  // After warm_up_aside (the caller's, once: auto may capture a step several times), walks the
+  // segments in order on one capture stream (a backward op runs its kernels on the stream its forward ran on, so a backward
   // captured after its forward must be captured on the same stream): a captured segment is
   // captured (its values allocated afresh in the pool) and replayed once, an eager one is run
   // (SegmentedStep::run_eager, its crossing copies made), so that every capture sees real inputs.
@@ -56,7 +58,7 @@ class CapturedGraph {
   // update params and state: they are put back afterwards, with the random generators, so the
   // first step is step 1 (as after warm-up). On a failed capture everything is ended and undone
   // and SegmentCaptureError says which segment and op.
-  static Segments capture_segments(SegmentedStep& step, int warmup_steps, bool pool_per_graph, Counters& counters);
+  static Segments capture_segments(SegmentedStep& step, bool pool_per_graph, Counters& counters);
 
   ~CapturedGraph();
   CapturedGraph(const CapturedGraph&) = delete;

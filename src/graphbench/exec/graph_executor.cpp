@@ -122,14 +122,15 @@ class GraphExecutor final : public Executor {
     Counters& counters = engine_.counters();
     const Program& program = entry.binding->compiled().program();
     std::vector<SplitOp> ops = split_ops(program);
-    int warmup_steps = options_.warmup_steps;
-    double warmup_ms = 0.0;
+    // A scope that captures nothing fails here, before the warm-up.
+    std::vector<Segment> first_cut = split_into_segments(ops, options_.scope, program.name());
+    const double warmup_ms = CapturedGraph::warm_up_aside(*entry.binding, options_.warmup_steps, counters);
     double capture_ms = 0.0;
     std::vector<std::string> made_eager;
     for (;;) {
-      std::vector<Segment> segments;
+      std::vector<Segment> segments = std::move(first_cut);
       try {
-        segments = split_into_segments(ops, options_.scope, program.name());
+        if (!made_eager.empty()) segments = split_into_segments(ops, options_.scope, program.name());
       } catch (const InputError& e) {
         if (made_eager.empty()) throw;
         // Every op auto could capture failed to: as a failed capture (fallback_to_eager applies).
@@ -138,13 +139,11 @@ class GraphExecutor final : public Executor {
       entry.segmented = std::make_unique<SegmentedStep>(*entry.binding, std::move(segments));
       try {
         CapturedGraph::Segments captured =
-            CapturedGraph::capture_segments(*entry.segmented, warmup_steps, options_.pool_per_graph, counters);
-        warmup_ms += captured.warmup_ms;
+            CapturedGraph::capture_segments(*entry.segmented, options_.pool_per_graph, counters);
         capture_ms += captured.capture_ms;
         entry.segment_graphs = std::move(captured.graphs);
         break;
       } catch (const SegmentCaptureError& e) {
-        warmup_steps = 0;  // warmed up already
         entry.segmented.reset();
         const std::optional<std::size_t> op = e.op_index();
         if (options_.scope.kind != ScopeKind::kAuto || !op || !ops[*op].tag.capturable) throw;
