@@ -11,6 +11,7 @@
 #include "common/case_workload.h"
 #include "common/sweep_axes.h"
 #include "common/function_reference.h"
+#include "common/op_tags.h"
 
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/script.h"
@@ -47,8 +48,12 @@ class GeluCase final : public CaseInstance {
     const TensorSpec x_spec{bench::param_int_list(spec, "shape"), dtype_from_name(spec.dtype), context.device};
     input_ = at::randn(x_spec.shape, x_spec.options());
 
+    // One module, one layer (bench/common/op_tags.h): every capture scope captures the five ops
+    // as one graph (there is nothing to leave out).
     Builder engine_builder("gelu");
-    engine_builder.output("y", ops::gelu_formula(engine_builder, engine_builder.input("x", x_spec)));
+    ValueId engine_x = engine_builder.input("x", x_spec);
+    engine_builder.set_tag(bench::module_tag("gelu", 0));
+    engine_builder.output("y", ops::gelu_formula(engine_builder, engine_x));
     engine_program_ = engine_builder.build();
 
     Builder jit_builder("gelu_jit");

@@ -5,6 +5,7 @@
 #include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/op_tags.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/chunked_params.h"
@@ -172,16 +173,25 @@ class LinearDropoutCase final : public DataParallelCase {
     ValueId b1 = b.param("fc1.bias", spec({dims_.h}));
     ValueId w2 = b.param("fc2.weight", spec({dims_.d_out, dims_.h}));
     ValueId b2 = b.param("fc2.bias", spec({dims_.d_out}));
+    // Tags (bench/common/op_tags.h): each Linear (with its dropout) a layer, then the loss and the
+    // backward outside them, then the optimizer; what the capture scopes cut the step by.
     if (!train_) {
+      b.set_tag(bench::module_tag("fc1", 0));
       ValueId h = ops::linear(b, x, w1, b1);
+      b.set_tag(bench::module_tag("fc2", 1));
       b.output("y", ops::linear(b, h, w2, b2));
+      b.clear_tag();
       return b.build();
     }
-    // Chunked weights (none when chunk_bytes_ is 0): backward differentiates their chunks.
+    // Chunked weights (none when chunk_bytes_ is 0): backward differentiates their chunks. Each
+    // layer's chunks are cut just before it, so that a layer's ops are one run.
+    b.set_tag(bench::module_tag("fc1", 0));
     const parallel::RowChunkedWeight fc1 = parallel::chunk_weight_rows(b, w1, chunk_bytes_);
-    const parallel::RowChunkedWeight fc2 = parallel::chunk_weight_rows(b, w2, chunk_bytes_);
     ValueId h = ops::dropout(b, parallel::row_chunked_linear(b, x, fc1, b1), dropout_on ? dropout_[0] : 0.0);
+    b.set_tag(bench::module_tag("fc2", 1));
+    const parallel::RowChunkedWeight fc2 = parallel::chunk_weight_rows(b, w2, chunk_bytes_);
     ValueId y = ops::dropout(b, parallel::row_chunked_linear(b, h, fc2, b2), dropout_on ? dropout_[1] : 0.0);
+    b.set_tag(bench::module_tag("loss"));
     ValueId loss = ops::mse_loss(b, y, b.input("target", spec({rows_, dims_.d_out})));
     parallel::ChunkedParams chunked;
     chunked.add(fc1);
@@ -189,7 +199,9 @@ class LinearDropoutCase final : public DataParallelCase {
     chunked.add(fc2);
     chunked.add(b2);
     const std::vector<ValueId>& params = chunked.params();
+    b.set_tag(bench::module_tag("backward"));
     const auto grads = chunked.join(b, parallel::step_gradients(b, loss, chunked.differentiated(), setup_));
+    b.set_tag(bench::optimizer_tag());
     if (optimizer_ == "sgd") {
       ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
     } else {
@@ -199,6 +211,7 @@ class LinearDropoutCase final : public DataParallelCase {
       adam.decoupled_weight_decay = optimizer_ == "adamw";
       ops::adam_step(b, params, grads, adam);
     }
+    b.clear_tag();
     b.output("loss", loss);
     return b.build();
   }

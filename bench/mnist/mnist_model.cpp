@@ -2,6 +2,8 @@
 
 #include "mnist/device_metrics.h"
 
+#include "common/op_tags.h"
+
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/overlapped_backward.h"
 #include "graphbench/ops/elementwise.h"
@@ -77,16 +79,24 @@ Params declare_params(Builder& b, at::Device device) {
 }
 
 // The Net's forward, op by op. `dropout_p` 0 leaves dropout out (evaluation, validation).
+// Tagged (bench/common/op_tags.h): each conv block and each Linear (with its activation and
+// dropout) a layer, for the capture scopes.
 ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
+  b.set_tag(bench::module_tag("conv1", 0));
   x = ops::relu(b, ops::max_pool2d(b, ops::conv2d(b, x, p.all[0], p.all[1]), 2));
+  b.set_tag(bench::module_tag("conv2", 1));
   ValueId c2 = ops::conv2d(b, x, p.all[2], p.all[3]);
   if (dropout_p > 0) c2 = ops::dropout(b, c2, dropout_p, /*feature=*/true);
   x = ops::relu(b, ops::max_pool2d(b, c2, 2));
+  b.set_tag(bench::module_tag("fc1", 2));
   x = ops::flatten(b, x);
   x = ops::relu(b, ops::linear(b, x, p.all[4], p.all[5]));
   if (dropout_p > 0) x = ops::dropout(b, x, dropout_p);
+  b.set_tag(bench::module_tag("fc2", 3));
   x = ops::linear(b, x, p.all[6], p.all[7]);
-  return ops::log_softmax(b, x, 1);
+  x = ops::log_softmax(b, x, 1);
+  b.clear_tag();
+  return x;
 }
 
 TensorSpec image_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch, 1, 28, 28}, at::kFloat, device}; }
@@ -97,9 +107,14 @@ TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec
 ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device,
                    const DataParallelSetup& setup = {}) {
   Params p = declare_params(b, device);
-  ValueId loss = ops::nll_loss(b, forward(b, x, p, options.dropout ? 0.5 : 0.0), y);
+  ValueId log_probs = forward(b, x, p, options.dropout ? 0.5 : 0.0);
+  b.set_tag(bench::module_tag("loss"));
+  ValueId loss = ops::nll_loss(b, log_probs, y);
+  b.set_tag(bench::module_tag("backward"));
   const auto grads = parallel::step_gradients(b, loss, p.all, setup);
+  b.set_tag(bench::optimizer_tag());
   ops::sgd_step(b, p.all, grads, ops::SgdOptions{options.lr, options.momentum, 0.0});
+  b.clear_tag();
   return loss;
 }
 

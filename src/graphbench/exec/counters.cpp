@@ -22,6 +22,8 @@ std::map<std::string, std::int64_t> Counters::to_map() const {
   put("feed_copies", feed_copies);
   put("feed_copies_skipped", feed_copies_skipped);
   put("feed_values_ignored", feed_values_ignored);
+  put("crossing_copies", crossing_copies);
+  put("eager_segment_runs", eager_segment_runs);
   return out;
 }
 

@@ -24,6 +24,8 @@ struct Counters {
   std::int64_t feed_copies = 0;         // tensors copied from a feed into fixed buffers
   std::int64_t feed_copies_skipped = 0; // feed tensor already was the fixed buffer
   std::int64_t feed_values_ignored = 0; // fed values whose role is not in copy_roles
+  std::int64_t crossing_copies = 0;     // values an eager segment made copied to where a graph reads them
+  std::int64_t eager_segment_runs = 0;  // eager segments of segmented steps run
 
   // Non-zero counters by name, for result records.
   std::map<std::string, std::int64_t> to_map() const;

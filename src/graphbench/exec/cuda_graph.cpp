@@ -137,15 +137,10 @@ std::string capture_failure(const std::exception& error, const FailedOpTrace& tr
   return where.empty() ? error_text(error) : fmt::format("{} ({})", error_text(error), where);
 }
 
-}  // namespace
-
-std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int warmup_steps, Counters& counters) {
-  auto impl = std::make_unique<Impl>();
-  const std::string& program = binding.compiled().program().name();
-  const auto caller = at::cuda::getCurrentCUDAStream();
-
-  // Warm-up on a side stream, so that cuBLAS/cuDNN handles and workspaces are created for a
-  // non-default stream before capture (pytorch/pytorch#99397).
+// Warm-up on a side stream, so that cuBLAS/cuDNN handles and workspaces are created for a
+// non-default stream before capture (pytorch/pytorch#99397). Returns its time; `caller` waits for it.
+double warm_up_on_side_stream(SlotBinding& binding, int warmup_steps, Counters& counters,
+                              const c10::cuda::CUDAStream& caller) {
   const auto side = at::cuda::getStreamFromPool();
   order_after(side, caller);
   C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));
@@ -155,8 +150,22 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
     warm_up(binding, warmup_steps, counters);
   }
   C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));  // for the clock; the capture waits for it anyway
-  impl->warmup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
   order_after(caller, side);
+  return ms;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int warmup_steps, Counters& counters) {
+  auto impl = std::make_unique<Impl>();
+  const std::string& program = binding.compiled().program().name();
+  const auto caller = at::cuda::getCurrentCUDAStream();
+  impl->warmup_ms = warm_up_on_side_stream(binding, warmup_steps, counters, caller);
 
   const auto capture_stream = at::cuda::getStreamFromPool();
   order_after(capture_stream, caller);
@@ -205,6 +214,90 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   return std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
 }
 
+double CapturedGraph::warm_up_aside(SlotBinding& binding, int warmup_steps, Counters& counters) {
+  return warm_up_on_side_stream(binding, warmup_steps, counters, at::cuda::getCurrentCUDAStream());
+}
+
+CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool pool_per_graph, Counters& counters) {
+  SlotBinding& binding = step.binding();
+  const std::string& program = binding.compiled().program().name();
+  const std::vector<Segment>& segments = step.segments();
+  const auto caller = at::cuda::getCurrentCUDAStream();
+  Segments out;
+  out.graphs.resize(segments.size());
+
+  std::optional<PoolId> shared_pool;
+  if (!pool_per_graph) shared_pool = pool_for_capture();
+  UndoPoint undo(binding);  // on the caller's stream, which the capture stream waits for
+  const auto stream = at::cuda::getStreamFromPool();
+  order_after(stream, caller);
+  C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));  // CUDA's own call: see capture()
+  try {
+    c10::cuda::CUDAStreamGuard guard(stream);
+    for (std::size_t s = 0; s < segments.size(); ++s) {
+      const Segment& segment = segments[s];
+      if (!segment.captured) {
+        step.run_eager(s, counters);
+        continue;
+      }
+      auto impl = std::make_unique<Impl>();
+      if (shared_pool) impl->pool = *shared_pool;
+      C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
+      const auto start = std::chrono::steady_clock::now();
+      std::size_t running = segment.first_op;
+      auto failed = [&](const std::string& where, const std::exception& e, std::optional<std::size_t> op) {
+        end_failed_capture(*impl->graph, impl->pool, stream);
+        ++counters.capture_failures;
+        return SegmentCaptureError(fmt::format("capture of segment \"{}\" of program {} failed {}: {}", segment.name,
+                                               program, where, error_text(e)),
+                                   op);
+      };
+      // The values autograd tracks that it reads from eager segments, seen through their fixed buffers.
+      SegmentedStep::CapturedView view(step, s);
+      try {
+        impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
+        FailedOpTrace trace;
+        try {
+          SyncDebugErrors no_sync;
+          binding.allocate_internal_buffers_of(segment.first_op, segment.end_op);
+          binding.run_range(segment.first_op, segment.end_op, &running);
+        } catch (const std::exception& e) {
+          throw CaptureError(capture_failure(e, trace));
+        }
+      } catch (const std::exception& e) {
+        throw failed(fmt::format("in {}", binding.compiled().ops()[running].label), e, running);
+      }
+      try {
+        impl->graph->capture_end();
+        instantiate_kept(*impl->graph);
+      } catch (const std::exception& e) {
+        throw failed("at capture_end", e, std::nullopt);
+      }
+      C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
+      impl->capture_ms = ms_since(start);
+      out.capture_ms += impl->capture_ms;
+      ++counters.captures;
+      impl->facts = inspect_graph(*impl->graph, impl->pool, stream.device_index());
+      // Real values for the segments after it (not counted as a step's replay).
+      impl->graph->replay();
+      out.graphs[s] = std::unique_ptr<CapturedGraph>(new CapturedGraph(std::move(impl)));
+    }
+    step.end_step();
+  } catch (...) {
+    binding.allocate_internal_buffers();  // out of the released pools, for a run without the graphs
+    step.end_step();
+    (void)cudaStreamSynchronize(stream.stream());
+    order_after(caller, stream);
+    undo.restore();
+    throw;
+  }
+  C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
+  order_after(caller, stream);
+  undo.restore();
+  binding.check_fixed_pointers();
+  return out;
+}
+
 void CapturedGraph::replay() { impl_->graph->replay(); }
 
 double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
@@ -223,6 +316,18 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int,
   throw EngineError(fmt::format(
       "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
       binding.compiled().program().name()));
+}
+
+double CapturedGraph::warm_up_aside(SlotBinding& binding, int, Counters&) {
+  throw EngineError(fmt::format(
+      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
+      binding.compiled().program().name()));
+}
+
+CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool, Counters&) {
+  throw EngineError(fmt::format(
+      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
+      step.binding().compiled().program().name()));
 }
 
 void CapturedGraph::replay() {}

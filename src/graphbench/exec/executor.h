@@ -10,6 +10,7 @@
 #include "graphbench/exec/engine.h"
 #include "graphbench/exec/feed.h"
 #include "graphbench/exec/policy.h"
+#include "graphbench/plan/segments.h"
 #include "graphbench/record/graph_facts.h"
 #include "graphbench/workload/capture_scope.h"
 
@@ -34,6 +35,9 @@ struct ExecutorOptions {
   // Graph executor: what one step captures (workload/capture_scope.h): the whole step, or
   // segments of it with the ops between them run eagerly.
   CaptureScope scope;
+  // Graph executor, scopes other than full: a memory pool for each of a step's graphs instead of
+  // one pool that they share, captured in order (as torch.cuda.make_graphed_callables shares one).
+  bool pool_per_graph = false;
 };
 
 class Executor {
@@ -85,6 +89,10 @@ class Executor {
   // Graphs replayed by one step of the last program run (graph executor): 1 for the full scope,
   // one per captured segment otherwise; 0 for executors that capture nothing.
   virtual int graphs_per_step() const { return 0; }
+  // The segments one step of the last program run was cut into (plan/segments.h): static and graph
+  // executors under a scope other than full; empty otherwise. For the auto scope, after the ops
+  // that failed to capture were made eager.
+  virtual std::vector<Segment> segments() const { return {}; }
 };
 
 std::unique_ptr<Executor> make_executor(ExecutorKind kind, Engine& engine, const Policy& policy,

@@ -5,6 +5,11 @@
 // same program on a feed of the same signature as last time finds its entry without building a
 // key, the feed is walked once without lookups, a feed of the bound buffers themselves copies
 // nothing, and the outputs are the entry's list made once after capture. No allocation, no string.
+//
+// A capture scope other than full cuts the step into segments (plan/segments.h): each captured
+// segment is a graph of its own, replayed in order, the eager ones run between them on the
+// binding's slots (segmented_step.h). Under the auto scope, an op whose capture fails is made
+// eager and the step cut again, instead of the whole step falling back to eager.
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/binding_cache.h"
 #include "graphbench/exec/cuda_graph.h"
@@ -21,6 +26,10 @@ struct GraphEntry {
   std::unique_ptr<CapturedGraph> graph;  // null after a failed capture with fallback_to_eager
   std::vector<at::Tensor> outputs;       // the output slots, read once after capture
   bool replayed = false;
+  // Scopes other than full: the segments, and a graph per captured one (null for eager ones).
+  std::unique_ptr<SegmentedStep> segmented;
+  std::vector<std::unique_ptr<CapturedGraph>> segment_graphs;
+  int captured_segments = 0;
 };
 
 class GraphExecutor final : public Executor {
@@ -36,7 +45,9 @@ class GraphExecutor final : public Executor {
     SlotBinding& binding = *entry.binding;
     binding.check_fixed_pointers();
     binding.copy_feed(feed, counters);
-    if (entry.graph) {
+    if (entry.segmented) {
+      run_segments(entry, counters);
+    } else if (entry.graph) {
       if (entry.replayed) ++counters.graph_cache_hits;
       entry.graph->replay();
       entry.replayed = true;
@@ -47,7 +58,8 @@ class GraphExecutor final : public Executor {
       ++counters.eager_fallback_runs;
     }
     outputs_ = &entry.outputs;
-    last_entry_has_graph_ = entry.graph != nullptr;
+    last_graphs_per_step_ = entry.segmented ? entry.captured_segments : (entry.graph != nullptr ? 1 : 0);
+    last_segments_ = entry.segmented ? &entry.segmented->segments() : nullptr;
   }
 
   const std::vector<at::Tensor>& outputs() const override { return outputs_ != nullptr ? *outputs_ : no_outputs_; }
@@ -64,9 +76,18 @@ class GraphExecutor final : public Executor {
   std::optional<double> last_capture_ms() const override { return last_capture_ms_; }
   std::optional<double> last_warmup_ms() const override { return last_warmup_ms_; }
   double total_capture_ms() const override { return total_capture_ms_; }
-  std::vector<std::string> fallback_reasons() const override { return fallback_reasons_; }
+  // With fallback_to_eager, why a capture failed; under the auto scope, also the ops made eager
+  // after their capture failed (the step then runs in pieces around them).
+  std::vector<std::string> fallback_reasons() const override {
+    std::vector<std::string> reasons = auto_eager_reasons_;
+    reasons.insert(reasons.end(), fallback_reasons_.begin(), fallback_reasons_.end());
+    return reasons;
+  }
   std::vector<GraphFacts> graph_facts() const override { return facts_; }
-  int graphs_per_step() const override { return outputs_ != nullptr && last_entry_has_graph_ ? 1 : 0; }
+  int graphs_per_step() const override { return outputs_ != nullptr ? last_graphs_per_step_ : 0; }
+  std::vector<Segment> segments() const override {
+    return last_segments_ != nullptr ? *last_segments_ : std::vector<Segment>{};
+  }
 
  private:
   // The cached entry of this program and feed signature, captured now if there is none.
@@ -77,11 +98,88 @@ class GraphExecutor final : public Executor {
     return entry != nullptr ? *entry : capture_new(compiled, feed, std::move(key));
   }
 
+  // One step of a segmented entry: the graphs replayed and the eager segments run, in order.
+  static void run_segments(GraphEntry& entry, Counters& counters) {
+    SegmentedStep& step = *entry.segmented;
+    const std::vector<Segment>& segments = step.segments();
+    for (std::size_t s = 0; s < segments.size(); ++s) {
+      if (segments[s].captured) {
+        if (entry.replayed) ++counters.graph_cache_hits;  // every replay but the first of each graph
+        entry.segment_graphs[s]->replay();
+        ++counters.replays;
+      } else {
+        step.run_eager(s, counters);
+      }
+    }
+    step.end_step();
+    entry.replayed = true;
+    entry.binding->outputs_into(entry.outputs);  // eager segments' ops that allocate replace their slots
+  }
+
+  // Cuts the step by the scope and captures its segments. Under auto, an op whose capture fails
+  // is made eager (its reason recorded) and the step cut again.
+  void capture_segments(GraphEntry& entry, const GraphKey& key) {
+    Counters& counters = engine_.counters();
+    const Program& program = entry.binding->compiled().program();
+    std::vector<SplitOp> ops = split_ops(program);
+    // A scope that captures nothing fails here, before the warm-up.
+    std::vector<Segment> first_cut = split_into_segments(ops, options_.scope, program.name());
+    const double warmup_ms = CapturedGraph::warm_up_aside(*entry.binding, options_.warmup_steps, counters);
+    double capture_ms = 0.0;
+    std::vector<std::string> made_eager;
+    for (;;) {
+      std::vector<Segment> segments = std::move(first_cut);
+      try {
+        if (!made_eager.empty()) segments = split_into_segments(ops, options_.scope, program.name());
+      } catch (const InputError& e) {
+        if (made_eager.empty()) throw;
+        // Every op auto could capture failed to: as a failed capture (fallback_to_eager applies).
+        throw CaptureError(fmt::format("{}, after the capture of {} failed", e.what(), fmt::join(made_eager, ", ")));
+      }
+      entry.segmented = std::make_unique<SegmentedStep>(*entry.binding, std::move(segments));
+      try {
+        CapturedGraph::Segments captured =
+            CapturedGraph::capture_segments(*entry.segmented, options_.pool_per_graph, counters);
+        capture_ms += captured.capture_ms;
+        entry.segment_graphs = std::move(captured.graphs);
+        break;
+      } catch (const SegmentCaptureError& e) {
+        entry.segmented.reset();
+        const std::optional<std::size_t> op = e.op_index();
+        if (options_.scope.kind != ScopeKind::kAuto || !op || !ops[*op].tag.capturable) throw;
+        ops[*op].tag.capturable = false;
+        ops[*op].tag.uncapturable_reason = "its capture failed";
+        made_eager.push_back(ops[*op].label);
+        auto_eager_reasons_.push_back(fmt::format("{} runs eagerly: {} (key {})", ops[*op].label, e.what(), key.to_string()));
+      }
+    }
+    entry.captured_segments = captured_count(entry.segmented->segments());
+    last_capture_ms_ = capture_ms;
+    last_warmup_ms_ = warmup_ms;
+    total_capture_ms_ += capture_ms;
+    for (const auto& graph : entry.segment_graphs) {
+      if (graph) facts_.push_back(graph->facts());
+    }
+    entry.binding->outputs_into(entry.outputs);
+  }
+
   GraphEntry& capture_new(const CompiledProgram& compiled, const Feed& feed, GraphKey key) {
     Counters& counters = engine_.counters();
     auto entry = std::make_unique<GraphEntry>();
     entry->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
     ++counters.bindings;
+    if (!options_.scope.is_full()) {
+      try {
+        capture_segments(*entry, key);
+      } catch (const CaptureError& e) {
+        if (!options_.fallback_to_eager) throw;
+        entry->segmented.reset();
+        entry->segment_graphs.clear();
+        fallback_reasons_.push_back(fmt::format("{} (key {})", e.what(), key.to_string()));
+      }
+      ++counters.graph_cache_entries;
+      return cache_.insert(std::move(key), std::move(entry));
+    }
     try {
       entry->graph = CapturedGraph::capture(*entry->binding, options_.warmup_steps, counters);
       last_capture_ms_ = entry->graph->capture_ms();
@@ -103,12 +201,14 @@ class GraphExecutor final : public Executor {
   ExecutorOptions options_;
   BindingCache<GraphEntry> cache_;
   const std::vector<at::Tensor>* outputs_ = nullptr;
-  bool last_entry_has_graph_ = false;
+  int last_graphs_per_step_ = 0;
+  const std::vector<Segment>* last_segments_ = nullptr;
   const std::vector<at::Tensor> no_outputs_;
   std::optional<double> last_capture_ms_;
   std::optional<double> last_warmup_ms_;
   double total_capture_ms_ = 0.0;
   std::vector<std::string> fallback_reasons_;
+  std::vector<std::string> auto_eager_reasons_;
   std::vector<GraphFacts> facts_;
 };
 

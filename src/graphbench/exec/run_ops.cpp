@@ -25,8 +25,16 @@ namespace {
 }  // namespace
 
 void run_lowered_ops(const CompiledProgram& compiled, std::vector<at::Tensor>& slots) {
+  run_lowered_op_range(compiled, slots, 0, compiled.ops().size());
+  release_autograd(compiled, slots);
+}
+
+void run_lowered_op_range(const CompiledProgram& compiled, std::vector<at::Tensor>& slots, std::size_t first,
+                          std::size_t end, std::size_t* running) {
   c10::AutoGradMode grad_mode(compiled.program().trains());
-  for (const LoweredOp& op : compiled.ops()) {
+  for (std::size_t index = first; index < end; ++index) {
+    const LoweredOp& op = compiled.ops()[index];
+    if (running != nullptr) *running = index;
     OpIO io(slots, op.input_slots, op.output_slots);
     if (op.allocates) {
       // Last step's outputs must not be computed into (autograd cannot record `_out` kernels):
@@ -54,6 +62,9 @@ void run_lowered_ops(const CompiledProgram& compiled, std::vector<at::Tensor>& s
       if (!t.defined() || t.data_ptr() != before[k]) throw_alias_rebound(compiled, op, slot);
     }
   }
+}
+
+void release_autograd(const CompiledProgram& compiled, std::vector<at::Tensor>& slots) {
   if (compiled.program().trains()) {
     // Let this step's autograd graph go: slots (and the outputs read from them) would otherwise
     // keep it alive until the next run, and with it the params' gradient accumulators, which

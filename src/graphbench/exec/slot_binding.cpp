@@ -75,6 +75,21 @@ void SlotBinding::allocate_internal_buffers() {
   }
 }
 
+void SlotBinding::allocate_internal_buffers_of(std::size_t first, std::size_t end) {
+  const std::vector<int> owner = share_buffers(compiled_, slot_specs_);
+  std::vector<bool> in_range(slots_.size(), false);
+  for (std::size_t i = first; i < end; ++i) {
+    for (int s : compiled_.ops()[i].output_slots) in_range[static_cast<std::size_t>(s)] = true;
+  }
+  auto own_buffer = [&](std::size_t s) { return owner[s] == static_cast<int>(s) || !in_range[static_cast<std::size_t>(owner[s])]; };
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    if (in_range[s] && compiled_.preallocated()[s] && own_buffer(s)) slots_[s] = allocate(slot_specs_[s]);
+  }
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    if (in_range[s] && compiled_.preallocated()[s] && !own_buffer(s)) slots_[s] = slots_[static_cast<std::size_t>(owner[s])];
+  }
+}
+
 void SlotBinding::copy_feed(const Feed& feed, Counters& counters) {
   auto fed = feed.begin();
   for (const BoundExternal* bound : by_name_) {
@@ -129,6 +144,12 @@ bool SlotBinding::matches(const Feed& feed) const {
 }
 
 void SlotBinding::run() { run_lowered_ops(compiled_, slots_); }
+
+void SlotBinding::run_range(std::size_t first, std::size_t end, std::size_t* running) {
+  run_lowered_op_range(compiled_, slots_, first, end, running);
+}
+
+void SlotBinding::end_step() { release_autograd(compiled_, slots_); }
 
 std::vector<at::Tensor> SlotBinding::outputs() const { return read_outputs(compiled_, slots_); }
 

@@ -40,12 +40,19 @@ class SlotBinding {
 
   // Runs the ops on the fixed slots.
   void run();
+  // Runs ops [first, end) only, keeping the step's autograd graph for the segments after it
+  // (run_lowered_op_range); end the step with end_step(). `running`: see run_lowered_op_range.
+  void run_range(std::size_t first, std::size_t end, std::size_t* running = nullptr);
+  void end_step();
 
   // Allocates the buffers of the values computed into fixed slots afresh (the binding does so when
   // made). CapturedGraph calls it again inside its capture, so that the graph's own values live in
   // the graph's private pool and its size is the graph's memory; inputs, params, state and what
   // the ops allocate are not touched.
   void allocate_internal_buffers();
+  // The same for the values ops [first, end) compute into fixed slots only: a segment's graph
+  // allocates its own values in its pool. They share buffers among themselves only.
+  void allocate_internal_buffers_of(std::size_t first, std::size_t end);
 
   // The registered outputs: the fixed slots themselves, overwritten by the next run.
   std::vector<at::Tensor> outputs() const;

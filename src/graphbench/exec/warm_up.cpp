@@ -7,15 +7,16 @@
 
 namespace graphbench {
 
-namespace {
-
 // The default random number generator of every device the binding works on, with its state.
 // Warm-up steps draw from them (dropout); restoring them makes the first real step draw what it
-// would have drawn without warm-up, as params and state are restored.
+// would have drawn without warm-up, as params and state are restored. (Outside the anonymous
+// namespace: UndoPoint::Saved holds them.)
 struct SavedGenerator {
   at::Generator generator;
   at::Tensor state;
 };
+
+namespace {
 
 std::vector<SavedGenerator> save_generators(SlotBinding& binding) {
   std::vector<SavedGenerator> saved;
@@ -39,16 +40,29 @@ void restore_generators(std::vector<SavedGenerator>& saved) {
 
 }  // namespace
 
+struct UndoPoint::Saved {
+  std::vector<at::Tensor> state;
+  std::vector<SavedGenerator> generators;
+};
+
+UndoPoint::UndoPoint(SlotBinding& binding)
+    : binding_(binding), saved_(new Saved{binding.snapshot_updated_state(), save_generators(binding)}) {}
+
+UndoPoint::~UndoPoint() = default;
+
+void UndoPoint::restore() {
+  binding_.restore_updated_state(saved_->state);
+  restore_generators(saved_->generators);
+}
+
 void warm_up(SlotBinding& binding, int steps, Counters& counters) {
   if (steps <= 0) return;
-  auto snapshot = binding.snapshot_updated_state();
-  auto generators = save_generators(binding);
+  UndoPoint undo(binding);
   for (int i = 0; i < steps; ++i) {
     binding.run();
     ++counters.warmup_runs;
   }
-  binding.restore_updated_state(snapshot);
-  restore_generators(generators);
+  undo.restore();
   // Every alias group was checked after each op; the externals must still be where they were.
   binding.check_fixed_pointers();
 }
