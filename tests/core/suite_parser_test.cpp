@@ -248,11 +248,11 @@ TEST_CASE("spec: case errors") {
                 "mnist)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
+                "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
+                "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==

@@ -3,6 +3,7 @@
 #include "graphbench/report/markdown_writer.h"
 
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/report/scope_sections.h"
 #include "graphbench/report/sweep_sections.h"
 #include "graphbench/report/text_table.h"
 
@@ -455,6 +456,7 @@ std::string render(const RunReport& report, Style style) {
   if (any_data_parallel) append_data_parallel(out, report, style);
   if (any_benchmark) append_benchmarks(out, report, style);
   out += sweeps_markdown(report);
+  out += scopes_markdown(report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report, style);
   if (std::any_of(report.records.begin(), report.records.end(), has_clocks_or_energy)) {
     append_clocks_and_energy(out, report, style);

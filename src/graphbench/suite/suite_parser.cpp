@@ -10,6 +10,7 @@
 #include "graphbench/json/json_checker.h"
 #include "graphbench/suite/published_fields.h"
 #include "graphbench/suite/safe_name.h"
+#include "graphbench/suite/scope_fields.h"
 #include "graphbench/suite/sweep_fields.h"
 #include "graphbench/suite/workload_params.h"
 
@@ -33,7 +34,7 @@ const std::vector<std::string> kTopLevelKeys = {"schema_version", "suite", "desc
                                                 "defaults", "cases"};
 const std::vector<std::string> kCaseKeys = {"name",     "workload", "kind",     "mode",
                                             "dtype",    "variants", "warmup",   "sampling",
-                                            "published", "description", "sweep"};
+                                            "published", "description", "sweep",    "scope"};
 
 const WorkloadDescriptor* find_workload(const std::vector<WorkloadDescriptor>& workloads,
                                         const std::string& name) {
@@ -174,7 +175,11 @@ class SuiteParser {
       checker_.read_string(*found, json_pointer_append(pointer, "description"));
     }
     spec.params = read_workload_params(checker_, object, pointer, workload);
-    if (object.contains(kSweepKey)) spec.sweep = read_sweep(checker_, object, pointer, workload, spec.kind);
+    if (object.contains(kSweepKey)) {
+      spec.sweep = read_sweep(checker_, object, pointer, workload, spec.kind);
+      spec.scope_sweep = read_scope_sweep(checker_, object, pointer);
+    }
+    if (object.contains(kScopeKey)) spec.scope = read_case_scope(checker_, object, pointer, spec.kind);
     spec.gradient_sync = default_gradient_sync_;
     read_gradient_sync(checker_, object, pointer, spec.gradient_sync);
     if (workload.check) {
