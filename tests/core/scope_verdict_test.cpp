@@ -221,6 +221,14 @@ TEST_CASE("only cases run at two scopes or more are compared", "[scope]") {
   CHECK(graphbench::scope_group_of(both) == "llama[batch=8]");
 }
 
+TEST_CASE("reference variants, captured by hand whatever the scope, are not judged", "[scope]") {
+  std::vector<ResultRecord> records = llama_records();
+  for (ResultRecord& r : records) {
+    if (r.variant == "graph") r.variant = "reference+graph";
+  }
+  CHECK(graphbench::scope_verdicts(records).empty());
+}
+
 TEST_CASE("launches per step: graph replays plus the kernels run outside the graphs", "[scope]") {
   ResultRecord r = benchmark_record("a", "graph", "cuda");
   CHECK_FALSE(graphbench::launches_per_step(r));  // no profile

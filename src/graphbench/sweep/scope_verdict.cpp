@@ -15,9 +15,11 @@ namespace {
 
 std::string scope_label(const std::string& scope) { return "[scope=" + scope + "]"; }
 
-bool is_graph_variant_name(const std::string& name) {
+// A graph variant the scope shapes: the engine's graph executor (reference variants capture by
+// hand, the same graph at every scope).
+bool is_scoped_graph_variant_name(const std::string& name) {
   const Variant* v = Variant::find(name);
-  return v != nullptr && v->needs_cuda_graph();
+  return v != nullptr && v->needs_cuda_graph() && !v->is_reference();
 }
 
 bool is_eager_baseline_name(const std::string& name) {
@@ -151,7 +153,7 @@ std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& record
     const std::string group = scope_group_of(r);
     if (group.empty()) continue;
     if (is_eager_baseline_name(r.variant)) eager_of_case[r.case_name] = &r;
-    if (!is_graph_variant_name(r.variant)) continue;
+    if (!is_scoped_graph_variant_name(r.variant)) continue;
     const auto key = std::make_pair(group, r.variant);
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
   }

@@ -61,8 +61,9 @@ struct ScopeVerdict {
   std::string no_verdict;
 };
 
-// One verdict per case run with two scopes or more and per graph variant among its records, in
-// the order the records come.
+// One verdict per case run with two scopes or more and per engine graph variant among its records
+// (not the reference variants, whose graphs are captured by hand whatever the scope), in the order
+// the records come.
 std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records);
 
 // The case a scope point belongs to: its name without "[scope=SCOPE]", or "" when the record's
