@@ -92,6 +92,24 @@ TEST_CASE("a case's scope is read as a capture scope, full when absent", "[scope
   CHECK(kept.cases[0].scope.kind == ScopeKind::kLayer);
 }
 
+TEST_CASE("a scope in defaults is every benchmark case's that neither sets nor sweeps its own", "[scope]") {
+  const json cases = json::array({{{"name", "a"}, {"workload", "steps"}},
+                                  {{"name", "b"}, {"workload", "steps"}, {"scope", "auto"}},
+                                  {{"name", "c"}, {"workload", "steps"}, {"sweep", {{"scope", {"full", "layer"}}}}},
+                                  {{"name", "t"}, {"workload", "steps"}, {"kind", "training"}}});
+  const SuiteSpec suite = graphbench::parse_suite_spec(
+      json{{"suite", "s"}, {"defaults", {{"scope", "attention-out"}}}, {"cases", cases}}, kScopePath, scope_catalog());
+  CHECK(suite.cases[0].scope.kind == ScopeKind::kAttentionOut);
+  CHECK(suite.cases[1].scope.kind == ScopeKind::kAuto);
+  CHECK(suite.cases[2].scope.is_full());  // its sweep decides
+  CHECK(suite.cases[3].scope.is_full());  // a training run has no scope
+  CHECK(input_error_of([&] {
+          graphbench::parse_suite_spec(json{{"suite", "s"}, {"defaults", {{"scope", "piecewise"}}}, {"cases", cases}},
+                                       kScopePath, scope_catalog());
+        }) == "configs/scopes.json: /defaults/scope: unknown capture scope \"piecewise\": expected one of full, layer, "
+              "attention-out, modules=REGEX, auto, fwd-bwd");
+}
+
 TEST_CASE("a case's bad scope is an error naming the file, the field and the accepted scopes", "[scope]") {
   CHECK(scoped_error(one_case({{"scope", "layers"}})) ==
         "configs/scopes.json: /cases/0/scope: unknown capture scope \"layers\": expected one of full, layer, "

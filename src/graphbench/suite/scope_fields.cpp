@@ -20,21 +20,21 @@ std::string scope_field_where(const JsonChecker& checker, const std::string& poi
   return fmt::format("{}: {}", checker.path(), pointer);
 }
 
-CaptureScope read_one_scope(const JsonChecker& checker, const json& value, const std::string& pointer) {
+constexpr const char* kScopeListWanted = "a non-empty list of distinct capture scopes, e.g. [\"full\", \"layer\"]";
+
+}  // namespace
+
+CaptureScope read_scope_value(const JsonChecker& checker, const json& value, const std::string& pointer) {
   if (!value.is_string()) {
     checker.fail_expected(pointer, fmt::format("a capture scope (one of {})", scope_choices_text()), value);
   }
   return parse_capture_scope(value.get<std::string>(), scope_field_where(checker, pointer));
 }
 
-constexpr const char* kScopeListWanted = "a non-empty list of distinct capture scopes, e.g. [\"full\", \"layer\"]";
-
-}  // namespace
-
 CaptureScope read_case_scope(const JsonChecker& checker, const json& case_object, const std::string& case_pointer,
                              const std::string& kind) {
   const std::string pointer = json_pointer_append(case_pointer, kScopeKey);
-  const CaptureScope scope = read_one_scope(checker, case_object.at(kScopeKey), pointer);
+  const CaptureScope scope = read_scope_value(checker, case_object.at(kScopeKey), pointer);
   if (kind != "benchmark") {
     checker.fail(pointer, fmt::format("a capture scope shapes the graphs of benchmark steps; this case is a {} run "
                                       "(kind \"{}\")",
@@ -57,7 +57,7 @@ std::optional<ScopeSweepSpec> read_scope_sweep(const JsonChecker& checker, const
   if (!list.is_array() || list.empty()) checker.fail_expected(out.origin, kScopeListWanted, list);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string item_pointer = json_pointer_append(out.origin, i);
-    const CaptureScope scope = read_one_scope(checker, list[i], item_pointer);
+    const CaptureScope scope = read_scope_value(checker, list[i], item_pointer);
     for (const CaptureScope& earlier : out.scopes) {
       if (earlier == scope) checker.fail(item_pointer, fmt::format("scope \"{}\" is in the list twice", scope.to_string()));
     }

@@ -14,6 +14,10 @@ namespace graphbench {
 
 inline constexpr const char* kScopeKey = "scope";
 
+// A scope at `pointer` ("/defaults/scope", a case's, an item of a sweep's list): a string
+// parse_capture_scope reads; fails naming the file and the field.
+CaptureScope read_scope_value(const JsonChecker& checker, const nlohmann::json& value, const std::string& pointer);
+
 // A case's "scope": a string parse_capture_scope reads. Fails naming the file and the field for a
 // value that is not a string or not a scope, and for a training run (a scope shapes benchmark steps).
 CaptureScope read_case_scope(const JsonChecker& checker, const nlohmann::json& case_object,

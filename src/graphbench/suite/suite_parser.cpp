@@ -70,6 +70,7 @@ const WorkloadDescriptor& read_workload(const JsonChecker& checker, const json& 
 std::vector<std::string> defaults_keys() {
   std::vector<std::string> keys = common_setting_keys();
   keys.insert(keys.end(), gradient_sync_keys().begin(), gradient_sync_keys().end());
+  keys.push_back(kScopeKey);
   return keys;
 }
 
@@ -108,6 +109,9 @@ class SuiteParser {
       checker_.check_known_keys(*found, "/defaults", defaults_keys());
       defaults_ = read_common_settings(checker_, *found, "/defaults", true);
       read_gradient_sync(checker_, *found, "/defaults", default_gradient_sync_);
+      if (const auto scope = found->find(kScopeKey); scope != found->end()) {
+        default_scope_ = read_scope_value(checker_, *scope, "/defaults/scope");
+      }
     }
 
     checker_.check_required_key(doc, "", "cases");
@@ -179,7 +183,12 @@ class SuiteParser {
       spec.sweep = read_sweep(checker_, object, pointer, workload, spec.kind);
       spec.scope_sweep = read_scope_sweep(checker_, object, pointer);
     }
-    if (object.contains(kScopeKey)) spec.scope = read_case_scope(checker_, object, pointer, spec.kind);
+    if (object.contains(kScopeKey)) {
+      spec.scope = read_case_scope(checker_, object, pointer, spec.kind);
+    } else if (default_scope_ && spec.kind == "benchmark" && !spec.scope_sweep) {
+      // The suite's default scope: for benchmark cases that neither set nor sweep their own.
+      spec.scope = *default_scope_;
+    }
     spec.gradient_sync = default_gradient_sync_;
     read_gradient_sync(checker_, object, pointer, spec.gradient_sync);
     if (workload.check) {
@@ -194,6 +203,7 @@ class SuiteParser {
   const std::vector<WorkloadDescriptor>& workloads_;
   CommonSettings defaults_;
   GradientSyncSpec default_gradient_sync_;
+  std::optional<CaptureScope> default_scope_;  // "defaults": {"scope": ...}
   std::map<std::string, std::string> case_pointers_;  // case name -> "/cases/i"
 };
 
