@@ -3,6 +3,7 @@
 // 95%, what each wider one costs, and the cases without a verdict; the record fields behind it
 // through results.json, CSV and Markdown.
 #include "support/catch.h"
+#include "support/error_of.h"
 #include "support/records.h"
 
 #include "graphbench/core/version.h"
@@ -269,6 +270,14 @@ TEST_CASE("scope, graphs and launches per step go through results.json, CSV and 
   // `graphbench report` judges again from the records: the same verdict.
   CHECK(graphbench::to_json(back).at("scopes") == written.at("scopes"));
 
+  // Where the time goes: a step of 32 segments shows their kernel nodes summed, not listed.
+  RunReport profiled = report;
+  for (ResultRecord& r : profiled.records) {
+    if (r.scope != "layer" || r.variant != "graph") continue;
+    for (GraphFacts& g : r.graphs) g.kernel_nodes = 2;
+  }
+  CHECK(graphbench::render_markdown(profiled).find("| 64 in 32 graphs / step |") != std::string::npos);
+
   const std::string csv = graphbench::render_csv(report);
   CHECK(csv.find(",scope,graphs_per_step,launches_per_step\n") != std::string::npos);
   CHECK(csv.find(",layer,32,40\n") != std::string::npos);
@@ -281,6 +290,11 @@ TEST_CASE("scope, graphs and launches per step go through results.json, CSV and 
     r.erase("graphs_per_step");
     r.erase("launches_per_step");
   }
+  json bad = written;
+  bad["records"][3]["graphs_per_step"] = "many";
+  CHECK(graphbench::testing::input_error_of([&] { graphbench::report_from_json(bad, "bad.json"); }) ==
+        "bad.json: /records/3/graphs_per_step: expected a non-negative integer or null, got \"many\"");
+
   const RunReport old_report = graphbench::report_from_json(old, "old.json");
   CHECK(old_report.records[3].scope == "full");
   CHECK_FALSE(old_report.records[3].graphs_per_step);

@@ -217,6 +217,16 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
   for (const GraphFacts& g : r.graphs) {
     if (g.kernel_nodes) kernel_nodes += (kernel_nodes.empty() ? "" : ", ") + std::to_string(*g.kernel_nodes);
   }
+  if (r.graphs_per_step && *r.graphs_per_step > 1) {
+    // A step captured in segments (a capture scope): their sum and how many, not a list of dozens.
+    std::int64_t sum = 0;
+    bool known = true;
+    for (const GraphFacts& g : r.graphs) {
+      known = known && g.kernel_nodes.has_value();
+      sum += g.kernel_nodes.value_or(0);
+    }
+    kernel_nodes = fmt::format("{} in {} graphs / step", known ? std::to_string(sum) : "?", *r.graphs_per_step);
+  }
   const auto& p = r.profile;
   return {r.case_name,
           r.variant,
