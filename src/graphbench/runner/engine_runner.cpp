@@ -33,12 +33,7 @@ std::vector<at::Tensor> EngineRunner::observe() {
 
 std::map<std::string, std::int64_t> EngineRunner::counters() const { return engine_.counters().to_map(); }
 
-std::optional<double> EngineRunner::capture_ms() const {
-  // A step of several segments captured several graphs for its one binding: all of them are its
-  // capture, not the last one alone.
-  if (executor_->graphs_per_step() > 1) return executor_->total_capture_ms();
-  return executor_->last_capture_ms();
-}
+std::optional<double> EngineRunner::capture_ms() const { return executor_->last_capture_ms(); }
 std::optional<double> EngineRunner::warmup_ms() const { return executor_->last_warmup_ms(); }
 
 std::vector<GraphFacts> EngineRunner::graphs() const { return executor_->graph_facts(); }
