@@ -173,6 +173,7 @@ class AotiCase final : public CaseInstance {
     config.policy = train_ ? Policy::train() : Policy::inference();
     config.options.warmup_steps = 3;
     config.options.fallback_to_eager = true;
+    config.options.scope = spec_.scope;
     config.feed = feed_;
     if (train_) {
       config.store = initial_.clone();

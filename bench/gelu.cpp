@@ -44,7 +44,7 @@ at::Tensor gelu_reference(const at::Tensor& x) { return x * 0.5 * (1.0 + at::erf
 
 class GeluCase final : public CaseInstance {
  public:
-  GeluCase(const CaseSpec& spec, const CaseContext& context) {
+  GeluCase(const CaseSpec& spec, const CaseContext& context) : scope_(spec.scope) {
     const TensorSpec x_spec{bench::param_int_list(spec, "shape"), dtype_from_name(spec.dtype), context.device};
     input_ = at::randn(x_spec.shape, x_spec.options());
 
@@ -82,6 +82,7 @@ class GeluCase final : public CaseInstance {
     config.policy = Policy::inference();
     // TorchScript profiles its first runs and fuses afterwards: warm it up longer before capture.
     config.options.warmup_steps = variant.is_script() ? 5 : 3;
+    config.options.scope = scope_;
     config.feed = {{"x", input_}};
     return std::make_unique<EngineRunner>(std::move(config));
   }
@@ -105,6 +106,7 @@ class GeluCase final : public CaseInstance {
   }
 
  private:
+  CaptureScope scope_;
   at::Tensor input_;
   std::shared_ptr<const Program> engine_program_;
   std::shared_ptr<const Program> jit_program_;

@@ -83,6 +83,7 @@ class LinearDropoutCase final : public DataParallelCase {
       : dims_{bench::param_int(spec, "batch"), bench::param_int(spec, "in_features"), bench::param_int(spec, "hidden"),
               bench::param_int(spec, "out_features")},
         train_(spec.mode == "train"),
+        scope_(spec.scope),
         dropout_(bench::param_number_list(spec, "dropout")),
         lr_(bench::param_number(spec, "lr")),
         optimizer_(bench::param_string(spec, "optimizer")),
@@ -127,6 +128,7 @@ class LinearDropoutCase final : public DataParallelCase {
     config.input_method = variant.input_method();
     config.policy = train_ ? Policy::train() : Policy::inference();
     config.store = initial_.clone();
+    config.options.scope = scope_;
     config.feed = {{"x", data_}};
     if (train_) {
       config.feed["target"] = target_;
@@ -285,6 +287,7 @@ class LinearDropoutCase final : public DataParallelCase {
 
   Dims dims_;
   bool train_;
+  CaptureScope scope_;
   std::vector<double> dropout_;
   double lr_;
   std::string optimizer_;

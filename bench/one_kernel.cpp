@@ -39,7 +39,7 @@ WorkloadDescriptor one_kernel_descriptor() {
 
 class OneKernelCase final : public CaseInstance {
  public:
-  OneKernelCase(const CaseSpec& spec, const CaseContext& context) {
+  OneKernelCase(const CaseSpec& spec, const CaseContext& context) : scope_(spec.scope) {
     const TensorSpec x_spec{bench::param_int_list(spec, "shape"), at::kFloat, context.device};
     input_ = at::randn(x_spec.shape, x_spec.options());
     Builder b("one_kernel");
@@ -58,6 +58,7 @@ class OneKernelCase final : public CaseInstance {
     config.executor = bench::executor_for(variant);
     config.input_method = variant.input_method();
     config.policy = Policy::inference();
+    config.options.scope = scope_;
     config.feed = {{"x", input_}};
     return std::make_unique<EngineRunner>(std::move(config));
   }
@@ -68,6 +69,7 @@ class OneKernelCase final : public CaseInstance {
   std::optional<int> expected_kernels_per_step(const Variant&) const override { return 1; }
 
  private:
+  CaptureScope scope_;
   at::Tensor input_;
   std::shared_ptr<const Program> program_;
   StepCost cost_;

@@ -98,6 +98,7 @@ class TorchScriptCase final : public CaseInstance {
     // TorchScript's profiling executor specialises the model over its first runs: settle it first.
     config.options.warmup_steps = kWarmupSteps;
     config.options.fallback_to_eager = true;
+    config.options.scope = spec_.scope;
     config.feed = feed_;
     if (train_) {
       config.store = initial_.clone();

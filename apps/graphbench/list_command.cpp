@@ -163,6 +163,18 @@ int list_command(const std::string& configs_dir) {
     std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), v.method(), v.help());
   }
 
+  // What each capture scope captures (workload/capture_scope.h), for a case's "scope" and --sweep scope=...
+  static const std::vector<std::pair<std::string, std::string>> kScopeHelp = {
+      {"full", "the whole step, one graph (the default)"},
+      {"layer", "one graph per repeated block (a transformer layer, a ResNet stage), the ops between eager"},
+      {"attention-out", "every piece between attention ops captured, attention eager (vLLM's PIECEWISE)"},
+      {"modules=REGEX", "only the ops whose module path matches REGEX captured (Megatron's per-module scope)"},
+      {"auto", "pieces around the ops that cannot be captured, those ops eager"},
+      {"fwd-bwd", "forward and backward captured, the optimizer eager (make_graphed_callables)"}};
+  std::cout << "\nCapture scopes (a case's \"scope\", or \"sweep\": {\"scope\": [...]}, or --sweep scope=S1,S2,...; "
+               "results.md's Scopes says which to capture; docs/scopes.md):\n";
+  for (const auto& [name, help] : kScopeHelp) std::cout << fmt::format("  {:<24}{}\n", name, help);
+
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string()

@@ -12,6 +12,7 @@
 #include "graphbench/core/version.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/suite/gradient_sync_fields.h"
+#include "graphbench/workload/capture_scope.h"
 #include "graphbench/workload/variant.h"
 
 #include <CLI/CLI.hpp>
@@ -85,10 +86,15 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   // Read as text: CLI11 would wrap "-1" and saturate "2^64" into a seed nobody asked for.
   app.add_option("--seed", raw.seed, "Seed of weights, inputs and dropout (an integer in [0, 2^64 - 1])")
       ->capture_default_str();
-  app.add_option("--sweep", o.sweep,
+  app.add_option("--sweep", o.sweeps,
                  "Run every case of the suite at each value of one axis, AXIS=V1,V2,... in increasing order (e.g. "
                  "batch=1,2,4,8,16; the axes of each workload: graphbench list), and decide which sizes to capture "
-                 "(results.md's Sweeps; docs/results.md)");
+                 "(results.md's Sweeps; docs/results.md). Also scope=S1,S2,... (e.g. scope=full,layer,attention-out; "
+                 "the capture scopes: " + fmt::format("{}", fmt::join(graphbench::capture_scope_names(), ", ")) +
+                 "): each case once per scope, alone or beside an integer axis (give --sweep twice), and decide "
+                 "which scope to capture (results.md's Scopes; docs/scopes.md)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--configs-dir", o.configs_dir, "Where --suite finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
   group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");

@@ -16,7 +16,8 @@ struct RunOptions {
   // Each --cases value is a comma-separated list of case names; "\," is a comma inside a name.
   std::vector<std::string> cases;
   std::string filter;        // --filter REGEX: cases (or case/variant) by pattern (suite/case_filter.h)
-  std::string sweep;         // --sweep AXIS=V1,V2,...: every case swept over it ("" for the suite's own sweeps)
+  // --sweep AXIS=V1,V2,... (and --sweep scope=S1,S2,...): every case swept over them (none: the suite's own sweeps)
+  std::vector<std::string> sweeps;
   std::string device = "auto";
   std::string output;        // default graphbench-out/<suite>
   std::string formats = "json,csv,md";

@@ -17,6 +17,7 @@
 #include "graphbench/suite/gradient_sync_fields.h"
 #include "graphbench/suite/safe_name.h"
 #include "graphbench/suite/suite_parser.h"
+#include "graphbench/suite/scope_fields.h"
 #include "graphbench/suite/sweep_fields.h"
 #include "graphbench/timing/step_trace.h"
 #include "stop_signals.h"
@@ -302,7 +303,8 @@ PreparedRun prepare_run(const RunOptions& o) {
   }
   apply_case_filter(suite, o.cases);
   if (!o.filter.empty()) apply_case_pattern(suite, o.filter);
-  if (!o.sweep.empty()) apply_sweep_option(suite, parse_sweep_option(o.sweep), WorkloadRegistry::global().descriptors());
+  apply_sweep_options(suite, o.sweeps, WorkloadRegistry::global().descriptors());
+  expand_scope_sweeps(suite);  // first: a scope's point keeps the case's integer sweep, expanded next
   expand_sweeps(suite, WorkloadRegistry::global().descriptors());
   if (o.use_train_graph) {
     for (auto& c : suite.cases) {

@@ -64,6 +64,7 @@ class MnistStepCase final : public DataParallelCase {
  public:
   MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
       : device_(context.device),
+        scope_(spec.scope),
         batch_(bench::param_int(spec, "batch")),
         lr_(bench::param_number(spec, "lr")),
         momentum_(bench::param_number(spec, "momentum")),
@@ -95,6 +96,7 @@ class MnistStepCase final : public DataParallelCase {
     config.input_method = variant.input_method();
     config.policy = Policy::train();
     config.store = initial_.clone();
+    config.options.scope = scope_;
     config.feed = {{"x", images_}, {"y", labels_}};
     config.observed_store_entries = mnist::param_names();
     return std::make_unique<EngineRunner>(std::move(config));
@@ -168,6 +170,7 @@ class MnistStepCase final : public DataParallelCase {
   }
 
   at::Device device_;
+  CaptureScope scope_;
   std::int64_t batch_;
   double lr_;
   double momentum_;

@@ -714,6 +714,47 @@ add_test(NAME "cli: --sweep with a list that does not increase (2)"
          COMMAND ${EXPECT} 2 "--sweep \"batch=4,2\": expected AXIS=V1,V2,... .*: 2 after 4, not increasing"
                  -- ${GB} --workload gelu --device cpu --sweep batch=4,2 ${QUICK} -o ${OUT_DIR}/sweep-bad)
 
+# Capture scopes: a suite's "sweep": {"scope": [...]} (alone and beside batch) and --sweep scope=...,
+# each scope a case of its own, NAME[scope=SCOPE]; results.md's Scopes section (no graph on the CPU:
+# not measured, said once, no verdict), judged again by report; bad scopes stop the run (exit 2).
+add_test(NAME "cli: a suite swept over scopes runs each scope as a case of its own"
+         COMMAND ${EXPECT} 0 "dropout\\[scope=attention-out\\]" "dropout-batch\\[scope=layer\\]\\[batch=8\\]" "^## Scopes"
+                 "^### dropout-batch\\[batch=8\\]: graph" "Not measured at any scope: skipped: CUDA graphs need a CUDA device"
+                 -- ${GB} run --config ${CLI_DIR}/scopes_cpu.json --device cpu ${QUICK} -o ${OUT_DIR}/scopes)
+add_test(NAME "cli: a suite swept over scopes: records and verdicts in results.json"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/scopes/results.json
+                 scope:dropout[scope=layer]/graph=layer scope:dropout[scope=full]/eager=full
+                 timed:dropout[scope=attention-out]/static status:dropout[scope=layer]/graph=skipped
+                 scopes:dropout/graph=3 scopes:dropout-batch[batch=4]/graph=2 csv:${OUT_DIR}/scopes/results.csv)
+set_tests_properties("cli: a suite swept over scopes: records and verdicts in results.json" PROPERTIES
+                     DEPENDS "cli: a suite swept over scopes runs each scope as a case of its own")
+add_test(NAME "cli: report writes the Scopes section again from results.json"
+         COMMAND ${EXPECT} 0 "^### dropout: graph" "\"no_verdict\": \"the full scope was not measured" --
+                 sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
+                 sh ${GB} ${OUT_DIR}/scopes/results.json ${OUT_DIR}/scopes-report)
+set_tests_properties("cli: report writes the Scopes section again from results.json" PROPERTIES
+                     DEPENDS "cli: a suite swept over scopes runs each scope as a case of its own")
+add_test(NAME "cli: --sweep scope=... beside --sweep batch=... runs every scope at every size"
+         COMMAND ${EXPECT} 0 "linear-dropout-small\\[scope=layer\\]\\[batch=16\\]" "^### linear-dropout-small\\[batch=8\\]: graph"
+                 -- ${GB} --workload linear_dropout --device cpu --cases linear-dropout-small --variants eager,graph
+                 --sweep batch=8,16 --sweep scope=full,layer ${QUICK} -o ${OUT_DIR}/scope-sweep)
+add_test(NAME "cli: --sweep with an unknown scope (2)"
+         COMMAND ${EXPECT} 2 "--sweep \"scope=full,layers\": unknown capture scope \"layers\": expected one of full, layer, attention-out, modules=REGEX, auto, fwd-bwd"
+                 "!\\[1/" -- ${GB} --workload gelu --device cpu --sweep scope=full,layers ${QUICK} -o ${OUT_DIR}/scope-bad)
+add_test(NAME "cli: --sweep with an empty scope list (2)"
+         COMMAND ${EXPECT} 2 "--sweep \"scope=\": expected scope=S1,S2,... .*: an empty list"
+                 -- ${GB} --workload gelu --device cpu --sweep scope= ${QUICK} -o ${OUT_DIR}/scope-bad)
+add_test(NAME "cli: --sweep scope=... twice (2)"
+         COMMAND ${EXPECT} 2 "--sweep \"scope=layer\": the scopes are already swept by another --sweep"
+                 -- ${GB} --workload gelu --device cpu --sweep scope=full --sweep scope=layer ${QUICK} -o ${OUT_DIR}/scope-bad)
+add_test(NAME "cli: a suite with an unknown scope (2)"
+         COMMAND ${EXPECT} 2 "bad_scope.json: /cases/0/sweep/scope/1: unknown capture scope \"layers\": expected one of full"
+                 "!\\[1/" -- ${GB} run --config ${CLI_DIR}/bad_scope.json --device cpu ${QUICK} -o ${OUT_DIR}/scope-bad)
+add_test(NAME "cli: --help names the capture scopes"
+         COMMAND ${EXPECT} 0 "scope=S1,S2,.*full, layer, attention-out, modules=REGEX, auto, fwd-bwd" -- ${GB} run --help)
+add_test(NAME "cli: list names the capture scopes"
+         COMMAND ${EXPECT} 0 "^Capture scopes" "attention-out" -- ${GB} list)
+
 # --trace on the CPU: a warning, the run goes on (exit 0), and no trace is written.
 add_test(NAME "cli: --trace on the CPU warns and writes no trace"
          COMMAND ${EXPECT} 0 "warning: --trace .*this run is on the CPU; no traces are written" --

@@ -30,6 +30,9 @@ check_results.py RESULTS_JSON CHECK...
   gbench:PATH                       a Google Benchmark JSON file: every record, its samples as repetitions and
                                     their aggregates
   method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
+  scope:CASE/VARIANT=SCOPE          the record's capture scope (absent: full); CASE may hold "="
+  scopes:CASE/VARIANT=N             the "scopes" verdict of CASE (its name without [scope=...]) and
+                                    VARIANT lists N scopes, and says why when it has no verdict
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
   explained:CASE/VARIANT            a GPU record that says why its figure is what it is: kernels
                                     per step, busy time, issue time, host-bound flag, memory
@@ -72,7 +75,7 @@ def main():
     for check in checks:
         kind, arg = check.split(":", 1)
         if kind == "status":
-            spec, status = arg.split("=")
+            spec, status = arg.rsplit("=", 1)
             r = record(spec)
             if r["status"] != status:
                 fail(f"{spec}: status {r['status']} ({r.get('reason')}), expected {status}")
@@ -269,6 +272,22 @@ def main():
             r = record(spec)
             if r.get("method") != method:
                 fail(f"{spec}: method {r.get('method')!r}, expected {method!r}")
+        elif kind == "scope":
+            spec, scope = arg.rsplit("=", 1)
+            r = record(spec)
+            if r.get("scope", "full") != scope:
+                fail(f"{spec}: scope {r.get('scope', 'full')!r}, expected {scope!r}")
+        elif kind == "scopes":
+            spec, count = arg.rsplit("=", 1)
+            case, variant = spec.split("/", 1)
+            verdicts = [v for v in report.get("scopes", []) if v["case"] == case and v["variant"] == variant]
+            if len(verdicts) != 1:
+                fail(f"{spec}: {len(verdicts)} scope verdicts, expected 1; have {report.get('scopes')}")
+            v = verdicts[0]
+            if len(v["scopes"]) != int(count):
+                fail(f"{spec}: {len(v['scopes'])} scopes, expected {count}")
+            if v["narrowest"] is None and not v.get("no_verdict"):
+                fail(f"{spec}: no verdict and no reason why")
         elif kind == "cpu":
             r = record(arg)
             for key in ("issue_median_us", "host_bound", "l2", "profile", "memory", "back_to_back_us"):

@@ -218,7 +218,7 @@ TEST_CASE("spec: top-level errors") {
 TEST_CASE("spec: defaults errors") {
   CHECK(error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
         message("/defaults/name: unknown key (expected one of: kind, mode, dtype, variants, "
-                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport)"));
+                "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, scope)"));
   CHECK(error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
         message("/defaults/warmup: expected a non-negative integer, got \"ten\""));
   CHECK(error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
@@ -248,11 +248,11 @@ TEST_CASE("spec: case errors") {
                 "mnist)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
+                "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
-                "dtype, variants, warmup, sampling, published, description, sweep, grad_dtype, "
+                "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==

@@ -36,7 +36,9 @@ class ScaleRunner final : public VariantRunner {
   std::vector<at::Tensor> observe() override { return {y_.clone()}; }
   std::map<std::string, std::int64_t> counters() const override { return {{"eager_runs", steps_}}; }
   std::vector<GraphFacts> graphs() const override { return graphs_; }
+  std::optional<std::int64_t> graphs_per_step() const override { return graphs_per_step_; }
   std::vector<GraphFacts> graphs_;  // what a fake graph variant reports
+  std::optional<std::int64_t> graphs_per_step_;
 
  private:
   at::Tensor x_;
@@ -57,6 +59,8 @@ class FakeCase final : public CaseInstance {
     auto runner = std::make_unique<ScaleRunner>(at::ones({4}), factor, variant.is_script(), validation,
                                                 validation ? validation_step_s_ : 0.0);
     if (variant.is_native()) runner->graphs_ = {GraphFacts{5, 5, 0, 0}};
+    // reference reports two graphs per step, as a graph variant captured in two segments would.
+    if (variant.is_reference()) runner->graphs_per_step_ = 2;
     return runner;
   }
   StepCost cost() const override { return {32.0, 4.0}; }
@@ -201,6 +205,21 @@ TEST_CASE("benchmark case: validated variants are timed, a mismatch fails only i
   const auto& timing_failure = find(records, "jit");
   CHECK(timing_failure.status == RecordStatus::kFailed);
   CHECK_THAT(timing_failure.reason, Catch::Contains("failed while timing: boom while timing"));
+}
+
+TEST_CASE("benchmark case: every record carries the case's capture scope, and its runner's graphs per step") {
+  FakeWorkload workload("fake");
+  auto spec = fake_case("c[scope=layer]", "fake", {"eager", "reference"});
+  spec.scope = parse_capture_scope("layer", "test");
+  const auto records = run_benchmark_case(workload, spec, CaseContext{}, Environment{}, nullptr);
+  const auto& eager = find(records, "eager");
+  const auto& reference = find(records, "reference");
+  REQUIRE(reference.status == RecordStatus::kOk);
+  CHECK(eager.scope == "layer");
+  CHECK(reference.scope == "layer");
+  CHECK_FALSE(eager.graphs_per_step);
+  CHECK(reference.graphs_per_step == 2);
+  CHECK_FALSE(reference.launches_per_step);  // no kernel profile on the CPU
 }
 
 TEST_CASE("benchmark case: the test-only slowdown repeats every step of one variant") {

@@ -211,6 +211,10 @@ struct ResultRecord {
   std::string device;
   nlohmann::json params = nlohmann::json::object();
   std::optional<SweepPoint> sweep;  // a point of a sweep: its case's own name, the axis, the value
+  // The case's capture scope (workload/capture_scope.h), as CaptureScope::to_string writes it: what
+  // its graph variants captured ("full": the whole step, the default and what files without the
+  // field read). A case swept over scopes is named NAME[scope=SCOPE] (docs/scopes.md).
+  std::string scope = "full";
 
   RecordStatus status = RecordStatus::kOk;
   std::string reason;  // why skipped or failed
@@ -259,6 +263,12 @@ struct ResultRecord {
   std::optional<Roofline> roofline;
   std::optional<KernelProfile> profile;
   std::vector<GraphFacts> graphs;  // one per captured graph (graph variants)
+  // Graphs one step replays (engine graph variants: 1 for the full scope, one per captured segment
+  // otherwise, 0 when the capture fell back to eager); absent for variants that capture nothing.
+  std::optional<std::int64_t> graphs_per_step;
+  // What the host launches per step (record/launches.h): each graph replay counts one, each kernel
+  // run outside a graph one. From the kernel profile; absent without one (CPU runs).
+  std::optional<double> launches_per_step;
   std::optional<MemoryUse> memory;
   std::map<std::string, std::int64_t> counters;
   std::vector<std::string> warnings;

@@ -103,6 +103,9 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_number(r.energy ? r.energy->joules_per_step : std::nullopt),
       csv_number(r.energy ? r.energy->vs_eager : std::nullopt),
       csv_text(r.energy ? r.energy->unavailable : ""),
+      csv_text(r.scope),
+      csv_count(r.graphs_per_step),
+      csv_number(r.launches_per_step),
   };
 }
 
@@ -125,7 +128,7 @@ const char* csv_header() {
          "sweep_case,sweep_axis,sweep_value,warmup_ms,break_even_replays,break_even_s,sm_clock_start_mhz,"
          "sm_clock_end_mhz,sm_clock_mean_mhz,sm_clock_reference_mhz,memory_clock_start_mhz,memory_clock_end_mhz,"
          "temperature_start_c,temperature_end_c,power_start_w,power_end_w,throttle_reasons,energy_per_step_j,"
-         "energy_vs_eager,energy_unavailable";
+         "energy_vs_eager,energy_unavailable,scope,graphs_per_step,launches_per_step";
 }
 
 std::string render_csv(const RunReport& report) {

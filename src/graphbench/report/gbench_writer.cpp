@@ -102,6 +102,8 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
     add_counter(entry, "speedup_ci_high", r.speedup_ci95->high);
   }
   add_counter(entry, "capture_ms", r.capture_ms);
+  if (r.graphs_per_step) add_counter(entry, "graphs_per_step", static_cast<double>(*r.graphs_per_step));
+  add_counter(entry, "launches_per_step", r.launches_per_step);
   if (r.roofline) {
     add_counter(entry, "achieved_gbps", r.roofline->achieved_gbps);
     add_counter(entry, "bandwidth_share", r.roofline->bandwidth_share);
@@ -139,8 +141,9 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
 }
 
 std::string label_of(const ResultRecord& r) {
-  return fmt::format("{} {} {} {} {}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
-                     r.method.empty() ? "" : " " + r.method);
+  // The capture scope only where it is not the whole step (labels of other runs are unchanged).
+  return fmt::format("{} {} {} {} {}{}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
+                     r.method.empty() ? "" : " " + r.method, r.scope == "full" ? "" : " scope=" + r.scope);
 }
 
 // Each sample as a repetition (an "iteration" entry with its repetition_index), then the

@@ -1,6 +1,8 @@
 // results.json <-> RunReport (the layout of docs/results.md, schema_version 1).
 //
 // Writing: every key is always written; absent optional values are written as null, never as 0.
+// (Keys of facts few records have are written only where they apply: data_parallel, repetitions,
+// scope when not "full", graphs_per_step, launches_per_step; and the top-level "scopes".)
 // The file's schema_version is always kResultsSchemaVersion. Non-finite numbers cannot be stored
 // in JSON: rel_noise = infinity (no interval, fewer than 6 samples) is written as null and read
 // back as infinity; any other non-finite number is written as null and read back as NaN.

@@ -207,6 +207,9 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   }
   if (r.find_value("profile")) rec.profile = read_profile(r.object("profile"));
   rec.graphs = read_graphs(r);
+  rec.graphs_per_step = r.optional_integer("graphs_per_step");
+  rec.launches_per_step = r.optional_number("launches_per_step");
+  if (r.find_value("scope")) rec.scope = r.string("scope");
   if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
   rec.warnings = r.strings("warnings");
   if (r.find_value("published")) {

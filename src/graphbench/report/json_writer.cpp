@@ -1,5 +1,6 @@
 // results.json from a RunReport: every key written, absent optional values as null (json_io.h).
 #include "graphbench/report/json_io.h"
+#include "graphbench/report/scope_sections.h"
 #include "graphbench/report/sweep_sections.h"
 
 #include "graphbench/core/version.h"
@@ -235,6 +236,8 @@ json record_to_json(const ResultRecord& rec) {
   r["params"] = rec.params;
   r["sweep"] = rec.sweep ? json{{"group", rec.sweep->group}, {"axis", rec.sweep->axis}, {"value", rec.sweep->value}}
                          : json(nullptr);
+  // Only where a case set a scope other than the whole step (files of other runs are unchanged).
+  if (rec.scope != "full") r["scope"] = rec.scope;
   r["status"] = to_string(rec.status);
   r["reason"] = rec.reason;
   r["steps_per_sample"] = rec.steps_per_sample > 0 ? json(rec.steps_per_sample) : json(nullptr);
@@ -277,6 +280,9 @@ json record_to_json(const ResultRecord& rec) {
   }
   r["profile"] = rec.profile ? profile_to_json(*rec.profile) : json(nullptr);
   r["graphs"] = graphs_to_json(rec.graphs);
+  // Only for variants that captured (graphs) and where a kernel profile counted the launches.
+  if (rec.graphs_per_step) r["graphs_per_step"] = *rec.graphs_per_step;
+  if (rec.launches_per_step) r["launches_per_step"] = number_or_null(*rec.launches_per_step);
   r["memory"] = rec.memory ? memory_to_json(*rec.memory) : json(nullptr);
   r["counters"] = json::object();
   for (const auto& [name, value] : rec.counters) r["counters"][name] = value;
@@ -311,6 +317,8 @@ json to_json(const RunReport& report) {
   out["records"] = json::array();
   for (const ResultRecord& rec : report.records) out["records"].push_back(record_to_json(rec));
   out["sweeps"] = sweeps_to_json(report);
+  // Only where a case ran with several capture scopes (files of other runs are unchanged).
+  if (json scopes = scopes_to_json(report); !scopes.empty()) out["scopes"] = std::move(scopes);
   return out;
 }
 

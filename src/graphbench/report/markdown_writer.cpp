@@ -3,6 +3,7 @@
 #include "graphbench/report/markdown_writer.h"
 
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/report/scope_sections.h"
 #include "graphbench/report/sweep_sections.h"
 #include "graphbench/report/text_table.h"
 
@@ -215,6 +216,16 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
   std::string kernel_nodes;
   for (const GraphFacts& g : r.graphs) {
     if (g.kernel_nodes) kernel_nodes += (kernel_nodes.empty() ? "" : ", ") + std::to_string(*g.kernel_nodes);
+  }
+  if (r.graphs_per_step && *r.graphs_per_step > 1) {
+    // A step captured in segments (a capture scope): their sum and how many, not a list of dozens.
+    std::int64_t sum = 0;
+    bool known = true;
+    for (const GraphFacts& g : r.graphs) {
+      known = known && g.kernel_nodes.has_value();
+      sum += g.kernel_nodes.value_or(0);
+    }
+    kernel_nodes = fmt::format("{} in {} graphs / step", known ? std::to_string(sum) : "?", *r.graphs_per_step);
   }
   const auto& p = r.profile;
   return {r.case_name,
@@ -455,6 +466,7 @@ std::string render(const RunReport& report, Style style) {
   if (any_data_parallel) append_data_parallel(out, report, style);
   if (any_benchmark) append_benchmarks(out, report, style);
   out += sweeps_markdown(report);
+  out += scopes_markdown(report);
   if (std::any_of(report.records.begin(), report.records.end(), has_breakdown)) append_breakdown(out, report, style);
   if (std::any_of(report.records.begin(), report.records.end(), has_clocks_or_energy)) {
     append_clocks_and_energy(out, report, style);

@@ -1,5 +1,6 @@
 #include "graphbench/runner/case_profile.h"
 
+#include "graphbench/record/launches.h"
 #include "graphbench/timing/kernel_profile.h"
 
 #include <fmt/format.h>
@@ -92,6 +93,7 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
     if (!timed.timed[i].error.empty()) continue;  // failed while timing: summarised as such
     VariantRunner& runner = *timed.runners[i];
     record.graphs = runner.graphs();
+    record.graphs_per_step = runner.graphs_per_step();
     if (context.profile && kernel_profiler_available(cuda)) {
       try {
         const auto take = [&] { return profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda); };
@@ -100,6 +102,7 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
         record.warnings.push_back(std::string("no kernel profile: ") + e.what());
       }
     }
+    record.launches_per_step = launches_per_step(record);
     const std::string failure =
         kernel_check_failure(instance.expected_kernels_per_step(variant), record.graphs, record.profile);
     if (!failure.empty()) mark_failed(record, failure);

@@ -38,6 +38,11 @@ std::optional<double> EngineRunner::warmup_ms() const { return executor_->last_w
 
 std::vector<GraphFacts> EngineRunner::graphs() const { return executor_->graph_facts(); }
 
+std::optional<std::int64_t> EngineRunner::graphs_per_step() const {
+  if (executor_->kind() != ExecutorKind::kGraph) return std::nullopt;
+  return executor_->graphs_per_step();
+}
+
 std::vector<std::string> EngineRunner::capture_failures() const { return executor_->fallback_reasons(); }
 
 }  // namespace graphbench

@@ -35,6 +35,7 @@ class EngineRunner final : public VariantRunner {
   std::optional<double> capture_ms() const override;
   std::optional<double> warmup_ms() const override;
   std::vector<GraphFacts> graphs() const override;
+  std::optional<std::int64_t> graphs_per_step() const override;
   std::vector<std::string> capture_failures() const override;
 
  private:

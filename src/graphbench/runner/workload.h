@@ -71,6 +71,9 @@ class VariantRunner {
   virtual std::optional<double> warmup_ms() const { return std::nullopt; }
   // The CUDA graphs it captured (graph variants), in capture order.
   virtual std::vector<GraphFacts> graphs() const { return {}; }
+  // Graphs one step replays (graph variants: Executor::graphs_per_step); none for variants that
+  // capture nothing.
+  virtual std::optional<std::int64_t> graphs_per_step() const { return std::nullopt; }
   // Why captures failed when the variant fell back to running eagerly (empty: none did).
   virtual std::vector<std::string> capture_failures() const { return {}; }
 };

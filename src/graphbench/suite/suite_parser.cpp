@@ -10,6 +10,7 @@
 #include "graphbench/json/json_checker.h"
 #include "graphbench/suite/published_fields.h"
 #include "graphbench/suite/safe_name.h"
+#include "graphbench/suite/scope_fields.h"
 #include "graphbench/suite/sweep_fields.h"
 #include "graphbench/suite/workload_params.h"
 
@@ -33,7 +34,7 @@ const std::vector<std::string> kTopLevelKeys = {"schema_version", "suite", "desc
                                                 "defaults", "cases"};
 const std::vector<std::string> kCaseKeys = {"name",     "workload", "kind",     "mode",
                                             "dtype",    "variants", "warmup",   "sampling",
-                                            "published", "description", "sweep"};
+                                            "published", "description", "sweep",    "scope"};
 
 const WorkloadDescriptor* find_workload(const std::vector<WorkloadDescriptor>& workloads,
                                         const std::string& name) {
@@ -69,6 +70,7 @@ const WorkloadDescriptor& read_workload(const JsonChecker& checker, const json& 
 std::vector<std::string> defaults_keys() {
   std::vector<std::string> keys = common_setting_keys();
   keys.insert(keys.end(), gradient_sync_keys().begin(), gradient_sync_keys().end());
+  keys.push_back(kScopeKey);
   return keys;
 }
 
@@ -107,6 +109,9 @@ class SuiteParser {
       checker_.check_known_keys(*found, "/defaults", defaults_keys());
       defaults_ = read_common_settings(checker_, *found, "/defaults", true);
       read_gradient_sync(checker_, *found, "/defaults", default_gradient_sync_);
+      if (const auto scope = found->find(kScopeKey); scope != found->end()) {
+        default_scope_ = read_scope_value(checker_, *scope, "/defaults/scope");
+      }
     }
 
     checker_.check_required_key(doc, "", "cases");
@@ -174,7 +179,16 @@ class SuiteParser {
       checker_.read_string(*found, json_pointer_append(pointer, "description"));
     }
     spec.params = read_workload_params(checker_, object, pointer, workload);
-    if (object.contains(kSweepKey)) spec.sweep = read_sweep(checker_, object, pointer, workload, spec.kind);
+    if (object.contains(kSweepKey)) {
+      spec.sweep = read_sweep(checker_, object, pointer, workload, spec.kind);
+      spec.scope_sweep = read_scope_sweep(checker_, object, pointer);
+    }
+    if (object.contains(kScopeKey)) {
+      spec.scope = read_case_scope(checker_, object, pointer, spec.kind);
+    } else if (default_scope_ && spec.kind == "benchmark" && !spec.scope_sweep) {
+      // The suite's default scope: for benchmark cases that neither set nor sweep their own.
+      spec.scope = *default_scope_;
+    }
     spec.gradient_sync = default_gradient_sync_;
     read_gradient_sync(checker_, object, pointer, spec.gradient_sync);
     if (workload.check) {
@@ -189,6 +203,7 @@ class SuiteParser {
   const std::vector<WorkloadDescriptor>& workloads_;
   CommonSettings defaults_;
   GradientSyncSpec default_gradient_sync_;
+  std::optional<CaptureScope> default_scope_;  // "defaults": {"scope": ...}
   std::map<std::string, std::string> case_pointers_;  // case name -> "/cases/i"
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graphbench/record/sweep_point.h"
+#include "graphbench/workload/capture_scope.h"
 #include "graphbench/workload/variant.h"
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,14 @@ struct SweepSpec {
   std::string origin;                // "/cases/2/sweep" or "--sweep", for messages
 };
 
+// "sweep": {"scope": ["full", "layer"]} in a case (beside an integer axis or alone), or
+// --sweep scope=full,layer: the case is run once per capture scope, each an ordinary case named
+// NAME[scope=SCOPE] (docs/sweeps.md). Expanded before the integer axis.
+struct ScopeSweepSpec {
+  std::vector<CaptureScope> scopes;  // in the order written, no two alike
+  std::string origin;                // "/cases/2/sweep/scope" or "--sweep", for messages
+};
+
 struct CaseSpec {
   std::string name;
   std::string workload;
@@ -68,6 +77,10 @@ struct CaseSpec {
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
   GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb", "grad_transport"
   std::vector<PublishedFigures> published;
+  // What the graph variants capture ("scope"; docs/scopes.md), handed to every engine executor of
+  // the case through ExecutorOptions::scope. Full (the whole step) unless the case says otherwise.
+  CaptureScope scope;
+  std::optional<ScopeSweepSpec> scope_sweep;  // before expand_scope_sweeps (suite/scope_fields.h)
   std::optional<SweepSpec> sweep;         // before expand_sweeps (suite/sweep_fields.h)
   std::optional<SweepPoint> sweep_point;  // after: the point this case is
   std::string json_path;   // "/cases/3", for messages

@@ -1,6 +1,7 @@
 #include "graphbench/suite/sweep_fields.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/suite/scope_fields.h"
 
 #include <fmt/format.h>
 
@@ -60,21 +61,27 @@ std::string sweep_point_name(const std::string& group, const std::string& axis, 
   return fmt::format("{}[{}={}]", group, axis, value);
 }
 
-SweepSpec read_sweep(const JsonChecker& checker, const json& case_object, const std::string& case_pointer,
-                     const WorkloadDescriptor& workload, const std::string& kind) {
+std::optional<SweepSpec> read_sweep(const JsonChecker& checker, const json& case_object, const std::string& case_pointer,
+                                    const WorkloadDescriptor& workload, const std::string& kind) {
   const std::string pointer = json_pointer_append(case_pointer, kSweepKey);
   const json& value = case_object.at(kSweepKey);
   if (kind != "benchmark") {
     checker.fail(pointer, fmt::format("a sweep times benchmark steps; this case is a {} run (kind \"{}\")", kind, kind));
   }
-  if (!value.is_object() || value.size() != 1) {
+  // Beside "scope" (suite/scope_fields.h, read there), at most one axis of the workload.
+  const bool has_scope = value.is_object() && value.contains(kScopeKey);
+  if (!value.is_object() || value.empty() || value.size() - (has_scope ? 1 : 0) > 1) {
     checker.fail_expected(pointer, fmt::format("an object of one axis and its values, e.g. {{\"batch\": [1, 2, 4, 8]}} "
-                                               "({})", axes_text(workload)),
+                                               "({}), and or capture scopes, \"scope\": [\"full\", \"layer\"]",
+                                               axes_text(workload)),
                           value);
   }
+  if (value.size() == 1 && has_scope) return std::nullopt;
   SweepSpec sweep;
   sweep.origin = pointer;
-  sweep.axis = value.begin().key();
+  for (const auto& item : value.items()) {
+    if (item.key() != kScopeKey) sweep.axis = item.key();
+  }
   const SweepAxis* axis = find_sweep_axis(workload, sweep.axis);
   if (axis == nullptr) checker.fail(pointer, fmt::format("no axis \"{}\" to sweep ({})", sweep.axis, axes_text(workload)));
   if (!axis->fixed_param.empty() && case_object.contains(axis->fixed_param)) {
@@ -134,6 +141,28 @@ void apply_sweep_option(SuiteSpec& suite, const SweepSpec& sweep, const std::vec
     }
     c.sweep = sweep;
   }
+}
+
+void apply_sweep_options(SuiteSpec& suite, const std::vector<std::string>& texts,
+                         const std::vector<WorkloadDescriptor>& workloads) {
+  std::optional<ScopeSweepSpec> scopes;
+  std::optional<SweepSpec> axis;
+  for (const std::string& text : texts) {
+    if (is_scope_sweep_option(text)) {
+      if (scopes) throw InputError(fmt::format("--sweep \"{}\": the scopes are already swept by another --sweep", text));
+      scopes = parse_scope_sweep_option(text);
+      continue;
+    }
+    SweepSpec sweep = parse_sweep_option(text);
+    if (axis) {
+      throw InputError(fmt::format("--sweep \"{}\": --sweep {}=... is given already: one integer axis at a time, "
+                                   "beside scope=...",
+                                   text, axis->axis));
+    }
+    axis = std::move(sweep);
+  }
+  if (axis) apply_sweep_option(suite, *axis, workloads);
+  if (scopes) apply_scope_sweep_option(suite, *scopes);
 }
 
 void expand_sweeps(SuiteSpec& suite, const std::vector<WorkloadDescriptor>& workloads) {

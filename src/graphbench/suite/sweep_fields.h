@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,11 @@ namespace graphbench {
 
 inline constexpr const char* kSweepKey = "sweep";
 
-// Reads the "sweep" of the case `case_object` at `case_pointer`: an object of exactly one axis of
-// `workload` whose value is a strictly increasing list of positive integers. Fails when the case
-// is a training run or also fixes the axis (sets its parameter, say "batch").
-SweepSpec read_sweep(const JsonChecker& checker, const nlohmann::json& case_object, const std::string& case_pointer,
+// Reads the "sweep" of the case `case_object` at `case_pointer`: an object of one axis of
+// `workload` whose value is a strictly increasing list of positive integers, and or "scope" (a list
+// of capture scopes, read by read_scope_sweep: suite/scope_fields.h); none when "scope" is all it
+// holds. Fails when the case is a training run or also fixes the axis (sets its parameter, say "batch").
+std::optional<SweepSpec> read_sweep(const JsonChecker& checker, const nlohmann::json& case_object, const std::string& case_pointer,
                      const WorkloadDescriptor& workload, const std::string& kind);
 
 // --sweep's value, "batch=1,2,4,8": throws InputError "--sweep: expected ..." when malformed.
@@ -31,6 +33,13 @@ const SweepAxis* find_sweep_axis(const WorkloadDescriptor& workload, const std::
 
 // "NAME[AXIS=VALUE]": the name of one point of a sweep.
 std::string sweep_point_name(const std::string& group, const std::string& axis, std::int64_t value);
+
+// Every --sweep of the command line, in order: "scope=..." (suite/scope_fields.h) and at most one
+// integer axis, each axis once; applied to every case of `suite` as apply_sweep_option and
+// apply_scope_sweep_option do. Throws InputError for a malformed value, an axis given twice or two
+// integer axes.
+void apply_sweep_options(SuiteSpec& suite, const std::vector<std::string>& texts,
+                         const std::vector<WorkloadDescriptor>& workloads);
 
 // Gives every benchmark case of `suite` the sweep of the command line (replacing its own sweep and
 // any fixed value of the axis). Throws InputError naming the case when its workload has no such

@@ -1,0 +1,21 @@
+// What the host launches per step, from a record's kernel profile and its graphs: the figure a
+// capture scope trades against the step time (docs/scopes.md, "Choosing a scope").
+#pragma once
+
+#include "graphbench/record/result_record.h"
+
+#include <optional>
+
+namespace graphbench {
+
+// Launches per step: each graph replayed counts one, each kernel the device ran outside the graphs
+// one (the profile's kernels per step less the kernel nodes of the graphs one step replays). A
+// variant that captured nothing launches every kernel it runs. Absent without a kernel profile, or
+// where a graph's kernel count is unknown (a LibTorch older than 2.11). Copies and memsets are not
+// counted: they are the feed's, the same for every scope.
+std::optional<double> launches_per_step(const ResultRecord& record);
+
+// The memory the record's graphs reserve in their pools, summed; absent where no graph's is known.
+std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record);
+
+}  // namespace graphbench

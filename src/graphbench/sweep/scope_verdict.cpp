@@ -1,0 +1,178 @@
+#include "graphbench/sweep/scope_verdict.h"
+
+#include "graphbench/record/launches.h"
+#include "graphbench/workload/capture_scope.h"
+#include "graphbench/workload/variant.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace graphbench {
+
+namespace {
+
+std::string scope_label(const std::string& scope) { return "[scope=" + scope + "]"; }
+
+// A graph variant the scope shapes: the engine's graph executor (reference variants capture by
+// hand, the same graph at every scope).
+bool is_scoped_graph_variant_name(const std::string& name) {
+  const Variant* v = Variant::find(name);
+  return v != nullptr && v->needs_cuda_graph() && !v->is_reference();
+}
+
+bool is_eager_baseline_name(const std::string& name) {
+  const Variant* v = Variant::find(name);
+  return v != nullptr && v->is_eager_baseline();
+}
+
+// The fixed order of scope kinds, narrowest first: what each leaves out of the graphs.
+int scope_kind_rank(const std::string& scope) {
+  try {
+    switch (parse_capture_scope(scope, "scope").kind) {
+      case ScopeKind::kModules: return 0;
+      case ScopeKind::kAttentionOut: return 1;
+      case ScopeKind::kLayer: return 2;
+      case ScopeKind::kForwardBackward: return 3;
+      case ScopeKind::kAuto: return 4;
+      case ScopeKind::kFull: return 5;
+    }
+  } catch (const std::exception&) {
+  }
+  return 6;  // a scope this version does not know (a newer file): last
+}
+
+std::optional<double> captured_share_of(const ResultRecord& r) {
+  if (!r.profile || !(r.profile->kernels_per_step > 0) || r.graphs.empty()) return std::nullopt;
+  double captured = 0.0;
+  for (const GraphFacts& g : r.graphs) {
+    if (!g.kernel_nodes) return std::nullopt;
+    captured += static_cast<double>(*g.kernel_nodes);
+  }
+  return std::min(1.0, captured / r.profile->kernels_per_step);
+}
+
+std::string not_measured_reason(const ResultRecord& r) {
+  if (r.status == RecordStatus::kOk) return "no step time";
+  return fmt::format("{}{}{}", to_string(r.status), r.reason.empty() ? "" : ": ", r.reason);
+}
+
+ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) {
+  ScopeFigures f;
+  f.scope = variant.scope;
+  f.case_name = variant.case_name;
+  if (variant.status != RecordStatus::kOk || !variant.stats) {
+    f.reason = not_measured_reason(variant);
+    return f;
+  }
+  if (eager == nullptr || eager->status != RecordStatus::kOk || !eager->stats) {
+    f.reason = eager == nullptr ? "eager not run" : "eager " + not_measured_reason(*eager);
+    return f;
+  }
+  if (!variant.speedup_vs_eager || !(*variant.speedup_vs_eager > 0)) {
+    f.reason = "no speedup against eager";
+    return f;
+  }
+  f.ok = true;
+  f.eager_us = eager->stats->median;
+  f.step_us = variant.stats->median;
+  f.speedup = *variant.speedup_vs_eager;
+  f.speedup_ci95 = variant.speedup_ci95;
+  f.graphs_per_step = variant.graphs_per_step;
+  f.launches_per_step = variant.launches_per_step;
+  if (variant.host_stats) f.host_us = variant.host_stats->median;
+  f.capture_ms = variant.capture_ms;
+  f.warmup_ms = variant.warmup_ms;
+  f.pool_bytes = graph_pools_bytes(variant);
+  f.captured_share = captured_share_of(variant);
+  f.break_even_replays = variant.break_even_replays;
+  f.break_even_s = variant.break_even_s;
+  return f;
+}
+
+// The share of the step eager's time a scope saves: 1 - 1/speedup.
+double saved_share(const ScopeFigures& f) { return 1.0 - 1.0 / f.speedup; }
+
+void order_narrowest_first(ScopeVerdict& v) {
+  std::vector<ScopeFigures> measured;
+  std::vector<ScopeFigures> others;
+  for (ScopeFigures& f : v.scopes) (f.ok ? measured : others).push_back(std::move(f));
+  const bool by_share = !measured.empty() && std::all_of(measured.begin(), measured.end(), [](const ScopeFigures& f) {
+    return f.captured_share.has_value();
+  });
+  v.order = by_share ? "captured share" : "scope kind";
+  std::stable_sort(measured.begin(), measured.end(), [&](const ScopeFigures& a, const ScopeFigures& b) {
+    if (by_share && *a.captured_share != *b.captured_share) return *a.captured_share < *b.captured_share;
+    return scope_kind_rank(a.scope) < scope_kind_rank(b.scope);
+  });
+  v.scopes = std::move(measured);
+  v.scopes.insert(v.scopes.end(), others.begin(), others.end());
+}
+
+void judge(ScopeVerdict& v) {
+  const auto full = std::find_if(v.scopes.begin(), v.scopes.end(), [](const ScopeFigures& f) { return f.scope == "full"; });
+  if (full == v.scopes.end()) {
+    v.no_verdict = "no full scope was run beside the others: the gain to keep is unknown";
+    return;
+  }
+  if (!full->ok) {
+    v.no_verdict = fmt::format("the full scope was not measured ({}): the gain to keep is unknown", full->reason);
+    return;
+  }
+  const double full_saved = saved_share(*full);
+  if (!(full_saved > 0)) {
+    v.no_verdict = fmt::format("the full graph is not faster than eager ({:.2f}x): there is no gain to keep", full->speedup);
+    return;
+  }
+  for (ScopeFigures& f : v.scopes) {
+    if (f.ok) f.gain_share = saved_share(f) / full_saved;
+  }
+  for (const ScopeFigures& f : v.scopes) {
+    if (f.ok && *f.gain_share >= kKeepsAtLeast) {
+      v.narrowest = f.scope;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::string scope_group_of(const ResultRecord& record) {
+  const std::string label = scope_label(record.scope);
+  const auto at = record.case_name.find(label);
+  if (at == std::string::npos) return "";
+  return record.case_name.substr(0, at) + record.case_name.substr(at + label.size());
+}
+
+std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records) {
+  // Groups and their graph variants, in the order the records come.
+  std::vector<std::pair<std::string, std::string>> keys;
+  std::map<std::string, const ResultRecord*> eager_of_case;
+  for (const ResultRecord& r : records) {
+    const std::string group = scope_group_of(r);
+    if (group.empty()) continue;
+    if (is_eager_baseline_name(r.variant)) eager_of_case[r.case_name] = &r;
+    if (!is_scoped_graph_variant_name(r.variant)) continue;
+    const auto key = std::make_pair(group, r.variant);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  std::vector<ScopeVerdict> out;
+  for (const auto& [group, variant] : keys) {
+    ScopeVerdict v;
+    v.group = group;
+    v.variant = variant;
+    for (const ResultRecord& r : records) {
+      if (r.variant != variant || scope_group_of(r) != group) continue;
+      const auto eager = eager_of_case.find(r.case_name);
+      v.scopes.push_back(figures_of(r, eager != eager_of_case.end() ? eager->second : nullptr));
+    }
+    if (v.scopes.size() < 2) continue;  // one scope compares with nothing
+    order_narrowest_first(v);
+    judge(v);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,73 @@
+// The verdict of a case run with several capture scopes (docs/results.md, "Scopes"; docs/scopes.md,
+// "Choosing a scope"): for each graph variant, every scope's step time, speedup, graphs and
+// launches per step, capture and warm-up, pool memory, break-even and the share of the full
+// graph's gain it keeps; and the narrowest scope that keeps at least 95% of that gain. Plain
+// arithmetic on the records (a case swept over scopes is one case per scope, NAME[scope=SCOPE]).
+#pragma once
+
+#include "graphbench/record/result_record.h"
+#include "graphbench/stats/statistics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// A scope is good enough when it keeps at least this share of the full graph's gain.
+inline constexpr double kKeepsAtLeast = 0.95;
+
+// One scope of a case, for one graph variant against the eager baseline of the same point.
+struct ScopeFigures {
+  std::string scope;      // "layer", "modules=attn|mlp", ...
+  std::string case_name;  // the point: NAME[scope=SCOPE]
+  bool ok = false;        // the variant and eager both measured at this scope
+  std::string reason;     // why not, when !ok
+  double eager_us = 0.0;
+  double step_us = 0.0;
+  double speedup = 0.0;
+  std::optional<stats::Interval> speedup_ci95;
+  std::optional<std::int64_t> graphs_per_step;
+  std::optional<double> launches_per_step;
+  std::optional<double> host_us;  // host wall time per step (median)
+  std::optional<double> capture_ms;
+  std::optional<double> warmup_ms;
+  std::optional<std::int64_t> pool_bytes;  // the graphs' pools, summed
+  // Kernel nodes of the graphs over the kernels the device ran per step: how much the scope
+  // captures. Absent without a kernel profile or the graphs' kernel counts.
+  std::optional<double> captured_share;
+  // The share of the full scope's gain this scope keeps: (1 - 1/speedup) / (1 - 1/full speedup),
+  // each against the eager of its own point (the same as (eager - scope) / (eager - full) when the
+  // two eagers agree). Absent without a full scope that gains.
+  std::optional<double> gain_share;
+  std::optional<std::int64_t> break_even_replays;
+  std::optional<double> break_even_s;
+};
+
+struct ScopeVerdict {
+  std::string group;    // the case's own name, without [scope=...]
+  std::string variant;  // the graph variant
+  // Narrowest first (see `order`), then the scopes not measured in the order they ran.
+  std::vector<ScopeFigures> scopes;
+  // How the scopes were ordered: "captured share" (every measured scope's captured_share known:
+  // smallest first) or "scope kind" (the fixed order modules=REGEX, attention-out, layer, fwd-bwd,
+  // auto, full).
+  std::string order;
+  // The narrowest measured scope keeping at least kKeepsAtLeast of the full graph's gain (full
+  // itself when no narrower one does), or none, with `no_verdict` saying why (no full scope
+  // measured, or the full graph gains nothing against eager).
+  std::optional<std::string> narrowest;
+  std::string no_verdict;
+};
+
+// One verdict per case run with two scopes or more and per engine graph variant among its records
+// (not the reference variants, whose graphs are captured by hand whatever the scope), in the order
+// the records come.
+std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records);
+
+// The case a scope point belongs to: its name without "[scope=SCOPE]", or "" when the record's
+// name carries no scope label (a case that fixes one scope is no comparison).
+std::string scope_group_of(const ResultRecord& record);
+
+}  // namespace graphbench
