@@ -29,8 +29,9 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Pieces: --scope layer|attention-out|modules=REGEX|auto (TorchScript, inference) splits the model with
-torch.fx at the scope's boundaries (scripts/model_pieces.py) and writes, beside the whole model's
-<stem>.pt, one <stem>.<scope>.piece<K>.pt per piece; the suite's case (named <stem>-pt-<scope>)
+torch.fx at the scope's boundaries (scripts/model_pieces.py; several scopes, comma-separated, split at
+the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
+beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece; the suite's case (named <stem>-pt-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
 written. A model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
@@ -141,7 +142,8 @@ def parse_args(argv):
     p.add_argument("--device", help="where to trace and compile (default cuda if available, else cpu)")
     p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
                    help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
-                        "modules=REGEX, auto; torch.fx): the whole model's file, a TorchScript file per piece, "
+                        "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
+                        "model's file, a TorchScript file per piece, "
                         "and a case that runs the chain of pieces (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
@@ -168,7 +170,7 @@ def parse_args(argv):
 
 def scope_arg(text):
     try:
-        return model_pieces.parse_scope(text)
+        return model_pieces.parse_scopes(text)
     except model_pieces.BadScope as e:
         raise argparse.ArgumentTypeError(str(e))
 
@@ -238,7 +240,7 @@ def pieces_case(entry, scope, pieces, outputs, suite_dir):
     """The whole model's case turned into the chain of its pieces: `path` stays the whole model
     (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain."""
     entry = dict(entry)
-    entry["name"] = f"{entry['name']}-{scope.slug()}"
+    entry["name"] = f"{entry['name']}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
     return entry
@@ -378,7 +380,7 @@ def piece_path(whole_file, scope, k):
     """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
     whole_file = str(whole_file)
     stem = whole_file[:-len(".pt")] if whole_file.endswith(".pt") else whole_file
-    return Path(f"{stem}.{scope.slug()}.piece{k}.pt")
+    return Path(f"{stem}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
 
 
 def default_tolerance(case, tolerances):
@@ -399,7 +401,8 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         model = model.to(device)
     model.eval()
     inputs = model_zoo.make_inputs(case, device)
-    print(f"{PROG}: {case.model} batch {case.batch} split at --scope {scope.text()}", file=sys.stderr)
+    print(f"{PROG}: {case.model} batch {case.batch} split at --scope {model_pieces.scopes_text(scope)}",
+          file=sys.stderr)
     with torch.no_grad(), trace_fixes.traceable(case):
         split = model_pieces.split(model, inputs, scope, case.model)
         expected = model_zoo.flat_tensors(model(*inputs))
@@ -414,7 +417,7 @@ def export_pieces(case, scope, whole_file, device, tolerances):
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
             pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag})
             with open(model_zoo.manifest_path(path), "w", encoding="utf-8") as f:
-                json.dump({**case.to_json(), "scope": scope.text(), "piece": k}, f, indent=2)
+                json.dump({**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k}, f, indent=2)
                 f.write("\n")
         got = [model_pieces.resolve(ref, inputs, outputs) for ref in split.outputs]
     if len(got) != len(expected):
@@ -490,7 +493,7 @@ def main(argv):
                     return 2
                 except Exception as e:  # noqa: BLE001 - say which split failed, go on with the others
                     print(f"{PROG}: error: splitting {case.model} (batch {case.batch}) at --scope "
-                          f"{args.scope.text()} failed: {type(e).__name__}: {e}", file=sys.stderr)
+                          f"{model_pieces.scopes_text(args.scope)} failed: {type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
                 entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir)

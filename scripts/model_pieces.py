@@ -64,7 +64,25 @@ def parse_scope(text):
         return Scope("modules", regex)
     if text == "full":
         raise BadScope("--scope full is the whole model, one file: leave --scope out")
-    raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}")
+    raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+
+
+def parse_scopes(text):
+    """One scope or several, comma-separated ("layer,attention-out"): the model is then split at the
+    boundaries of each, so that one chain of pieces serves all of them."""
+    scopes = [parse_scope(part) for part in text.split(",")]
+    kinds = [s.kind for s in scopes]
+    if len(set(kinds)) != len(kinds):
+        raise BadScope(f"--scope {text}: a scope named twice")
+    return scopes
+
+
+def scopes_text(scopes):
+    return ",".join(s.text() for s in scopes)
+
+
+def scopes_slug(scopes):
+    return "+".join(s.slug() for s in scopes)
 
 
 @dataclass
@@ -111,6 +129,9 @@ def trace(model):
         def __init__(self):
             super().__init__()
             self.stack = []
+            # Buffers read as nodes, not as the values they hold now: a KV cache that forward
+            # writes must not be folded into a constant.
+            self.proxy_buffer_attributes = True
 
         def call_module(self, m, forward, args, kwargs):
             self.stack.append((self.path_of_module(m), type(m).__name__))
@@ -289,21 +310,21 @@ def _common_prefix(paths):
     return ".".join(out)
 
 
-def node_keys(gm, scope, blocks, why):
-    """{node: key} for the nodes that compute tensors; equal keys in a row make one piece."""
-    keys = {}
-    for node in gm.graph.nodes:
-        if node.op not in ("call_function", "call_method", "call_module"):
-            continue
-        if scope.kind == "layer":
-            keys[node] = node_layer(node, blocks)
-        elif scope.kind == "attention-out":
-            keys[node] = node_attention(node)
-        elif scope.kind == "auto":
-            keys[node] = node in why
-        else:
-            keys[node] = _outermost_match(node_path(node), scope.regex)
-    return keys
+def node_key(node, scope, blocks, why):
+    if scope.kind == "layer":
+        return node_layer(node, blocks)
+    if scope.kind == "attention-out":
+        return node_attention(node)
+    if scope.kind == "auto":
+        return node in why
+    return _outermost_match(node_path(node), scope.regex)
+
+
+def node_keys(gm, scopes, blocks, why):
+    """{node: key} for the nodes that compute tensors, a key per scope; equal keys in a row make one
+    piece."""
+    return {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
+            if node.op in ("call_function", "call_method", "call_module")}
 
 
 def _outermost_match(path, regex):
@@ -315,10 +336,14 @@ def _outermost_match(path, regex):
     return None
 
 
-def split(model, inputs, scope, model_name="the model"):
-    """The model (eval mode) split at the scope's boundaries. Raises BadScope where torch.fx cannot
-    trace it or a piece would pass something other than tensors to another."""
+def split(model, inputs, scopes, model_name="the model"):
+    """The model (eval mode) split at the boundaries of every scope given (a Scope or a list). Raises
+    BadScope where torch.fx cannot trace it or a piece would pass something other than tensors to
+    another."""
     import torch.fx as fx
+
+    scopes = scopes if isinstance(scopes, list) else [scopes]
+    text = scopes_text(scopes)
 
     try:
         gm = trace(model)
@@ -328,11 +353,11 @@ def split(model, inputs, scope, model_name="the model"):
                        "whole (without --scope) or make its forward traceable")
     values, _ = record_values(gm, inputs)
     blocks = repeated_blocks(model)  # every piece's tag names its layer
-    if scope.kind == "layer" and not blocks:
+    if "layer" in [s.kind for s in scopes] and not blocks:
         raise BadScope(f"{model_name}: no repeated block found for --scope layer (torchvision's layer1..layerN, or a "
                        "ModuleList or Sequential of two or more modules of one class)")
     why = uncapturable(gm, values)
-    keys = node_keys(gm, scope, blocks, why)
+    keys = node_keys(gm, scopes, blocks, why)
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
     run_of = {}
     runs = []
@@ -346,8 +371,8 @@ def split(model, inputs, scope, model_name="the model"):
         runs[-1].append(node)
         run_of[node] = len(runs) - 1
     if len(runs) < 2:
-        raise BadScope(f"{model_name}: --scope {scope.text()} leaves the model in one piece (nothing to split: "
-                       f"{_nothing_to_split(scope)})")
+        raise BadScope(f"{model_name}: --scope {text} leaves the model in one piece (nothing to split: "
+                       f"{'; '.join(_nothing_to_split(s) for s in scopes)})")
 
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     input_ref = {n: f"input{i}" for i, n in enumerate(placeholders)}
@@ -371,7 +396,7 @@ def split(model, inputs, scope, model_name="the model"):
             return env[node]
         if node in input_ref or (node in run_of and run_of[node] < p):
             if not _is_tensor(values.get(node)):
-                raise BadScope(f"{model_name}: --scope {scope.text()}: node {node.name} "
+                raise BadScope(f"{model_name}: --scope {text}: node {node.name} "
                                f"({type(values.get(node)).__name__}) would pass from one piece to another; only "
                                "tensors can")
             ref = ref_of(node)
@@ -408,10 +433,12 @@ def split(model, inputs, scope, model_name="the model"):
                                "piece to another; only tensors can")
         module = fx.GraphModule(gm, graphs[p], class_name=f"Piece{p}")
         tag = _tag(run, blocks, why)
-        if scope.kind == "modules":
+        for i, scope in enumerate(scopes):
+            if scope.kind != "modules":
+                continue
             # The module graphbench's modules= scope matches: the outermost match, or for the
             # pieces between, a path that does not match.
-            key = keys[run[0]]
+            key = keys[run[0]][i]
             tag["module"] = key if key is not None else ("" if re.search(scope.regex, tag["module"]) else
                                                          tag["module"])
         pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
@@ -455,14 +482,55 @@ def resolve(ref, inputs, outputs):
     return outputs[int(m.group(1))][int(m.group(2))]
 
 
-def run_chain(calls, wiring, model_outputs, inputs):
-    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs."""
+def run_chain(calls, wiring, model_outputs, inputs, piece_args=None):
+    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs. Each
+    piece's arguments are appended to `piece_args` where given."""
     outputs = []
     for call, refs in zip(calls, wiring):
-        result = call(*[resolve(r, inputs, outputs) for r in refs])
+        args = [resolve(r, inputs, outputs) for r in refs]
+        if piece_args is not None:
+            piece_args.append(args)
+        result = call(*args)
         outputs.append(tuple(result) if isinstance(result, (tuple, list)) else (result,))
     return [resolve(r, inputs, outputs) for r in model_outputs]
 
 
 def largest_difference(got, expected):
     return max((float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected)), default=0.0)
+
+
+def segment_key(scope, tag):
+    """The graph a piece belongs to under the scope, as graphbench's segments (capture_scope.h) make
+    them from its tag: equal keys in a row are one graph; None runs eagerly."""
+    if scope.kind == "layer":
+        return ("layer", tag["layer"])
+    return "captured" if captured_under(scope, tag) else None
+
+
+def segments(tags, scope):
+    """[(captured, [piece indices])] in order: the pieces the scope captures together, and those it
+    runs eagerly."""
+    out = []
+    previous = object()
+    for k, tag in enumerate(tags):
+        key = segment_key(scope, tag)
+        if scope.kind == "modules" and key is not None:
+            key = ("module", tag["module"])  # each matching module its own graph
+        if not out or key != previous:
+            out.append((key is not None, []))
+            previous = key
+        out[-1][1].append(k)
+    return out
+
+
+def captured_under(scope, tag):
+    """Whether a piece is captured under the scope, as graphbench decides it from the piece's tag:
+    attention-out leaves attention eager, auto what cannot be captured, modules= what does not
+    match; layer captures every piece."""
+    if scope.kind == "attention-out":
+        return not tag["attention"]
+    if scope.kind == "auto":
+        return tag["capturable"]
+    if scope.kind == "modules":
+        return bool(re.search(scope.regex, tag["module"]))
+    return True
