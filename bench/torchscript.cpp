@@ -206,6 +206,11 @@ class TorchScriptCase final : public CaseInstance {
     const auto outputs = ops::script_module_call(b, module_call(module), inputs, params);
     const ValueId loss = add_loss(b, outputs.at(0));
     const auto grads = ops::backward(b, loss, params);
+    // The optimizer's update, tagged so that the fwd-bwd scope (capture_scope.h) runs it eagerly.
+    OpTag update;
+    update.module = "optimizer";
+    update.optimizer = true;
+    b.set_tag(update);
     const std::string optimizer = bench::param_string(spec_, "optimizer");
     const double lr = bench::param_number(spec_, "lr");
     const double weight_decay = bench::param_number(spec_, "weight_decay");
@@ -218,6 +223,7 @@ class TorchScriptCase final : public CaseInstance {
       adam.decoupled_weight_decay = optimizer == "adamw";
       ops::adam_step(b, params, grads, adam);
     }
+    b.clear_tag();
     b.output("loss", loss);
     return b.build();
   }

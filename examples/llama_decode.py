@@ -5,14 +5,15 @@ pieces"): one token per sequence against a static KV cache, in plain torch.nn th
         --format pt -o models/
     build/graphbench run --config models/suite.json
 
-The decoder of configs/decode.json's Llama-class cases (transformers' own code does not trace with
-torch.fx): width 2048, 6 layers, grouped-query attention with 16 query and 4 key/value heads, RMSNorm,
-rotary position embeddings, a SwiGLU MLP of width 5632, vocabulary 32000, bfloat16 on the GPU
-(float32 on the CPU). Its inputs are the new tokens [batch, 1] and the position [1] they take; each
-layer's attention writes its key and value into its cache (buffers of [batch, 4, MAX_SEQ, 128]) at
-that position and attends to every position up to it. All shapes are fixed, so the step captures
-whole; `--scope layer` gives one piece per layer, `--scope attention-out` the attention modules
-(cache write and attention) as pieces of their own, run eagerly as vLLM's piecewise mode does.
+Of the size of configs/decode.json's Llama-class decoder, written in plain torch.nn so that torch.fx
+traces it: width 2048, 6 layers, grouped-query attention with 16 query and 4 key/value heads,
+RMSNorm, rotary position embeddings, a SwiGLU MLP of width 5632, vocabulary 32000, bfloat16. Its
+inputs are the new tokens [batch, 1] and the position [1] they take; each layer's attention writes
+its key and value into its cache (buffers of [batch, 4, 1024, 128]) at that position and attends to
+every position up to it. All shapes are fixed, so the step captures whole; `--scope layer` gives
+one piece per layer, `--scope attention-out` the attention modules (cache write and attention) as
+pieces of their own, which graphbench's attention-out scope runs eagerly as vLLM's piecewise mode
+does, and `--scope layer,attention-out` one chain that serves both.
 """
 
 import torch
@@ -109,7 +110,7 @@ class LlamaDecode(nn.Module):
 
 def make_model(batch=1):
     """The decoding step and its inputs (tokens, and the position drawn from [POS, POS + 1))."""
-    dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
+    dtype = torch.bfloat16
     model = LlamaDecode(batch, dtype).to(dtype)
     tokens = torch.randint(0, VOCAB, (batch, 1))
     pos = torch.tensor([POS])

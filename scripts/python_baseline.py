@@ -520,6 +520,16 @@ def pieces_cells(figure):
     return f" {figure['pieces']} | {fmt_us(figure['pieces_eager']['median_us'])} | {'; '.join(cells)} |"
 
 
+def scope_cells(graphbench, case_name):
+    """graphbench's graph medians of a case swept over scopes (records NAME[scope=SCOPE]):
+    "full: 812; layer: 845"."""
+    prefix = f"{case_name}[scope="
+    cells = [f"{case[len(prefix):-1]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
+             for (case, variant), value in graphbench.items()
+             if variant == "graph" and case.startswith(prefix) and case.endswith("]")]
+    return "; ".join(cells)
+
+
 def table(by_case, graphbench):
     header = "| case | model | batch | mode |"
     rule = "|---|---|--:|---|"
@@ -536,13 +546,17 @@ def table(by_case, graphbench):
     if scoped:
         header += " pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs) |"
         rule += "--:|--:|---|"
+        if graphbench is not None:
+            header += " graphbench graph per scope (us) |"
+            rule += "---|"
     lines = [header, rule]
     for case_name, e in by_case.items():
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
         graph = None
         if graphbench is not None:
-            eager = graphbench.get((case_name, "eager"))
-            graph = graphbench.get((case_name, "graph"))
+            # A case swept over scopes is NAME[scope=SCOPE] in graphbench's records: its full scope here.
+            eager = graphbench.get((case_name, "eager")) or graphbench.get((f"{case_name}[scope=full]", "eager"))
+            graph = graphbench.get((case_name, "graph")) or graphbench.get((f"{case_name}[scope=full]", "graph"))
             note = " (ran eagerly)" if graph and graph[1] else ""
             share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
             row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
@@ -557,6 +571,8 @@ def table(by_case, graphbench):
             row += f" failed: {e['reason']} | | | | |" + (" |" if graphbench is not None else "")
         if scoped:
             row += pieces_cells(e.get("pieces"))
+            if graphbench is not None:
+                row += f" {scope_cells(graphbench, case_name)} |"
         lines.append(row)
     return "\n".join(lines) + "\n"
 

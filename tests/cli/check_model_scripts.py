@@ -164,6 +164,20 @@ def main(source_dir, work_dir):
                              capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"python_baseline.py {args}: exit {run.returncode}, {run.stderr}")
     check_pieces_suite(work_dir, python_baseline, model_zoo)
+    # A case of pieces in the table: Python's chain per scope, graphbench's per scope (a case swept
+    # over scopes is NAME[scope=SCOPE] in its records; the full scope fills the graph column).
+    medians = {("m[scope=full]", "graph"): (800.0, "", None), ("m[scope=layer]", "graph"): (845.0, "", None),
+               ("m[scope=full]", "eager"): (2000.0, "", None)}
+    one = {"median_us": 1000.0}
+    pieces = {"pieces": 8, "pieces_eager": {"median_us": 1900.0},
+              "scopes": {"layer": {"graphs": 4, "graphed": {"median_us": 900.0}},
+                         "attention-out": {"graphs": 3, "graphed": {"failed": "RuntimeError: no"}}}}
+    row = python_baseline.table({"m": {"model": "py:m.py:make", "batch": 1, "mode": "inference", "status": "ok",
+                                       "eager": one, "graph": one, "graph_copy": one, "pieces": pieces}},
+                                medians).splitlines()[2]
+    check(row == "| m | py:m.py:make | 1 | inference | 2000 | 800 |  | 1000 | 1000 | 1000 |  |  | 0.800 (eager) | 8 | "
+                 "1900 | layer: 900 (4 graphs); attention-out: failed: RuntimeError: no (3 graphs) | full: 800; layer: 845 |",
+          f"a case of pieces in the table: {row}")
 
     # The baseline reads the manifests beside the files the suite names: one model per distinct case.
     read = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
