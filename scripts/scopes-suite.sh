@@ -30,14 +30,16 @@ written at 512, bfloat16) at batch 1, 8, 32 and 128; ResNet-50 inference by stag
 mixture-of-experts block whose routing has data-dependent shapes. Models split into TorchScript pieces by \
 scripts/export_model.py --scope; random weights. The model files are not committed: make them with \
 scripts/scopes-suite.sh (needs PyTorch and torchvision)."
-export_model() {
-  "$py" "$here/export_model.py" "$@" --format pt -o "$out" --suite "$suite" --suite-name scopes || status=1
+append=()
+export_model() {  # the first writes the suite afresh, the others add to it
+  "$py" "$here/export_model.py" "$@" --format pt -o "$out" --suite "$suite" --suite-name scopes "${append[@]}" \
+    --suite-description "$description" || status=1
+  append=(--append)
 }
-export_model py:examples/llama_decode.py:make_model --batch 1,8,32,128 --scope layer,attention-out \
-  --suite-description "$description"
-export_model torchvision:resnet50 --batch 1,32 --scope layer --append
-export_model torchvision:resnet18 --batch 32 --mode train --append
-export_model py:examples/moe_block.py:make_model --scope auto --append
+export_model py:examples/llama_decode.py:make_model --batch 1,8,32,128 --scope layer,attention-out
+export_model py:examples/moe_block.py:make_model --scope auto
+export_model torchvision:resnet18 --batch 32 --mode train
+export_model torchvision:resnet50 --batch 1,32 --scope layer
 # Each case swept over the scopes it compares (the eager variant beside them).
 "$py" - "$suite" "$here" <<'PY' || status=1
 import json, sys
