@@ -26,6 +26,7 @@ from check_support import check, finish
 SKIP = 77
 CONV = "py:examples/conv_attention.py:make_model"
 MOE = "py:examples/moe_block.py:make_model"
+STAGED = "py:tests/cli/pieces/staged_net.py:make_model"
 QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "3", "--warmup", "1"]
 
 
@@ -73,6 +74,28 @@ def check_wiring(suite, models):
               f"the MoE's uncapturable pieces {[(p['inputs'], p.get('reason')) for p in eager]}")
         check(moe["pieces"][0]["capturable"] and moe["pieces"][-1]["capturable"],
               "the MoE's first and last pieces (projection, router; head) capturable")
+
+
+def check_stages(source_dir, work_dir):
+    """A network in stages named as torchvision's ResNets (layer1, layer2): --scope layer cuts it by
+    stage, --scope modules=REGEX by the matching module, each piece tagged so."""
+    folder = os.path.join(work_dir, "staged")
+    for scope in ("layer", "modules=layer2|fc"):
+        run = export(source_dir, STAGED, "--format", "pt", "--scope", scope, "-o", folder, "--append")
+        check(run.returncode == 0, f"export of the staged network --scope {scope}: exit {run.returncode}, {run.stderr}")
+    try:
+        with open(os.path.join(folder, "suite.json"), encoding="utf-8") as f:
+            cases = {c["name"]: c for c in json.load(f)["cases"]}
+    except (OSError, ValueError, KeyError) as e:
+        check(False, f"no suite of the staged network ({e})")
+        return
+    layer = cases.get("py-staged_net-make_model-b2-pt-layer", {}).get("pieces", [])
+    got = [(p["module"], p["layer"]) for p in layer]
+    # A piece's module is the common prefix of what it computes: layer2 holds one block.
+    check(got == [("", -1), ("layer1", 0), ("layer2.0", 1), ("", -1)], f"the stages' pieces {got}")
+    modules = cases.get("py-staged_net-make_model-b2-pt-modules-layer2-fc", {}).get("pieces", [])
+    got = [p["module"] for p in modules]
+    check(got == ["", "layer2", "", "fc"], f"the modules' pieces {got}")
 
 
 def bad_wiring(source_dir, work_dir, graphbench, suite, models):
@@ -217,6 +240,7 @@ def main(source_dir, work_dir, graphbench):
     check(run.returncode == 2 and "py:examples/moe_block.py:make_model: --scope attention-out leaves the model in one "
                                   "piece (nothing to split: no attention module or call found)" in run.stderr,
           f"a scope that does not split: exit {run.returncode}, {run.stderr}")
+    check_stages(source_dir, work_dir)
     print(f"check_model_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
 
     suite_path = os.path.join(models, "suite.json")
