@@ -353,19 +353,27 @@ def measure_inference(case, args, scope=None):
     with torch.no_grad():
         eager = time_median_us(lambda: model(*inputs), args)
         expected = [t.clone() for t in model_zoo.flat_tensors(model(*inputs))]
-        graph, static_out = capture(lambda: model(*static_inputs))
-        replay = time_median_us(graph.replay, args)
+        try:
+            graph, static_out = capture(lambda: model(*static_inputs))
+        except Exception as e:  # noqa: BLE001 - a model that cannot be captured whole: its pieces may be
+            if scope is None:
+                raise
+            failed = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+            replay, copy_replay, max_diff = failed, dict(failed), None
+            graph = None
+        if graph is not None:
+            replay = time_median_us(graph.replay, args)
 
-        def copy_and_replay():
-            for dst, src in zip(static_inputs, inputs):
-                dst.copy_(src)
-            graph.replay()
+            def copy_and_replay():
+                for dst, src in zip(static_inputs, inputs):
+                    dst.copy_(src)
+                graph.replay()
 
-        copy_replay = time_median_us(copy_and_replay, args)
-        copy_and_replay()
-        torch.cuda.synchronize()
-        got = model_zoo.flat_tensors(static_out)
-        max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
+            copy_replay = time_median_us(copy_and_replay, args)
+            copy_and_replay()
+            torch.cuda.synchronize()
+            got = model_zoo.flat_tensors(static_out)
+            max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
         compiled = compiled_figures(model, lambda m: m(*inputs), args)
     if scope is not None:
         compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
@@ -490,6 +498,11 @@ def fmt_us(value):
     return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
 
 
+def figure_cell(figure):
+    """A timed figure, or why there is none (a model that cannot be captured whole)."""
+    return f"failed: {figure['failed']}" if "failed" in figure else fmt_us(figure["median_us"])
+
+
 def compiled_cell(figure):
     """A torch.compile figure with its compile time, or why there is none."""
     if not figure:
@@ -561,8 +574,8 @@ def table(by_case, graphbench):
             share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
             row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
         if e["status"] == "ok":
-            row += (f" {fmt_us(e['eager']['median_us'])} | {fmt_us(e['graph']['median_us'])} |"
-                    f" {fmt_us(e['graph_copy']['median_us'])} | {compiled_cell(e.get('compile'))} |"
+            row += (f" {fmt_us(e['eager']['median_us'])} | {figure_cell(e['graph'])} |"
+                    f" {figure_cell(e['graph_copy'])} | {compiled_cell(e.get('compile'))} |"
                     f" {compiled_cell(e.get('reduce_overhead'))} |")
             if graphbench is not None:
                 best = best_python(e)

@@ -175,6 +175,9 @@ def main(source_dir, work_dir):
     row = python_baseline.table({"m": {"model": "py:m.py:make", "batch": 1, "mode": "inference", "status": "ok",
                                        "eager": one, "graph": one, "graph_copy": one, "pieces": pieces}},
                                 medians).splitlines()[2]
+    failed = python_baseline.figure_cell({"failed": "RuntimeError: operation not permitted when stream is capturing"})
+    check(failed == "failed: RuntimeError: operation not permitted when stream is capturing",
+          f"a whole capture that failed (its pieces are timed still): {failed}")
     check(row == "| m | py:m.py:make | 1 | inference | 2000 | 800 |  | 1000 | 1000 | 1000 |  |  | 0.800 (eager) | 8 | "
                  "1900 | layer: 900 (4 graphs); attention-out: failed: RuntimeError: no (3 graphs) | full: 800; layer: 845 |",
           f"a case of pieces in the table: {row}")
