@@ -7,9 +7,10 @@ mixture-of-experts block whose routing has data-dependent shapes.
 Each token goes to the expert its router scores highest; each expert runs on the tokens routed to
 it, found by nonzero(), so the number of rows an expert computes depends on the data, and the
 expert's rows are added back into a tensor of the tokens' shape (index_add). A CUDA graph replays
-fixed shapes, so the routing and the experts cannot be captured; the attention-free parts around
-them (the projection in, the norm, the router, the projection out) can: `--scope auto` splits the
-model there, the uncapturable pieces run eagerly and the others each as a graph.
+fixed shapes (and nonzero() reads its count back to the host), so the routing and the experts
+cannot be captured; the parts around them (the projection in, the norm, the router, the
+projection out) can: `--scope auto` splits the model there, and graphbench's auto scope runs the
+uncapturable pieces eagerly and captures the others.
 """
 
 import torch
