@@ -1,9 +1,9 @@
 """A Llama-class decoding step written for splitting (docs/models.md, "Splitting a model into
 pieces"): one token per sequence against a static KV cache, in plain torch.nn that torch.fx traces.
 
-    python3 scripts/export_model.py py:examples/llama_decode.py:make_model --batch 1,8 --scope layer \\
+    python3 scripts/export_model.py py:examples/llama_decode.py:make_model --batch 1,8 --scope layer,attention-out \\
         --format pt -o models/
-    build/graphbench run --config models/suite.json
+    build/graphbench run --config models/suite.json --sweep scope=full,attention-out,layer
 
 Of the size of configs/decode.json's Llama-class decoder, written in plain torch.nn so that torch.fx
 traces it: width 2048, 6 layers, grouped-query attention with 16 query and 4 key/value heads,

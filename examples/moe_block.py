@@ -2,7 +2,7 @@
 mixture-of-experts block whose routing has data-dependent shapes.
 
     python3 scripts/export_model.py py:examples/moe_block.py:make_model --scope auto --format pt -o models/
-    build/graphbench run --config models/suite.json
+    build/graphbench run --config models/suite.json --sweep scope=full,auto
 
 Each token goes to the expert its router scores highest; each expert runs on the tokens routed to
 it, found by nonzero(), so the number of rows an expert computes depends on the data, and the
