@@ -2,6 +2,9 @@
 // as one op of an engine program, so that roles, policies, validation and timing apply as to any
 // workload.
 //   mode inference  forward under no_grad; the weights stay inside the module
+//   pieces          inference of a model split into pieces (scripts/export_model.py --scope): one op
+//                   per piece, tagged (OpTag) and wired as the case says; the chain's output is
+//                   compared with the whole model's (`path`) on the case's inputs before it runs
 //   mode train      one whole training step: forward, the spec's loss, backward through
 //                   LibTorch autograd, and the engine's SGD or Adam updating the module's
 //                   trainable parameters (the program's params) in place; captured as one graph
@@ -12,6 +15,7 @@
 #include "common/case_workload.h"
 #include "models/model_case.h"
 #include "models/script_model.h"
+#include "models/script_pieces.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/ops/autograd.h"
@@ -32,6 +36,7 @@ using bench::number_param;
 
 std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& params, const std::string& mode) {
   if (auto problem = bench::check_model_inputs(params)) return problem;
+  if (auto problem = bench::check_pieces(params, mode)) return problem;
   if (mode == "train" && !params.contains("loss")) {
     return ParamProblem{"", "missing required key \"loss\" (mode train: mean, mse or cross_entropy)"};
   }
@@ -64,6 +69,8 @@ WorkloadDescriptor torchscript_descriptor() {
               number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
+  d.params.push_back(bench::pieces_param());
+  d.params.push_back(bench::piece_outputs_param());
   d.check = check_torchscript_params;
   d.sweep_axes = bench::model_sweep_axes();
   return d;
@@ -84,7 +91,11 @@ class TorchScriptCase final : public CaseInstance {
     if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module);
     module.train(train_);
     if (train_) dropout_modules_ = bench::dropout_modules(module);
-    program_ = train_ ? build_train_program(module) : build_inference_program(module);
+    if (bench::has_pieces(spec_)) {
+      program_ = build_pieces_program(module);
+    } else {
+      program_ = train_ ? build_train_program(module) : build_inference_program(module);
+    }
   }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
@@ -141,6 +152,44 @@ class TorchScriptCase final : public CaseInstance {
     return b.build();
   }
 
+  // One op per piece, each tagged from its piece, wired as the case says. The chain runs once first:
+  // its pieces' inputs are what each op is built at, and its output must equal the whole model's.
+  std::shared_ptr<const Program> build_pieces_program(torch::jit::Module& whole) {
+    const bench::ScriptPieces pieces = bench::read_pieces(spec_);
+    std::vector<torch::jit::Module> modules = bench::load_pieces(spec_, pieces, device_);
+    const bench::ChainRun chain = bench::run_chain(spec_, pieces, modules, inputs_);
+    std::vector<at::Tensor> expected;
+    {
+      at::NoGradGuard no_grad;
+      expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));
+    }
+    const std::string difference = bench::chain_difference(chain.outputs, expected, tolerance_.rtol, tolerance_.atol);
+    if (!difference.empty()) {
+      throw EngineError(fmt::format("the chain of {} pieces differs from the whole model {}: {}", pieces.pieces.size(),
+                                    bench::param_string(spec_, "path"), difference));
+    }
+    Builder b("torchscript_pieces");
+    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
+    std::vector<std::vector<ValueId>> outputs;
+    const auto resolve = [&](const bench::PieceRef& ref) {
+      return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
+    };
+    for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
+      const bench::ScriptPiece& piece = pieces.pieces[k];
+      std::vector<ValueId> args;
+      for (const auto& ref : piece.inputs) args.push_back(resolve(ref));
+      ops::ScriptModuleCall call;
+      call.module = modules[k];
+      call.example_inputs = chain.piece_inputs[k];
+      call.label = piece.path;
+      b.set_tag(piece.tag);
+      outputs.push_back(ops::script_module_call(b, call, args, {}));
+    }
+    b.clear_tag();
+    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), resolve(pieces.outputs[i]));
+    return b.build();
+  }
+
   std::shared_ptr<const Program> build_train_program(const torch::jit::Module& module) {
     for (const auto& p : module.named_parameters(/*recurse=*/true)) {
       if (!p.value.requires_grad()) continue;
@@ -158,6 +207,11 @@ class TorchScriptCase final : public CaseInstance {
     const auto outputs = ops::script_module_call(b, module_call(module), inputs, params);
     const ValueId loss = add_loss(b, outputs.at(0));
     const auto grads = ops::backward(b, loss, params);
+    // The optimizer's update, tagged so that the fwd-bwd scope (capture_scope.h) runs it eagerly.
+    OpTag update;
+    update.module = "optimizer";
+    update.optimizer = true;
+    b.set_tag(update);
     const std::string optimizer = bench::param_string(spec_, "optimizer");
     const double lr = bench::param_number(spec_, "lr");
     const double weight_decay = bench::param_number(spec_, "weight_decay");
@@ -170,6 +224,7 @@ class TorchScriptCase final : public CaseInstance {
       adam.decoupled_weight_decay = optimizer == "adamw";
       ops::adam_step(b, params, grads, adam);
     }
+    b.clear_tag();
     b.output("loss", loss);
     return b.build();
   }
@@ -211,7 +266,10 @@ class TorchScriptCase final : public CaseInstance {
 class TorchScriptWorkload final : public bench::CaseWorkload<TorchScriptCase> {
  public:
   using CaseWorkload::CaseWorkload;
-  void preflight(const CaseSpec& spec) const override { bench::load_script_model(spec, at::kCPU); }
+  void preflight(const CaseSpec& spec) const override {
+    bench::load_script_model(spec, at::kCPU);
+    if (bench::has_pieces(spec)) bench::load_pieces(spec, bench::read_pieces(spec), at::kCPU);
+  }
 };
 
 }  // namespace

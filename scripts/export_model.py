@@ -28,6 +28,13 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (scripts/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
+Pieces: --scope layer|attention-out|modules=REGEX|auto (TorchScript, inference) splits the model with
+torch.fx at the scope's boundaries (scripts/model_pieces.py; several scopes, comma-separated, split at
+the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
+beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece; the suite's case (named <stem>-pt-<scope>)
+keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
+`piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
+written. A model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
 (parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
@@ -43,6 +50,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_pieces  # noqa: E402
 import model_zoo  # noqa: E402
 import own_code  # noqa: E402
 import trace_fixes  # noqa: E402
@@ -132,6 +140,11 @@ def parse_args(argv):
     p.add_argument("--rtol", type=float, help="the cases' tolerance of the comparison with eager (default: by dtype)")
     p.add_argument("--atol", type=float, help="the cases' absolute tolerance (default: by dtype)")
     p.add_argument("--device", help="where to trace and compile (default cuda if available, else cpu)")
+    p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
+                   help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
+                        "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
+                        "model's file, a TorchScript file per piece, "
+                        "and a case that runs the chain of pieces (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
@@ -145,7 +158,21 @@ def parse_args(argv):
         p.error("--dynamic-batch: give one --batch, the example the package is traced with")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
+    if args.scope is not None:
+        if args.format != ["pt"]:
+            p.error("--scope writes TorchScript pieces: give --format pt with it (AOTInductor pieces are not made yet)")
+        if args.mode != "inference":
+            p.error("--scope splits a model for inference: training pieces are not made yet (leave --mode out)")
+        if args.dry_run:
+            p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     return args
+
+
+def scope_arg(text):
+    try:
+        return model_pieces.parse_scopes(text)
+    except model_pieces.BadScope as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def input_range(text):
@@ -206,6 +233,16 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
         entry.update({"mode": "train", "loss": case.loss, "optimizer": case.optimizer, "lr": case.lr})
         if case.optimizer == "sgd":
             entry["momentum"] = case.momentum
+    return entry
+
+
+def pieces_case(entry, scope, pieces, outputs, suite_dir):
+    """The whole model's case turned into the chain of its pieces: `path` stays the whole model
+    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain."""
+    entry = dict(entry)
+    entry["name"] = f"{entry['name']}-{model_pieces.scopes_slug(scope)}"
+    entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
+    entry["piece_outputs"] = outputs
     return entry
 
 
@@ -339,6 +376,64 @@ def export(case, fmt, path, device, settings, channels_last=False):
         torch.cuda.empty_cache()
 
 
+def piece_path(whole_file, scope, k):
+    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
+    whole_file = str(whole_file)
+    stem = whole_file[:-len(".pt")] if whole_file.endswith(".pt") else whole_file
+    return Path(f"{stem}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
+
+
+def default_tolerance(case, tolerances):
+    """The tolerance graphbench compares with (model_case.cpp's model_tolerance): by dtype, or given."""
+    rtol, atol = {"float16": (1e-2, 1e-3), "bfloat16": (5e-2, 1e-2)}.get(case.dtype, (1e-3, 1e-4))
+    return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
+
+
+def export_pieces(case, scope, whole_file, device, tolerances):
+    """Splits the model at the scope's boundaries (model_pieces.py), writes each piece as TorchScript
+    beside the whole model's file and returns the case's "pieces" and "piece_outputs" (paths
+    absolute). The chain of traced pieces is run on the model's inputs and compared with the whole
+    model's output: a chain that differs is an error (RuntimeError), and nothing is returned."""
+    import torch
+
+    model = model_zoo.build_model(case, device)
+    if not case.decode:
+        model = model.to(device)
+    model.eval()
+    inputs = model_zoo.make_inputs(case, device)
+    print(f"{PROG}: {case.model} batch {case.batch} split at --scope {model_pieces.scopes_text(scope)}",
+          file=sys.stderr)
+    with torch.no_grad(), trace_fixes.traceable(case):
+        split = model_pieces.split(model, inputs, scope, case.model)
+        expected = model_zoo.flat_tensors(model(*inputs))
+        pieces, outputs = [], []
+        for k, piece in enumerate(split.pieces):
+            args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
+            traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
+            path = piece_path(whole_file, scope, k)
+            torch.jit.save(traced, str(path))
+            outputs.append(tuple(model_zoo.flat_tensors(traced(*args))))
+            if len(outputs[-1]) != piece.outputs:
+                raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
+            pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag})
+            with open(model_zoo.manifest_path(path), "w", encoding="utf-8") as f:
+                json.dump({**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k}, f, indent=2)
+                f.write("\n")
+        got = [model_pieces.resolve(ref, inputs, outputs) for ref in split.outputs]
+    if len(got) != len(expected):
+        raise RuntimeError(f"the chain of pieces returns {len(got)} tensors, the whole model {len(expected)}")
+    rtol, atol = default_tolerance(case, tolerances)
+    for i, (a, b) in enumerate(zip(got, expected)):
+        if a.shape != b.shape or not torch.allclose(a.float(), b.float(), rtol=rtol, atol=atol):
+            raise RuntimeError(f"the chain of pieces differs from the whole model at output {i} (largest difference "
+                               f"{model_pieces.largest_difference([a], [b]) if a.shape == b.shape else 'shape'}, "
+                               f"rtol {rtol}, atol {atol})")
+    print(f"{PROG}: {len(pieces)} pieces, their chain equals the whole model (largest difference "
+          f"{model_pieces.largest_difference(got, expected):.3g})", file=sys.stderr)
+    del model
+    return pieces, split.outputs
+
+
 def made_by_arguments(argv):
     """The arguments that decide what the files are: without --dry-run and the suite's description."""
     out = []
@@ -387,8 +482,22 @@ def main(argv):
                     failed = True
                     continue
             model_zoo.write_manifest(path, case)
-            entries.append(suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
-                                      {"rtol": args.rtol, "atol": args.atol}))
+            entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
+                               {"rtol": args.rtol, "atol": args.atol})
+            if args.scope is not None:
+                try:
+                    pieces, outputs = export_pieces(case, args.scope, path, device,
+                                                    {"rtol": args.rtol, "atol": args.atol})
+                except model_pieces.BadScope as e:
+                    print(f"{PROG}: error: {e}", file=sys.stderr)
+                    return 2
+                except Exception as e:  # noqa: BLE001 - say which split failed, go on with the others
+                    print(f"{PROG}: error: splitting {case.model} (batch {case.batch}) at --scope "
+                          f"{model_pieces.scopes_text(args.scope)} failed: {type(e).__name__}: {e}", file=sys.stderr)
+                    failed = True
+                    continue
+                entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir)
+            entries.append(entry)
     write_suite(suite_path, entries, args)
     print(f"{PROG}: wrote {len(entries)} case(s) to {suite_path}", file=sys.stderr)
     return 1 if failed else 0

@@ -58,6 +58,13 @@
 #               and a training step with the file's own loss, exported ($OWN_CODE_FORMATS, default
 #               pt; pt,pt2 adds AOTInductor packages and a dynamic-batch package of the example swept
 #               over batch 1 to 64), run, and Python's four figures beside them (results/own-code)
+#     scopes    capture scopes side by side (docs/models.md, "Splitting a model into pieces"): the
+#               models of configs/scopes.json exported and split into pieces (scripts/scopes-suite.sh
+#               writes the suite to $SCOPES_SUITE, default models/scopes.json; SCOPES_SUITE=
+#               configs/scopes.json rewrites the committed one), run swept over their scopes
+#               ($MODEL_ARGS), then Python's figures on the same pieces (make_graphed_callables per
+#               scope, reduce-overhead on the whole model, the four of the whole model) beside them
+#               (results/scopes)
 #     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
@@ -345,6 +352,17 @@ JOIN
       run own-code-python "$py" scripts/python_baseline.py --suite models/own-code.json \
         --graphbench "$OUT/results/own-code/results.json" "${python_args[@]}" \
         -o "$OUT/results/own-code/python-baseline.json" || status=1
+      ;;
+    scopes)
+      py=${PYTHON:-python3}
+      scopes_suite=${SCOPES_SUITE:-models/scopes.json}
+      run scopes-export env PYTHON="$py" scripts/scopes-suite.sh models "$scopes_suite" || status=1
+      run scopes "$gb" run --config "$scopes_suite" "${model_args[@]}" -o "$OUT/results/scopes" || status=1
+      mkdir -p "$OUT/results/scopes"
+      cp "$scopes_suite" "$OUT/results/scopes/exported-suite.json" 2>/dev/null
+      run scopes-python "$py" scripts/python_baseline.py --suite "$scopes_suite" \
+        --graphbench "$OUT/results/scopes/results.json" "${python_args[@]}" \
+        -o "$OUT/results/scopes/python-baseline.json" || status=1
       ;;
     mobilenet-adam)
       run mobilenet-export "${PYTHON:-python3}" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \

@@ -26,6 +26,15 @@ Per model, on the GPU, in this process:
                   (recorded on the second call, replayed from the third): what a Python user picks
                   to capture; each compiled figure comes with its compile time (the wall time of
                   the calls until it runs compiled: one for compile, three for reduce-overhead)
+With --scope SCOPE (model names), or for a suite's case of pieces (scripts/export_model.py --scope:
+the scope is read from its first piece's manifest), the model is split again at the same
+boundaries (scripts/model_pieces.py) and two more figures come beside:
+    pieces        the chain of pieces called eagerly, piece after piece
+    graphed pieces  torch.cuda.make_graphed_callables on the pieces the scope captures (all of them
+                  for layer; attention-out leaves the attention pieces eager, auto those that cannot
+                  be captured, modules=REGEX those whose module does not match), the others eager:
+                  partial network capture as PyTorch's documentation shows it
+reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
 A decoding step (scripts/decoders.py) is built from its manifest as graphbench's file was: the same
 static cache, the step at the same position every call.
 Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
@@ -45,6 +54,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_pieces  # noqa: E402
 import model_zoo  # noqa: E402
 
 PROG = "python_baseline.py"
@@ -69,14 +79,47 @@ def parse_args(argv):
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
     p.add_argument("--no-compile", action="store_true", help="leave out the two torch.compile figures")
+    p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
+                   help="with model names: the model split at a capture scope (layer, attention-out, modules=REGEX, "
+                        "auto) and its pieces timed eagerly and with make_graphed_callables")
     args = p.parse_args(argv)
     if bool(args.models) == bool(args.suite):
         p.error("give model names or --suite, not both")
+    if args.scope is not None and args.suite:
+        p.error("--scope goes with model names: a suite's cases of pieces say their own scope")
+    if args.scope is not None and args.mode != "inference":
+        p.error("--scope splits a model for inference: leave --mode out")
     return args
 
 
+def scope_arg(text):
+    try:
+        return model_pieces.parse_scopes(text)
+    except model_pieces.BadScope as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def case_scope(model_file, case):
+    """The scope of a suite's case of pieces: its first piece's manifest says it; None for a whole model."""
+    pieces = case.get("pieces")
+    if not pieces:
+        return None
+    manifest = model_zoo.manifest_path(model_file(pieces[0]["path"]))
+    try:
+        with open(manifest, "r", encoding="utf-8") as f:
+            text = json.load(f)["scope"]
+    except (OSError, ValueError, KeyError) as e:
+        raise model_zoo.BadInput(f"{manifest}: cannot read the scope of case {case.get('name')} ({e}); "
+                                 "scripts/export_model.py --scope writes it")
+    try:
+        return model_pieces.parse_scopes(text)
+    except model_pieces.BadScope as e:
+        raise model_zoo.BadInput(f"{manifest}: {e}")
+
+
 def cases_from_suite(path):
-    """(case name, ModelCase) for every case of a suite, from the manifests beside its model files."""
+    """(case name, ModelCase, scope or None) for every case of a suite, from the manifests beside its
+    model files."""
     try:
         with open(path, "r", encoding="utf-8") as f:
             suite = json.load(f)
@@ -87,8 +130,10 @@ def cases_from_suite(path):
     for case in suite.get("cases", []):
         if case.get("workload") not in ("torchscript", "aoti"):
             continue
-        model_file = case["path"] if os.path.isabs(case["path"]) else os.path.join(base, case["path"])
-        out.append((case["name"], model_zoo.read_manifest(model_file)))
+        def model_file(path):
+            return path if os.path.isabs(path) else os.path.join(base, path)
+
+        out.append((case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case)))
     if not out:
         raise model_zoo.BadInput(f"{path}: no torchscript or aoti case")
     return out
@@ -119,7 +164,8 @@ def cases_from_names(args):
         if case.source == "py":
             model_zoo.describe_own_code(case, batch_given, cli_ranges)
             case.check()
-        named.append((case.stem(), case))
+        name = case.stem() + (f"-{model_pieces.scopes_slug(args.scope)}" if args.scope else "")
+        named.append((name, case, args.scope))
     return named
 
 
@@ -207,7 +253,98 @@ def compiled_figures(model, call, args):
     return out
 
 
-def measure_inference(case, args):
+class Segment:
+    """Pieces run one after another as one callable (an nn.Module, so that make_graphed_callables
+    sees their parameters): what one graph of a scope captures."""
+
+    def __init__(self, pieces, indices):
+        import torch
+
+        self.indices = indices
+        inside = {f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)}
+        self.inputs = list(dict.fromkeys(r for k in indices for r in pieces[k].inputs if r not in inside))
+        self.outputs = [f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)]
+        wiring = [pieces[k].inputs for k in indices]
+        inputs = self.inputs
+
+        class Run(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pieces = torch.nn.ModuleList([pieces[k].module for k in indices])
+
+            def forward(self, *args):
+                env = dict(zip(inputs, args))
+                out = []
+                for k, piece, refs in zip(indices, self.pieces, wiring):
+                    result = piece(*[env[r] for r in refs])
+                    for n, t in enumerate(result):
+                        env[f"piece{k}.out{n}"] = t
+                        out.append(t)
+                return tuple(out)
+
+        self.module = Run().eval()
+
+
+def run_segments(segments, calls, model_outputs, inputs, piece_args=None):
+    """Calls each segment (calls[i]) on its inputs; the model's outputs."""
+    env = {f"input{i}": t for i, t in enumerate(inputs)}
+    for segment, call in zip(segments, calls):
+        args = [env[r] for r in segment.inputs]
+        if piece_args is not None:
+            piece_args.append(args)
+        for ref, t in zip(segment.outputs, call(*args)):
+            env[ref] = t
+    return [env[r] for r in model_outputs]
+
+
+def measure_pieces(case, model, inputs, expected, scopes, args):
+    """The model (eval mode, on the GPU) split at the scopes' boundaries: the chain of pieces called
+    eagerly, and for each scope the chain with the pieces it captures made graphed callables, one per
+    graph that graphbench's scope makes (model_pieces.segments); each graphed chain's largest
+    difference from the whole model in eager."""
+    import torch
+
+    # Inference: no backward graphs for make_graphed_callables to make.
+    for p in model.parameters():
+        p.requires_grad_(False)
+    split = model_pieces.split(model, inputs, scopes, case.model)
+    calls = [p.module for p in split.pieces]
+    wiring = [p.inputs for p in split.pieces]
+    with torch.no_grad():
+        figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls),
+                  "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
+                                                 args),
+                  "scopes": {}}
+    for scope in scopes:
+        groups = model_pieces.segments([p.tag for p in split.pieces], scope)
+        segments = [Segment(split.pieces, indices) for _, indices in groups]
+        seg_calls = [s.module for s in segments]
+        entry = {"graphs": sum(1 for captured, _ in groups if captured),
+                 "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+        try:
+            samples = []
+            with torch.no_grad():
+                run_segments(segments, seg_calls, split.outputs, inputs, samples)
+            captured = [i for i, (c, _) in enumerate(groups) if c]
+            if captured:
+                graphed = torch.cuda.make_graphed_callables(
+                    tuple(seg_calls[i] for i in captured), tuple(tuple(t.clone() for t in samples[i]) for i in captured))
+                graphed = graphed if isinstance(graphed, tuple) else (graphed,)
+                for i, g in zip(captured, graphed):
+                    seg_calls[i] = g
+            with torch.no_grad():
+                entry["graphed"] = time_median_us(lambda: run_segments(segments, seg_calls, split.outputs, inputs),
+                                                  args)
+                got = run_segments(segments, seg_calls, split.outputs, inputs)
+                torch.cuda.synchronize()
+                entry["max_abs_diff"] = model_pieces.largest_difference(got, expected)
+        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
+            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+        figure["scopes"][scope.text()] = entry
+    return figure
+
+
+def measure_inference(case, args, scope=None):
     import torch
 
     model = model_zoo.build_model(case, "cuda").cuda().eval()
@@ -216,24 +353,34 @@ def measure_inference(case, args):
     with torch.no_grad():
         eager = time_median_us(lambda: model(*inputs), args)
         expected = [t.clone() for t in model_zoo.flat_tensors(model(*inputs))]
-        graph, static_out = capture(lambda: model(*static_inputs))
-        replay = time_median_us(graph.replay, args)
+        try:
+            graph, static_out = capture(lambda: model(*static_inputs))
+        except Exception as e:  # noqa: BLE001 - a model that cannot be captured whole: its pieces may be
+            if scope is None:
+                raise
+            failed = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+            replay, copy_replay, max_diff = failed, dict(failed), None
+            graph = None
+        if graph is not None:
+            replay = time_median_us(graph.replay, args)
 
-        def copy_and_replay():
-            for dst, src in zip(static_inputs, inputs):
-                dst.copy_(src)
-            graph.replay()
+            def copy_and_replay():
+                for dst, src in zip(static_inputs, inputs):
+                    dst.copy_(src)
+                graph.replay()
 
-        copy_replay = time_median_us(copy_and_replay, args)
-        copy_and_replay()
-        torch.cuda.synchronize()
-        got = model_zoo.flat_tensors(static_out)
-        max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
+            copy_replay = time_median_us(copy_and_replay, args)
+            copy_and_replay()
+            torch.cuda.synchronize()
+            got = model_zoo.flat_tensors(static_out)
+            max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
         compiled = compiled_figures(model, lambda m: m(*inputs), args)
+    if scope is not None:
+        compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
     return eager, replay, copy_replay, max_diff, compiled
 
 
-def measure_training(case, args):
+def measure_training(case, args, scope=None):
     import torch
 
     def setup():
@@ -312,15 +459,16 @@ def measure_all(cases, args):
     results = {}
     by_case = {}
     failed = False
-    for case_name, case in cases:
-        key = json.dumps(case.to_json(), sort_keys=True)
+    for case_name, case, scope in cases:
+        key = json.dumps({**case.to_json(), "scope": model_pieces.scopes_text(scope) if scope else None},
+                         sort_keys=True)
         if key not in results:
             print(f"{PROG}: {case.model} batch {case.batch} ({case.mode})", file=sys.stderr)
             entry = {"model": case.model, "batch": case.batch, "mode": case.mode, "dtype": case.dtype,
                      "inputs": case.inputs()}
             try:
                 measure = measure_training if case.mode == "train" else measure_inference
-                eager, replay, copy_replay, max_diff, compiled = measure(case, args)
+                eager, replay, copy_replay, max_diff, compiled = measure(case, args, scope)
                 entry.update({"status": "ok", "eager": eager, "graph": replay, "graph_copy": copy_replay,
                               "graph_max_abs_diff": max_diff, **compiled})
             except Exception as e:  # noqa: BLE001 - record it, go on with the other models
@@ -350,6 +498,11 @@ def fmt_us(value):
     return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
 
 
+def figure_cell(figure):
+    """A timed figure, or why there is none (a model that cannot be captured whole)."""
+    return f"failed: {figure['failed']}" if "failed" in figure else fmt_us(figure["median_us"])
+
+
 def compiled_cell(figure):
     """A torch.compile figure with its compile time, or why there is none."""
     if not figure:
@@ -367,6 +520,29 @@ def best_python(e):
     return min(ok, key=lambda x: x[1]) if ok else None
 
 
+def pieces_cells(figure):
+    """The scope's cells of a row: the pieces, the eager chain, and per scope the graphed chain with
+    its graphs (or why not)."""
+    if not figure:
+        return " | | |"
+    cells = []
+    for scope, entry in figure["scopes"].items():
+        graphed = entry.get("graphed") or {}
+        time = fmt_us(graphed["median_us"]) if "median_us" in graphed else f"failed: {graphed.get('failed', '')}"
+        cells.append(f"{scope}: {time} ({entry['graphs']} graphs)")
+    return f" {figure['pieces']} | {fmt_us(figure['pieces_eager']['median_us'])} | {'; '.join(cells)} |"
+
+
+def scope_cells(graphbench, case_name):
+    """graphbench's graph medians of a case swept over scopes (records NAME[scope=SCOPE]):
+    "full: 812; layer: 845"."""
+    prefix = f"{case_name}[scope="
+    cells = [f"{case[len(prefix):-1]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
+             for (case, variant), value in graphbench.items()
+             if variant == "graph" and case.startswith(prefix) and case.endswith("]")]
+    return "; ".join(cells)
+
+
 def table(by_case, graphbench):
     header = "| case | model | batch | mode |"
     rule = "|---|---|--:|---|"
@@ -379,25 +555,37 @@ def table(by_case, graphbench):
     if graphbench is not None:
         header += " graphbench graph / best Python |"
         rule += "--:|"
+    scoped = any("pieces" in e for e in by_case.values())
+    if scoped:
+        header += " pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs) |"
+        rule += "--:|--:|---|"
+        if graphbench is not None:
+            header += " graphbench graph per scope (us) |"
+            rule += "---|"
     lines = [header, rule]
     for case_name, e in by_case.items():
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
         graph = None
         if graphbench is not None:
-            eager = graphbench.get((case_name, "eager"))
-            graph = graphbench.get((case_name, "graph"))
+            # A case swept over scopes is NAME[scope=SCOPE] in graphbench's records: its full scope here.
+            eager = graphbench.get((case_name, "eager")) or graphbench.get((f"{case_name}[scope=full]", "eager"))
+            graph = graphbench.get((case_name, "graph")) or graphbench.get((f"{case_name}[scope=full]", "graph"))
             note = " (ran eagerly)" if graph and graph[1] else ""
             share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
             row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
         if e["status"] == "ok":
-            row += (f" {fmt_us(e['eager']['median_us'])} | {fmt_us(e['graph']['median_us'])} |"
-                    f" {fmt_us(e['graph_copy']['median_us'])} | {compiled_cell(e.get('compile'))} |"
+            row += (f" {fmt_us(e['eager']['median_us'])} | {figure_cell(e['graph'])} |"
+                    f" {figure_cell(e['graph_copy'])} | {compiled_cell(e.get('compile'))} |"
                     f" {compiled_cell(e.get('reduce_overhead'))} |")
             if graphbench is not None:
                 best = best_python(e)
                 row += f" {graph[0] / best[1]:.3f} ({best[0]}) |" if graph and best else " |"
         else:
             row += f" failed: {e['reason']} | | | | |" + (" |" if graphbench is not None else "")
+        if scoped:
+            row += pieces_cells(e.get("pieces"))
+            if graphbench is not None:
+                row += f" {scope_cells(graphbench, case_name)} |"
         lines.append(row)
     return "\n".join(lines) + "\n"
 

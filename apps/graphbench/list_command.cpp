@@ -36,6 +36,7 @@ std::string type_name(const ParamDecl& p) {
     case ParamType::kIntList: return list + "integers";
     case ParamType::kPath: return "file, relative to the suite file";
     case ParamType::kObjectList: return "list of objects";
+    case ParamType::kStringList: return "list of strings";
   }
   return "?";
 }

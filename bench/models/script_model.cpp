@@ -34,15 +34,6 @@ std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module
   return out;
 }
 
-namespace {
-
-// forward's arguments after `self`, with how many of them the caller must give.
-struct ForwardArguments {
-  std::size_t required = 0;
-  std::size_t total = 0;
-  std::string signature;  // "forward(x: Tensor, mask: Tensor)"
-};
-
 ForwardArguments forward_arguments(const torch::jit::Method& forward) {
   const auto& arguments = forward.function().getSchema().arguments();
   ForwardArguments out;
@@ -55,8 +46,6 @@ ForwardArguments forward_arguments(const torch::jit::Method& forward) {
   out.signature = fmt::format("forward({})", fmt::join(shown, ", "));
   return out;
 }
-
-}  // namespace
 
 torch::jit::Module load_script_model(const CaseSpec& spec, at::Device device) {
   const std::string file = checked_model_file(spec, "a TorchScript file");

@@ -19,6 +19,14 @@ std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module
 // at least. A decoding step's buffers are its KV cache.
 double module_bytes(const torch::jit::Module& module);
 
+// forward's arguments after `self`, with how many of them the caller must give.
+struct ForwardArguments {
+  std::size_t required = 0;
+  std::size_t total = 0;
+  std::string signature;  // "forward(x: Tensor, mask: Tensor)"
+};
+ForwardArguments forward_arguments(const torch::jit::Method& forward);
+
 // Loads the case's `path` onto `device`. Throws InputError "<suite>: <case>/path: <file>: ..."
 // for a missing or unreadable file, one that is not TorchScript, one without a forward method,
 // and when forward takes another number of inputs than the case's `inputs` gives.

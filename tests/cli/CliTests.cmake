@@ -210,6 +210,14 @@ add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch a
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
 set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
+# (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
+# at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
+# every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
+add_test(NAME "cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
+set_tests_properties("cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and

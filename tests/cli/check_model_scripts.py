@@ -48,6 +48,32 @@ def check_sweep_script(source_dir, work_dir):
     check(made == wanted, f"sweep-models.sh makes {made}, configs/sweeps.json needs {sorted(wanted)}")
 
 
+def check_pieces_suite(work_dir, python_baseline, model_zoo):
+    """A suite's case of pieces: its scope read from its first piece's manifest; without one, exit 2
+    naming the manifest."""
+    folder = os.path.join(work_dir, "pieces")
+    os.makedirs(folder)
+    case = model_zoo.ModelCase("py:examples/conv_attention.py:make_model", 1)
+    for name, extra in (("m.pt", {}), ("m.layer+attention-out.piece0.pt", {"scope": "layer,attention-out", "piece": 0})):
+        with open(os.path.join(folder, name + ".json"), "w", encoding="utf-8") as f:
+            json.dump({**case.to_json(), **extra}, f)
+    pieces_case = {"name": "m-pt-layer+attention-out", "workload": "torchscript", "path": "m.pt",
+                   "pieces": [{"path": "m.layer+attention-out.piece0.pt"}]}
+    suite = os.path.join(folder, "suite.json")
+    with open(suite, "w", encoding="utf-8") as f:
+        json.dump({"cases": [pieces_case, {"name": "m-pt", "workload": "torchscript", "path": "m.pt"}]}, f)
+    read = python_baseline.cases_from_suite(suite)
+    scopes = [[s.text() for s in scope] if scope else None for _, _, scope in read]
+    check(scopes == [["layer", "attention-out"], None], f"the scopes read from the suite: {scopes}")
+    os.remove(os.path.join(folder, "m.layer+attention-out.piece0.pt.json"))
+    try:
+        python_baseline.cases_from_suite(suite)
+        check(False, "a case of pieces without its manifest accepted")
+    except model_zoo.BadInput as e:
+        check("m.layer+attention-out.piece0.pt.json: cannot read the scope of case m-pt-layer+attention-out" in str(e),
+              f"message for a missing manifest: {e}")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
@@ -111,13 +137,55 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--inductor-config", "max_autotune=true", "--format", "pt",
                             "--dry-run"], "--inductor-config sets how AOTInductor compiles: give --format pt2"),
                           (["torchvision:resnet18", "--inductor-config", "max_autotune", "--dry-run"],
-                           "expected KEY=VALUE")):
+                           "expected KEY=VALUE"),
+                          (["torchvision:resnet18", "--scope", "layers"],
+                           "--scope 'layers': expected one of layer, attention-out, auto, modules=REGEX, or several"),
+                          (["torchvision:resnet18", "--scope", "full"], "--scope full is the whole model, one file"),
+                          (["torchvision:resnet18", "--scope", "modules=("], "--scope modules=(: not a regular expression"),
+                          (["torchvision:resnet18", "--scope", "modules="], "the regular expression is empty"),
+                          (["torchvision:resnet18", "--scope", "layer,layer"], "--scope layer,layer: a scope named twice"),
+                          (["torchvision:resnet18", "--scope", "layer"],
+                           "--scope writes TorchScript pieces: give --format pt with it"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--mode", "train"],
+                           "training pieces are not made yet"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--dry-run"],
+                           "--scope needs the model traced to know its pieces: it does not go with --dry-run")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
+    # The baseline's --scope: parsed as export_model.py's, for model names in mode inference only.
+    for args, message in ((["torchvision:resnet18", "--scope", "bogus"], "--scope 'bogus': expected one of layer"),
+                          (["torchvision:resnet18", "--scope", "layer", "--mode", "train"],
+                           "--scope splits a model for inference: leave --mode out"),
+                          (["--suite", "s.json", "--scope", "layer"],
+                           "--scope goes with model names: a suite's cases of pieces say their own scope")):
+        run = subprocess.run([sys.executable, os.path.join(scripts, "python_baseline.py"), *args],
+                             capture_output=True, text=True)
+        check(run.returncode == 2 and message in run.stderr, f"python_baseline.py {args}: exit {run.returncode}, {run.stderr}")
+    check_pieces_suite(work_dir, python_baseline, model_zoo)
+    # A case of pieces in the table: Python's chain per scope, graphbench's per scope (a case swept
+    # over scopes is NAME[scope=SCOPE] in its records; the full scope fills the graph column).
+    medians = {("m[scope=full]", "graph"): (800.0, "", None), ("m[scope=layer]", "graph"): (845.0, "", None),
+               ("m[scope=full]", "eager"): (2000.0, "", None)}
+    one = {"median_us": 1000.0}
+    pieces = {"pieces": 8, "pieces_eager": {"median_us": 1900.0},
+              "scopes": {"layer": {"graphs": 4, "graphed": {"median_us": 900.0}},
+                         "attention-out": {"graphs": 3, "graphed": {"failed": "RuntimeError: no"}}}}
+    row = python_baseline.table({"m": {"model": "py:m.py:make", "batch": 1, "mode": "inference", "status": "ok",
+                                       "eager": one, "graph": one, "graph_copy": one, "pieces": pieces}},
+                                medians).splitlines()[2]
+    failed = python_baseline.figure_cell({"failed": "RuntimeError: operation not permitted when stream is capturing"})
+    check(failed == "failed: RuntimeError: operation not permitted when stream is capturing",
+          f"a whole capture that failed (its pieces are timed still): {failed}")
+    check(row == "| m | py:m.py:make | 1 | inference | 2000 | 800 |  | 1000 | 1000 | 1000 |  |  | 0.800 (eager) | 8 | "
+                 "1900 | layer: 900 (4 graphs); attention-out: failed: RuntimeError: no (3 graphs) | full: 800; layer: 845 |",
+          f"a case of pieces in the table: {row}")
+
     # The baseline reads the manifests beside the files the suite names: one model per distinct case.
-    cases = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
+    read = python_baseline.cases_from_suite(os.path.join(work_dir, "configs", "models.json"))
+    check(all(scope is None for _, _, scope in read), "a whole model's case has no scope")
+    cases = [(name, case) for name, case, _ in read]
     check(len(cases) == 12, f"{len(cases)} cases read from the suite")
     models = {json.dumps(c.to_json(), sort_keys=True) for _, c in cases}
     check(len(models) == 6, f"{len(models)} distinct models (resnet50 b1 and b32, vit, bert, resnet18 and mobilenet train)")

@@ -168,7 +168,7 @@ def check_dry_run(source_dir, work_dir):
     sys.path.insert(0, os.path.join(source_dir, "scripts"))
     import python_baseline
 
-    manifest = dict(python_baseline.cases_from_suite(os.path.join(out, "suite.json")))
+    manifest = {name: case for name, case, _ in python_baseline.cases_from_suite(os.path.join(out, "suite.json"))}
     case = manifest.get("py-bad_models-good-b4-train-pt")
     check(case is not None and case.own_loss and case.origin_dir == source_dir and case.batch == 4 and
           case.inputs() == train.get("inputs"), f"the training case's manifest: {case}")

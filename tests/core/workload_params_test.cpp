@@ -44,7 +44,9 @@ WorkloadDescriptor model_workload() {
   ParamDecl scale = decl("scale", ParamType::kNumber);
   scale.optional = true;
   scale.max = 1.0;
-  d.params = {decl("path", ParamType::kPath), items, scale};
+  ParamDecl names = decl("names", ParamType::kStringList);
+  names.optional = true;
+  d.params = {decl("path", ParamType::kPath), items, scale, names};
   d.check = [](const json& params, const std::string&) -> std::optional<ParamProblem> {
     const json& list = params.at("items");
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -104,4 +106,13 @@ TEST_CASE("params: errors in object lists, integer lists, paths and the workload
         "configs/x.json: /cases/0: missing required key \"path\" (a parameter of workload \"model\")");
   CHECK(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "scale": 2)") ==
         "configs/x.json: /cases/0/scale: expected a number in [0, 1], got 2");
+}
+
+TEST_CASE("params: a string list is read as given, empty too; anything but strings in a list is refused") {
+  const std::string base = R"("path": "m.pt", "items": [{"size": [1]}], "names": )";
+  CHECK(parse("configs/x.json", base + R"(["input0", "piece0.out1"])").cases.at(0).params.at("names") ==
+        json::parse(R"(["input0", "piece0.out1"])"));
+  CHECK(parse("configs/x.json", base + "[]").cases.at(0).params.at("names") == json::array());
+  CHECK(error_of(base + R"("input0")") == "configs/x.json: /cases/0/names: expected a list of strings, got \"input0\"");
+  CHECK(error_of(base + R"(["input0", 3])") == "configs/x.json: /cases/0/names/1: expected a string, got 3");
 }

@@ -133,6 +133,13 @@ json read_object_list(const JsonChecker& checker, const json& value, const std::
   return out;
 }
 
+json read_string_list(const JsonChecker& checker, const json& value, const std::string& pointer) {
+  if (!value.is_array()) checker.fail_expected(pointer, "a list of strings", value);
+  json out = json::array();
+  for (std::size_t i = 0; i < value.size(); ++i) out.push_back(checker.read_string(value[i], json_pointer_append(pointer, i)));
+  return out;
+}
+
 }  // namespace
 
 json read_param_value(const JsonChecker& checker, const json& value, const std::string& pointer,
@@ -149,6 +156,7 @@ json read_param_value(const JsonChecker& checker, const json& value, const std::
     case ParamType::kIntList: return read_int_list_in(checker, value, pointer, decl);
     case ParamType::kPath: return read_path(checker, value, pointer);
     case ParamType::kObjectList: return read_object_list(checker, value, pointer, decl);
+    case ParamType::kStringList: return read_string_list(checker, value, pointer);
   }
   checker.fail(pointer, "parameter of an unknown type");
 }

@@ -27,6 +27,7 @@ enum class ParamType {
   kPath,             // a file name, relative to the suite file's directory or absolute; stored
                      // resolved (the suite's directory joined in), so that it works from any cwd
   kObjectList,       // a non-empty list of objects, each with the keys that `fields` declare
+  kStringList,       // a list of strings (possibly empty)
 };
 
 struct ParamDecl {

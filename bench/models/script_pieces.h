@@ -1,0 +1,74 @@
+// A model split into pieces (scripts/export_model.py --scope, docs/models.md "Splitting a model
+// into pieces"): a torchscript case's `pieces`, each a TorchScript file with its wiring and its
+// tag, and `piece_outputs`, the model's outputs. Refs name a model input ("input0") or an output
+// of an earlier piece ("piece2.out1"); the pieces run in the order given, so a wiring to a later
+// piece (or to itself, a cycle) is refused.
+//   "pieces": [{"path": "m.layer.piece0.pt", "inputs": ["input0"], "outputs": 1,
+//               "module": "blocks.0", "layer": 0, "attention": false, "capturable": true}, ...],
+//   "piece_outputs": ["piece3.out0"]
+#pragma once
+
+#include "graphbench/plan/op_tag.h"
+#include "graphbench/suite/suite_spec.h"
+#include "graphbench/workload/descriptor.h"
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
+#include <torch/script.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench::bench {
+
+// A model input (input >= 0) or output `output` of piece `piece`.
+struct PieceRef {
+  int input = -1;
+  int piece = -1;
+  int output = 0;
+};
+
+struct ScriptPiece {
+  std::string path;  // resolved against the suite file's folder
+  std::vector<PieceRef> inputs;
+  int outputs = 0;
+  OpTag tag;
+};
+
+struct ScriptPieces {
+  std::vector<ScriptPiece> pieces;
+  std::vector<PieceRef> outputs;
+};
+
+// The two optional parameters of a torchscript case.
+ParamDecl pieces_param();
+ParamDecl piece_outputs_param();
+
+// The rules of the wiring that the declarations cannot say (a ParamProblem names the field): both
+// or neither of pieces and piece_outputs, mode inference only, every ref well formed and naming a
+// model input the case has or an output of an earlier piece that it has, a layer a whole number.
+std::optional<ParamProblem> check_pieces(const nlohmann::json& params, const std::string& mode);
+
+bool has_pieces(const CaseSpec& spec);
+ScriptPieces read_pieces(const CaseSpec& spec);
+
+// Loads every piece onto `device`: InputError naming the case's pieces/K/path for a missing file,
+// one that is not TorchScript, and a forward that takes another number of inputs than wired.
+std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device);
+
+// Calls the pieces in order on the model's inputs: each piece's inputs (what the program's op is
+// built at) and the model's outputs. InputError naming pieces/K for a piece that rejects its inputs
+// (shapes that do not match) or returns another number of tensors than `outputs` says.
+struct ChainRun {
+  std::vector<std::vector<at::Tensor>> piece_inputs;
+  std::vector<at::Tensor> outputs;
+};
+ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<torch::jit::Module>& modules,
+                   const std::vector<at::Tensor>& inputs);
+
+// "" when the chain's outputs equal the whole model's within the tolerance, else what differs.
+std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
+                             double atol);
+
+}  // namespace graphbench::bench

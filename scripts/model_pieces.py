@@ -1,0 +1,536 @@
+"""A model split into pieces at the boundaries of a capture scope (docs/models.md, "Splitting a
+model into pieces"): what scripts/export_model.py --scope writes as one file per piece, and what
+scripts/python_baseline.py --scope captures piece by piece.
+
+    pieces = split(model, inputs, parse_scope("layer"))
+    outputs = run_chain(pieces, inputs)   # the whole model's outputs, piece after piece
+
+The model is traced by torch.fx (a Tracer that records the module path of every node). Each node
+gets a key from the scope; the nodes in graph order form runs of equal keys, and each run is a
+piece, so the pieces are a chain in the model's own order and their wiring has no cycle:
+    layer          the repeated block a node belongs to: torchvision's stages (layer1..layer4), or
+                   the blocks of the container of two or more modules of one class that holds the
+                   most parameters (a transformer's layers.N, h.N, blocks.N); -1 outside
+    attention-out  whether the node is attention: inside a module whose class or name says
+                   attention (MultiheadAttention, LlamaAttention, self_attn, ...), or a call of
+                   scaled_dot_product_attention; attention modules run whole as their own pieces
+    modules=REGEX  the outermost module whose dotted path matches REGEX (re.search), or none
+    auto           whether the node can be captured: ops with data-dependent shapes (nonzero,
+                   masked_select, unique, a boolean mask as an index, ...) and host reads (.item(),
+                   .tolist()), and what their data-dependent sizes flow into until a scatter back
+                   into a tensor of fixed shape (index_add, scatter_add, index_put, ...), cannot
+Values that are not tensors (sizes, shapes) are computed again in every piece that needs them;
+parameters are read by the piece that uses them. Each piece carries a tag for graphbench's OpTag:
+its module path (the pieces' common prefix), layer (-1 when mixed), attention, capturable.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")
+
+
+class BadScope(Exception):
+    """A scope that cannot be read, or a model that cannot be split; the message says why."""
+
+
+@dataclass
+class Scope:
+    kind: str  # layer, attention-out, modules, auto
+    regex: str = ""
+
+    def text(self):
+        return f"modules={self.regex}" if self.kind == "modules" else self.kind
+
+    def slug(self):
+        """The scope in a file name: modules=... becomes modules-<the regex's letters and digits>."""
+        if self.kind != "modules":
+            return self.kind
+        letters = re.sub(r"[^A-Za-z0-9]+", "-", self.regex).strip("-")[:40]
+        return f"modules-{letters}" if letters else "modules"
+
+
+def parse_scope(text):
+    if text in ("layer", "attention-out", "auto"):
+        return Scope(text)
+    if text.startswith("modules="):
+        regex = text[len("modules="):]
+        if not regex:
+            raise BadScope("--scope modules=REGEX: the regular expression is empty")
+        try:
+            re.compile(regex)
+        except re.error as e:
+            raise BadScope(f"--scope {text}: not a regular expression ({e})")
+        return Scope("modules", regex)
+    if text == "full":
+        raise BadScope("--scope full is the whole model, one file: leave --scope out")
+    raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+
+
+def parse_scopes(text):
+    """One scope or several, comma-separated ("layer,attention-out"): the model is then split at the
+    boundaries of each, so that one chain of pieces serves all of them."""
+    scopes = [parse_scope(part) for part in text.split(",")]
+    kinds = [s.kind for s in scopes]
+    if len(set(kinds)) != len(kinds):
+        raise BadScope(f"--scope {text}: a scope named twice")
+    return scopes
+
+
+def scopes_text(scopes):
+    return ",".join(s.text() for s in scopes)
+
+
+def scopes_slug(scopes):
+    return "+".join(s.slug() for s in scopes)
+
+
+@dataclass
+class Piece:
+    module: object  # a torch.fx.GraphModule returning a tuple of tensors
+    inputs: list  # refs: "input<K>" (a model input) or "piece<J>.out<N>" (J earlier)
+    outputs: int = 0
+    tag: dict = field(default_factory=dict)  # module, layer, attention, capturable, reason
+
+
+@dataclass
+class Split:
+    pieces: list
+    outputs: list  # the model's outputs, flattened, as refs
+
+
+# ---- tracing ----
+
+ATTENTION_CLASS = re.compile(r"attention|attn", re.IGNORECASE)
+ATTENTION_NAME = re.compile(r"(^|_)(attn|attention)$|^self_attn$|^attn$", re.IGNORECASE)
+# Calls whose result's shape depends on the data, and host reads: the auto scope runs them eagerly.
+DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
+                  "repeat_interleave", "nonzero_static"}
+HOST_READS = {"item", "tolist", "__bool__", "__int__", "__float__"}
+# Writes of data-dependent rows into a tensor of fixed shape: the result's shape is self's again.
+SCATTERS = {"index_add", "index_add_", "index_copy", "index_copy_", "scatter", "scatter_", "scatter_add",
+            "scatter_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_"}
+
+
+def op_name(node):
+    if node.op == "call_method":
+        return node.target
+    if node.op == "call_function":
+        return getattr(node.target, "__name__", str(node.target))
+    return ""
+
+
+def trace(model):
+    """The model as a torch.fx GraphModule whose nodes know their module stack (meta "gb_stack":
+    [(path, class name), ...] from the outermost module in)."""
+    import torch.fx as fx
+
+    class PathTracer(fx.Tracer):
+        def __init__(self):
+            super().__init__()
+            self.stack = []
+            # Buffers read as nodes, not as the values they hold now: a KV cache that forward
+            # writes must not be folded into a constant.
+            self.proxy_buffer_attributes = True
+
+        def call_module(self, m, forward, args, kwargs):
+            self.stack.append((self.path_of_module(m), type(m).__name__))
+            try:
+                return super().call_module(m, forward, args, kwargs)
+            finally:
+                self.stack.pop()
+
+        def create_node(self, *args, **kwargs):
+            node = super().create_node(*args, **kwargs)
+            node.meta["gb_stack"] = list(self.stack)
+            return node
+
+    tracer = PathTracer()
+    with _unpacking_fixed():
+        graph = tracer.trace(model)
+    return fx.GraphModule(model, graph)
+
+
+class _unpacking_fixed:
+    """torch.fx before 2.0 finds the instruction that unpacks a traced value (`q, k, v = t.unbind(0)`)
+    by an index that Python 3.11's inline caches put off: find it by its offset instead."""
+
+    def __enter__(self):
+        import torch
+        import torch.fx.proxy as proxy
+
+        self.saved = None
+        if int(torch.__version__.split(".")[0]) >= 2:
+            return self
+
+        def iterate(value):
+            import dis
+            import inspect
+
+            frame = inspect.currentframe().f_back
+            inst = next((i for i in dis.get_instructions(frame.f_code) if i.offset == frame.f_lasti), None)
+            if inst is not None and inst.opname == "UNPACK_SEQUENCE":
+                return (value[i] for i in range(inst.argval))
+            return value.tracer.iter(value)
+
+        self.saved = proxy.Proxy.__iter__
+        proxy.Proxy.__iter__ = iterate
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            import torch.fx.proxy as proxy
+
+            proxy.Proxy.__iter__ = self.saved
+        return False
+
+
+def record_values(gm, inputs):
+    """Runs the traced model once; {node: its value} (what decides tensors from sizes, and boolean
+    masks)."""
+    import torch.fx as fx
+
+    values = {}
+
+    class Recorder(fx.Interpreter):
+        def run_node(self, n):
+            value = super().run_node(n)
+            values[n] = value
+            return value
+
+    import torch
+
+    with torch.no_grad():
+        result = Recorder(gm).run(*inputs)
+    return values, result
+
+
+def repeated_blocks(model):
+    """{module path: block index}: torchvision's stages (children named layer1, layer2, ...), or the
+    children of the container of two or more modules of one (not torch.nn) class holding the most
+    parameters."""
+    import torch.nn as nn
+
+    stages = [(int(name[5:]), name) for name, _ in model.named_children() if re.fullmatch(r"layer\d+", name)]
+    if len(stages) >= 2:
+        return {name: i for i, (_, name) in enumerate(sorted(stages))}
+    best, best_params = None, -1
+    for path, m in model.named_modules():
+        if not isinstance(m, (nn.ModuleList, nn.Sequential)):
+            continue
+        children = list(m.named_children())
+        classes = {type(c) for _, c in children}
+        if len(children) < 2 or len(classes) != 1 or next(iter(classes)).__module__.startswith("torch.nn"):
+            continue
+        params = sum(p.numel() for p in m.parameters())
+        if params > best_params:
+            best, best_params = [f"{path}.{name}" if path else name for name, _ in children], params
+    return {name: i for i, name in enumerate(best or [])}
+
+
+def node_path(node):
+    stack = node.meta.get("gb_stack", [])
+    return stack[-1][0] if stack else ""
+
+
+def node_layer(node, blocks):
+    for path, _ in node.meta.get("gb_stack", []):
+        if path in blocks:
+            return blocks[path]
+    return -1
+
+
+def node_attention(node):
+    if op_name(node) in ("scaled_dot_product_attention", "multi_head_attention_forward"):
+        return True
+    for path, cls in node.meta.get("gb_stack", []):
+        if ATTENTION_CLASS.search(cls) or ATTENTION_NAME.search(path.rsplit(".", 1)[-1]):
+            return True
+    return False
+
+
+def uncapturable(gm, values):
+    """{node: why} for the nodes the auto scope runs eagerly: those that make a data-dependent shape
+    or read the host, and those that take a value of data-dependent shape. A scatter of such rows
+    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again."""
+    import torch
+
+    why = {}
+    varying = {}  # node: why its value's shape depends on the data
+    for node in gm.graph.nodes:
+        if node.op not in ("call_function", "call_method", "call_module"):
+            continue
+        name = op_name(node)
+        args = [a for a in _flatten_nodes(list(node.args) + list(node.kwargs.values())) if a in varying]
+        if name in HOST_READS:
+            why[node] = f"a host read ({name})"
+        elif name in DATA_DEPENDENT or (name == "where" and len(node.args) == 1):
+            why[node] = varying[node] = f"a data-dependent shape ({name})"
+        elif name == "getitem" and len(node.args) == 2 and isinstance(values.get(node.args[0]), torch.Tensor) and \
+                _has_mask(node.args[1], values):
+            why[node] = varying[node] = "a data-dependent shape (a boolean mask as an index)"
+        elif args:
+            why[node] = varying[args[0]]
+            fixed = name in SCATTERS and node.args and node.args[0] not in varying
+            if not fixed:
+                varying[node] = why[node]
+    return why
+
+
+def _has_mask(index, values):
+    import torch
+
+    items = index if isinstance(index, (tuple, list)) else [index]
+    for item in items:
+        value = values.get(item) if hasattr(item, "op") else None
+        if isinstance(value, torch.Tensor) and value.dtype == torch.bool:
+            return True
+    return False
+
+
+# ---- splitting ----
+
+def _is_tensor(value):
+    import torch
+
+    return isinstance(value, torch.Tensor)
+
+
+def _is_tensors(value):
+    return _is_tensor(value) or (isinstance(value, (tuple, list)) and value and all(_is_tensor(v) for v in value))
+
+
+def _common_prefix(paths):
+    parts = [p.split(".") if p else [] for p in paths]
+    out = []
+    for atoms in zip(*parts):
+        if len(set(atoms)) != 1:
+            break
+        out.append(atoms[0])
+    return ".".join(out)
+
+
+def node_key(node, scope, blocks, why):
+    if scope.kind == "layer":
+        return node_layer(node, blocks)
+    if scope.kind == "attention-out":
+        return node_attention(node)
+    if scope.kind == "auto":
+        return node in why
+    return _outermost_match(node_path(node), scope.regex)
+
+
+def node_keys(gm, scopes, blocks, why):
+    """{node: key} for the nodes that compute tensors, a key per scope; equal keys in a row make one
+    piece."""
+    return {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
+            if node.op in ("call_function", "call_method", "call_module")}
+
+
+def _outermost_match(path, regex):
+    atoms = path.split(".") if path else []
+    for k in range(1, len(atoms) + 1):
+        prefix = ".".join(atoms[:k])
+        if re.search(regex, prefix):
+            return prefix
+    return None
+
+
+def split(model, inputs, scopes, model_name="the model"):
+    """The model (eval mode) split at the boundaries of every scope given (a Scope or a list). Raises
+    BadScope where torch.fx cannot trace it or a piece would pass something other than tensors to
+    another."""
+    import torch.fx as fx
+
+    scopes = scopes if isinstance(scopes, list) else [scopes]
+    text = scopes_text(scopes)
+
+    try:
+        gm = trace(model)
+    except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
+        first = str(e).splitlines()[0] if str(e) else ""
+        raise BadScope(f"{model_name}: torch.fx cannot trace the model ({type(e).__name__}: {first}); export it "
+                       "whole (without --scope) or make its forward traceable")
+    values, _ = record_values(gm, inputs)
+    blocks = repeated_blocks(model)  # every piece's tag names its layer
+    if "layer" in [s.kind for s in scopes] and not blocks:
+        raise BadScope(f"{model_name}: no repeated block found for --scope layer (torchvision's layer1..layerN, or a "
+                       "ModuleList or Sequential of two or more modules of one class)")
+    why = uncapturable(gm, values)
+    keys = node_keys(gm, scopes, blocks, why)
+    # Runs over the nodes whose values are tensors; other values are recomputed where needed.
+    run_of = {}
+    runs = []
+    previous = object()
+    for node in gm.graph.nodes:
+        if node not in keys or not _is_tensors(values.get(node)):
+            continue
+        if not runs or keys[node] != previous:
+            runs.append([])
+            previous = keys[node]
+        runs[-1].append(node)
+        run_of[node] = len(runs) - 1
+    if len(runs) < 2:
+        raise BadScope(f"{model_name}: --scope {text} leaves the model in one piece (nothing to split: "
+                       f"{'; '.join(_nothing_to_split(s) for s in scopes)})")
+
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    input_ref = {n: f"input{i}" for i, n in enumerate(placeholders)}
+    graphs = [fx.Graph() for _ in runs]
+    envs = [{} for _ in runs]
+    piece_inputs = [[] for _ in runs]  # (ref, placeholder)
+    piece_outputs = [[] for _ in runs]  # nodes of the original graph
+
+    def ref_of(node):
+        if node in input_ref:
+            return input_ref[node]
+        p = run_of[node]
+        if node not in piece_outputs[p]:
+            piece_outputs[p].append(node)
+        return f"piece{p}.out{piece_outputs[p].index(node)}"
+
+    def value_in(p, node):
+        """`node`'s value inside piece p: copied there, an input of it, or recomputed in it."""
+        env = envs[p]
+        if node in env:
+            return env[node]
+        if node in input_ref or (node in run_of and run_of[node] < p):
+            if not _is_tensor(values.get(node)):
+                raise BadScope(f"{model_name}: --scope {text}: node {node.name} "
+                               f"({type(values.get(node)).__name__}) would pass from one piece to another; only "
+                               "tensors can")
+            ref = ref_of(node)
+            ph = graphs[p].placeholder(f"in{len(piece_inputs[p])}")
+            piece_inputs[p].append(ref)
+            env[node] = ph
+            return ph
+        if node in run_of and run_of[node] > p:
+            raise BadScope(f"{model_name}: node {node.name} is used before it is computed")
+        # A parameter, or a value that is not a tensor (a size): computed again in this piece.
+        env[node] = graphs[p].node_copy(node, lambda a: value_in(p, a))
+        return env[node]
+
+    for p, run in enumerate(runs):
+        for node in run:
+            envs[p][node] = graphs[p].node_copy(node, lambda a, p=p: value_in(p, a))
+
+    output_node = next(n for n in gm.graph.nodes if n.op == "output")
+    model_outputs = []
+    for node in _flatten_nodes(output_node.args[0]):
+        if node not in run_of:
+            raise BadScope(f"{model_name}: output {node.name} is no piece's tensor (a model input passed through, or "
+                           "a value that is not a tensor)")
+        if not _is_tensor(values.get(node)):
+            raise BadScope(f"{model_name}: output {node.name} is not a tensor")
+        model_outputs.append(ref_of(node))
+
+    pieces = []
+    for p, run in enumerate(runs):
+        graphs[p].output(tuple(envs[p][n] for n in piece_outputs[p]))
+        for n in piece_outputs[p]:
+            if not _is_tensor(values.get(n)):
+                raise BadScope(f"{model_name}: node {n.name} ({type(values.get(n)).__name__}) would pass from one "
+                               "piece to another; only tensors can")
+        module = fx.GraphModule(gm, graphs[p], class_name=f"Piece{p}")
+        tag = _tag(run, blocks, why)
+        for i, scope in enumerate(scopes):
+            if scope.kind != "modules":
+                continue
+            # The module graphbench's modules= scope matches: the outermost match, or for the
+            # pieces between, a path that does not match.
+            key = keys[run[0]][i]
+            tag["module"] = key if key is not None else ("" if re.search(scope.regex, tag["module"]) else
+                                                         tag["module"])
+        pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
+    return Split(pieces=pieces, outputs=model_outputs)
+
+
+def _nothing_to_split(scope):
+    return {"layer": "one block", "attention-out": "no attention module or call found",
+            "auto": "every op can be captured", "modules": f"no module path matches {scope.regex!r}, or all do"}[
+        scope.kind]
+
+
+def _flatten_nodes(arg):
+    if isinstance(arg, (tuple, list)):
+        return [n for a in arg for n in _flatten_nodes(a)]
+    if isinstance(arg, dict):
+        return [n for a in arg.values() for n in _flatten_nodes(a)]
+    return [arg] if hasattr(arg, "op") else []
+
+
+def _tag(run, blocks, why):
+    layers = {node_layer(n, blocks) for n in run} if blocks else {-1}
+    reasons = [why[n] for n in run if n in why]
+    tag = {"module": _common_prefix([node_path(n) for n in run]),
+           "layer": layers.pop() if len(layers) == 1 else -1,
+           "attention": all(node_attention(n) for n in run),
+           "capturable": not reasons}
+    if reasons:
+        tag["reason"] = reasons[0]
+    return tag
+
+
+# ---- running ----
+
+def resolve(ref, inputs, outputs):
+    """A ref's tensor: "inputK" from the model's inputs, "pieceJ.outN" from piece J's outputs."""
+    m = re.fullmatch(r"input(\d+)", ref)
+    if m:
+        return inputs[int(m.group(1))]
+    m = re.fullmatch(r"piece(\d+)\.out(\d+)", ref)
+    return outputs[int(m.group(1))][int(m.group(2))]
+
+
+def run_chain(calls, wiring, model_outputs, inputs, piece_args=None):
+    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs. Each
+    piece's arguments are appended to `piece_args` where given."""
+    outputs = []
+    for call, refs in zip(calls, wiring):
+        args = [resolve(r, inputs, outputs) for r in refs]
+        if piece_args is not None:
+            piece_args.append(args)
+        result = call(*args)
+        outputs.append(tuple(result) if isinstance(result, (tuple, list)) else (result,))
+    return [resolve(r, inputs, outputs) for r in model_outputs]
+
+
+def largest_difference(got, expected):
+    return max((float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected)), default=0.0)
+
+
+def segment_key(scope, tag):
+    """The graph a piece belongs to under the scope, as graphbench's segments (capture_scope.h) make
+    them from its tag: equal keys in a row are one graph; None runs eagerly."""
+    if scope.kind == "layer":
+        return ("layer", tag["layer"])
+    return "captured" if captured_under(scope, tag) else None
+
+
+def segments(tags, scope):
+    """[(captured, [piece indices])] in order: the pieces the scope captures together, and those it
+    runs eagerly."""
+    out = []
+    previous = object()
+    for k, tag in enumerate(tags):
+        key = segment_key(scope, tag)
+        if scope.kind == "modules" and key is not None:
+            key = ("module", tag["module"])  # each matching module its own graph
+        if not out or key != previous:
+            out.append((key is not None, []))
+            previous = key
+        out[-1][1].append(k)
+    return out
+
+
+def captured_under(scope, tag):
+    """Whether a piece is captured under the scope, as graphbench decides it from the piece's tag:
+    attention-out leaves attention eager, auto what cannot be captured, modules= what does not
+    match; layer captures every piece."""
+    if scope.kind == "attention-out":
+        return not tag["attention"]
+    if scope.kind == "auto":
+        return tag["capturable"]
+    if scope.kind == "modules":
+        return bool(re.search(scope.regex, tag["module"]))
+    return True

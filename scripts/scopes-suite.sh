@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Exports the models of configs/scopes.json, capture scopes side by side (docs/models.md, "Splitting
+# a model into pieces"), and writes the suite, each case swept over the scopes it compares:
+#   - a Llama-class decoding step (examples/llama_decode.py: 6 layers, width 2048, grouped-query
+#     attention 16/4, a static KV cache of 1024 positions written at 512, bfloat16) at batch 1, 8,
+#     32 and 128, split at layer and attention-out boundaries: full, attention-out, layer
+#   - torchvision's ResNet-50, inference at batch 1 and 32, split by stage: full, layer
+#   - torchvision's ResNet-18, a training step at batch 32 (whole: training pieces are not made
+#     yet): full, fwd-bwd (forward and backward captured, the optimizer eager)
+#   - a mixture-of-experts block whose routing has data-dependent shapes (examples/moe_block.py,
+#     batch 4), which cannot be captured whole, split around them: full, auto
+# TorchScript, random weights, nothing downloaded. Run where PyTorch (with torchvision) is:
+#
+#   scripts/scopes-suite.sh [OUTPUT_DIR [SUITE_FILE]]    (default: models configs/scopes.json)
+#
+# Every export is attempted; the exit code is 1 when one failed (the suite then holds the others).
+# $PYTHON picks the interpreter. Then: build/graphbench run --config configs/scopes.json, and
+# scripts/python_baseline.py --suite configs/scopes.json for Python's figures on the same pieces.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-models}
+suite=${2:-configs/scopes.json}
+py=${PYTHON:-python3}
+status=0
+description="Capture scopes side by side: the whole step in one graph (full), one graph per repeated block \
+(layer), every piece between attention ops captured with attention eager (attention-out), forward and backward \
+captured with the optimizer eager (fwd-bwd), and pieces around what cannot be captured (auto), beside eager: a \
+Llama-class decoding step (6 layers, width 2048, grouped-query attention 16/4, static KV cache of 1024 positions \
+written at 512, bfloat16) at batch 1, 8, 32 and 128; ResNet-50 inference by stage; a ResNet-18 training step; a \
+mixture-of-experts block whose routing has data-dependent shapes. Models split into TorchScript pieces by \
+scripts/export_model.py --scope; random weights. The model files are not committed: make them with \
+scripts/scopes-suite.sh (needs PyTorch and torchvision)."
+append=()
+export_model() {  # the first writes the suite afresh, the others add to it
+  "$py" "$here/export_model.py" "$@" --format pt -o "$out" --suite "$suite" --suite-name scopes "${append[@]}" \
+    --suite-description "$description" || status=1
+  append=(--append)
+}
+export_model py:examples/llama_decode.py:make_model --batch 1,8,32,128 --scope layer,attention-out
+export_model py:examples/moe_block.py:make_model --scope auto
+export_model torchvision:resnet18 --batch 32 --mode train
+export_model torchvision:resnet50 --batch 1,32 --scope layer
+# Each case swept over the scopes it compares (the eager variant beside them).
+"$py" - "$suite" "$here" <<'PY' || status=1
+import json, sys
+path, here = sys.argv[1:]
+sys.path.insert(0, here)
+from export_model import to_json_text
+with open(path, encoding="utf-8") as f:
+    suite = json.load(f)
+for case in suite["cases"]:
+    name = case["name"]
+    if "attention-out" in name:
+        scopes = ["full", "attention-out", "layer"]
+    elif name.endswith("-auto"):
+        scopes = ["full", "auto"]
+    elif case.get("mode") == "train":
+        scopes = ["full", "fwd-bwd"]
+    else:
+        scopes = ["full", "layer"]
+    case["sweep"] = {"scope": scopes}
+with open(path, "w", encoding="utf-8") as f:
+    f.write(to_json_text(suite) + "\n")
+PY
+exit $status

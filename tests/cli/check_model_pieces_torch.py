@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""A model split into pieces with a real PyTorch, on the CPU (docs/models.md, "Splitting a model into
+pieces"): examples/conv_attention.py exported by scripts/export_model.py --scope layer and
+--scope attention-out, and examples/moe_block.py (routing with data-dependent shapes) with --scope
+auto; each written case's wiring and tags checked; graphbench runs the three chains (eager and
+static, validated against eager, the chain first compared with the whole model); every bad wiring
+refused (2) naming the case's field, and a chain that differs from its whole model failed (1);
+python_baseline.py's piece figures made on the CPU with make_graphed_callables stood in for.
+
+Exit code 77 (skipped) where this Python has no PyTorch (CI's Debian machine without
+python3-torch).
+
+    check_model_pieces_torch.py SOURCE_DIR WORK_DIR GRAPHBENCH
+"""
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from check_support import check, finish
+
+SKIP = 77
+CONV = "py:examples/conv_attention.py:make_model"
+MOE = "py:examples/moe_block.py:make_model"
+STAGED = "py:tests/cli/pieces/staged_net.py:make_model"
+QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "3", "--warmup", "1"]
+
+
+def export(source_dir, *args):
+    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
+                          cwd=source_dir, capture_output=True, text=True)
+
+
+def run_graphbench(graphbench, suite, out, *extra):
+    return subprocess.run([graphbench, "run", "--config", suite, "--device", "cpu", "--variants", "eager,static",
+                           *QUICK, "-o", out, *extra], capture_output=True, text=True)
+
+
+def case_named(suite, name):
+    return next((c for c in suite["cases"] if c["name"] == name), None)
+
+
+def check_wiring(suite, models):
+    layer = case_named(suite, "py-conv_attention-make_model-b1-pt-layer")
+    check(layer is not None, "no case of the layer pieces")
+    if layer:
+        pieces = layer["pieces"]
+        check([p["inputs"] for p in pieces] == [["input0"], ["piece0.out0"], ["piece1.out0"], ["piece2.out0"]],
+              f"layer wiring {[p['inputs'] for p in pieces]}")
+        check([(p["module"], p["layer"]) for p in pieces] == [("", -1), ("blocks.0", 0), ("blocks.1", 1), ("", -1)],
+              f"layer tags {[(p['module'], p['layer']) for p in pieces]}")
+        check(layer["piece_outputs"] == ["piece3.out0"], f"layer outputs {layer['piece_outputs']}")
+        check(layer["path"] == "py-conv_attention-make_model-b1.pt", f"the whole model {layer['path']}")
+        for p in pieces:
+            check(os.path.isfile(os.path.join(models, p["path"])), f"no piece file {p['path']}")
+    attention = case_named(suite, "py-conv_attention-make_model-b1-pt-attention-out")
+    check(attention is not None, "no case of the attention-out pieces")
+    if attention:
+        tags = [(p["module"], p["attention"]) for p in attention["pieces"]]
+        check(tags == [("", False), ("blocks.0.attention", True), ("blocks", False), ("blocks.1.attention", True),
+                       ("", False)], f"attention-out tags {tags}")
+        # The residual stream passes the attention piece by: piece 2 takes piece 0's second output.
+        check(attention["pieces"][2]["inputs"] == ["piece0.out1", "piece1.out0"],
+              f"attention-out wiring {attention['pieces'][2]['inputs']}")
+    moe = case_named(suite, "py-moe_block-make_model-b2-pt-auto")
+    check(moe is not None, "no case of the MoE's auto pieces")
+    if moe:
+        eager = [p for p in moe["pieces"] if not p["capturable"]]
+        check(len(eager) == 4 and all("nonzero" in p["reason"] for p in eager),
+              f"the MoE's uncapturable pieces {[(p['inputs'], p.get('reason')) for p in eager]}")
+        check(moe["pieces"][0]["capturable"] and moe["pieces"][-1]["capturable"],
+              "the MoE's first and last pieces (projection, router; head) capturable")
+
+
+def check_stages(source_dir, work_dir):
+    """A network in stages named as torchvision's ResNets (layer1, layer2): --scope layer cuts it by
+    stage, --scope modules=REGEX by the matching module, each piece tagged so."""
+    folder = os.path.join(work_dir, "staged")
+    for scope in ("layer", "modules=layer2|fc"):
+        run = export(source_dir, STAGED, "--format", "pt", "--scope", scope, "-o", folder, "--append")
+        check(run.returncode == 0, f"export of the staged network --scope {scope}: exit {run.returncode}, {run.stderr}")
+    try:
+        with open(os.path.join(folder, "suite.json"), encoding="utf-8") as f:
+            cases = {c["name"]: c for c in json.load(f)["cases"]}
+    except (OSError, ValueError, KeyError) as e:
+        check(False, f"no suite of the staged network ({e})")
+        return
+    layer = cases.get("py-staged_net-make_model-b2-pt-layer", {}).get("pieces", [])
+    got = [(p["module"], p["layer"]) for p in layer]
+    # A piece's module is the common prefix of what it computes: layer2 holds one block.
+    check(got == [("", -1), ("layer1", 0), ("layer2.0", 1), ("", -1)], f"the stages' pieces {got}")
+    modules = cases.get("py-staged_net-make_model-b2-pt-modules-layer2-fc", {}).get("pieces", [])
+    got = [p["module"] for p in modules]
+    check(got == ["", "layer2", "", "fc"], f"the modules' pieces {got}")
+
+
+def bad_wiring(source_dir, work_dir, graphbench, suite, models):
+    """Each change of the layer case, with the message (and exit code) graphbench must give."""
+    base = case_named(suite, "py-conv_attention-make_model-b1-pt-layer")
+    piece_file = os.path.join(models, "py-conv_attention-make_model-b1.layer.piece0.pt")
+
+    def with_pieces(change):
+        case = copy.deepcopy(base)
+        change(case)
+        return case
+
+    def set_input(k, refs):
+        return lambda c: c["pieces"][k].__setitem__("inputs", refs)
+
+    other_whole = os.path.join(work_dir, "other", "py-conv_attention-make_model-b1.pt")
+    cases = [
+        ("missing piece file", lambda c: c["pieces"][0].__setitem__("path", "nope.pt"), 2,
+         "/cases/0/pieces/0/path: " + os.path.join(models, "nope.pt") + ": no such file"),
+        ("unknown piece output", set_input(1, ["piece0.out5"]), 2,
+         "/cases/0/pieces/1/inputs/0: \"piece0.out5\" names output 5 of piece 0, which has 1 (out0 to out0)"),
+        ("a later piece", set_input(1, ["piece2.out0"]), 2,
+         "/cases/0/pieces/1/inputs/0: \"piece2.out0\" names piece 2, which does not run before piece 1 (pieces run "
+         "in the order given: a wiring to a later piece, or to itself, is a cycle)"),
+        ("a cycle", set_input(1, ["piece1.out0"]), 2, "\"piece1.out0\" names piece 1, which does not run before piece 1"),
+        ("no such piece", set_input(1, ["piece9.out0"]), 2,
+         "\"piece9.out0\" names piece 9, and the case has 4 pieces (piece0 to piece3)"),
+        ("no such model input", set_input(1, ["input1"]), 2,
+         "\"input1\" names model input 1, and the case's inputs are 1 (input0 to input0)"),
+        ("not a ref", set_input(1, ["blocks.0"]), 2,
+         "expected a model input (\"input0\" to \"input0\") or an earlier piece's output (\"pieceJ.outN\"), got "
+         "\"blocks.0\""),
+        ("an unknown model output", lambda c: c.__setitem__("piece_outputs", ["piece3.out1"]), 2,
+         "/cases/0/piece_outputs/0: \"piece3.out1\" names output 1 of piece 3, which has 1 (out0 to out0)"),
+        ("pieces without outputs", lambda c: c.pop("piece_outputs"), 2,
+         "missing required key \"piece_outputs\" (with pieces: the model's outputs)"),
+        ("shapes that do not match", set_input(2, ["input0"]), 2,
+         "/cases/0/pieces/2/inputs: piece 2 (" + os.path.join(models, "py-conv_attention-make_model-b1.layer.piece2.pt")
+         + ") rejects its inputs float32[1, 3, 64, 64]"),
+        ("a wrong output count", lambda c: c["pieces"][0].__setitem__("outputs", 2), 2,
+         "/cases/0/pieces/0/outputs: piece 0 (" + piece_file + ") returns 1 tensor(s), the case says 2"),
+        ("more inputs than forward takes", set_input(1, ["piece0.out0", "input0"]), 2,
+         "/cases/0/pieces/1/inputs: piece 1 (" + os.path.join(models, "py-conv_attention-make_model-b1.layer.piece1.pt")
+         + ") takes 1 input(s)"),
+        ("mode train", lambda c: c.update({"mode": "train", "loss": "mean"}), 2,
+         "/cases/0/pieces: a model in pieces runs in mode inference only, not train"),
+        ("another whole model", lambda c: c.__setitem__("path", other_whole), 1,
+         "the chain of 4 pieces differs from the whole model " + other_whole + ": output 0 differs by up to"),
+    ]
+    for k, (what, change, code, message) in enumerate(cases):
+        case = with_pieces(change)
+        bad_suite = dict(suite, cases=[case])
+        path = os.path.join(models, f"bad-{k}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(bad_suite, f)
+        run = run_graphbench(graphbench, path, os.path.join(work_dir, f"bad-{k}"))
+        text = run.stdout + run.stderr
+        if code == 1:
+            try:
+                with open(os.path.join(work_dir, f"bad-{k}", "results.json"), encoding="utf-8") as f:
+                    text += json.dumps(json.load(f)["records"])
+            except (OSError, ValueError, KeyError):
+                pass
+        check(run.returncode == code and message in text,
+              f"{what}: exit {run.returncode} (expected {code}), expected {message!r} in: {text[-1500:]}")
+
+
+def python_figures(source_dir):
+    """python_baseline.py's piece figures on the CPU: time_median_us counts calls, and
+    make_graphed_callables returns the callables as they are (a graph needs CUDA)."""
+    import torch
+
+    sys.path.insert(0, os.path.join(source_dir, "scripts"))
+    import model_pieces
+    import model_zoo
+    import python_baseline
+
+    calls = []
+
+    def count(fn, args):
+        fn()
+        calls.append(fn)
+        return {"median_us": float(len(calls))}
+
+    python_baseline.time_median_us = count
+    graphed = []
+
+    def make_graphed(callables, samples):
+        graphed.append((len(callables), [tuple(t.shape) for s in samples for t in s]))
+        return callables
+
+    torch.cuda.make_graphed_callables = make_graphed
+    torch.cuda.synchronize = lambda: None
+    cwd = os.getcwd()
+    os.chdir(source_dir)
+    try:
+        case = model_zoo.ModelCase(model=CONV, batch=1, origin_dir=source_dir)
+        model_zoo.describe_own_code(case, True, {})
+        model = model_zoo.build_model(case).eval()
+        inputs = model_zoo.make_inputs(case, "cpu")
+        with torch.no_grad():
+            expected = model_zoo.flat_tensors(model(*inputs))
+        figure = python_baseline.measure_pieces(case, model, inputs, expected,
+                                                model_pieces.parse_scopes("layer,attention-out"),
+                                                python_baseline.parse_args([CONV]))
+    finally:
+        os.chdir(cwd)
+    # Split at both: the stem; block 0 before its attention, its attention, the rest of it; the same
+    # of block 1; the head.
+    check(figure["pieces"] == 8, f"layer,attention-out pieces {figure}")
+    layer = figure["scopes"].get("layer", {})
+    attention = figure["scopes"].get("attention-out", {})
+    check(layer.get("graphs") == 4 and layer.get("eager_pieces") == 0, f"layer: {layer}")
+    check(attention.get("graphs") == 3 and attention.get("eager_pieces") == 2, f"attention-out: {attention}")
+    check([n for n, _ in graphed] == [4, 3], f"make_graphed_callables given {graphed}")
+    check(layer.get("max_abs_diff") == 0.0 and attention.get("max_abs_diff") == 0.0,
+          f"the graphed chains' differences {layer}, {attention}")
+    cells = python_baseline.pieces_cells(figure)
+    check(cells == " 8 | 1 | layer: 2 (4 graphs); attention-out: 3 (3 graphs) |", f"the table's cells {cells!r}")
+
+
+def main(source_dir, work_dir, graphbench):
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("check_model_pieces_torch.py: skipped: needs PyTorch in this Python")
+        return SKIP
+    source_dir = os.path.abspath(source_dir)
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+    models = os.path.join(work_dir, "models")
+
+    started = time.monotonic()
+    for model, batch, scope in ((CONV, "1", "layer"), (CONV, "1", "attention-out"), (MOE, "2", "auto")):
+        run = export(source_dir, model, "--batch", batch, "--format", "pt", "--scope", scope, "-o", models, "--append")
+        check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
+              f"export of {model} --scope {scope}: exit {run.returncode}, {run.stderr}")
+    run = export(source_dir, CONV, "--batch", "1", "--format", "pt", "--seed", "1", "-o",
+                 os.path.join(work_dir, "other"))
+    check(run.returncode == 0, f"export of the example at seed 1: exit {run.returncode}, {run.stderr}")
+    run = export(source_dir, MOE, "--format", "pt", "--scope", "attention-out", "-o", os.path.join(work_dir, "none"))
+    check(run.returncode == 2 and "py:examples/moe_block.py:make_model: --scope attention-out leaves the model in one "
+                                  "piece (nothing to split: no attention module or call found)" in run.stderr,
+          f"a scope that does not split: exit {run.returncode}, {run.stderr}")
+    check_stages(source_dir, work_dir)
+    print(f"check_model_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
+
+    suite_path = os.path.join(models, "suite.json")
+    with open(suite_path, encoding="utf-8") as f:
+        suite = json.load(f)
+    check_wiring(suite, models)
+
+    out = os.path.join(work_dir, "out")
+    run = run_graphbench(graphbench, suite_path, out)
+    check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
+    try:
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+            records = json.load(f)["records"]
+    except (OSError, ValueError, KeyError) as e:
+        records = []
+        check(False, f"no results.json ({e})")
+    got = sorted((r["case"], r["variant"], r["status"]) for r in records)
+    want = sorted((case, variant, "ok") for case in ("py-conv_attention-make_model-b1-pt-layer",
+                                                      "py-conv_attention-make_model-b1-pt-attention-out",
+                                                      "py-moe_block-make_model-b2-pt-auto")
+                  for variant in ("eager", "static"))
+    check(got == want, f"records {got}, expected {want}")
+    for r in records:
+        if r["variant"] != "eager":
+            check(r.get("max_abs_error") is not None, f"{r['case']}/{r['variant']} was not validated against eager")
+
+    if case_named(suite, "py-conv_attention-make_model-b1-pt-layer"):
+        bad_wiring(source_dir, work_dir, graphbench, suite, models)
+    python_figures(source_dir)
+    print(f"check_model_pieces_torch.py: done in {time.monotonic() - started:.1f} s")
+    return finish("check_model_pieces_torch.py")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        print("usage: check_model_pieces_torch.py SOURCE_DIR WORK_DIR GRAPHBENCH", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(*sys.argv[1:]))
