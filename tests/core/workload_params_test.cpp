@@ -108,7 +108,7 @@ TEST_CASE("params: errors in object lists, integer lists, paths and the workload
         "configs/x.json: /cases/0/scale: expected a number in [0, 1], got 2");
 }
 
-TEST_CASE("params: a string list is read as given, empty too; anything but strings in a list is refused") {
+TEST_CASE("params: a string list is read as given, empty too, and anything but strings in a list is refused") {
   const std::string base = R"("path": "m.pt", "items": [{"size": [1]}], "names": )";
   CHECK(parse("configs/x.json", base + R"(["input0", "piece0.out1"])").cases.at(0).params.at("names") ==
         json::parse(R"(["input0", "piece0.out1"])"));
