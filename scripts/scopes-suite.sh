@@ -14,7 +14,9 @@
 #   scripts/scopes-suite.sh [OUTPUT_DIR [SUITE_FILE]]    (default: models configs/scopes.json)
 #
 # Every export is attempted; the exit code is 1 when one failed (the suite then holds the others).
-# $PYTHON picks the interpreter. Then: build/graphbench run --config configs/scopes.json, and
+# $PYTHON picks the interpreter; $SCOPES_MODELS the models (default "llama moe resnet18 resnet50";
+# also conv_attention: examples/conv_attention.py split at layer and attention-out boundaries) and
+# $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128), for a shorter run. Then: build/graphbench run --config configs/scopes.json, and
 # scripts/python_baseline.py --suite configs/scopes.json for Python's figures on the same pieces.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,10 +38,18 @@ export_model() {  # the first writes the suite afresh, the others add to it
     --suite-description "$description" || status=1
   append=(--append)
 }
-export_model py:examples/llama_decode.py:make_model --batch 1,8,32,128 --scope layer,attention-out
-export_model py:examples/moe_block.py:make_model --scope auto
-export_model torchvision:resnet18 --batch 32 --mode train
-export_model torchvision:resnet50 --batch 1,32 --scope layer
+for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
+  case $model in
+    llama) export_model py:examples/llama_decode.py:make_model --batch "${SCOPES_LLAMA_BATCHES:-1,8,32,128}" \
+             --scope layer,attention-out ;;
+    moe) export_model py:examples/moe_block.py:make_model --scope auto ;;
+    resnet18) export_model torchvision:resnet18 --batch 32 --mode train ;;
+    resnet50) export_model torchvision:resnet50 --batch 1,32 --scope layer ;;
+    conv_attention) export_model py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
+    *) echo "scopes-suite.sh: unknown model \"$model\" in SCOPES_MODELS (llama, moe, resnet18, resnet50, conv_attention)" >&2
+       exit 2 ;;
+  esac
+done
 # Each case swept over the scopes it compares (the eager variant beside them).
 "$py" - "$suite" "$here" <<'PY' || status=1
 import json, sys
