@@ -125,11 +125,50 @@ TEST_CASE("the narrowest scope that keeps 95% of the full graph's gain, and what
   const std::string md = section_of(llama_records());
   CHECK(md.find("\n## Scopes\n") != std::string::npos);
   CHECK(md.find("\n### llama: graph\n\n- The narrowest scope that keeps at least 95% of the full graph's gain: "
-                "attention-out (96%). Each wider one costs: layer: +10 ms of capture and warm-up, +10 MiB of pool, "
-                "40 launches per step, for 98% of the gain; full: +20 ms of capture and warm-up, +30 MiB of pool, 1 "
-                "launch per step, for 100% of the gain.\n") != std::string::npos);
+                "attention-out (96%). Each wider one, against it: layer: +10 ms of capture and warm-up, +10 MiB of "
+                "pool, 40 launches per step, keeps 98% of the gain; full: +20 ms of capture and warm-up, +30 MiB of "
+                "pool, 1 launch per step, keeps 100% of the gain.\n") != std::string::npos);
   CHECK(md.find("| attention-out | 520 | 1.92x | 33 | 97 | 260 | 15 | 10 | 96% | never |\n") != std::string::npos);
   CHECK(md.find("| modules=attn | 700 | 1.43x | 32 | 300 | 350 | 13 | 8 | 60% | never |\n") != std::string::npos);
+}
+
+TEST_CASE("the gain kept is worked out from the step times, against the full scope's eager", "[scope]") {
+  // Eager moves between the points (host-bound steps do): layer's own eager is 1300 us, so its
+  // speedup (2.55x) beats full's (2.00x), yet its step is slower than full's.
+  std::vector<ResultRecord> records;
+  for (ResultRecord& r : scope_point({"full", 500.0, 30.0, 5.0, 40, 1, 1.0}, 1000.0)) records.push_back(r);
+  for (ResultRecord& r : scope_point({"layer", 510.0, 20.0, 5.0, 20, 32, 40.0}, 1300.0)) records.push_back(r);
+  const ScopeVerdict v = graphbench::scope_verdicts(records).at(0);
+  REQUIRE(v.scopes.size() == 2);
+  CHECK(v.scopes[0].scope == "layer");
+  CHECK(v.scopes[0].gain_share.value() == Approx((1000.0 - 510.0) / (1000.0 - 500.0)));
+  CHECK(*v.narrowest == "layer");
+}
+
+TEST_CASE("a whole step that cannot be captured: the verdict names the fastest scope that captures", "[scope]") {
+  std::vector<ResultRecord> records = records_of({{"full", 990.0, 0.0, 0.0, 0, 0, 60.0},
+                                                  {"auto", 800.0, 5.0, 1.0, 170, 5, 51.0},
+                                                  {"layer", 900.0, 5.0, 1.0, 100, 2, 55.0}});
+  for (ResultRecord& r : records) {
+    if (r.scope == "full" && r.variant == "graph") r.reason = "ran eagerly, capture failed: nonzero synchronises";
+  }
+  const ScopeVerdict v = graphbench::scope_verdicts(records).at(0);
+  CHECK_FALSE(v.narrowest);
+  REQUIRE(v.instead_of_full);
+  CHECK(*v.instead_of_full == "auto");
+  CHECK(section_of(records).find("- The whole step cannot be captured (its capture failed: it ran eagerly). The "
+                                 "fastest scope that captures: auto, 1.25x over eager in 5 graphs per step.\n") !=
+        std::string::npos);
+  // No scope beats eager: said so.
+  for (ResultRecord& r : records) {
+    if (r.variant == "graph" && r.scope != "full") {
+      r.stats = graphbench::stats::summarize({1100.0, 1100.0, 1100.0});
+      r.speedup_vs_eager = 1000.0 / 1100.0;
+    }
+  }
+  const ScopeVerdict none = graphbench::scope_verdicts(records).at(0);
+  CHECK_FALSE(none.instead_of_full);
+  CHECK(none.no_verdict == "the whole step cannot be captured (it ran eagerly), and no other scope beats eager");
 }
 
 TEST_CASE("scopes are ordered by the share of the step's kernels their graphs hold, where every one is known", "[scope]") {

@@ -60,6 +60,23 @@ TEST_CASE("error_text: a TorchScript error is the model's message and the line t
   }
 }
 
+TEST_CASE("error_text: a traced model's error leaves out the Python frames it was traced from") {
+  // The shape of the message a traced piece raised on an H100 (its frames shortened).
+  const std::string message =
+      "The following operation failed in the TorchScript interpreter.\n"
+      "Traceback of TorchScript (most recent call last):\n"
+      "  File \"code/__torch__.py\", line 9, in forward\n"
+      "    nonzero = torch.nonzero(in0)\n"
+      "              ~~~~~~~~~~~~~ <--- HERE\n"
+      "Traceback of TorchScript, original code (most recent call last):\n"
+      "<eval_with_key>.2(5): forward\n"
+      "/opt/torch/lib/python3.12/site-packages/torch/nn/modules/module.py(1769): _slow_forward\n"
+      "/work/main/scripts/export_model.py(507): <module>\n"
+      "RuntimeError: called a synchronizing CUDA operation\n";
+  CHECK(error_text(message) ==
+        "RuntimeError: called a synchronizing CUDA operation (TorchScript: `nonzero = torch.nonzero(in0)`)");
+}
+
 TEST_CASE("error_text: no C++ backtrace, one line") {
   try {
     at::mm(at::ones({2, 3}), at::ones({2, 3}));

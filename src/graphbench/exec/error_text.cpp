@@ -3,6 +3,7 @@
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
 
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -53,6 +54,14 @@ std::string script_error(const std::vector<std::string>& lines) {
   if (marker == lines.size() || marker == 0) return "";
   std::size_t error = marker + 1;
   while (error < lines.size() && (lines[error].empty() || lines[error][0] == ' ')) ++error;
+  // A traced model adds the Python frames it was traced from ("Traceback of TorchScript, original
+  // code"), unindented: the message is the first line after them that names an exception.
+  if (error < lines.size() && lines[error].rfind("Traceback of TorchScript, original code", 0) == 0) {
+    static const std::regex exception_line(R"(^[A-Za-z_][A-Za-z0-9_.]*(Error|Exception)\b.*)");
+    std::size_t named = error + 1;
+    while (named < lines.size() && !std::regex_match(lines[named], exception_line)) ++named;
+    if (named < lines.size()) error = named;
+  }
   const std::string message = join_lines(lines, error);
   if (message.empty()) return "";
   return fmt::format("{} (TorchScript: `{}`)", message, trim(lines[marker - 1]));

@@ -73,12 +73,20 @@ std::string wider_cost(const ScopeFigures& wider, const ScopeFigures& chosen) {
   }
   std::string text = markdown_cell(wider.scope) + ": ";
   if (!parts.empty()) text += fmt::format("{}, ", fmt::join(parts, ", "));
-  return text + fmt::format("for {} of the gain", percent(*wider.gain_share));
+  return text + fmt::format("keeps {} of the gain", percent(*wider.gain_share));
 }
 
 std::string scope_verdict_lines(const ScopeVerdict& v) {
   std::string out;
-  if (!v.narrowest) {
+  if (v.instead_of_full) {
+    const auto chosen = std::find_if(v.scopes.begin(), v.scopes.end(),
+                                     [&](const ScopeFigures& f) { return f.ok && f.scope == *v.instead_of_full; });
+    out += fmt::format("- The whole step cannot be captured (its capture failed: it ran eagerly). The fastest scope "
+                       "that captures: {}, {:.2f}x over eager in {} graph{} per step.\n",
+                       markdown_cell(chosen->scope), chosen->speedup,
+                       chosen->graphs_per_step ? std::to_string(*chosen->graphs_per_step) : "?",
+                       chosen->graphs_per_step && *chosen->graphs_per_step == 1 ? "" : "s");
+  } else if (!v.narrowest) {
     out += fmt::format("- No verdict: {}.\n", markdown_cell(v.no_verdict));
   } else {
     const auto chosen = std::find_if(v.scopes.begin(), v.scopes.end(),
@@ -102,7 +110,7 @@ std::string scope_verdict_lines(const ScopeVerdict& v) {
       for (auto it = std::next(chosen); it != v.scopes.end(); ++it) {
         if (it->ok) costs.push_back(wider_cost(*it, *chosen));
       }
-      if (!costs.empty()) out += fmt::format(" Each wider one costs: {}.", fmt::join(costs, "; "));
+      if (!costs.empty()) out += fmt::format(" Each wider one, against it: {}.", fmt::join(costs, "; "));
       out += "\n";
     }
   }
@@ -142,6 +150,7 @@ json scopes_to_json(const RunReport& report) {
                    {"keeps_at_least", kKeepsAtLeast},
                    {"narrowest", v.narrowest ? json(*v.narrowest) : json(nullptr)},
                    {"no_verdict", v.no_verdict.empty() ? json(nullptr) : json(v.no_verdict)},
+                   {"instead_of_full", v.instead_of_full ? json(*v.instead_of_full) : json(nullptr)},
                    {"scopes", scopes}});
   }
   return out;
@@ -152,8 +161,8 @@ std::string scopes_markdown(const RunReport& report) {
   if (verdicts.empty()) return "";
   std::string out = "\n## Scopes\n\n";
   out += fmt::format("Each graph variant at every capture scope, narrowest first (docs/scopes.md). Kept: the share "
-                     "of the full graph's gain the scope keeps, (eager - scope) / (eager - full), each against "
-                     "the eager of its own run. Launches: graph replays plus kernels launched outside the graphs, "
+                     "of the full graph's gain the scope keeps, (eager - scope) / (eager - full), from the step "
+                     "times, with the eager of the full scope's run. Launches: graph replays plus kernels launched outside the graphs, "
                      "per step. The verdict: the narrowest scope that keeps at least {}.\n",
                      percent(kKeepsAtLeast));
   for (const ScopeVerdict& v : verdicts) {

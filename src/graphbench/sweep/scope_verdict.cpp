@@ -80,6 +80,8 @@ ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) 
   f.speedup = *variant.speedup_vs_eager;
   f.speedup_ci95 = variant.speedup_ci95;
   f.graphs_per_step = variant.graphs_per_step;
+  f.captured = !(variant.graphs_per_step && *variant.graphs_per_step == 0) &&
+               variant.reason.rfind("ran eagerly", 0) != 0;
   f.launches_per_step = variant.launches_per_step;
   if (variant.host_stats) f.host_us = variant.host_stats->median;
   f.capture_ms = variant.capture_ms;
@@ -90,9 +92,6 @@ ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) 
   f.break_even_s = variant.break_even_s;
   return f;
 }
-
-// The share of the step eager's time a scope saves: 1 - 1/speedup.
-double saved_share(const ScopeFigures& f) { return 1.0 - 1.0 / f.speedup; }
 
 void order_narrowest_first(ScopeVerdict& v) {
   std::vector<ScopeFigures> measured;
@@ -120,13 +119,29 @@ void judge(ScopeVerdict& v) {
     v.no_verdict = fmt::format("the full scope was not measured ({}): the gain to keep is unknown", full->reason);
     return;
   }
-  const double full_saved = saved_share(*full);
-  if (!(full_saved > 0)) {
+  if (!full->captured) {
+    // The whole step cannot be captured: no gain of its own to keep. What captures instead?
+    const ScopeFigures* best = nullptr;
+    for (const ScopeFigures& f : v.scopes) {
+      if (f.ok && f.captured && f.scope != "full" && f.speedup > 1.0 && (best == nullptr || f.step_us < best->step_us)) {
+        best = &f;
+      }
+    }
+    if (best != nullptr) {
+      v.instead_of_full = best->scope;
+    } else {
+      v.no_verdict = "the whole step cannot be captured (it ran eagerly), and no other scope beats eager";
+    }
+    return;
+  }
+  const double eager_us = full->eager_us;
+  const double full_gain_us = eager_us - full->step_us;
+  if (!(full_gain_us > 0)) {
     v.no_verdict = fmt::format("the full graph is not faster than eager ({:.2f}x): there is no gain to keep", full->speedup);
     return;
   }
   for (ScopeFigures& f : v.scopes) {
-    if (f.ok) f.gain_share = saved_share(f) / full_saved;
+    if (f.ok) f.gain_share = (eager_us - f.step_us) / full_gain_us;
   }
   for (const ScopeFigures& f : v.scopes) {
     if (f.ok && *f.gain_share >= kKeepsAtLeast) {

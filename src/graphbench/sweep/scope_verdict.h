@@ -34,12 +34,15 @@ struct ScopeFigures {
   std::optional<double> capture_ms;
   std::optional<double> warmup_ms;
   std::optional<std::int64_t> pool_bytes;  // the graphs' pools, summed
+  // False when the variant captured nothing and ran its step eagerly (its capture failed).
+  bool captured = true;
   // Kernel nodes of the graphs over the kernels the device ran per step: how much the scope
   // captures. Absent without a kernel profile or the graphs' kernel counts.
   std::optional<double> captured_share;
-  // The share of the full scope's gain this scope keeps: (1 - 1/speedup) / (1 - 1/full speedup),
-  // each against the eager of its own point (the same as (eager - scope) / (eager - full) when the
-  // two eagers agree). Absent without a full scope that gains.
+  // The share of the full scope's gain this scope keeps: (eager - scope) / (eager - full), from the
+  // step times, with the eager of the full scope's point (graph step times are steady; eager ones,
+  // often host-bound, move between points more than the scopes differ). Absent without a full
+  // scope that gains.
   std::optional<double> gain_share;
   std::optional<std::int64_t> break_even_replays;
   std::optional<double> break_even_s;
@@ -59,6 +62,9 @@ struct ScopeVerdict {
   // measured, or the full graph gains nothing against eager).
   std::optional<std::string> narrowest;
   std::string no_verdict;
+  // When the whole step cannot be captured (the full scope's capture failed and it ran eagerly):
+  // the fastest scope that captures and beats eager, if any: what to take instead.
+  std::optional<std::string> instead_of_full;
 };
 
 // One verdict per case run with two scopes or more and per engine graph variant among its records
