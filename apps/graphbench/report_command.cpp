@@ -5,6 +5,7 @@
 #include "run_command.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/record/launches.h"
 #include "graphbench/report/json_io.h"
 #include "graphbench/report/report_files.h"
 #include "graphbench/report/rescue_file.h"
@@ -19,7 +20,12 @@ namespace graphbench::cli {
 int report_command(const std::string& results_path, const std::string& output, const std::string& formats,
                    bool quiet) {
   const OutputFormats selected = parse_output_formats(formats);
-  const RunReport report = read_results_file(results_path);
+  RunReport report = read_results_file(results_path);
+  // Figures this version works out from the graphs' facts, worked out again (a file written
+  // before segmented scopes summed the snapshots of a pool the step's graphs share).
+  for (ResultRecord& record : report.records) {
+    if (record.memory && !record.graphs.empty()) record.memory->graph_pool_bytes = graph_pools_bytes(record);
+  }
   std::string directory = output;
   if (directory.empty()) {
     directory = std::filesystem::path(results_path).parent_path().string();

@@ -31,6 +31,24 @@ TEST_CASE("capture scope: modules=REGEX keeps its regex", "[scope]") {
   CHECK(scope != parse_capture_scope("modules=mlp", "x"));
 }
 
+TEST_CASE("capture scope: :pool-each gives each graph a pool of its own", "[scope]") {
+  const CaptureScope layer = parse_capture_scope("layer:pool-each", "x");
+  CHECK(layer.kind == ScopeKind::kLayer);
+  CHECK(layer.pool_per_graph);
+  CHECK(layer.to_string() == "layer:pool-each");
+  CHECK(layer != parse_capture_scope("layer", "x"));
+  CHECK_FALSE(parse_capture_scope("layer", "x").pool_per_graph);
+  const CaptureScope modules = parse_capture_scope("modules=attn|mlp:pool-each", "x");
+  CHECK(modules.modules_regex == "attn|mlp");
+  CHECK(modules.pool_per_graph);
+  CHECK(modules.to_string() == "modules=attn|mlp:pool-each");
+  using graphbench::testing::input_error_of;
+  CHECK_THAT(input_error_of([] { parse_capture_scope("full:pool-each", "--sweep scope"); }),
+             Catch::Contains("--sweep scope: scope \"full:pool-each\": the full scope captures one graph"));
+  CHECK_THAT(input_error_of([] { parse_capture_scope("layers:pool-each", "x"); }),
+             Catch::Contains("unknown capture scope \"layers\""));
+}
+
 TEST_CASE("capture scope: bad values name where they came from and what is accepted", "[scope]") {
   using graphbench::testing::input_error_of;
   const std::string unknown = input_error_of([] { parse_capture_scope("layers", "s.json: cases[2].scope"); });

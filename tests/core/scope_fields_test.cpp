@@ -107,13 +107,13 @@ TEST_CASE("a scope in defaults is every benchmark case's that neither sets nor s
           graphbench::parse_suite_spec(json{{"suite", "s"}, {"defaults", {{"scope", "piecewise"}}}, {"cases", cases}},
                                        kScopePath, scope_catalog());
         }) == "configs/scopes.json: /defaults/scope: unknown capture scope \"piecewise\": expected one of full, layer, "
-              "attention-out, modules=REGEX, auto, fwd-bwd");
+              "attention-out, modules=REGEX, auto, fwd-bwd (a segmented scope may end in :pool-each)");
 }
 
 TEST_CASE("a case's bad scope is an error naming the file, the field and the accepted scopes", "[scope]") {
   CHECK(scoped_error(one_case({{"scope", "layers"}})) ==
         "configs/scopes.json: /cases/0/scope: unknown capture scope \"layers\": expected one of full, layer, "
-        "attention-out, modules=REGEX, auto, fwd-bwd");
+        "attention-out, modules=REGEX, auto, fwd-bwd (a segmented scope may end in :pool-each)");
   CHECK(scoped_error(one_case({{"scope", 3}})) ==
         "configs/scopes.json: /cases/0/scope: expected a capture scope (one of full, layer, attention-out, "
         "modules=REGEX, auto, fwd-bwd), got 3");
@@ -157,7 +157,7 @@ TEST_CASE("a sweep's bad scope lists are errors naming the file and the field", 
         "[\"full\", \"layer\"], got \"layer\"");
   CHECK(scoped_error(with({{"scope", {"full", "bogus"}}})) ==
         "configs/scopes.json: /cases/0/sweep/scope/1: unknown capture scope \"bogus\": expected one of full, layer, "
-        "attention-out, modules=REGEX, auto, fwd-bwd");
+        "attention-out, modules=REGEX, auto, fwd-bwd (a segmented scope may end in :pool-each)");
   CHECK(scoped_error(with({{"scope", {"full", 2}}})) ==
         "configs/scopes.json: /cases/0/sweep/scope/1: expected a capture scope (one of full, layer, attention-out, "
         "modules=REGEX, auto, fwd-bwd), got 2");
@@ -208,7 +208,7 @@ TEST_CASE("the --sweep option of scopes says what is wrong with a bad value", "[
   CHECK(error({"scope=layer,layer"}) == "--sweep \"scope=layer,layer\": " + expected + "\"layer\" twice");
   CHECK(error({"scope=full,bogus"}) ==
         "--sweep \"scope=full,bogus\": unknown capture scope \"bogus\": expected one of full, layer, attention-out, "
-        "modules=REGEX, auto, fwd-bwd");
+        "modules=REGEX, auto, fwd-bwd (a segmented scope may end in :pool-each)");
   CHECK(error({"scope=modules=(x"}).find("--sweep \"scope=modules=(x\": scope \"modules=(x\": the modules regex does not "
                                          "compile") == 0);
   CHECK(error({"scope=full", "scope=layer"}) == "--sweep \"scope=layer\": the scopes are already swept by another --sweep");

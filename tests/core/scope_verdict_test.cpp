@@ -279,7 +279,7 @@ TEST_CASE("launches per step: graph replays plus the kernels run outside the gra
   r.graphs_per_step = 2;
   r.graphs = {GraphFacts{50, 60, 1 * kMiB, 0}, GraphFacts{40, 41, 2 * kMiB, 0}};
   CHECK(graphbench::launches_per_step(r) == 2.0 + 30.0);
-  CHECK(graphbench::graph_pools_bytes(r) == 3 * kMiB);
+  CHECK(graphbench::graph_pools_bytes(r) == 2 * kMiB);  // one step's graphs share a pool: counted once
   r.graphs[1].kernel_nodes.reset();
   CHECK_FALSE(graphbench::launches_per_step(r));  // a graph's kernel count unknown
 }
@@ -338,4 +338,32 @@ TEST_CASE("scope, graphs and launches per step go through results.json, CSV and 
   CHECK(old_report.records[3].scope == "full");
   CHECK_FALSE(old_report.records[3].graphs_per_step);
   CHECK_FALSE(old_report.records[3].launches_per_step);
+}
+
+TEST_CASE("graph pools: a step's graphs in one shared pool count once, pools of their own add up", "[scope]") {
+  ResultRecord r = benchmark_record("llama[scope=layer]", "graph", "cuda");
+  CHECK_FALSE(graphbench::graph_pools_bytes(r));  // no graph
+  // Three graphs of one step sharing a pool: each read the pool right after its capture.
+  r.scope = "layer";
+  r.graphs_per_step = 3;
+  for (std::int64_t mib : {10, 25, 40}) {
+    GraphFacts g;
+    g.pool_reserved_bytes = mib * kMiB;
+    r.graphs.push_back(g);
+  }
+  CHECK(graphbench::graph_pools_bytes(r) == 40 * kMiB);
+  // A second feed signature: its three graphs share a pool of their own.
+  for (std::int64_t mib : {5, 8, 12}) {
+    GraphFacts g;
+    g.pool_reserved_bytes = mib * kMiB;
+    r.graphs.push_back(g);
+  }
+  CHECK(graphbench::graph_pools_bytes(r) == 52 * kMiB);
+  // A pool each: every graph's pool counts.
+  r.scope = "layer:pool-each";
+  CHECK(graphbench::graph_pools_bytes(r) == 100 * kMiB);
+  // One whole-step graph per feed signature, each its own pool.
+  r.scope = "full";
+  r.graphs_per_step = 1;
+  CHECK(graphbench::graph_pools_bytes(r) == 100 * kMiB);
 }

@@ -37,7 +37,7 @@ struct ExecutorOptions {
   CaptureScope scope;
   // Graph executor, scopes other than full: a memory pool for each of a step's graphs instead of
   // one pool that they share, captured in order (as torch.cuda.make_graphed_callables shares one).
-  bool pool_per_graph = false;
+  bool pool_per_graph = false;  // also set by a scope written with ":pool-each"
 };
 
 class Executor {

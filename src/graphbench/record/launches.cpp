@@ -19,9 +19,20 @@ std::optional<double> launches_per_step(const ResultRecord& record) {
 }
 
 std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record) {
+  const std::string pool_each = ":pool-each";
+  const bool shared_within_step =
+      record.graphs_per_step.value_or(1) > 1 &&
+      !(record.scope.size() >= pool_each.size() &&
+        record.scope.compare(record.scope.size() - pool_each.size(), pool_each.size(), pool_each) == 0);
+  // A step's graphs come together, in capture order (Executor::graph_facts).
+  const std::size_t per_pool = shared_within_step ? static_cast<std::size_t>(*record.graphs_per_step) : 1;
   std::optional<std::int64_t> total;
-  for (const GraphFacts& g : record.graphs) {
-    if (g.pool_reserved_bytes) total = total.value_or(0) + *g.pool_reserved_bytes;
+  for (std::size_t first = 0; first < record.graphs.size(); first += per_pool) {
+    std::optional<std::int64_t> pool;
+    for (std::size_t i = first; i < std::min(record.graphs.size(), first + per_pool); ++i) {
+      if (const auto& bytes = record.graphs[i].pool_reserved_bytes) pool = std::max(pool.value_or(0), *bytes);
+    }
+    if (pool) total = total.value_or(0) + *pool;
   }
   return total;
 }

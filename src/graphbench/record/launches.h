@@ -15,7 +15,12 @@ namespace graphbench {
 // counted: they are the feed's, the same for every scope.
 std::optional<double> launches_per_step(const ResultRecord& record);
 
-// The memory the record's graphs reserve in their pools, summed; absent where no graph's is known.
+// The memory the record's graphs reserve in their pools; absent where no graph's is known. Each
+// graph read its pool right after its capture, so the graphs of one step that share a pool (a
+// segmented scope's default) count once, by the largest figure among them (the last graph's: the
+// pool after all of them); graphs in pools of their own (a whole-step graph per feed signature, a
+// scope ending in ":pool-each") add up.
+std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record);
 std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record);
 
 }  // namespace graphbench

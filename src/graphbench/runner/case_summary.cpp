@@ -79,9 +79,7 @@ void fill_memory(ResultRecord& record, const TimedVariant& timed) {
   m.peak_allocated_bytes = timed.memory->peak_allocated;
   m.peak_reserved_bytes = timed.memory->peak_reserved;
   m.step_peak_bytes = timed.memory->above_start;
-  for (const GraphFacts& g : record.graphs) {
-    if (g.pool_reserved_bytes) m.graph_pool_bytes = m.graph_pool_bytes.value_or(0) + *g.pool_reserved_bytes;
-  }
+  m.graph_pool_bytes = graph_pools_bytes(record);
   record.memory = m;
 }
 

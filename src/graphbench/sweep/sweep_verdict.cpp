@@ -33,11 +33,7 @@ bool has_timing(const ResultRecord* r) { return r != nullptr && r->status == Rec
 // The graph's pool at one point: the graphs' pools of its record together.
 std::optional<std::int64_t> graph_pool_of(const ResultRecord& r) {
   if (r.memory && r.memory->graph_pool_bytes) return r.memory->graph_pool_bytes;
-  std::optional<std::int64_t> sum;
-  for (const GraphFacts& g : r.graphs) {
-    if (g.pool_reserved_bytes) sum = sum.value_or(0) + *g.pool_reserved_bytes;
-  }
-  return sum;
+  return graph_pools_bytes(r);
 }
 
 // A candidate for capture: at least 5% faster, and faster with 95% confidence.

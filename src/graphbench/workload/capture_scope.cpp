@@ -24,6 +24,9 @@ constexpr NamedScope kNamedScopes[] = {
 };
 
 constexpr const char* kModulesPrefix = "modules=";
+constexpr const char* kPoolEachSuffix = ":pool-each";
+
+CaptureScope parse_scope_kind(const std::string& text, const std::string& where);
 
 }  // namespace
 
@@ -33,14 +36,32 @@ const std::vector<std::string>& capture_scope_names() {
 }
 
 std::string CaptureScope::to_string() const {
-  if (kind == ScopeKind::kModules) return kModulesPrefix + modules_regex;
+  const std::string pools = pool_per_graph ? kPoolEachSuffix : "";
+  if (kind == ScopeKind::kModules) return kModulesPrefix + modules_regex + pools;
   for (const NamedScope& named : kNamedScopes) {
-    if (named.kind == kind) return named.name;
+    if (named.kind == kind) return named.name + pools;
   }
   return "full";
 }
 
 CaptureScope parse_capture_scope(const std::string& text, const std::string& where) {
+  const std::string suffix = kPoolEachSuffix;
+  if (text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    CaptureScope scope = parse_scope_kind(text.substr(0, text.size() - suffix.size()), where);
+    if (scope.is_full()) {
+      throw InputError(fmt::format("{}: scope \"{}\": the full scope captures one graph, so it has one pool; "
+                                   "\":pool-each\" applies to the scopes that cut the step into graphs",
+                                   where, text));
+    }
+    scope.pool_per_graph = true;
+    return scope;
+  }
+  return parse_scope_kind(text, where);
+}
+
+namespace {
+
+CaptureScope parse_scope_kind(const std::string& text, const std::string& where) {
   for (const NamedScope& named : kNamedScopes) {
     if (text == named.name) return CaptureScope{named.kind, ""};
   }
@@ -60,8 +81,11 @@ CaptureScope parse_capture_scope(const std::string& text, const std::string& whe
     }
     return CaptureScope{ScopeKind::kModules, regex};
   }
-  throw InputError(fmt::format("{}: unknown capture scope \"{}\": expected one of {}", where, text,
-                               fmt::join(capture_scope_names(), ", ")));
+  throw InputError(fmt::format("{}: unknown capture scope \"{}\": expected one of {} (a segmented scope may end "
+                               "in :pool-each)",
+                               where, text, fmt::join(capture_scope_names(), ", ")));
 }
+
+}  // namespace
 
 }  // namespace graphbench

@@ -8,6 +8,10 @@
 //   auto            pieces around the ops that cannot be captured (OpTag::capturable, or found so
 //                   by a failed capture), those ops eager
 //   fwd-bwd         forward and backward captured, the optimizer eager (make_graphed_callables)
+//
+// The graphs of a segmented step share one memory pool (as make_graphed_callables' do); a scope
+// written with the suffix ":pool-each" ("layer:pool-each") gives each graph a pool of its own, so
+// that the two can be measured side by side.
 #pragma once
 
 #include <string>
@@ -20,12 +24,13 @@ enum class ScopeKind { kFull, kLayer, kAttentionOut, kModules, kAuto, kForwardBa
 struct CaptureScope {
   ScopeKind kind = ScopeKind::kFull;
   std::string modules_regex;  // kModules only
+  bool pool_per_graph = false;  // ":pool-each": a memory pool per graph instead of one shared
 
   bool is_full() const { return kind == ScopeKind::kFull; }
   // The text parse_capture_scope reads back: "full", "layer", "modules=attn|mlp", ...
   std::string to_string() const;
   bool operator==(const CaptureScope& other) const {
-    return kind == other.kind && modules_regex == other.modules_regex;
+    return kind == other.kind && modules_regex == other.modules_regex && pool_per_graph == other.pool_per_graph;
   }
   bool operator!=(const CaptureScope& other) const { return !(*this == other); }
 };
