@@ -3,7 +3,8 @@
 # a model into pieces"), and writes the suite, each case swept over the scopes it compares:
 #   - a Llama-class decoding step (examples/llama_decode.py: 6 layers, width 2048, grouped-query
 #     attention 16/4, a static KV cache of 1024 positions written at 512, bfloat16) at batch 1, 8,
-#     32 and 128, split at layer and attention-out boundaries: full, attention-out, layer
+#     32 and 128, split at layer and attention-out boundaries: full, attention-out, layer and
+#     layer:pool-each (the same graphs, a memory pool each)
 #   - torchvision's ResNet-50, inference at batch 1 and 32, split by stage: full, layer
 #   - torchvision's ResNet-18, a training step at batch 32 (whole: training pieces are not made
 #     yet): full, fwd-bwd (forward and backward captured, the optimizer eager)
@@ -61,7 +62,8 @@ with open(path, encoding="utf-8") as f:
 for case in suite["cases"]:
     name = case["name"]
     if "attention-out" in name:
-        scopes = ["full", "attention-out", "layer"]
+        # layer:pool-each: the same graphs, each in a memory pool of its own, beside the shared pool.
+        scopes = ["full", "attention-out", "layer", "layer:pool-each"]
     elif name.endswith("-auto"):
         scopes = ["full", "auto"]
     elif case.get("mode") == "train":
