@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <execinfo.h>
 
 #include <fcntl.h>
@@ -16,9 +17,27 @@ namespace graphbench::cli {
 
 namespace {
 
-// Only async-signal-safe calls here: an atomic store, write, unlink, sigaction, raise.
+// The same signal again this soon is the same request delivered twice, not a second one: coreutils'
+// `timeout` (as CI runners use it) sends its SIGTERM to the command and then to the whole process
+// group, which holds the command too. A person who means "at once" presses twice more slowly.
+constexpr long long kSameRequestNs = 100LL * 1000 * 1000;
+
+long long monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe (POSIX)
+  return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
+}
+
+// Written only by the handler, which blocks both stop signals while it runs.
+long long g_first_stop_ns = 0;
+
+// Only async-signal-safe calls here: an atomic store, clock_gettime, write, unlink, sigaction, raise.
 extern "C" void on_stop_signal(int signal_number) {
+  if (stop_requested() && stop_signal() == signal_number && monotonic_ns() - g_first_stop_ns < kSameRequestNs) {
+    return;  // one request, delivered twice
+  }
   if (!stop_requested()) {
+    g_first_stop_ns = monotonic_ns();
     request_stop(signal_number);
     static const char message[] =
         "\ngraphbench: stopping after the current sample or training step; the finished cases will be written "

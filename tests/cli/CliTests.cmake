@@ -491,6 +491,16 @@ set_tests_properties("cli: the training run cut short is absent" PROPERTIES DEPE
 add_test(NAME "cli: a second signal ends the run at once (143)"
          COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
+# coreutils' timeout sends its SIGTERM to the command and again to the process group: one request,
+# delivered twice, which must not end the run at once.
+add_test(NAME "cli: a run stopped by timeout writes its finished cases (124)"
+         COMMAND ${EXPECT} 124 "interrupted by SIGTERM: wrote the [0-9]+ finished record" --
+                 timeout -s TERM 8 ${GB} run --config ${CLI_DIR}/interrupt_suite.json --device cpu -o ${OUT_DIR}/timeout)
+add_test(NAME "cli: the run stopped by timeout's results"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/timeout/results.json
+                 interrupted:SIGTERM timed:quick/eager absent:long/eager)
+set_tests_properties("cli: the run stopped by timeout's results" PROPERTIES DEPENDS "cli: a run stopped by timeout writes its finished cases (124)")
+
 # --repetitions N: the run repeated in N processes and merged (docs/measuring.md, repetitions).
 set(REPEATED --workload gelu --device cpu --cases gelu-small --variants eager,static ${QUICK})
 add_test(NAME "cli: --repetitions 2 runs two processes and merges them (0)"
