@@ -495,7 +495,7 @@ add_test(NAME "cli: a second signal ends the run at once (143)"
 # delivered twice, which must not end the run at once.
 add_test(NAME "cli: a run stopped by timeout writes its finished cases (124)"
          COMMAND ${EXPECT} 124 "interrupted by SIGTERM: wrote the [0-9]+ finished record" --
-                 timeout -s TERM 8 ${GB} run --config ${CLI_DIR}/interrupt_suite.json --device cpu -o ${OUT_DIR}/timeout)
+                 timeout -s TERM 20 ${GB} run --config ${CLI_DIR}/interrupt_suite.json --device cpu -o ${OUT_DIR}/timeout)
 add_test(NAME "cli: the run stopped by timeout's results"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/timeout/results.json
                  interrupted:SIGTERM timed:quick/eager absent:long/eager)
