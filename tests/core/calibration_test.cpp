@@ -321,3 +321,22 @@ TEST_CASE("interval overlap: counts pairs of runs and records, by each method", 
   CHECK(o.time_independent.overlapping == 3 * 4 - 2);
   CHECK(o.speedup_blocks.overlapping == 3 * 2 - 2);
 }
+
+TEST_CASE("the smallest slowdown a calibrated row catches 95% of the time follows its run-to-run spread", "[calibration]") {
+  graphbench::CalibrationEntry steady;
+  steady.values = {100, 100, 100, 100, 100, 100, 100, 100};
+  steady.log_sd = 0.0065;  // a graph step time on the H100: 0.65%
+  graphbench::CalibrationEntry host_bound = steady;
+  host_bound.log_sd = 0.148;  // a host-bound eager step: 14.8%
+  // (t_{1 - 0.05/6, 7} + t_{0.95, 7}) * s * sqrt(2): t_{0.99167, 7} = 3.128, t_{0.95, 7} = 1.895.
+  const double t = graphbench::stats::student_t_quantile(1.0 - 0.05 / 6, 7) + graphbench::stats::student_t_quantile(0.95, 7);
+  CHECK(t == Approx(3.128 + 1.895).epsilon(0.01));
+  CHECK(graphbench::detectable_slowdown(steady, 6, 0.05) == Approx(std::exp(t * 0.0065 * std::sqrt(2.0)) - 1.0));
+  CHECK(graphbench::detectable_slowdown(steady, 6, 0.05) < 0.10);
+  CHECK(graphbench::detectable_slowdown(host_bound, 6, 0.05) > 1.0);  // no 10% slowdown shows beside 14.8%
+  // More rows: a stricter Holm level, a larger slowdown needed.
+  CHECK(graphbench::detectable_slowdown(steady, 12, 0.05) > graphbench::detectable_slowdown(steady, 6, 0.05));
+  graphbench::CalibrationEntry one_run = steady;
+  one_run.values = {100};
+  CHECK(std::isnan(graphbench::detectable_slowdown(one_run, 6, 0.05)));
+}

@@ -5,11 +5,13 @@
 #include "graphbench/json/json_checker.h"
 #include "graphbench/json/json_text.h"
 #include "graphbench/stats/statistics.h"
+#include "graphbench/stats/student_t.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace graphbench {
@@ -73,6 +75,14 @@ const CalibrationEntry* GateCalibration::find(const std::string& case_name, cons
     if (e.case_name == case_name && e.variant == variant && e.metric == metric) return &e;
   }
   return nullptr;
+}
+
+double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha) {
+  const double dof = static_cast<double>(entry.values.size()) - 1.0;
+  if (!(dof >= 1.0) || rows < 1) return std::numeric_limits<double>::quiet_NaN();
+  const double level = alpha / static_cast<double>(rows);
+  const double t = stats::student_t_quantile(1.0 - level, dof) + stats::student_t_quantile(0.95, dof);
+  return std::exp(t * entry.log_sd * std::sqrt(2.0)) - 1.0;
 }
 
 void fill_spread(CalibrationEntry& entry) {

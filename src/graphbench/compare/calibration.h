@@ -68,6 +68,14 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
 // log_sd and q95 of a record's values (positive numbers, at least two).
 void fill_spread(CalibrationEntry& entry);
 
+// The smallest slowdown of this row that the calibrated gate (compare/calibrated_rule.h) catches
+// 95% of the time: the row tested at Holm's strictest level, alpha / rows (rows: the calibrated
+// rows of its metric), a one-sided t test of log(ratio) against s sqrt(2) with N - 1 degrees of
+// freedom, so the ratio must reach exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)). As a fraction
+// (0.1: 10%). A row whose run-to-run spread is several percent cannot show a 10% slowdown: this
+// says which rows the gate really guards.
+double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
+
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
 // (interval_overlap.h), kept beside it for the record.
 std::string calibration_to_json_text(const GateCalibration& calibration, const IntervalOverlap* overlap = nullptr);

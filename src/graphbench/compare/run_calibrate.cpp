@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -25,17 +26,29 @@ std::string share(int part, int whole) {
 
 std::string overlap_line(const char* what, const OverlapCount& c) { return fmt::format("{} {}", what, share(c.overlapping, c.pairs)); }
 
-void print_entries(const GateCalibration& c, std::ostream& out) {
-  out << "| case | variant | metric | runs | run-to-run sd | 95% of differences within | values |\n";
-  out << "|---|---|---|---:|---:|---:|---|\n";
+int rows_of(const GateCalibration& c, CompareOptions::Metric metric) {
+  return static_cast<int>(std::count_if(c.entries.begin(), c.entries.end(),
+                                        [&](const CalibrationEntry& e) { return e.metric == metric; }));
+}
+
+void print_entries(const GateCalibration& c, double slowdown, std::ostream& out) {
+  out << "| case | variant | metric | runs | run-to-run sd | 95% of differences within | caught 95% of the time from | "
+         "values |\n";
+  out << "|---|---|---|---:|---:|---:|---:|---|\n";
+  int within_reach = 0;
   for (const CalibrationEntry& e : c.entries) {
     std::string values;
     for (double v : e.values) values += (values.empty() ? "" : ", ") + fmt::format("{:.4g}", v);
-    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {:.2f}% | {} |\n", markdown_cell(e.case_name),
+    const double catches = detectable_slowdown(e, rows_of(c, e.metric), c.alpha);
+    if (catches <= slowdown) ++within_reach;
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {:.2f}% | {:.1f}% | {} |\n", markdown_cell(e.case_name),
                        markdown_cell(e.variant), to_string(e.metric), e.values.size(), e.log_sd * 100.0,
-                       (std::exp(e.q95) - 1.0) * 100.0, values);
+                       (std::exp(e.q95) - 1.0) * 100.0, catches * 100.0, values);
   }
   for (const std::string& why : c.uncalibrated) out << "not calibrated: " << markdown_cell(why) << "\n";
+  out << fmt::format("Rows whose {:.0f}% slowdown the gate catches 95% of the time (one current run against one "
+                     "baseline run, Holm at {} over the rows of a metric): {}\n",
+                     slowdown * 100.0, c.alpha, share(within_reach, static_cast<int>(c.entries.size())));
 }
 
 void print_rates(const char* metric, const GateEvaluation::Rates& r, std::ostream& out) {
@@ -96,7 +109,7 @@ int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
   out << fmt::format("Gate calibration of suite \"{}\" on {} {} from {} no-change runs (Holm over a suite's rows at "
                      "alpha {}):\n\n",
                      calibration.suite, calibration.device, calibration.gpu_name, runs.size(), calibration.alpha);
-  print_entries(calibration, out);
+  print_entries(calibration, request.slowdown, out);
   out << "\nInterval overlap between the runs (pairs of runs x records whose 95% intervals overlap):\n";
   print_overlap(overlap, out);
   if (calibration.evaluation) {
