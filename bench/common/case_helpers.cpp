@@ -25,6 +25,15 @@ std::vector<double> param_number_list(const CaseSpec& spec, const char* name) {
   return param(spec, name).get<std::vector<double>>();
 }
 
+ParamDecl typed_param(const char* name, ParamType type, nlohmann::json default_value, const char* help) {
+  ParamDecl p;
+  p.name = name;
+  p.type = type;
+  p.default_value = std::move(default_value);
+  p.help = help;
+  return p;
+}
+
 ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
   ParamDecl p;
   p.name = name;

@@ -7,6 +7,8 @@
 #include "graphbench/workload/descriptor.h"
 #include "graphbench/workload/variant.h"
 
+#include <nlohmann/json.hpp>
+
 #include <ATen/ATen.h>
 
 #include <string>
@@ -21,6 +23,8 @@ std::vector<std::int64_t> param_int_list(const CaseSpec& spec, const char* name)
 std::vector<double> param_number_list(const CaseSpec& spec, const char* name);
 
 // Parameter declarations of a workload descriptor.
+// A parameter of any type with its default (nullptr: none) and help.
+ParamDecl typed_param(const char* name, ParamType type, nlohmann::json default_value, const char* help);
 ParamDecl int_param(const char* name, std::int64_t default_value, const char* help);
 ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help);
 ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help);

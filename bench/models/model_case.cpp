@@ -20,17 +20,8 @@ using nlohmann::json;
 
 namespace {
 
-ParamDecl field(const char* name, ParamType type, json default_value, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = type;
-  p.default_value = std::move(default_value);
-  p.help = help;
-  return p;
-}
-
 ParamDecl optional_number(const char* name, const char* help) {
-  ParamDecl p = field(name, ParamType::kNumber, nullptr, help);
+  ParamDecl p = typed_param(name, ParamType::kNumber, nullptr, help);
   p.optional = true;
   p.min = 0.0;
   p.max = 1.0;
@@ -40,7 +31,7 @@ ParamDecl optional_number(const char* name, const char* help) {
 }  // namespace
 
 ParamDecl read_bytes_param() {
-  ParamDecl p = field("read_bytes", ParamType::kNumber, nullptr,
+  ParamDecl p = typed_param("read_bytes", ParamType::kNumber, nullptr,
                       "bytes one step must read at least (parameters, plus the KV cache of a decoding step): the "
                       "roofline beside each variant");
   p.optional = true;
@@ -53,25 +44,25 @@ double model_read_bytes(const CaseSpec& spec) {
   return spec.params.contains("read_bytes") ? spec.params.at("read_bytes").get<double>() : 0.0;
 }
 
-ParamDecl model_path_param(const char* help) { return field("path", ParamType::kPath, nullptr, help); }
+ParamDecl model_path_param(const char* help) { return typed_param("path", ParamType::kPath, nullptr, help); }
 
 ParamDecl model_inputs_param() {
-  ParamDecl dtype = field("dtype", ParamType::kString, "float32", "element type");
+  ParamDecl dtype = typed_param("dtype", ParamType::kString, "float32", "element type");
   dtype.choices = {"float32", "float16", "bfloat16", "int64"};
-  ParamDecl range = field("range", ParamType::kIntList, nullptr, "int64 inputs: values drawn from [lo, hi), e.g. token ids [0, 30522)");
+  ParamDecl range = typed_param("range", ParamType::kIntList, nullptr, "int64 inputs: values drawn from [lo, hi), e.g. token ids [0, 30522)");
   range.optional = true;
   range.length = 2;
   range.min = -1e15;  // well inside the integers a double holds exactly
   range.max = 1e15;
-  ParamDecl inputs = field("inputs", ParamType::kObjectList, nullptr,
+  ParamDecl inputs = typed_param("inputs", ParamType::kObjectList, nullptr,
                            "the model's inputs, in forward's order: [{\"shape\": [...], \"dtype\": ..., \"range\": [lo, hi)}]");
-  ParamDecl batched = field("batched", ParamType::kBool, nullptr,
+  ParamDecl batched = typed_param("batched", ParamType::kBool, nullptr,
                             "dimension 0 is the batch, which a sweep over \"batch\" sets (default: inputs of two or more dimensions)");
   batched.optional = true;
-  ParamDecl position = field("position", ParamType::kBool, nullptr,
+  ParamDecl position = typed_param("position", ParamType::kBool, nullptr,
                              "the input holds a decoding step's position, which a sweep over \"pos\" sets");
   position.optional = true;
-  inputs.fields = {field("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range, batched, position};
+  inputs.fields = {typed_param("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range, batched, position};
   return inputs;
 }
 

@@ -1,5 +1,6 @@
 #include "models/script_pieces.h"
 
+#include "common/case_helpers.h"
 #include "models/model_case.h"
 #include "models/script_model.h"
 
@@ -18,15 +19,6 @@ namespace graphbench::bench {
 using nlohmann::json;
 
 namespace {
-
-ParamDecl pieces_decl(const char* name, ParamType type, json default_value, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = type;
-  p.default_value = std::move(default_value);
-  p.help = help;
-  return p;
-}
 
 // A ref's text read, without checking what it names; nullopt when it is neither form.
 std::optional<PieceRef> parse_ref(const std::string& text) {
@@ -88,33 +80,33 @@ std::string pieces_where(std::size_t k, const char* name) { return fmt::format("
 }  // namespace
 
 ParamDecl pieces_param() {
-  ParamDecl layer = pieces_decl("layer", ParamType::kNumber, -1, "the repeated block (transformer layer, ResNet stage) it "
+  ParamDecl layer = typed_param("layer", ParamType::kNumber, -1, "the repeated block (transformer layer, ResNet stage) it "
                                                            "belongs to, from 0; -1 outside any");
   layer.min = -1;
   layer.max = 1e6;
-  ParamDecl reason = pieces_decl("reason", ParamType::kString, nullptr, "why it cannot be captured");
+  ParamDecl reason = typed_param("reason", ParamType::kString, nullptr, "why it cannot be captured");
   reason.optional = true;
-  ParamDecl pieces = pieces_decl("pieces", ParamType::kObjectList, nullptr,
+  ParamDecl pieces = typed_param("pieces", ParamType::kObjectList, nullptr,
                            "the model split into pieces (scripts/export_model.py --scope), run in order: "
                            "[{\"path\", \"inputs\": [\"input0\" | \"pieceJ.outN\"], \"outputs\", \"module\", "
                            "\"layer\", \"attention\", \"capturable\"}]; `path` is then the whole model, which the "
                            "chain is compared with");
   pieces.optional = true;
-  pieces.fields = {pieces_decl("path", ParamType::kPath, nullptr, "the piece's TorchScript file, relative to the suite file"),
-                   pieces_decl("inputs", ParamType::kStringList, nullptr,
+  pieces.fields = {typed_param("path", ParamType::kPath, nullptr, "the piece's TorchScript file, relative to the suite file"),
+                   typed_param("inputs", ParamType::kStringList, nullptr,
                          "its inputs in forward's order: a model input (\"input0\") or an earlier piece's output "
                          "(\"piece2.out0\")"),
-                   pieces_decl("outputs", ParamType::kPositiveInt, nullptr, "how many tensors it returns"),
-                   pieces_decl("module", ParamType::kString, "", "the dotted path of the module it computes"),
+                   typed_param("outputs", ParamType::kPositiveInt, nullptr, "how many tensors it returns"),
+                   typed_param("module", ParamType::kString, "", "the dotted path of the module it computes"),
                    layer,
-                   pieces_decl("attention", ParamType::kBool, false, "an attention piece (run eagerly by attention-out)"),
-                   pieces_decl("capturable", ParamType::kBool, true, "false: it cannot be captured (run eagerly by auto)"),
+                   typed_param("attention", ParamType::kBool, false, "an attention piece (run eagerly by attention-out)"),
+                   typed_param("capturable", ParamType::kBool, true, "false: it cannot be captured (run eagerly by auto)"),
                    reason};
   return pieces;
 }
 
 ParamDecl piece_outputs_param() {
-  ParamDecl p = pieces_decl("piece_outputs", ParamType::kStringList, nullptr,
+  ParamDecl p = typed_param("piece_outputs", ParamType::kStringList, nullptr,
                       "with pieces: the model's outputs in order, each \"pieceJ.outN\" (or a model input)");
   p.optional = true;
   return p;
