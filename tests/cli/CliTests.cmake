@@ -359,6 +359,15 @@ add_test(NAME "cli: report writes results.md again with this version's sweep ver
                  "\"crossover\": 4096" --
                  sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
                  sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_sweep.json ${OUT_DIR}/report-sweep)
+# golden/report_serving.json: a decoding step swept at vLLM's sizes up to 32, its figures given by
+# hand (graph 300 to 400 us, eager 1000 us, 16 MiB a pool): graphbench's 5 graphs against vLLM's 7.
+add_test(NAME "cli: report sets a batch sweep from 1 against vLLM's capture list (0)"
+         COMMAND ${EXPECT} 0 "Against vLLM's default list, every real batch from 1 to 32"
+                 "\\| vLLM default \\| 1, 2, 4, 8, 16, 24, 32 \\| 7 \\|"
+                 "0.71x the graphs, 0.71x the pool memory, 0.71x the capture time: misses the aim"
+                 "\"vllm_comparison\": \\{" --
+                 sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
+                 sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_serving.json ${OUT_DIR}/report-serving)
 add_test(NAME "cli: report of a file that is not there (2)"
          COMMAND ${EXPECT} 2 "no-such-results.json" -- ${GB} report ${OUT_DIR}/no-such-results.json -o ${OUT_DIR}/report-none)
 
