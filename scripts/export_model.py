@@ -123,6 +123,10 @@ def parse_args(argv):
                    help="hf decoders: one decoding step with a static KV cache instead of the prefill")
     p.add_argument("--max-seq", type=int, help="--decode: the KV cache's positions (default 1024)")
     p.add_argument("--pos", type=int, help="--decode: the position the step writes and attends up to (default 512)")
+    p.add_argument("--cache-as-state", action="store_true",
+                   help="--decode: the KV cache as inputs of the step that it writes in place (role state in the "
+                        "suite, allocated and filled by graphbench), so that the file holds the weights only; with "
+                        "--dynamic-batch N, one package for every batch up to N")
     p.add_argument("--inductor-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="pt2: an Inductor setting for the compile (torch._inductor.config), e.g. "
                         "max_autotune=true or force_layout_optimization=true; may be repeated")
@@ -156,6 +160,8 @@ def parse_args(argv):
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
     if args.dynamic_batch and len(args.batch or [1]) != 1:
         p.error("--dynamic-batch: give one --batch, the example the package is traced with")
+    if args.cache_as_state and not args.decode:
+        p.error("--cache-as-state describes a decoding step's KV cache: give --decode with it")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     if args.scope is not None:
@@ -200,7 +206,7 @@ def model_cases(args):
                                        lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
                                        max_seq=1024 if args.max_seq is None else args.max_seq,
                                        pos=512 if args.pos is None else args.pos,
-                                       dynamic_batch=args.dynamic_batch,
+                                       dynamic_batch=args.dynamic_batch, cache_as_state=args.cache_as_state,
                                        origin_dir=os.getcwd() if model.startswith("py:") else "")
             case.check()
             model_zoo.check_decoder(case)
@@ -348,11 +354,17 @@ def export_aoti(case, model, inputs, path, settings):
     import torch._inductor
 
     model.eval()
-    configs = package_configs(case, settings, model_zoo.read_bytes(model))
+    # The roofline: the weights, and a KV cache given as state inputs (the step reads all of it).
+    state_bytes = sum(t.numel() * t.element_size() for t, spec in zip(inputs, case.inputs()) if spec.get("role") == "state")
+    configs = package_configs(case, settings, model_zoo.read_bytes(model) + state_bytes)
+    dynamic_shapes = case.dynamic_shapes()
+    if dynamic_shapes is not None and case.cache_as_state:
+        # forward(input_ids, cache_position, *caches): torch.export takes *caches' shapes as one tuple.
+        dynamic_shapes = (dynamic_shapes[0], dynamic_shapes[1], tuple(dynamic_shapes[2:]))
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
-        # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.
-        exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=case.dynamic_shapes())
+        # StaticCache layers): only the strict (Dynamo) tracer follows them to the tensors they are.
+        exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=dynamic_shapes)
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
 
 

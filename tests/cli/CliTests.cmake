@@ -210,6 +210,14 @@ add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch a
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
 set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A decoding step whose KV cache is state (examples/tiny_decode.py), with PyTorch where this Python
+# has it (skipped without): the file holds the weights only, the suite names the caches with role
+# state, the step writes them in place at its position only, graphbench runs it on the CPU swept
+# over batch, every variant validated.
+add_test(NAME "cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_cache_state_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/cache-state-torch ${GB})
+set_tests_properties("cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
 # (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
 # at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
