@@ -43,6 +43,7 @@ holds their cases), 2 bad arguments.
 """
 
 import argparse
+import inspect
 import json
 import os
 import shlex
@@ -357,15 +358,24 @@ def export_aoti(case, model, inputs, path, settings):
     # The roofline: the weights, and a KV cache given as state inputs (the step reads all of it).
     state_bytes = sum(t.numel() * t.element_size() for t, spec in zip(inputs, case.inputs()) if spec.get("role") == "state")
     configs = package_configs(case, settings, model_zoo.read_bytes(model) + state_bytes)
-    dynamic_shapes = case.dynamic_shapes()
-    if dynamic_shapes is not None and case.cache_as_state:
-        # forward(input_ids, cache_position, *caches): torch.export takes *caches' shapes as one tuple.
-        dynamic_shapes = (dynamic_shapes[0], dynamic_shapes[1], tuple(dynamic_shapes[2:]))
+    dynamic_shapes = shapes_for_signature(model.forward, case.dynamic_shapes())
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the tensors they are.
         exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=dynamic_shapes)
         torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+
+
+def shapes_for_signature(forward, flat):
+    """torch.export's dynamic_shapes for `forward`, from one entry per input: it matches them to
+    forward's parameters, so the inputs a *args parameter takes (a decoding step's caches,
+    forward(input_ids, cache_position, *caches)) go in one tuple. None stays None."""
+    if flat is None:
+        return None
+    for k, parameter in enumerate(inspect.signature(forward).parameters.values()):
+        if parameter.kind == inspect.Parameter.VAR_POSITIONAL:
+            return tuple(flat[:k]) + (tuple(flat[k:]),)
+    return tuple(flat)
 
 
 def export(case, fmt, path, device, settings, channels_last=False):

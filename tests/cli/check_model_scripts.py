@@ -94,6 +94,21 @@ def main(source_dir, work_dir):
           == "timm-vit_base_patch16_224-b8-float16-train", "stem of a timm training case")
     check(model_zoo.ModelCase("hf:bert", 1, seq=16, token_high=99).inputs()
           == [{"shape": [1, 16], "dtype": "int64", "range": [0, 99]}], "inputs of an encoder")
+    # torch.export matches dynamic shapes to forward's parameters: a *caches parameter takes one tuple.
+    import export_model
+
+    def step(input_ids, cache_position, *caches):
+        return input_ids
+
+    def plain(x, y):
+        return x
+
+    check(export_model.shapes_for_signature(step, ("b", None, "b", "b")) == ("b", None, ("b", "b")),
+          "dynamic shapes of forward(input_ids, cache_position, *caches)")
+    check(export_model.shapes_for_signature(plain, ["b", None]) == ("b", None), "dynamic shapes of forward(x, y)")
+    check(export_model.shapes_for_signature(plain, None) is None, "no dynamic shapes")
+    check(model_zoo.ModelCase("hf:gpt2", 1, decode=True, cache_as_state=True, max_seq=64, pos=3).stem()
+          == "hf-gpt2-b1-decode-m64-p3-state", "stem of a decoding step whose cache is state")
     for bad in ("resnet50", "keras:resnet50", "torchvision:"):
         try:
             model_zoo.ModelCase(bad, 1).check()
