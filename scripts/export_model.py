@@ -14,7 +14,8 @@ Writes, per model and batch size, into the output folder:
                       (params, buffers, optimizer state) inputs that the step updates in place, and
     <stem>.state.pt   beside it, that state's initial values (TorchScript buffers s0, s1, ...)
     <file>.json       beside each file: what made it (model name, batch, ...), read by
-                      scripts/python_baseline.py to build the same model in Python
+                      scripts/python_baseline.py to build the same model in Python, and where
+                      the export's time went ("export_times": scripts/export_times.py)
 and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
 are relative to the suite file. --append adds the cases to an existing suite file (replacing
 cases of the same name), so that several commands can build one suite.
@@ -51,6 +52,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import export_times  # noqa: E402
 import model_pieces  # noqa: E402
 import model_zoo  # noqa: E402
 import own_code  # noqa: E402
@@ -294,7 +296,16 @@ def write_suite(path, new_cases, args):
         f.write(to_json_text(suite) + "\n")
 
 
-def export_torchscript(case, model, inputs, path):
+def export_torchscript(case, model, inputs, path, times):
+    import torch
+
+    with times.phase("trace_s"):
+        module = trace_torchscript(case, model, inputs)
+    with times.phase("save_s"):
+        torch.jit.save(module, str(path))
+
+
+def trace_torchscript(case, model, inputs):
     import torch
 
     if case.mode == "train" and case.own_loss:
@@ -312,7 +323,7 @@ def export_torchscript(case, model, inputs, path):
         model.eval()
         with torch.no_grad(), trace_fixes.traceable(case):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
-    torch.jit.save(module, str(path))
+    return module
 
 
 def package_configs(case, settings, read_bytes=None):
@@ -350,7 +361,7 @@ def export_aoti_train_step(case, model, inputs, path, device, settings, channels
     train_step.save_state(state, state_path(path))
 
 
-def export_aoti(case, model, inputs, path, settings):
+def export_aoti(case, model, inputs, path, settings, times):
     import torch
     import torch._inductor
 
@@ -362,8 +373,13 @@ def export_aoti(case, model, inputs, path, settings):
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
         # StaticCache layers): only the strict (Dynamo) tracer follows them to the tensors they are.
-        exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=dynamic_shapes)
-        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+        with times.phase("export_s"):
+            exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=dynamic_shapes)
+        compiler, package = export_times.inductor_owners()
+        with times.calls_of(compiler, "compile", "cpp_compile_s", is_classmethod=True), \
+                times.calls_of(package, "package_aoti", "package_s"), times.phase("compile_s"):
+            torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+        times.finish_compile()
 
 
 def shapes_for_signature(forward, flat):
@@ -379,23 +395,30 @@ def shapes_for_signature(forward, flat):
 
 
 def export(case, fmt, path, device, settings, channels_last=False):
-    """Writes one model file; a fresh model each time, so that one export cannot affect another."""
+    """Writes one model file; a fresh model each time, so that one export cannot affect another.
+    Returns where its time went (export_times.py)."""
     import torch
 
-    model = model_zoo.build_model(case, device)
-    if not case.decode:  # a decoding step is built on its device, its cache registered as it is
-        model = model.to(device)
-    inputs = model_zoo.make_inputs(case, device)
-    print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
-    if fmt == "pt":
-        export_torchscript(case, model, inputs, path)
-    elif case.mode == "train":
-        export_aoti_train_step(case, model, inputs, path, device, settings, channels_last)
-    else:
-        export_aoti(case, model, inputs, path, settings)
-    del model
-    if device.startswith("cuda"):
-        torch.cuda.empty_cache()
+    times = export_times.ExportTimes()
+    with times.phase("total_s"):
+        with times.phase("build_s"):
+            model = model_zoo.build_model(case, device)
+            if not case.decode:  # a decoding step is built on its device, its cache registered as it is
+                model = model.to(device)
+        with times.phase("inputs_s"):
+            inputs = model_zoo.make_inputs(case, device)
+        print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
+        if fmt == "pt":
+            export_torchscript(case, model, inputs, path, times)
+        elif case.mode == "train":
+            with times.phase("train_step_s"):
+                export_aoti_train_step(case, model, inputs, path, device, settings, channels_last)
+        else:
+            export_aoti(case, model, inputs, path, settings, times)
+        del model
+        if device.startswith("cuda"):
+            torch.cuda.empty_cache()
+    return times
 
 
 def piece_path(whole_file, scope, k):
@@ -488,13 +511,14 @@ def main(argv):
     for case in cases:
         for fmt in args.format:
             path = Path(args.output) / f"{case.stem()}.{fmt}"
+            times = None
             if not args.dry_run:
                 if device is None:
                     import torch
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
-                    export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
+                    times = export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
                 except model_zoo.BadInput as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2
@@ -503,7 +527,7 @@ def main(argv):
                           f"{type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
-            model_zoo.write_manifest(path, case)
+            model_zoo.write_manifest(path, case, times.to_json() if times else None)
             entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
                                {"rtol": args.rtol, "atol": args.atol})
             if args.scope is not None:

@@ -199,9 +199,13 @@ def manifest_path(model_file):
     return str(model_file) + ".json"
 
 
-def write_manifest(model_file, case):
+def write_manifest(model_file, case, export_times=None):
+    """What made the file, and where its export's time went (export_times.py; absent under --dry-run)."""
+    manifest = case.to_json()
+    if export_times:
+        manifest["export_times"] = export_times
     with open(manifest_path(model_file), "w", encoding="utf-8") as f:
-        json.dump(case.to_json(), f, indent=2)
+        json.dump(manifest, f, indent=2)
         f.write("\n")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A decoding step whose KV cache is state, with a real PyTorch on the CPU: examples/tiny_decode.py
-exported as TorchScript by scripts/export_model.py; the file holds the weights only (no cache
-buffer), the suite names the caches with role state, their seeds and scale; the exported step
+exported as TorchScript by scripts/export_model.py, the export's phases timed in its manifest; the
+file holds the weights only (no cache buffer), the suite names the caches with role state, their seeds and scale; the exported step
 writes the caches given to it at the position and nowhere else; graphbench runs it on the CPU
 (eager and static, swept over batch 1 and 2, the caches sized by the sweep), every variant
 validated against eager; and the state callable's bad input is refused naming the callable.
@@ -50,6 +50,19 @@ def main(source_dir, work_dir, graphbench):
     check([s["seed"] for s in state] == [3, 4, 5, 6] and all(s["scale"] == 0.5 for s in state) and
           all(s["shape"] == [2, 2, 32, 16] and s["dtype"] == "float32" for s in state),
           f"the suite's state inputs: {state}")
+
+    # Where the export's time went, in the file's manifest (scripts/export_times.py).
+    with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
+        times = json.load(f).get("export_times") or {}
+    phases = ("build_s", "inputs_s", "trace_s", "save_s")
+    check(sorted(times) == sorted(phases + ("total_s",)) and all(isinstance(v, (int, float)) and v >= 0
+                                                              for v in times.values()),
+          f"the manifest's export_times: {times}")
+    check(times.get("total_s", 0) + 0.005 >= sum(times.get(p, 0) for p in phases),
+          f"the phases add up to more than the whole export: {times}")
+    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--dry-run", "-o", os.path.join(work_dir, "dry"))
+    with open(os.path.join(work_dir, "dry", case["path"] + ".json"), encoding="utf-8") as f:
+        check("export_times" not in json.load(f), "a --dry-run manifest has export times")
 
     module = torch.jit.load(os.path.join(models, case["path"]))
     buffers = [name for name, _ in module.named_buffers()]
