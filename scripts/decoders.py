@@ -84,7 +84,14 @@ def cache_inputs(case):
     """The suite's inputs of a --cache-as-state step after its tokens and position: each layer's keys
     and then values, role state, seeded as the class docstring says. Reads the model's config
     (transformers, not torch)."""
-    layers, kv_heads, head_dim = cache_geometry(hf_config(case.name, dict(case.hf_config)))
+    import model_zoo
+
+    try:
+        config = hf_config(case.name, dict(case.hf_config))
+    except ImportError:
+        raise model_zoo.BadInput(f"--cache-as-state: the shape of hf:{case.name}'s KV cache comes from its config, "
+                                 "which needs transformers in this Python (under --dry-run too)")
+    layers, kv_heads, head_dim = cache_geometry(config)
     shape = [case.batch, kv_heads, case.max_seq, head_dim]
     return [{"shape": list(shape), "dtype": case.dtype, "role": "state", "seed": case.seed + 3 + i, "scale": 0.5}
             for i in range(2 * layers)]

@@ -213,6 +213,8 @@ def model_cases(args):
                                        origin_dir=os.getcwd() if model.startswith("py:") else "")
             case.check()
             model_zoo.check_decoder(case)
+            if case.cache_as_state:
+                case.inputs()  # the cache's shape, from the model's config: a bad one stops here
             model_zoo.check_own_code(case)  # before any code runs, so that a typo is found at once
             cases.append((case, batch is not None))
     for case, batch_given in cases:

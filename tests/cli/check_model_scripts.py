@@ -107,6 +107,25 @@ def main(source_dir, work_dir):
           "dynamic shapes of forward(input_ids, cache_position, *caches)")
     check(export_model.shapes_for_signature(plain, ["b", None]) == ("b", None), "dynamic shapes of forward(x, y)")
     check(export_model.shapes_for_signature(plain, None) is None, "no dynamic shapes")
+    # A decoding step whose cache is state: its inputs come from the model's config (transformers).
+    state_args = ["hf:llama", "--hf-config", "num_hidden_layers=2", "--hf-config", "num_key_value_heads=2",
+                  "--decode", "--cache-as-state", "--max-seq", "64", "--pos", "3", "--batch", "2", "--dynamic-batch",
+                  "8", "--format", "pt2", "--dry-run", "-o", os.path.join(work_dir, "state")]
+    run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *state_args],
+                         capture_output=True, text=True)
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        check(run.returncode == 2 and "--cache-as-state: the shape of hf:llama's KV cache comes from its config, which "
+              "needs transformers" in run.stderr, f"--cache-as-state without transformers: exit {run.returncode}, "
+              f"{run.stderr}")
+    else:
+        with open(os.path.join(work_dir, "state", "suite.json"), encoding="utf-8") as f:
+            inputs = json.load(f)["cases"][0]["inputs"]
+        state = [spec for spec in inputs if spec.get("role") == "state"]
+        check(run.returncode == 0 and len(state) == 4 and [s["seed"] for s in state] == [3, 4, 5, 6] and
+              all(s["shape"][0] == 2 and s["shape"][1] == 2 and s["shape"][2] == 64 for s in state),
+              f"--cache-as-state inputs: exit {run.returncode}, {inputs}")
     check(model_zoo.ModelCase("hf:gpt2", 1, decode=True, cache_as_state=True, max_seq=64, pos=3).stem()
           == "hf-gpt2-b1-decode-m64-p3-state", "stem of a decoding step whose cache is state")
     for bad in ("resnet50", "keras:resnet50", "torchvision:"):
