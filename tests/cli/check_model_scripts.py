@@ -107,6 +107,11 @@ def main(source_dir, work_dir):
           "dynamic shapes of forward(input_ids, cache_position, *caches)")
     check(export_model.shapes_for_signature(plain, ["b", None]) == ("b", None), "dynamic shapes of forward(x, y)")
     check(export_model.shapes_for_signature(plain, None) is None, "no dynamic shapes")
+    # Python's replay copies in every input but the state ones (a KV cache stays in the graph's buffers).
+    own = model_zoo.ModelCase("py:examples/tiny_decode.py:make_model", 2, example_inputs=[
+        {"shape": [2, 1], "dtype": "int64", "range": [0, 9]}, {"shape": [1], "dtype": "int64", "range": [5, 6]},
+        {"shape": [2, 2, 8, 4], "dtype": "float32", "role": "state", "seed": 3, "scale": 0.5}])
+    check(python_baseline.fed_positions(own) == [0, 1], "the inputs Python's replay copies in")
     # A decoding step whose cache is state: its inputs come from the model's config (transformers).
     state_args = ["hf:llama", "--hf-config", "num_hidden_layers=2", "--hf-config", "num_key_value_heads=2",
                   "--decode", "--cache-as-state", "--max-seq", "64", "--pos", "3", "--batch", "2", "--dynamic-batch",
