@@ -94,7 +94,8 @@ class TorchScriptCase final : public CaseInstance {
     declared_ = bench::read_model_inputs(spec);
     inputs_ = bench::make_model_inputs(declared_, device_);
     torch::jit::Module module = bench::load_script_model(spec, device_);
-    if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module);
+    // A decoding step reads its whole KV cache: the state inputs count with the weights.
+    if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module) + bench::state_bytes(declared_);
     module.train(train_);
     if (train_) dropout_modules_ = bench::dropout_modules(module);
     if (bench::has_pieces(spec_)) {

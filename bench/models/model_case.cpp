@@ -230,6 +230,17 @@ bool has_state_inputs(const std::vector<ModelInput>& inputs) {
   return std::any_of(inputs.begin(), inputs.end(), [](const ModelInput& m) { return m.state; });
 }
 
+double state_bytes(const std::vector<ModelInput>& inputs) {
+  double total = 0.0;
+  for (const ModelInput& m : inputs) {
+    if (!m.state) continue;
+    double elements = 1.0;
+    for (const std::int64_t d : m.shape) elements *= static_cast<double>(d);
+    total += elements * static_cast<double>(c10::elementSize(m.dtype));
+  }
+  return total;
+}
+
 Policy model_inference_policy(const std::vector<ModelInput>& inputs) {
   Policy policy = Policy::inference();
   if (has_state_inputs(inputs)) policy.static_roles = RoleSet{Role::kInput, Role::kParam, Role::kState};

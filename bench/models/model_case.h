@@ -66,6 +66,8 @@ std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tens
 std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
                                           const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store);
 bool has_state_inputs(const std::vector<ModelInput>& inputs);
+// The bytes of the state inputs (a KV cache), part of what a step must read.
+double state_bytes(const std::vector<ModelInput>& inputs);
 // Inference, with state in the static roles where the case has state inputs: their buffers are
 // fixed and written inside the graph, never overwritten by a feed.
 Policy model_inference_policy(const std::vector<ModelInput>& inputs);

@@ -105,7 +105,7 @@ TEST_CASE("a state input is drawn from its seed, kept out of the feed, and writt
   CHECK_FALSE(bench::model_inference_policy({declared[0]}).static_roles.contains(Role::kState));
 }
 
-TEST_CASE("a torchscript case with a state input runs eager and static, validated against eager") {
+TEST_CASE("a torchscript case with a state input runs eager and static, validated against eager, its cache in the roofline") {
   ModelDir dir;
   cache_step().save((dir.path() / "cache_step.pt").string());
   const SuiteSpec suite = dir.load(std::string(R"([{"name": "c", "workload": "torchscript", "path": "cache_step.pt",
@@ -119,6 +119,10 @@ TEST_CASE("a torchscript case with a state input runs eager and static, validate
   const ResultRecord stat = record_of(records, "static");
   REQUIRE(stat.max_abs_error);
   CHECK(*stat.max_abs_error == 0.0);
+  // The roofline: the module has no weights; the step reads its whole cache (2 x 8 x 4 floats).
+  CHECK(bench::state_bytes(bench::read_model_inputs(suite.cases.at(0))) == 2 * 8 * 4 * 4.0);
+  REQUIRE(stat.roofline.has_value());
+  CHECK(stat.roofline->bytes == 2 * 8 * 4 * 4.0);
 }
 
 TEST_CASE("state inputs: floating-point only, seed and scale only with role state, inference of one model only") {
