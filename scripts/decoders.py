@@ -140,16 +140,21 @@ class DecodeStep(_module_base()):
 
 
 class DecodeStateStep(_module_base()):
-    """One decoding step whose KV cache is given: forward(input_ids, cache_position, *caches)."""
+    """One decoding step whose KV cache is given: forward(input_ids, cache_position, *caches). Built as
+    DecodeStep is (transformers' TorchExportableModuleWithStaticCache), less the cache buffers the
+    wrapper registers: the cache's layers are pointed at the given tensors on every call."""
 
     def __init__(self, model, batch, max_seq, device):
-        import transformers
+        from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
 
         super().__init__()
         model.generation_config.use_cache = True
-        self.model = model
-        self.cache = transformers.StaticCache(config=model.config, max_batch_size=batch, max_cache_len=max_seq,
-                                              device=device, dtype=model.dtype)
+        model.generation_config.cache_implementation = "static"
+        self.step = TorchExportableModuleWithStaticCache(model, batch_size=batch, max_cache_len=max_seq, device=device)
+        # The wrapper's key_cache_i / value_cache_i buffers would keep a cache in the file: dropped.
+        for name in [n for n in self.step._buffers if n.startswith(("key_cache_", "value_cache_"))]:
+            del self.step._buffers[name]
+        self.cache = self.step.static_cache
 
     def _point_cache_at(self, caches):
         # transformers >= 4.56 keeps a list of layers (each initialised on its first update);
@@ -167,7 +172,6 @@ class DecodeStateStep(_module_base()):
         import torch
 
         self._point_cache_at(caches)
-        logits = self.model(input_ids=input_ids, cache_position=cache_position, past_key_values=self.cache,
-                            use_cache=True).logits
+        logits = self.step(input_ids=input_ids, cache_position=cache_position)
         written = [c.index_select(2, cache_position) for c in caches]
         return logits, torch.stack(written)
