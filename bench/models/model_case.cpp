@@ -217,7 +217,10 @@ std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInp
     const std::string name = fmt::format("input{}", i);
     if (i < declared.size() && declared[i].state) {
       ids.push_back(b.state(name, spec_of(inputs[i])));
-      store.set(name, inputs[i].clone());  // the example stays apart: building the op runs the model on it
+      // The example itself, not a copy (a KV cache at serving scale is gigabytes): building the op
+      // runs the model on it once, which writes at its position as every step does, and every
+      // runner starts from its own copy of the store.
+      store.set(name, inputs[i]);
     } else {
       ids.push_back(b.input(name, spec_of(inputs[i])));
       feed[name] = inputs[i];

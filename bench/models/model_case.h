@@ -62,7 +62,7 @@ std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs,
 // The model's inputs as inputs "input0", "input1", ... of a program, each fed the tensor given.
 std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed);
 // The same, where an input with role state is a state external "input<i>" of the program instead,
-// its starting values (a copy of the tensor given) put into `store`, not fed.
+// its starting values (the tensor given) put into `store`, not fed.
 std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
                                           const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store);
 bool has_state_inputs(const std::vector<ModelInput>& inputs);

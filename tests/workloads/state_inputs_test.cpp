@@ -100,7 +100,11 @@ TEST_CASE("a state input is drawn from its seed, kept out of the feed, and writt
     CHECK(at::equal(cache.index_select(1, others), fill.index_select(1, others)));  // the rest as drawn
     CHECK(at::equal(seen[1].squeeze(1), inputs[0] * 2.0));
   }
-  CHECK(at::equal(store.at("input2"), fill));  // each runner wrote its own copy
+  // Each runner wrote its own copy: the case's store holds the example, which only building the op
+  // ran the step on (its row 3 written as every step writes it).
+  CHECK(store.at("input2").data_ptr() == inputs[2].data_ptr());
+  CHECK(at::equal(store.at("input2").index_select(1, others), fill.index_select(1, others)));
+  CHECK(at::equal(store.at("input2").select(1, 3), inputs[0] * 2.0));
   CHECK(bench::model_inference_policy(declared).static_roles.contains(Role::kState));
   CHECK_FALSE(bench::model_inference_policy({declared[0]}).static_roles.contains(Role::kState));
 }
