@@ -49,6 +49,9 @@ ParamDecl state_file_param() {
 
 std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {
   if (auto problem = bench::check_model_inputs(params)) return problem;
+  if (mode == "train") {
+    if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
+  }
   if (mode == "train" && !params.contains("state")) {
     return ParamProblem{"", "missing required key \"state\" (mode train: the training step's initial state, the "
                             "<stem>.state.pt written beside the package by scripts/export_model.py --mode train)"};
@@ -154,7 +157,8 @@ class AotiCase final : public CaseInstance {
     }
     check_package_kind(spec, file, metadata);
     if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata);
-    inputs_ = bench::make_model_inputs(bench::read_model_inputs(spec), device_);
+    declared_ = bench::read_model_inputs(spec);
+    inputs_ = bench::make_model_inputs(declared_, device_);
     auto package = ops::AotiPackage::load(file, device_);
     program_ = train_ ? build_train_program(std::move(package), file, metadata)
                       : build_inference_program(std::move(package), file);
@@ -170,15 +174,15 @@ class AotiCase final : public CaseInstance {
     EngineRunnerConfig config;
     config.program = program_;
     config.executor = bench::executor_for(variant);
-    config.policy = train_ ? Policy::train() : Policy::inference();
+    config.policy = train_ ? Policy::train() : bench::model_inference_policy(declared_);
     config.options.warmup_steps = 3;
     config.options.fallback_to_eager = true;
     config.options.scope = spec_.scope;
     config.feed = feed_;
-    if (train_) {
-      config.store = initial_.clone();
-      config.observed_store_entries = param_names_;
-    }
+    // Each runner its own copy: a training step's state, or the state inputs (a KV cache) that the
+    // package writes in place, so that eager and every graph start from the same values.
+    config.store = initial_.clone();
+    if (train_) config.observed_store_entries = param_names_;
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
@@ -193,7 +197,7 @@ class AotiCase final : public CaseInstance {
   std::shared_ptr<const Program> build_inference_program(std::shared_ptr<ops::AotiPackage> package,
                                                          const std::string& file) {
     Builder b("aoti_forward");
-    const std::vector<ValueId> ids = bench::declare_model_inputs(b, inputs_, feed_);
+    const std::vector<ValueId> ids = bench::declare_model_inputs(b, declared_, inputs_, feed_, initial_);
     const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
     for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
     return b.build();
@@ -242,6 +246,7 @@ class AotiCase final : public CaseInstance {
   bench::Tolerance tolerance_;
   double read_bytes_ = 0.0;
   std::string skip_reason_;
+  std::vector<bench::ModelInput> declared_;
   std::vector<at::Tensor> inputs_;
   Feed feed_;
   std::vector<std::string> param_names_;  // mode train: the state entries validation compares

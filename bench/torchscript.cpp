@@ -37,6 +37,12 @@ using bench::number_param;
 std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& params, const std::string& mode) {
   if (auto problem = bench::check_model_inputs(params)) return problem;
   if (auto problem = bench::check_pieces(params, mode)) return problem;
+  if (mode == "train") {
+    if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
+  }
+  if (params.contains("pieces")) {
+    if (auto problem = bench::check_no_state_inputs(params, "a chain of pieces")) return problem;
+  }
   if (mode == "train" && !params.contains("loss")) {
     return ParamProblem{"", "missing required key \"loss\" (mode train: mean, mse or cross_entropy)"};
   }
@@ -85,10 +91,11 @@ class TorchScriptCase final : public CaseInstance {
   TorchScriptCase(const CaseSpec& spec, const CaseContext& context)
       : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
         tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
-    const auto declared = bench::read_model_inputs(spec);
-    inputs_ = bench::make_model_inputs(declared, device_);
+    declared_ = bench::read_model_inputs(spec);
+    inputs_ = bench::make_model_inputs(declared_, device_);
     torch::jit::Module module = bench::load_script_model(spec, device_);
-    if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module);
+    // A decoding step reads its whole KV cache: the state inputs count with the weights.
+    if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module) + bench::state_bytes(declared_);
     module.train(train_);
     if (train_) dropout_modules_ = bench::dropout_modules(module);
     if (bench::has_pieces(spec_)) {
@@ -105,16 +112,16 @@ class TorchScriptCase final : public CaseInstance {
     EngineRunnerConfig config;
     config.program = program_;
     config.executor = bench::executor_for(variant);
-    config.policy = train_ ? Policy::train() : Policy::inference();
+    config.policy = train_ ? Policy::train() : bench::model_inference_policy(declared_);
     // TorchScript's profiling executor specialises the model over its first runs: settle it first.
     config.options.warmup_steps = kWarmupSteps;
     config.options.fallback_to_eager = true;
     config.options.scope = spec_.scope;
     config.feed = feed_;
-    if (train_) {
-      config.store = initial_.clone();
-      config.observed_store_entries = param_names_;
-    }
+    // Each runner its own copy: the params of a training step, the state inputs (a KV cache) that
+    // the model writes, so that eager and every graph start from the same values.
+    config.store = initial_.clone();
+    if (train_) config.observed_store_entries = param_names_;
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
@@ -146,7 +153,7 @@ class TorchScriptCase final : public CaseInstance {
 
   std::shared_ptr<const Program> build_inference_program(const torch::jit::Module& module) {
     Builder b("torchscript_forward");
-    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
+    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, declared_, inputs_, feed_, initial_);
     const auto outputs = ops::script_module_call(b, module_call(module), inputs, {});
     for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
     return b.build();
@@ -256,6 +263,7 @@ class TorchScriptCase final : public CaseInstance {
   bench::Tolerance tolerance_;
   double read_bytes_ = 0.0;
   std::vector<torch::jit::Module> dropout_modules_;  // mode train: the model's dropout modules
+  std::vector<bench::ModelInput> declared_;
   std::vector<at::Tensor> inputs_;
   Feed feed_;
   std::vector<std::string> param_names_;

@@ -14,7 +14,8 @@ Writes, per model and batch size, into the output folder:
                       (params, buffers, optimizer state) inputs that the step updates in place, and
     <stem>.state.pt   beside it, that state's initial values (TorchScript buffers s0, s1, ...)
     <file>.json       beside each file: what made it (model name, batch, ...), read by
-                      scripts/python_baseline.py to build the same model in Python
+                      scripts/python_baseline.py to build the same model in Python, and where
+                      the export's time went ("export_times": scripts/export_times.py)
 and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
 are relative to the suite file. --append adds the cases to an existing suite file (replacing
 cases of the same name), so that several commands can build one suite.
@@ -43,6 +44,7 @@ holds their cases), 2 bad arguments.
 """
 
 import argparse
+import inspect
 import json
 import os
 import shlex
@@ -50,6 +52,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import export_times  # noqa: E402
 import model_pieces  # noqa: E402
 import model_zoo  # noqa: E402
 import own_code  # noqa: E402
@@ -123,6 +126,10 @@ def parse_args(argv):
                    help="hf decoders: one decoding step with a static KV cache instead of the prefill")
     p.add_argument("--max-seq", type=int, help="--decode: the KV cache's positions (default 1024)")
     p.add_argument("--pos", type=int, help="--decode: the position the step writes and attends up to (default 512)")
+    p.add_argument("--cache-as-state", action="store_true",
+                   help="--decode: the KV cache as inputs of the step that it writes in place (role state in the "
+                        "suite, allocated and filled by graphbench), so that the file holds the weights only; with "
+                        "--dynamic-batch N, one package for every batch up to N")
     p.add_argument("--inductor-config", type=key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="pt2: an Inductor setting for the compile (torch._inductor.config), e.g. "
                         "max_autotune=true or force_layout_optimization=true; may be repeated")
@@ -156,6 +163,8 @@ def parse_args(argv):
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
     if args.dynamic_batch and len(args.batch or [1]) != 1:
         p.error("--dynamic-batch: give one --batch, the example the package is traced with")
+    if args.cache_as_state and not args.decode:
+        p.error("--cache-as-state describes a decoding step's KV cache: give --decode with it")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     if args.scope is not None:
@@ -200,10 +209,12 @@ def model_cases(args):
                                        lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
                                        max_seq=1024 if args.max_seq is None else args.max_seq,
                                        pos=512 if args.pos is None else args.pos,
-                                       dynamic_batch=args.dynamic_batch,
+                                       dynamic_batch=args.dynamic_batch, cache_as_state=args.cache_as_state,
                                        origin_dir=os.getcwd() if model.startswith("py:") else "")
             case.check()
             model_zoo.check_decoder(case)
+            if case.cache_as_state:
+                case.inputs()  # the cache's shape, from the model's config: a bad one stops here
             model_zoo.check_own_code(case)  # before any code runs, so that a typo is found at once
             cases.append((case, batch is not None))
     for case, batch_given in cases:
@@ -287,7 +298,16 @@ def write_suite(path, new_cases, args):
         f.write(to_json_text(suite) + "\n")
 
 
-def export_torchscript(case, model, inputs, path):
+def export_torchscript(case, model, inputs, path, times):
+    import torch
+
+    with times.phase("trace_s"):
+        module = trace_torchscript(case, model, inputs)
+    with times.phase("save_s"):
+        torch.jit.save(module, str(path))
+
+
+def trace_torchscript(case, model, inputs):
     import torch
 
     if case.mode == "train" and case.own_loss:
@@ -305,7 +325,7 @@ def export_torchscript(case, model, inputs, path):
         model.eval()
         with torch.no_grad(), trace_fixes.traceable(case):
             module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
-    torch.jit.save(module, str(path))
+    return module
 
 
 def package_configs(case, settings, read_bytes=None):
@@ -343,37 +363,64 @@ def export_aoti_train_step(case, model, inputs, path, device, settings, channels
     train_step.save_state(state, state_path(path))
 
 
-def export_aoti(case, model, inputs, path, settings):
+def export_aoti(case, model, inputs, path, settings, times):
     import torch
     import torch._inductor
 
     model.eval()
-    configs = package_configs(case, settings, model_zoo.read_bytes(model))
+    # The roofline: the weights, and a KV cache given as state inputs (the step reads all of it).
+    state_bytes = sum(t.numel() * t.element_size() for t, spec in zip(inputs, case.inputs()) if spec.get("role") == "state")
+    configs = package_configs(case, settings, model_zoo.read_bytes(model) + state_bytes)
+    dynamic_shapes = shapes_for_signature(model.forward, case.dynamic_shapes())
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'
-        # StaticCache layers): only the strict (Dynamo) tracer follows them to the buffers they are.
-        exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=case.dynamic_shapes())
-        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+        # StaticCache layers): only the strict (Dynamo) tracer follows them to the tensors they are.
+        with times.phase("export_s"):
+            exported = torch.export.export(model, tuple(inputs), strict=case.decode, dynamic_shapes=dynamic_shapes)
+        compiler, package = export_times.inductor_owners()
+        with times.calls_of(compiler, "compile", "cpp_compile_s", is_classmethod=True), \
+                times.calls_of(package, "package_aoti", "package_s"), times.phase("compile_s"):
+            torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+        times.finish_compile()
+
+
+def shapes_for_signature(forward, flat):
+    """torch.export's dynamic_shapes for `forward`, from one entry per input: it matches them to
+    forward's parameters, so the inputs a *args parameter takes (a decoding step's caches,
+    forward(input_ids, cache_position, *caches)) go in one tuple. None stays None."""
+    if flat is None:
+        return None
+    for k, parameter in enumerate(inspect.signature(forward).parameters.values()):
+        if parameter.kind == inspect.Parameter.VAR_POSITIONAL:
+            return tuple(flat[:k]) + (tuple(flat[k:]),)
+    return tuple(flat)
 
 
 def export(case, fmt, path, device, settings, channels_last=False):
-    """Writes one model file; a fresh model each time, so that one export cannot affect another."""
+    """Writes one model file; a fresh model each time, so that one export cannot affect another.
+    Returns where its time went (export_times.py)."""
     import torch
 
-    model = model_zoo.build_model(case, device)
-    if not case.decode:  # a decoding step is built on its device, its cache registered as it is
-        model = model.to(device)
-    inputs = model_zoo.make_inputs(case, device)
-    print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
-    if fmt == "pt":
-        export_torchscript(case, model, inputs, path)
-    elif case.mode == "train":
-        export_aoti_train_step(case, model, inputs, path, device, settings, channels_last)
-    else:
-        export_aoti(case, model, inputs, path, settings)
-    del model
-    if device.startswith("cuda"):
-        torch.cuda.empty_cache()
+    times = export_times.ExportTimes()
+    with times.phase("total_s"):
+        with times.phase("build_s"):
+            model = model_zoo.build_model(case, device)
+            if not case.decode:  # a decoding step is built on its device, its cache registered as it is
+                model = model.to(device)
+        with times.phase("inputs_s"):
+            inputs = model_zoo.make_inputs(case, device)
+        print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
+        if fmt == "pt":
+            export_torchscript(case, model, inputs, path, times)
+        elif case.mode == "train":
+            with times.phase("train_step_s"):
+                export_aoti_train_step(case, model, inputs, path, device, settings, channels_last)
+        else:
+            export_aoti(case, model, inputs, path, settings, times)
+        del model
+        if device.startswith("cuda"):
+            torch.cuda.empty_cache()
+    return times
 
 
 def piece_path(whole_file, scope, k):
@@ -466,13 +513,14 @@ def main(argv):
     for case in cases:
         for fmt in args.format:
             path = Path(args.output) / f"{case.stem()}.{fmt}"
+            times = None
             if not args.dry_run:
                 if device is None:
                     import torch
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
-                    export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
+                    times = export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
                 except model_zoo.BadInput as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2
@@ -481,7 +529,7 @@ def main(argv):
                           f"{type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
-            model_zoo.write_manifest(path, case)
+            model_zoo.write_manifest(path, case, times.to_json() if times else None)
             entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
                                {"rtol": args.rtol, "atol": args.atol})
             if args.scope is not None:

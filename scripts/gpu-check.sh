@@ -80,6 +80,18 @@
 #     decode-llama-pt  the Llama-class TorchScript cases of configs/decode.json alone: exported
 #               (MODELS=llama FORMATS=pt scripts/decode-suite.sh), run, and Python's four figures
 #               beside them (results/decode-llama-pt)
+#     cache-state  a decoding step whose KV cache is state (docs/models.md, "The KV cache as state"):
+#               examples/tiny_decode.py as TorchScript and as one dynamic-batch AOTInductor package, and
+#               a two-layer hf:llama step with --cache-as-state (TorchScript at batch 2, one package
+#               for batch 1 to 8), each run on the GPU swept over batch 1, 2, 4, 8 with eager, static
+#               and graph validated (results/cache-state, results/cache-state-llama); the packages'
+#               manifests hold their export times
+#     serving-llama  issue 42's serving sweep: the Llama-class decoder of configs/decode.json at
+#               $SERVING_MAX_SEQ (default 4096) positions, bfloat16, one package for every batch up
+#               to 256 (--cache-as-state --dynamic-batch 256), swept over vLLM's sizes 1, 2, 4, 8,
+#               16, ..., 256 ($SERVING_BATCHES) with eager and graph: results/serving-llama, whose
+#               results.md sets graphbench's capture sizes against vLLM's list; the package's size,
+#               its weights' bytes and its export times in results/serving-llama/package.txt
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -394,6 +406,47 @@ JOIN
             { run "$dir-plot" python3 scripts/plot_sweep.py "$OUT/results/$dir/results.json" --output-dir "$OUT/results/$dir" || status=1; }
         done
       fi
+      ;;
+    cache-state)
+      py=${PYTHON:-python3}
+      run cache-state-export-pt "$py" scripts/export_model.py py:examples/tiny_decode.py:make_model --batch 2 \
+        --format pt -o models --suite models/cache-state.json || status=1
+      run cache-state-export-pt2 "$py" scripts/export_model.py py:examples/tiny_decode.py:make_model --batch 2 \
+        --dynamic-batch 8 --format pt2 -o models --suite models/cache-state.json --append || status=1
+      run cache-state "$gb" run --config models/cache-state.json --sweep batch=1,2,4,8 "${model_args[@]}" \
+        -o "$OUT/results/cache-state" || status=1
+      tiny_llama=(--hf-config hidden_size=256 --hf-config intermediate_size=512 --hf-config num_hidden_layers=2
+                  --hf-config num_attention_heads=4 --hf-config num_key_value_heads=2 --hf-config vocab_size=1024)
+      run cache-state-llama-export-pt "$py" scripts/export_model.py hf:llama "${tiny_llama[@]}" --decode \
+        --cache-as-state --max-seq 256 --pos 128 --batch 2 --format pt -o models --suite models/cache-state-llama.json || status=1
+      run cache-state-llama-export-pt2 "$py" scripts/export_model.py hf:llama "${tiny_llama[@]}" --decode \
+        --cache-as-state --max-seq 256 --pos 128 --batch 2 --dynamic-batch 8 --format pt2 -o models \
+        --suite models/cache-state-llama.json --append || status=1
+      run cache-state-llama "$gb" run --config models/cache-state-llama.json --sweep batch=1,2,4,8 "${model_args[@]}" \
+        -o "$OUT/results/cache-state-llama" || status=1
+      mkdir -p "$OUT/results/cache-state-llama"
+      cp models/cache-state*.json models/*-state*.json "$OUT/results/cache-state-llama/" 2>/dev/null
+      ;;
+    serving-llama)
+      py=${PYTHON:-python3}
+      max_seq=${SERVING_MAX_SEQ:-4096}
+      batches=${SERVING_BATCHES:-1,2,4,$(seq -s, 8 8 256)}
+      llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
+             --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
+             --hf-config max_position_embeddings="$max_seq")
+      run serving-llama-export "$py" scripts/export_model.py hf:llama "${llama[@]}" --decode --cache-as-state \
+        --max-seq "$max_seq" --pos $((max_seq / 2)) --dtype bfloat16 --batch 8 --dynamic-batch 256 --format pt2 \
+        -o models --suite models/serving-llama.json || status=1
+      mkdir -p "$OUT/results/serving-llama"
+      package=$(ls models/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)
+      { ls -l "$package"; "$py" -c "import json, sys; m = json.load(open(sys.argv[1] + '.json')); print(json.dumps(m.get('export_times')))" "$package"
+        unzip -l "$package" | tail -1; } > "$OUT/results/serving-llama/package.txt" 2>&1
+      ( while sleep 10; do { date +%T; df -h / | tail -1; du -sh /tmp 2> /dev/null; } >> "$OUT/logs/serving-disk-watch.log"; done ) &
+      watch_pid=$!
+      run serving-llama "$gb" run --config models/serving-llama.json --variants eager,graph --sweep batch="$batches" \
+        "${model_args[@]}" -o "$OUT/results/serving-llama" || status=1
+      kill "$watch_pid" 2> /dev/null
+      cp models/serving-llama.json "$OUT/results/serving-llama/exported-suite.json" 2>/dev/null
       ;;
     decode-llama-pt)
       py=${PYTHON:-python3}

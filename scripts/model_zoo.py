@@ -46,6 +46,7 @@ class ModelCase:
     decode: bool = False  # hf decoders: one decoding step with a static KV cache (else the prefill)
     max_seq: int = 1024  # decode: the KV cache's positions
     pos: int = 512  # decode: the position the step writes and attends up to
+    cache_as_state: bool = False  # decode: the KV cache as inputs the step writes (role state), not buffers
     dynamic_batch: int = 0  # pt2: the batch dimension left dynamic up to this size (0: the batch is fixed)
     loss: str = "cross_entropy"  # mode train
     optimizer: str = "sgd"
@@ -86,10 +87,12 @@ class ModelCase:
             raise BadInput(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         if self.optimizer not in OPTIMIZERS:
             raise BadInput(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
+        if self.cache_as_state and not self.decode:
+            raise BadInput("--cache-as-state describes a decoding step's KV cache: give --decode with it")
         if self.dynamic_batch:
-            if self.decode:
-                raise BadInput("--dynamic-batch does not go with --decode: a decoding step's KV cache is made for "
-                               "one batch size (export one step per size)")
+            if self.decode and not self.cache_as_state:
+                raise BadInput("--dynamic-batch with --decode needs --cache-as-state: a KV cache kept in the package "
+                               "is made for one batch size (as inputs, the cache takes the batch of the case)")
             if self.mode != "inference":
                 raise BadInput("--dynamic-batch does not go with --mode train: a training step's package is made for "
                                "one batch size (export one package per size)")
@@ -126,6 +129,8 @@ class ModelCase:
         parts = [slug, f"bmax{self.dynamic_batch}" if self.dynamic_batch else f"b{self.batch}"]
         if self.decode:
             parts.append(f"decode-m{self.max_seq}-p{self.pos}")
+            if self.cache_as_state:
+                parts.append("state")
         elif self.is_text():
             parts.append(f"s{self.seq}")
         elif self.image_size != 224 and self.source != "py":
@@ -143,8 +148,13 @@ class ModelCase:
         if self.decode:
             # One new token per sequence, and the position it takes (an input drawn from [pos, pos + 1):
             # always pos).
-            return [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
+            step = [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
                     {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
+            if self.cache_as_state:
+                import decoders
+
+                step += decoders.cache_inputs(self)
+            return step
         if self.is_text():
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
@@ -161,6 +171,7 @@ class ModelCase:
 
     def recorded_inputs(self):
         """The inputs as the package records them for graphbench: a dynamic batch dimension as -1."""
+        # Shapes and dtypes only: a state input is an input of the package like any other.
         recorded = [{"shape": list(spec["shape"]), "dtype": spec["dtype"]} for spec in self.inputs()]
         if self.dynamic_batch:
             for spec, given in zip(recorded, self.inputs()):
@@ -188,9 +199,13 @@ def manifest_path(model_file):
     return str(model_file) + ".json"
 
 
-def write_manifest(model_file, case):
+def write_manifest(model_file, case, export_times=None):
+    """What made the file, and where its export's time went (export_times.py; absent under --dry-run)."""
+    manifest = case.to_json()
+    if export_times:
+        manifest["export_times"] = export_times
     with open(manifest_path(model_file), "w", encoding="utf-8") as f:
-        json.dump(case.to_json(), f, indent=2)
+        json.dump(manifest, f, indent=2)
         f.write("\n")
 
 
@@ -267,7 +282,7 @@ def describe_own_code(case, batch_given, cli_ranges):
         case.loss = "mean"  # of the scalar the model-with-loss returns: the loss itself
     examples = made.inputs + list(made.targets) if case.own_loss else made.inputs
     case.example_inputs = own_code.describe_inputs(source, examples, batch, made.ranges, cli_ranges,
-                                                   len(made.inputs) + len(made.targets))
+                                                   len(made.inputs) + len(made.targets), made.state)
     if case.dynamic_batch and not any(is_batched(spec) for spec in case.example_inputs):
         raise BadInput(f"{source.label()}: --dynamic-batch: no input has the batch ({batch}) as its dimension 0")
 
@@ -356,13 +371,26 @@ def read_bytes(model):
     return total
 
 
+def state_fill(shape, dtype, seed=0, scale=1.0):
+    """The starting values of an input with role state (a KV cache), as graphbench draws them:
+    torch.randn(shape) from a CPU generator seeded with `seed`, in float32, times `scale`, then
+    cast to `dtype`. LibTorch's at::randn with a CPU generator of the same seed draws the same
+    values (the same PyTorch version)."""
+    import torch
+
+    generator = torch.Generator(device="cpu").manual_seed(seed)
+    return (torch.randn(tuple(shape), generator=generator, dtype=torch.float32) * scale).to(dtype)
+
+
 def make_inputs(case, device):
     import torch
 
     generator = torch.Generator(device="cpu").manual_seed(case.seed + 1)
     tensors = []
     for spec in case.inputs():
-        if spec["dtype"] == "int64":
+        if spec.get("role") == "state":
+            t = state_fill(spec["shape"], torch_dtype(spec["dtype"]), spec.get("seed", 0), spec.get("scale", 1.0))
+        elif spec["dtype"] == "int64":
             low, high = spec["range"]
             t = torch.randint(low, high, spec["shape"], generator=generator, dtype=torch.int64)
         else:

@@ -9,11 +9,15 @@ The callable builds the model and example inputs; it may take a `batch` keyword 
     (model, inputs)                     model: a torch.nn.Module; inputs: a tensor, or a tuple or
                                         list of tensors, forward's arguments in order
     (model, inputs, loss)               loss(output) -> a scalar tensor: the training step's loss
-    {"model": ..., "inputs": ..., "loss": ..., "targets": ..., "ranges": ...}
+    {"model": ..., "inputs": ..., "loss": ..., "targets": ..., "ranges": ..., "state": ...}
                                         targets: tensors the loss takes after the output,
                                         loss(output, *targets) (e.g. class labels); ranges:
                                         {position: (lo, hi)} of int64 inputs, positions counting
-                                        the inputs, then the targets (as the suite's `inputs`)
+                                        the inputs, then the targets (as the suite's `inputs`);
+                                        state: {position: {"seed": S, "scale": X}} of inputs that
+                                        forward writes in place (a KV cache): graphbench allocates
+                                        them once and fills them with state_fill(shape, dtype, S,
+                                        X), which the example should hold too
 
 Shapes and dtypes are recorded from the examples; an int64 input's values are drawn from its range:
 --input-range's, else the callable's, else [min, max + 1) of the example. An input is batched
@@ -33,7 +37,7 @@ import sys
 import traceback
 from dataclasses import dataclass
 
-from model_zoo import BadInput
+from model_zoo import BadInput, state_fill  # noqa: F401 - state_fill: for the user's code
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 DOTTED = re.compile(rf"{NAME}(\.{NAME})*\Z")
@@ -231,10 +235,11 @@ class Made:
     loss: object = None
     targets: tuple = ()
     ranges: dict = None
+    state: dict = None
 
 
 RETURNS = ("expected (model, inputs), (model, inputs, loss) or a dict with keys model, inputs and optionally "
-           "loss, targets, ranges")
+           "loss, targets, ranges, state")
 
 
 def tensors(source, value, what):
@@ -263,7 +268,7 @@ def dtype_name(t):
 def unpack(source, result):
     """Made of what the callable returned; BadInput when it is not a model and inputs."""
     if isinstance(result, dict):
-        unknown = sorted(set(result) - {"model", "inputs", "loss", "targets", "ranges"})
+        unknown = sorted(set(result) - {"model", "inputs", "loss", "targets", "ranges", "state"})
         if unknown or "model" not in result or "inputs" not in result:
             problem = f"unknown keys {unknown}" if unknown else "no key 'model' or 'inputs'"
             raise BadInput(f"{source.label()}: returned a dict with {problem}; {RETURNS}")
@@ -293,7 +298,32 @@ def unpack(source, result):
     ranges = parts.get("ranges") or {}
     if not isinstance(ranges, dict):
         raise BadInput(f"{source.label()}: ranges is of type {type(ranges).__name__}, expected {{position: (lo, hi)}}")
-    return Made(model, inputs, loss, tuple(targets), ranges)
+    state = check_state(source, parts.get("state") or {}, inputs)
+    return Made(model, inputs, loss, tuple(targets), ranges, state)
+
+
+def check_state(source, state, inputs):
+    """The callable's state: {position: {"seed": int, "scale": number}} of floating-point inputs."""
+    if not isinstance(state, dict):
+        raise BadInput(f"{source.label()}: state is of type {type(state).__name__}, expected "
+                       "{position: {'seed': S, 'scale': X}}")
+    out = {}
+    for position, fill in state.items():
+        if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < len(inputs):
+            raise BadInput(f"{source.label()}: state has position {position!r}, expected 0 to {len(inputs) - 1} (an "
+                           "input)")
+        if not inputs[position].is_floating_point():
+            raise BadInput(f"{source.label()}: state names input {position}, which is {dtype_name(inputs[position])}: "
+                           "state is a floating-point tensor the step writes (a KV cache)")
+        fill = fill or {}
+        unknown = sorted(set(fill) - {"seed", "scale"}) if isinstance(fill, dict) else None
+        seed, scale = (fill.get("seed", 0), fill.get("scale", 1.0)) if isinstance(fill, dict) else (None, None)
+        if unknown or not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or \
+                not isinstance(scale, (int, float)) or isinstance(scale, bool):
+            raise BadInput(f"{source.label()}: state of input {position} is {fill!r}, expected {{'seed': S, 'scale': "
+                           "X}} with S a non-negative integer and X a number")
+        out[position] = {"seed": seed, "scale": float(scale)}
+    return out
 
 
 def check_loss(source, made):
@@ -319,7 +349,7 @@ def check_loss(source, made):
         raise BadInput(f"{source.label()}: its loss does not depend on the model's parameters (no gradient)")
 
 
-def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions):
+def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, state=None):
     """The suite's inputs of the example tensors: shape, dtype, the range of int64 ones, and
     "batched" where graphbench's default (two or more dimensions) would say otherwise. `ranges`
     may name any of `positions` (the inputs and the targets, whether used or not)."""
@@ -351,6 +381,8 @@ def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions):
         batched = t.dim() >= 1 and t.shape[0] == batch
         if batched != (t.dim() >= 2):
             spec["batched"] = batched
+        if state and i in state:
+            spec.update({"role": "state", **state[i]})
         specs.append(spec)
     return specs
 

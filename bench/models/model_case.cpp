@@ -7,9 +7,12 @@
 #include "graphbench/plan/tensor_spec.h"
 #include "graphbench/suite/suite_parser.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -62,7 +65,22 @@ ParamDecl model_inputs_param() {
   ParamDecl position = typed_param("position", ParamType::kBool, nullptr,
                              "the input holds a decoding step's position, which a sweep over \"pos\" sets");
   position.optional = true;
-  inputs.fields = {typed_param("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"), dtype, range, batched, position};
+  ParamDecl role = typed_param("role", ParamType::kString, nullptr,
+                         "input (fed every step, the default) or state: a tensor the model writes in place (a KV "
+                         "cache), allocated once and filled from seed and scale");
+  role.optional = true;
+  role.choices = {"input", "state"};
+  ParamDecl seed = typed_param("seed", ParamType::kNumber, nullptr, "role state: the seed of its starting values (default 0)");
+  seed.optional = true;
+  seed.min = 0;
+  seed.max = 9e15;  // well inside the integers a double holds exactly
+  ParamDecl scale = typed_param("scale", ParamType::kNumber, nullptr,
+                          "role state: its starting values are standard normal draws times this (default 1)");
+  scale.optional = true;
+  scale.min = 0;
+  scale.max = 1e6;
+  inputs.fields = {typed_param("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"),
+                   dtype, range, batched, position, role, seed, scale};
   return inputs;
 }
 
@@ -77,6 +95,20 @@ std::optional<ParamProblem> check_model_inputs(const json& params) {
     const json& input = inputs[i];
     const std::string pointer = fmt::format("/inputs/{}", i);
     const bool integer = input.at("dtype") == "int64";
+    const bool state = input.value("role", "input") == "state";
+    if (state && integer) {
+      return ParamProblem{pointer + "/role", "expected a floating-point dtype for role state (a tensor the model "
+                                             "writes in place, such as a KV cache), got int64"};
+    }
+    for (const char* key : {"seed", "scale"}) {
+      if (!state && input.contains(key)) {
+        return ParamProblem{pointer + "/" + key, fmt::format("expected no {} for an input without \"role\": "
+                                                             "\"state\" (it sets a state's starting values)", key)};
+      }
+    }
+    if (input.contains("seed") && input.at("seed").get<double>() != std::floor(input.at("seed").get<double>())) {
+      return ParamProblem{pointer + "/seed", fmt::format("expected a whole number, got {}", input.at("seed").dump())};
+    }
     if (integer && !input.contains("range")) {
       return ParamProblem{pointer, "missing required key \"range\" (int64 inputs draw their values from [lo, hi), "
                                    "e.g. [0, 30522) for token ids)"};
@@ -90,6 +122,18 @@ std::optional<ParamProblem> check_model_inputs(const json& params) {
     if (range[0].get<std::int64_t>() >= range[1].get<std::int64_t>()) {
       return ParamProblem{pointer + "/range", fmt::format("expected [lo, hi) with lo < hi, got {}", range.dump())};
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<ParamProblem> check_no_state_inputs(const json& params, const std::string& what) {
+  const json& inputs = params.at("inputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].value("role", "input") != "state") continue;
+    return ParamProblem{fmt::format("/inputs/{}/role", i),
+                        fmt::format("expected no role state in {} (a state input goes with inference of one whole "
+                                    "model, such as a decoding step)",
+                                    what)};
   }
   return std::nullopt;
 }
@@ -122,6 +166,9 @@ std::vector<ModelInput> read_model_inputs(const CaseSpec& spec) {
       m.low = input.at("range")[0].get<std::int64_t>();
       m.high = input.at("range")[1].get<std::int64_t>();
     }
+    m.state = input.value("role", "input") == "state";
+    if (input.contains("seed")) m.seed = static_cast<std::int64_t>(input.at("seed").get<double>());
+    if (input.contains("scale")) m.scale = input.at("scale").get<double>();
     out.push_back(std::move(m));
   }
   return out;
@@ -131,7 +178,11 @@ std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs,
   std::vector<at::Tensor> out;
   for (const auto& input : inputs) {
     const auto options = at::TensorOptions().dtype(input.dtype).device(device);
-    if (input.dtype == at::kLong) {
+    if (input.state) {
+      at::Generator generator = at::detail::createCPUGenerator(static_cast<std::uint64_t>(input.seed));
+      const at::Tensor drawn = at::randn(input.shape, generator, at::TensorOptions().dtype(at::kFloat));
+      out.push_back((drawn * input.scale).to(options));
+    } else if (input.dtype == at::kLong) {
       out.push_back(at::randint(input.low, input.high, input.shape, options));
     } else {
       out.push_back(at::randn(input.shape, options));
@@ -150,11 +201,52 @@ std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tens
   return ids;
 }
 
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
+                                          const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store) {
+  std::vector<ValueId> ids;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = fmt::format("input{}", i);
+    if (i < declared.size() && declared[i].state) {
+      ids.push_back(b.state(name, spec_of(inputs[i])));
+      // The example itself, not a copy (a KV cache at serving scale is gigabytes): building the op
+      // runs the model on it once, which writes at its position as every step does, and every
+      // runner starts from its own copy of the store.
+      store.set(name, inputs[i]);
+    } else {
+      ids.push_back(b.input(name, spec_of(inputs[i])));
+      feed[name] = inputs[i];
+    }
+  }
+  return ids;
+}
+
+bool has_state_inputs(const std::vector<ModelInput>& inputs) {
+  return std::any_of(inputs.begin(), inputs.end(), [](const ModelInput& m) { return m.state; });
+}
+
+double state_bytes(const std::vector<ModelInput>& inputs) {
+  double total = 0.0;
+  for (const ModelInput& m : inputs) {
+    if (!m.state) continue;
+    double elements = 1.0;
+    for (const std::int64_t d : m.shape) elements *= static_cast<double>(d);
+    total += elements * static_cast<double>(c10::elementSize(m.dtype));
+  }
+  return total;
+}
+
+Policy model_inference_policy(const std::vector<ModelInput>& inputs) {
+  Policy policy = Policy::inference();
+  if (has_state_inputs(inputs)) policy.static_roles = RoleSet{Role::kInput, Role::kParam, Role::kState};
+  return policy;
+}
+
 std::string model_inputs_text(const std::vector<ModelInput>& inputs) {
   std::vector<std::string> parts;
   for (const auto& input : inputs) {
     std::string text = dtype_name(input.dtype) + shape_to_string(input.shape);
     if (input.dtype == at::kLong) text += fmt::format(" in [{}, {})", input.low, input.high);
+    if (input.state) text += " (state)";
     parts.push_back(text);
   }
   return fmt::format("{}", fmt::join(parts, ", "));

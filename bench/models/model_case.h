@@ -4,6 +4,8 @@
 #pragma once
 
 #include "graphbench/exec/feed.h"
+#include "graphbench/exec/model_store.h"
+#include "graphbench/exec/policy.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
@@ -22,6 +24,13 @@ struct ModelInput {
   at::ScalarType dtype = at::kFloat;
   std::int64_t low = 0;   // int64 inputs: values drawn uniformly from [low, high)
   std::int64_t high = 0;
+  // Role state (a decoding step's KV cache): allocated once per runner from the case's spec, bound
+  // to a fixed buffer that the model writes in place, never fed. Its starting values: standard
+  // normal draws from a CPU generator seeded with `seed`, in float32, times `scale`, cast to the
+  // dtype (scripts/model_zoo.py's state_fill draws the same).
+  bool state = false;
+  std::int64_t seed = 0;
+  double scale = 1.0;
 };
 
 // `path` (a file relative to the suite file) and `inputs` ([{shape, dtype, range}]).
@@ -37,6 +46,9 @@ double model_read_bytes(const CaseSpec& spec);
 // The rules between the fields of `inputs`: `range` for int64 inputs (required) and only for
 // them, low < high.
 std::optional<ParamProblem> check_model_inputs(const nlohmann::json& params);
+// Inputs with role state go with inference of one whole model only (not a training step, not a
+// chain of pieces): `what` names what the case is instead, e.g. "mode train".
+std::optional<ParamProblem> check_no_state_inputs(const nlohmann::json& params, const std::string& what);
 
 // Whether a case's inputs ([{shape, dtype}]) fit those a package recorded: the same dtypes and
 // ranks, and the same size in every dimension but those recorded as -1 (a dynamic dimension, as
@@ -49,6 +61,16 @@ std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);
 std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device);
 // The model's inputs as inputs "input0", "input1", ... of a program, each fed the tensor given.
 std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed);
+// The same, where an input with role state is a state external "input<i>" of the program instead,
+// its starting values (the tensor given) put into `store`, not fed.
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
+                                          const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store);
+bool has_state_inputs(const std::vector<ModelInput>& inputs);
+// The bytes of the state inputs (a KV cache), part of what a step must read.
+double state_bytes(const std::vector<ModelInput>& inputs);
+// Inference, with state in the static roles where the case has state inputs: their buffers are
+// fixed and written inside the graph, never overwritten by a feed.
+Policy model_inference_policy(const std::vector<ModelInput>& inputs);
 // "float32[1, 3, 224, 224], int64[1, 128] in [0, 30522)"
 std::string model_inputs_text(const std::vector<ModelInput>& inputs);
 

@@ -210,6 +210,14 @@ add_test(NAME "cli: own code: examples/conv_attention.py exported with PyTorch a
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
 set_tests_properties("cli: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A decoding step whose KV cache is state (examples/tiny_decode.py), with PyTorch where this Python
+# has it (skipped without): the file holds the weights only, the suite names the caches with role
+# state, the step writes them in place at its position only, graphbench runs it on the CPU swept
+# over batch, every variant validated.
+add_test(NAME "cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_cache_state_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/cache-state-torch ${GB})
+set_tests_properties("cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
 # (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
 # at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
@@ -359,6 +367,15 @@ add_test(NAME "cli: report writes results.md again with this version's sweep ver
                  "\"crossover\": 4096" --
                  sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
                  sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_sweep.json ${OUT_DIR}/report-sweep)
+# golden/report_serving.json: a decoding step swept at vLLM's sizes up to 32, its figures given by
+# hand (graph 300 to 400 us, eager 1000 us, 16 MiB a pool): graphbench's 5 graphs against vLLM's 7.
+add_test(NAME "cli: report sets a batch sweep from 1 against vLLM's capture list (0)"
+         COMMAND ${EXPECT} 0 "Against vLLM's default list, every real batch from 1 to 32"
+                 "\\| vLLM default \\| 1, 2, 4, 8, 16, 24, 32 \\| 7 \\|"
+                 "0.71x the graphs, 0.71x the pool memory, 0.71x the capture time: misses the aim"
+                 "\"vllm_comparison\": \\{" --
+                 sh -c "\"$1\" report \"$2\" -o \"$3\" -q && cat \"$3/results.md\" \"$3/results.json\""
+                 sh ${GB} ${CMAKE_CURRENT_SOURCE_DIR}/golden/report_serving.json ${OUT_DIR}/report-serving)
 add_test(NAME "cli: report of a file that is not there (2)"
          COMMAND ${EXPECT} 2 "no-such-results.json" -- ${GB} report ${OUT_DIR}/no-such-results.json -o ${OUT_DIR}/report-none)
 

@@ -94,6 +94,45 @@ def main(source_dir, work_dir):
           == "timm-vit_base_patch16_224-b8-float16-train", "stem of a timm training case")
     check(model_zoo.ModelCase("hf:bert", 1, seq=16, token_high=99).inputs()
           == [{"shape": [1, 16], "dtype": "int64", "range": [0, 99]}], "inputs of an encoder")
+    # torch.export matches dynamic shapes to forward's parameters: a *caches parameter takes one tuple.
+    import export_model
+
+    def step(input_ids, cache_position, *caches):
+        return input_ids
+
+    def plain(x, y):
+        return x
+
+    check(export_model.shapes_for_signature(step, ("b", None, "b", "b")) == ("b", None, ("b", "b")),
+          "dynamic shapes of forward(input_ids, cache_position, *caches)")
+    check(export_model.shapes_for_signature(plain, ["b", None]) == ("b", None), "dynamic shapes of forward(x, y)")
+    check(export_model.shapes_for_signature(plain, None) is None, "no dynamic shapes")
+    # Python's replay copies in every input but the state ones (a KV cache stays in the graph's buffers).
+    own = model_zoo.ModelCase("py:examples/tiny_decode.py:make_model", 2, example_inputs=[
+        {"shape": [2, 1], "dtype": "int64", "range": [0, 9]}, {"shape": [1], "dtype": "int64", "range": [5, 6]},
+        {"shape": [2, 2, 8, 4], "dtype": "float32", "role": "state", "seed": 3, "scale": 0.5}])
+    check(python_baseline.fed_positions(own) == [0, 1], "the inputs Python's replay copies in")
+    # A decoding step whose cache is state: its inputs come from the model's config (transformers).
+    state_args = ["hf:llama", "--hf-config", "num_hidden_layers=2", "--hf-config", "num_key_value_heads=2",
+                  "--decode", "--cache-as-state", "--max-seq", "64", "--pos", "3", "--batch", "2", "--dynamic-batch",
+                  "8", "--format", "pt2", "--dry-run", "-o", os.path.join(work_dir, "state")]
+    run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *state_args],
+                         capture_output=True, text=True)
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        check(run.returncode == 2 and "--cache-as-state: the shape of hf:llama's KV cache comes from its config, which "
+              "needs transformers" in run.stderr, f"--cache-as-state without transformers: exit {run.returncode}, "
+              f"{run.stderr}")
+    else:
+        with open(os.path.join(work_dir, "state", "suite.json"), encoding="utf-8") as f:
+            inputs = json.load(f)["cases"][0]["inputs"]
+        state = [spec for spec in inputs if spec.get("role") == "state"]
+        check(run.returncode == 0 and len(state) == 4 and [s["seed"] for s in state] == [3, 4, 5, 6] and
+              all(s["shape"][0] == 2 and s["shape"][1] == 2 and s["shape"][2] == 64 for s in state),
+              f"--cache-as-state inputs: exit {run.returncode}, {inputs}")
+    check(model_zoo.ModelCase("hf:gpt2", 1, decode=True, cache_as_state=True, max_seq=64, pos=3).stem()
+          == "hf-gpt2-b1-decode-m64-p3-state", "stem of a decoding step whose cache is state")
     for bad in ("resnet50", "keras:resnet50", "torchvision:"):
         try:
             model_zoo.ModelCase(bad, 1).check()
@@ -127,7 +166,9 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--dynamic-batch", "4", "--batch", "8", "--format", "pt2",
                             "--dry-run"], "--dynamic-batch 4 must be at least --batch 8"),
                           (["hf:gpt2", "--decode", "--dynamic-batch", "64", "--format", "pt2", "--dry-run"],
-                           "--dynamic-batch does not go with --decode"),
+                           "--dynamic-batch with --decode needs --cache-as-state"),
+                          (["hf:gpt2", "--cache-as-state", "--format", "pt", "--dry-run"],
+                           "--cache-as-state describes a decoding step's KV cache: give --decode with it"),
                           (["torchvision:resnet18", "--mode", "train", "--dynamic-batch", "64", "--format", "pt2",
                             "--dry-run"], "--dynamic-batch does not go with --mode train"),
                           (["torchvision:resnet18", "--channels-last", "--format", "pt2", "--dry-run"],

@@ -51,7 +51,7 @@ TEST_CASE("model spec: inputs, range, loss and tolerances are checked by the par
   };
   CHECK(inputs("[]") == file + ": /cases/0/inputs: expected a non-empty list of objects, got []");
   CHECK(inputs(R"([{"shap": [1]}])") ==
-        file + ": /cases/0/inputs/0/shap: unknown key (expected one of: shape, dtype, range, batched, position)");
+        file + ": /cases/0/inputs/0/shap: unknown key (expected one of: shape, dtype, range, batched, position, role, seed, scale)");
   CHECK(inputs(R"([{"dtype": "float32"}])") == file + ": /cases/0/inputs/0: missing required key \"shape\"");
   CHECK(inputs(R"([{"shape": [2, 0]}])") == file + ": /cases/0/inputs/0/shape/1: expected a positive integer, got 0");
   CHECK(inputs(R"([{"shape": [2], "dtype": "float64"}])") ==

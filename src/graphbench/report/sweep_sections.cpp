@@ -1,6 +1,7 @@
 #include "graphbench/report/sweep_sections.h"
 
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/report/serving_sections.h"
 #include "graphbench/report/sweep_energy.h"
 #include "graphbench/sweep/sweep_verdict.h"
 
@@ -158,6 +159,7 @@ json sweeps_to_json(const RunReport& report) {
                    {"shared_pool_error", v.shared_pool_error.empty() ? json(nullptr) : json(v.shared_pool_error)},
                    {"points", points},
                    {"plan", plan}});
+    if (serving_comparison_applies(v)) out.back()["vllm_comparison"] = serving_comparison_to_json(compare_with_vllm(v));
   }
   return out;
 }
@@ -180,6 +182,7 @@ std::string sweeps_markdown(const RunReport& report) {
                        markdown_cell(v.axis));
     out += "|--:|--:|--:|--:|--:|--:|--:|--:|---|\n";
     for (const auto& p : v.points) out += sweep_point_row(p, v.plan);
+    if (serving_comparison_applies(v)) out += serving_comparison_markdown(compare_with_vllm(v));
   }
   return out;
 }

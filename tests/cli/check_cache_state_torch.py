@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""A decoding step whose KV cache is state, with a real PyTorch on the CPU: examples/tiny_decode.py
+exported as TorchScript by scripts/export_model.py, the export's phases timed in its manifest; the
+file holds the weights only (no cache buffer), the suite names the caches with role state, their seeds and scale; the exported step
+writes the caches given to it at the position and nowhere else; graphbench runs it on the CPU
+(eager and static, swept over batch 1 and 2, the caches sized by the sweep), every variant
+validated against eager; and the state callable's bad input is refused naming the callable.
+
+Exit code 77 (skipped) where this Python has no PyTorch.
+
+    check_cache_state_torch.py SOURCE_DIR WORK_DIR GRAPHBENCH
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from check_support import check, finish
+
+SKIP = 77
+EXAMPLE = "py:examples/tiny_decode.py:make_model"
+QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "60", "--warmup", "1"]
+
+
+def export(source_dir, *args):
+    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
+                          cwd=source_dir, capture_output=True, text=True)
+
+
+def main(source_dir, work_dir, graphbench):
+    try:
+        import torch
+    except ImportError:
+        print("check_cache_state_torch.py: skipped: needs PyTorch in this Python")
+        return SKIP
+    source_dir = os.path.abspath(source_dir)
+    sys.path.insert(0, os.path.join(source_dir, "scripts"))
+    import model_zoo
+
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+    models = os.path.join(work_dir, "models")
+    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "-o", models)
+    check(run.returncode == 0, f"export of the example: exit {run.returncode}, {run.stderr}")
+    with open(os.path.join(models, "suite.json"), encoding="utf-8") as f:
+        case = json.load(f)["cases"][0]
+    state = [spec for spec in case["inputs"] if spec.get("role") == "state"]
+    check([s["seed"] for s in state] == [3, 4, 5, 6] and all(s["scale"] == 0.5 for s in state) and
+          all(s["shape"] == [2, 2, 32, 16] and s["dtype"] == "float32" for s in state),
+          f"the suite's state inputs: {state}")
+
+    # Where the export's time went, in the file's manifest (scripts/export_times.py).
+    with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
+        times = json.load(f).get("export_times") or {}
+    phases = ("build_s", "inputs_s", "trace_s", "save_s")
+    check(sorted(times) == sorted(phases + ("total_s",)) and all(isinstance(v, (int, float)) and v >= 0
+                                                              for v in times.values()),
+          f"the manifest's export_times: {times}")
+    check(times.get("total_s", 0) + 0.005 >= sum(times.get(p, 0) for p in phases),
+          f"the phases add up to more than the whole export: {times}")
+    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--dry-run", "-o", os.path.join(work_dir, "dry"))
+    with open(os.path.join(work_dir, "dry", case["path"] + ".json"), encoding="utf-8") as f:
+        check("export_times" not in json.load(f), "a --dry-run manifest has export times")
+
+    module = torch.jit.load(os.path.join(models, case["path"]))
+    buffers = [name for name, _ in module.named_buffers()]
+    check(buffers == ["positions"], f"the file's buffers are {buffers}: the cache should not be among them")
+    caches = [model_zoo.state_fill(s["shape"], torch.float32, s["seed"], s["scale"]) for s in state]
+    before = [c.clone() for c in caches]
+    pos = torch.tensor([5])
+    with torch.no_grad():
+        _, written = module(torch.tensor([[1], [2]]), pos, *caches)
+    for i, (after, start) in enumerate(zip(caches, before)):
+        changed = (after != start).any(dim=3).any(dim=1).any(dim=0).nonzero().flatten().tolist()
+        check(changed == [5], f"cache {i}: the step changed positions {changed}, expected [5]")
+        check(torch.equal(written[i], after.index_select(2, pos)), f"cache {i}: the written output is not its row 5")
+
+    out = os.path.join(work_dir, "out")
+    run = subprocess.run([graphbench, "run", "--config", os.path.join(models, "suite.json"), "--device", "cpu",
+                          "--variants", "eager,static", "--sweep", "batch=1,2", *QUICK, "-o", out],
+                         capture_output=True, text=True)
+    check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
+    try:
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+            records = json.load(f)["records"]
+    except (OSError, ValueError, KeyError) as e:
+        records = []
+        check(False, f"no results.json ({e})")
+    got = sorted((r["case"], r["variant"], r["status"]) for r in records)
+    want = sorted((f"{case['name']}[batch={b}]", v, "ok") for b in (1, 2) for v in ("eager", "static"))
+    check(got == want, f"records {got}, expected {want}")
+    for r in records:
+        if r["variant"] == "static":
+            check(r.get("max_abs_error") == 0.0, f"{r['case']}/static: max_abs_error {r.get('max_abs_error')}, "
+                                                 "expected 0 (the same cache, the same step)")
+
+    bad = os.path.join(work_dir, "bad_state.py")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write("import torch\n\n\ndef make_model(batch=1):\n"
+                "    return {'model': torch.nn.Identity(), 'inputs': (torch.zeros(batch, 2, dtype=torch.int64),),\n"
+                "            'ranges': {0: (0, 4)}, 'state': {0: {'seed': 1}}}\n")
+    run = export(source_dir, f"py:{bad}:make_model", "--format", "pt", "--dry-run", "-o", os.path.join(work_dir, "b"))
+    check(run.returncode == 2 and "bad_state.py:make_model: state names input 0, which is int64" in run.stderr,
+          f"a state on an int64 input: exit {run.returncode}, {run.stderr}")
+    return finish("check_cache_state_torch.py")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        print("usage: check_cache_state_torch.py SOURCE_DIR WORK_DIR GRAPHBENCH", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(*sys.argv[1:]))
