@@ -151,8 +151,12 @@ class ModelCase:
             step = [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
                     {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
             if self.cache_as_state:
-                import decoders
-
+                try:
+                    import decoders  # its modules need torch at import
+                except ImportError as e:
+                    raise BadInput(f"--cache-as-state: the shape of hf:{self.name}'s KV cache comes from its config, "
+                                   f"which needs transformers in this Python, and transformers torch (under --dry-run "
+                                   f"too): {e}")
                 step += decoders.cache_inputs(self)
             return step
         if self.is_text():
