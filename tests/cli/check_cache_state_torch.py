@@ -14,27 +14,18 @@ Exit code 77 (skipped) where this Python has no PyTorch.
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-from check_support import check, finish
+from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
-SKIP = 77
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
-QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "60", "--warmup", "1"]
-
-
-def export(source_dir, *args):
-    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
-                          cwd=source_dir, capture_output=True, text=True)
 
 
 def main(source_dir, work_dir, graphbench):
-    try:
-        import torch
-    except ImportError:
-        print("check_cache_state_torch.py: skipped: needs PyTorch in this Python")
+    if not has_torch("check_cache_state_torch.py"):
         return SKIP
+    import torch
+
     source_dir = os.path.abspath(source_dir)
     sys.path.insert(0, os.path.join(source_dir, "scripts"))
     import model_zoo
@@ -78,16 +69,9 @@ def main(source_dir, work_dir, graphbench):
         check(torch.equal(written[i], after.index_select(2, pos)), f"cache {i}: the written output is not its row 5")
 
     out = os.path.join(work_dir, "out")
-    run = subprocess.run([graphbench, "run", "--config", os.path.join(models, "suite.json"), "--device", "cpu",
-                          "--variants", "eager,static", "--sweep", "batch=1,2", *QUICK, "-o", out],
-                         capture_output=True, text=True)
+    run = run_graphbench(graphbench, os.path.join(models, "suite.json"), out, "--sweep", "batch=1,2")
     check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
-    try:
-        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
-            records = json.load(f)["records"]
-    except (OSError, ValueError, KeyError) as e:
-        records = []
-        check(False, f"no results.json ({e})")
+    records = read_records(out)
     got = sorted((r["case"], r["variant"], r["status"]) for r in records)
     want = sorted((f"{case['name']}[batch={b}]", v, "ok") for b in (1, 2) for v in ("eager", "static"))
     check(got == want, f"records {got}, expected {want}")

@@ -17,28 +17,14 @@ import copy
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-from check_support import check, finish
+from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
-SKIP = 77
 CONV = "py:examples/conv_attention.py:make_model"
 MOE = "py:examples/moe_block.py:make_model"
 STAGED = "py:tests/cli/pieces/staged_net.py:make_model"
-# The sample counts bound the time; a generous limit keeps a loaded CI machine from cutting validation.
-QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "60", "--warmup", "1"]
-
-
-def export(source_dir, *args):
-    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
-                          cwd=source_dir, capture_output=True, text=True)
-
-
-def run_graphbench(graphbench, suite, out, *extra):
-    return subprocess.run([graphbench, "run", "--config", suite, "--device", "cpu", "--variants", "eager,static",
-                           *QUICK, "-o", out, *extra], capture_output=True, text=True)
 
 
 def case_named(suite, name):
@@ -219,10 +205,7 @@ def python_figures(source_dir):
 
 
 def main(source_dir, work_dir, graphbench):
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("check_model_pieces_torch.py: skipped: needs PyTorch in this Python")
+    if not has_torch("check_model_pieces_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
     shutil.rmtree(work_dir, ignore_errors=True)
@@ -252,12 +235,7 @@ def main(source_dir, work_dir, graphbench):
     out = os.path.join(work_dir, "out")
     run = run_graphbench(graphbench, suite_path, out)
     check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
-    try:
-        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
-            records = json.load(f)["records"]
-    except (OSError, ValueError, KeyError) as e:
-        records = []
-        check(False, f"no results.json ({e})")
+    records = read_records(out)
     got = sorted((r["case"], r["variant"], r["status"]) for r in records)
     want = sorted((case, variant, "ok") for case in ("py-conv_attention-make_model-b1-pt-layer",
                                                       "py-conv_attention-make_model-b1-pt-attention-out",

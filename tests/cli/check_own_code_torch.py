@@ -12,31 +12,18 @@ python3-torch).
     check_own_code_torch.py SOURCE_DIR WORK_DIR GRAPHBENCH
 """
 
-import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-from check_support import check, finish
+from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
-SKIP = 77
 EXAMPLE = "py:examples/conv_attention.py:make_model"
-# The sample counts bound the time; a generous limit keeps a loaded CI machine from cutting validation.
-QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "60", "--warmup", "1"]
-
-
-def export(source_dir, *args):
-    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
-                          cwd=source_dir, capture_output=True, text=True)
 
 
 def main(source_dir, work_dir, graphbench):
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("check_own_code_torch.py: skipped: needs PyTorch in this Python")
+    if not has_torch("check_own_code_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
     shutil.rmtree(work_dir, ignore_errors=True)
@@ -51,16 +38,9 @@ def main(source_dir, work_dir, graphbench):
     print(f"check_own_code_torch.py: two exports in {time.monotonic() - started:.1f} s")
 
     out = os.path.join(work_dir, "out")
-    run = subprocess.run([graphbench, "run", "--config", os.path.join(models, "suite.json"), "--device", "cpu",
-                          "--variants", "eager,static", "--sweep", "batch=1,2", *QUICK, "-o", out],
-                         capture_output=True, text=True)
+    run = run_graphbench(graphbench, os.path.join(models, "suite.json"), out, "--sweep", "batch=1,2")
     check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
-    try:
-        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
-            records = json.load(f)["records"]
-    except (OSError, ValueError, KeyError) as e:
-        records = []
-        check(False, f"no results.json ({e})")
+    records = read_records(out)
     got = sorted((r["case"], r["variant"], r["status"]) for r in records)
     want = sorted((f"{case}[batch={batch}]", variant, "ok") for case in ("py-conv_attention-make_model-b1-pt",
                                                                           "py-conv_attention-make_model-b1-train-pt")

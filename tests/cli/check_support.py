@@ -20,3 +20,51 @@ def finish(prog):
         return 1
     print(f"{prog}: all checks passed")
     return 0
+
+
+# The scripts that export real models with PyTorch and run graphbench on the CPU share these.
+
+SKIP = 77  # ctest's SKIP_RETURN_CODE for these scripts
+
+# The sample counts bound the time; a generous limit keeps a loaded CI machine from cutting validation.
+QUICK = ["--min-samples", "3", "--max-samples", "5", "--min-time", "0.02", "--max-time", "60", "--warmup", "1"]
+
+
+def has_torch(prog):
+    """True where this Python has PyTorch; otherwise says the script is skipped."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print(f"{prog}: skipped: needs PyTorch in this Python")
+        return False
+    return True
+
+
+def export(source_dir, *args):
+    """scripts/export_model.py with `args`, run from the source folder."""
+    import os
+    import subprocess
+
+    return subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"), *args],
+                          cwd=source_dir, capture_output=True, text=True)
+
+
+def run_graphbench(graphbench, suite, out, *extra):
+    """`graphbench run` of `suite` on the CPU, eager and static, quickly, into `out`."""
+    import subprocess
+
+    return subprocess.run([graphbench, "run", "--config", suite, "--device", "cpu", "--variants", "eager,static",
+                           *QUICK, "-o", out, *extra], capture_output=True, text=True)
+
+
+def read_records(out):
+    """The records of `out`/results.json; a failed check and none when it cannot be read."""
+    import json
+    import os
+
+    try:
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+            return json.load(f)["records"]
+    except (OSError, ValueError, KeyError) as e:
+        check(False, f"no results.json ({e})")
+        return []
