@@ -1,6 +1,7 @@
 // results.gbench.json (see gbench_writer.h).
 #include "graphbench/report/gbench_writer.h"
 
+#include "graphbench/report/json_or_null.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
@@ -28,20 +29,15 @@ std::string lower(std::string text) {
   return text;
 }
 
-template <typename T>
-json value_or_null(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 json context_json(const RunReport& report) {
   const Environment& e = report.environment;
   const std::string build = lower(e.build_type);
   return {{"date", gbench_date(e.date_utc)},
           {"host_name", e.host},
           {"executable", first_word(e.command_line)},
-          {"num_cpus", value_or_null(e.cpu_count)},
+          {"num_cpus", json_or_null(e.cpu_count)},
           {"mhz_per_cpu", e.cpu_mhz ? json(static_cast<std::int64_t>(std::llround(*e.cpu_mhz))) : json(nullptr)},
-          {"cpu_scaling_enabled", value_or_null(e.cpu_scaling_enabled)},
+          {"cpu_scaling_enabled", json_or_null(e.cpu_scaling_enabled)},
           {"caches", json::array()},
           {"load_avg", e.load_avg},
           {"library_build_type", build == "release" || build == "relwithdebinfo" || build == "minsizerel" ? "release" : "debug"},

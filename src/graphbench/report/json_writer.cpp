@@ -4,6 +4,7 @@
 #include "graphbench/report/sweep_sections.h"
 
 #include "graphbench/core/version.h"
+#include "graphbench/report/json_or_null.h"
 #include "graphbench/workload/variant.h"
 
 #include <cmath>
@@ -18,11 +19,6 @@ json number_or_null(double value) { return std::isfinite(value) ? json(value) : 
 
 json optional_number(const std::optional<double>& value) {
   return value ? number_or_null(*value) : json(nullptr);
-}
-
-template <typename T>
-json optional_value(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
 }
 
 // A positive figure, or null when it is 0 (nothing measured).
@@ -47,13 +43,13 @@ json environment_to_json(const Environment& e) {
           {"driver_version", e.driver_version},
           {"cuda_runtime_version", e.cuda_runtime_version},
           {"cudnn_version", e.cudnn_version},
-          {"sm_count", optional_value(e.sm_count)},
+          {"sm_count", json_or_null(e.sm_count)},
           {"gpu_memory_gib", optional_number(e.gpu_memory_gib)},
           {"sm_clock_max_mhz", optional_number(e.sm_clock_max_mhz)},
           {"copy_bandwidth_gbps", optional_number(e.copy_bandwidth_gbps)},
-          {"cpu_count", optional_value(e.cpu_count)},
+          {"cpu_count", json_or_null(e.cpu_count)},
           {"cpu_mhz", optional_number(e.cpu_mhz)},
-          {"cpu_scaling_enabled", optional_value(e.cpu_scaling_enabled)},
+          {"cpu_scaling_enabled", json_or_null(e.cpu_scaling_enabled)},
           {"load_avg", numbers_to_json(e.load_avg)},
           {"command_line", e.command_line},
           {"suite", e.suite},
@@ -143,7 +139,6 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
 }
 
-json optional_integer(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
 json profile_to_json(const KernelProfile& p) {
   json kernels = json::array();
@@ -164,10 +159,10 @@ json profile_to_json(const KernelProfile& p) {
 json graphs_to_json(const std::vector<GraphFacts>& graphs) {
   json out = json::array();
   for (const GraphFacts& g : graphs) {
-    out.push_back({{"kernel_nodes", optional_integer(g.kernel_nodes)},
-                   {"nodes", optional_integer(g.nodes)},
-                   {"pool_reserved_bytes", optional_integer(g.pool_reserved_bytes)},
-                   {"pool_allocated_bytes", optional_integer(g.pool_allocated_bytes)}});
+    out.push_back({{"kernel_nodes", json_or_null(g.kernel_nodes)},
+                   {"nodes", json_or_null(g.nodes)},
+                   {"pool_reserved_bytes", json_or_null(g.pool_reserved_bytes)},
+                   {"pool_allocated_bytes", json_or_null(g.pool_allocated_bytes)}});
   }
   return out;
 }
@@ -176,7 +171,7 @@ json memory_to_json(const MemoryUse& m) {
   return {{"peak_allocated_bytes", m.peak_allocated_bytes},
           {"peak_reserved_bytes", m.peak_reserved_bytes},
           {"step_peak_bytes", m.step_peak_bytes},
-          {"graph_pool_bytes", optional_integer(m.graph_pool_bytes)}};
+          {"graph_pool_bytes", json_or_null(m.graph_pool_bytes)}};
 }
 
 json start_end_to_json(const StartEnd& v) {
@@ -259,7 +254,7 @@ json record_to_json(const ResultRecord& rec) {
                                        : json(nullptr);
   r["capture_ms"] = optional_number(rec.capture_ms);
   r["warmup_ms"] = optional_number(rec.warmup_ms);
-  r["break_even_replays"] = optional_integer(rec.break_even_replays);
+  r["break_even_replays"] = json_or_null(rec.break_even_replays);
   r["break_even_s"] = optional_number(rec.break_even_s);
   r["max_abs_error"] = optional_number(rec.max_abs_error);
   r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);

@@ -1,5 +1,6 @@
 #include "graphbench/report/serving_sections.h"
 
+#include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 
 #include <fmt/format.h>
@@ -10,22 +11,17 @@ using nlohmann::json;
 
 namespace {
 
-template <typename T>
-json serving_or_null(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 json serving_list_to_json(const ServingListCost& l) {
   return {{"sizes", l.sizes},
           {"missing", l.missing},
           {"graphs", l.graphs},
-          {"mean_step_us", serving_or_null(l.mean_step_us)},
+          {"mean_step_us", json_or_null(l.mean_step_us)},
           {"eager_batches", l.eager_batches},
           {"eager_interpolated", l.eager_interpolated},
           {"eager_unmeasured", l.eager_unmeasured},
-          {"pool_each_bytes", serving_or_null(l.pool_each_bytes)},
-          {"shared_pool_bytes", serving_or_null(l.shared_pool_bytes)},
-          {"capture_ms", serving_or_null(l.capture_ms)}};
+          {"pool_each_bytes", json_or_null(l.pool_each_bytes)},
+          {"shared_pool_bytes", json_or_null(l.shared_pool_bytes)},
+          {"capture_ms", json_or_null(l.capture_ms)}};
 }
 
 // A long list shortened: "1, 2, 4, 8, 16, ..., 256 (35 sizes)".
@@ -62,13 +58,13 @@ json serving_comparison_to_json(const ServingComparison& c) {
   return {{"max_batch", c.max_batch},
           {"graphbench", serving_list_to_json(c.graphbench)},
           {"vllm", serving_list_to_json(c.vllm)},
-          {"mean_step_ratio", serving_or_null(c.mean_step_ratio)},
-          {"graphs_ratio", serving_or_null(c.graphs_ratio)},
-          {"pool_ratio", serving_or_null(c.pool_ratio)},
-          {"capture_ratio", serving_or_null(c.capture_ratio)},
+          {"mean_step_ratio", json_or_null(c.mean_step_ratio)},
+          {"graphs_ratio", json_or_null(c.graphs_ratio)},
+          {"pool_ratio", json_or_null(c.pool_ratio)},
+          {"capture_ratio", json_or_null(c.capture_ratio)},
           {"step_within", kServingStepWithin},
           {"at_most_share", kServingAtMostShare},
-          {"meets_aim", serving_or_null(c.meets_aim)},
+          {"meets_aim", json_or_null(c.meets_aim)},
           {"not_judged", c.not_judged.empty() ? json(nullptr) : json(c.not_judged)}};
 }
 

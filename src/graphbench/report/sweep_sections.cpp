@@ -1,5 +1,6 @@
 #include "graphbench/report/sweep_sections.h"
 
+#include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/report/serving_sections.h"
 #include "graphbench/report/sweep_energy.h"
@@ -16,11 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-template <typename T>
-json sweep_field_or_null(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 json sweep_point_to_json(const SweepPointFigures& p) {
   json out = {{"value", p.value}, {"ok", p.ok}};
   if (!p.ok) {
@@ -31,21 +27,21 @@ json sweep_point_to_json(const SweepPointFigures& p) {
   out["graph_us"] = p.graph_us;
   out["speedup"] = p.speedup;
   out["speedup_ci95"] = p.speedup_ci95 ? json::array({p.speedup_ci95->low, p.speedup_ci95->high}) : json(nullptr);
-  out["capture_ms"] = sweep_field_or_null(p.capture_ms);
-  out["warmup_ms"] = sweep_field_or_null(p.warmup_ms);
-  out["pool_bytes"] = sweep_field_or_null(p.pool_bytes);
-  out["break_even_replays"] = sweep_field_or_null(p.break_even_replays);
-  out["break_even_s"] = sweep_field_or_null(p.break_even_s);
+  out["capture_ms"] = json_or_null(p.capture_ms);
+  out["warmup_ms"] = json_or_null(p.warmup_ms);
+  out["pool_bytes"] = json_or_null(p.pool_bytes);
+  out["break_even_replays"] = json_or_null(p.break_even_replays);
+  out["break_even_s"] = json_or_null(p.break_even_s);
   if (p.energy_measured) {
-    out["eager_energy_j_per_step"] = sweep_field_or_null(p.eager_j_per_step);
-    out["graph_energy_j_per_step"] = sweep_field_or_null(p.graph_j_per_step);
+    out["eager_energy_j_per_step"] = json_or_null(p.eager_j_per_step);
+    out["graph_energy_j_per_step"] = json_or_null(p.graph_j_per_step);
   }
   return out;
 }
 
 json sweep_plan_to_json(const SizePlan& s) {
-  return {{"value", s.value},          {"action", s.action},        {"pad_to", sweep_field_or_null(s.pad_to)},
-          {"eager_us", s.eager_us},    {"replay_us", sweep_field_or_null(s.replay_us)}, {"speedup", sweep_field_or_null(s.speedup)}};
+  return {{"value", s.value},          {"action", s.action},        {"pad_to", json_or_null(s.pad_to)},
+          {"eager_us", s.eager_us},    {"replay_us", json_or_null(s.replay_us)}, {"speedup", json_or_null(s.speedup)}};
 }
 
 std::string sweep_mib(const std::optional<std::int64_t>& bytes) {
@@ -146,16 +142,16 @@ json sweeps_to_json(const RunReport& report) {
     out.push_back({{"case", v.group},
                    {"axis", v.axis},
                    {"variant", v.variant},
-                   {"crossover", sweep_field_or_null(v.crossover)},
-                   {"not_faster_at", sweep_field_or_null(v.not_faster_at)},
+                   {"crossover", json_or_null(v.crossover)},
+                   {"not_faster_at", json_or_null(v.not_faster_at)},
                    {"faster_again_at", v.faster_again_at},
-                   {"pays_up_to", sweep_field_or_null(v.pays_up_to)},
-                   {"not_paying_at", sweep_field_or_null(v.not_paying_at)},
+                   {"pays_up_to", json_or_null(v.pays_up_to)},
+                   {"not_paying_at", json_or_null(v.not_paying_at)},
                    {"pays_again_at", v.pays_again_at},
                    {"pays_at_least", kPaysAtLeast},
                    {"capture_sizes", v.capture_sizes},
-                   {"separate_pools_bytes", sweep_field_or_null(v.separate_pools_bytes)},
-                   {"shared_pool_bytes", sweep_field_or_null(v.shared_pool_bytes)},
+                   {"separate_pools_bytes", json_or_null(v.separate_pools_bytes)},
+                   {"shared_pool_bytes", json_or_null(v.shared_pool_bytes)},
                    {"shared_pool_error", v.shared_pool_error.empty() ? json(nullptr) : json(v.shared_pool_error)},
                    {"points", points},
                    {"plan", plan}});
