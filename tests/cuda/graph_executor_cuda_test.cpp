@@ -27,21 +27,6 @@ Regression cuda_regression() {
   return r;
 }
 
-// Calls .item() on a CUDA tensor: a synchronising call, illegal while a stream is capturing.
-class SyncingOp final : public Op {
- public:
-  std::string signature() const override { return "syncing_item"; }
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, 1);
-    return {in[0]};
-  }
-  void run(OpIO& io) const override {
-    const float total = io.in(0).sum().item<float>();  // throws while capturing
-    (void)total;
-    io.out(0) = io.in(0) + 1.0;
-  }
-};
-
 #ifdef GRAPHBENCH_WITH_CUDA
 // Whether the caching allocator still recycles a block that was used on a second stream once that
 // use is over. It does so only while it believes no capture is underway: a capture whose end was
@@ -67,7 +52,7 @@ bool cross_stream_block_is_recycled() {
 std::shared_ptr<const Program> syncing_program(std::int64_t n) {
   Builder b("syncing");
   ValueId x = b.input("x", fspec({n}, at::kCUDA));
-  b.output("y", b.add1(std::make_shared<SyncingOp>(), {x}));
+  b.output("y", b.add1(std::make_shared<HostSyncingOp>(), {x}));
   return b.build();
 }
 

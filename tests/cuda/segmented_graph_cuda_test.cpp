@@ -28,21 +28,6 @@ ExecutorOptions scoped(const std::string& text, bool pool_per_graph = false) {
   return options;
 }
 
-// Adds 1 after reading the sum on the host (.item()): a synchronisation that no capture allows.
-class HostSyncingOp final : public Op {
- public:
-  std::string signature() const override { return "host_syncing_add"; }
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, 1);
-    return {in[0]};
-  }
-  void run(OpIO& io) const override {
-    const float total = io.in(0).sum().item<float>();  // throws while capturing
-    (void)total;
-    io.out(0) = io.in(0) + 1.0;
-  }
-};
-
 // The first op syncs with the host; its tag says nothing of it (auto finds out by capturing).
 FirstOp host_syncing_first() {
   return [](Builder& b, ValueId x) {

@@ -60,6 +60,22 @@ inline std::shared_ptr<const Program> gelu_program(std::vector<std::int64_t> sha
   return b.build();
 }
 
+// Adds 1 after reading the sum on the host (.item()): a synchronisation that no CUDA graph capture
+// allows (on the CPU it runs as any op).
+class HostSyncingOp final : public Op {
+ public:
+  std::string signature() const override { return "host_syncing_add"; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
+    expect_input_count(*this, in, 1);
+    return {in[0]};
+  }
+  void run(OpIO& io) const override {
+    const float total = io.in(0).sum().item<float>();  // throws while capturing
+    (void)total;
+    io.out(0) = io.in(0) + 1.0;
+  }
+};
+
 inline at::Tensor gelu_reference(const at::Tensor& x) { return x * 0.5 * (1.0 + at::erf(x / 1.41421)); }
 
 // The tiny regression problem of the training tests: prediction = x W^T + b, MSE against a target.
