@@ -42,8 +42,8 @@ class DataParallelTrainer {
         train_program_(build_train_program({config.batch, config.lr, config.momentum, true}, config.device, setup)),
         // No eager fallback: a rank that ran eagerly where the others replay would still pair its
         // collectives, but the variant would not be what it says.
-        train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, false})),
-        test_executor_(make_executor(config.test_executor, engine_, Policy::inference(), ExecutorOptions{3, false})),
+        train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, false, {}})),
+        test_executor_(make_executor(config.test_executor, engine_, Policy::inference(), ExecutorOptions{3, false, {}})),
         step_times_(cuda_) {
     // The replicas start equal: rank 0's initial params.
     parallel::broadcast_store(*comm_, store_);

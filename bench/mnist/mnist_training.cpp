@@ -80,8 +80,8 @@ class Trainer {
                                                               : make_device_training_data(std::move(splits), options, store);
     summary.data_placement = data->placement();
     // A failed capture falls back to eager for that key: the run goes on, and says so.
-    auto train_executor = make_executor(config_.train_executor, engine, Policy::train(), ExecutorOptions{3, true});
-    auto test_executor = make_executor(config_.test_executor, engine, test_policy(), ExecutorOptions{3, true});
+    auto train_executor = make_executor(config_.train_executor, engine, Policy::train(), ExecutorOptions{3, true, {}});
+    auto test_executor = make_executor(config_.test_executor, engine, test_policy(), ExecutorOptions{3, true, {}});
     summary.setup_seconds = laps.lap();
 
     data->prepare(*train_executor, *test_executor);

@@ -24,7 +24,7 @@ TaggedMlp cuda_mlp() {
 ExecutorOptions scoped(const std::string& text, bool pool_per_graph = false) {
   ExecutorOptions options;
   options.scope = parse_capture_scope(text, "test");
-  options.pool_per_graph = pool_per_graph;
+  options.scope.pool_per_graph = pool_per_graph;
   return options;
 }
 

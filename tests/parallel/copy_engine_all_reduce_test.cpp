@@ -62,7 +62,7 @@ Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
   const auto program = b.build();
   ModelStore store;
   Engine engine(store);
-  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{2, /*fallback=*/false});
+  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{2, /*fallback=*/false, {}});
   Averages out;
   for (int step = 0; step < steps; ++step) {
     Feed feed;

@@ -23,7 +23,7 @@ inline GpuRun train_on_gpu(ExecutorKind kind, const std::shared_ptr<parallel::Co
   ModelStore store = mlp_params(m);
   parallel::broadcast_store(*comm, store);  // the communicator exists before any capture
   Engine engine(store);
-  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{3, /*fallback=*/false});
+  auto executor = make_executor(kind, engine, Policy::train(), ExecutorOptions{3, /*fallback=*/false, {}});
   GpuRun run;
   const int world = comm->world_size();
   for (int step = 0; step < kGpuSteps; ++step) {

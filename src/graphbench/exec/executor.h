@@ -33,11 +33,10 @@ struct ExecutorOptions {
   // fixed buffers (as the static executor does) instead of failing.
   bool fallback_to_eager = false;
   // Graph executor: what one step captures (workload/capture_scope.h): the whole step, or
-  // segments of it with the ops between them run eagerly.
+  // segments of it with the ops between them run eagerly; its pool_per_graph gives each of a
+  // step's graphs a memory pool of its own instead of one they share, captured in order (as
+  // torch.cuda.make_graphed_callables shares one).
   CaptureScope scope;
-  // Graph executor, scopes other than full: a memory pool for each of a step's graphs instead of
-  // one pool that they share, captured in order (as torch.cuda.make_graphed_callables shares one).
-  bool pool_per_graph = false;  // also set by a scope written with ":pool-each"
 };
 
 class Executor {

@@ -139,7 +139,7 @@ class GraphExecutor final : public Executor {
       entry.segmented = std::make_unique<SegmentedStep>(*entry.binding, std::move(segments));
       try {
         CapturedGraph::Segments captured =
-            CapturedGraph::capture_segments(*entry.segmented, options_.pool_per_graph || options_.scope.pool_per_graph, counters);
+            CapturedGraph::capture_segments(*entry.segmented, options_.scope.pool_per_graph, counters);
         capture_ms += captured.capture_ms;
         entry.segment_graphs = std::move(captured.graphs);
         break;
