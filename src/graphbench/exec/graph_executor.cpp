@@ -57,12 +57,10 @@ class GraphExecutor final : public Executor {
       binding.outputs_into(entry.outputs);  // ops that allocate replace their slots every run
       ++counters.eager_fallback_runs;
     }
-    outputs_ = &entry.outputs;
-    last_graphs_per_step_ = entry.segmented ? entry.captured_segments : (entry.graph != nullptr ? 1 : 0);
-    last_segments_ = entry.segmented ? &entry.segmented->segments() : nullptr;
+    last_ = &entry;  // what outputs(), graphs_per_step() and segments() read: one store per step
   }
 
-  const std::vector<at::Tensor>& outputs() const override { return outputs_ != nullptr ? *outputs_ : no_outputs_; }
+  const std::vector<at::Tensor>& outputs() const override { return last_ != nullptr ? last_->outputs : no_outputs_; }
 
   std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     GraphKey key;
@@ -84,9 +82,12 @@ class GraphExecutor final : public Executor {
     return reasons;
   }
   std::vector<GraphFacts> graph_facts() const override { return facts_; }
-  int graphs_per_step() const override { return outputs_ != nullptr ? last_graphs_per_step_ : 0; }
+  int graphs_per_step() const override {
+    if (last_ == nullptr) return 0;
+    return last_->segmented ? last_->captured_segments : (last_->graph != nullptr ? 1 : 0);
+  }
   std::vector<Segment> segments() const override {
-    return last_segments_ != nullptr ? *last_segments_ : std::vector<Segment>{};
+    return last_ != nullptr && last_->segmented ? last_->segmented->segments() : std::vector<Segment>{};
   }
 
  private:
@@ -200,9 +201,7 @@ class GraphExecutor final : public Executor {
   Policy policy_;
   ExecutorOptions options_;
   BindingCache<GraphEntry> cache_;
-  const std::vector<at::Tensor>* outputs_ = nullptr;
-  int last_graphs_per_step_ = 0;
-  const std::vector<Segment>* last_segments_ = nullptr;
+  const GraphEntry* last_ = nullptr;  // the entry of the last step
   const std::vector<at::Tensor> no_outputs_;
   std::optional<double> last_capture_ms_;
   std::optional<double> last_warmup_ms_;

@@ -1,5 +1,8 @@
 #include "graphbench/record/launches.h"
 
+#include "graphbench/core/errors.h"
+#include "graphbench/workload/capture_scope.h"
+
 #include <algorithm>
 
 namespace graphbench {
@@ -18,12 +21,23 @@ std::optional<double> launches_per_step(const ResultRecord& record) {
   return static_cast<double>(replays) + std::max(0.0, kernels - captured);
 }
 
+namespace {
+
+// Whether the record's scope gave each graph a pool of its own (":pool-each"). A scope this
+// version cannot read (a newer file's) is taken as the shared default.
+bool pools_of_their_own(const std::string& scope) {
+  if (scope.empty()) return false;
+  try {
+    return parse_capture_scope(scope, "scope").pool_per_graph;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record) {
-  const std::string pool_each = ":pool-each";
-  const bool shared_within_step =
-      record.graphs_per_step.value_or(1) > 1 &&
-      !(record.scope.size() >= pool_each.size() &&
-        record.scope.compare(record.scope.size() - pool_each.size(), pool_each.size(), pool_each) == 0);
+  const bool shared_within_step = record.graphs_per_step.value_or(1) > 1 && !pools_of_their_own(record.scope);
   // A step's graphs come together, in capture order (Executor::graph_facts).
   const std::size_t per_pool = shared_within_step ? static_cast<std::size_t>(*record.graphs_per_step) : 1;
   std::optional<std::int64_t> total;

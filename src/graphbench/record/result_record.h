@@ -198,6 +198,10 @@ struct Repetitions {
   std::vector<RepetitionFigures> runs;  // one per repetition, in order
 };
 
+// The start of the reason of an ok graph variant that ran its step eagerly because its capture
+// failed (runner/case_records.h).
+inline constexpr const char* kRanEagerlyReason = "ran eagerly, capture failed: ";
+
 struct ResultRecord {
   std::string case_name;
   std::string workload;
@@ -217,7 +221,8 @@ struct ResultRecord {
   std::string scope = "full";
 
   RecordStatus status = RecordStatus::kOk;
-  std::string reason;  // why skipped or failed
+  std::string reason;  // why skipped or failed; for an ok graph variant whose capture failed,
+                       // kRanEagerlyReason and why (its step ran eagerly)
 
   // Timing. samples_us: per-step device time of each sample (CUDA events on the GPU, a steady
   // clock on the CPU); host_samples_us: per-step host wall time of each sample (kind benchmark).

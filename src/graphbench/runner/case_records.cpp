@@ -45,7 +45,7 @@ void mark_skipped(ResultRecord& record, const std::string& reason) {
 
 void note_capture_failures(ResultRecord& record, const VariantRunner& runner) {
   for (const auto& why : runner.capture_failures()) {
-    const std::string text = "ran eagerly, capture failed: " + why;
+    const std::string text = kRanEagerlyReason + why;
     if (record.reason.find(text) != std::string::npos) continue;
     record.reason += (record.reason.empty() ? "" : "; ") + text;
   }

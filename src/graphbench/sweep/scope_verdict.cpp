@@ -81,7 +81,7 @@ ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) 
   f.speedup_ci95 = variant.speedup_ci95;
   f.graphs_per_step = variant.graphs_per_step;
   f.captured = !(variant.graphs_per_step && *variant.graphs_per_step == 0) &&
-               variant.reason.rfind("ran eagerly", 0) != 0;
+               variant.reason.rfind(kRanEagerlyReason, 0) != 0;
   f.launches_per_step = variant.launches_per_step;
   if (variant.host_stats) f.host_us = variant.host_stats->median;
   f.capture_ms = variant.capture_ms;
