@@ -398,7 +398,8 @@ def shapes_for_signature(forward, flat):
 
 def export(case, fmt, path, device, settings, channels_last=False):
     """Writes one model file; a fresh model each time, so that one export cannot affect another.
-    Returns where its time went (export_times.py)."""
+    Returns where its time went (export_times.py) and its sizes: the file's bytes beside the bytes
+    of the model's weights (its parameters and buffers; a KV cache given as state is neither)."""
     import torch
 
     times = export_times.ExportTimes()
@@ -407,6 +408,7 @@ def export(case, fmt, path, device, settings, channels_last=False):
             model = model_zoo.build_model(case, device)
             if not case.decode:  # a decoding step is built on its device, its cache registered as it is
                 model = model.to(device)
+        sizes = {"weights_bytes": model_zoo.read_bytes(model)}
         with times.phase("inputs_s"):
             inputs = model_zoo.make_inputs(case, device)
         print(f"{PROG}: {case.model} batch {case.batch} -> {path}", file=sys.stderr)
@@ -420,7 +422,8 @@ def export(case, fmt, path, device, settings, channels_last=False):
         del model
         if device.startswith("cuda"):
             torch.cuda.empty_cache()
-    return times
+    sizes["file_bytes"] = Path(path).stat().st_size
+    return times, sizes
 
 
 def piece_path(whole_file, scope, k):
@@ -513,14 +516,14 @@ def main(argv):
     for case in cases:
         for fmt in args.format:
             path = Path(args.output) / f"{case.stem()}.{fmt}"
-            times = None
+            times, sizes = None, None
             if not args.dry_run:
                 if device is None:
                     import torch
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
-                    times = export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
+                    times, sizes = export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
                 except model_zoo.BadInput as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2
@@ -529,7 +532,7 @@ def main(argv):
                           f"{type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
-            model_zoo.write_manifest(path, case, times.to_json() if times else None)
+            model_zoo.write_manifest(path, case, times.to_json() if times else None, sizes)
             entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
                                {"rtol": args.rtol, "atol": args.atol})
             if args.scope is not None:

@@ -83,8 +83,8 @@
 #     cache-state  a decoding step whose KV cache is state (docs/models.md, "The KV cache as state"):
 #               examples/tiny_decode.py as TorchScript and as one dynamic-batch AOTInductor package, and
 #               a two-layer hf:llama step with --cache-as-state (TorchScript at batch 2, one package
-#               for batch 1 to 8), each run on the GPU swept over batch 1, 2, 4, 8 with eager, static
-#               and graph validated (results/cache-state, results/cache-state-llama); the packages'
+#               for batch 1 to 8; the four exported side by side), each run on the GPU swept over
+#               batch 1, 2, 4, 8 with eager, static and graph validated (results/cache-state, results/cache-state-llama); the packages'
 #               manifests hold their export times
 #     serving-llama  issue 42's serving sweep: the Llama-class decoder of configs/decode.json at
 #               $SERVING_MAX_SEQ (default 4096) positions, bfloat16, one package for every batch up
@@ -92,6 +92,9 @@
 #               16, ..., 256 ($SERVING_BATCHES) with eager and graph: results/serving-llama, whose
 #               results.md sets graphbench's capture sizes against vLLM's list; the package's size,
 #               its weights' bytes and its export times in results/serving-llama/package.txt
+#               ($SERVING_ARGS, default --max-time 3 --profile off)
+#     serving-reexport  the serving decoder exported again after serving-llama, with the compile
+#               cache the first export filled: its export times in results/serving-llama/reexport.txt
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -170,6 +173,43 @@ wait_background() {  # wait_background NAME PID: waits for an export started in 
 wait_export() { wait_background models-export "$export_pid"; export_pid=; }
 wait_decode_export() { wait_background decode-export "$decode_export_pid"; decode_export_pid=; }
 wait_sweep_export() { wait_background sweep-export "$sweep_export_pid"; sweep_export_pid=; }
+# parallel_exports "NAME|EXPORT ARGS" ...: scripts/export_model.py for each, side by side, each into
+# models/NAME.json with its log in $OUT/logs/NAME.log; fails when one failed.
+parallel_exports() {
+  local spec name pids=() code=0
+  for spec in "$@"; do
+    name=${spec%%|*}
+    # shellcheck disable=SC2086 # the arguments are words
+    "${PYTHON:-python3}" scripts/export_model.py ${spec#*|} -o models --suite "models/$name.json" \
+      > "$OUT/logs/$name.log" 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || code=1; done
+  return $code
+}
+# join_suites OUT IN...: the cases of the IN suites in one suite (the first one's settings).
+join_suites() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+out, *ins = sys.argv[1:]
+suites = [json.load(open(p)) for p in ins if os.path.exists(p)]
+if suites:
+    joined = dict(suites[0], cases=[c for s in suites for c in s["cases"]])
+    json.dump(joined, open(out, "w"), indent=2)
+PY
+}
+# package_facts FILE: a package's size, its weights' bytes and export times (from its manifest), and
+# what it unpacks to.
+package_facts() {
+  ls -l "$1"
+  python3 -c "import json, sys; m = json.load(open(sys.argv[1] + '.json')); print(json.dumps({k: m.get(k) for k in ('sizes', 'export_times')}))" "$1"
+  unzip -l "$1" | tail -1
+}
+# The serving sweep's decoder: the Llama-class one of configs/decode.json, bfloat16, its KV cache as
+# state, one package for every batch up to 256.
+serving_llama=(hf:llama --hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
+               --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
+               --decode --cache-as-state --dtype bfloat16 --batch 8 --dynamic-batch 256 --format pt2)
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"
@@ -409,19 +449,20 @@ JOIN
       ;;
     cache-state)
       py=${PYTHON:-python3}
-      run cache-state-export-pt "$py" scripts/export_model.py py:examples/tiny_decode.py:make_model --batch 2 \
-        --format pt -o models --suite models/cache-state.json || status=1
-      run cache-state-export-pt2 "$py" scripts/export_model.py py:examples/tiny_decode.py:make_model --batch 2 \
-        --dynamic-batch 8 --format pt2 -o models --suite models/cache-state.json --append || status=1
-      run cache-state "$gb" run --config models/cache-state.json --sweep batch=1,2,4,8 "${model_args[@]}" \
-        -o "$OUT/results/cache-state" || status=1
       tiny_llama=(--hf-config hidden_size=256 --hf-config intermediate_size=512 --hf-config num_hidden_layers=2
                   --hf-config num_attention_heads=4 --hf-config num_key_value_heads=2 --hf-config vocab_size=1024)
-      run cache-state-llama-export-pt "$py" scripts/export_model.py hf:llama "${tiny_llama[@]}" --decode \
-        --cache-as-state --max-seq 256 --pos 128 --batch 2 --format pt -o models --suite models/cache-state-llama.json || status=1
-      run cache-state-llama-export-pt2 "$py" scripts/export_model.py hf:llama "${tiny_llama[@]}" --decode \
-        --cache-as-state --max-seq 256 --pos 128 --batch 2 --dynamic-batch 8 --format pt2 -o models \
-        --suite models/cache-state-llama.json --append || status=1
+      llama_state=(hf:llama "${tiny_llama[@]}" --decode --cache-as-state --max-seq 256 --pos 128 --batch 2)
+      # The four exports side by side (their times are not the point here), each into a suite of its
+      # own, then joined.
+      run cache-state-exports parallel_exports \
+        "cache-state-a|py:examples/tiny_decode.py:make_model --batch 2 --format pt" \
+        "cache-state-b|py:examples/tiny_decode.py:make_model --batch 2 --dynamic-batch 8 --format pt2" \
+        "cache-state-llama-a|${llama_state[*]} --format pt" \
+        "cache-state-llama-b|${llama_state[*]} --dynamic-batch 8 --format pt2" || status=1
+      join_suites models/cache-state.json models/cache-state-a.json models/cache-state-b.json
+      join_suites models/cache-state-llama.json models/cache-state-llama-a.json models/cache-state-llama-b.json
+      run cache-state "$gb" run --config models/cache-state.json --sweep batch=1,2,4,8 "${model_args[@]}" \
+        -o "$OUT/results/cache-state" || status=1
       run cache-state-llama "$gb" run --config models/cache-state-llama.json --sweep batch=1,2,4,8 "${model_args[@]}" \
         -o "$OUT/results/cache-state-llama" || status=1
       mkdir -p "$OUT/results/cache-state-llama"
@@ -431,22 +472,36 @@ JOIN
       py=${PYTHON:-python3}
       max_seq=${SERVING_MAX_SEQ:-4096}
       batches=${SERVING_BATCHES:-1,2,4,$(seq -s, 8 8 256)}
-      llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
-             --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
-             --hf-config max_position_embeddings="$max_seq")
-      run serving-llama-export "$py" scripts/export_model.py hf:llama "${llama[@]}" --decode --cache-as-state \
-        --max-seq "$max_seq" --pos $((max_seq / 2)) --dtype bfloat16 --batch 8 --dynamic-batch 256 --format pt2 \
-        -o models --suite models/serving-llama.json || status=1
+      read -r -a serving_args <<< "${SERVING_ARGS:---max-time 3 --profile off}"
+      run serving-llama-export "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
+        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" -o models --suite models/serving-llama.json || status=1
       mkdir -p "$OUT/results/serving-llama"
       package=$(ls models/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)
-      { ls -l "$package"; "$py" -c "import json, sys; m = json.load(open(sys.argv[1] + '.json')); print(json.dumps(m.get('export_times')))" "$package"
-        unzip -l "$package" | tail -1; } > "$OUT/results/serving-llama/package.txt" 2>&1
-      ( while sleep 10; do { date +%T; df -h / | tail -1; du -sh /tmp 2> /dev/null; } >> "$OUT/logs/serving-disk-watch.log"; done ) &
+      package_facts "$package" > "$OUT/results/serving-llama/package.txt" 2>&1
+      # Disk use every 10 s while the sweep runs (each load unpacks the package in the temporary directory).
+      ( while sleep 10; do { date +%T; df -h / /tmp | tail -n +2; du -sh /tmp 2> /dev/null; } >> "$OUT/logs/serving-disk-watch.log"; done ) &
       watch_pid=$!
       run serving-llama "$gb" run --config models/serving-llama.json --variants eager,graph --sweep batch="$batches" \
-        "${model_args[@]}" -o "$OUT/results/serving-llama" || status=1
+        "${serving_args[@]}" -o "$OUT/results/serving-llama" || status=1
       kill "$watch_pid" 2> /dev/null
       cp models/serving-llama.json "$OUT/results/serving-llama/exported-suite.json" 2>/dev/null
+      ;;
+    serving-reexport)
+      # The same export again, with the compile cache that the first one filled
+      # ($TORCHINDUCTOR_CACHE_DIR): where the time goes the second time (results/serving-llama/reexport.txt).
+      py=${PYTHON:-python3}
+      max_seq=${SERVING_MAX_SEQ:-4096}
+      if ! ls models/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 > /dev/null 2>&1; then
+        echo "=== serving-reexport: skipped, serving-llama made no package" | tee -a "$OUT/logs/summary.log"
+        continue
+      fi
+      run serving-llama-reexport "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
+        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" -o models/reexport \
+        --suite models/reexport/serving-llama.json || status=1
+      mkdir -p "$OUT/results/serving-llama"
+      package_facts "$(ls models/reexport/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)" \
+        > "$OUT/results/serving-llama/reexport.txt" 2>&1
+      du -sh "$TORCHINDUCTOR_CACHE_DIR" >> "$OUT/results/serving-llama/reexport.txt" 2>&1
       ;;
     decode-llama-pt)
       py=${PYTHON:-python3}

@@ -203,11 +203,14 @@ def manifest_path(model_file):
     return str(model_file) + ".json"
 
 
-def write_manifest(model_file, case, export_times=None):
-    """What made the file, and where its export's time went (export_times.py; absent under --dry-run)."""
+def write_manifest(model_file, case, export_times=None, sizes=None):
+    """What made the file, where its export's time went (export_times.py) and its sizes ("sizes":
+    file_bytes, weights_bytes); the last two absent under --dry-run."""
     manifest = case.to_json()
     if export_times:
         manifest["export_times"] = export_times
+    if sizes:
+        manifest["sizes"] = sizes
     with open(manifest_path(model_file), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")

@@ -44,7 +44,8 @@ def main(source_dir, work_dir, graphbench):
 
     # Where the export's time went, in the file's manifest (scripts/export_times.py).
     with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
-        times = json.load(f).get("export_times") or {}
+        manifest = json.load(f)
+    times = manifest.get("export_times") or {}
     phases = ("build_s", "inputs_s", "trace_s", "save_s")
     check(sorted(times) == sorted(phases + ("total_s",)) and all(isinstance(v, (int, float)) and v >= 0
                                                               for v in times.values()),
@@ -58,6 +59,12 @@ def main(source_dir, work_dir, graphbench):
     module = torch.jit.load(os.path.join(models, case["path"]))
     buffers = [name for name, _ in module.named_buffers()]
     check(buffers == ["positions"], f"the file's buffers are {buffers}: the cache should not be among them")
+    # The file's size beside its weights' bytes: the weights are the parameters and buffers, not the cache.
+    weights = sum(t.numel() * t.element_size() for t in list(module.parameters()) + list(module.buffers()))
+    sizes = manifest.get("sizes") or {}
+    check(sizes.get("weights_bytes") == weights and
+          sizes.get("file_bytes") == os.path.getsize(os.path.join(models, case["path"])),
+          f"the manifest's sizes {sizes}: expected weights_bytes {weights} and the file's size")
     caches = [model_zoo.state_fill(s["shape"], torch.float32, s["seed"], s["scale"]) for s in state]
     before = [c.clone() for c in caches]
     pos = torch.tensor([5])
