@@ -3,7 +3,8 @@
 pieces"): examples/conv_attention.py exported by scripts/export_model.py --scope layer and
 --scope attention-out, and examples/moe_block.py (routing with data-dependent shapes) with --scope
 auto; each written case's wiring and tags checked; graphbench runs the three chains (eager and
-static, validated against eager, the chain first compared with the whole model); every bad wiring
+static, validated against eager, the chain first compared with the whole model); a network in
+stages exported in pieces with --mode train and run swept over full, fwd-bwd and layer; every bad wiring
 refused (2) naming the case's field, and a chain that differs from its whole model failed (1);
 python_baseline.py's piece figures made on the CPU with make_graphed_callables stood in for.
 
@@ -85,6 +86,70 @@ def check_stages(source_dir, work_dir):
     check(got == ["", "layer2", "", "fc"], f"the modules' pieces {got}")
 
 
+def check_training(source_dir, work_dir, graphbench):
+    """A training step in pieces: the staged network exported with --mode train --scope layer (each
+    stage a piece traced in train mode), its case a training step's, run swept over full, fwd-bwd
+    and layer (static validated against eager, its segments run: the optimizer eager); pt2 pieces
+    refused."""
+    folder = os.path.join(work_dir, "train")
+    run = export(source_dir, STAGED, "--format", "pt", "--mode", "train", "--scope", "layer", "-o", folder)
+    check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
+          f"export of the staged network in train mode: exit {run.returncode}, {run.stderr}")
+    run = export(source_dir, STAGED, "--format", "pt2", "--mode", "train", "--scope", "layer", "-o", folder,
+                 "--suite", os.path.join(folder, "pt2.json"))
+    check(run.returncode == 2 and "--scope writes TorchScript pieces: give --format pt with it" in run.stderr,
+          f"pt2 training pieces: exit {run.returncode}, {run.stderr}")
+    suite_path = os.path.join(folder, "suite.json")
+    try:
+        with open(suite_path, encoding="utf-8") as f:
+            case = case_named(json.load(f), "py-staged_net-make_model-b2-train-pt-layer")
+    except (OSError, ValueError) as e:
+        check(False, f"no suite of the training pieces ({e})")
+        return
+    check(case is not None, "no case of the training pieces")
+    if not case:
+        return
+    got = {k: case.get(k) for k in ("mode", "loss", "optimizer", "path")}
+    check(got == {"mode": "train", "loss": "cross_entropy", "optimizer": "sgd",
+                  "path": "py-staged_net-make_model-b2-train.pt"}, f"the training case {got}")
+    tags = [(p["module"], p["layer"], p["inputs"]) for p in case["pieces"]]
+    check(tags == [("", -1, ["input0"]), ("layer1", 0, ["piece0.out0"]), ("layer2.0", 1, ["piece1.out0"]),
+                   ("", -1, ["piece2.out0"])], f"the training pieces {tags}")
+
+    # A model with its own loss (forward(*inputs, *targets)): the loss lies in the last piece, which
+    # takes the labels.
+    run = export(source_dir, CONV, "--batch", "2", "--format", "pt", "--mode", "train", "--scope", "layer", "-o",
+                 os.path.join(work_dir, "train-own-loss"))
+    check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
+          f"export of the example with its own loss in train mode: exit {run.returncode}, {run.stderr}")
+    try:
+        with open(os.path.join(work_dir, "train-own-loss", "suite.json"), encoding="utf-8") as f:
+            own = json.load(f)["cases"][0]
+        wiring = [p["inputs"] for p in own["pieces"]]
+        check(own["loss"] == "mean" and wiring[-1] == ["piece2.out0", "input1"],
+              f"the own loss's pieces: loss {own['loss']}, wiring {wiring}")
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        check(False, f"no suite of the example's training pieces ({e})")
+
+    out = os.path.join(work_dir, "train-out")
+    run = run_graphbench(graphbench, suite_path, out, "--sweep", "scope=full,fwd-bwd,layer")
+    check(run.returncode == 0, f"graphbench run of the training pieces: exit {run.returncode}, {run.stderr[-2000:]}")
+    records = read_records(out)
+    name = case["name"]
+    got = sorted((r["case"], r["variant"], r["status"], r.get("scope", "full")) for r in records)
+    want = sorted((f"{name}[scope={scope}]", variant, "ok", scope) for scope in ("full", "fwd-bwd", "layer")
+                  for variant in ("eager", "static"))
+    check(got == want, f"training pieces' records {got}, expected {want}")
+    for r in records:
+        if r["variant"] != "static":
+            continue
+        check(r.get("max_abs_error") is not None, f"{r['case']}/static was not validated against eager")
+        # The static executor runs the scope's segments: every step's optimizer eagerly, but for full.
+        segments = r.get("counters", {}).get("eager_segment_runs", 0)
+        full = r.get("scope", "full") == "full"
+        check(segments == 0 if full else segments > 0, f"{r['case']}/static: {segments} eager segment runs")
+
+
 def bad_wiring(source_dir, work_dir, graphbench, suite, models):
     """Each change of the layer case, with the message (and exit code) graphbench must give."""
     base = case_named(suite, "py-conv_attention-make_model-b1-pt-layer")
@@ -127,8 +192,8 @@ def bad_wiring(source_dir, work_dir, graphbench, suite, models):
         ("more inputs than forward takes", set_input(1, ["piece0.out0", "input0"]), 2,
          "/cases/0/pieces/1/inputs: piece 1 (" + os.path.join(models, "py-conv_attention-make_model-b1.layer.piece1.pt")
          + ") takes 1 input(s)"),
-        ("mode train", lambda c: c.update({"mode": "train", "loss": "mean"}), 2,
-         "/cases/0/pieces: a model in pieces runs in mode inference only, not train"),
+        ("mode train without a loss", lambda c: c.update({"mode": "train"}), 2,
+         "/cases/0: missing required key \"loss\" (mode train: mean, mse or cross_entropy)"),
         ("another whole model", lambda c: c.__setitem__("path", other_whole), 1,
          "the chain of 4 pieces differs from the whole model " + other_whole + ": output 0 differs by up to"),
     ]
@@ -225,6 +290,7 @@ def main(source_dir, work_dir, graphbench):
                                   "piece (nothing to split: no attention module or call found)" in run.stderr,
           f"a scope that does not split: exit {run.returncode}, {run.stderr}")
     check_stages(source_dir, work_dir)
+    check_training(source_dir, work_dir, graphbench)
     print(f"check_model_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
 
     suite_path = os.path.join(models, "suite.json")

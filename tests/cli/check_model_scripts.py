@@ -187,8 +187,8 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--scope", "layer,layer"], "--scope layer,layer: a scope named twice"),
                           (["torchvision:resnet18", "--scope", "layer"],
                            "--scope writes TorchScript pieces: give --format pt with it"),
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--mode", "train"],
-                           "training pieces are not made yet"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--mode", "train"],
+                           "--scope writes TorchScript pieces: give --format pt with it"),
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
