@@ -6,7 +6,8 @@ auto; each written case's wiring and tags checked; graphbench runs the three cha
 static, validated against eager, the chain first compared with the whole model); a network in
 stages exported in pieces with --mode train and run swept over full, fwd-bwd and layer; every bad wiring
 refused (2) naming the case's field, and a chain that differs from its whole model failed (1);
-python_baseline.py's piece figures made on the CPU with make_graphed_callables stood in for.
+python_baseline.py's piece figures, inference and a training step, made on the CPU with
+make_graphed_callables stood in for.
 
 Exit code 77 (skipped) where this Python has no PyTorch (CI's Debian machine without
 python3-torch).
@@ -267,6 +268,36 @@ def python_figures(source_dir):
           f"the graphed chains' differences {layer}, {attention}")
     cells = python_baseline.pieces_cells(figure)
     check(cells == " 8 | 1 | layer: 2 (4 graphs); attention-out: 3 (3 graphs) |", f"the table's cells {cells!r}")
+
+    # A training step over the staged network's pieces: eager, then a graphed callable per graph of
+    # layer (the stem and the head their own, as graphbench captures them in training) and of
+    # fwd-bwd (all in one), each sample that an earlier piece makes requiring grad.
+    graphed.clear()
+
+    def make_graphed_training(callables, samples):
+        graphed.append([[t.requires_grad for t in s] for s in samples])
+        return callables
+
+    torch.cuda.make_graphed_callables = make_graphed_training
+    os.chdir(source_dir)
+    try:
+        case = model_zoo.ModelCase(model=STAGED, batch=2, mode="train", origin_dir=source_dir)
+        model_zoo.describe_own_code(case, True, {})
+        model = model_zoo.build_model(case).train()
+        inputs = model_zoo.make_inputs(case, "cpu")
+        target = model_zoo.make_target(case, model(*inputs), "cpu")
+        before = model.fc.weight.detach().clone()
+        figure = python_baseline.measure_train_pieces(case, model, inputs, target,
+                                                      model_pieces.parse_scopes("layer"),
+                                                      python_baseline.parse_args([STAGED, "--mode", "train"]))
+    finally:
+        os.chdir(cwd)
+    got = {name: (e.get("graphs"), e.get("eager_pieces"), "median_us" in e.get("graphed", {}))
+           for name, e in figure["scopes"].items()}
+    check(figure["pieces"] == 4 and got == {"layer": (4, 0, True), "fwd-bwd": (1, 0, True)},
+          f"training pieces' figures {figure}")
+    check(graphed == [[[False], [True], [True], [True]], [[False]]], f"make_graphed_callables' samples {graphed}")
+    check(not torch.equal(model.fc.weight, before), "the training steps did not move the parameters")
 
 
 def main(source_dir, work_dir, graphbench):

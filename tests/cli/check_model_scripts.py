@@ -195,10 +195,8 @@ def main(source_dir, work_dir):
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
-    # The baseline's --scope: parsed as export_model.py's, for model names in mode inference only.
+    # The baseline's --scope: parsed as export_model.py's, for model names (inference or a training step).
     for args, message in ((["torchvision:resnet18", "--scope", "bogus"], "--scope 'bogus': expected one of layer"),
-                          (["torchvision:resnet18", "--scope", "layer", "--mode", "train"],
-                           "--scope splits a model for inference: leave --mode out"),
                           (["--suite", "s.json", "--scope", "layer"],
                            "--scope goes with model names: a suite's cases of pieces say their own scope")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "python_baseline.py"), *args],
