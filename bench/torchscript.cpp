@@ -96,8 +96,9 @@ WorkloadDescriptor torchscript_descriptor() {
 class SeededDraws {
  public:
   SeededDraws(at::Device device, std::uint64_t seed) : seed_(seed) {
-    for (const at::Device d : {at::Device(at::kCPU), device}) {
-      if (!saved_.empty() && d == at::Device(at::kCPU)) continue;
+    std::vector<at::Device> devices{at::Device(at::kCPU)};
+    if (!device.is_cpu()) devices.push_back(device);
+    for (const at::Device& d : devices) {
       at::Generator generator = at::globalContext().defaultGenerator(d);
       std::lock_guard<std::mutex> lock(generator.mutex());
       saved_.push_back({generator, generator.get_state()});

@@ -117,6 +117,13 @@ def check_training(source_dir, work_dir, graphbench):
     check(tags == [("", -1, ["input0"]), ("layer1", 0, ["piece0.out0"]), ("layer2.0", 1, ["piece1.out0"]),
                    ("", -1, ["piece2.out0"])], f"the training pieces {tags}")
 
+    # Tied weights: one parameter in two pieces would train as two.
+    run = export(source_dir, "py:tests/cli/pieces/tied_net.py:make_model", "--format", "pt", "--mode", "train",
+                 "--scope", "layer", "-o", os.path.join(work_dir, "train-tied"))
+    check(run.returncode == 2 and "py:tests/cli/pieces/tied_net.py:make_model: parameter embed.weight is read by "
+                                  "piece 0 and piece 3: in mode train each parameter must lie in one piece" in run.stderr,
+          f"tied weights in training pieces: exit {run.returncode}, {run.stderr}")
+
     # A model with its own loss (forward(*inputs, *targets)): the loss lies in the last piece, which
     # takes the labels.
     run = export(source_dir, CONV, "--batch", "2", "--format", "pt", "--mode", "train", "--scope", "layer", "-o",
