@@ -2,8 +2,11 @@
 // the CPU: the test mlp split in two (tests/support/test_models.h), each piece's parameters the
 // program's own, trains step for step as the whole mlp does, under the eager executor and the
 // static one cut by the scopes full, fwd-bwd and layer; the parser takes pieces in mode train and
-// still refuses a bad wiring there, naming the field.
+// still refuses a bad wiring there, naming the field. On the GPU ([cuda]; skipped without one) the
+// graph variant captures what each scope says and validates against eager.
 #include "workloads/model_test_util.h"
+
+#include "support/cuda_skip.h"
 
 #include <fmt/format.h>
 
@@ -83,4 +86,31 @@ TEST_CASE("torchscript pieces: mode train is taken, a bad wiring in it still ref
   CHECK(load_error(dir, "[" + pieces_case("m", "input1", "") + "]") ==
         file + ": /cases/0/pieces/0/inputs/0: \"input1\" names model input 1, and the case's inputs are 1 (input0 to "
                "input0)");
+}
+
+TEST_CASE("torchscript pieces in mode train on the GPU: full and fwd-bwd one graph, layer one per piece and one for "
+          "the loss with backward, validated against eager",
+          "[cuda][scope][train]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  ModelDir dir;
+  const auto suite = dir.load(fmt::format("[{}, {}, {}]", pieces_case("full", "input0", ""),
+                                          pieces_case("fwd-bwd", "input0", R"(, "scope": "fwd-bwd")"),
+                                          pieces_case("layer", "input0", R"(, "scope": "layer")")));
+  // layer: "layer 0", "layer 1", "after layer 1" (the loss and backward, tied to the layers by
+  // autograd), then the optimizer eagerly.
+  const std::map<std::string, std::int64_t> graphs{{"full", 1}, {"fwd-bwd", 1}, {"layer", 3}};
+  for (const CaseSpec& spec : suite.cases) {
+    CAPTURE(spec.name);
+    const auto records = run_case(spec, at::kCUDA);
+    for (const char* variant : {"eager", "static", "graph"}) {
+      const ResultRecord r = record_of(records, variant);
+      INFO(variant << ": " << r.reason);
+      REQUIRE(r.status == RecordStatus::kOk);
+    }
+    const ResultRecord graph = record_of(records, "graph");
+    CHECK(graph.reason.empty());
+    CHECK(graph.graphs_per_step == std::optional<std::int64_t>(graphs.at(spec.name)));
+    CHECK(counter(graph.counters, "eager_fallback_runs") == 0);
+    CHECK(graph.max_abs_error.value() <= 1e-4);
+  }
 }
