@@ -152,8 +152,8 @@ def parse_args(argv):
     p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
                    help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
-                        "model's file, a TorchScript file per piece, "
-                        "and a case that runs the chain of pieces (with --mode train a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
+                        "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
+                        "--mode train a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
