@@ -2,12 +2,15 @@
 // as one op of an engine program, so that roles, policies, validation and timing apply as to any
 // workload.
 //   mode inference  forward under no_grad; the weights stay inside the module
-//   pieces          inference of a model split into pieces (scripts/export_model.py --scope): one op
-//                   per piece, tagged (OpTag) and wired as the case says; the chain's output is
-//                   compared with the whole model's (`path`) on the case's inputs before it runs
 //   mode train      one whole training step: forward, the spec's loss, backward through
 //                   LibTorch autograd, and the engine's SGD or Adam updating the module's
 //                   trainable parameters (the program's params) in place; captured as one graph
+//   pieces          a model split into pieces (scripts/export_model.py --scope): one op per piece,
+//                   tagged (OpTag) and wired as the case says; the chain's output is compared with
+//                   the whole model's (`path`) on the case's inputs before it runs. In mode train
+//                   each op takes its piece's trainable parameters (program params "piece<K>.<name>"),
+//                   and the loss of the chain's first output, backward over all of them and the
+//                   optimizer follow as for the whole model
 // Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
 // recorded with its cause and the graph variant runs eagerly instead; the run goes on.
 #include "common/sweep_axes.h"
@@ -25,7 +28,11 @@
 #include "graphbench/plan/builder.h"
 #include "graphbench/runner/engine_runner.h"
 
+#include <ATen/Context.h>
 #include <fmt/format.h>
+
+#include <mutex>
+#include <utility>
 
 namespace graphbench {
 
@@ -36,7 +43,7 @@ using bench::number_param;
 
 std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& params, const std::string& mode) {
   if (auto problem = bench::check_model_inputs(params)) return problem;
-  if (auto problem = bench::check_pieces(params, mode)) return problem;
+  if (auto problem = bench::check_pieces(params)) return problem;
   if (mode == "train") {
     if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
   }
@@ -82,6 +89,42 @@ WorkloadDescriptor torchscript_descriptor() {
   return d;
 }
 
+// While alive, the default generators of the CPU and the case's device draw from `seed` (again
+// after reseed()); after, they are as they were. So dropout draws the same numbers in the chain of
+// pieces and in the whole model that it is checked against, and what the case draws next (the
+// loss's target) is what it would draw without the check.
+class SeededDraws {
+ public:
+  SeededDraws(at::Device device, std::uint64_t seed) : seed_(seed) {
+    std::vector<at::Device> devices{at::Device(at::kCPU)};
+    if (!device.is_cpu()) devices.push_back(device);
+    for (const at::Device& d : devices) {
+      at::Generator generator = at::globalContext().defaultGenerator(d);
+      std::lock_guard<std::mutex> lock(generator.mutex());
+      saved_.push_back({generator, generator.get_state()});
+    }
+    reseed();
+  }
+  SeededDraws(const SeededDraws&) = delete;
+  SeededDraws& operator=(const SeededDraws&) = delete;
+  ~SeededDraws() {
+    for (auto& [generator, state] : saved_) {
+      std::lock_guard<std::mutex> lock(generator.mutex());
+      generator.set_state(state);
+    }
+  }
+  void reseed() {
+    for (auto& saved : saved_) {
+      std::lock_guard<std::mutex> lock(saved.first.mutex());
+      saved.first.set_current_seed(seed_);
+    }
+  }
+
+ private:
+  std::uint64_t seed_;
+  std::vector<std::pair<at::Generator, at::Tensor>> saved_;
+};
+
 // Calls before capture (and before validation): TorchScript's profiling executor specialises the
 // model over its first calls.
 constexpr int kWarmupSteps = 5;
@@ -97,7 +140,7 @@ class TorchScriptCase final : public CaseInstance {
     // A decoding step reads its whole KV cache: the state inputs count with the weights.
     if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module) + bench::state_bytes(declared_);
     module.train(train_);
-    if (train_) dropout_modules_ = bench::dropout_modules(module);
+    if (train_ && !bench::has_pieces(spec_)) dropout_modules_ = bench::dropout_modules(module);
     if (bench::has_pieces(spec_)) {
       program_ = build_pieces_program(module);
     } else {
@@ -147,7 +190,6 @@ class TorchScriptCase final : public CaseInstance {
     call.module = module;
     call.example_inputs = inputs_;
     call.label = bench::param_string(spec_, "path");
-    if (train_) call.param_names = param_names_;
     return call;
   }
 
@@ -161,12 +203,25 @@ class TorchScriptCase final : public CaseInstance {
 
   // One op per piece, each tagged from its piece, wired as the case says. The chain runs once first:
   // its pieces' inputs are what each op is built at, and its output must equal the whole model's.
+  // In mode train both run in train mode (BatchNorm normalises by the batch: one forward of each,
+  // from the same random state for dropout, gives the same output whatever their running
+  // statistics), then each op takes its piece's trainable parameters, and the loss, backward and
+  // the optimizer follow.
   std::shared_ptr<const Program> build_pieces_program(torch::jit::Module& whole) {
     const bench::ScriptPieces pieces = bench::read_pieces(spec_);
     std::vector<torch::jit::Module> modules = bench::load_pieces(spec_, pieces, device_);
-    const bench::ChainRun chain = bench::run_chain(spec_, pieces, modules, inputs_);
+    for (auto& m : modules) {
+      m.train(train_);
+      if (train_) {
+        for (auto& d : bench::dropout_modules(m)) dropout_modules_.push_back(d);
+      }
+    }
+    bench::ChainRun chain;
     std::vector<at::Tensor> expected;
     {
+      SeededDraws draws(device_, seed_);
+      chain = bench::run_chain(spec_, pieces, modules, inputs_);
+      draws.reseed();
       at::NoGradGuard no_grad;
       expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));
     }
@@ -175,9 +230,10 @@ class TorchScriptCase final : public CaseInstance {
       throw EngineError(fmt::format("the chain of {} pieces differs from the whole model {}: {}", pieces.pieces.size(),
                                     bench::param_string(spec_, "path"), difference));
     }
-    Builder b("torchscript_pieces");
+    Builder b(train_ ? "torchscript_pieces_train" : "torchscript_pieces");
     const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
     std::vector<std::vector<ValueId>> outputs;
+    std::vector<ValueId> params;  // mode train: every piece's, in piece order
     const auto resolve = [&](const bench::PieceRef& ref) {
       return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
     };
@@ -189,30 +245,68 @@ class TorchScriptCase final : public CaseInstance {
       call.module = modules[k];
       call.example_inputs = chain.piece_inputs[k];
       call.label = piece.path;
+      std::vector<ValueId> piece_params;
+      if (train_) {
+        const TrainableParams trainable = declare_trainable_params(b, modules[k], fmt::format("piece{}.", k));
+        call.param_names = trainable.module_names;
+        piece_params = trainable.values;
+        params.insert(params.end(), piece_params.begin(), piece_params.end());
+      }
       b.set_tag(piece.tag);
-      outputs.push_back(ops::script_module_call(b, call, args, {}));
+      outputs.push_back(ops::script_module_call(b, call, args, piece_params));
     }
     b.clear_tag();
+    if (train_) {
+      require_trainable_params();
+      add_loss_backward_and_update(b, resolve(pieces.outputs.at(0)), params);
+      return b.build();
+    }
     for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), resolve(pieces.outputs[i]));
     return b.build();
   }
 
-  std::shared_ptr<const Program> build_train_program(const torch::jit::Module& module) {
+  // A module's trainable parameters as program params named `prefix` + their qualified name, their
+  // starting values in initial_ and their program names in param_names_.
+  struct TrainableParams {
+    std::vector<std::string> module_names;  // what the module calls them (ScriptModuleCall::param_names)
+    std::vector<ValueId> values;
+  };
+  TrainableParams declare_trainable_params(Builder& b, const torch::jit::Module& module, const std::string& prefix) {
+    TrainableParams out;
     for (const auto& p : module.named_parameters(/*recurse=*/true)) {
       if (!p.value.requires_grad()) continue;
-      param_names_.push_back(p.name);
-      initial_.set(p.name, p.value.detach().clone());
+      const std::string name = prefix + p.name;
+      param_names_.push_back(name);
+      initial_.set(name, p.value.detach().clone());
+      out.module_names.push_back(p.name);
+      out.values.push_back(b.param(name, spec_of(initial_.at(name))));
     }
+    return out;
+  }
+
+  void require_trainable_params() const {
     if (param_names_.empty()) {
       bench::fail_case_field(spec_, "path", fmt::format("{}: the model has no trainable parameter (case {})",
                                                         bench::param_string(spec_, "path"), spec_.name));
     }
+  }
+
+  std::shared_ptr<const Program> build_train_program(const torch::jit::Module& module) {
     Builder b("torchscript_train");
     const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
-    std::vector<ValueId> params;
-    for (const auto& name : param_names_) params.push_back(b.param(name, spec_of(initial_.at(name))));
-    const auto outputs = ops::script_module_call(b, module_call(module), inputs, params);
-    const ValueId loss = add_loss(b, outputs.at(0));
+    const TrainableParams trainable = declare_trainable_params(b, module, "");
+    require_trainable_params();
+    ops::ScriptModuleCall call = module_call(module);
+    call.param_names = trainable.module_names;
+    const auto outputs = ops::script_module_call(b, std::move(call), inputs, trainable.values);
+    add_loss_backward_and_update(b, outputs.at(0), trainable.values);
+    return b.build();
+  }
+
+  // The spec's loss of `output`, backward over `params`, the optimizer's update of them; the loss is
+  // the program's output.
+  void add_loss_backward_and_update(Builder& b, ValueId output, const std::vector<ValueId>& params) {
+    const ValueId loss = add_loss(b, output);
     const auto grads = ops::backward(b, loss, params);
     // The optimizer's update, tagged so that the fwd-bwd scope (capture_scope.h) runs it eagerly.
     OpTag update;
@@ -233,7 +327,6 @@ class TorchScriptCase final : public CaseInstance {
     }
     b.clear_tag();
     b.output("loss", loss);
-    return b.build();
   }
 
   // The spec's loss of the model's first output; targets are inputs of the program, drawn once.

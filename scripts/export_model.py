@@ -29,13 +29,15 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (scripts/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
-Pieces: --scope layer|attention-out|modules=REGEX|auto (TorchScript, inference) splits the model with
+Pieces: --scope layer|attention-out|modules=REGEX|auto (TorchScript) splits the model with
 torch.fx at the scope's boundaries (scripts/model_pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
 beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece; the suite's case (named <stem>-pt-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
-written. A model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
+written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
+case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
+model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
 (parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
@@ -150,8 +152,8 @@ def parse_args(argv):
     p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
                    help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
-                        "model's file, a TorchScript file per piece, "
-                        "and a case that runs the chain of pieces (docs/models.md, \"Splitting a model into pieces\")")
+                        "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
+                        "--mode train a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
@@ -170,8 +172,6 @@ def parse_args(argv):
     if args.scope is not None:
         if args.format != ["pt"]:
             p.error("--scope writes TorchScript pieces: give --format pt with it (AOTInductor pieces are not made yet)")
-        if args.mode != "inference":
-            p.error("--scope splits a model for inference: training pieces are not made yet (leave --mode out)")
         if args.dry_run:
             p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     return args
@@ -443,33 +443,47 @@ def export_pieces(case, scope, whole_file, device, tolerances):
     """Splits the model at the scope's boundaries (model_pieces.py), writes each piece as TorchScript
     beside the whole model's file and returns the case's "pieces" and "piece_outputs" (paths
     absolute). The chain of traced pieces is run on the model's inputs and compared with the whole
-    model's output: a chain that differs is an error (RuntimeError), and nothing is returned."""
+    model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
+    Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
+    normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
+    whole model are compared on one forward each from the same random state."""
+    import contextlib
+
     import torch
 
+    train = case.mode == "train"
     model = model_zoo.build_model(case, device)
     if not case.decode:
         model = model.to(device)
-    model.eval()
+    model.train(train)
     inputs = model_zoo.make_inputs(case, device)
-    print(f"{PROG}: {case.model} batch {case.batch} split at --scope {model_pieces.scopes_text(scope)}",
-          file=sys.stderr)
-    with torch.no_grad(), trace_fixes.traceable(case):
+    print(f"{PROG}: {case.model} batch {case.batch} split at --scope {model_pieces.scopes_text(scope)}"
+          f"{' (train mode)' if train else ''}", file=sys.stderr)
+    with (contextlib.nullcontext() if train else torch.no_grad()), trace_fixes.traceable(case):
         split = model_pieces.split(model, inputs, scope, case.model)
-        expected = model_zoo.flat_tensors(model(*inputs))
-        pieces, outputs = [], []
+        if train:
+            model_pieces.check_params_apart(split, case.model)
+        torch.manual_seed(case.seed)
+        expected = [t.detach() for t in model_zoo.flat_tensors(model(*inputs))]
+        pieces, outputs, traced_pieces = [], [], []
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
             traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
             path = piece_path(whole_file, scope, k)
             torch.jit.save(traced, str(path))
-            outputs.append(tuple(model_zoo.flat_tensors(traced(*args))))
+            outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
+            traced_pieces.append(traced)
             pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag})
             with open(model_zoo.manifest_path(path), "w", encoding="utf-8") as f:
                 json.dump({**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k}, f, indent=2)
                 f.write("\n")
-        got = [model_pieces.resolve(ref, inputs, outputs) for ref in split.outputs]
+        # The chain again from the whole model's random state: tracing drew random numbers between
+        # the pieces' calls (dropout in train mode).
+        torch.manual_seed(case.seed)
+        got = [t.detach() for t in model_pieces.run_chain(traced_pieces, [p.inputs for p in split.pieces],
+                                                          split.outputs, inputs)]
     if len(got) != len(expected):
         raise RuntimeError(f"the chain of pieces returns {len(got)} tensors, the whole model {len(expected)}")
     rtol, atol = default_tolerance(case, tolerances)

@@ -20,7 +20,8 @@ piece, so the pieces are a chain in the model's own order and their wiring has n
                    .tolist()), and what their data-dependent sizes flow into until a scatter back
                    into a tensor of fixed shape (index_add, scatter_add, index_put, ...), cannot
 Values that are not tensors (sizes, shapes) are computed again in every piece that needs them;
-parameters are read by the piece that uses them. Each piece carries a tag for graphbench's OpTag:
+parameters are read by the piece that uses them (in a training step, check_params_apart: each by one
+piece only, so that each piece trains its own). Each piece carries a tag for graphbench's OpTag:
 its module path (the pieces' common prefix), layer (-1 when mixed), attention, capturable.
 """
 
@@ -120,9 +121,10 @@ def op_name(node):
     return ""
 
 
-def trace(model):
+def trace(model, input_count=None):
     """The model as a torch.fx GraphModule whose nodes know their module stack (meta "gb_stack":
-    [(path, class name), ...] from the outermost module in)."""
+    [(path, class name), ...] from the outermost module in); a forward(*args) is traced with
+    `input_count` named arguments."""
     import torch.fx as fx
 
     class PathTracer(fx.Tracer):
@@ -146,9 +148,39 @@ def trace(model):
             return node
 
     tracer = PathTracer()
-    with _unpacking_fixed():
+    with _unpacking_fixed(), _named_arguments(model, input_count):
         graph = tracer.trace(model)
     return fx.GraphModule(model, graph)
+
+
+class _named_arguments:
+    """A forward(*args) (a model with its own loss, own_code.with_loss) seen by torch.fx as
+    forward(input0, ..., inputN-1): torch.fx before 2.0 cannot trace *args on Python 3.11. The
+    model's class is swapped for a subclass with that forward while tracing, its module paths
+    unchanged."""
+
+    def __init__(self, model, count):
+        import inspect
+
+        self.model, self.saved = model, None
+        kinds = [p.kind for p in inspect.signature(type(model).forward).parameters.values()]
+        if count is None or inspect.Parameter.VAR_POSITIONAL not in kinds:
+            return
+        names = ", ".join(f"input{i}" for i in range(count))
+        namespace = {"original": type(model).forward}
+        exec(f"def forward(self, {names}):\n    return original(self, {names})\n", namespace)  # noqa: S102
+        self.saved = type(model)
+        self.named = type(self.saved.__name__, (self.saved,), {"forward": namespace["forward"]})
+
+    def __enter__(self):
+        if self.saved is not None:
+            self.model.__class__ = self.named
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            self.model.__class__ = self.saved
+        return False
 
 
 class _unpacking_fixed:
@@ -337,7 +369,7 @@ def _outermost_match(path, regex):
 
 
 def split(model, inputs, scopes, model_name="the model"):
-    """The model (eval mode) split at the boundaries of every scope given (a Scope or a list). Raises
+    """The model (in the mode it is in) split at the boundaries of every scope given (a Scope or a list). Raises
     BadScope where torch.fx cannot trace it or a piece would pass something other than tensors to
     another."""
     import torch.fx as fx
@@ -346,7 +378,7 @@ def split(model, inputs, scopes, model_name="the model"):
     text = scopes_text(scopes)
 
     try:
-        gm = trace(model)
+        gm = trace(model, len(inputs))
     except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
         first = str(e).splitlines()[0] if str(e) else ""
         raise BadScope(f"{model_name}: torch.fx cannot trace the model ({type(e).__name__}: {first}); export it "
@@ -443,6 +475,20 @@ def split(model, inputs, scopes, model_name="the model"):
                                                          tag["module"])
         pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
     return Split(pieces=pieces, outputs=model_outputs)
+
+
+def check_params_apart(split, model_name="the model"):
+    """Training pieces: each piece's file holds the parameters it reads, and graphbench updates each
+    piece's own; a parameter read by two pieces (tied weights) would become two that train apart.
+    Raises BadScope naming the parameter and the pieces."""
+    owner = {}
+    for k, piece in enumerate(split.pieces):
+        for name, p in piece.module.named_parameters():
+            first = owner.setdefault(id(p), (k, name))
+            if first[0] != k:
+                raise BadScope(f"{model_name}: parameter {first[1]} is read by piece {first[0]} and piece {k}: in "
+                               "mode train each parameter must lie in one piece (tied weights would train apart); "
+                               "export it whole (without --scope)")
 
 
 def _nothing_to_split(scope):

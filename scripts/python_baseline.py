@@ -34,6 +34,10 @@ boundaries (scripts/model_pieces.py) and two more figures come beside:
                   for layer; attention-out leaves the attention pieces eager, auto those that cannot
                   be captured, modules=REGEX those whose module does not match), the others eager:
                   partial network capture as PyTorch's documentation shows it
+In mode train (a suite's training case of pieces, or --scope with --mode train) each figure is a
+whole training step over the chain of pieces in train mode: eagerly, and per scope (and fwd-bwd:
+every piece in one graph) with make_graphed_callables on the pieces of each graph (forward and
+backward captured), the loss, backward and the optimizer eager.
 reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
 A decoding step (scripts/decoders.py) is built from its manifest as graphbench's file was: the same
 static cache, the step at the same position every call.
@@ -87,8 +91,6 @@ def parse_args(argv):
         p.error("give model names or --suite, not both")
     if args.scope is not None and args.suite:
         p.error("--scope goes with model names: a suite's cases of pieces say their own scope")
-    if args.scope is not None and args.mode != "inference":
-        p.error("--scope splits a model for inference: leave --mode out")
     return args
 
 
@@ -257,7 +259,7 @@ class Segment:
     """Pieces run one after another as one callable (an nn.Module, so that make_graphed_callables
     sees their parameters): what one graph of a scope captures."""
 
-    def __init__(self, pieces, indices):
+    def __init__(self, pieces, indices, train=False):
         import torch
 
         self.indices = indices
@@ -282,7 +284,7 @@ class Segment:
                         out.append(t)
                 return tuple(out)
 
-        self.module = Run().eval()
+        self.module = Run().train(train)
 
 
 def run_segments(segments, calls, model_outputs, inputs, piece_args=None):
@@ -342,6 +344,63 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
             entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
         figure["scopes"][scope.text()] = entry
     return figure
+
+
+def measure_train_pieces(case, model, inputs, target, scopes, args):
+    """A training step over the model (train mode) split at the scopes' boundaries: the chain of
+    pieces with the loss, backward and the optimizer eager; then per scope, and for fwd-bwd (every
+    piece in one graph: make_graphed_callables of the whole forward), the chain with the pieces of
+    each graph that graphbench's scope makes as one graphed callable, forward and backward captured
+    by torch.cuda.make_graphed_callables (sample arguments that require grad where they come from an
+    earlier piece, as the real ones do), the loss, backward and the optimizer eager: the use of
+    make_graphed_callables that PyTorch's documentation shows. The pieces hold the model's own
+    parameters; each figure trains them further."""
+    import torch
+
+    split = model_pieces.split(model, inputs, scopes, case.model)
+    optimizer = model_zoo.make_optimizer(case, model.parameters())
+
+    def step(segments, calls):
+        optimizer.zero_grad(set_to_none=True)
+        outputs = run_segments(segments, calls, split.outputs, inputs)
+        model_zoo.loss_of(case, outputs, target).backward()
+        optimizer.step()
+
+    every = [Segment(split.pieces, [k], train=True) for k in range(len(split.pieces))]
+    figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(split.pieces), "mode": "train",
+              "pieces_eager": time_median_us(lambda: step(every, [s.module for s in every]), args), "scopes": {}}
+    tags = [p.tag for p in split.pieces]
+    groupings = [(scope.text(), model_pieces.segments(tags, scope)) for scope in scopes]
+    groupings.append(("fwd-bwd", [(True, list(range(len(split.pieces))))]))
+    for name, groups in groupings:
+        segments = [Segment(split.pieces, indices, train=True) for _, indices in groups]
+        seg_calls = [s.module for s in segments]
+        entry = {"graphs": sum(1 for captured, _ in groups if captured),
+                 "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+        try:
+            samples = []
+            with torch.no_grad():
+                run_segments(segments, seg_calls, split.outputs, inputs, samples)
+            captured = [i for i, (c, _) in enumerate(groups) if c]
+            if captured:
+                sample_args = tuple(tuple(sample_arg(t, ref) for t, ref in zip(samples[i], segments[i].inputs))
+                                    for i in captured)
+                graphed = torch.cuda.make_graphed_callables(tuple(seg_calls[i] for i in captured), sample_args)
+                graphed = graphed if isinstance(graphed, tuple) else (graphed,)
+                for i, g in zip(captured, graphed):
+                    seg_calls[i] = g
+            entry["graphed"] = time_median_us(lambda: step(segments, seg_calls), args)
+        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
+            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+        figure["scopes"][name] = entry
+    return figure
+
+
+def sample_arg(value, ref):
+    """A graphed callable's sample argument for an input of a training chain: a model input as it is
+    (no grad), an earlier piece's floating-point output requiring grad, as in the step."""
+    sample = value.detach().clone()
+    return sample.requires_grad_(True) if not ref.startswith("input") and sample.is_floating_point() else sample
 
 
 def fed_positions(case):
@@ -448,6 +507,9 @@ def measure_training(case, args, scope=None):
         c_optimizer.step()
 
     compiled = compiled_figures(c_model, compiled_step, args)
+    if scope is not None:
+        p_model, p_inputs, p_target = setup()
+        compiled["pieces"] = measure_train_pieces(case, p_model, p_inputs, p_target, scope, args)
     return eager, replay, copy_replay, None, compiled
 
 

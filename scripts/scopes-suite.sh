@@ -6,8 +6,10 @@
 #     32 and 128, split at layer and attention-out boundaries: full, attention-out, layer and
 #     layer:pool-each (the same graphs, a memory pool each)
 #   - torchvision's ResNet-50, inference at batch 1 and 32, split by stage: full, layer
-#   - torchvision's ResNet-18, a training step at batch 32 (whole: training pieces are not made
-#     yet): full, fwd-bwd (forward and backward captured, the optimizer eager)
+#   - torchvision's ResNet-18, a training step at batch 32 split by stage (each piece traced in train
+#     mode, its parameters the step's to update): full, fwd-bwd (forward and backward captured, the
+#     optimizer eager, as make_graphed_callables does) and layer (a graph per stage; the stem, the
+#     head, and the loss with backward captured too, the optimizer eager)
 #   - a mixture-of-experts block whose routing has data-dependent shapes (examples/moe_block.py,
 #     batch 4), which cannot be captured whole, split around them: full, auto
 # TorchScript, random weights, nothing downloaded. Run where PyTorch (with torchvision) is:
@@ -29,7 +31,7 @@ description="Capture scopes side by side: the whole step in one graph (full), on
 (layer), every piece between attention ops captured with attention eager (attention-out), forward and backward \
 captured with the optimizer eager (fwd-bwd), and pieces around what cannot be captured (auto), beside eager: a \
 Llama-class decoding step (6 layers, width 2048, grouped-query attention 16/4, static KV cache of 1024 positions \
-written at 512, bfloat16) at batch 1, 8, 32 and 128; ResNet-50 inference by stage; a ResNet-18 training step; a \
+written at 512, bfloat16) at batch 1, 8, 32 and 128; ResNet-50 inference by stage; a ResNet-18 training step by stage; a \
 mixture-of-experts block whose routing has data-dependent shapes. Models split into TorchScript pieces by \
 scripts/export_model.py --scope; random weights. The model files are not committed: make them with \
 scripts/scopes-suite.sh (needs PyTorch and torchvision)."
@@ -44,7 +46,7 @@ for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
     llama) export_model py:examples/llama_decode.py:make_model --batch "${SCOPES_LLAMA_BATCHES:-1,8,32,128}" \
              --scope layer,attention-out ;;
     moe) export_model py:examples/moe_block.py:make_model --scope auto ;;
-    resnet18) export_model torchvision:resnet18 --batch 32 --mode train ;;
+    resnet18) export_model torchvision:resnet18 --batch 32 --mode train --scope layer ;;
     resnet50) export_model torchvision:resnet50 --batch 1,32 --scope layer ;;
     conv_attention) export_model py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
     *) echo "scopes-suite.sh: unknown model \"$model\" in SCOPES_MODELS (llama, moe, resnet18, resnet50, conv_attention)" >&2
@@ -67,7 +69,7 @@ for case in suite["cases"]:
     elif name.endswith("-auto"):
         scopes = ["full", "auto"]
     elif case.get("mode") == "train":
-        scopes = ["full", "fwd-bwd"]
+        scopes = ["full", "fwd-bwd", "layer"] if "pieces" in case else ["full", "fwd-bwd"]
     else:
         scopes = ["full", "layer"]
     case["sweep"] = {"scope": scopes}

@@ -112,16 +112,13 @@ ParamDecl piece_outputs_param() {
   return p;
 }
 
-std::optional<ParamProblem> check_pieces(const json& params, const std::string& mode) {
+std::optional<ParamProblem> check_pieces(const json& params) {
   const bool pieces = params.contains("pieces");
   if (pieces != params.contains("piece_outputs")) {
     return ParamProblem{"", pieces ? "missing required key \"piece_outputs\" (with pieces: the model's outputs)"
                                    : "missing required key \"pieces\" (piece_outputs names their outputs)"};
   }
   if (!pieces) return std::nullopt;
-  if (mode != "inference") {
-    return ParamProblem{"/pieces", fmt::format("a model in pieces runs in mode inference only, not {}", mode)};
-  }
   const json& list = params.at("pieces");
   const std::size_t model_inputs = params.at("inputs").size();
   for (std::size_t k = 0; k < list.size(); ++k) {

@@ -46,9 +46,10 @@ ParamDecl pieces_param();
 ParamDecl piece_outputs_param();
 
 // The rules of the wiring that the declarations cannot say (a ParamProblem names the field): both
-// or neither of pieces and piece_outputs, mode inference only, every ref well formed and naming a
-// model input the case has or an output of an earlier piece that it has, a layer a whole number.
-std::optional<ParamProblem> check_pieces(const nlohmann::json& params, const std::string& mode);
+// or neither of pieces and piece_outputs, every ref well formed and naming a model input the case
+// has or an output of an earlier piece that it has, a layer a whole number. Either mode: in mode
+// train the loss is of the first of piece_outputs.
+std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 
 bool has_pieces(const CaseSpec& spec);
 ScriptPieces read_pieces(const CaseSpec& spec);

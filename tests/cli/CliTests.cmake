@@ -221,7 +221,8 @@ set_tests_properties("cli: cache as state: a tiny decoding step exported with it
 # A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
 # (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
 # at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
-# every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
+# a network in stages split for training (--mode train --scope layer) run swept over full, fwd-bwd
+# and layer, every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
 add_test(NAME "cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
 set_tests_properties("cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"

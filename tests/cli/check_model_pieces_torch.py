@@ -3,9 +3,11 @@
 pieces"): examples/conv_attention.py exported by scripts/export_model.py --scope layer and
 --scope attention-out, and examples/moe_block.py (routing with data-dependent shapes) with --scope
 auto; each written case's wiring and tags checked; graphbench runs the three chains (eager and
-static, validated against eager, the chain first compared with the whole model); every bad wiring
+static, validated against eager, the chain first compared with the whole model); a network in
+stages exported in pieces with --mode train and run swept over full, fwd-bwd and layer; every bad wiring
 refused (2) naming the case's field, and a chain that differs from its whole model failed (1);
-python_baseline.py's piece figures made on the CPU with make_graphed_callables stood in for.
+python_baseline.py's piece figures, inference and a training step, made on the CPU with
+make_graphed_callables stood in for.
 
 Exit code 77 (skipped) where this Python has no PyTorch (CI's Debian machine without
 python3-torch).
@@ -85,6 +87,77 @@ def check_stages(source_dir, work_dir):
     check(got == ["", "layer2", "", "fc"], f"the modules' pieces {got}")
 
 
+def check_training(source_dir, work_dir, graphbench):
+    """A training step in pieces: the staged network exported with --mode train --scope layer (each
+    stage a piece traced in train mode), its case a training step's, run swept over full, fwd-bwd
+    and layer (static validated against eager, its segments run: the optimizer eager); pt2 pieces
+    refused."""
+    folder = os.path.join(work_dir, "train")
+    run = export(source_dir, STAGED, "--format", "pt", "--mode", "train", "--scope", "layer", "-o", folder)
+    check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
+          f"export of the staged network in train mode: exit {run.returncode}, {run.stderr}")
+    run = export(source_dir, STAGED, "--format", "pt2", "--mode", "train", "--scope", "layer", "-o", folder,
+                 "--suite", os.path.join(folder, "pt2.json"))
+    check(run.returncode == 2 and "--scope writes TorchScript pieces: give --format pt with it" in run.stderr,
+          f"pt2 training pieces: exit {run.returncode}, {run.stderr}")
+    suite_path = os.path.join(folder, "suite.json")
+    try:
+        with open(suite_path, encoding="utf-8") as f:
+            case = case_named(json.load(f), "py-staged_net-make_model-b2-train-pt-layer")
+    except (OSError, ValueError) as e:
+        check(False, f"no suite of the training pieces ({e})")
+        return
+    check(case is not None, "no case of the training pieces")
+    if not case:
+        return
+    got = {k: case.get(k) for k in ("mode", "loss", "optimizer", "path")}
+    check(got == {"mode": "train", "loss": "cross_entropy", "optimizer": "sgd",
+                  "path": "py-staged_net-make_model-b2-train.pt"}, f"the training case {got}")
+    tags = [(p["module"], p["layer"], p["inputs"]) for p in case["pieces"]]
+    check(tags == [("", -1, ["input0"]), ("layer1", 0, ["piece0.out0"]), ("layer2.0", 1, ["piece1.out0"]),
+                   ("", -1, ["piece2.out0"])], f"the training pieces {tags}")
+
+    # Tied weights: one parameter in two pieces would train as two.
+    run = export(source_dir, "py:tests/cli/pieces/tied_net.py:make_model", "--format", "pt", "--mode", "train",
+                 "--scope", "layer", "-o", os.path.join(work_dir, "train-tied"))
+    check(run.returncode == 2 and "py:tests/cli/pieces/tied_net.py:make_model: parameter embed.weight is read by "
+                                  "piece 0 and piece 3: in mode train each parameter must lie in one piece" in run.stderr,
+          f"tied weights in training pieces: exit {run.returncode}, {run.stderr}")
+
+    # A model with its own loss (forward(*inputs, *targets)): the loss lies in the last piece, which
+    # takes the labels.
+    run = export(source_dir, CONV, "--batch", "2", "--format", "pt", "--mode", "train", "--scope", "layer", "-o",
+                 os.path.join(work_dir, "train-own-loss"))
+    check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
+          f"export of the example with its own loss in train mode: exit {run.returncode}, {run.stderr}")
+    try:
+        with open(os.path.join(work_dir, "train-own-loss", "suite.json"), encoding="utf-8") as f:
+            own = json.load(f)["cases"][0]
+        wiring = [p["inputs"] for p in own["pieces"]]
+        check(own["loss"] == "mean" and wiring[-1] == ["piece2.out0", "input1"],
+              f"the own loss's pieces: loss {own['loss']}, wiring {wiring}")
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        check(False, f"no suite of the example's training pieces ({e})")
+
+    out = os.path.join(work_dir, "train-out")
+    run = run_graphbench(graphbench, suite_path, out, "--sweep", "scope=full,fwd-bwd,layer")
+    check(run.returncode == 0, f"graphbench run of the training pieces: exit {run.returncode}, {run.stderr[-2000:]}")
+    records = read_records(out)
+    name = case["name"]
+    got = sorted((r["case"], r["variant"], r["status"], r.get("scope", "full")) for r in records)
+    want = sorted((f"{name}[scope={scope}]", variant, "ok", scope) for scope in ("full", "fwd-bwd", "layer")
+                  for variant in ("eager", "static"))
+    check(got == want, f"training pieces' records {got}, expected {want}")
+    for r in records:
+        if r["variant"] != "static":
+            continue
+        check(r.get("max_abs_error") is not None, f"{r['case']}/static was not validated against eager")
+        # The static executor runs the scope's segments: every step's optimizer eagerly, but for full.
+        segments = r.get("counters", {}).get("eager_segment_runs", 0)
+        full = r.get("scope", "full") == "full"
+        check(segments == 0 if full else segments > 0, f"{r['case']}/static: {segments} eager segment runs")
+
+
 def bad_wiring(source_dir, work_dir, graphbench, suite, models):
     """Each change of the layer case, with the message (and exit code) graphbench must give."""
     base = case_named(suite, "py-conv_attention-make_model-b1-pt-layer")
@@ -127,8 +200,8 @@ def bad_wiring(source_dir, work_dir, graphbench, suite, models):
         ("more inputs than forward takes", set_input(1, ["piece0.out0", "input0"]), 2,
          "/cases/0/pieces/1/inputs: piece 1 (" + os.path.join(models, "py-conv_attention-make_model-b1.layer.piece1.pt")
          + ") takes 1 input(s)"),
-        ("mode train", lambda c: c.update({"mode": "train", "loss": "mean"}), 2,
-         "/cases/0/pieces: a model in pieces runs in mode inference only, not train"),
+        ("mode train without a loss", lambda c: c.update({"mode": "train"}), 2,
+         "/cases/0: missing required key \"loss\" (mode train: mean, mse or cross_entropy)"),
         ("another whole model", lambda c: c.__setitem__("path", other_whole), 1,
          "the chain of 4 pieces differs from the whole model " + other_whole + ": output 0 differs by up to"),
     ]
@@ -203,6 +276,36 @@ def python_figures(source_dir):
     cells = python_baseline.pieces_cells(figure)
     check(cells == " 8 | 1 | layer: 2 (4 graphs); attention-out: 3 (3 graphs) |", f"the table's cells {cells!r}")
 
+    # A training step over the staged network's pieces: eager, then a graphed callable per graph of
+    # layer (the stem and the head their own, as graphbench captures them in training) and of
+    # fwd-bwd (all in one), each sample that an earlier piece makes requiring grad.
+    graphed.clear()
+
+    def make_graphed_training(callables, samples):
+        graphed.append([[t.requires_grad for t in s] for s in samples])
+        return callables
+
+    torch.cuda.make_graphed_callables = make_graphed_training
+    os.chdir(source_dir)
+    try:
+        case = model_zoo.ModelCase(model=STAGED, batch=2, mode="train", origin_dir=source_dir)
+        model_zoo.describe_own_code(case, True, {})
+        model = model_zoo.build_model(case).train()
+        inputs = model_zoo.make_inputs(case, "cpu")
+        target = model_zoo.make_target(case, model(*inputs), "cpu")
+        before = model.fc.weight.detach().clone()
+        figure = python_baseline.measure_train_pieces(case, model, inputs, target,
+                                                      model_pieces.parse_scopes("layer"),
+                                                      python_baseline.parse_args([STAGED, "--mode", "train"]))
+    finally:
+        os.chdir(cwd)
+    got = {name: (e.get("graphs"), e.get("eager_pieces"), "median_us" in e.get("graphed", {}))
+           for name, e in figure["scopes"].items()}
+    check(figure["pieces"] == 4 and got == {"layer": (4, 0, True), "fwd-bwd": (1, 0, True)},
+          f"training pieces' figures {figure}")
+    check(graphed == [[[False], [True], [True], [True]], [[False]]], f"make_graphed_callables' samples {graphed}")
+    check(not torch.equal(model.fc.weight, before), "the training steps did not move the parameters")
+
 
 def main(source_dir, work_dir, graphbench):
     if not has_torch("check_model_pieces_torch.py"):
@@ -225,6 +328,7 @@ def main(source_dir, work_dir, graphbench):
                                   "piece (nothing to split: no attention module or call found)" in run.stderr,
           f"a scope that does not split: exit {run.returncode}, {run.stderr}")
     check_stages(source_dir, work_dir)
+    check_training(source_dir, work_dir, graphbench)
     print(f"check_model_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
 
     suite_path = os.path.join(models, "suite.json")

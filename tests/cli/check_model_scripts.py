@@ -187,18 +187,16 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--scope", "layer,layer"], "--scope layer,layer: a scope named twice"),
                           (["torchvision:resnet18", "--scope", "layer"],
                            "--scope writes TorchScript pieces: give --format pt with it"),
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--mode", "train"],
-                           "training pieces are not made yet"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--mode", "train"],
+                           "--scope writes TorchScript pieces: give --format pt with it"),
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
                               os.path.join(work_dir, "bad")], capture_output=True, text=True)
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
-    # The baseline's --scope: parsed as export_model.py's, for model names in mode inference only.
+    # The baseline's --scope: parsed as export_model.py's, for model names (inference or a training step).
     for args, message in ((["torchvision:resnet18", "--scope", "bogus"], "--scope 'bogus': expected one of layer"),
-                          (["torchvision:resnet18", "--scope", "layer", "--mode", "train"],
-                           "--scope splits a model for inference: leave --mode out"),
                           (["--suite", "s.json", "--scope", "layer"],
                            "--scope goes with model names: a suite's cases of pieces say their own scope")):
         run = subprocess.run([sys.executable, os.path.join(scripts, "python_baseline.py"), *args],

@@ -3,6 +3,7 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <fstream>
+#include <utility>
 
 namespace graphbench::testing {
 
@@ -42,6 +43,20 @@ torch::jit::Module mlp(bool dropout) {
   return m;
 }
 
+// The mlp's two pieces, as scripts/export_model.py --scope writes a model's: each holds the
+// submodules it computes with, the same weights as the mlp's file.
+std::pair<torch::jit::Module, torch::jit::Module> mlp_pieces() {
+  const torch::jit::Module whole = mlp(false);
+  torch::jit::Module first = module("MlpPiece0");
+  first.register_module("fc1", whole.attr("fc1").toModule());
+  first.define("def forward(self, x):\n    return torch.relu(self.fc1.forward(x))\n");
+  torch::jit::Module second = module("MlpPiece1");
+  second.register_module("fc2", whole.attr("fc2").toModule());
+  second.register_buffer("scale", whole.attr("scale").toTensor());
+  second.define("def forward(self, h):\n    return self.fc2.forward(h) * self.scale\n");
+  return {first, second};
+}
+
 void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
@@ -59,6 +74,11 @@ TestModels write_test_models(const std::filesystem::path& dir) {
   mlp(false).save(files.mlp);
   files.dropout = path("dropout_mlp.pt");
   mlp(true).save(files.dropout);
+  const auto pieces = mlp_pieces();
+  files.mlp_piece0 = path("mlp.piece0.pt");
+  pieces.first.save(files.mlp_piece0);
+  files.mlp_piece1 = path("mlp.piece1.pt");
+  pieces.second.save(files.mlp_piece1);
 
   at::manual_seed(12);
   torch::jit::Module pair = module("Pair");

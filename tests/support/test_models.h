@@ -14,6 +14,8 @@ struct TestModels {
   std::string pair;        // forward(x, y [4, 6]) -> (x * w + y, {"dot": (x * y).sum(1)})
   std::string tokens;      // forward(ids int64 [N, L] in [0, 50)) -> embedding mean [N, 8]
   std::string dropout;     // the mlp with dropout(p=0.5) after fc1 in training mode
+  std::string mlp_piece0;  // the mlp split in two (its weights): forward(x [N, 5]) -> relu(fc1(x)) [N, 8]
+  std::string mlp_piece1;  // ... and forward(h [N, 8]) -> fc2(h) * scale [N, 3]
   std::string syncing;     // forward(x) branches on bool(x.sum() > 0): synchronises on a GPU
   std::string no_forward;  // TorchScript, but no forward method
   std::string pickle;      // a torch.save()-style pickle of a tensor: a zip, but not TorchScript

@@ -16,16 +16,6 @@ namespace {
 using namespace graphbench;
 using namespace graphbench::testing;
 
-// The message of the InputError that loading `cases` throws ("(no error)" if none).
-std::string load_error(const ModelDir& dir, const std::string& cases) {
-  try {
-    dir.load(cases);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 // The message of the InputError that the preflight of the suite's cases throws.
 std::string preflight_error(const ModelDir& dir, const std::string& cases) {
   const SuiteSpec suite = dir.load(cases);

@@ -7,6 +7,7 @@
 #include "support/scratch_dir.h"
 #include "support/test_models.h"
 
+#include "graphbench/core/errors.h"
 #include "graphbench/record/result_record.h"
 #include "graphbench/runner/benchmark_case.h"
 #include "graphbench/runner/workload_registry.h"
@@ -53,6 +54,24 @@ class ModelDir {
   std::filesystem::path path_;
   TestModels models_;
 };
+
+// A case of a suite instantiated as the case runner does it: the inputs are drawn from `seed`.
+inline std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, std::uint64_t seed) {
+  CaseContext context;
+  context.seed = seed;
+  at::manual_seed(seed);
+  return WorkloadRegistry::global().find(spec.workload)->instantiate(spec, context);
+}
+
+// The message of the InputError that loading `cases` throws ("(no error)" if none).
+inline std::string load_error(const ModelDir& dir, const std::string& cases) {
+  try {
+    dir.load(cases);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 inline std::vector<ResultRecord> run_case(const CaseSpec& spec, at::Device device = at::kCPU) {
   CaseContext context;

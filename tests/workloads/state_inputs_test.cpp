@@ -39,15 +39,6 @@ at::Tensor seeded_fill() {
   return at::randn({2, 8, 4}, generator, at::TensorOptions().dtype(at::kFloat)) * 0.5;
 }
 
-std::string load_error(const ModelDir& dir, const std::string& cases) {
-  try {
-    dir.load(cases);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 }  // namespace
 
 TEST_CASE("a state input is drawn from its seed, kept out of the feed, and written in place by the step") {

@@ -14,13 +14,6 @@ namespace {
 using namespace graphbench;
 using namespace graphbench::testing;
 
-std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, std::uint64_t seed) {
-  CaseContext context;
-  context.seed = seed;
-  at::manual_seed(seed);  // as the case runner does: the inputs are drawn from this seed
-  return WorkloadRegistry::global().find(spec.workload)->instantiate(spec, context);
-}
-
 void check_close(const at::Tensor& actual, const at::Tensor& expected, double rtol = 1e-5, double atol = 1e-6) {
   INFO("actual " << actual.sizes() << ", expected " << expected.sizes());
   REQUIRE(actual.sizes() == expected.sizes());
