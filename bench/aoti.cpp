@@ -18,6 +18,7 @@
 #include "models/training_package.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/data/zip_sizes.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/aoti_package.h"
 #include "graphbench/ops/aoti_training_step.h"
@@ -265,6 +266,27 @@ class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
     check_package_kind(spec, file, metadata);
     check_recorded_inputs(spec, file, metadata);
   }
+
+  // The loader unpacks the package's model and constants: at most its entries' sizes unpacked,
+  // read from its zip directory (a package that ships its C++ source rather than a compiled
+  // library is also compiled there, which this does not count). A build without the loader skips
+  // every case without loading: nothing to unpack.
+  std::vector<UnpackNeed> unpack_needs(const CaseSpec& spec) const override {
+    if (!ops::aoti_supported()) return {};
+    const std::string file = bench::param_string(spec, "path");
+    std::uint64_t bytes = 0;
+    try {
+      bytes = unpacked_zip_bytes(file);
+    } catch (const InputError&) {
+      return {};  // no package there: preflight names the file and the problem
+    }
+    return {UnpackNeed{"AOTInductor package", file, ops::kAotiUnpackDirectory, bytes,
+                       fmt::format("LibTorch's loader unpacks under {} whatever TMPDIR says: free room there, or "
+                                   "mount a larger file system on it",
+                                   ops::kAotiUnpackDirectory)}};
+  }
+
+  void release_kept() const override { ops::release_kept_aoti_package(); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "graphbench/report/markdown_writer.h"
 #include "graphbench/report/output_space.h"
 #include "graphbench/report/rescue_file.h"
+#include "graphbench/report/unpack_space.h"
 #include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/case_filter.h"
@@ -341,6 +342,14 @@ void prepare_output(const PreparedRun& run, std::ostream* log) {
     needed += minimum_result_bytes(c.variants.size(), c.sampling.min_samples, run.formats);
   }
   check_output_space(run.directory, available_bytes(run.directory), needed, records);
+  // Room for the packages the cases unpack when they load: the largest, as they load one at a time.
+  std::vector<UnpackNeed> unpacked;
+  for (const CaseSpec& c : run.suite.cases) {
+    if (const Workload* workload = WorkloadRegistry::global().find(c.workload)) {
+      for (UnpackNeed& need : workload->unpack_needs(c)) unpacked.push_back(std::move(need));
+    }
+  }
+  check_unpack_space(unpacked, available_bytes);
 }
 
 EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure) {

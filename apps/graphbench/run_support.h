@@ -36,7 +36,9 @@ at::Device resolve_device(const std::string& name);
 // Everything up to running: InputError on bad input (the file, a filter, an option).
 PreparedRun prepare_run(const RunOptions& options);
 
-// Creates the output directory (or checks it is writable) and removes what a killed run left.
+// Creates the output directory (or checks it is writable) and removes what a killed run left;
+// refuses the run (InputError) when the output directory's file system has clearly too little room
+// for the results, or the temporary one for the largest package a case unpacks.
 void prepare_output(const PreparedRun& run, std::ostream* log);
 
 EnvironmentRequest environment_request(const PreparedRun& run, const std::string& command_line, bool measure);

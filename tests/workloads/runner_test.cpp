@@ -302,6 +302,47 @@ TEST_CASE("suite: a failed variant makes exit code 1, all ok makes 0") {
   CHECK(run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr).exit_code() == kExitFailure);
 }
 
+namespace {
+
+// Says in a log when the suite runner gives back what it keeps between its cases.
+class KeepingWorkload final : public Workload {
+ public:
+  KeepingWorkload(std::string name, std::vector<std::string>* log) : log_(log) {
+    descriptor_.name = std::move(name);
+    descriptor_.modes = {"inference"};
+    descriptor_.kinds = {"benchmark"};
+    descriptor_.variants = Variant::all();
+    descriptor_.dtypes = {"float32"};
+  }
+  const WorkloadDescriptor& descriptor() const override { return descriptor_; }
+  std::unique_ptr<CaseInstance> instantiate(const CaseSpec&, const CaseContext&) const override { return nullptr; }
+  void release_kept() const override { log_->push_back("release " + descriptor_.name); }
+
+ private:
+  WorkloadDescriptor descriptor_;
+  std::vector<std::string>* log_;
+};
+
+}  // namespace
+
+TEST_CASE("suite: what a workload keeps between its cases is given back before another workload's case, and at the end") {
+  std::vector<std::string> log;
+  WorkloadRegistry workloads;
+  workloads.add(std::make_unique<KeepingWorkload>("a", &log));
+  workloads.add(std::make_unique<KeepingWorkload>("b", &log));
+  SuiteSpec suite;
+  suite.name = "s";
+  suite.cases = {fake_case("a1", "a", {"eager"}), fake_case("a2", "a", {"eager"}), fake_case("b1", "b", {"eager"}),
+                 fake_case("a3", "a", {"eager"})};
+  const CaseRunFn run_case = [&](const Workload&, const CaseSpec& spec, const Environment&) {
+    log.push_back("run " + spec.name);
+    return std::vector<ResultRecord>{};
+  };
+  run_suite(suite, workloads, CaseContext{}, Environment{}, nullptr, nullptr, run_case);
+  CHECK(log == std::vector<std::string>{"run a1", "run a2", "release a", "run b1", "release b", "run a3", "release a",
+                                        "release a", "release b"});
+}
+
 TEST_CASE("summary: the speedup is eager's median over the variant's, above 1 when the variant is faster") {
   ResultRecord eager_record;
   ResultRecord faster_record;

@@ -1,11 +1,14 @@
 #include "graphbench/ops/aoti_package.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/core/shared_load_cache.h"
 #include "graphbench/exec/error_text.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 #include <torch/version.h>
+
+#include <filesystem>
 
 #if defined(__has_include)
 #if __has_include(<torch/csrc/inductor/aoti_package/model_package_loader.h>)
@@ -19,6 +22,17 @@
 #endif
 
 namespace graphbench::ops {
+
+namespace {
+
+SharedLoadCache<AotiPackage>& package_cache() {
+  static SharedLoadCache<AotiPackage> cache;
+  return cache;
+}
+
+}  // namespace
+
+void release_kept_aoti_package() { package_cache().release_kept(); }
 
 #ifdef GRAPHBENCH_AOTI_LOADER
 
@@ -34,7 +48,11 @@ struct AotiPackage::Impl {
 };
 
 std::shared_ptr<AotiPackage> AotiPackage::load(const std::string& path, at::Device device) {
-  return std::shared_ptr<AotiPackage>(new AotiPackage(std::make_unique<Impl>(path, device)));
+  std::error_code ec;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+  const std::string key = (ec ? std::filesystem::path(path) : canonical).string() + "|" + device.str();
+  return package_cache().get(
+      key, [&] { return std::shared_ptr<AotiPackage>(new AotiPackage(std::make_unique<Impl>(path, device))); });
 }
 
 std::map<std::string, std::string> AotiPackage::read_metadata(const std::string& path) {

@@ -25,9 +25,18 @@ bool aoti_supported();
 // Why packages cannot be run by this build ("" when they can).
 std::string aoti_unsupported_reason();
 
+// Where LibTorch's loader unpacks a package: a new directory under /tmp on every load, removed
+// when the loader is destroyed. The loader names it with mkdtemp("/tmp/XXXXXX") and reads no TMPDIR
+// (torch/csrc/inductor/aoti_package/model_package_loader.cpp, create_temp_dir, on all but Windows).
+inline constexpr const char* kAotiUnpackDirectory = "/tmp";
+
 class AotiPackage {
  public:
-  // Loads the package's model for `device` (its index, or the current device of its type).
+  // The package's model for `device` (its index, or the current device of its type), loaded once
+  // per process while any case holds it: every case of the same file (by its canonical path) and
+  // device shares one loader, and the last one loaded is kept for the next case until
+  // release_kept_aoti_package() or until another package loads (core/shared_load_cache.h). The cases
+  // sharing it run one at a time, each call on its runner's current stream.
   static std::shared_ptr<AotiPackage> load(const std::string& path, at::Device device);
   // The metadata the package was compiled with (AOTI_DEVICE_KEY, and any the exporter added),
   // read without loading the model.
@@ -45,6 +54,9 @@ class AotiPackage {
   explicit AotiPackage(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Gives back the package kept for the next case (cases holding it keep theirs).
+void release_kept_aoti_package();
 
 // Outputs of `package` run on `inputs`; `example_inputs` (one per input) are what infer() runs it
 // on to learn the output specs, and the op runs only at their specs.

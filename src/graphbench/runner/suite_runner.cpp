@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace graphbench {
 
 namespace {
@@ -41,6 +43,15 @@ std::vector<const CaseSpec*> sweep_ending_at(const SuiteSpec& suite, std::size_t
 void mark_interrupted(SuiteOutcome& outcome) {
   outcome.report.interrupted = true;
   outcome.report.interrupted_by = signal_name(stop_signal());
+}
+
+// What every workload of the suite keeps between its cases, given back (each workload once).
+void release_kept(const SuiteSpec& suite, const WorkloadRegistry& workloads) {
+  std::set<std::string> released;
+  for (const CaseSpec& spec : suite.cases) {
+    if (!released.insert(spec.workload).second) continue;
+    if (const Workload* workload = workloads.find(spec.workload)) workload->release_kept();
+  }
 }
 
 }  // namespace
@@ -107,7 +118,10 @@ SuiteOutcome run_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads
         outcome.report.shared_pools.push_back(std::move(m));
       }
     }
+    const bool workload_changes = index == suite.cases.size() || suite.cases[index].workload != spec.workload;
+    if (workload != nullptr && workload_changes) workload->release_kept();
   }
+  release_kept(suite, workloads);  // also when the run stopped early
   return outcome;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "graphbench/record/result_record.h"
+#include "graphbench/report/unpack_space.h"
 #include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 #include "graphbench/workload/variant.h"
@@ -123,6 +124,14 @@ class Workload {
   // kind, with the inputs the case gives) before any case of the suite runs; throws InputError
   // naming the suite file, the case and the problem. Most workloads have nothing to check.
   virtual void preflight(const CaseSpec& /*spec*/) const {}
+  // What a case unpacks on disk when it loads (a model package), for the check of the room it
+  // needs before the run starts (report/unpack_space.h); called before preflight, so a file that is
+  // not there is left to preflight to name. Most workloads unpack nothing.
+  virtual std::vector<UnpackNeed> unpack_needs(const CaseSpec& /*spec*/) const { return {}; }
+  // Gives back what the workload keeps from one case for the next (a loaded package that the next
+  // point of a sweep loads again); the suite runner calls it after the workload's last case in a
+  // row and at the end of the suite.
+  virtual void release_kept() const {}
   // A benchmark case (kind "benchmark").
   virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
   // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
