@@ -34,6 +34,10 @@ enum class Flaw {
 struct Behaviour {
   Flaw flaw = Flaw::kNone;
   int flips = 0;  // kRounding / kTooMuchNoise: updates whose sign flips, per step
+  // From the runner numbered wide_from_run on (runners count from 0 in the order they are made),
+  // wide_flips instead: a non-deterministic eager whose first runs happen to agree more.
+  int wide_flips = 0;
+  int wide_from_run = -1;
 };
 
 class FakeTrainingStep final : public VariantRunner {
@@ -49,10 +53,12 @@ class FakeTrainingStep final : public VariantRunner {
     at::Tensor update = x;
     if (randomness_) update = update + dropout_noise();
     update = at::sign(update);
-    if (behaviour_.flips > 0) {
+    const int flips = behaviour_.wide_from_run >= 0 && run_ >= behaviour_.wide_from_run ? behaviour_.wide_flips
+                                                                                          : behaviour_.flips;
+    if (flips > 0) {
       // Different elements per run, as a different reduction order would give.
-      const std::int64_t first = (run_ * 37 + step_ * 11) % (kElements - behaviour_.flips);
-      update.narrow(0, first, behaviour_.flips).neg_();
+      const std::int64_t first = (run_ * 37 + step_ * 11) % (kElements - flips);
+      update.narrow(0, first, flips).neg_();
     }
     loss_ = (w_ * x).sum().reshape({1});
     if (behaviour_.flaw != Flaw::kSkippedUpdate) w_ = w_ - kLr * update;
@@ -168,6 +174,42 @@ TEST_CASE("validation: far more differences than eager's own spread fail", "[val
   const ResultRecord r = validate_one(instance, "graph");
   CHECK(r.status == RecordStatus::kFailed);
   CHECK_THAT(r.reason, Catch::Contains("eager differs from itself at"));
+}
+
+TEST_CASE("validation: where eager's first runs agree more than its later ones, more eager runs widen its spread",
+          "[validation]") {
+  // Runners 0 to 2 are eager's first run and its two spread runs (one flip a step each); runner 3
+  // is the graph, runners 4 on eager's wider spread (20 flips a step, as the graph).
+  FakeTrainingCase instance;
+  instance.behaviour["eager"] = {Flaw::kRounding, 1, 20, 3};
+  SECTION("a variant within the wider spread passes, saying so") {
+    instance.behaviour["graph"] = {Flaw::kRounding, 20};
+    const ResultRecord r = validate_one(instance, "graph");
+    CHECK(r.status == RecordStatus::kOk);
+    CHECK_THAT(r.validation_note, Catch::Contains("within the spread of eager"));
+    CHECK(instance.runners_made == 4 + kEagerSpreadWiderRuns);
+  }
+  SECTION("a wrong capture still fails, against every eager run") {
+    instance.behaviour["graph"] = {Flaw::kStaleInput};
+    const ResultRecord r = validate_one(instance, "graph");
+    CHECK(r.status == RecordStatus::kFailed);
+    CHECK_THAT(r.reason, Catch::Contains("does not match eager"));
+  }
+  SECTION("far more differences than even the wider spread still fail") {
+    instance.behaviour["graph"] = {Flaw::kTooMuchNoise, 200};
+    const ResultRecord r = validate_one(instance, "graph");
+    CHECK(r.status == RecordStatus::kFailed);
+    CHECK_THAT(r.reason, Catch::Contains("eager differs from itself at"));
+    CHECK_THAT(r.reason, Catch::Contains("(in " + std::to_string(3 + kEagerSpreadWiderRuns) + " runs)"));
+  }
+}
+
+TEST_CASE("validation: a deterministic eager gets no more runs when a variant fails", "[validation]") {
+  FakeTrainingCase instance;
+  instance.behaviour["graph"] = {Flaw::kRounding, 3};
+  const ResultRecord r = validate_one(instance, "graph");
+  CHECK(r.status == RecordStatus::kFailed);
+  CHECK(instance.runners_made == 4);
 }
 
 TEST_CASE("validation: a wrong capture fails even where eager has a spread and randomness can be turned off",
