@@ -327,13 +327,7 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
             samples = []
             with torch.no_grad():
                 run_segments(segments, seg_calls, split.outputs, inputs, samples)
-            captured = [i for i, (c, _) in enumerate(groups) if c]
-            if captured:
-                graphed = torch.cuda.make_graphed_callables(
-                    tuple(seg_calls[i] for i in captured), tuple(tuple(t.clone() for t in samples[i]) for i in captured))
-                graphed = graphed if isinstance(graphed, tuple) else (graphed,)
-                for i, g in zip(captured, graphed):
-                    seg_calls[i] = g
+            graph_captured_segments(seg_calls, groups, lambda i: tuple(t.clone() for t in samples[i]))
             with torch.no_grad():
                 entry["graphed"] = time_median_us(lambda: run_segments(segments, seg_calls, split.outputs, inputs),
                                                   args)
@@ -381,19 +375,28 @@ def measure_train_pieces(case, model, inputs, target, scopes, args):
             samples = []
             with torch.no_grad():
                 run_segments(segments, seg_calls, split.outputs, inputs, samples)
-            captured = [i for i, (c, _) in enumerate(groups) if c]
-            if captured:
-                sample_args = tuple(tuple(sample_arg(t, ref) for t, ref in zip(samples[i], segments[i].inputs))
-                                    for i in captured)
-                graphed = torch.cuda.make_graphed_callables(tuple(seg_calls[i] for i in captured), sample_args)
-                graphed = graphed if isinstance(graphed, tuple) else (graphed,)
-                for i, g in zip(captured, graphed):
-                    seg_calls[i] = g
+            graph_captured_segments(seg_calls, groups,
+                                    lambda i: tuple(sample_arg(t, ref) for t, ref in zip(samples[i], segments[i].inputs)))
             entry["graphed"] = time_median_us(lambda: step(segments, seg_calls), args)
         except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
             entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
         figure["scopes"][name] = entry
     return figure
+
+
+def graph_captured_segments(seg_calls, groups, sample_args_of):
+    """Replaces the calls of the captured segments (groups: (captured, piece indices) per segment)
+    with one torch.cuda.make_graphed_callables over all of them, each given sample_args_of(i)."""
+    import torch
+
+    captured = [i for i, (c, _) in enumerate(groups) if c]
+    if not captured:
+        return
+    graphed = torch.cuda.make_graphed_callables(tuple(seg_calls[i] for i in captured),
+                                                tuple(sample_args_of(i) for i in captured))
+    graphed = graphed if isinstance(graphed, tuple) else (graphed,)
+    for i, g in zip(captured, graphed):
+        seg_calls[i] = g
 
 
 def sample_arg(value, ref):
