@@ -73,16 +73,21 @@ class FakeCase final : public CaseInstance {
   double validation_step_s_;  // validation steps sleep this long (a case that looks slow)
 };
 
+// A float32 inference benchmark workload named `name`, every variant.
+WorkloadDescriptor fake_descriptor(std::string name) {
+  WorkloadDescriptor d;
+  d.name = std::move(name);
+  d.modes = {"inference"};
+  d.kinds = {"benchmark"};
+  d.variants = Variant::all();
+  d.dtypes = {"float32"};
+  return d;
+}
+
 class FakeWorkload final : public Workload {
  public:
   explicit FakeWorkload(std::string name, bool bad_input = false, double validation_step_s = 0.0)
-      : bad_input_(bad_input), validation_step_s_(validation_step_s) {
-    descriptor_.name = std::move(name);
-    descriptor_.modes = {"inference"};
-    descriptor_.kinds = {"benchmark"};
-    descriptor_.variants = Variant::all();
-    descriptor_.dtypes = {"float32"};
-  }
+      : descriptor_(fake_descriptor(std::move(name))), bad_input_(bad_input), validation_step_s_(validation_step_s) {}
   const WorkloadDescriptor& descriptor() const override { return descriptor_; }
   std::unique_ptr<CaseInstance> instantiate(const CaseSpec&, const CaseContext&) const override {
     if (bad_input_) throw InputError("data.idx: no such file");
@@ -307,13 +312,8 @@ namespace {
 // Says in a log when the suite runner gives back what it keeps between its cases.
 class KeepingWorkload final : public Workload {
  public:
-  KeepingWorkload(std::string name, std::vector<std::string>* log) : log_(log) {
-    descriptor_.name = std::move(name);
-    descriptor_.modes = {"inference"};
-    descriptor_.kinds = {"benchmark"};
-    descriptor_.variants = Variant::all();
-    descriptor_.dtypes = {"float32"};
-  }
+  KeepingWorkload(std::string name, std::vector<std::string>* log)
+      : descriptor_(fake_descriptor(std::move(name))), log_(log) {}
   const WorkloadDescriptor& descriptor() const override { return descriptor_; }
   std::unique_ptr<CaseInstance> instantiate(const CaseSpec&, const CaseContext&) const override { return nullptr; }
   void release_kept() const override { log_->push_back("release " + descriptor_.name); }
