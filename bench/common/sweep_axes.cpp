@@ -58,6 +58,44 @@ std::optional<ParamProblem> apply_model_position(json& params, std::int64_t valu
   return std::nullopt;
 }
 
+// The cache length: dimension 2 of every state input ([batch, kv_heads, max_seq, head_dim], a KV
+// cache the step writes in place). A length that does not hold the position the step writes at
+// (an input marked "position": true) is refused here rather than failing in the model.
+std::optional<ParamProblem> apply_model_cache(json& params, std::int64_t value) {
+  json& inputs = params.at("inputs");
+  int states = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    json& input = inputs[i];
+    if (input.value("role", "input") != "state") continue;
+    if (input.at("shape").size() < 3) {
+      return ParamProblem{fmt::format("/inputs/{}/shape", i),
+                          fmt::format("expected a state input of at least three dimensions to sweep \"cache\" over "
+                                      "(its dimension 2 the cache's positions: [batch, kv_heads, max_seq, head_dim]), "
+                                      "got {}",
+                                      input.at("shape").dump())};
+    }
+    input["shape"][2] = value;
+    ++states;
+  }
+  if (states == 0) {
+    return ParamProblem{"/inputs", "no input with \"role\": \"state\" to sweep \"cache\" over (a decoding step's KV "
+                                   "cache given as state, whose dimension 2 is its length)"};
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const json& input = inputs[i];
+    if (!input.value("position", false) || !input.contains("range")) continue;
+    const std::int64_t last = input.at("range")[1].get<std::int64_t>() - 1;
+    if (value <= last) {
+      return ParamProblem{fmt::format("/inputs/{}/range", i),
+                          fmt::format("a cache of {} positions does not hold the step's position {} (its range {}): "
+                                      "the length must be above it",
+                                      value, last, input.at("range").dump())};
+    }
+  }
+  fill_placeholder(params, "path", "cache", value);
+  return std::nullopt;
+}
+
 }  // namespace
 
 SweepAxis batch_param_axis(const char* param) {
@@ -94,7 +132,12 @@ std::vector<SweepAxis> model_sweep_axes() {
   position.name = "pos";
   position.help = "the value of the input marked \"position\" (a decoding step's position), and {pos} in \"path\"";
   position.apply = apply_model_position;
-  return {batch, position};
+  SweepAxis cache;
+  cache.name = "cache";
+  cache.help = "the cache length: dimension 2 of every input with \"role\": \"state\" (a KV cache), and {cache} in "
+               "\"path\"";
+  cache.apply = apply_model_cache;
+  return {batch, position, cache};
 }
 
 }  // namespace graphbench::bench
