@@ -129,7 +129,8 @@ def main(source_dir, work_dir, graphbench):
         json.dump(marked, f)
     run = run_graphbench(graphbench, marked_suite, os.path.join(work_dir, "out-short"), "--sweep", "cache=5,64")
     check(run.returncode == 2 and "marked.json" in run.stderr and
-          "at cache=5: /inputs/1/range: a cache of 5 positions does not hold the step's position 5" in run.stderr,
+          "at cache=5: /inputs/1/range: a cache of 5 positions (/inputs/2) does not hold the step's position 5" in
+          run.stderr,
           f"a cache too short for the position: exit {run.returncode}, {run.stderr[-2000:]}")
 
     bad = os.path.join(work_dir, "bad_state.py")

@@ -86,8 +86,14 @@ TEST_CASE("sweep axis cache: dimension 2 of every state input, refused without s
 
   // The step writes at position 5: a cache of 5 positions cannot hold it.
   CHECK(input_error_of([&] { expanded(dir, with_sizes("5, 64")); })
-            .find("d at cache=5: /inputs/1/range: a cache of 5 positions does not hold the step's position 5 (its "
-                  "range [5,6])") != std::string::npos);
+            .find("d at cache=5: /inputs/1/range: a cache of 5 positions (/inputs/2) does not hold the step's "
+                  "position 5 (its range [5,6])") != std::string::npos);
+  // ... nor, swept over its position, a position past the cache.
+  std::string by_position = with_sizes("64");
+  by_position.replace(by_position.find("\"cache\": [64]"), 13, "\"pos\": [31, 32]");
+  CHECK(input_error_of([&] { expanded(dir, by_position); })
+            .find("d at pos=32: /inputs/1/range: a cache of 32 positions (/inputs/2) does not hold the step's "
+                  "position 32 (its range [32,33])") != std::string::npos);
   CHECK(input_error_of([&] {
           expanded(dir, R"([{"name": "d", "workload": "aoti", "path": "step.pt2",
               "inputs": [{"shape": [8, 1], "dtype": "int64", "range": [0, 10]}], "sweep": {"cache": [64]}}])");
