@@ -13,7 +13,7 @@ pos [1] int64, k0, v0, k1, v1 [B, 2, L, 16]) writes each layer's key and value a
     written  [4, B, 2, 1, 16]: the keys and values written at `pos`, read back from the caches
 The callable's "state" names the caches and their fill: graphbench draws the same values
 (own_code.state_fill) before the first step, so eager, static and the graph all start from the
-cache the example had.
+cache the example had; its "position" names the position input (a sweep over pos sets it).
 
 The step reads the cache's length L from the cache tensors (its mask is as long as they are), so
 one file takes any length above `pos`: a suite sweeps it (`--sweep cache=64,128`), and
@@ -86,7 +86,8 @@ class TinyDecode(nn.Module):
 
 
 def make_model(batch=1):
-    """The step, its inputs (tokens, position, then the caches) and which inputs are state."""
+    """The step, its inputs (tokens, position, then the caches), which inputs are state and which
+    one is the position."""
     import own_code
 
     torch.manual_seed(0)
@@ -97,4 +98,4 @@ def make_model(batch=1):
     tokens = torch.randint(0, VOCAB, (batch, 1))
     pos = torch.tensor([POS])
     return {"model": model, "inputs": (tokens, pos, *caches), "ranges": {0: (0, VOCAB), 1: (POS, POS + 1)},
-            "state": state}
+            "state": state, "position": 1}

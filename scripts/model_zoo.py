@@ -361,7 +361,7 @@ def describe_own_code(case, batch_given, cli_ranges):
         case.loss = "mean"  # of the scalar the model-with-loss returns: the loss itself
     examples = made.inputs + list(made.targets) if case.own_loss else made.inputs
     case.example_inputs = own_code.describe_inputs(source, examples, batch, made.ranges, cli_ranges,
-                                                   len(made.inputs) + len(made.targets), made.state)
+                                                   len(made.inputs) + len(made.targets), made.state, made.position)
     if case.dynamic_batch and not any(is_batched(spec) for spec in case.example_inputs):
         raise BadInput(f"{source.label()}: --dynamic-batch: no input has the batch ({batch}) as its dimension 0")
     if case.dynamic_cache:

@@ -121,14 +121,13 @@ def main(source_dir, work_dir, graphbench):
     # The step reads its whole cache: 4 caches of [2, 2, L, 16] float32 more at 64 than at 8.
     check(roofline.get(64, 0) - roofline.get(8, 0) == 4 * 2 * 2 * (64 - 8) * 16 * 4,
           f"the roofline's bytes at cache 8 and 64: {roofline}")
-    # With its position marked, a length that does not hold it is refused before anything runs.
-    marked = dict(json.load(open(os.path.join(models, "suite.json"), encoding="utf-8")))
-    marked["cases"][0]["inputs"][1]["position"] = True
-    marked_suite = os.path.join(models, "marked.json")
-    with open(marked_suite, "w", encoding="utf-8") as f:
-        json.dump(marked, f)
-    run = run_graphbench(graphbench, marked_suite, os.path.join(work_dir, "out-short"), "--sweep", "cache=5,64")
-    check(run.returncode == 2 and "marked.json" in run.stderr and
+    # The callable marks its position input (its "position"): a length that does not hold it is
+    # refused before anything runs.
+    check(case["inputs"][1] == {"shape": [1], "dtype": "int64", "range": [5, 6], "position": True},
+          f"the suite's position input: {case['inputs'][1]}")
+    run = run_graphbench(graphbench, os.path.join(models, "suite.json"), os.path.join(work_dir, "out-short"),
+                         "--sweep", "cache=5,64")
+    check(run.returncode == 2 and "suite.json" in run.stderr and
           "at cache=5: /inputs/1/range: a cache of 5 positions (/inputs/2) does not hold the step's position 5" in
           run.stderr,
           f"a cache too short for the position: exit {run.returncode}, {run.stderr[-2000:]}")

@@ -136,6 +136,11 @@ def check_bad_input(source_dir, work_dir):
              "bad_models.py:no_batch: takes no batch keyword, so --batch cannot set its batch"),
             ([f"{BAD}:unbatched", "--dynamic-batch", "8", "--format", "pt2"],
              "bad_models.py:unbatched: --dynamic-batch: no input has the batch (1) as its dimension 0"),
+            ([f"{BAD}:position_on_float"],
+             "bad_models.py:position_on_float: position names input 0, a float32 tensor of shape [1, 3]: expected an "
+             "int64 tensor of one element"),
+            ([f"{BAD}:position_past_inputs"],
+             "bad_models.py:position_past_inputs: position is 2, expected an input's index, 0 to 0"),
             ([f"{BAD}:good", "--dynamic-cache", "64", "--format", "pt2"],
              "bad_models.py:good: --dynamic-cache: no input is state (the callable's \"state\" names none)"),
             ([f"{BAD}:good", "--input-range", "3=0,5"], "bad_models.py:good: --input-range names input 3; the case has 2"),
@@ -212,6 +217,13 @@ def check_dry_run(source_dir, work_dir):
     cases = suite_cases(os.path.join(work_dir, "more", "suite.json"))
     check(sorted(cases) == ["py-bad_models-good-b4-pt", "py-bad_models-no_batch-b6-pt"],
           f"no_batch at its examples' batch 6, good at its default 4: {sorted(cases)}")
+
+    # The callable's position: its input marked "position": true, not batched at batch 1.
+    run = export(source_dir, work_dir, f"{BAD}:positioned", "--format", "pt", "-o", os.path.join(work_dir, "pos"))
+    positioned = suite_cases(os.path.join(work_dir, "pos", "suite.json")).get("py-bad_models-positioned-b1-pt", {})
+    check(run.returncode == 0 and positioned.get("inputs", [None, None])[1] ==
+          {"shape": [1], "dtype": "int64", "range": [5, 6], "position": True},
+          f"the position input: exit {run.returncode}, {positioned}, {run.stderr}")
 
 
 def main(source_dir, work_dir):
