@@ -58,6 +58,28 @@ def main(source_dir, work_dir, graphbench):
     run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--dry-run", "-o", os.path.join(work_dir, "dry"))
     with open(os.path.join(work_dir, "dry", case["path"] + ".json"), encoding="utf-8") as f:
         check("export_times" not in json.load(f), "a --dry-run manifest has export times")
+    # torch.export's dynamic shapes of that package: one "batch" on dimension 0 of the tokens and the
+    # caches, one "cache" on dimension 2 of the caches, the caches in one tuple for forward's *caches
+    # (a stand-in Dim where this PyTorch has no torch.export).
+    import export_model
+    import types
+
+    sys.path.insert(0, source_dir)
+    from examples import tiny_decode
+
+    dynamic = model_zoo.ModelCase(EXAMPLE, 2, dynamic_batch=8, dynamic_cache=512, example_inputs=case["inputs"])
+    saved = torch.__dict__.get("export")
+    torch.export = types.SimpleNamespace(Dim=lambda name, min, max: (name, min, max))
+    try:
+        shapes = export_model.shapes_for_signature(tiny_decode.TinyDecode().forward, dynamic.dynamic_shapes())
+    finally:
+        if saved is None:
+            del torch.export
+        else:
+            torch.export = saved
+    batch, length = ("batch", 1, 8), ("cache", 1, 512)
+    check(shapes == ({0: batch}, None, ({0: batch, 2: length},) * 4), f"the dynamic shapes: {shapes}")
+
     # One package for every cache length up to 512 (and batch up to 8): its manifest records both lengths.
     dry = os.path.join(work_dir, "dry-cache")
     run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt2", "--dynamic-batch", "8", "--dynamic-cache",
