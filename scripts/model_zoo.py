@@ -236,7 +236,8 @@ class ModelCase:
         made = {}
         for entry in self.dynamic_dims():
             for name, largest in entry.values():
-                made.setdefault(name, torch.export.Dim(name, min=1, max=largest))
+                if name not in made:
+                    made[name] = torch.export.Dim(name, min=1, max=largest)
         return tuple({d: made[name] for d, (name, _) in entry.items()} or None for entry in self.dynamic_dims())
 
     def recorded_inputs(self):
