@@ -36,6 +36,9 @@ namespace {
 const char* const kInputsMetadataKey = "graphbench_inputs";
 // ... and the bytes a step must read (parameters and KV cache), as a decimal number.
 const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
+// ... and of those, the weights' (parameters and buffers): an inference package's state inputs (a
+// KV cache) are counted at the case's sizes, which a sweep over batch or cache length changes.
+const char* const kWeightsBytesMetadataKey = "graphbench_weights_bytes";
 
 ParamDecl state_file_param() {
   ParamDecl p;
@@ -104,14 +107,14 @@ void check_recorded_inputs(const CaseSpec& spec, const std::string& file, const 
   if (!bench::inputs_fit_recorded(recorded, given)) {
     bench::fail_case_field(spec, "inputs",
                            fmt::format("the package {} was compiled for the inputs {}, the case gives {} (case {}); a "
-                                       "package runs only at the shapes it was compiled for (-1: any size)",
+                                       "package runs only at the shapes it was compiled for (-1: any size up to its \"max\")",
                                        file, recorded.dump(), given.dump(), spec.name));
   }
 }
 
-// The bytes a step must read as scripts/export_model.py recorded them, or 0 (none recorded).
-double recorded_read_bytes(const std::map<std::string, std::string>& metadata) {
-  const auto found = metadata.find(kReadBytesMetadataKey);
+// A positive number the exporter recorded under `key`, or 0 (none recorded).
+double recorded_bytes(const std::map<std::string, std::string>& metadata, const char* key) {
+  const auto found = metadata.find(key);
   if (found == metadata.end()) return 0.0;
   try {
     const double bytes = std::stod(found->second);
@@ -119,6 +122,16 @@ double recorded_read_bytes(const std::map<std::string, std::string>& metadata) {
   } catch (const std::exception&) {
     return 0.0;
   }
+}
+
+// The bytes a step must read as scripts/export_model.py recorded them: its weights and the case's
+// state inputs at the case's sizes where the package records its weights apart, else its recorded
+// total (at the sizes it was exported at); 0: none recorded.
+double recorded_read_bytes(const std::map<std::string, std::string>& metadata,
+                           const std::vector<bench::ModelInput>& declared) {
+  const double weights = recorded_bytes(metadata, kWeightsBytesMetadataKey);
+  if (weights > 0.0) return weights + bench::state_bytes(declared);
+  return recorded_bytes(metadata, kReadBytesMetadataKey);
 }
 
 // The mode of the case against what the package is: a training step's package runs in mode train
@@ -157,8 +170,8 @@ class AotiCase final : public CaseInstance {
       return;
     }
     check_package_kind(spec, file, metadata);
-    if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata);
     declared_ = bench::read_model_inputs(spec);
+    if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata, declared_);
     inputs_ = bench::make_model_inputs(declared_, device_);
     auto package = ops::AotiPackage::load(file, device_);
     program_ = train_ ? build_train_program(std::move(package), file, metadata)

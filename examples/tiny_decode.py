@@ -7,13 +7,17 @@ weights only and graphbench allocates the cache once per case.
 
 Two layers of width 64, 4 query and 2 key/value heads of 16, a cache of 32 positions, vocabulary
 256, float32: small enough to trace and run on a CPU in a second. forward(tokens [B, 1] int64,
-pos [1] int64, k0, v0, k1, v1 [B, 2, 32, 16]) writes each layer's key and value at `pos`
+pos [1] int64, k0, v0, k1, v1 [B, 2, L, 16]) writes each layer's key and value at `pos`
 (index_copy_), attends to every position up to it, and returns
     logits   [B, 1, 256]
     written  [4, B, 2, 1, 16]: the keys and values written at `pos`, read back from the caches
 The callable's "state" names the caches and their fill: graphbench draws the same values
 (own_code.state_fill) before the first step, so eager, static and the graph all start from the
-cache the example had.
+cache the example had; its "position" names the position input (a sweep over pos sets it).
+
+The step reads the cache's length L from the cache tensors (its mask is as long as they are), so
+one file takes any length above `pos`: a suite sweeps it (`--sweep cache=64,128`), and
+`export_model.py --dynamic-cache M --format pt2` makes one package for every length up to M.
 """
 
 import torch
@@ -26,7 +30,7 @@ LAYERS = 2
 HEADS = 4
 KV_HEADS = 2
 HEAD = WIDTH // HEADS
-MAX_SEQ = 32
+MAX_SEQ = 32  # the example's cache length; the step takes any
 POS = 5
 SEED = 3
 SCALE = 0.5
@@ -68,11 +72,13 @@ class TinyDecode(nn.Module):
         self.embed = nn.Embedding(VOCAB, WIDTH)
         self.layers = nn.ModuleList([Layer() for _ in range(LAYERS)])
         self.head = nn.Linear(WIDTH, VOCAB, bias=False)
-        self.register_buffer("positions", torch.arange(MAX_SEQ))
 
     def forward(self, tokens, pos, *caches):
         x = self.embed(tokens)  # [b, 1, WIDTH]
-        mask = torch.where(self.positions <= pos, 0.0, float("-inf"))  # nothing after pos yet
+        # Nothing after pos yet. The positions from the cache's own length: a trace records the size
+        # read (not the example's 32), and torch.export keeps it symbolic.
+        positions = torch.arange(caches[0].size(2), device=tokens.device)
+        mask = torch.where(positions <= pos, 0.0, float("-inf"))
         for i, layer in enumerate(self.layers):
             x = layer(x, pos, mask, caches[2 * i], caches[2 * i + 1])
         written = torch.stack([c.index_select(2, pos) for c in caches])
@@ -80,7 +86,8 @@ class TinyDecode(nn.Module):
 
 
 def make_model(batch=1):
-    """The step, its inputs (tokens, position, then the caches) and which inputs are state."""
+    """The step, its inputs (tokens, position, then the caches), which inputs are state and which
+    one is the position."""
     import own_code
 
     torch.manual_seed(0)
@@ -91,4 +98,4 @@ def make_model(batch=1):
     tokens = torch.randint(0, VOCAB, (batch, 1))
     pos = torch.tensor([POS])
     return {"model": model, "inputs": (tokens, pos, *caches), "ranges": {0: (0, VOCAB), 1: (POS, POS + 1)},
-            "state": state}
+            "state": state, "position": 1}

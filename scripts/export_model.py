@@ -142,6 +142,11 @@ def parse_args(argv):
     p.add_argument("--dynamic-batch", type=int, default=0, metavar="N",
                    help="pt2: one package for every batch size from 1 to N (torch.export.Dim on dimension 0 of "
                         "the batched inputs), traced at --batch; a suite sweeps it over batch")
+    p.add_argument("--dynamic-cache", type=int, default=0, metavar="M",
+                   help="pt2: one package for every KV cache length from 1 to M (torch.export.Dim on dimension 2 "
+                        "of every state input), traced at the example's length; a suite sweeps it over cache. "
+                        "Only for a model whose step reads the length from its cache tensors (a py: model with "
+                        "state inputs, as examples/tiny_decode.py); refused for hf: models")
     p.add_argument("--loss", choices=model_zoo.LOSSES, default="cross_entropy", help="mode train (default cross_entropy)")
     p.add_argument("--optimizer", choices=model_zoo.OPTIMIZERS, default="sgd", help="mode train (default sgd)")
     p.add_argument("--lr", type=float, default=0.01, help="mode train (default 0.01)")
@@ -163,6 +168,9 @@ def parse_args(argv):
         p.error("--channels-last is for a training step's package: give --mode train --format pt2 with it")
     if args.dynamic_batch and args.format != ["pt2"]:
         p.error("--dynamic-batch makes AOTInductor packages: give --format pt2 with it")
+    if args.dynamic_cache and args.format != ["pt2"]:
+        p.error("--dynamic-cache makes AOTInductor packages: give --format pt2 with it (a TorchScript step that "
+                "reads the length from its cache takes any length already)")
     if args.dynamic_batch and len(args.batch or [1]) != 1:
         p.error("--dynamic-batch: give one --batch, the example the package is traced with")
     if args.cache_as_state and not args.decode:
@@ -209,7 +217,8 @@ def model_cases(args):
                                        lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
                                        max_seq=1024 if args.max_seq is None else args.max_seq,
                                        pos=512 if args.pos is None else args.pos,
-                                       dynamic_batch=args.dynamic_batch, cache_as_state=args.cache_as_state,
+                                       dynamic_batch=args.dynamic_batch, dynamic_cache=args.dynamic_cache,
+                                       cache_as_state=args.cache_as_state,
                                        origin_dir=os.getcwd() if model.startswith("py:") else "")
             case.check()
             model_zoo.check_decoder(case)
@@ -328,11 +337,12 @@ def trace_torchscript(case, model, inputs):
     return module
 
 
-def package_configs(case, settings, read_bytes=None):
+def package_configs(case, settings, read_bytes=None, weights_bytes=None):
     """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
     graphbench compares a case's inputs with the recorded ones before it runs the package, and takes
-    the bytes a step must read (`read_bytes`, where given) as the case's roofline. No metadata where
-    this PyTorch cannot record it."""
+    the bytes a step must read (`read_bytes`, where given) as the case's roofline, or, where
+    `weights_bytes` is given, those plus its state inputs at the case's own sizes (a KV cache swept
+    over batch or length). No metadata where this PyTorch cannot record it."""
     import torch._inductor
 
     configs = dict(settings)
@@ -340,6 +350,8 @@ def package_configs(case, settings, read_bytes=None):
         configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs())}
         if read_bytes is not None:
             configs["aot_inductor.metadata"]["graphbench_read_bytes"] = str(read_bytes)
+        if weights_bytes is not None:
+            configs["aot_inductor.metadata"]["graphbench_weights_bytes"] = str(weights_bytes)
     return configs
 
 
@@ -370,7 +382,8 @@ def export_aoti(case, model, inputs, path, settings, times):
     model.eval()
     # The roofline: the weights, and a KV cache given as state inputs (the step reads all of it).
     state_bytes = sum(t.numel() * t.element_size() for t, spec in zip(inputs, case.inputs()) if spec.get("role") == "state")
-    configs = package_configs(case, settings, model_zoo.read_bytes(model) + state_bytes)
+    weights_bytes = model_zoo.read_bytes(model)
+    configs = package_configs(case, settings, weights_bytes + state_bytes, weights_bytes)
     dynamic_shapes = shapes_for_signature(model.forward, case.dynamic_shapes())
     with torch.no_grad():
         # A decoding step mutates its cache through objects that are not modules (transformers'

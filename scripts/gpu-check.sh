@@ -85,7 +85,10 @@
 #               a two-layer hf:llama step with --cache-as-state (TorchScript at batch 2, one package
 #               for batch 1 to 8; the four exported side by side), each run on the GPU swept over
 #               batch 1, 2, 4, 8 with eager, static and graph validated (results/cache-state, results/cache-state-llama); the packages'
-#               manifests hold their export times
+#               manifests hold their export times. Then the cache's length: tiny_decode as one package
+#               for every batch up to 8 and every length up to 512 (--dynamic-cache 512, exported beside
+#               the four), swept with the TorchScript file over lengths 64, 128, 256, 512 at batch 2
+#               ($CACHE_LENGTHS; results/cache-state-length)
 #     serving-llama  issue 42's serving sweep: the Llama-class decoder of configs/decode.json at
 #               $SERVING_MAX_SEQ (default 4096) positions, bfloat16, one package for every batch up
 #               to 256 (--cache-as-state --dynamic-batch 256), swept over vLLM's sizes 1, 2, 4, 8,
@@ -452,19 +455,26 @@ JOIN
       tiny_llama=(--hf-config hidden_size=256 --hf-config intermediate_size=512 --hf-config num_hidden_layers=2
                   --hf-config num_attention_heads=4 --hf-config num_key_value_heads=2 --hf-config vocab_size=1024)
       llama_state=(hf:llama "${tiny_llama[@]}" --decode --cache-as-state --max-seq 256 --pos 128 --batch 2)
-      # The four exports side by side (their times are not the point here), each into a suite of its
+      # The five exports side by side (their times are not the point here), each into a suite of its
       # own, then joined.
       run cache-state-exports parallel_exports \
         "cache-state-a|py:examples/tiny_decode.py:make_model --batch 2 --format pt" \
         "cache-state-b|py:examples/tiny_decode.py:make_model --batch 2 --dynamic-batch 8 --format pt2" \
+        "cache-state-c|py:examples/tiny_decode.py:make_model --batch 2 --dynamic-batch 8 --dynamic-cache 512 --format pt2" \
         "cache-state-llama-a|${llama_state[*]} --format pt" \
         "cache-state-llama-b|${llama_state[*]} --dynamic-batch 8 --format pt2" || status=1
       join_suites models/cache-state.json models/cache-state-a.json models/cache-state-b.json
+      join_suites models/cache-state-length.json models/cache-state-a.json models/cache-state-c.json
       join_suites models/cache-state-llama.json models/cache-state-llama-a.json models/cache-state-llama-b.json
       run cache-state "$gb" run --config models/cache-state.json --sweep batch=1,2,4,8 "${model_args[@]}" \
         -o "$OUT/results/cache-state" || status=1
       run cache-state-llama "$gb" run --config models/cache-state-llama.json --sweep batch=1,2,4,8 "${model_args[@]}" \
         -o "$OUT/results/cache-state-llama" || status=1
+      # The cache's length at the export's batch (2): the TorchScript step reads it from its caches,
+      # the package takes every length up to 512.
+      run cache-state-length "$gb" run --config models/cache-state-length.json \
+        --sweep cache="${CACHE_LENGTHS:-64,128,256,512}" "${model_args[@]}" -o "$OUT/results/cache-state-length" || status=1
+      cp models/cache-state-length.json models/*-cmax*.json "$OUT/results/cache-state-length/" 2>/dev/null
       mkdir -p "$OUT/results/cache-state-llama"
       cp models/cache-state*.json models/*-state*.json "$OUT/results/cache-state-llama/" 2>/dev/null
       ;;

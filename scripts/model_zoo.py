@@ -48,6 +48,7 @@ class ModelCase:
     pos: int = 512  # decode: the position the step writes and attends up to
     cache_as_state: bool = False  # decode: the KV cache as inputs the step writes (role state), not buffers
     dynamic_batch: int = 0  # pt2: the batch dimension left dynamic up to this size (0: the batch is fixed)
+    dynamic_cache: int = 0  # pt2: dimension 2 of every state input (the KV cache's length) dynamic up to this
     loss: str = "cross_entropy"  # mode train
     optimizer: str = "sgd"
     lr: float = 0.01
@@ -99,6 +100,8 @@ class ModelCase:
             if self.dynamic_batch < self.batch:
                 raise BadInput(f"--dynamic-batch {self.dynamic_batch} must be at least --batch {self.batch} (the "
                                "example the package is traced with)")
+        if self.dynamic_cache:
+            self.check_dynamic_cache()
         if self.decode:
             if self.source != "hf":
                 raise BadInput(f"--decode: {self.model} is not a decoder: a decoding step needs a decoder-only "
@@ -110,6 +113,50 @@ class ModelCase:
             if not 0 <= self.pos < self.max_seq:
                 raise BadInput(f"--pos {self.pos} must be in [0, --max-seq {self.max_seq}): the step writes the "
                                "cache at that position")
+
+    def check_dynamic_cache(self):
+        """What --dynamic-cache needs before the model is made; its state inputs are checked once
+        they are known (check_cache_inputs)."""
+        if self.source == "hf":
+            # transformers' StaticCache sizes the attention mask by the max_cache_len it was made
+            # with (StaticLayer.get_mask_sizes returns it as a number), not by the cache tensors: an
+            # exported step has that length built in, and a cache of another length does not fit it.
+            raise BadInput(f"--dynamic-cache: {self.model} cannot take another cache length than it is made with: "
+                           "transformers' StaticCache sizes the attention mask by its max_cache_len (StaticLayer."
+                           "get_mask_sizes), not by the cache tensors, so the step has --max-seq built in; export a "
+                           "file per length (--max-seq) instead")
+        if self.mode != "inference":
+            raise BadInput("--dynamic-cache is for a decoding step (inference) whose KV cache is state: it does not go "
+                           "with --mode train")
+        if self.source != "py":
+            raise BadInput(f"--dynamic-cache: {self.model} has no KV cache given as state (role state): only a py: "
+                           "model whose callable names its caches as state (examples/tiny_decode.py) takes one")
+        if self.dynamic_cache < 1:
+            raise BadInput(f"--dynamic-cache must be positive, got {self.dynamic_cache}")
+
+    def cache_length(self):
+        """The length of the KV cache given as state (dimension 2 of the state inputs, all alike), or
+        None where there is no such input."""
+        lengths = {spec["shape"][2] for spec in self.inputs() if spec.get("role") == "state" and len(spec["shape"]) >= 3}
+        return lengths.pop() if len(lengths) == 1 else None
+
+    def check_cache_inputs(self, label):
+        """--dynamic-cache against the state inputs the callable made (`label` names it)."""
+        state = [(i, spec) for i, spec in enumerate(self.inputs()) if spec.get("role") == "state"]
+        if not state:
+            raise BadInput(f"{label}: --dynamic-cache: no input is state (the callable's \"state\" names none): "
+                           "there is no KV cache whose length could vary")
+        for i, spec in state:
+            if len(spec["shape"]) < 3:
+                raise BadInput(f"{label}: --dynamic-cache: state input {i} has shape {spec['shape']}, expected a KV "
+                               "cache [batch, kv_heads, length, head_dim] (the length its dimension 2)")
+        lengths = sorted({spec["shape"][2] for _, spec in state})
+        if len(lengths) != 1:
+            raise BadInput(f"{label}: --dynamic-cache: the state inputs' lengths (dimension 2) differ ({lengths}): one "
+                           "length for every cache")
+        if self.dynamic_cache < lengths[0]:
+            raise BadInput(f"{label}: --dynamic-cache {self.dynamic_cache} must be at least the example's cache length "
+                           f"{lengths[0]} (the length the package is traced with)")
 
     def is_text(self):
         return self.source == "hf"
@@ -127,6 +174,8 @@ class ModelCase:
             slug = f"{self.source}-{slug}"
         # A package for every batch up to N is named for N: resnet18-bmax256.
         parts = [slug, f"bmax{self.dynamic_batch}" if self.dynamic_batch else f"b{self.batch}"]
+        if self.dynamic_cache:  # ... and for every cache length up to M: cmaxM
+            parts.append(f"cmax{self.dynamic_cache}")
         if self.decode:
             parts.append(f"decode-m{self.max_seq}-p{self.pos}")
             if self.cache_as_state:
@@ -163,24 +212,46 @@ class ModelCase:
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
 
+    def dynamic_dims(self):
+        """{dimension: (name, largest)} per input: dimension 0 of each batched input (is_batched) with
+        --dynamic-batch, dimension 2 of each state input (the KV cache's length) with --dynamic-cache."""
+        dims = []
+        for spec in self.inputs():
+            entry = {}
+            if self.dynamic_batch and is_batched(spec):
+                entry[0] = ("batch", self.dynamic_batch)
+            if self.dynamic_cache and spec.get("role") == "state":
+                entry[2] = ("cache", self.dynamic_cache)
+            dims.append(entry)
+        return dims
+
     def dynamic_shapes(self):
-        """torch.export's dynamic_shapes of the inputs: dimension 0 of each batched input (is_batched)
-        one Dim("batch") in [1, dynamic_batch]; None when the batch is fixed."""
-        if not self.dynamic_batch:
+        """torch.export's dynamic_shapes of the inputs: one Dim per name of dynamic_dims ("batch" in
+        [1, dynamic_batch], "cache" in [1, dynamic_cache]), shared by every input that has it; None
+        when every size is fixed."""
+        if not self.dynamic_batch and not self.dynamic_cache:
             return None
         import torch
 
-        batch = torch.export.Dim("batch", min=1, max=self.dynamic_batch)
-        return tuple({0: batch} if is_batched(spec) else None for spec in self.inputs())
+        made = {}
+        for entry in self.dynamic_dims():
+            for name, largest in entry.values():
+                if name not in made:
+                    made[name] = torch.export.Dim(name, min=1, max=largest)
+        return tuple({d: made[name] for d, (name, _) in entry.items()} or None for entry in self.dynamic_dims())
 
     def recorded_inputs(self):
-        """The inputs as the package records them for graphbench: a dynamic batch dimension as -1."""
+        """The inputs as the package records them for graphbench: a dynamic dimension as -1, and the
+        largest shape the package takes as "max" beside it."""
         # Shapes and dtypes only: a state input is an input of the package like any other.
         recorded = [{"shape": list(spec["shape"]), "dtype": spec["dtype"]} for spec in self.inputs()]
-        if self.dynamic_batch:
-            for spec, given in zip(recorded, self.inputs()):
-                if is_batched(given):
-                    spec["shape"][0] = -1
+        for spec, entry in zip(recorded, self.dynamic_dims()):
+            if not entry:
+                continue
+            spec["max"] = list(spec["shape"])
+            for d, (_, largest) in entry.items():
+                spec["shape"][d] = -1
+                spec["max"][d] = largest
         return recorded
 
     def to_json(self):
@@ -207,6 +278,8 @@ def write_manifest(model_file, case, export_times=None, sizes=None):
     """What made the file, where its export's time went (export_times.py) and its sizes ("sizes":
     file_bytes, weights_bytes); the last two absent under --dry-run."""
     manifest = case.to_json()
+    if case.dynamic_cache:  # the package takes lengths up to dynamic_cache; its example had this one
+        manifest["cache_length"] = case.cache_length()
     if export_times:
         manifest["export_times"] = export_times
     if sizes:
@@ -289,9 +362,11 @@ def describe_own_code(case, batch_given, cli_ranges):
         case.loss = "mean"  # of the scalar the model-with-loss returns: the loss itself
     examples = made.inputs + list(made.targets) if case.own_loss else made.inputs
     case.example_inputs = own_code.describe_inputs(source, examples, batch, made.ranges, cli_ranges,
-                                                   len(made.inputs) + len(made.targets), made.state)
+                                                   len(made.inputs) + len(made.targets), made.state, made.position)
     if case.dynamic_batch and not any(is_batched(spec) for spec in case.example_inputs):
         raise BadInput(f"{source.label()}: --dynamic-batch: no input has the batch ({batch}) as its dimension 0")
+    if case.dynamic_cache:
+        case.check_cache_inputs(source.label())
 
 
 def build_own_code(case):

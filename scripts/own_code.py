@@ -9,7 +9,8 @@ The callable builds the model and example inputs; it may take a `batch` keyword 
     (model, inputs)                     model: a torch.nn.Module; inputs: a tensor, or a tuple or
                                         list of tensors, forward's arguments in order
     (model, inputs, loss)               loss(output) -> a scalar tensor: the training step's loss
-    {"model": ..., "inputs": ..., "loss": ..., "targets": ..., "ranges": ..., "state": ...}
+    {"model": ..., "inputs": ..., "loss": ..., "targets": ..., "ranges": ..., "state": ...,
+     "position": ...}
                                         targets: tensors the loss takes after the output,
                                         loss(output, *targets) (e.g. class labels); ranges:
                                         {position: (lo, hi)} of int64 inputs, positions counting
@@ -17,7 +18,11 @@ The callable builds the model and example inputs; it may take a `batch` keyword 
                                         state: {position: {"seed": S, "scale": X}} of inputs that
                                         forward writes in place (a KV cache): graphbench allocates
                                         them once and fills them with state_fill(shape, dtype, S,
-                                        X), which the example should hold too
+                                        X), which the example should hold too; position: the
+                                        index of the int64 input of one element that holds a
+                                        decoding step's position (marked "position": true in the
+                                        suite: a sweep over pos sets it, and a cache length short
+                                        of it is refused; never batched)
 
 Shapes and dtypes are recorded from the examples; an int64 input's values are drawn from its range:
 --input-range's, else the callable's, else [min, max + 1) of the example. An input is batched
@@ -236,10 +241,11 @@ class Made:
     targets: tuple = ()
     ranges: dict = None
     state: dict = None
+    position: int = None
 
 
 RETURNS = ("expected (model, inputs), (model, inputs, loss) or a dict with keys model, inputs and optionally "
-           "loss, targets, ranges, state")
+           "loss, targets, ranges, state, position")
 
 
 def tensors(source, value, what):
@@ -268,7 +274,7 @@ def dtype_name(t):
 def unpack(source, result):
     """Made of what the callable returned; BadInput when it is not a model and inputs."""
     if isinstance(result, dict):
-        unknown = sorted(set(result) - {"model", "inputs", "loss", "targets", "ranges", "state"})
+        unknown = sorted(set(result) - {"model", "inputs", "loss", "targets", "ranges", "state", "position"})
         if unknown or "model" not in result or "inputs" not in result:
             problem = f"unknown keys {unknown}" if unknown else "no key 'model' or 'inputs'"
             raise BadInput(f"{source.label()}: returned a dict with {problem}; {RETURNS}")
@@ -299,7 +305,22 @@ def unpack(source, result):
     if not isinstance(ranges, dict):
         raise BadInput(f"{source.label()}: ranges is of type {type(ranges).__name__}, expected {{position: (lo, hi)}}")
     state = check_state(source, parts.get("state") or {}, inputs)
-    return Made(model, inputs, loss, tuple(targets), ranges, state)
+    position = check_position(source, parts.get("position"), inputs)
+    return Made(model, inputs, loss, tuple(targets), ranges, state, position)
+
+
+def check_position(source, position, inputs):
+    """The callable's position: the index of an int64 input of one element, or None."""
+    if position is None:
+        return None
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < len(inputs):
+        raise BadInput(f"{source.label()}: position is {position!r}, expected an input's index, 0 to "
+                       f"{len(inputs) - 1}")
+    if dtype_name(inputs[position]) != "int64" or inputs[position].numel() != 1:
+        raise BadInput(f"{source.label()}: position names input {position}, a {dtype_name(inputs[position])} tensor "
+                       f"of shape {list(inputs[position].shape)}: expected an int64 tensor of one element (the step's "
+                       "position in its KV cache)")
+    return position
 
 
 def check_state(source, state, inputs):
@@ -349,10 +370,11 @@ def check_loss(source, made):
         raise BadInput(f"{source.label()}: its loss does not depend on the model's parameters (no gradient)")
 
 
-def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, state=None):
+def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, state=None, position_input=None):
     """The suite's inputs of the example tensors: shape, dtype, the range of int64 ones, and
     "batched" where graphbench's default (two or more dimensions) would say otherwise. `ranges`
-    may name any of `positions` (the inputs and the targets, whether used or not)."""
+    may name any of `positions` (the inputs and the targets, whether used or not); `position_input`,
+    the input marked "position": true (a decoding step's position, never batched)."""
     for position in ranges:
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < positions:
             raise BadInput(f"{source.label()}: ranges has position {position!r}, expected 0 to {positions - 1} (the "
@@ -378,11 +400,13 @@ def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, stat
         elif given is not None:
             raise BadInput(f"{source.label()}: a range for input {i}, which is {spec['dtype']}: ranges are for int64 "
                            "inputs")
-        batched = t.dim() >= 1 and t.shape[0] == batch
+        batched = t.dim() >= 1 and t.shape[0] == batch and i != position_input
         if batched != (t.dim() >= 2):
             spec["batched"] = batched
         if state and i in state:
             spec.update({"role": "state", **state[i]})
+        if i == position_input:
+            spec["position"] = True
         specs.append(spec)
     return specs
 

@@ -43,6 +43,28 @@ std::optional<ParamProblem> apply_model_batch(json& params, std::int64_t value) 
   return std::nullopt;
 }
 
+// A step writes its KV cache at its position: every state input's length (dimension 2) must be
+// above the last value of every input marked "position": true.
+std::optional<ParamProblem> position_outside_cache(const json& inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const json& position = inputs[i];
+    if (!position.value("position", false) || !position.contains("range")) continue;
+    const std::int64_t last = position.at("range")[1].get<std::int64_t>() - 1;
+    for (std::size_t j = 0; j < inputs.size(); ++j) {
+      const json& cache = inputs[j];
+      if (cache.value("role", "input") != "state" || cache.at("shape").size() < 3) continue;
+      const std::int64_t length = cache.at("shape")[2].get<std::int64_t>();
+      if (last >= length) {
+        return ParamProblem{fmt::format("/inputs/{}/range", i),
+                            fmt::format("a cache of {} positions (/inputs/{}) does not hold the step's position {} "
+                                        "(its range {}): the cache's length must be above it",
+                                        length, j, last, position.at("range").dump())};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<ParamProblem> apply_model_position(json& params, std::int64_t value) {
   int positions = 0;
   for (json& input : params.at("inputs")) {
@@ -54,7 +76,37 @@ std::optional<ParamProblem> apply_model_position(json& params, std::int64_t valu
     return ParamProblem{"/inputs", "no input marked \"position\": true to sweep \"pos\" over (a decoding step's "
                                    "position in its KV cache)"};
   }
+  if (auto problem = position_outside_cache(params.at("inputs"))) return problem;
   fill_placeholder(params, "path", "pos", value);
+  return std::nullopt;
+}
+
+// The cache length: dimension 2 of every state input ([batch, kv_heads, max_seq, head_dim], a KV
+// cache the step writes in place). A length that does not hold the position the step writes at
+// (an input marked "position": true) is refused here rather than failing in the model, as is a
+// position beyond the cache in a sweep over "pos".
+std::optional<ParamProblem> apply_model_cache(json& params, std::int64_t value) {
+  json& inputs = params.at("inputs");
+  int states = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    json& input = inputs[i];
+    if (input.value("role", "input") != "state") continue;
+    if (input.at("shape").size() < 3) {
+      return ParamProblem{fmt::format("/inputs/{}/shape", i),
+                          fmt::format("expected a state input of at least three dimensions to sweep \"cache\" over "
+                                      "(its dimension 2 the cache's positions: [batch, kv_heads, max_seq, head_dim]), "
+                                      "got {}",
+                                      input.at("shape").dump())};
+    }
+    input["shape"][2] = value;
+    ++states;
+  }
+  if (states == 0) {
+    return ParamProblem{"/inputs", "no input with \"role\": \"state\" to sweep \"cache\" over (a decoding step's KV "
+                                   "cache given as state, whose dimension 2 is its length)"};
+  }
+  if (auto problem = position_outside_cache(inputs)) return problem;
+  fill_placeholder(params, "path", "cache", value);
   return std::nullopt;
 }
 
@@ -94,7 +146,12 @@ std::vector<SweepAxis> model_sweep_axes() {
   position.name = "pos";
   position.help = "the value of the input marked \"position\" (a decoding step's position), and {pos} in \"path\"";
   position.apply = apply_model_position;
-  return {batch, position};
+  SweepAxis cache;
+  cache.name = "cache";
+  cache.help = "the cache length: dimension 2 of every input with \"role\": \"state\" (a KV cache), and {cache} in "
+               "\"path\"";
+  cache.apply = apply_model_cache;
+  return {batch, position, cache};
 }
 
 }  // namespace graphbench::bench

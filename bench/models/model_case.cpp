@@ -148,9 +148,18 @@ bool inputs_fit_recorded(const json& recorded, const json& given) {
         want.at("shape").size() != have.at("shape").size()) {
       return false;
     }
+    // A dynamic dimension's largest size, where the package records it ("max", beside "shape").
+    const json* largest = want.contains("max") && want.at("max").is_array() &&
+                                  want.at("max").size() == have.at("shape").size()
+                              ? &want.at("max")
+                              : nullptr;
     for (std::size_t d = 0; d < have.at("shape").size(); ++d) {
       const json& size = want.at("shape")[d];
       if (size != -1 && size != have.at("shape")[d]) return false;
+      if (size == -1 && largest != nullptr && (*largest)[d].is_number_integer() &&
+          have.at("shape")[d].get<std::int64_t>() > (*largest)[d].get<std::int64_t>()) {
+        return false;
+      }
     }
   }
   return true;

@@ -52,7 +52,8 @@ std::optional<ParamProblem> check_no_state_inputs(const nlohmann::json& params, 
 
 // Whether a case's inputs ([{shape, dtype}]) fit those a package recorded: the same dtypes and
 // ranks, and the same size in every dimension but those recorded as -1 (a dynamic dimension, as
-// scripts/export_model.py --dynamic-batch records the batch).
+// scripts/export_model.py --dynamic-batch records the batch and --dynamic-cache a KV cache's
+// length), which may not exceed the recorded "max" where there is one.
 bool inputs_fit_recorded(const nlohmann::json& recorded, const nlohmann::json& given);
 
 std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);

@@ -213,7 +213,8 @@ set_tests_properties("cli: own code: examples/conv_attention.py exported with Py
 # A decoding step whose KV cache is state (examples/tiny_decode.py), with PyTorch where this Python
 # has it (skipped without): the file holds the weights only, the suite names the caches with role
 # state, the step writes them in place at its position only, graphbench runs it on the CPU swept
-# over batch, every variant validated.
+# over batch and over the cache's length (a length short of the position refused, 2), every
+# variant validated; export_model.py --dynamic-cache's manifest (dry run).
 add_test(NAME "cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_cache_state_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/cache-state-torch ${GB})
 set_tests_properties("cli: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"

@@ -4,7 +4,10 @@ exported as TorchScript by scripts/export_model.py, the export's phases timed in
 file holds the weights only (no cache buffer), the suite names the caches with role state, their seeds and scale; the exported step
 writes the caches given to it at the position and nowhere else; graphbench runs it on the CPU
 (eager and static, swept over batch 1 and 2, the caches sized by the sweep), every variant
-validated against eager; and the state callable's bad input is refused naming the callable.
+validated against eager; the same file swept over the cache's length (the step reads it from the
+cache tensors), each point's caches and roofline at its length, and a length that does not hold
+the step's position refused (2) naming the suite file and the field; and the state callable's bad
+input is refused naming the callable.
 
 Exit code 77 (skipped) where this Python has no PyTorch.
 
@@ -55,10 +58,42 @@ def main(source_dir, work_dir, graphbench):
     run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--dry-run", "-o", os.path.join(work_dir, "dry"))
     with open(os.path.join(work_dir, "dry", case["path"] + ".json"), encoding="utf-8") as f:
         check("export_times" not in json.load(f), "a --dry-run manifest has export times")
+    # torch.export's dynamic shapes of that package: one "batch" on dimension 0 of the tokens and the
+    # caches, one "cache" on dimension 2 of the caches, the caches in one tuple for forward's *caches
+    # (a stand-in Dim where this PyTorch has no torch.export).
+    import export_model
+    import types
+
+    sys.path.insert(0, source_dir)
+    from examples import tiny_decode
+
+    dynamic = model_zoo.ModelCase(EXAMPLE, 2, dynamic_batch=8, dynamic_cache=512, example_inputs=case["inputs"])
+    saved = torch.__dict__.get("export")
+    torch.export = types.SimpleNamespace(Dim=lambda name, min, max: (name, min, max))
+    try:
+        shapes = export_model.shapes_for_signature(tiny_decode.TinyDecode().forward, dynamic.dynamic_shapes())
+    finally:
+        if saved is None:
+            del torch.export
+        else:
+            torch.export = saved
+    batch, length = ("batch", 1, 8), ("cache", 1, 512)
+    check(shapes == ({0: batch}, None, ({0: batch, 2: length},) * 4), f"the dynamic shapes: {shapes}")
+
+    # One package for every cache length up to 512 (and batch up to 8): its manifest records both lengths.
+    dry = os.path.join(work_dir, "dry-cache")
+    run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt2", "--dynamic-batch", "8", "--dynamic-cache",
+                 "512", "--dry-run", "-o", dry)
+    check(run.returncode == 0, f"--dynamic-cache --dry-run: exit {run.returncode}, {run.stderr}")
+    with open(os.path.join(dry, "py-tiny_decode-make_model-bmax8-cmax512.pt2.json"), encoding="utf-8") as f:
+        manifest_cache = json.load(f)
+    check(manifest_cache.get("dynamic_cache") == 512 and manifest_cache.get("cache_length") == 32,
+          f"the manifest of a dynamic cache: dynamic_cache {manifest_cache.get('dynamic_cache')}, cache_length "
+          f"{manifest_cache.get('cache_length')}")
 
     module = torch.jit.load(os.path.join(models, case["path"]))
     buffers = [name for name, _ in module.named_buffers()]
-    check(buffers == ["positions"], f"the file's buffers are {buffers}: the cache should not be among them")
+    check(buffers == [], f"the file's buffers are {buffers}: the cache should not be among them")
     # The file's size beside its weights' bytes: the weights are the parameters and buffers, not the cache.
     weights = sum(t.numel() * t.element_size() for t in list(module.parameters()) + list(module.buffers()))
     sizes = manifest.get("sizes") or {}
@@ -86,6 +121,38 @@ def main(source_dir, work_dir, graphbench):
         if r["variant"] == "static":
             check(r.get("max_abs_error") == 0.0, f"{r['case']}/static: max_abs_error {r.get('max_abs_error')}, "
                                                  "expected 0 (the same cache, the same step)")
+
+    # The cache's length, swept: the traced step reads it from the cache tensors, so one file takes any.
+    out = os.path.join(work_dir, "out-cache")
+    run = run_graphbench(graphbench, os.path.join(models, "suite.json"), out, "--sweep", "cache=8,64")
+    check(run.returncode == 0, f"graphbench run --sweep cache: exit {run.returncode}, {run.stdout[-2000:]} "
+                               f"{run.stderr[-2000:]}")
+    records = read_records(out)
+    got = sorted((r["case"], r["variant"], r["status"]) for r in records)
+    want = sorted((f"{case['name']}[cache={n}]", v, "ok") for n in (8, 64) for v in ("eager", "static"))
+    check(got == want, f"records {got}, expected {want}")
+    roofline = {}
+    for r in records:
+        length = (r.get("sweep") or {}).get("value")
+        shapes = [spec["shape"] for spec in r["params"]["inputs"] if spec.get("role") == "state"]
+        check(r["sweep"]["axis"] == "cache" and shapes == [[2, 2, length, 16]] * 4,
+              f"{r['case']}/{r['variant']}: sweep {r.get('sweep')}, state shapes {shapes}")
+        roofline[length] = r["roofline"]["bytes"]
+        if r["variant"] == "static":
+            check(r.get("max_abs_error") == 0.0, f"{r['case']}/static: max_abs_error {r.get('max_abs_error')}")
+    # The step reads its whole cache: 4 caches of [2, 2, L, 16] float32 more at 64 than at 8.
+    check(roofline.get(64, 0) - roofline.get(8, 0) == 4 * 2 * 2 * (64 - 8) * 16 * 4,
+          f"the roofline's bytes at cache 8 and 64: {roofline}")
+    # The callable marks its position input (its "position"): a length that does not hold it is
+    # refused before anything runs.
+    check(case["inputs"][1] == {"shape": [1], "dtype": "int64", "range": [5, 6], "position": True},
+          f"the suite's position input: {case['inputs'][1]}")
+    run = run_graphbench(graphbench, os.path.join(models, "suite.json"), os.path.join(work_dir, "out-short"),
+                         "--sweep", "cache=5,64")
+    check(run.returncode == 2 and "suite.json" in run.stderr and
+          "at cache=5: /inputs/1/range: a cache of 5 positions (/inputs/2) does not hold the step's position 5" in
+          run.stderr,
+          f"a cache too short for the position: exit {run.returncode}, {run.stderr[-2000:]}")
 
     bad = os.path.join(work_dir, "bad_state.py")
     with open(bad, "w", encoding="utf-8") as f:

@@ -143,7 +143,7 @@ def main(source_dir, work_dir):
     # One package for every batch size: named for its largest, its batch recorded as -1.
     dynamic = model_zoo.ModelCase("torchvision:resnet18", 8, dynamic_batch=256)
     check(dynamic.stem() == "resnet18-bmax256", f"dynamic stem {dynamic.stem()}")
-    check(dynamic.recorded_inputs() == [{"shape": [-1, 3, 224, 224], "dtype": "float32"}],
+    check(dynamic.recorded_inputs() == [{"shape": [-1, 3, 224, 224], "dtype": "float32", "max": [256, 3, 224, 224]}],
           f"dynamic recorded inputs {dynamic.recorded_inputs()}")
     check(dynamic.inputs() == [{"shape": [8, 3, 224, 224], "dtype": "float32"}], f"dynamic inputs {dynamic.inputs()}")
 
@@ -171,6 +171,15 @@ def main(source_dir, work_dir):
                            "--cache-as-state describes a decoding step's KV cache: give --decode with it"),
                           (["torchvision:resnet18", "--mode", "train", "--dynamic-batch", "64", "--format", "pt2",
                             "--dry-run"], "--dynamic-batch does not go with --mode train"),
+                          (["hf:gpt2", "--decode", "--cache-as-state", "--dynamic-cache", "2048", "--format", "pt2",
+                            "--dry-run"], "--dynamic-cache: hf:gpt2 cannot take another cache length than it is made "
+                                          "with: transformers' StaticCache sizes the attention mask by its max_cache_len"),
+                          (["torchvision:resnet18", "--dynamic-cache", "64", "--format", "pt2", "--dry-run"],
+                           "--dynamic-cache: torchvision:resnet18 has no KV cache given as state"),
+                          (["torchvision:resnet18", "--dynamic-cache", "64", "--dry-run"],
+                           "--dynamic-cache makes AOTInductor packages: give --format pt2"),
+                          (["torchvision:resnet18", "--mode", "train", "--dynamic-cache", "64", "--format", "pt2",
+                            "--dry-run"], "--dynamic-cache is for a decoding step (inference)"),
                           (["torchvision:resnet18", "--channels-last", "--format", "pt2", "--dry-run"],
                            "--channels-last is for a training step's package: give --mode train --format pt2"),
                           (["torchvision:resnet18", "--mode", "train", "--channels-last", "--dry-run"],

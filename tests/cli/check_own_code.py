@@ -56,9 +56,37 @@ def check_parsing(own_code, model_zoo):
     case.example_inputs = [{"shape": [1, 5], "dtype": "int64", "range": [0, 9]},
                            {"shape": [1], "dtype": "int64", "range": [0, 3], "batched": True},
                            {"shape": [4, 4], "dtype": "float32", "batched": False}]
-    check(case.recorded_inputs() == [{"shape": [-1, 5], "dtype": "int64"}, {"shape": [-1], "dtype": "int64"},
+    check(case.recorded_inputs() == [{"shape": [-1, 5], "dtype": "int64", "max": [64, 5]},
+                                     {"shape": [-1], "dtype": "int64", "max": [64]},
                                      {"shape": [4, 4], "dtype": "float32"}],
           f"a dynamic batch goes on the batched inputs: {case.recorded_inputs()}")
+    # A dynamic cache length goes on dimension 2 of the state inputs, beside the batch.
+    case = model_zoo.ModelCase("py:examples/tiny_decode.py:make_model", 2, dynamic_batch=8, dynamic_cache=512)
+    case.example_inputs = [{"shape": [2, 1], "dtype": "int64", "range": [0, 9]},
+                           {"shape": [1], "dtype": "int64", "range": [5, 6]},
+                           {"shape": [2, 2, 32, 16], "dtype": "float32", "role": "state", "seed": 3, "scale": 0.5}]
+    check(case.stem() == "py-tiny_decode-make_model-bmax8-cmax512", f"stem of a dynamic cache: {case.stem()}")
+    check(case.recorded_inputs() == [{"shape": [-1, 1], "dtype": "int64", "max": [8, 1]},
+                                     {"shape": [1], "dtype": "int64"},
+                                     {"shape": [-1, 2, -1, 16], "dtype": "float32", "max": [8, 2, 512, 16]}],
+          f"a dynamic cache's recorded inputs: {case.recorded_inputs()}")
+    check(case.dynamic_dims() == [{0: ("batch", 8)}, {}, {0: ("batch", 8), 2: ("cache", 512)}],
+          f"a dynamic cache's dimensions: {case.dynamic_dims()}")
+    check(case.cache_length() == 32, f"the example's cache length: {case.cache_length()}")
+    for inputs, message in (
+            (case.example_inputs[:2], "--dynamic-cache: no input is state"),
+            ([{"shape": [2, 16], "dtype": "float32", "role": "state"}], "state input 0 has shape [2, 16], expected a KV cache"),
+            ([{"shape": [2, 2, 32, 16], "dtype": "float32", "role": "state"},
+              {"shape": [2, 2, 64, 16], "dtype": "float32", "role": "state"}], "the state inputs' lengths (dimension 2) "
+                                                                              "differ ([32, 64])"),
+            ([{"shape": [2, 2, 1024, 16], "dtype": "float32", "role": "state"}],
+             "--dynamic-cache 512 must be at least the example's cache length 1024")):
+        case.example_inputs = inputs
+        try:
+            case.check_cache_inputs("tiny_decode.py:make_model")
+            check(False, f"--dynamic-cache over {inputs} accepted")
+        except model_zoo.BadInput as e:
+            check(message in str(e), f"--dynamic-cache over {inputs}: {e}")
 
 
 def export(source_dir, work_dir, *args):
@@ -108,6 +136,13 @@ def check_bad_input(source_dir, work_dir):
              "bad_models.py:no_batch: takes no batch keyword, so --batch cannot set its batch"),
             ([f"{BAD}:unbatched", "--dynamic-batch", "8", "--format", "pt2"],
              "bad_models.py:unbatched: --dynamic-batch: no input has the batch (1) as its dimension 0"),
+            ([f"{BAD}:position_on_float"],
+             "bad_models.py:position_on_float: position names input 0, a float32 tensor of shape [1, 3]: expected an "
+             "int64 tensor of one element"),
+            ([f"{BAD}:position_past_inputs"],
+             "bad_models.py:position_past_inputs: position is 2, expected an input's index, 0 to 0"),
+            ([f"{BAD}:good", "--dynamic-cache", "64", "--format", "pt2"],
+             "bad_models.py:good: --dynamic-cache: no input is state (the callable's \"state\" names none)"),
             ([f"{BAD}:good", "--input-range", "3=0,5"], "bad_models.py:good: --input-range names input 3; the case has 2"),
             ([f"{BAD}:good", "--dtype", "float16"], "--dtype: py:tests/cli/own_code/bad_models.py:good keeps the dtypes"),
             ([f"{BAD}:good", "--input-range", "5,1"], "expected LO < HI"),
@@ -182,6 +217,13 @@ def check_dry_run(source_dir, work_dir):
     cases = suite_cases(os.path.join(work_dir, "more", "suite.json"))
     check(sorted(cases) == ["py-bad_models-good-b4-pt", "py-bad_models-no_batch-b6-pt"],
           f"no_batch at its examples' batch 6, good at its default 4: {sorted(cases)}")
+
+    # The callable's position: its input marked "position": true, not batched at batch 1.
+    run = export(source_dir, work_dir, f"{BAD}:positioned", "--format", "pt", "-o", os.path.join(work_dir, "pos"))
+    positioned = suite_cases(os.path.join(work_dir, "pos", "suite.json")).get("py-bad_models-positioned-b1-pt", {})
+    check(run.returncode == 0 and positioned.get("inputs", [None, None])[1] ==
+          {"shape": [1], "dtype": "int64", "range": [5, 6], "position": True},
+          f"the position input: exit {run.returncode}, {positioned}, {run.stderr}")
 
 
 def main(source_dir, work_dir):

@@ -72,4 +72,18 @@ def unbatched(batch=1):
     return Double(), torch.zeros(5, 2)
 
 
+def positioned(batch=1):
+    """A decoding step's position marked: input 1, one int64 element, never batched (even at batch 1)."""
+    return {"model": Double(), "inputs": [torch.zeros(batch, 3), torch.full((1,), 5, dtype=torch.int64)],
+            "ranges": {1: (5, 6)}, "position": 1}
+
+
+def position_on_float(batch=1):
+    return {"model": Double(), "inputs": [torch.zeros(batch, 3)], "position": 0}
+
+
+def position_past_inputs(batch=1):
+    return {"model": Double(), "inputs": [torch.zeros(batch, 3)], "position": 2}
+
+
 NOT_CALLABLE = 3
