@@ -5,73 +5,22 @@
 // leaves no graph pool holding memory: not after a whole-step graph, the graphs of a segmented step
 // with matmuls (cuBLAS's workspace of the capture stream must not come out of a graph's pool), nor
 // after a failed capture. Read from the caching allocator's snapshot, which names each segment's
-// pool (LibTorch 2.11 and later). Every case starts with GRAPHBENCH_REQUIRE_CUDA(): without a GPU it
+// pool (LibTorch 2.11 and later; support/graph_pools.h). Every case starts with GRAPHBENCH_REQUIRE_CUDA(): without a GPU it
 // is skipped with a message.
 #include "engine/engine_test_util.h"
 #include "engine/segment_programs.h"
 #include "graphbench/exec/cached_memory.h"
 #include "support/cuda_skip.h"
-
-#ifdef GRAPHBENCH_WITH_CUDA
-#include "graphbench/exec/graph_inspect.h"
-
-#include <c10/cuda/CUDACachingAllocator.h>
-#include <c10/cuda/CUDAFunctions.h>
-#endif
+#include "support/graph_pools.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
-#include <utility>
 
 using namespace graphbench;
 using namespace graphbench::test_util;
+using namespace graphbench::testing;
 
 namespace {
-
-// The bytes each graph pool reserves on the current device (the default pool left out), keyed by
-// the pool's id.
-using PoolBytes = std::map<std::pair<unsigned long long, unsigned long long>, std::int64_t>;
-
-#ifdef GRAPHBENCH_CAN_INSPECT_GRAPHS
-constexpr bool kCanReadPools = true;
-
-PoolBytes graph_pool_bytes() {
-  c10::cuda::device_synchronize();
-  const auto device = c10::cuda::current_device();
-  const auto snapshot = c10::cuda::CUDACachingAllocator::snapshot(GraphPoolId{0, 0}, /*include_traces=*/false);
-  PoolBytes pools;
-  for (const auto& segment : snapshot.segments) {
-    const auto id = segment.owner_private_pool_id;
-    if (segment.device != device || (id.first == 0 && id.second == 0)) continue;
-    pools[{id.first, id.second}] += static_cast<std::int64_t>(segment.total_size);
-  }
-  return pools;
-}
-#else
-constexpr bool kCanReadPools = false;
-PoolBytes graph_pool_bytes() { return {}; }  // never called: the tests skip first
-#endif
-
-#define GRAPHBENCH_REQUIRE_POOL_SNAPSHOTS()                                                          \
-  do {                                                                                              \
-    if (!kCanReadPools) GRAPHBENCH_SKIP("needs LibTorch 2.11 or later, whose snapshot names pools"); \
-  } while (0)
-
-std::int64_t total_bytes(const PoolBytes& pools) {
-  std::int64_t sum = 0;
-  for (const auto& pool : pools) sum += pool.second;
-  return sum;
-}
-
-// The pools in `after` that are not in `before`.
-PoolBytes new_pools(const PoolBytes& before, const PoolBytes& after) {
-  PoolBytes added;
-  for (const auto& pool : after) {
-    if (before.count(pool.first) == 0) added.insert(pool);
-  }
-  return added;
-}
 
 // An MLP whose hidden activations are 4096 x 4096 floats (64 MiB each): the graph's pool is large.
 TaggedMlp large_mlp() {
@@ -112,7 +61,7 @@ std::shared_ptr<const Program> host_syncing_program(std::int64_t n) {
 
 TEST_CASE("graph memory: a capture first gives back the pools of graphs destroyed before it", "[cuda][graph][memory]") {
   GRAPHBENCH_REQUIRE_CUDA();
-  GRAPHBENCH_REQUIRE_POOL_SNAPSHOTS();
+  GRAPHBENCH_REQUIRE_GRAPH_POOLS();
   release_cached_device_memory();
   const PoolBytes before = graph_pool_bytes();
 
@@ -142,7 +91,7 @@ TEST_CASE("graph memory: a capture first gives back the pools of graphs destroye
 TEST_CASE("graph memory: no graph pool holds memory once the graphs are gone and the cache is released",
           "[cuda][graph][memory]") {
   GRAPHBENCH_REQUIRE_CUDA();
-  GRAPHBENCH_REQUIRE_POOL_SNAPSHOTS();
+  GRAPHBENCH_REQUIRE_GRAPH_POOLS();
   const TaggedMlp m = large_mlp();
   const auto program = tagged_inference(m);
   const Feed feed = tagged_batches(m, 1, /*with_target=*/false).front();
@@ -167,7 +116,7 @@ TEST_CASE("graph memory: no graph pool holds memory once the graphs are gone and
 
 TEST_CASE("graph memory: a failed capture leaves no graph pool holding memory", "[cuda][graph][memory][capture]") {
   GRAPHBENCH_REQUIRE_CUDA();
-  GRAPHBENCH_REQUIRE_POOL_SNAPSHOTS();
+  GRAPHBENCH_REQUIRE_GRAPH_POOLS();
   release_cached_device_memory();
   const PoolBytes before = graph_pool_bytes();
   {
