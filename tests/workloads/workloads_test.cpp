@@ -2,11 +2,13 @@
 // eager and is timed; on the GPU machine ([cuda]) the graph variants too.
 #include "support/catch.h"
 #include "support/cuda_skip.h"
+#include "support/graph_pools.h"
 #include "workloads/model_test_util.h"
 
 #include "graphbench/runner/workload_registry.h"
 
 #include "graphbench/data/mnist_files.h"
+#include "graphbench/exec/cached_memory.h"
 #include "graphbench/runner/benchmark_case.h"
 #include "graphbench/suite/suite_parser.h"
 
@@ -97,6 +99,27 @@ TEST_CASE("gelu on the GPU: every variant, graphs included, validates and is tim
   for (const auto& r : records) {
     if (r.variant == "graph") CHECK(r.counters.at("captures") == 1);
   }
+}
+
+// The points of a size sweep are cases run one after the other: a case's graph pools must not
+// stay reserved after it, or a later point's capture runs out of memory (nothing cached can be
+// given back inside a capture).
+TEST_CASE("a case on the GPU ends with no graph pool holding memory", "[cuda][memory]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  GRAPHBENCH_REQUIRE_GRAPH_POOLS();
+  using namespace graphbench::testing;
+  release_cached_device_memory();
+  const PoolBytes before = graph_pool_bytes();
+  const auto records = run(R"({"name": "g", "workload": "gelu", "shape": [8, 3, 224, 224]})", at::kCUDA);
+  std::int64_t pools_while_alive = 0;  // what the graphs of the case took
+  for (const auto& r : records) {
+    for (const auto& g : r.graphs) pools_while_alive += g.pool_reserved_bytes.value_or(0);
+  }
+  require_status(records, "graph", RecordStatus::kOk);
+  REQUIRE(pools_while_alive > 0);
+  const PoolBytes left = new_pools(before, graph_pool_bytes());
+  CHECK(total_bytes(left) == 0);
+  CHECK(left.empty());
 }
 
 TEST_CASE("gelu on the GPU: both methods, the fused kernel checked, every figure explained", "[cuda][profile]") {

@@ -1,6 +1,7 @@
 #include "graphbench/exec/cuda_graph.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/exec/cached_memory.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/exec/failed_op_trace.h"
 #include "graphbench/exec/graph_inspect.h"
@@ -173,6 +174,12 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   // turns to "error" is process-wide, and another thread of this process (a rank of a test that
   // runs ranks as threads) may be capturing right now; our own wait is not an op being captured.
   C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));
+  {
+    c10::cuda::CUDAStreamGuard guard(capture_stream);
+    create_blas_workspaces();  // outside the graph's pool (exec/cached_memory.h)
+  }
+  // No memory freed inside the capture can be given back: what is cached goes back now (not timed).
+  const CaptureMemoryScope memory;
   const auto start = std::chrono::steady_clock::now();
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
@@ -232,6 +239,11 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, boo
   const auto stream = at::cuda::getStreamFromPool();
   order_after(stream, caller);
   C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));  // CUDA's own call: see capture()
+  {
+    c10::cuda::CUDAStreamGuard guard(stream);
+    create_blas_workspaces();  // outside the graphs' pools (exec/cached_memory.h)
+  }
+  const CaptureMemoryScope memory;  // cached memory given back once, before the first segment
   try {
     c10::cuda::CUDAStreamGuard guard(stream);
     for (std::size_t s = 0; s < segments.size(); ++s) {

@@ -1,6 +1,7 @@
 #include "graphbench/exec/reference_graph.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/exec/cached_memory.h"
 #include "graphbench/exec/graph_inspect.h"
 #include "graphbench/exec/shared_graph_pool.h"
 
@@ -38,10 +39,16 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
     if (before_capture) before_capture();
   }
   c10::cuda::device_synchronize();
-  const auto start = std::chrono::steady_clock::now();
-  impl_->warmup_ms = std::chrono::duration<double, std::milli>(start - warmup_start).count();
+  impl_->warmup_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
+  at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
   {
-    at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
+    c10::cuda::CUDAStreamGuard guard(capture_stream);
+    create_blas_workspaces();  // outside the graph's pool (exec/cached_memory.h)
+  }
+  const CaptureMemoryScope memory;  // what is cached goes back before the capture (exec/cached_memory.h)
+  const auto start = std::chrono::steady_clock::now();
+  {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
     if (SharedGraphPool::active()) {
       impl_->graph->capture_begin(pool_for_capture());

@@ -2,6 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
+#include "graphbench/exec/cached_memory.h"
 #include "graphbench/report/progress.h"
 #include "graphbench/runner/case_back_to_back.h"
 #include "graphbench/runner/case_profile.h"
@@ -32,6 +33,27 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Declared before the case's instance and runners, destroyed after them: gives back the device
+// memory the caching allocator still keeps cached for them (their graphs' pools, the eager steps'
+// blocks; exec/cached_memory.h), so that the next case starts without it.
+class CachedMemoryReleasedAtEnd {
+ public:
+  explicit CachedMemoryReleasedAtEnd(bool cuda) : cuda_(cuda) {}
+  ~CachedMemoryReleasedAtEnd() {
+    if (!cuda_) return;
+    try {
+      release_cached_device_memory();
+    } catch (const std::exception&) {
+      // A CUDA error left by the case: the next one reports it.
+    }
+  }
+  CachedMemoryReleasedAtEnd(const CachedMemoryReleasedAtEnd&) = delete;
+  CachedMemoryReleasedAtEnd& operator=(const CachedMemoryReleasedAtEnd&) = delete;
+
+ private:
+  bool cuda_;
+};
+
 }  // namespace
 
 std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
@@ -45,6 +67,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     if (log != nullptr) *log << "  " << spec.name << ": " << line << std::endl;
   };
 
+  const CachedMemoryReleasedAtEnd release_at_end(context.device.is_cuda());
   std::unique_ptr<CaseInstance> instance;
   try {
     at::manual_seed(context.seed);

@@ -1,5 +1,6 @@
 #include "graphbench/runner/sweep_memory.h"
 
+#include "graphbench/exec/cached_memory.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/exec/shared_graph_pool.h"
 #include "graphbench/sweep/sweep_verdict.h"
@@ -68,6 +69,11 @@ std::vector<SharedPoolMeasurement> measure_shared_pools(const Workload& workload
     } catch (const std::exception& e) {
       m.reserved_bytes.reset();
       m.error = error_text(e);
+    }
+    try {
+      release_cached_device_memory();  // the pool and its cases are gone: as after a case (runner/benchmark_case.cpp)
+    } catch (const std::exception&) {
+      // A CUDA error left by the captures: what follows reports it.
     }
     out.push_back(std::move(m));
   }
