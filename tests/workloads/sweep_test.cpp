@@ -135,7 +135,7 @@ TEST_CASE("a swept model case runs point by point, a size the model rejects fail
   CHECK(outcome.report.shared_pools.empty());  // no pool to share on the CPU
 }
 
-TEST_CASE("a package with a dynamic batch takes any batch, a fixed one only its own; a dynamic size up to its max") {
+TEST_CASE("a package with a dynamic batch takes any batch, a fixed one only its own, a dynamic size up to its max") {
   const json dynamic = json::parse(R"([{"shape": [-1, 3, 224, 224], "dtype": "float32"}])");
   const json fixed = json::parse(R"([{"shape": [8, 3, 224, 224], "dtype": "float32"}])");
   const auto given = [](std::int64_t batch, const char* dtype) {
