@@ -455,7 +455,6 @@ def export_piece(case, piece, k, args, scope, whole_file, fmt, settings):
     import torch
 
     if fmt == "pt2" and piece.tag["capturable"]:
-        import own_code
         import torch._inductor
 
         path = piece_path(whole_file, scope, k, "pt2")
