@@ -29,13 +29,17 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (scripts/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
-Pieces: --scope layer|attention-out|modules=REGEX|auto (TorchScript) splits the model with
+Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
 torch.fx at the scope's boundaries (scripts/model_pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
-beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece; the suite's case (named <stem>-pt-<scope>)
+beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece (TorchScript); with
+--format pt2, beside <stem>.pt2, one AOTInductor package <stem>.<scope>.piece<K>.pt2 per piece
+(torch.export of the piece, then aoti_compile_and_package; inference only), except that a piece that
+cannot be captured (data-dependent shapes, a host read: torch.export may not take it) is TorchScript
+there too. The suite's case (named <stem>-<format>-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
-written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
+written. With --mode train (--format pt) the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
 model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
@@ -157,8 +161,9 @@ def parse_args(argv):
     p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
                    help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
-                        "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
-                        "--mode train a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
+                        "model's file, a file per piece (pt: TorchScript; pt2: an AOTInductor package, a piece that "
+                        "cannot be captured TorchScript), and a case that runs the chain of pieces (with --mode "
+                        "train, pt only, a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
@@ -178,8 +183,11 @@ def parse_args(argv):
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
     if args.scope is not None:
-        if args.format != ["pt"]:
-            p.error("--scope writes TorchScript pieces: give --format pt with it (AOTInductor pieces are not made yet)")
+        if "pt2" in args.format and args.mode == "train":
+            p.error("--scope --mode train writes a training step over TorchScript pieces: give --format pt with it "
+                    "(AOTInductor pieces are inference)")
+        if args.dynamic_batch:
+            p.error("--scope: the pieces are compiled at the traced shapes; --dynamic-batch does not go with it")
         if args.dry_run:
             p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     return args
@@ -337,17 +345,19 @@ def trace_torchscript(case, model, inputs):
     return module
 
 
-def package_configs(case, settings, read_bytes=None, weights_bytes=None):
+def package_configs(case, settings, read_bytes=None, weights_bytes=None, inputs=None):
     """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
-    graphbench compares a case's inputs with the recorded ones before it runs the package, and takes
-    the bytes a step must read (`read_bytes`, where given) as the case's roofline, or, where
-    `weights_bytes` is given, those plus its state inputs at the case's own sizes (a KV cache swept
-    over batch or length). No metadata where this PyTorch cannot record it."""
+    graphbench compares a case's inputs (a piece's: `inputs`, [{"shape", "dtype"}], where given)
+    with the recorded ones before it runs the package, and takes the bytes a step must read
+    (`read_bytes`, where given) as the case's roofline, or, where `weights_bytes` is given, those
+    plus its state inputs at the case's own sizes (a KV cache swept over batch or length). No
+    metadata where this PyTorch cannot record it."""
     import torch._inductor
 
     configs = dict(settings)
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs())}
+        recorded = case.recorded_inputs() if inputs is None else inputs
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded)}
         if read_bytes is not None:
             configs["aot_inductor.metadata"]["graphbench_read_bytes"] = str(read_bytes)
         if weights_bytes is not None:
@@ -439,11 +449,37 @@ def export(case, fmt, path, device, settings, channels_last=False):
     return times, sizes
 
 
-def piece_path(whole_file, scope, k):
-    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
+def piece_path(whole_file, scope, k, fmt="pt"):
+    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.<fmt>."""
     whole_file = str(whole_file)
-    stem = whole_file[:-len(".pt")] if whole_file.endswith(".pt") else whole_file
-    return Path(f"{stem}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
+    for suffix in (".pt2", ".pt"):
+        if whole_file.endswith(suffix):
+            whole_file = whole_file[:-len(suffix)]
+            break
+    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}.piece{k}.{fmt}")
+
+
+def export_piece(case, piece, k, args, scope, whole_file, fmt, settings):
+    """Writes piece k, called on `args`; returns its file and what runs it as the file does. pt: a
+    TorchScript trace. pt2: an AOTInductor package (torch.export of the piece's GraphModule, then
+    aoti_compile_and_package), recording its inputs for graphbench; a piece that cannot be captured
+    (data-dependent shapes or a host read, which torch.export may not take) is a TorchScript trace
+    even then, and graphbench's aoti workload runs it as such."""
+    import torch
+
+    if fmt == "pt2" and piece.tag["capturable"]:
+        import torch._inductor
+
+        path = piece_path(whole_file, scope, k, "pt2")
+        inputs = [{"shape": list(t.shape), "dtype": own_code.dtype_name(t)} for t in args]
+        configs = package_configs(case, settings, model_zoo.read_bytes(piece.module), inputs=inputs)
+        exported = torch.export.export(piece.module, tuple(args), strict=False)
+        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
+        return path, torch._inductor.aoti_load_package(str(path))
+    path = piece_path(whole_file, scope, k, "pt")
+    traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
+    torch.jit.save(traced, str(path))
+    return path, traced
 
 
 def default_tolerance(case, tolerances):
@@ -452,11 +488,12 @@ def default_tolerance(case, tolerances):
     return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
 
 
-def export_pieces(case, scope, whole_file, device, tolerances):
-    """Splits the model at the scope's boundaries (model_pieces.py), writes each piece as TorchScript
-    beside the whole model's file and returns the case's "pieces" and "piece_outputs" (paths
-    absolute). The chain of traced pieces is run on the model's inputs and compared with the whole
-    model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
+def export_pieces(case, scope, whole_file, device, tolerances, fmt="pt", settings=None):
+    """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
+    whole model's file (export_piece: TorchScript, or for pt2 an AOTInductor package) and returns
+    the case's "pieces" and "piece_outputs" (paths absolute). The chain of written pieces is run on
+    the model's inputs and compared with the whole model's output: a chain that differs is an error
+    (RuntimeError), and nothing is returned.
     Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
     normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
     whole model are compared on one forward each from the same random state."""
@@ -481,9 +518,7 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         pieces, outputs, traced_pieces = [], [], []
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
-            traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
-            path = piece_path(whole_file, scope, k)
-            torch.jit.save(traced, str(path))
+            path, traced = export_piece(case, piece, k, args, scope, whole_file, fmt, settings or {})
             outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
@@ -565,7 +600,8 @@ def main(argv):
             if args.scope is not None:
                 try:
                     pieces, outputs = export_pieces(case, args.scope, path, device,
-                                                    {"rtol": args.rtol, "atol": args.atol})
+                                                    {"rtol": args.rtol, "atol": args.atol}, fmt,
+                                                    dict(args.inductor_config))
                 except model_pieces.BadScope as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2

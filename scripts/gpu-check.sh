@@ -61,7 +61,9 @@
 #     scopes    capture scopes side by side (docs/models.md, "Splitting a model into pieces"): the
 #               models of configs/scopes.json exported and split into pieces (scripts/scopes-suite.sh
 #               writes the suite to $SCOPES_SUITE, default models/scopes.json; SCOPES_SUITE=
-#               configs/scopes.json rewrites the committed one), run swept over their scopes
+#               configs/scopes.json rewrites the committed one; $SCOPES_MODELS picks the models,
+#               $SCOPES_FORMATS=pt,pt2 adds AOTInductor pieces of llama, resnet50 and conv_attention
+#               beside the TorchScript ones), run swept over their scopes
 #               ($MODEL_ARGS), then Python's figures on the same pieces (make_graphed_callables per
 #               scope, reduce-overhead on the whole model, the four of the whole model) beside them
 #               (results/scopes)

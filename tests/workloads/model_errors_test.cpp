@@ -16,17 +16,6 @@ namespace {
 using namespace graphbench;
 using namespace graphbench::testing;
 
-// The message of the InputError that the preflight of the suite's cases throws.
-std::string preflight_error(const ModelDir& dir, const std::string& cases) {
-  const SuiteSpec suite = dir.load(cases);
-  try {
-    preflight_suite(suite, WorkloadRegistry::global());
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 std::string mlp_case(const std::string& extra) {
   return R"([{"name": "m", "workload": "torchscript", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}])" + extra + "}]";
 }

@@ -10,6 +10,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/record/result_record.h"
 #include "graphbench/runner/benchmark_case.h"
+#include "graphbench/runner/suite_runner.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/suite_parser.h"
 
@@ -67,6 +68,17 @@ inline std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, std::uint
 inline std::string load_error(const ModelDir& dir, const std::string& cases) {
   try {
     dir.load(cases);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The message of the InputError that the preflight of the suite's cases throws ("(no error)" if none).
+inline std::string preflight_error(const ModelDir& dir, const std::string& cases) {
+  const SuiteSpec suite = dir.load(cases);
+  try {
+    preflight_suite(suite, WorkloadRegistry::global());
   } catch (const InputError& e) {
     return e.what();
   }
