@@ -297,34 +297,26 @@ class AotiCase final : public CaseInstance {
     }
     const bench::ChainRun chain = bench::run_chain(spec_, pieces, calls, inputs_);
     const std::vector<at::Tensor> expected = whole.run(inputs_);
-    const std::string difference = bench::chain_difference(chain.outputs, expected, tolerance_.rtol, tolerance_.atol);
-    if (!difference.empty()) {
-      throw EngineError(fmt::format("the chain of {} pieces differs from the whole package {}: {}",
-                                    pieces.pieces.size(), file, difference));
-    }
+    bench::require_chain_equals_whole(chain, pieces.pieces.size(), expected, tolerance_.rtol, tolerance_.atol,
+                                      "package " + file);
     Builder b("aoti_pieces");
-    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
-    std::vector<std::vector<ValueId>> outputs;
-    const auto resolve = [&](const bench::PieceRef& ref) {
-      return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
-    };
+    bench::PieceValues values(bench::declare_model_inputs(b, inputs_, feed_));
     for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
       const bench::ScriptPiece& piece = pieces.pieces[k];
-      std::vector<ValueId> args;
-      for (const auto& ref : piece.inputs) args.push_back(resolve(ref));
+      const std::vector<ValueId> args = values.inputs_of(piece);
       b.set_tag(piece.tag);
       if (packages[k]) {
-        outputs.push_back(ops::aoti_call(b, packages[k], chain.piece_inputs[k], piece.path, args));
+        values.add_piece_outputs(ops::aoti_call(b, packages[k], chain.piece_inputs[k], piece.path, args));
       } else {
         ops::ScriptModuleCall call;
         call.module = modules.at(k);
         call.example_inputs = chain.piece_inputs[k];
         call.label = piece.path;
-        outputs.push_back(ops::script_module_call(b, std::move(call), args, {}));
+        values.add_piece_outputs(ops::script_module_call(b, std::move(call), args, {}));
       }
     }
     b.clear_tag();
-    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), resolve(pieces.outputs[i]));
+    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), values.at(pieces.outputs[i]));
     return b.build();
   }
 

@@ -227,22 +227,14 @@ class TorchScriptCase final : public CaseInstance {
       at::NoGradGuard no_grad;
       expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));
     }
-    const std::string difference = bench::chain_difference(chain.outputs, expected, tolerance_.rtol, tolerance_.atol);
-    if (!difference.empty()) {
-      throw EngineError(fmt::format("the chain of {} pieces differs from the whole model {}: {}", pieces.pieces.size(),
-                                    bench::param_string(spec_, "path"), difference));
-    }
+    bench::require_chain_equals_whole(chain, pieces.pieces.size(), expected, tolerance_.rtol, tolerance_.atol,
+                                      "model " + bench::param_string(spec_, "path"));
     Builder b(train_ ? "torchscript_pieces_train" : "torchscript_pieces");
-    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, inputs_, feed_);
-    std::vector<std::vector<ValueId>> outputs;
+    bench::PieceValues values(bench::declare_model_inputs(b, inputs_, feed_));
     std::vector<ValueId> params;  // mode train: every piece's, in piece order
-    const auto resolve = [&](const bench::PieceRef& ref) {
-      return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
-    };
     for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
       const bench::ScriptPiece& piece = pieces.pieces[k];
-      std::vector<ValueId> args;
-      for (const auto& ref : piece.inputs) args.push_back(resolve(ref));
+      const std::vector<ValueId> args = values.inputs_of(piece);
       ops::ScriptModuleCall call;
       call.module = modules[k];
       call.example_inputs = chain.piece_inputs[k];
@@ -255,15 +247,15 @@ class TorchScriptCase final : public CaseInstance {
         params.insert(params.end(), piece_params.begin(), piece_params.end());
       }
       b.set_tag(piece.tag);
-      outputs.push_back(ops::script_module_call(b, call, args, piece_params));
+      values.add_piece_outputs(ops::script_module_call(b, call, args, piece_params));
     }
     b.clear_tag();
     if (train_) {
       require_trainable_params();
-      add_loss_backward_and_update(b, resolve(pieces.outputs.at(0)), params);
+      add_loss_backward_and_update(b, values.at(pieces.outputs.at(0)), params);
       return b.build();
     }
-    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), resolve(pieces.outputs[i]));
+    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), values.at(pieces.outputs[i]));
     return b.build();
   }
 

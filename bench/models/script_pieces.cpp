@@ -4,6 +4,7 @@
 #include "models/model_case.h"
 #include "models/script_model.h"
 
+#include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/script_module.h"
 #include "graphbench/plan/tensor_spec.h"
@@ -264,6 +265,14 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
     }
   }
   return "";
+}
+
+void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
+                                double rtol, double atol, const std::string& whole_name) {
+  const std::string difference = chain_difference(chain.outputs, whole, rtol, atol);
+  if (!difference.empty()) {
+    throw EngineError(fmt::format("the chain of {} pieces differs from the whole {}: {}", pieces, whole_name, difference));
+  }
 }
 
 }  // namespace graphbench::bench

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "graphbench/plan/op_tag.h"
+#include "graphbench/plan/program.h"
 #include "graphbench/suite/suite_spec.h"
 #include "graphbench/workload/descriptor.h"
 
@@ -88,5 +89,29 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, const std::
 // "" when the chain's outputs equal the whole model's within the tolerance, else what differs.
 std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
                              double atol);
+// EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference
+// finds a difference.
+void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
+                                double rtol, double atol, const std::string& whole_name);
+
+// The program values that pieces' refs name while a program is built: the model's inputs, and the
+// outputs of the pieces added so far (add_piece_outputs in piece order).
+class PieceValues {
+ public:
+  explicit PieceValues(std::vector<ValueId> inputs) : inputs_(std::move(inputs)) {}
+  ValueId at(const PieceRef& ref) const {
+    return ref.input >= 0 ? inputs_.at(ref.input) : outputs_.at(ref.piece).at(ref.output);
+  }
+  std::vector<ValueId> inputs_of(const ScriptPiece& piece) const {
+    std::vector<ValueId> values;
+    for (const auto& ref : piece.inputs) values.push_back(at(ref));
+    return values;
+  }
+  void add_piece_outputs(std::vector<ValueId> outputs) { outputs_.push_back(std::move(outputs)); }
+
+ private:
+  std::vector<ValueId> inputs_;
+  std::vector<std::vector<ValueId>> outputs_;
+};
 
 }  // namespace graphbench::bench
