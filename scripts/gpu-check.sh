@@ -100,6 +100,9 @@
 #               ($SERVING_ARGS, default --max-time 3 --profile off)
 #     serving-reexport  the serving decoder exported again after serving-llama, with the compile
 #               cache the first export filled: its export times in results/serving-llama/reexport.txt
+#     serving-weights-apart  the serving decoder exported with its weights beside the library
+#               (package_constants_in_so=false, a binary blob): its export times, and a short run at
+#               batch 8 (results/serving-weights-apart): whether the C++ compile gets shorter
 #     ddp       configs/ddp.json data-parallel with --nproc 1 and --nproc 2 (one GPU per rank,
 #               NVLink multicast off; $DDP_ARGS, default --max-time 4), results in results/ddp-n1 and
 #               results/ddp-n2; then its benchmark cases as before the overlap (--grad-overlap off
@@ -514,6 +517,24 @@ JOIN
       package_facts "$(ls models/reexport/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)" \
         > "$OUT/results/serving-llama/reexport.txt" 2>&1
       du -sh "$TORCHINDUCTOR_CACHE_DIR" >> "$OUT/results/serving-llama/reexport.txt" 2>&1
+      ;;
+    serving-weights-apart)
+      # The serving decoder exported with its weights beside the library instead of inside it
+      # (AOTInductor's package_constants_in_so=false, a binary blob in the package): whether the C++
+      # compile, which wrote the weights into the library, gets shorter, and whether graphbench's
+      # loader runs such a package (a short run at batch 8): results/serving-weights-apart.
+      py=${PYTHON:-python3}
+      max_seq=${SERVING_MAX_SEQ:-4096}
+      mkdir -p "$OUT/results/serving-weights-apart"
+      run serving-weights-apart-export "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
+        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" \
+        --inductor-config aot_inductor.package_constants_in_so=false \
+        --inductor-config aot_inductor.package_constants_on_disk_format='"binary_blob"' \
+        -o models/weights-apart --suite models/weights-apart/serving-llama.json || status=1
+      package_facts "$(ls models/weights-apart/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)" \
+        > "$OUT/results/serving-weights-apart/package.txt" 2>&1
+      run serving-weights-apart "$gb" run --config models/weights-apart/serving-llama.json --variants eager,graph \
+        --max-time 5 --profile off -o "$OUT/results/serving-weights-apart" || status=1
       ;;
     decode-llama-pt)
       py=${PYTHON:-python3}
