@@ -453,15 +453,16 @@ def read_bytes(model):
     return total
 
 
-def state_fill(shape, dtype, seed=0, scale=1.0):
+def state_fill(shape, dtype, seed=0, scale=1.0, device="cpu"):
     """The starting values of an input with role state (a KV cache), as graphbench draws them:
-    torch.randn(shape) from a CPU generator seeded with `seed`, in float32, times `scale`, then
-    cast to `dtype`. LibTorch's at::randn with a CPU generator of the same seed draws the same
-    values (the same PyTorch version)."""
+    torch.randn(shape) on `device` from a generator of that device seeded with `seed`, in float32,
+    times `scale`, then cast to `dtype`. LibTorch's at::randn with a generator of the same device
+    and seed draws the same values (the same PyTorch version)."""
     import torch
 
-    generator = torch.Generator(device="cpu").manual_seed(seed)
-    return (torch.randn(tuple(shape), generator=generator, dtype=torch.float32) * scale).to(dtype)
+    generator = torch.Generator(device=device).manual_seed(seed)
+    drawn = torch.randn(tuple(shape), generator=generator, dtype=torch.float32, device=device)
+    return (drawn * scale).to(dtype)
 
 
 def make_inputs(case, device):
@@ -471,7 +472,8 @@ def make_inputs(case, device):
     tensors = []
     for spec in case.inputs():
         if spec.get("role") == "state":
-            t = state_fill(spec["shape"], torch_dtype(spec["dtype"]), spec.get("seed", 0), spec.get("scale", 1.0))
+            t = state_fill(spec["shape"], torch_dtype(spec["dtype"]), spec.get("seed", 0), spec.get("scale", 1.0),
+                           device=device)
         elif spec["dtype"] == "int64":
             low, high = spec["range"]
             t = torch.randint(low, high, spec["shape"], generator=generator, dtype=torch.int64)

@@ -8,6 +8,9 @@
 #include "graphbench/suite/suite_parser.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+#endif
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -183,14 +186,30 @@ std::vector<ModelInput> read_model_inputs(const CaseSpec& spec) {
   return out;
 }
 
+namespace {
+
+// A generator of `device`'s kind of its own (the global one left as it is), seeded with `seed`.
+at::Generator seeded_generator(at::Device device, std::uint64_t seed) {
+#ifdef GRAPHBENCH_WITH_CUDA
+  if (device.is_cuda()) {
+    at::Generator generator = at::cuda::detail::createCUDAGenerator(device.index());
+    generator.set_current_seed(seed);
+    return generator;
+  }
+#endif
+  return at::detail::createCPUGenerator(seed);
+}
+
+}  // namespace
+
 std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device) {
   std::vector<at::Tensor> out;
   for (const auto& input : inputs) {
     const auto options = at::TensorOptions().dtype(input.dtype).device(device);
     if (input.state) {
-      at::Generator generator = at::detail::createCPUGenerator(static_cast<std::uint64_t>(input.seed));
-      const at::Tensor drawn = at::randn(input.shape, generator, at::TensorOptions().dtype(at::kFloat));
-      out.push_back((drawn * input.scale).to(options));
+      at::Generator generator = seeded_generator(device, static_cast<std::uint64_t>(input.seed));
+      const at::Tensor drawn = at::randn(input.shape, generator, at::TensorOptions().dtype(at::kFloat).device(device));
+      out.push_back((drawn * input.scale).to(input.dtype));
     } else if (input.dtype == at::kLong) {
       out.push_back(at::randint(input.low, input.high, input.shape, options));
     } else {
