@@ -215,9 +215,20 @@ package_facts() {
 }
 # The serving sweep's decoder: the Llama-class one of configs/decode.json, bfloat16, its KV cache as
 # state, one package for every batch up to 256.
+serving_max_seq=${SERVING_MAX_SEQ:-4096}
 serving_llama=(hf:llama --hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
                --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
-               --decode --cache-as-state --dtype bfloat16 --batch 8 --dynamic-batch 256 --format pt2)
+               --hf-config max_position_embeddings="$serving_max_seq" --decode --cache-as-state --dtype bfloat16
+               --batch 8 --dynamic-batch 256 --format pt2 --max-seq "$serving_max_seq" --pos $((serving_max_seq / 2)))
+# export_serving NAME DIR [EXPORT ARGS]: the serving decoder exported into DIR (suite DIR/serving-llama.json).
+export_serving() {
+  local name=$1 dir=$2
+  shift 2
+  run "$name" "${PYTHON:-python3}" scripts/export_model.py "${serving_llama[@]}" "$@" -o "$dir" \
+    --suite "$dir/serving-llama.json"
+}
+# serving_package DIR: the serving decoder's package in DIR, if it was made.
+serving_package() { ls "$1"/hf-llama-bmax256-decode-m"$serving_max_seq"-*-state-bfloat16.pt2 2> /dev/null | head -1; }
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"
@@ -484,15 +495,11 @@ JOIN
       cp models/cache-state*.json models/*-state*.json "$OUT/results/cache-state-llama/" 2>/dev/null
       ;;
     serving-llama)
-      py=${PYTHON:-python3}
-      max_seq=${SERVING_MAX_SEQ:-4096}
       batches=${SERVING_BATCHES:-1,2,4,$(seq -s, 8 8 256)}
       read -r -a serving_args <<< "${SERVING_ARGS:---max-time 3 --profile off}"
-      run serving-llama-export "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
-        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" -o models --suite models/serving-llama.json || status=1
+      export_serving serving-llama-export models || status=1
       mkdir -p "$OUT/results/serving-llama"
-      package=$(ls models/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)
-      package_facts "$package" > "$OUT/results/serving-llama/package.txt" 2>&1
+      package_facts "$(serving_package models)" > "$OUT/results/serving-llama/package.txt" 2>&1
       # Disk use every 10 s while the sweep runs (each load unpacks the package in the temporary directory).
       ( while sleep 10; do { date +%T; df -h / /tmp | tail -n +2; du -sh /tmp 2> /dev/null; } >> "$OUT/logs/serving-disk-watch.log"; done ) &
       watch_pid=$!
@@ -504,18 +511,13 @@ JOIN
     serving-reexport)
       # The same export again, with the compile cache that the first one filled
       # ($TORCHINDUCTOR_CACHE_DIR): where the time goes the second time (results/serving-llama/reexport.txt).
-      py=${PYTHON:-python3}
-      max_seq=${SERVING_MAX_SEQ:-4096}
-      if ! ls models/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 > /dev/null 2>&1; then
+      if [[ -z $(serving_package models) ]]; then
         echo "=== serving-reexport: skipped, serving-llama made no package" | tee -a "$OUT/logs/summary.log"
         continue
       fi
-      run serving-llama-reexport "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
-        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" -o models/reexport \
-        --suite models/reexport/serving-llama.json || status=1
+      export_serving serving-llama-reexport models/reexport || status=1
       mkdir -p "$OUT/results/serving-llama"
-      package_facts "$(ls models/reexport/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)" \
-        > "$OUT/results/serving-llama/reexport.txt" 2>&1
+      package_facts "$(serving_package models/reexport)" > "$OUT/results/serving-llama/reexport.txt" 2>&1
       du -sh "$TORCHINDUCTOR_CACHE_DIR" >> "$OUT/results/serving-llama/reexport.txt" 2>&1
       ;;
     serving-weights-apart)
@@ -523,16 +525,11 @@ JOIN
       # (AOTInductor's package_constants_in_so=false, a binary blob in the package): whether the C++
       # compile, which wrote the weights into the library, gets shorter, and whether graphbench's
       # loader runs such a package (a short run at batch 8): results/serving-weights-apart.
-      py=${PYTHON:-python3}
-      max_seq=${SERVING_MAX_SEQ:-4096}
       mkdir -p "$OUT/results/serving-weights-apart"
-      run serving-weights-apart-export "$py" scripts/export_model.py "${serving_llama[@]}" --max-seq "$max_seq" \
-        --pos $((max_seq / 2)) --hf-config max_position_embeddings="$max_seq" \
+      export_serving serving-weights-apart-export models/weights-apart \
         --inductor-config aot_inductor.package_constants_in_so=false \
-        --inductor-config aot_inductor.package_constants_on_disk_format='"binary_blob"' \
-        -o models/weights-apart --suite models/weights-apart/serving-llama.json || status=1
-      package_facts "$(ls models/weights-apart/hf-llama-bmax256-decode-m"$max_seq"-*-state-bfloat16.pt2 2>/dev/null | head -1)" \
-        > "$OUT/results/serving-weights-apart/package.txt" 2>&1
+        --inductor-config aot_inductor.package_constants_on_disk_format='"binary_blob"' || status=1
+      package_facts "$(serving_package models/weights-apart)" > "$OUT/results/serving-weights-apart/package.txt" 2>&1
       run serving-weights-apart "$gb" run --config models/weights-apart/serving-llama.json --variants eager,graph \
         --max-time 5 --profile off -o "$OUT/results/serving-weights-apart" || status=1
       ;;

@@ -319,10 +319,7 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
                   "scopes": {}}
     for scope in scopes:
         groups = model_pieces.segments([p.tag for p in split.pieces], scope)
-        segments = [Segment(split.pieces, indices) for _, indices in groups]
-        seg_calls = [s.module for s in segments]
-        entry = {"graphs": sum(1 for captured, _ in groups if captured),
-                 "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+        segments, seg_calls, entry = scope_segments(split, groups)
         try:
             samples = []
             with torch.no_grad():
@@ -367,10 +364,7 @@ def measure_train_pieces(case, model, inputs, target, scopes, args):
     groupings = [(scope.text(), model_pieces.segments(tags, scope)) for scope in scopes]
     groupings.append(("fwd-bwd", [(True, list(range(len(split.pieces))))]))
     for name, groups in groupings:
-        segments = [Segment(split.pieces, indices, train=True) for _, indices in groups]
-        seg_calls = [s.module for s in segments]
-        entry = {"graphs": sum(1 for captured, _ in groups if captured),
-                 "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+        segments, seg_calls, entry = scope_segments(split, groups, train=True)
         try:
             samples = []
             with torch.no_grad():
@@ -382,6 +376,15 @@ def measure_train_pieces(case, model, inputs, target, scopes, args):
             entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
         figure["scopes"][name] = entry
     return figure
+
+
+def scope_segments(split, groups, train=False):
+    """A scope's segments (groups: (captured, piece indices) per segment), their calls, and the
+    figure's entry with the graphs and the pieces run eagerly."""
+    segments = [Segment(split.pieces, indices, train=train) for _, indices in groups]
+    entry = {"graphs": sum(1 for captured, _ in groups if captured),
+             "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+    return segments, [s.module for s in segments], entry
 
 
 def graph_captured_segments(seg_calls, groups, sample_args_of):

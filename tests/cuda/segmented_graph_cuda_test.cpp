@@ -92,12 +92,7 @@ TEST_CASE("segmented graph: training across segments follows eager's params", "[
   ModelStore initial;
   init_tagged_params(initial, m);
   ModelStore reference = initial.clone();
-  std::vector<float> eager_losses;
-  {
-    Engine engine(reference);
-    auto eager = make_executor(ExecutorKind::kEager, engine, Policy::train());
-    for (const Feed& feed : feeds) eager_losses.push_back(eager->run(program, feed).at(0).item<float>());
-  }
+  const std::vector<float> eager_losses = eager_training_losses(program, reference, feeds);
   // fwd-bwd: forward and backward one graph, the optimizer eager. layer: prescale eager, then a
   // graph per layer and one for the loss and backward op (autograd across three graphs), the
   // optimizer eager.

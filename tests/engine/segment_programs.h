@@ -155,6 +155,17 @@ inline std::vector<Feed> tagged_batches(const TaggedMlp& m, int steps, bool with
   return feeds;
 }
 
+// The losses of eager training steps over `feeds`, training `store` in place: the reference a
+// scoped executor's steps must follow.
+inline std::vector<float> eager_training_losses(const std::shared_ptr<const Program>& program, ModelStore& store,
+                                                const std::vector<Feed>& feeds) {
+  Engine engine(store);
+  auto eager = make_executor(ExecutorKind::kEager, engine, Policy::train());
+  std::vector<float> losses;
+  for (const Feed& feed : feeds) losses.push_back(eager->run(program, feed).at(0).item<float>());
+  return losses;
+}
+
 inline const std::vector<std::string>& tagged_param_names() {
   static const std::vector<std::string> names{"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
                                               "fc1.weight.momentum_buffer", "fc2.weight.momentum_buffer"};

@@ -91,12 +91,7 @@ TEST_CASE("segmented static: training under every scope follows eager's params s
   init_tagged_params(initial, m);
   ModelStore reference = initial.clone();
   auto program = tagged_training(m);
-  std::vector<float> eager_losses;
-  {
-    Engine engine(reference);
-    auto eager = make_executor(ExecutorKind::kEager, engine, Policy::train());
-    for (const Feed& feed : feeds) eager_losses.push_back(eager->run(program, feed).at(0).item<float>());
-  }
+  const std::vector<float> eager_losses = eager_training_losses(program, reference, feeds);
   // fwd-bwd: forward and backward (with prescale) one segment, optimizer eager. layer: prescale
   // eager (crossing into layer 0), layers 0 and 1, loss and backward captured, optimizer eager.
   // auto with an uncapturable prescale: it runs eagerly, its value crossing into the rest.
