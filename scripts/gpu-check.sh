@@ -67,6 +67,10 @@
 #               ($MODEL_ARGS), then Python's figures on the same pieces (make_graphed_callables per
 #               scope, reduce-overhead on the whole model, the four of the whole model) beside them
 #               (results/scopes)
+#     scopes-export  starts the scopes stage's exports in the background, like models-export (the
+#               scopes stage waits for them); $SCOPES_PT2_MODELS (e.g. resnet50) exports those models'
+#               AOTInductor pieces beside, in a suite of their own joined to the first (each piece is a
+#               C++ compile: the Llama step's twenty pieces per batch take long)
 #     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
@@ -98,6 +102,9 @@
 #               results.md sets graphbench's capture sizes against vLLM's list; the package's size,
 #               its weights' bytes and its export times in results/serving-llama/package.txt
 #               ($SERVING_ARGS, default --max-time 3 --profile off)
+#     serving-export  starts serving-llama's export in the background, like models-export (serving-llama
+#               waits for it and for every other export started so, so that no compile runs beside
+#               its timings)
 #     serving-reexport  the serving decoder exported again after serving-llama, with the compile
 #               cache the first export filled: its export times in results/serving-llama/reexport.txt
 #     serving-weights-apart  the serving decoder exported with its weights beside the library
@@ -181,6 +188,12 @@ wait_background() {  # wait_background NAME PID: waits for an export started in 
 wait_export() { wait_background models-export "$export_pid"; export_pid=; }
 wait_decode_export() { wait_background decode-export "$decode_export_pid"; decode_export_pid=; }
 wait_sweep_export() { wait_background sweep-export "$sweep_export_pid"; sweep_export_pid=; }
+serving_export_pid=
+scopes_export_pid=
+wait_serving_export() { wait_background serving-export "$serving_export_pid"; serving_export_pid=; }
+wait_scopes_export() { wait_background scopes-export "$scopes_export_pid"; scopes_export_pid=; }
+# Before a timed stage: every export still compiling in the background finished.
+wait_all_exports() { wait_export; wait_decode_export; wait_sweep_export; wait_serving_export; wait_scopes_export; }
 # parallel_exports "NAME|EXPORT ARGS" ...: scripts/export_model.py for each, side by side, each into
 # models/NAME.json with its log in $OUT/logs/NAME.log; fails when one failed.
 parallel_exports() {
@@ -229,6 +242,22 @@ export_serving() {
 }
 # serving_package DIR: the serving decoder's package in DIR, if it was made.
 serving_package() { ls "$1"/hf-llama-bmax256-decode-m"$serving_max_seq"-*-state-bfloat16.pt2 2> /dev/null | head -1; }
+# scopes_export SUITE: scripts/scopes-suite.sh into SUITE; with $SCOPES_PT2_MODELS, those models'
+# AOTInductor pieces exported side by side into a suite of their own, then joined to SUITE.
+scopes_export() {
+  local suite=$1 pt2_suite=${1%.json}-pt2.json pid= code=0
+  if [[ -n ${SCOPES_PT2_MODELS:-} ]]; then
+    run scopes-export-pt2 env PYTHON="${PYTHON:-python3}" SCOPES_MODELS="$SCOPES_PT2_MODELS" SCOPES_FORMATS=pt2 \
+      scripts/scopes-suite.sh models "$pt2_suite" &
+    pid=$!
+  fi
+  run scopes-export env PYTHON="${PYTHON:-python3}" scripts/scopes-suite.sh models "$suite" || code=1
+  if [[ -n $pid ]]; then
+    wait "$pid" || code=1
+    join_suites "$suite" "$suite" "$pt2_suite"
+  fi
+  return $code
+}
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"
@@ -424,10 +453,16 @@ JOIN
         --graphbench "$OUT/results/own-code/results.json" "${python_args[@]}" \
         -o "$OUT/results/own-code/python-baseline.json" || status=1
       ;;
+    scopes-export)
+      scopes_export "${SCOPES_SUITE:-models/scopes.json}" > "$OUT/logs/scopes-export-all.log" 2>&1 &
+      scopes_export_pid=$!
+      echo "=== scopes-export: started in the background (pid $scopes_export_pid)" | tee -a "$OUT/logs/summary.log"
+      ;;
     scopes)
       py=${PYTHON:-python3}
       scopes_suite=${SCOPES_SUITE:-models/scopes.json}
-      run scopes-export env PYTHON="$py" scripts/scopes-suite.sh models "$scopes_suite" || status=1
+      wait_all_exports
+      [[ -f $scopes_suite ]] || scopes_export "$scopes_suite" || status=1
       run scopes "$gb" run --config "$scopes_suite" "${model_args[@]}" -o "$OUT/results/scopes" || status=1
       mkdir -p "$OUT/results/scopes"
       cp "$scopes_suite" "$OUT/results/scopes/exported-suite.json" 2>/dev/null
@@ -494,10 +529,16 @@ JOIN
       mkdir -p "$OUT/results/cache-state-llama"
       cp models/cache-state*.json models/*-state*.json "$OUT/results/cache-state-llama/" 2>/dev/null
       ;;
+    serving-export)
+      export_serving serving-llama-export models > /dev/null &
+      serving_export_pid=$!
+      echo "=== serving-export: started in the background (pid $serving_export_pid)" | tee -a "$OUT/logs/summary.log"
+      ;;
     serving-llama)
       batches=${SERVING_BATCHES:-1,2,4,$(seq -s, 8 8 256)}
       read -r -a serving_args <<< "${SERVING_ARGS:---max-time 3 --profile off}"
-      export_serving serving-llama-export models || status=1
+      wait_all_exports
+      [[ -n $(serving_package models) ]] || export_serving serving-llama-export models || status=1
       mkdir -p "$OUT/results/serving-llama"
       package_facts "$(serving_package models)" > "$OUT/results/serving-llama/package.txt" 2>&1
       # Disk use every 10 s while the sweep runs (each load unpacks the package in the temporary directory).
