@@ -237,7 +237,7 @@ class ModelCase:
         for entry in self.dynamic_dims():
             for name, largest in entry.values():
                 if name not in made:
-                    made[name] = torch.export.Dim(name, min=1, max=largest)
+                    made[name] = dynamic_dim(torch, name, largest)
         return tuple({d: made[name] for d, (name, _) in entry.items()} or None for entry in self.dynamic_dims())
 
     def recorded_inputs(self):
@@ -261,6 +261,19 @@ class ModelCase:
     def from_json(data):
         known = {f for f in ModelCase.__dataclass_fields__}
         return ModelCase(**{k: v for k, v in data.items() if k in known})
+
+
+def dynamic_dim(torch, name, largest):
+    """torch.export's dynamic size for dynamic_shapes: a named Dim in [1, largest], except the KV
+    cache's length where this PyTorch has Dim.DYNAMIC. A named Dim makes every guard the trace adds
+    a constraint export must prove over the whole range, and torch 2.11 could not prove
+    min(16*L, 32*L) == 16*L (two strides of the cache compared) for L in [1, 512]: the export
+    failed. Dim.DYNAMIC(min, max) keeps the size symbolic and bounded and checks such guards in the
+    package at run time; the caches' lengths are still tied to one another by the ops that use them."""
+    dim = torch.export.Dim
+    if name == "cache" and hasattr(dim, "DYNAMIC"):
+        return dim.DYNAMIC(min=1, max=largest)
+    return dim(name, min=1, max=largest)
 
 
 def is_batched(spec):
