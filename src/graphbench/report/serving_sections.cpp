@@ -21,6 +21,7 @@ json serving_list_to_json(const ServingListCost& l) {
           {"eager_unmeasured", l.eager_unmeasured},
           {"pool_each_bytes", json_or_null(l.pool_each_bytes)},
           {"shared_pool_bytes", json_or_null(l.shared_pool_bytes)},
+          {"largest_pool_bytes", json_or_null(l.largest_pool_bytes)},
           {"capture_ms", json_or_null(l.capture_ms)}};
 }
 
@@ -38,7 +39,11 @@ std::string serving_mib(const std::optional<std::int64_t>& bytes) {
 
 std::string serving_list_row(const char* name, const ServingListCost& l) {
   std::string pools = serving_mib(l.pool_each_bytes);
-  if (l.shared_pool_bytes) pools += fmt::format(" (shared: {})", serving_mib(l.shared_pool_bytes));
+  if (l.shared_pool_bytes) {
+    pools += fmt::format(" (shared: {})", serving_mib(l.shared_pool_bytes));
+  } else if (l.largest_pool_bytes) {
+    pools += fmt::format(" (shared: at least {})", serving_mib(l.largest_pool_bytes));
+  }
   std::string eager = std::to_string(l.eager_batches);
   if (l.eager_interpolated > 0) eager += fmt::format(" ({} interpolated)", l.eager_interpolated);
   std::string sizes = serving_short_sizes(l.sizes);
@@ -61,6 +66,7 @@ json serving_comparison_to_json(const ServingComparison& c) {
           {"mean_step_ratio", json_or_null(c.mean_step_ratio)},
           {"graphs_ratio", json_or_null(c.graphs_ratio)},
           {"pool_ratio", json_or_null(c.pool_ratio)},
+          {"shared_pool_ratio_at_most", json_or_null(c.shared_pool_ratio_at_most)},
           {"capture_ratio", json_or_null(c.capture_ratio)},
           {"step_within", kServingStepWithin},
           {"at_most_share", kServingAtMostShare},
@@ -78,9 +84,13 @@ std::string serving_comparison_markdown(const ServingComparison& c) {
   out += "|---|---|--:|--:|--:|--:|--:|\n";
   out += serving_list_row("graphbench", c.graphbench);
   out += serving_list_row("vLLM default", c.vllm);
+  std::string pool = serving_ratio_text(c.pool_ratio, "the pool memory");
+  if (c.shared_pool_ratio_at_most) {
+    pool += fmt::format(" (a pool each; sharing one pool, as vLLM does: at most {:.2f}x)", *c.shared_pool_ratio_at_most);
+  }
   out += fmt::format("\n- graphbench's list against vLLM's: {}, {}, {}, {}: ",
                      serving_ratio_text(c.mean_step_ratio, "the mean step"), serving_ratio_text(c.graphs_ratio, "the graphs"),
-                     serving_ratio_text(c.pool_ratio, "the pool memory"), serving_ratio_text(c.capture_ratio, "the capture time"));
+                     pool, serving_ratio_text(c.capture_ratio, "the capture time"));
   if (!c.meets_aim) {
     out += fmt::format("not judged: {}.\n", markdown_cell(c.not_judged));
   } else {

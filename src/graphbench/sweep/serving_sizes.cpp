@@ -58,19 +58,23 @@ ServingListCost serving_list_cost(const std::vector<SweepPointFigures>& points, 
   std::sort(cost.sizes.begin(), cost.sizes.end());
   cost.graphs = static_cast<std::int64_t>(cost.sizes.size());
   std::optional<std::int64_t> pools = 0;
+  std::optional<std::int64_t> largest = 0;
   std::optional<double> capture = 0.0;
   for (const std::int64_t size : cost.sizes) {
     const SweepPointFigures* p = serving_ok_point_at(points, size);
     if (p == nullptr) {
       cost.missing.push_back(size);
       pools.reset();
+      largest.reset();
       capture.reset();
       continue;
     }
     if (pools && p->pool_bytes) {
       *pools += *p->pool_bytes;
+      *largest = std::max(*largest, *p->pool_bytes);
     } else {
       pools.reset();
+      largest.reset();
     }
     if (capture && p->capture_ms) {
       *capture += *p->capture_ms + p->warmup_ms.value_or(0.0);
@@ -79,6 +83,7 @@ ServingListCost serving_list_cost(const std::vector<SweepPointFigures>& points, 
     }
   }
   cost.pool_each_bytes = pools;
+  if (!cost.sizes.empty()) cost.largest_pool_bytes = largest;
   cost.capture_ms = capture;
 
   double total_us = 0.0;
@@ -118,6 +123,7 @@ ServingComparison compare_with_vllm(const SweepVerdict& v) {
   c.mean_step_ratio = serving_ratio_of(c.graphbench.mean_step_us, c.vllm.mean_step_us);
   c.graphs_ratio = serving_ratio_of<std::int64_t>(c.graphbench.graphs, c.vllm.graphs);
   c.pool_ratio = serving_ratio_of(c.graphbench.pool_each_bytes, c.vllm.pool_each_bytes);
+  c.shared_pool_ratio_at_most = serving_ratio_of(c.graphbench.shared_pool_bytes, c.vllm.largest_pool_bytes);
   c.capture_ratio = serving_ratio_of(c.graphbench.capture_ms, c.vllm.capture_ms);
   if (!c.vllm.missing.empty()) {
     c.not_judged = fmt::format("the sweep did not measure the graph at vLLM's sizes {}", serving_sizes_text(c.vllm.missing));
@@ -127,7 +133,8 @@ ServingComparison compare_with_vllm(const SweepVerdict& v) {
     c.not_judged = "the graphs' pool memory was not measured at every captured size";
   } else {
     c.meets_aim = *c.mean_step_ratio <= kServingStepWithin && *c.graphs_ratio <= kServingAtMostShare &&
-                  *c.pool_ratio <= kServingAtMostShare;
+                  *c.pool_ratio <= kServingAtMostShare &&
+                  c.shared_pool_ratio_at_most.value_or(0.0) <= kServingAtMostShare;
   }
   return c;
 }

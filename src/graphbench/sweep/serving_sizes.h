@@ -41,6 +41,8 @@ struct ServingListCost {
   std::int64_t graphs = 0;
   std::optional<std::int64_t> pool_each_bytes;  // a pool per graph: the sizes' pools summed
   std::optional<std::int64_t> shared_pool_bytes;  // one pool shared by all (measured for graphbench's list only)
+  // The largest of the sizes' pools: one pool shared by every graph of the list holds at least this.
+  std::optional<std::int64_t> largest_pool_bytes;
   std::optional<double> capture_ms;  // capture and warm-up of every graph, summed
 };
 
@@ -56,9 +58,14 @@ struct ServingComparison {
   std::optional<double> mean_step_ratio;
   std::optional<double> graphs_ratio;
   std::optional<double> pool_ratio;  // a pool each against a pool each
+  // vLLM keeps its graphs in one shared pool: graphbench's shared pool against the largest of
+  // vLLM's pools, the most that the ratio of the two shared pools can be (vLLM's shared pool is
+  // not measured; it holds at least its largest graph's).
+  std::optional<double> shared_pool_ratio_at_most;
   std::optional<double> capture_ratio;
-  // Within 2% of vLLM's mean step with at most half its graphs and pool memory; absent when the
-  // figures it needs are not known (`not_judged` says why).
+  // Within 2% of vLLM's mean step with at most half its graphs and pool memory (a pool each, and
+  // sharing one pool where graphbench's shared pool was measured); absent when the figures it
+  // needs are not known (`not_judged` says why).
   std::optional<bool> meets_aim;
   std::string not_judged;
 };
