@@ -1,11 +1,6 @@
 // aoti: your own model as an AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package),
 // run with torch::inductor::AOTIModelPackageLoader as one op of an engine program.
 //   mode inference  the model's forward
-//   pieces          (mode inference) a model split into pieces (scripts/export_model.py --scope
-//                   --format pt2): one op per piece, tagged (OpTag) and wired as the case says,
-//                   each piece an AOTInductor package, or a TorchScript file for a piece that
-//                   cannot be captured (data-dependent shapes: torch.export may not take it); the
-//                   chain's output is compared with the whole package's (`path`) before it runs
 //   mode train      one whole training step compiled into the package (scripts/export_model.py
 //                   --mode train --format pt2: forward, loss, backward and the optimizer's update),
 //                   its state (params, buffers, optimizer state) read from the case's `state` file
@@ -16,11 +11,12 @@
 // Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
 // with the reason. Packages written by scripts/export_model.py record their inputs, and a case
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
+// A model in pieces is TorchScript (workload torchscript): AOTInductor packages of pieces crashed
+// PyTorch 2.11's package loader (docs/scopes.md), so a case with `pieces` is refused.
 #include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
-#include "models/script_pieces.h"
 #include "models/training_package.h"
 
 #include "graphbench/core/errors.h"
@@ -28,7 +24,6 @@
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/aoti_package.h"
 #include "graphbench/ops/aoti_training_step.h"
-#include "graphbench/ops/script_module.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/plan/tensor_spec.h"
 #include "graphbench/runner/engine_runner.h"
@@ -59,23 +54,8 @@ ParamDecl state_file_param() {
   return p;
 }
 
-// A piece whose file ends in .pt2 is an AOTInductor package; any other a TorchScript file.
-bool is_package_piece(const bench::ScriptPiece& piece) {
-  const std::string& path = piece.path;
-  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".pt2") == 0;
-}
-
 std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {
   if (auto problem = bench::check_model_inputs(params)) return problem;
-  if (auto problem = bench::check_pieces(params)) return problem;
-  if (params.contains("pieces")) {
-    if (mode == "train") {
-      return ParamProblem{"/pieces", "expected no pieces in mode train (AOTInductor pieces are inference; a training "
-                                     "step over pieces is a torchscript case: scripts/export_model.py --mode train "
-                                     "--scope ... --format pt)"};
-    }
-    if (auto problem = bench::check_no_state_inputs(params, "a chain of pieces")) return problem;
-  }
   if (mode == "train") {
     if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
   }
@@ -103,37 +83,31 @@ WorkloadDescriptor aoti_descriptor() {
               bench::model_inputs_param(), state_file_param()};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
-  d.params.push_back(bench::pieces_param("the piece's AOTInductor package (.pt2), or the TorchScript file of a piece "
-                                         "that cannot be captured, relative to the suite file"));
-  d.params.push_back(bench::piece_outputs_param());
+  const std::string pieces_are_torchscript =
+      "the aoti workload runs a whole package; pieces are TorchScript (workload torchscript: "
+      "scripts/export_model.py --scope ... --format pt; docs/scopes.md)";
+  d.refused_params = {{"pieces", pieces_are_torchscript}, {"piece_outputs", pieces_are_torchscript}};
   d.check = check_aoti_params;
   d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
 
-std::map<std::string, std::string> package_metadata(const CaseSpec& spec, const std::string& file,
-                                                    const std::string& field = "path") {
+std::map<std::string, std::string> package_metadata(const CaseSpec& spec, const std::string& file) {
   try {
     return ops::AotiPackage::read_metadata(file);
   } catch (const std::exception& e) {
-    bench::fail_case_field(spec, field,
+    bench::fail_case_field(spec, "path",
                            fmt::format("{}: not an AOTInductor package (case {}; {}). A TorchScript file runs with "
                                        "workload \"torchscript\"",
                                        file, spec.name, error_text(e)));
   }
 }
 
-// The inputs a package recorded ([{"shape", "dtype"}]), or null where it recorded none.
-nlohmann::json recorded_inputs(const std::map<std::string, std::string>& metadata) {
-  const auto found = metadata.find(kInputsMetadataKey);
-  if (found == metadata.end()) return nullptr;
-  auto recorded = nlohmann::json::parse(found->second, nullptr, /*allow_exceptions=*/false);
-  return recorded.is_array() ? recorded : nlohmann::json();
-}
-
 // The inputs the exporter recorded, as the case would write them (range aside).
 void check_recorded_inputs(const CaseSpec& spec, const std::string& file, const std::map<std::string, std::string>& metadata) {
-  const nlohmann::json recorded = recorded_inputs(metadata);
+  const auto found = metadata.find(kInputsMetadataKey);
+  if (found == metadata.end()) return;
+  const auto recorded = nlohmann::json::parse(found->second, nullptr, /*allow_exceptions=*/false);
   if (!recorded.is_array()) return;
   nlohmann::json given = nlohmann::json::array();
   for (const auto& input : spec.params.at("inputs")) given.push_back({{"shape", input.at("shape")}, {"dtype", input.at("dtype")}});
@@ -143,24 +117,6 @@ void check_recorded_inputs(const CaseSpec& spec, const std::string& file, const 
                                        "package runs only at the shapes it was compiled for (-1: any size up to its \"max\")",
                                        file, recorded.dump(), given.dump(), spec.name));
   }
-}
-
-// Tensors as a package records its inputs.
-nlohmann::json input_specs(const std::vector<at::Tensor>& tensors) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& t : tensors) out.push_back({{"shape", t.sizes().vec()}, {"dtype", dtype_name(t.scalar_type())}});
-  return out;
-}
-
-// A package piece's run: its inputs checked against those it recorded first (a package does not
-// check them itself), so that a wiring at other shapes is refused rather than read out of bounds.
-bench::PieceCall package_piece_call(std::shared_ptr<ops::AotiPackage> package, nlohmann::json recorded) {
-  return [package = std::move(package), recorded = std::move(recorded)](const std::vector<at::Tensor>& args) {
-    if (recorded.is_array() && !bench::inputs_fit_recorded(recorded, input_specs(args))) {
-      throw InputError(fmt::format("the package was compiled for the inputs {}", recorded.dump()));
-    }
-    return package->run(args);
-  };
 }
 
 // A positive number the exporter recorded under `key`, or 0 (none recorded).
@@ -225,12 +181,8 @@ class AotiCase final : public CaseInstance {
     if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata, declared_);
     inputs_ = bench::make_model_inputs(declared_, device_);
     auto package = ops::AotiPackage::load(file, device_);
-    if (bench::has_pieces(spec_)) {
-      program_ = build_pieces_program(*package, file);
-    } else {
-      program_ = train_ ? build_train_program(std::move(package), file, metadata)
-                        : build_inference_program(std::move(package), file);
-    }
+    program_ = train_ ? build_train_program(std::move(package), file, metadata)
+                      : build_inference_program(std::move(package), file);
   }
 
   std::string skip_reason(const Variant&) const override { return skip_reason_; }
@@ -244,8 +196,7 @@ class AotiCase final : public CaseInstance {
     config.program = program_;
     config.executor = bench::executor_for(variant);
     config.policy = train_ ? Policy::train() : bench::model_inference_policy(declared_);
-    // A TorchScript piece's profiling executor specialises it over its first calls: settle it too.
-    config.options.warmup_steps = has_script_pieces_ ? 5 : 3;
+    config.options.warmup_steps = 3;
     config.options.fallback_to_eager = true;
     config.options.scope = spec_.scope;
     config.feed = feed_;
@@ -270,53 +221,6 @@ class AotiCase final : public CaseInstance {
     const std::vector<ValueId> ids = bench::declare_model_inputs(b, declared_, inputs_, feed_, initial_);
     const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
     for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
-    return b.build();
-  }
-
-  // One op per piece, each tagged from its piece, wired as the case says (script_pieces.h). The chain
-  // runs once first: its pieces' inputs are what each op is built at, and its output must equal the
-  // whole package's.
-  std::shared_ptr<const Program> build_pieces_program(ops::AotiPackage& whole, const std::string& file) {
-    const bench::ScriptPieces pieces = bench::read_pieces(spec_);
-    std::vector<std::shared_ptr<ops::AotiPackage>> packages;  // null for a TorchScript piece
-    std::map<std::size_t, torch::jit::Module> modules;        // the TorchScript pieces
-    std::vector<bench::PieceCall> calls;
-    for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
-      const bench::ScriptPiece& piece = pieces.pieces[k];
-      if (is_package_piece(piece)) {
-        bench::check_piece_file(spec_, pieces, k);
-        const auto metadata = package_metadata(spec_, piece.path, fmt::format("pieces/{}/path", k));
-        packages.push_back(ops::AotiPackage::load(piece.path, device_));
-        calls.push_back(package_piece_call(packages.back(), recorded_inputs(metadata)));
-      } else {
-        has_script_pieces_ = true;
-        packages.push_back(nullptr);
-        modules.emplace(k, bench::load_script_piece(spec_, pieces, k, device_));
-        calls.push_back(bench::script_piece_call(modules.at(k)));
-      }
-    }
-    const bench::ChainRun chain = bench::run_chain(spec_, pieces, calls, inputs_);
-    const std::vector<at::Tensor> expected = whole.run(inputs_);
-    bench::require_chain_equals_whole(chain, pieces.pieces.size(), expected, tolerance_.rtol, tolerance_.atol,
-                                      "package " + file);
-    Builder b("aoti_pieces");
-    bench::PieceValues values(bench::declare_model_inputs(b, inputs_, feed_));
-    for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
-      const bench::ScriptPiece& piece = pieces.pieces[k];
-      const std::vector<ValueId> args = values.inputs_of(piece);
-      b.set_tag(piece.tag);
-      if (packages[k]) {
-        values.add_piece_outputs(ops::aoti_call(b, packages[k], chain.piece_inputs[k], piece.path, args));
-      } else {
-        ops::ScriptModuleCall call;
-        call.module = modules.at(k);
-        call.example_inputs = chain.piece_inputs[k];
-        call.label = piece.path;
-        values.add_piece_outputs(ops::script_module_call(b, std::move(call), args, {}));
-      }
-    }
-    b.clear_tag();
-    for (std::size_t i = 0; i < pieces.outputs.size(); ++i) b.output(fmt::format("output{}", i), values.at(pieces.outputs[i]));
     return b.build();
   }
 
@@ -362,7 +266,6 @@ class AotiCase final : public CaseInstance {
   bool train_;
   bench::Tolerance tolerance_;
   double read_bytes_ = 0.0;
-  bool has_script_pieces_ = false;
   std::string skip_reason_;
   std::vector<bench::ModelInput> declared_;
   std::vector<at::Tensor> inputs_;
@@ -378,25 +281,10 @@ class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
   void preflight(const CaseSpec& spec) const override {
     const std::string file = bench::checked_model_file(spec, "an AOTInductor package (.pt2)");
     if (spec.mode == "train") bench::checked_model_file(spec, "a training step's state (TorchScript)", "state");
-    const std::optional<bench::ScriptPieces> pieces =
-        bench::has_pieces(spec) ? std::optional(bench::read_pieces(spec)) : std::nullopt;
-    if (pieces) {
-      for (std::size_t k = 0; k < pieces->pieces.size(); ++k) bench::check_piece_file(spec, *pieces, k);
-    }
     if (!ops::aoti_supported()) return;
     const auto metadata = package_metadata(spec, file);
     check_package_kind(spec, file, metadata);
     check_recorded_inputs(spec, file, metadata);
-    if (!pieces) return;
-    // Each piece what its file says it is (a piece's inputs are checked when the chain runs).
-    for (std::size_t k = 0; k < pieces->pieces.size(); ++k) {
-      const bench::ScriptPiece& piece = pieces->pieces[k];
-      if (is_package_piece(piece)) {
-        package_metadata(spec, piece.path, fmt::format("pieces/{}/path", k));
-      } else {
-        bench::load_script_piece(spec, *pieces, k, at::kCPU);
-      }
-    }
   }
 
   // The loader unpacks the package's model and constants: at most its entries' sizes unpacked,
@@ -405,20 +293,10 @@ class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
   // every case without loading: nothing to unpack.
   std::vector<UnpackNeed> unpack_needs(const CaseSpec& spec) const override {
     if (!ops::aoti_supported()) return {};
-    std::string file = bench::param_string(spec, "path");
+    const std::string file = bench::param_string(spec, "path");
     std::uint64_t bytes = 0;
     try {
       bytes = unpacked_zip_bytes(file);
-      // A chain of pieces holds the whole package and every piece's at once.
-      if (bench::has_pieces(spec)) {
-        int packages = 0;
-        for (const auto& piece : bench::read_pieces(spec).pieces) {
-          if (!is_package_piece(piece)) continue;
-          bytes += unpacked_zip_bytes(piece.path);
-          ++packages;
-        }
-        file += fmt::format(" with its {} piece package(s)", packages);
-      }
     } catch (const InputError&) {
       return {};  // no package there: preflight names the file and the problem
     }

@@ -82,7 +82,7 @@ WorkloadDescriptor torchscript_descriptor() {
               number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
   d.params.push_back(bench::read_bytes_param());
-  d.params.push_back(bench::pieces_param("the piece's TorchScript file, relative to the suite file"));
+  d.params.push_back(bench::pieces_param());
   d.params.push_back(bench::piece_outputs_param());
   d.check = check_torchscript_params;
   d.sweep_axes = bench::model_sweep_axes();
@@ -216,13 +216,11 @@ class TorchScriptCase final : public CaseInstance {
         for (auto& d : bench::dropout_modules(m)) dropout_modules_.push_back(d);
       }
     }
-    std::vector<bench::PieceCall> calls;
-    for (const auto& m : modules) calls.push_back(bench::script_piece_call(m));
     bench::ChainRun chain;
     std::vector<at::Tensor> expected;
     {
       SeededDraws draws(device_, seed_);
-      chain = bench::run_chain(spec_, pieces, calls, inputs_);
+      chain = bench::run_chain(spec_, pieces, modules, inputs_);
       draws.reseed();
       at::NoGradGuard no_grad;
       expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));

@@ -32,14 +32,12 @@ one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
 torch.fx at the scope's boundaries (scripts/model_pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
-beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece (TorchScript); with
---format pt2, beside <stem>.pt2, one AOTInductor package <stem>.<scope>.piece<K>.pt2 per piece
-(torch.export of the piece, then aoti_compile_and_package; inference only), except that a piece that
-cannot be captured (data-dependent shapes, a host read: torch.export may not take it) is TorchScript
-there too. The suite's case (named <stem>-<format>-<scope>)
+beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pieces are TorchScript
+only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
+when loaded with PyTorch 2.11; docs/scopes.md). The suite's case (named <stem>-pt-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
-written. With --mode train (--format pt) the pieces are traced in train mode, their parameters trainable, and the
+written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
 model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
@@ -110,7 +108,7 @@ def parse_args(argv):
                                              "hf:bert, py:examples/conv_attention.py:make_model")
     p.add_argument("--batch", type=int_list, help="batch sizes, comma-separated (default 1; py: models: the default "
                                                   "of their batch keyword)")
-    p.add_argument("--format", type=format_list, default=["pt", "pt2"], help="pt (TorchScript), pt2 (AOTInductor); default both")
+    p.add_argument("--format", type=format_list, help="pt (TorchScript), pt2 (AOTInductor); default both (with --scope: pt)")
     p.add_argument("-o", "--output", default="models", help="folder for the model files (default models/)")
     p.add_argument("--suite", help="the suite file to write (default OUTPUT/suite.json)")
     p.add_argument("--suite-name", default="models", help="the suite's name (default models)")
@@ -161,12 +159,27 @@ def parse_args(argv):
     p.add_argument("--scope", type=scope_arg, metavar="SCOPE",
                    help="split the model into pieces at a capture scope's boundaries (layer, attention-out, "
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
-                        "model's file, a file per piece (pt: TorchScript; pt2: an AOTInductor package, a piece that "
-                        "cannot be captured TorchScript), and a case that runs the chain of pieces (with --mode "
-                        "train, pt only, a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
+                        "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
+                        "--mode train, a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
+    if args.format is None:
+        args.format = ["pt"] if args.scope is not None else ["pt", "pt2"]
+    if args.scope is not None:
+        # Before the AOTInductor options' own checks, which would ask for --format pt2.
+        if "pt2" in args.format:
+            p.error("--scope splits a model into TorchScript pieces: give --format pt with it (AOTInductor packages of "
+                    "pieces crash when loaded with PyTorch 2.11; docs/scopes.md)")
+        aoti_option = next((name for name, given in (("--inductor-config", args.inductor_config),
+                                                     ("--channels-last", args.channels_last),
+                                                     ("--dynamic-batch", args.dynamic_batch),
+                                                     ("--dynamic-cache", args.dynamic_cache)) if given), None)
+        if aoti_option:
+            p.error(f"--scope splits a model into TorchScript pieces: {aoti_option} is for AOTInductor packages and "
+                    "does not go with it")
+        if args.dry_run:
+            p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     if args.inductor_config and "pt2" not in args.format:
         p.error("--inductor-config sets how AOTInductor compiles: give --format pt2 with it")
     if args.channels_last and (args.mode != "train" or args.format != ["pt2"]):
@@ -182,14 +195,6 @@ def parse_args(argv):
         p.error("--cache-as-state describes a decoding step's KV cache: give --decode with it")
     if not args.decode and (args.max_seq is not None or args.pos is not None):
         p.error("--max-seq and --pos describe a decoding step: give --decode with them")
-    if args.scope is not None:
-        if "pt2" in args.format and args.mode == "train":
-            p.error("--scope --mode train writes a training step over TorchScript pieces: give --format pt with it "
-                    "(AOTInductor pieces are inference)")
-        if args.dynamic_batch:
-            p.error("--scope: the pieces are compiled at the traced shapes; --dynamic-batch does not go with it")
-        if args.dry_run:
-            p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     return args
 
 
@@ -345,19 +350,17 @@ def trace_torchscript(case, model, inputs):
     return module
 
 
-def package_configs(case, settings, read_bytes=None, weights_bytes=None, inputs=None):
+def package_configs(case, settings, read_bytes=None, weights_bytes=None):
     """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
-    graphbench compares a case's inputs (a piece's: `inputs`, [{"shape", "dtype"}], where given)
-    with the recorded ones before it runs the package, and takes the bytes a step must read
-    (`read_bytes`, where given) as the case's roofline, or, where `weights_bytes` is given, those
-    plus its state inputs at the case's own sizes (a KV cache swept over batch or length). No
-    metadata where this PyTorch cannot record it."""
+    graphbench compares a case's inputs with the recorded ones before it runs the package, and
+    takes the bytes a step must read (`read_bytes`, where given) as the case's roofline, or, where
+    `weights_bytes` is given, those plus its state inputs at the case's own sizes (a KV cache swept
+    over batch or length). No metadata where this PyTorch cannot record it."""
     import torch._inductor
 
     configs = dict(settings)
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        recorded = case.recorded_inputs() if inputs is None else inputs
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(recorded)}
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs())}
         if read_bytes is not None:
             configs["aot_inductor.metadata"]["graphbench_read_bytes"] = str(read_bytes)
         if weights_bytes is not None:
@@ -449,34 +452,19 @@ def export(case, fmt, path, device, settings, channels_last=False):
     return times, sizes
 
 
-def piece_path(whole_file, scope, k, fmt="pt"):
-    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.<fmt>."""
+def piece_path(whole_file, scope, k):
+    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
     whole_file = str(whole_file)
-    for suffix in (".pt2", ".pt"):
-        if whole_file.endswith(suffix):
-            whole_file = whole_file[:-len(suffix)]
-            break
-    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}.piece{k}.{fmt}")
+    if whole_file.endswith(".pt"):
+        whole_file = whole_file[:-len(".pt")]
+    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
 
 
-def export_piece(case, piece, k, args, scope, whole_file, fmt, settings):
-    """Writes piece k, called on `args`; returns its file and what runs it as the file does. pt: a
-    TorchScript trace. pt2: an AOTInductor package (torch.export of the piece's GraphModule, then
-    aoti_compile_and_package), recording its inputs for graphbench; a piece that cannot be captured
-    (data-dependent shapes or a host read, which torch.export may not take) is a TorchScript trace
-    even then, and graphbench's aoti workload runs it as such."""
+def export_piece(piece, k, args, scope, whole_file):
+    """Writes piece k, traced on `args` as TorchScript; returns its file and the traced module."""
     import torch
 
-    if fmt == "pt2" and piece.tag["capturable"]:
-        import torch._inductor
-
-        path = piece_path(whole_file, scope, k, "pt2")
-        inputs = [{"shape": list(t.shape), "dtype": own_code.dtype_name(t)} for t in args]
-        configs = package_configs(case, settings, model_zoo.read_bytes(piece.module), inputs=inputs)
-        exported = torch.export.export(piece.module, tuple(args), strict=False)
-        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
-        return path, torch._inductor.aoti_load_package(str(path))
-    path = piece_path(whole_file, scope, k, "pt")
+    path = piece_path(whole_file, scope, k)
     traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
     torch.jit.save(traced, str(path))
     return path, traced
@@ -488,12 +476,11 @@ def default_tolerance(case, tolerances):
     return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
 
 
-def export_pieces(case, scope, whole_file, device, tolerances, fmt="pt", settings=None):
+def export_pieces(case, scope, whole_file, device, tolerances):
     """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
-    whole model's file (export_piece: TorchScript, or for pt2 an AOTInductor package) and returns
-    the case's "pieces" and "piece_outputs" (paths absolute). The chain of written pieces is run on
-    the model's inputs and compared with the whole model's output: a chain that differs is an error
-    (RuntimeError), and nothing is returned.
+    whole model's file (export_piece) and returns the case's "pieces" and "piece_outputs" (paths
+    absolute). The chain of written pieces is run on the model's inputs and compared with the whole
+    model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
     Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
     normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
     whole model are compared on one forward each from the same random state."""
@@ -518,7 +505,7 @@ def export_pieces(case, scope, whole_file, device, tolerances, fmt="pt", setting
         pieces, outputs, traced_pieces = [], [], []
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
-            path, traced = export_piece(case, piece, k, args, scope, whole_file, fmt, settings or {})
+            path, traced = export_piece(piece, k, args, scope, whole_file)
             outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
@@ -604,8 +591,7 @@ def main(argv):
             if args.scope is not None:
                 try:
                     pieces, outputs = export_pieces(case, args.scope, path, device,
-                                                    {"rtol": args.rtol, "atol": args.atol}, fmt,
-                                                    dict(args.inductor_config))
+                                                    {"rtol": args.rtol, "atol": args.atol})
                 except model_pieces.BadScope as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return 2

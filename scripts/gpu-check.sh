@@ -61,16 +61,12 @@
 #     scopes    capture scopes side by side (docs/models.md, "Splitting a model into pieces"): the
 #               models of configs/scopes.json exported and split into pieces (scripts/scopes-suite.sh
 #               writes the suite to $SCOPES_SUITE, default models/scopes.json; SCOPES_SUITE=
-#               configs/scopes.json rewrites the committed one; $SCOPES_MODELS picks the models,
-#               $SCOPES_FORMATS=pt,pt2 adds AOTInductor pieces of llama, resnet50 and conv_attention
-#               beside the TorchScript ones), run swept over their scopes
-#               ($MODEL_ARGS), then Python's figures on the same pieces (make_graphed_callables per
-#               scope, reduce-overhead on the whole model, the four of the whole model) beside them
-#               (results/scopes)
+#               configs/scopes.json rewrites the committed one; $SCOPES_MODELS picks the models),
+#               run swept over their scopes ($MODEL_ARGS), then Python's figures on the same pieces
+#               (make_graphed_callables per scope, reduce-overhead on the whole model, the four of
+#               the whole model) beside them (results/scopes)
 #     scopes-export  starts the scopes stage's exports in the background, like models-export (the
-#               scopes stage waits for them); $SCOPES_PT2_MODELS (e.g. resnet50) exports those models'
-#               AOTInductor pieces beside, in a suite of their own joined to the first (each piece is a
-#               C++ compile: the Llama step's twenty pieces per batch take long)
+#               scopes stage waits for them)
 #     mobilenet-adam  torchvision's MobileNetV3-Small training step with Adam (TorchScript, batch 32),
 #               exported and run alone (results/mobilenet-adam): the case that validation once failed
 #     sweep-export  starts the export of configs/sweeps.json's decoding steps (scripts/sweep-models.sh,
@@ -242,22 +238,8 @@ export_serving() {
 }
 # serving_package DIR: the serving decoder's package in DIR, if it was made.
 serving_package() { ls "$1"/hf-llama-bmax256-decode-m"$serving_max_seq"-*-state-bfloat16.pt2 2> /dev/null | head -1; }
-# scopes_export SUITE: scripts/scopes-suite.sh into SUITE; with $SCOPES_PT2_MODELS, those models'
-# AOTInductor pieces exported side by side into a suite of their own, then joined to SUITE.
-scopes_export() {
-  local suite=$1 pt2_suite=${1%.json}-pt2.json pid= code=0
-  if [[ -n ${SCOPES_PT2_MODELS:-} ]]; then
-    run scopes-export-pt2 env PYTHON="${PYTHON:-python3}" SCOPES_MODELS="$SCOPES_PT2_MODELS" SCOPES_FORMATS=pt2 \
-      scripts/scopes-suite.sh models "$pt2_suite" &
-    pid=$!
-  fi
-  run scopes-export env PYTHON="${PYTHON:-python3}" scripts/scopes-suite.sh models "$suite" || code=1
-  if [[ -n $pid ]]; then
-    wait "$pid" || code=1
-    join_suites "$suite" "$suite" "$pt2_suite"
-  fi
-  return $code
-}
+# scopes_export SUITE: scripts/scopes-suite.sh into SUITE.
+scopes_export() { run scopes-export env PYTHON="${PYTHON:-python3}" scripts/scopes-suite.sh models "$1"; }
 # Sampling of the model suites (long AOTInductor cases fit a call of the device tool).
 read -r -a model_args <<< "${MODEL_ARGS:-}"
 read -r -a python_args <<< "${PYTHON_BASELINE_ARGS:-}"

@@ -19,12 +19,9 @@
 # Every export is attempted; the exit code is 1 when one failed (the suite then holds the others).
 # $PYTHON picks the interpreter; $SCOPES_MODELS the models (default "llama moe resnet18 resnet50";
 # also conv_attention: examples/conv_attention.py split at layer and attention-out boundaries) and
-# $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128), for a shorter run;
-# $SCOPES_FORMATS the formats of the inference models split at layer boundaries (llama, resnet50,
-# conv_attention; default pt): pt,pt2 adds a case of AOTInductor pieces beside each TorchScript one
-# (docs/models.md, "AOTInductor pieces"; the MoE block, whose routing torch.export may not take
-# whole, and the training step stay TorchScript). Then: build/graphbench run --config configs/scopes.json, and
-# scripts/python_baseline.py --suite configs/scopes.json for Python's figures on the same pieces.
+# $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128), for a shorter run.
+# Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
+# configs/scopes.json for Python's figures on the same pieces.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-models}
@@ -40,27 +37,19 @@ mixture-of-experts block whose routing has data-dependent shapes. Models split i
 scripts/export_model.py --scope; random weights. The model files are not committed: make them with \
 scripts/scopes-suite.sh (needs PyTorch and torchvision)."
 append=()
-formats=${SCOPES_FORMATS:-pt}
-case ",$formats," in
-  ,pt,|,pt2,|,pt,pt2,|,pt2,pt,) ;;
-  *) echo "scopes-suite.sh: SCOPES_FORMATS=\"$formats\": expected pt, pt2 or pt,pt2" >&2
-     exit 2 ;;
-esac
-export_model() {  # FORMAT ARGS...: the first writes the suite afresh, the others add to it
-  local format=$1
-  shift
-  "$py" "$here/export_model.py" "$@" --format "$format" -o "$out" --suite "$suite" --suite-name scopes \
+export_model() {  # ARGS...: the first writes the suite afresh, the others add to it
+  "$py" "$here/export_model.py" "$@" --format pt -o "$out" --suite "$suite" --suite-name scopes \
     "${append[@]}" --suite-description "$description" || status=1
   append=(--append)
 }
 for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
   case $model in
-    llama) export_model "$formats" py:examples/llama_decode.py:make_model --batch "${SCOPES_LLAMA_BATCHES:-1,8,32,128}" \
+    llama) export_model py:examples/llama_decode.py:make_model --batch "${SCOPES_LLAMA_BATCHES:-1,8,32,128}" \
              --scope layer,attention-out ;;
-    moe) export_model pt py:examples/moe_block.py:make_model --scope auto ;;
-    resnet18) export_model pt torchvision:resnet18 --batch 32 --mode train --scope layer ;;
-    resnet50) export_model "$formats" torchvision:resnet50 --batch 1,32 --scope layer ;;
-    conv_attention) export_model "$formats" py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
+    moe) export_model py:examples/moe_block.py:make_model --scope auto ;;
+    resnet18) export_model torchvision:resnet18 --batch 32 --mode train --scope layer ;;
+    resnet50) export_model torchvision:resnet50 --batch 1,32 --scope layer ;;
+    conv_attention) export_model py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
     *) echo "scopes-suite.sh: unknown model \"$model\" in SCOPES_MODELS (llama, moe, resnet18, resnet50, conv_attention)" >&2
        exit 2 ;;
   esac

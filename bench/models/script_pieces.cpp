@@ -80,7 +80,7 @@ std::string pieces_where(std::size_t k, const char* name) { return fmt::format("
 
 }  // namespace
 
-ParamDecl pieces_param(const std::string& path_help) {
+ParamDecl pieces_param() {
   ParamDecl layer = typed_param("layer", ParamType::kNumber, -1, "the repeated block (transformer layer, ResNet stage) it "
                                                            "belongs to, from 0; -1 outside any");
   layer.min = -1;
@@ -93,7 +93,7 @@ ParamDecl pieces_param(const std::string& path_help) {
                            "\"layer\", \"attention\", \"capturable\"}]; `path` is then the whole model, which the "
                            "chain is compared with");
   pieces.optional = true;
-  pieces.fields = {typed_param("path", ParamType::kPath, nullptr, path_help.c_str()),
+  pieces.fields = {typed_param("path", ParamType::kPath, nullptr, "the piece's TorchScript file, relative to the suite file"),
                    typed_param("inputs", ParamType::kStringList, nullptr,
                          "its inputs in forward's order: a model input (\"input0\") or an earlier piece's output "
                          "(\"piece2.out0\")"),
@@ -162,58 +162,44 @@ ScriptPieces read_pieces(const CaseSpec& spec) {
   return out;
 }
 
-void check_piece_file(const CaseSpec& spec, const ScriptPieces& pieces, std::size_t k) {
-  const std::string& path = pieces.pieces.at(k).path;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    fail_case_field(spec, pieces_where(k, "path"),
-                    fmt::format("{}: no such file (case {}; scripts/export_model.py --scope writes the pieces "
-                                "beside the whole model)",
-                                path, spec.name));
-  }
-}
-
-torch::jit::Module load_script_piece(const CaseSpec& spec, const ScriptPieces& pieces, std::size_t k,
-                                     at::Device device) {
-  const ScriptPiece& piece = pieces.pieces.at(k);
-  const std::string where = pieces_where(k, "path");
-  check_piece_file(spec, pieces, k);
-  torch::jit::Module module;
-  try {
-    module = torch::jit::load(piece.path, device);
-  } catch (const std::exception& e) {
-    fail_case_field(spec, where, fmt::format("{}: not a TorchScript file (case {}; torch::jit::load: {})", piece.path,
-                                             spec.name, error_text(e)));
-  }
-  const auto forward = module.find_method("forward");
-  if (!forward) {
-    fail_case_field(spec, where,
-                    fmt::format("{}: the TorchScript module has no forward method (case {})", piece.path, spec.name));
-  }
-  const ForwardArguments arguments = forward_arguments(*forward);
-  const std::size_t wired = piece.inputs.size();
-  if (wired < arguments.required || wired > arguments.total) {
-    fail_case_field(spec, pieces_where(k, "inputs"),
-                    fmt::format("piece {} ({}) takes {} input(s), {}; the case wires {} (case {})", k, piece.path,
-                                arguments.total, arguments.signature, wired, spec.name));
-  }
-  module.eval();
-  return module;
-}
-
 std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device) {
   std::vector<torch::jit::Module> out;
-  for (std::size_t k = 0; k < pieces.pieces.size(); ++k) out.push_back(load_script_piece(spec, pieces, k, device));
+  for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
+    const ScriptPiece& piece = pieces.pieces[k];
+    const std::string where = pieces_where(k, "path");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(piece.path, ec)) {
+      fail_case_field(spec, where,
+                      fmt::format("{}: no such file (case {}; scripts/export_model.py --scope writes the pieces "
+                                  "beside the whole model)",
+                                  piece.path, spec.name));
+    }
+    torch::jit::Module module;
+    try {
+      module = torch::jit::load(piece.path, device);
+    } catch (const std::exception& e) {
+      fail_case_field(spec, where, fmt::format("{}: not a TorchScript file (case {}; torch::jit::load: {})", piece.path,
+                                               spec.name, error_text(e)));
+    }
+    const auto forward = module.find_method("forward");
+    if (!forward) {
+      fail_case_field(spec, where, fmt::format("{}: the TorchScript module has no forward method (case {})",
+                                               piece.path, spec.name));
+    }
+    const ForwardArguments arguments = forward_arguments(*forward);
+    const std::size_t wired = piece.inputs.size();
+    if (wired < arguments.required || wired > arguments.total) {
+      fail_case_field(spec, pieces_where(k, "inputs"),
+                      fmt::format("piece {} ({}) takes {} input(s), {}; the case wires {} (case {})", k, piece.path,
+                                  arguments.total, arguments.signature, wired, spec.name));
+    }
+    module.eval();
+    out.push_back(std::move(module));
+  }
   return out;
 }
 
-PieceCall script_piece_call(const torch::jit::Module& module) {
-  return [module = torch::jit::Module(module)](const std::vector<at::Tensor>& args) mutable {
-    return ops::flatten_tensors(module.forward(std::vector<c10::IValue>(args.begin(), args.end())));
-  };
-}
-
-ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, const std::vector<PieceCall>& calls,
+ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<torch::jit::Module>& modules,
                    const std::vector<at::Tensor>& inputs) {
   at::NoGradGuard no_grad;
   std::vector<std::vector<at::Tensor>> outputs;
@@ -227,7 +213,7 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, const std::
     for (const auto& ref : piece.inputs) args.push_back(resolve(ref));
     std::vector<at::Tensor> result;
     try {
-      result = calls.at(k)(args);
+      result = ops::flatten_tensors(modules[k].forward(std::vector<c10::IValue>(args.begin(), args.end())));
     } catch (const std::exception& e) {
       std::vector<TensorSpec> specs;
       for (const auto& t : args) specs.push_back(spec_of(t));

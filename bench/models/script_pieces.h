@@ -1,8 +1,6 @@
 // A model split into pieces (scripts/export_model.py --scope, docs/models.md "Splitting a model
-// into pieces"): a case's `pieces`, each a model file with its wiring and its tag, and
-// `piece_outputs`, the model's outputs. The torchscript workload's pieces are TorchScript files;
-// the aoti workload's are AOTInductor packages (a piece that cannot be captured a TorchScript
-// file), each run by a PieceCall: the wiring, the chain's run and its check are the same. Refs name a model input ("input0") or an output
+// into pieces"): a torchscript case's `pieces`, each a TorchScript file with its wiring and its
+// tag, and `piece_outputs`, the model's outputs. Refs name a model input ("input0") or an output
 // of an earlier piece ("piece2.out1"); the pieces run in the order given, so a wiring to a later
 // piece (or to itself, a cycle) is refused.
 //   "pieces": [{"path": "m.layer.piece0.pt", "inputs": ["input0"], "outputs": 1,
@@ -19,7 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,8 +42,8 @@ struct ScriptPieces {
   std::vector<PieceRef> outputs;
 };
 
-// The two optional parameters of a case with pieces; `path_help` says what a piece's file is.
-ParamDecl pieces_param(const std::string& path_help);
+// The two optional parameters of a torchscript case.
+ParamDecl pieces_param();
 ParamDecl piece_outputs_param();
 
 // The rules of the wiring that the declarations cannot say (a ParamProblem names the field): both
@@ -58,32 +55,18 @@ std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 bool has_pieces(const CaseSpec& spec);
 ScriptPieces read_pieces(const CaseSpec& spec);
 
-// InputError naming the case's pieces/K/path for a piece whose file is not there (or not a file).
-void check_piece_file(const CaseSpec& spec, const ScriptPieces& pieces, std::size_t k);
-
-// Loads piece k's TorchScript file onto `device`, in eval mode: InputError naming pieces/K/path for
-// a missing file or one that is not TorchScript, pieces/K/inputs for a forward that takes another
-// number of inputs than wired.
-torch::jit::Module load_script_piece(const CaseSpec& spec, const ScriptPieces& pieces, std::size_t k,
-                                     at::Device device);
-// Every piece, as load_script_piece.
+// Loads every piece onto `device`: InputError naming the case's pieces/K/path for a missing file,
+// one that is not TorchScript, and a forward that takes another number of inputs than wired.
 std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device);
 
-// What runs one piece: its inputs to its outputs (flattened). An exception is a piece that rejects
-// its inputs.
-using PieceCall = std::function<std::vector<at::Tensor>(const std::vector<at::Tensor>&)>;
-// A TorchScript piece's forward (the module shared, not copied).
-PieceCall script_piece_call(const torch::jit::Module& module);
-
-// Calls the pieces in order on the model's inputs (calls[k] runs piece k), under no_grad: each
-// piece's inputs (what the program's op is built at) and the model's outputs. InputError naming
-// pieces/K for a piece that rejects its inputs (shapes that do not match) or returns another number
-// of tensors than `outputs` says.
+// Calls the pieces in order on the model's inputs: each piece's inputs (what the program's op is
+// built at) and the model's outputs. InputError naming pieces/K for a piece that rejects its inputs
+// (shapes that do not match) or returns another number of tensors than `outputs` says.
 struct ChainRun {
   std::vector<std::vector<at::Tensor>> piece_inputs;
   std::vector<at::Tensor> outputs;
 };
-ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, const std::vector<PieceCall>& calls,
+ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<torch::jit::Module>& modules,
                    const std::vector<at::Tensor>& inputs);
 
 // "" when the chain's outputs equal the whole model's within the tolerance, else what differs.

@@ -228,14 +228,6 @@ add_test(NAME "cli: pieces: models split by scope with PyTorch, wired, run on th
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
 set_tests_properties("cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
-# A model split into AOTInductor pieces (export_model.py --scope --format pt2), where this Python has
-# torch.export and AOTInductor and graphbench the package loader (skipped otherwise): the pt2 case
-# wired and tagged as the pt case, its chain and a mixed chain (one TorchScript piece) run eagerly on
-# the CPU, a piece wired at other shapes than compiled for refused.
-add_test(NAME "cli: pieces: a model split into AOTInductor packages, wired as its TorchScript pieces, run on the CPU"
-         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_model_pieces_aoti.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-aoti ${GB})
-set_tests_properties("cli: pieces: a model split into AOTInductor packages, wired as its TorchScript pieces, run on the CPU"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and

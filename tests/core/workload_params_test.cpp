@@ -1,6 +1,6 @@
 // Workload parameters beyond numbers and strings: lists of objects (each key declared, with
 // defaults and optional keys), integer lists of a fixed length, file paths relative to the suite
-// file, optional parameters, and a workload's own rules between parameters.
+// file, optional parameters, a workload's own rules between parameters, and the keys it refuses.
 #include "support/catch.h"
 
 #include "graphbench/core/errors.h"
@@ -25,7 +25,7 @@ ParamDecl decl(const char* name, ParamType type, json default_value = nullptr) {
 }
 
 // A workload "model": path, items [{size, kind = "a", pair (2 integers in [0, 9], optional)}],
-// an optional scale, and the rule that a "b" item needs a pair.
+// an optional scale, the rule that a "b" item needs a pair, and a key it refuses (pieces).
 WorkloadDescriptor model_workload() {
   WorkloadDescriptor d;
   d.name = "model";
@@ -47,6 +47,7 @@ WorkloadDescriptor model_workload() {
   ParamDecl names = decl("names", ParamType::kStringList);
   names.optional = true;
   d.params = {decl("path", ParamType::kPath), items, scale, names};
+  d.refused_params = {{"pieces", "this workload runs a whole model"}};
   d.check = [](const json& params, const std::string&) -> std::optional<ParamProblem> {
     const json& list = params.at("items");
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -106,6 +107,13 @@ TEST_CASE("params: errors in object lists, integer lists, paths and the workload
         "configs/x.json: /cases/0: missing required key \"path\" (a parameter of workload \"model\")");
   CHECK(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "scale": 2)") ==
         "configs/x.json: /cases/0/scale: expected a number in [0, 1], got 2");
+}
+
+TEST_CASE("params: a key the workload refuses is named with its own message, not as an unknown key") {
+  CHECK(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "pieces": [])") ==
+        "configs/x.json: /cases/0/pieces: this workload runs a whole model");
+  CHECK_THAT(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "piece_outputs": [])"),
+             Catch::StartsWith("configs/x.json: /cases/0/piece_outputs: unknown key (expected one of: "));
 }
 
 TEST_CASE("params: a string list is read as given, empty too, and anything but strings in a list is refused") {

@@ -144,6 +144,19 @@ TEST_CASE("suite: a model that rejects a shape, a dtype or a value fails its cas
   CHECK_THAT(log.str(), Catch::Contains("[4/4] good"));
 }
 
+TEST_CASE("aoti: a case with pieces is refused by the parser, naming the field, in every build") {
+  // Pieces are TorchScript: AOTInductor packages of pieces crashed PyTorch 2.11's loader (docs/scopes.md).
+  ModelDir dir;
+  const std::string file = (dir.path() / "suite.json").string();
+  const std::string refusal = "the aoti workload runs a whole package; pieces are TorchScript (workload torchscript: "
+                              "scripts/export_model.py --scope ... --format pt; docs/scopes.md)";
+  CHECK(load_error(dir, R"([{"name": "m", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}],
+       "pieces": [{"path": "mlp.piece0.pt", "inputs": ["input0"], "outputs": 1}],
+       "piece_outputs": ["piece0.out0"]}])") == file + ": /cases/0/pieces: " + refusal);
+  CHECK(load_error(dir, R"([{"name": "m", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}],
+       "piece_outputs": ["piece0.out0"]}])") == file + ": /cases/0/piece_outputs: " + refusal);
+}
+
 TEST_CASE("aoti: without a package loader every variant is skipped with the reason, with one a TorchScript file is refused") {
   ModelDir dir;
   const SuiteSpec suite = dir.load(R"([{"name": "pkg", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}]}])");

@@ -166,6 +166,9 @@ class SuiteParser {
     const WorkloadDescriptor& workload = read_workload(checker_, object, pointer, workloads_);
     spec.workload = workload.name;
     reject_removed_gradient_sync_keys(checker_, object, pointer);
+    for (const RefusedParam& refused : workload.refused_params) {
+      if (object.contains(refused.name)) checker_.fail(json_pointer_append(pointer, refused.name), refused.message);
+    }
     checker_.check_known_keys(object, pointer, case_keys(workload));
 
     const CommonSettings own = read_common_settings(checker_, object, pointer, false);

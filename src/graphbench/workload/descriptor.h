@@ -66,6 +66,13 @@ struct SweepAxis {
   std::string fixed_param;
 };
 
+// A key that a case of this workload may not set, refused with its own message rather than as an
+// unknown key: what the workload no longer takes, or what belongs to another workload.
+struct RefusedParam {
+  std::string name;
+  std::string message;
+};
+
 struct WorkloadDescriptor {
   std::string name;
   std::string summary;
@@ -74,6 +81,7 @@ struct WorkloadDescriptor {
   std::vector<Variant> variants;      // the variants a case of it may run, in report order
   std::vector<std::string> dtypes;    // float32, float16, bfloat16
   std::vector<ParamDecl> params;
+  std::vector<RefusedParam> refused_params;
   ParamsCheck check;  // optional
   std::vector<SweepAxis> sweep_axes;  // none: its cases cannot sweep
 };
