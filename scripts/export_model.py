@@ -526,7 +526,9 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         # A rounding step of a low-precision output's largest value moves every value it was summed
         # into by as much (a decoder's logits in bfloat16 come out of one long dot product each): the
         # absolute tolerance is at least four steps at the output's largest magnitude.
-        out_atol = max(atol, 4 * torch.finfo(b.dtype).eps * b.abs().max().item()) if b.is_floating_point() and b.numel() else atol
+        out_atol = atol
+        if b.is_floating_point() and b.numel():
+            out_atol = max(atol, 4 * torch.finfo(b.dtype).eps * b.abs().max().item())
         if a.shape != b.shape or not torch.allclose(a.float(), b.float(), rtol=rtol, atol=out_atol):
             raise RuntimeError(f"the chain of pieces differs from the whole model at output {i} (largest difference "
                                f"{model_pieces.largest_difference([a], [b]) if a.shape == b.shape else 'shape'}, "

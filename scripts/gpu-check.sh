@@ -184,8 +184,12 @@ wait_background() {  # wait_background NAME PID: waits for an export started in 
 wait_export() { wait_background models-export "$export_pid"; export_pid=; }
 wait_decode_export() { wait_background decode-export "$decode_export_pid"; decode_export_pid=; }
 wait_sweep_export() { wait_background sweep-export "$sweep_export_pid"; sweep_export_pid=; }
+# Set by the background stages: the timed stage then uses what this job exported, never a file an
+# earlier job left in models/ on a machine that stayed warm.
 serving_export_pid=
+serving_exported=
 scopes_export_pid=
+scopes_exported=
 wait_serving_export() { wait_background serving-export "$serving_export_pid"; serving_export_pid=; }
 wait_scopes_export() { wait_background scopes-export "$scopes_export_pid"; scopes_export_pid=; }
 # Before a timed stage: every export still compiling in the background finished.
@@ -436,15 +440,16 @@ JOIN
         -o "$OUT/results/own-code/python-baseline.json" || status=1
       ;;
     scopes-export)
-      scopes_export "${SCOPES_SUITE:-models/scopes.json}" > "$OUT/logs/scopes-export-all.log" 2>&1 &
+      scopes_export "${SCOPES_SUITE:-models/scopes.json}" > /dev/null &
       scopes_export_pid=$!
+      scopes_exported=1
       echo "=== scopes-export: started in the background (pid $scopes_export_pid)" | tee -a "$OUT/logs/summary.log"
       ;;
     scopes)
       py=${PYTHON:-python3}
       scopes_suite=${SCOPES_SUITE:-models/scopes.json}
       wait_all_exports
-      [[ -f $scopes_suite ]] || scopes_export "$scopes_suite" || status=1
+      [[ -n $scopes_exported ]] || scopes_export "$scopes_suite" || status=1
       run scopes "$gb" run --config "$scopes_suite" "${model_args[@]}" -o "$OUT/results/scopes" || status=1
       mkdir -p "$OUT/results/scopes"
       cp "$scopes_suite" "$OUT/results/scopes/exported-suite.json" 2>/dev/null
@@ -514,13 +519,14 @@ JOIN
     serving-export)
       export_serving serving-llama-export models > /dev/null &
       serving_export_pid=$!
+      serving_exported=1
       echo "=== serving-export: started in the background (pid $serving_export_pid)" | tee -a "$OUT/logs/summary.log"
       ;;
     serving-llama)
       batches=${SERVING_BATCHES:-1,2,4,$(seq -s, 8 8 256)}
       read -r -a serving_args <<< "${SERVING_ARGS:---max-time 3 --profile off}"
       wait_all_exports
-      [[ -n $(serving_package models) ]] || export_serving serving-llama-export models || status=1
+      [[ -n $serving_exported ]] || export_serving serving-llama-export models || status=1
       mkdir -p "$OUT/results/serving-llama"
       package_facts "$(serving_package models)" > "$OUT/results/serving-llama/package.txt" 2>&1
       # Disk use every 10 s while the sweep runs (each load unpacks the package in the temporary directory).
