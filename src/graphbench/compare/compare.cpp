@@ -5,6 +5,7 @@
 
 #include "graphbench/compare/calibrated_rule.h"
 #include "graphbench/compare/calibration.h"
+#include "graphbench/compare/paced_median.h"
 #include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
@@ -69,8 +70,18 @@ const CalibrationEntry* calibration_of(const ResultRecord& base, const CompareOp
                                         : options.calibration->find(base.case_name, base.variant, options.metric);
 }
 
-SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet::Run run) {
-  return {&r.samples_us, label, run, r.min_samples.value_or(0)};
+// With a calibration that paces the record (compare/calibration.h), the set carries its paces.
+SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet::Run run,
+                     const CompareOptions& options) {
+  SampleSet set{&r.samples_us, label, run, r.min_samples.value_or(0)};
+  if (options.calibration != nullptr && options.calibration->is_paced(r.case_name, r.variant)) {
+    if (has_host_pace(r)) {
+      set.paces = &r.host_pace_us;
+    } else {
+      set.pace_missing = true;
+    }
+  }
+  return set;
 }
 
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
@@ -88,8 +99,8 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
     }
   }
   using Run = SampleSet::Run;
-  measure(row, {sample_set(cur, "current", Run::kCurrent), sample_set(*base_eager, "baseline eager", Run::kBaseline)},
-          {sample_set(*cur_eager, "current eager", Run::kCurrent), sample_set(base, "baseline", Run::kBaseline)},
+  measure(row, {sample_set(cur, "current", Run::kCurrent, options), sample_set(*base_eager, "baseline eager", Run::kBaseline, options)},
+          {sample_set(*cur_eager, "current eager", Run::kCurrent, options), sample_set(base, "baseline", Run::kBaseline, options)},
           options, aa_noise, calibration_of(base, options));
 }
 
@@ -134,8 +145,8 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent)},
-              {sample_set(base, "baseline", SampleSet::Run::kBaseline)}, options, aa_noise, calibration_of(base, options));
+      measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent, options)},
+              {sample_set(base, "baseline", SampleSet::Run::kBaseline, options)}, options, aa_noise, calibration_of(base, options));
     }
   }
   std::vector<Comparison> rows{row};
