@@ -357,11 +357,6 @@ int main(int argc, char** argv) {
   calibrate->add_flag("--overlap-only", cal.overlap_only,
                       "Print only how often the runs' 95% intervals overlap (2 runs or more: an A/A pair; no calibration "
                       "is made or written)");
-  calibrate->add_option("--host-pace", cal.host_pace,
-                        "on: records host-bound in most runs are calibrated and compared on their median per host pace "
-                        "(the launch probe timed after each sample: docs/measuring.md); off: on their median")
-      ->check(CLI::IsMember({"on", "off"}))
-      ->capture_default_str();
   app.require_subcommand(0, 1);
 
   try {
@@ -411,7 +406,6 @@ int main(int argc, char** argv) {
       request.slowdown = parse_fraction("--slowdown", cal.slowdown, 10.0);
       request.min_samples = cal.min_samples;
       request.overlap_only = cal.overlap_only;
-      request.host_pace = cal.host_pace == "on";
       return graphbench::run_calibrate(request, std::cout);
     }
     if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);

@@ -83,7 +83,6 @@ struct CalibrateCliOptions {
   std::string slowdown = "10%";
   int min_samples = 5;
   bool overlap_only = false;
-  std::string host_pace = "on";
 };
 
 }  // namespace graphbench::cli

@@ -1,8 +1,6 @@
 // The gate's calibration from no-change runs, and its file (see calibration.h).
 #include "graphbench/compare/calibration.h"
 
-#include "graphbench/compare/paced_median.h"
-
 #include "graphbench/core/errors.h"
 #include "graphbench/json/json_checker.h"
 #include "graphbench/json/json_text.h"
@@ -69,23 +67,6 @@ CalibrationEntry make_entry(const ResultRecord& r, Metric metric) {
 
 const char* calibration_metric_name(Metric metric) { return to_string(metric); }
 
-// Whether a record is compared on its paced median: host-bound in more than half of the runs, and
-// one pace per sample in every run (a record absent or not ok somewhere is not calibrated at all).
-bool paces_record(const std::vector<const RunReport*>& runs, const std::string& case_name, const std::string& variant) {
-  std::size_t host_bound = 0;
-  for (const RunReport* run : runs) {
-    const ResultRecord* r = find_record(*run, case_name, variant);
-    if (!usable_record(r) || !has_host_pace(*r)) return false;
-    if (r->host_bound.value_or(false)) ++host_bound;
-  }
-  return 2 * host_bound > runs.size();
-}
-
-// The record's figure in a calibration: its paced median where the calibration paces it.
-double figure_of(const ResultRecord& r, const GateCalibration& calibration) {
-  return calibration.is_paced(r.case_name, r.variant) ? paced_median(r.samples_us, r.host_pace_us) : record_median(r);
-}
-
 }  // namespace
 
 const CalibrationEntry* GateCalibration::find(const std::string& case_name, const std::string& variant,
@@ -94,13 +75,6 @@ const CalibrationEntry* GateCalibration::find(const std::string& case_name, cons
     if (e.case_name == case_name && e.variant == variant && e.metric == metric) return &e;
   }
   return nullptr;
-}
-
-bool GateCalibration::is_paced(const std::string& case_name, const std::string& variant) const {
-  for (const auto& [c, v] : paced) {
-    if (c == case_name && v == variant) return true;
-  }
-  return false;
 }
 
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha) {
@@ -129,7 +103,7 @@ void fill_spread(CalibrationEntry& entry) {
 }
 
 GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
-                               double alpha, bool host_pace) {
+                               double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) {
     throw InputError(fmt::format("--alpha: expected a number in (0, 1), got {}", alpha));
   }
@@ -143,9 +117,6 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
   for (const RunReport* run : runs) calibration.git_commits.push_back(run->environment.git_commit);
 
   for (const ResultRecord& first : runs[0]->records) {
-    if (host_pace && paces_record(runs, first.case_name, first.variant)) calibration.paced.emplace_back(first.case_name, first.variant);
-  }
-  for (const ResultRecord& first : runs[0]->records) {
     CalibrationEntry time = make_entry(first, Metric::kTime);
     CalibrationEntry speedup = make_entry(first, Metric::kSpeedup);
     std::string why;
@@ -156,11 +127,9 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
                            : fmt::format("{} in {}", to_string(r->status), names[i]);
         continue;
       }
-      time.values.push_back(figure_of(*r, calibration));
+      time.values.push_back(record_median(*r));
       const ResultRecord* eager = find_record(*runs[i], first.case_name, "eager");
-      if (first.variant != "eager" && usable_record(eager)) {
-        speedup.values.push_back(figure_of(*r, calibration) / figure_of(*eager, calibration));
-      }
+      if (first.variant != "eager" && usable_record(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
     }
     if (!why.empty()) {
       calibration.uncalibrated.push_back(fmt::format("{}/{}: {}", first.case_name, first.variant, why));
@@ -208,9 +177,6 @@ std::string calibration_to_json_text(const GateCalibration& c, const IntervalOve
   }
   doc["records"] = entries;
   doc["uncalibrated"] = c.uncalibrated;
-  json paced = json::array();
-  for (const auto& [case_name, variant] : c.paced) paced.push_back({{"case", case_name}, {"variant", variant}});
-  doc["paced"] = paced;
   if (c.evaluation) {
     json rates;
     for (const auto& [name, r] : {std::pair{"time", &c.evaluation->time}, std::pair{"speedup", &c.evaluation->speedup}}) {
@@ -292,17 +258,6 @@ GateCalibration read_calibration_file(const std::string& path) {
     c.entries.push_back(e);
   }
   if (c.entries.empty()) in.fail("/records", "no entry: nothing calibrated");
-  if (doc.contains("paced")) {  // absent in files written before records were paced: none is
-    const json& paced = doc["paced"];
-    if (!paced.is_array()) in.fail_expected("/paced", "an array of {\"case\", \"variant\"} objects", paced);
-    for (std::size_t i = 0; i < paced.size(); ++i) {
-      const std::string at = json_pointer_append("/paced", i);
-      in.check_object(paced[i], at);
-      for (const char* key : {"case", "variant"}) in.check_required_key(paced[i], at, key);
-      c.paced.emplace_back(in.read_non_empty_string(paced[i]["case"], at + "/case"),
-                           in.read_non_empty_string(paced[i]["variant"], at + "/variant"));
-    }
-  }
   return c;
 }
 

@@ -10,12 +10,6 @@
 // (N - 1 degrees of freedom), and q95, the 95% quantile of |log(v_i / v_j)| over the pairs of
 // runs (the run-to-run differences themselves, for reading). `compare --calibration` tests each
 // row against log_sd (compare/calibrated_rule.h). Only records ok in every run are calibrated.
-//
-// Paced records: a record that was host-bound in most runs and kept the host's pace of every
-// sample in every run (timing/host_pace.h) is calibrated, and then compared, on its paced median
-// (compare/paced_median.h) instead of its median, wherever it appears: its time row, its own
-// speedup row, and as the eager reference of its case's speedup rows. Its time then no longer
-// moves with the host's pace between processes; a slowdown of the step itself still shows in full.
 #pragma once
 
 #include "graphbench/compare/compare.h"
@@ -24,7 +18,6 @@
 
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace graphbench {
@@ -60,21 +53,17 @@ struct GateCalibration {
   double alpha = 0.05;                   // family-wise false-alarm rate over a suite's rows (Holm)
   std::vector<CalibrationEntry> entries;
   std::vector<std::string> uncalibrated;  // "case/variant: why" for records left out
-  // The records compared on their paced median (see above), as (case, variant).
-  std::vector<std::pair<std::string, std::string>> paced;
   std::optional<GateEvaluation> evaluation;
 
   const CalibrationEntry* find(const std::string& case_name, const std::string& variant,
                                CompareOptions::Metric metric) const;
-  bool is_paced(const std::string& case_name, const std::string& variant) const;
 };
 
 // Calibrates from `runs` (named by `names` in errors). InputError (exit 2) with fewer than
 // kMinCalibrationRuns runs, runs of different suites or devices, duplicate records or corrupt
 // samples, or nothing to calibrate (no record ok in every run); alpha outside (0, 1).
-// `host_pace` false: no record is paced.
 GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
-                               double alpha = 0.05, bool host_pace = true);
+                               double alpha = 0.05);
 
 // log_sd and q95 of a record's values (positive numbers, at least two).
 void fill_spread(CalibrationEntry& entry);

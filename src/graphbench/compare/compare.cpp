@@ -5,7 +5,6 @@
 
 #include "graphbench/compare/calibrated_rule.h"
 #include "graphbench/compare/calibration.h"
-#include "graphbench/compare/paced_median.h"
 #include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
@@ -70,18 +69,8 @@ const CalibrationEntry* calibration_of(const ResultRecord& base, const CompareOp
                                         : options.calibration->find(base.case_name, base.variant, options.metric);
 }
 
-// With a calibration that paces the record (compare/calibration.h), the set carries its paces.
-SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet::Run run,
-                     const CompareOptions& options) {
-  SampleSet set{&r.samples_us, label, run, r.min_samples.value_or(0)};
-  if (options.calibration != nullptr && options.calibration->is_paced(r.case_name, r.variant)) {
-    if (has_host_pace(r)) {
-      set.paces = &r.host_pace_us;
-    } else {
-      set.pace_missing = true;
-    }
-  }
-  return set;
+SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet::Run run) {
+  return {&r.samples_us, label, run, r.min_samples.value_or(0)};
 }
 
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
@@ -99,8 +88,8 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
     }
   }
   using Run = SampleSet::Run;
-  measure(row, {sample_set(cur, "current", Run::kCurrent, options), sample_set(*base_eager, "baseline eager", Run::kBaseline, options)},
-          {sample_set(*cur_eager, "current eager", Run::kCurrent, options), sample_set(base, "baseline", Run::kBaseline, options)},
+  measure(row, {sample_set(cur, "current", Run::kCurrent), sample_set(*base_eager, "baseline eager", Run::kBaseline)},
+          {sample_set(*cur_eager, "current eager", Run::kCurrent), sample_set(base, "baseline", Run::kBaseline)},
           options, aa_noise, calibration_of(base, options));
 }
 
@@ -145,8 +134,8 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
     if (options.metric == CompareOptions::Metric::kSpeedup) {
       compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
     } else {
-      measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent, options)},
-              {sample_set(base, "baseline", SampleSet::Run::kBaseline, options)}, options, aa_noise, calibration_of(base, options));
+      measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent)},
+              {sample_set(base, "baseline", SampleSet::Run::kBaseline)}, options, aa_noise, calibration_of(base, options));
     }
   }
   std::vector<Comparison> rows{row};

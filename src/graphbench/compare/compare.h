@@ -114,8 +114,6 @@ struct Comparison {
   // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
   double p_value = std::numeric_limits<double>::quiet_NaN();
   int calibration_runs = 0;
-  // Judged against a calibration on paced medians (compare/paced_median.h) for at least one record.
-  bool host_paced = false;
 };
 
 struct CompareResult {

@@ -52,7 +52,7 @@ void slow_down_record(RunReport& report, const std::string& case_name, const std
 }
 
 GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
-                             double alpha, const CompareOptions& options, double slowdown, bool host_pace) {
+                             double alpha, const CompareOptions& options, double slowdown) {
   if (runs.size() < static_cast<std::size_t>(kMinEvaluationRuns)) {
     throw InputError(fmt::format("calibrate: evaluating the gate leave-one-out needs at least {} runs (each held out "
                                  "in turn, the gate calibrated on the other {} or more), got {}",
@@ -71,7 +71,7 @@ GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const st
       others.push_back(runs[i]);
       other_names.push_back(names[i]);
     }
-    const GateCalibration calibration = calibrate_gate(others, other_names, alpha, host_pace);
+    const GateCalibration calibration = calibrate_gate(others, other_names, alpha);
     evaluate_held_out(others, *runs[held], calibration, options, Metric::kTime, slowdown, evaluation.time);
     evaluate_held_out(others, *runs[held], calibration, options, Metric::kSpeedup, slowdown, evaluation.speedup);
   }

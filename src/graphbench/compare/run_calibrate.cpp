@@ -46,13 +46,6 @@ void print_entries(const GateCalibration& c, double slowdown, std::ostream& out)
                        (std::exp(e.q95) - 1.0) * 100.0, catches * 100.0, values);
   }
   for (const std::string& why : c.uncalibrated) out << "not calibrated: " << markdown_cell(why) << "\n";
-  if (!c.paced.empty()) {
-    std::string names;
-    for (const auto& [case_name, variant] : c.paced) names += (names.empty() ? "" : ", ") + case_name + "/" + variant;
-    out << "At the same host pace (host-bound in most runs: each sample divided by the host's pace after it, so the "
-           "values of their rows are per host pace, not microseconds): "
-        << markdown_cell(names) << "\n";
-  }
   out << fmt::format("Rows whose {:.0f}% slowdown the gate catches 95% of the time (one current run against one "
                      "baseline run, Holm at {} over the rows of a metric): {}\n",
                      slowdown * 100.0, c.alpha, share(within_reach, static_cast<int>(c.entries.size())));
@@ -104,13 +97,12 @@ int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
   std::vector<const RunReport*> runs;
   for (const RunReport& r : reports) runs.push_back(&r);
   if (request.overlap_only) return print_overlap_only(request, runs, out);
-  GateCalibration calibration = calibrate_gate(runs, request.runs, request.alpha, request.host_pace);
+  GateCalibration calibration = calibrate_gate(runs, request.runs, request.alpha);
   CompareOptions options;
   options.threshold = request.threshold;
   options.min_samples = request.min_samples;
   if (runs.size() >= static_cast<std::size_t>(kMinEvaluationRuns)) {
-    calibration.evaluation = evaluate_gate(runs, request.runs, request.alpha, options, request.slowdown,
-                                           request.host_pace);
+    calibration.evaluation = evaluate_gate(runs, request.runs, request.alpha, options, request.slowdown);
   }
   const IntervalOverlap overlap = interval_overlap(runs);
 

@@ -19,7 +19,6 @@ struct CalibrateRequest {
   int min_samples = 5;            // the gate's --min-samples
   double slowdown = 0.10;         // injected in the evaluation
   bool overlap_only = false;      // --overlap-only: 2 runs or more, only their interval overlap
-  bool host_pace = true;          // --host-pace: pace the host-bound records (calibration.h)
 };
 
 // Reads the runs (InputError: exit 2), prints, writes; returns kExitOk. With overlap_only, prints

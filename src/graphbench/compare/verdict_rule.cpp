@@ -2,7 +2,6 @@
 #include "graphbench/compare/verdict_rule.h"
 
 #include "graphbench/compare/calibrated_rule.h"
-#include "graphbench/compare/paced_median.h"
 #include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/statistics.h"
@@ -91,18 +90,6 @@ double ratio_of_medians(const std::vector<SampleSet>& numerators, const std::vec
   return ratio;
 }
 
-// As ratio_of_medians, with each set's paced median where it has paces (a calibrated row).
-double ratio_of_figures(const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators) {
-  const auto figure = [](const SampleSet& set) {
-    if (set.samples->empty()) return kNaN;
-    return set.paces != nullptr ? paced_median(*set.samples, *set.paces) : stats::percentile(*set.samples, 50.0);
-  };
-  double ratio = 1.0;
-  for (const SampleSet& set : numerators) ratio *= figure(set);
-  for (const SampleSet& set : denominators) ratio /= figure(set);
-  return ratio;
-}
-
 }  // namespace
 
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
@@ -140,17 +127,9 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     if (!few->current()) row.note += "; not a regression (record the baseline again)";
     return;
   }
-  std::string unpaced_note;
   if (calibrated != nullptr) {
-    const auto unpaced = std::find_if(all.begin(), all.end(), [](const SampleSet& s) { return s.pace_missing; });
-    if (unpaced == all.end()) {
-      row.host_paced = std::any_of(all.begin(), all.end(), [](const SampleSet& s) { return s.paces != nullptr; });
-      measure_calibrated(row, ratio_of_figures(numerators, denominators), *calibrated);
-      return;
-    }
-    unpaced_note = fmt::format("{} has no host pace per sample, which its calibration compares it on: judged by the "
-                               "uncalibrated rule",
-                               unpaced->label);
+    measure_calibrated(row, ratio_of_medians(numerators, denominators), *calibrated);
+    return;
   }
   // Each run's sets resampled together, in blocks of rounds (stats/block_bootstrap.h).
   stats::RunSamples current, baseline;
@@ -169,7 +148,6 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
   if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
   row.verdict = verdict_for(row.ci95, row.threshold_used);
   row.note = describe(row, options.threshold);
-  if (!unpaced_note.empty()) row.note += (row.note.empty() ? "" : "; ") + unpaced_note;
 }
 
 void judge_point_ratio(Comparison& row, double ratio, double noise_floor, double aa_noise,

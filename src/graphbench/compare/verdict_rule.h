@@ -23,10 +23,6 @@ struct SampleSet {
   Run run;
   bool current() const { return run == Run::kCurrent; }  // too few samples there is a lost record
   int asked = 0;  // the samples its run asked for (the record's min_samples; 0: unknown)
-  // Where the calibration compares the record on its paced median (compare/paced_median.h): the
-  // record's host paces, parallel to samples; `pace_missing` when it does but the record has none.
-  const std::vector<double>* paces = nullptr;
-  bool pace_missing = false;
 };
 
 // A row with every number NaN.
@@ -35,9 +31,7 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
 
 // The ratio, interval, noise and verdict of `numerators` over `denominators` (compare.h).
 // `aa_noise` (NaN: none) raises the threshold further. With `calibrated` (the row's calibration
-// entry), the ratio of medians (paced medians for sets with paces) is measured against it
-// (calibrated_rule.h) instead; unless a set lacks the paces the calibration needs, which sends the
-// row to the uncalibrated rule with a note. A set with fewer
+// entry), the ratio of medians is measured against it (calibrated_rule.h) instead. A set with fewer
 // than min_samples samples: FEW SAMPLES, the ratio of medians without an interval, lost when the
 // set is a current one.
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,

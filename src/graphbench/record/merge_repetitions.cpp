@@ -106,8 +106,6 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
     merged.samples_us.clear();
     merged.host_samples_us.clear();
     merged.issue_samples_us.clear();
-    merged.host_pace_us.clear();
-    bool every_pace = true;  // the paces stay parallel to the samples only if every repetition kept them
     merged.warnings = repetition_warnings(repetitions, found);
     std::vector<std::string> stop_reasons;
     for (std::size_t k = 0; k < found.size(); ++k) {
@@ -116,11 +114,8 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
       append_samples(merged.samples_us, r->samples_us);
       append_samples(merged.host_samples_us, r->host_samples_us);
       append_samples(merged.issue_samples_us, r->issue_samples_us);
-      every_pace = every_pace && r->host_pace_us.size() == r->samples_us.size();
-      append_samples(merged.host_pace_us, r->host_pace_us);
       add_once(stop_reasons, r->stop_reason);
     }
-    if (!every_pace) merged.host_pace_us.clear();
     merged.stop_reason = fmt::format("{}", fmt::join(stop_reasons, "; "));
     merged.stats = stats::summarize(merged.samples_us);
     if (!merged.host_samples_us.empty()) merged.host_stats = stats::summarize(merged.host_samples_us);

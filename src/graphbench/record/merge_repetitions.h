@@ -3,9 +3,8 @@
 //
 // One record per (case, variant), in the order the repetitions wrote them. Where the record is ok
 // in at least one repetition, the merged record is the first ok one with
-//   - samples_us (and host_samples_us, issue_samples_us, host_pace_us): those of every ok
-//     repetition, in order, and the summary (median_us, ...) of them: a merged file is a run like
-//     any other (host_pace_us only where every ok repetition kept one pace per sample);
+//   - samples_us (and host_samples_us, issue_samples_us): those of every ok repetition, in order,
+//     and the summary (median_us, ...) of them: a merged file is a run like any other;
 //   - repetitions.median_ci95 and rel_noise: the median's interval across repetitions, and
 //     speedup_ci95 the speedup's (stats/across_runs.h), with speedup_vs_eager the ratio of the
 //     merged eager and variant medians;

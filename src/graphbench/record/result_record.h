@@ -231,9 +231,6 @@ struct ResultRecord {
   std::vector<double> samples_us;
   std::vector<double> host_samples_us;
   std::vector<double> issue_samples_us;  // per-step host time to issue the steps (CUDA only)
-  // The host's pace right after each sample (timing/host_pace.h): microseconds to issue a fixed
-  // launch probe; parallel to samples_us (CUDA only; empty in files written before it was kept).
-  std::vector<double> host_pace_us;
   std::optional<stats::Summary> stats;
   std::optional<stats::Summary> host_stats;
   std::optional<double> issue_median_us;

@@ -76,7 +76,6 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.samples_us = r.numbers("samples_us");
   rec.host_samples_us = r.numbers("host_samples_us");
   rec.issue_samples_us = r.numbers("issue_samples_us");
-  rec.host_pace_us = r.numbers("host_pace_us");
   rec.issue_median_us = r.optional_number("issue_median_us");
   rec.host_bound = r.optional_bool("host_bound");
   rec.back_to_back_us = r.optional_number("back_to_back_us");

@@ -239,7 +239,6 @@ json record_to_json(const ResultRecord& rec) {
   r["samples_us"] = numbers_to_json(rec.samples_us);
   r["host_samples_us"] = numbers_to_json(rec.host_samples_us);
   r["issue_samples_us"] = numbers_to_json(rec.issue_samples_us);
-  if (!rec.host_pace_us.empty()) r["host_pace_us"] = numbers_to_json(rec.host_pace_us);  // CUDA runs only
   write_summary(r, rec.stats);
   r["host_median_us"] = rec.host_stats ? number_or_null(rec.host_stats->median) : json(nullptr);
   r["issue_median_us"] = optional_number(rec.issue_median_us);

@@ -119,10 +119,6 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
     if (r.status != RecordStatus::kOk) continue;  // failed its kernel check (case_profile.h)
     note_capture_failures(r, *timed.runners[i]);
     fill_timing(r, timed.timed[i], timed.stop_reason, timed.min_samples);
-    // One pace per sample, or none (a sample that threw left its pace out).
-    if (i < timed.host_pace_us.size() && timed.host_pace_us[i].size() == r.samples_us.size()) {
-      r.host_pace_us = timed.host_pace_us[i];
-    }
     fill_host_bound(r);
     fill_memory(r, timed.timed[i]);
     fill_busy_share(r);

@@ -4,14 +4,12 @@
 #include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
 #include "graphbench/timing/energy_block.h"
-#include "graphbench/timing/host_pace.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 
 namespace graphbench {
 
@@ -27,20 +25,6 @@ void watch_gpu(TimedCase& out) {
       if (!log->started()) log->at_start(read_gpu_state(/*full=*/true));
     };
     out.timed[i].after_sample = [log] { log->after_sample(read_gpu_state(/*full=*/false)); };
-  }
-}
-
-// Times the host's pace after each sample of each variant (timing/host_pace.h), off the clock,
-// after the GPU's readings.
-void watch_host_pace(TimedCase& out) {
-  auto probe = std::make_shared<HostPaceProbe>();
-  out.host_pace_us.resize(out.timed.size());  // not resized again: the hooks keep pointers into it
-  for (std::size_t i = 0; i < out.timed.size(); ++i) {
-    std::vector<double>* paces = &out.host_pace_us[i];
-    out.timed[i].after_sample = [probe, paces, before = std::move(out.timed[i].after_sample)] {
-      if (before) before();
-      paces->push_back(probe->measure_us());
-    };
   }
 }
 
@@ -103,10 +87,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
     }
   }
   if (out.timed.empty()) return out;
-  if (context.device.is_cuda()) {
-    watch_gpu(out);
-    watch_host_pace(out);
-  }
+  if (context.device.is_cuda()) watch_gpu(out);
   const L2Cache l2 = context.cold_l2 ? L2Cache::kCold : L2Cache::kHot;
   if (context.device.is_cuda()) out.l2 = to_string(l2);
   StepTimer timer(context.device.is_cuda(), l2);

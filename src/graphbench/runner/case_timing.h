@@ -26,9 +26,6 @@ struct TimedCase {
   std::vector<ConditionsLog> conditions;
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
-  // On a CUDA device, parallel to timed: the host's pace after each sample (timing/host_pace.h),
-  // one value per sample of the variant, in order; empty elsewhere.
-  std::vector<std::vector<double>> host_pace_us;
   int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
