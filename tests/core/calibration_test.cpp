@@ -12,6 +12,7 @@
 #include "graphbench/compare/gate_evaluation.h"
 #include "graphbench/compare/interval_overlap.h"
 #include "graphbench/compare/run_calibrate.h"
+#include "graphbench/compare/verdict_json.h"
 #include "graphbench/report/json_io.h"
 #include "graphbench/stats/holm.h"
 #include "graphbench/stats/random.h"
@@ -236,6 +237,48 @@ TEST_CASE("calibrated compare: a slowdown within a noisy record's run-to-run spr
   CHECK(row_of(result, "b", "eager").ratio == Approx(1.10));
   CHECK(row_of(result, "b", "eager").verdict == Verdict::kUnsure);
   CHECK(result.exit_code() == 0);
+}
+
+TEST_CASE("calibrated compare: each row says the smallest slowdown it catches, the blind rows are named",
+          "[calibration]") {
+  // b/eager moves 8% from run to run, the other records 0.5%.
+  graphbench::stats::SplitMix64 rng(7);
+  std::vector<RunReport> runs;
+  for (int k = 0; k < 8; ++k) {
+    runs.push_back(run_with({std::exp(0.005 * normal(rng)), std::exp(0.005 * normal(rng)), std::exp(0.08 * normal(rng)),
+                             std::exp(0.005 * normal(rng))}));
+  }
+  const GateCalibration c = graphbench::calibrate_gate(pointers(runs), names_of(8));
+  CompareOptions options;
+  options.calibration = &c;
+  const auto result = graphbench::compare_reports(runs[0], runs[1], options);
+  const auto& noisy = row_of(result, "b", "eager");
+  const auto& steady = row_of(result, "a", "graph");
+  // (t_{1 - 0.05/4, 7} + t_{0.95, 7}) s sqrt(2), the four calibrated rows of metric time.
+  CHECK(noisy.detectable_slowdown == Approx(graphbench::detectable_slowdown(*c.find("b", "eager", Metric::kTime), 4, 0.05)));
+  CHECK(noisy.detectable_slowdown > 0.10);
+  CHECK(steady.detectable_slowdown < 0.10);
+  CHECK_THAT(noisy.note, Catch::Contains("catches slowdowns from"));
+  std::size_t blind_warnings = 0;
+  for (const std::string& w : result.warnings) {
+    if (w.find("catch a 10% slowdown less than 95% of the time") == std::string::npos) continue;
+    ++blind_warnings;
+    CHECK_THAT(w, Catch::Contains("1 calibrated row(s)"));
+    CHECK_THAT(w, Catch::Contains("b/eager from"));
+    CHECK_THAT(w, !Catch::Contains("a/graph"));
+  }
+  CHECK(blind_warnings == 1);
+  // In the verdicts' JSON: the figure on calibrated rows.
+  const auto doc = graphbench::comparison_to_json(result, options, graphbench::CompareSources{});
+  bool found = false;
+  for (const auto& r : doc["rows"]) {
+    if (r["case"] != "b" || r["variant"] != "eager") continue;
+    found = true;
+    CHECK(r["detectable_slowdown"].get<double>() == Approx(noisy.detectable_slowdown));
+  }
+  CHECK(found);
+  // Without a calibration no row has the figure.
+  CHECK(std::isnan(row_of(graphbench::compare_reports(runs[0], runs[1], CompareOptions{}), "b", "eager").detectable_slowdown));
 }
 
 TEST_CASE("gate evaluation: no-change runs rarely fail, a 10% slowdown of any record is caught", "[calibration]") {

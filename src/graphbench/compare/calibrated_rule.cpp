@@ -56,8 +56,10 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     row.threshold_used = std::max(options.threshold, critical - 1.0);
     const double upper = 1.0 + options.threshold;
     const double p_faster = 1.0 - row.p_value;
-    const std::string noise = fmt::format("run-to-run sd {:.2f}% over {} runs, p {:.2g}, Holm level {:.2g}",
-                                          row.noise * 100.0, row.calibration_runs, row.p_value, d.level);
+    row.detectable_slowdown = detectable_slowdown(row.noise, row.calibration_runs, static_cast<int>(m), alpha);
+    const std::string noise =
+        fmt::format("run-to-run sd {:.2f}% over {} runs, p {:.2g}, Holm level {:.2g}; catches slowdowns from {:.1f}%",
+                    row.noise * 100.0, row.calibration_runs, row.p_value, d.level, row.detectable_slowdown * 100.0);
     if (d.rejected && row.ratio > upper) {
       row.verdict = Verdict::kSlower;
       row.note = fmt::format("{:.2f}x slower; {}", row.ratio, noise);

@@ -78,11 +78,15 @@ const CalibrationEntry* GateCalibration::find(const std::string& case_name, cons
 }
 
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha) {
-  const double dof = static_cast<double>(entry.values.size()) - 1.0;
+  return detectable_slowdown(entry.log_sd, static_cast<int>(entry.values.size()), rows, alpha);
+}
+
+double detectable_slowdown(double log_sd, int runs, int rows, double alpha) {
+  const double dof = static_cast<double>(runs) - 1.0;
   if (!(dof >= 1.0) || rows < 1) return std::numeric_limits<double>::quiet_NaN();
   const double level = alpha / static_cast<double>(rows);
   const double t = stats::student_t_quantile(1.0 - level, dof) + stats::student_t_quantile(0.95, dof);
-  return std::exp(t * entry.log_sd * std::sqrt(2.0)) - 1.0;
+  return std::exp(t * log_sd * std::sqrt(2.0)) - 1.0;
 }
 
 void fill_spread(CalibrationEntry& entry) {

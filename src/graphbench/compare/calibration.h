@@ -75,6 +75,12 @@ void fill_spread(CalibrationEntry& entry);
 // (0.1: 10%). A row whose run-to-run spread is several percent cannot show a 10% slowdown: this
 // says which rows the gate really guards.
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
+// The same from a spread `log_sd` measured over `runs` runs.
+double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
+
+// The slowdown a calibrated gate is expected to catch (the and `calibrate --slowdown`'s
+// default): compare names the calibrated rows that cannot see it 95% of the time.
+inline constexpr double kExpectedSlowdown = 0.10;
 
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
 // (interval_overlap.h), kept beside it for the record.

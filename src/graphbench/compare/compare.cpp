@@ -12,6 +12,7 @@
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <map>
@@ -209,6 +210,18 @@ void add_calibration_warnings(const GateCalibration& c, const RunReport& baselin
   if (uncalibrated > 0) {
     result.warnings.push_back(fmt::format("{} row(s) not in the calibration (metric {}): judged by the uncalibrated rule",
                                           uncalibrated, to_string(options.metric)));
+  }
+  // A SAME on a row whose spread hides a 10% slowdown says little: name those rows.
+  std::vector<std::string> blind;
+  for (const Comparison& row : result.rows) {
+    if (row.detectable_slowdown > kExpectedSlowdown) {
+      blind.push_back(fmt::format("{}/{} from {:.0f}%", row.case_name, row.variant, row.detectable_slowdown * 100.0));
+    }
+  }
+  if (!blind.empty()) {
+    result.warnings.push_back(fmt::format("{} calibrated row(s) catch a {:.0f}% slowdown less than 95% of the time (their "
+                                          "run-to-run spread is wider; the smallest slowdown each catches): {}",
+                                          blind.size(), kExpectedSlowdown * 100.0, fmt::join(blind, ", ")));
   }
 }
 

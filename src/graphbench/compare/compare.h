@@ -114,6 +114,10 @@ struct Comparison {
   // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
   double p_value = std::numeric_limits<double>::quiet_NaN();
   int calibration_runs = 0;
+  // Calibrated rows: the smallest slowdown of this row the gate catches 95% of the time, given its
+  // run-to-run spread and Holm's strictest level over the calibrated rows compared
+  // (compare/calibration.h, detectable_slowdown); NaN elsewhere.
+  double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct CompareResult {

@@ -27,6 +27,7 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
                     {"aa_noise", finite_or_null(c.aa_noise)},
                     {"p_value", finite_or_null(c.p_value)},  // calibrated rows (--calibration) only
                     {"calibration_runs", c.calibration_runs},
+                    {"detectable_slowdown", finite_or_null(c.detectable_slowdown)},  // calibrated rows only
                     {"baseline", finite_or_null(c.baseline_median_us)},
                     {"current", finite_or_null(c.current_median_us)},
                     {"note", c.note}});
