@@ -25,6 +25,9 @@ namespace graphbench {
 inline constexpr const char* kCalibrationKind = "graphbench gate calibration";
 inline constexpr int kCalibrationSchemaVersion = 1;
 inline constexpr int kMinCalibrationRuns = 3;
+// The slowdown a calibrated gate is expected to catch: the one `calibrate` injects by default
+// (--slowdown), and the one compare names the calibrated rows too noisy to catch 95% of the time.
+inline constexpr double kExpectedSlowdown = 0.10;
 
 struct CalibrationEntry {
   std::string case_name, variant;
@@ -42,7 +45,7 @@ struct GateEvaluation {
     int injections = 0;    // comparisons with one record slowed down
     int caught = 0;        // of them, how many marked that record's row SLOWER
   };
-  double slowdown = 0.10;  // the injected slowdown
+  double slowdown = kExpectedSlowdown;  // the injected slowdown
   Rates time, speedup;
 };
 
@@ -78,9 +81,6 @@ double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha
 // The same from a spread `log_sd` measured over `runs` runs.
 double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
 
-// The slowdown a calibrated gate is expected to catch (the and `calibrate --slowdown`'s
-// default): compare names the calibrated rows that cannot see it 95% of the time.
-inline constexpr double kExpectedSlowdown = 0.10;
 
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
 // (interval_overlap.h), kept beside it for the record.

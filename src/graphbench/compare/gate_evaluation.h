@@ -22,7 +22,7 @@ inline constexpr int kMinEvaluationRuns = kMinCalibrationRuns + 1;
 // calibrate_gate refuses. `options`: threshold and min_samples of the gate evaluated (metric and
 // calibration are set here).
 GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
-                             double alpha, const CompareOptions& options, double slowdown = 0.10);
+                             double alpha, const CompareOptions& options, double slowdown = kExpectedSlowdown);
 
 // `report` with every sample of record (case_name, variant) multiplied by `factor`, its summary
 // recomputed (as a run of slower code would write it).

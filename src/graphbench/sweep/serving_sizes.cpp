@@ -58,23 +58,21 @@ ServingListCost serving_list_cost(const std::vector<SweepPointFigures>& points, 
   std::sort(cost.sizes.begin(), cost.sizes.end());
   cost.graphs = static_cast<std::int64_t>(cost.sizes.size());
   std::optional<std::int64_t> pools = 0;
-  std::optional<std::int64_t> largest = 0;
+  std::int64_t largest = 0;  // of the pools summed in `pools` (meaningful while it is)
   std::optional<double> capture = 0.0;
   for (const std::int64_t size : cost.sizes) {
     const SweepPointFigures* p = serving_ok_point_at(points, size);
     if (p == nullptr) {
       cost.missing.push_back(size);
       pools.reset();
-      largest.reset();
       capture.reset();
       continue;
     }
     if (pools && p->pool_bytes) {
       *pools += *p->pool_bytes;
-      *largest = std::max(*largest, *p->pool_bytes);
+      largest = std::max(largest, *p->pool_bytes);
     } else {
       pools.reset();
-      largest.reset();
     }
     if (capture && p->capture_ms) {
       *capture += *p->capture_ms + p->warmup_ms.value_or(0.0);
@@ -83,7 +81,7 @@ ServingListCost serving_list_cost(const std::vector<SweepPointFigures>& points, 
     }
   }
   cost.pool_each_bytes = pools;
-  if (!cost.sizes.empty()) cost.largest_pool_bytes = largest;
+  if (pools && !cost.sizes.empty()) cost.largest_pool_bytes = largest;
   cost.capture_ms = capture;
 
   double total_us = 0.0;
