@@ -6,6 +6,21 @@ find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
+
+# TorchConfig.cmake looks for some of LibTorch's own libraries (c10, c10_cuda, torch) in the
+# system's library directories before its own: with Debian's libtorch-dev installed beside the
+# LibTorch named by Torch_DIR or CMAKE_PREFIX_PATH (PyTorch's wheel, say), the build would link
+# Debian's libc10 against the wheel's headers. Look in the named LibTorch first.
+find_file(_graphbench_torch_config TorchConfig.cmake
+          PATHS ${Torch_DIR} ${CMAKE_PREFIX_PATH} PATH_SUFFIXES "" Torch share/cmake/Torch NO_DEFAULT_PATH)
+if(_graphbench_torch_config)
+  get_filename_component(_graphbench_torch_prefix "${_graphbench_torch_config}/../../../.." ABSOLUTE)
+  foreach(_lib_var IN ITEMS c10 C10_CUDA TORCH)
+    string(TOLOWER ${_lib_var} _lib_name)
+    find_library(${_lib_var}_LIBRARY ${_lib_name} PATHS "${_graphbench_torch_prefix}/lib" NO_DEFAULT_PATH)
+  endforeach()
+endif()
+unset(_graphbench_torch_config CACHE)
 find_package(Torch REQUIRED)
 
 # LibTorch built with CUDA lists its CUDA libraries; the CPU-only build (Debian's 1.13) does not.

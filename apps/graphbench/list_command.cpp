@@ -6,6 +6,7 @@
 #include "graphbench/runner/workload_registry.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

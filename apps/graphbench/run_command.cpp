@@ -24,6 +24,7 @@
 #include "stop_signals.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>

@@ -12,6 +12,7 @@
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #endif
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>

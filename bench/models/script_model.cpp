@@ -5,6 +5,7 @@
 #include "graphbench/exec/error_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <regex>
 #include <set>

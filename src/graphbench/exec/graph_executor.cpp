@@ -16,6 +16,7 @@
 #include "graphbench/exec/executor_factories.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace graphbench {
 

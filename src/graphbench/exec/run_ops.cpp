@@ -5,6 +5,7 @@
 #include <ATen/core/grad_mode.h>
 #include <c10/util/SmallVector.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 

@@ -4,6 +4,7 @@
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 

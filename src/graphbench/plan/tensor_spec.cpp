@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace graphbench {
 

@@ -5,6 +5,7 @@
 #include "graphbench/sweep/scope_verdict.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>

@@ -4,6 +4,7 @@
 #include "graphbench/report/markdown_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace graphbench {
 

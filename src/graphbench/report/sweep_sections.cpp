@@ -7,6 +7,7 @@
 #include "graphbench/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>

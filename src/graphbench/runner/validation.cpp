@@ -1,6 +1,7 @@
 #include "graphbench/runner/validation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>

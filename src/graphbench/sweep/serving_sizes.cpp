@@ -1,6 +1,7 @@
 #include "graphbench/sweep/serving_sizes.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds what the GPU machine builds, on a machine without a GPU, and runs what can run there:
+#   1. a Python environment with the PyTorch the GPU machine runs (PyTorch's wheel from the Python
+#      package registry, CUDA 13; kept between runs, see "Where" below);
+#   2. graphbench and its tests configured against that wheel's LibTorch (CUDA paths on) and
+#      compiled with the CUDA Toolkit's nvcc, into build-cuda/: every line guarded for CUDA compiles;
+#   3. ctest in build-cuda: the tests that need a GPU show as skipped, the rest run on the CPU
+#      against LibTorch 2.11, and the Python side's tests (torch.export, AOTInductor, the
+#      cache-as-state decode export, the scopes' splitting) run with that PyTorch.
+# .ci/run calls it after the README's two commands; it is not part of a user's set-up (a user needs
+# no PyTorch to build and test graphbench). docs/building.md says what each part costs.
+#
+# Usage: scripts/build-like-gpu.sh [--no-test] [extra ctest arguments]
+# Environment:
+#   GRAPHBENCH_TORCH_VERSION  the PyTorch to build against (default 2.11.0, the GPU machine's)
+#   GRAPHBENCH_CACHE          where the environment lives (default ~/.cache/graphbench)
+#   BUILD_DIR                 the build folder (default build-cuda)
+#   TORCH_CUDA_ARCH_LIST      GPU architectures for nvcc (default "8.0;9.0": A100, H100/H200)
+#   JOBS                      parallel compile jobs (default: all cores)
+# Exit codes: 0 built (and the tests passed), 1 a build or a test failed, 2 the set-up failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+torch_version=${GRAPHBENCH_TORCH_VERSION:-2.11.0}
+cache=${GRAPHBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/graphbench}
+venv=$cache/venv-torch-$torch_version
+build_dir=${BUILD_DIR:-build-cuda}
+export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-8.0;9.0}
+run_tests=1
+if [[ "${1:-}" == "--no-test" ]]; then
+  run_tests=0
+  shift
+fi
+
+say() { echo "build-like-gpu: $*"; }
+stamp() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(stamp)" 'BEGIN {printf "%.1f", b - a}'; }
+
+# nvcc: on PATH, or where the CUDA Toolkit installs it.
+if ! command -v nvcc > /dev/null; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+    [[ -x $d/nvcc ]] && { export PATH=$d:$PATH; break; }
+  done
+fi
+command -v nvcc > /dev/null || { say "no nvcc: the CUDA Toolkit is needed to compile the CUDA build" >&2; exit 2; }
+
+# 1. The Python environment. pip keeps the wheels it downloaded in its own cache, so a new
+#    environment after the first costs an unpack, not a download.
+started=$(stamp)
+if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2> /dev/null; then
+  if ! python3 -c "import venv, ensurepip" 2> /dev/null; then
+    sudo=""; [[ $(id -u) == 0 ]] || sudo=sudo
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv > /dev/null \
+      || { say "python3-venv could not be installed" >&2; exit 2; }
+  fi
+  say "installing PyTorch $torch_version into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv" || { say "could not make a Python environment at $venv" >&2; exit 2; }
+  "$venv/bin/pip" install -q --disable-pip-version-check "torch==$torch_version" numpy \
+    || { rm -rf "$venv"; say "pip could not install torch==$torch_version" >&2; exit 2; }
+fi
+python=$venv/bin/python
+torch_dir=$("$python" -c "import os, torch; print(os.path.dirname(torch.__file__))")
+nccl_include=$("$python" -c "import nvidia.nccl as m; print(list(m.__path__)[0])" 2> /dev/null)/include
+say "PyTorch $("$python" -c 'import torch; print(torch.__version__)') ready in $(since "$started") s ($venv)"
+
+# 2. Configure and build everything, tests included. ccache, where installed, keeps objects
+#    between runs (CCACHE_BASEDIR: so that a fresh clone elsewhere finds them).
+launcher=()
+if command -v ccache > /dev/null; then
+  export CCACHE_BASEDIR=$root CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
+started=$(stamp)
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+  -DCMAKE_PREFIX_PATH="$torch_dir/share/cmake" \
+  -DGRAPHBENCH_NCCL_INCLUDE_DIR="$nccl_include" \
+  -DGRAPHBENCH_TORCH_PYTHON="$python" > "$build_dir.configure.log" 2>&1 \
+  || { cat "$build_dir.configure.log"; say "configure failed" >&2; exit 1; }
+grep -q "CUDA paths: ON" "$build_dir.configure.log" \
+  || { cat "$build_dir.configure.log"; say "the CUDA paths are off: this is not the GPU machine's build" >&2; exit 1; }
+mv "$build_dir.configure.log" "$build_dir/configure.log"
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" || { say "the CUDA build failed" >&2; exit 1; }
+say "built $build_dir (CUDA, LibTorch $torch_version, nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')) in $(since "$started") s"
+[[ $run_tests == 1 ]] || exit 0
+
+# 3. The tests: on this machine the CUDA runtime finds no device, so the [cuda] tests skip.
+started=$(stamp)
+status=0
+ctest --test-dir "$build_dir" --output-on-failure -j "${JOBS:-$(nproc)}" "$@" || status=1
+say "ctest in $build_dir took $(since "$started") s"
+exit $status
