@@ -46,8 +46,22 @@ separate_arguments(_graphbench_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
 target_compile_options(graphbench_torch INTERFACE ${_graphbench_torch_flags})
 if(GRAPHBENCH_WITH_CUDA)
   target_compile_definitions(graphbench_torch INTERFACE GRAPHBENCH_WITH_CUDA=1)
-  # NVML is opened at run time (dlopen), so only its header is needed.
+  # NVML is opened at run time (dlopen), so only its header is needed: the CUDA Toolkit's, or where
+  # GRAPHBENCH_NVML_INCLUDE_DIR says (a toolkit without it: `pip install nvidia-nvml-dev`, whose
+  # header is in nvidia/cu13/include). A header from outside the toolkit is linked alone into the
+  # build folder, so that the other headers beside it cannot shadow the toolkit's.
   target_link_libraries(graphbench_torch INTERFACE CUDA::cudart ${CMAKE_DL_LIBS})
+  find_path(GRAPHBENCH_NVML_INCLUDE_DIR nvml.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  if(NOT GRAPHBENCH_NVML_INCLUDE_DIR)
+    message(FATAL_ERROR "graphbench: no nvml.h in the CUDA Toolkit (${CUDAToolkit_INCLUDE_DIRS}): install its NVML "
+                        "headers (cuda-nvml-dev), or `pip install nvidia-nvml-dev` and set GRAPHBENCH_NVML_INCLUDE_DIR "
+                        "to the folder holding its nvml.h")
+  endif()
+  if(NOT GRAPHBENCH_NVML_INCLUDE_DIR IN_LIST CUDAToolkit_INCLUDE_DIRS)
+    file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/nvml-include)
+    file(CREATE_LINK ${GRAPHBENCH_NVML_INCLUDE_DIR}/nvml.h ${CMAKE_BINARY_DIR}/nvml-include/nvml.h SYMBOLIC)
+    target_include_directories(graphbench_torch SYSTEM INTERFACE ${CMAKE_BINARY_DIR}/nvml-include)
+  endif()
 endif()
 
 # Distributed training (c10d), optional: the CPU build talks through ProcessGroupGloo, the CUDA

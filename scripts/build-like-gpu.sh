@@ -48,21 +48,25 @@ command -v nvcc > /dev/null || { say "no nvcc: the CUDA Toolkit is needed to com
 # 1. The Python environment. pip keeps the wheels it downloaded in its own cache, so a new
 #    environment after the first costs an unpack, not a download.
 started=$(stamp)
-if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2> /dev/null; then
+# NVML's header comes from PyPI too (nvidia-nvml-dev) where the CUDA Toolkit has none (Debian's
+# machines here); graphbench opens NVML itself at run time.
+packages=("torch==$torch_version" numpy "nvidia-nvml-dev==${GRAPHBENCH_NVML_VERSION:-13.0.*}")
+if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2> /dev/null \
+   || ! "$venv/bin/pip" show -q nvidia-nvml-dev > /dev/null 2>&1; then
   if ! python3 -c "import venv, ensurepip" 2> /dev/null; then
     sudo=""; [[ $(id -u) == 0 ]] || sudo=sudo
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv > /dev/null \
       || { say "python3-venv could not be installed" >&2; exit 2; }
   fi
   say "installing PyTorch $torch_version into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv" || { say "could not make a Python environment at $venv" >&2; exit 2; }
-  "$venv/bin/pip" install -q --disable-pip-version-check "torch==$torch_version" numpy \
-    || { rm -rf "$venv"; say "pip could not install torch==$torch_version" >&2; exit 2; }
+  [[ -x "$venv/bin/pip" ]] || python3 -m venv "$venv" || { say "could not make a Python environment at $venv" >&2; exit 2; }
+  "$venv/bin/pip" install -q --disable-pip-version-check "${packages[@]}" \
+    || { rm -rf "$venv"; say "pip could not install ${packages[*]}" >&2; exit 2; }
 fi
 python=$venv/bin/python
 torch_dir=$("$python" -c "import os, torch; print(os.path.dirname(torch.__file__))")
 nccl_include=$("$python" -c "import nvidia.nccl as m; print(list(m.__path__)[0])" 2> /dev/null)/include
+nvml_include=$("$python" -c "import os, nvidia.cu13 as m; print(os.path.join(list(m.__path__)[0], 'include'))" 2> /dev/null)
 say "PyTorch $("$python" -c 'import torch; print(torch.__version__)') ready in $(since "$started") s ($venv)"
 
 # 2. Configure and build everything, tests included. ccache, where installed, keeps objects
@@ -76,6 +80,7 @@ started=$(stamp)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
   -DCMAKE_PREFIX_PATH="$torch_dir/share/cmake" \
   -DGRAPHBENCH_NCCL_INCLUDE_DIR="$nccl_include" \
+  $( [[ -e $(dirname "$(command -v nvcc)")/../include/nvml.h ]] || echo "-DGRAPHBENCH_NVML_INCLUDE_DIR=$nvml_include" ) \
   -DGRAPHBENCH_TORCH_PYTHON="$python" > "$build_dir.configure.log" 2>&1 \
   || { cat "$build_dir.configure.log"; say "configure failed" >&2; exit 1; }
 grep -q "CUDA paths: ON" "$build_dir.configure.log" \

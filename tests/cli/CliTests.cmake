@@ -231,6 +231,14 @@ add_test(NAME "cli: pieces: models split by scope with PyTorch, wired, run on th
          COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${CLI_DIR}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
 set_tests_properties("cli: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The exporter's torch.export and AOTInductor paths, with PyTorch 2.6 or later where this Python has
+# it (skipped without): examples/tiny_decode.py as one AOTInductor package for batches up to 4, its
+# KV cache as state, compiled for the CPU; graphbench runs it swept over batch where its LibTorch has
+# AOTInductor's loader, and skips every variant naming why where it has not.
+add_test(NAME "cli: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${CLI_DIR}/check_export_pt2_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/export-pt2-torch ${GB})
+set_tests_properties("cli: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and
