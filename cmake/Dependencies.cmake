@@ -21,6 +21,14 @@ if(_graphbench_torch_config)
   endforeach()
 endif()
 unset(_graphbench_torch_config CACHE)
+# LibTorch's CMake files choose the GPU architectures its flags compile for from the environment's
+# TORCH_CUDA_ARCH_LIST, else from the GPUs they find (on a machine without one: a list that nvcc 13
+# refuses). Kept in the cache, so that a re-configure that ninja starts by itself keeps it.
+set(GRAPHBENCH_TORCH_CUDA_ARCH_LIST "$ENV{TORCH_CUDA_ARCH_LIST}" CACHE STRING
+    "TORCH_CUDA_ARCH_LIST for LibTorch's CMake files, e.g. 8.0;9.0 (default: the environment's, else the GPUs found)")
+if(GRAPHBENCH_TORCH_CUDA_ARCH_LIST)
+  set(ENV{TORCH_CUDA_ARCH_LIST} "${GRAPHBENCH_TORCH_CUDA_ARCH_LIST}")
+endif()
 find_package(Torch REQUIRED)
 
 # LibTorch built with CUDA lists its CUDA libraries; the CPU-only build (Debian's 1.13) does not.
@@ -35,6 +43,16 @@ if(GRAPHBENCH_WITH_CUDA AND NOT _graphbench_torch_has_cuda)
 endif()
 if(GRAPHBENCH_WITH_CUDA)
   find_package(CUDAToolkit REQUIRED)
+  # graphbench reaches the CUDA driver through the runtime only (parallel/peer_exchange.cpp), so its
+  # CUDA build starts on a machine without a driver, as PyTorch's own libraries do: LibTorch's
+  # caffe2::cuda would put the driver (libcuda.so.1) among every program's needed libraries.
+  if(TARGET caffe2::cuda)
+    get_target_property(_graphbench_caffe2_cuda_links caffe2::cuda INTERFACE_LINK_LIBRARIES)
+    if(_graphbench_caffe2_cuda_links)
+      list(REMOVE_ITEM _graphbench_caffe2_cuda_links CUDA::cuda_driver)
+      set_property(TARGET caffe2::cuda PROPERTY INTERFACE_LINK_LIBRARIES "${_graphbench_caffe2_cuda_links}")
+    endif()
+  endif()
 endif()
 message(STATUS "graphbench: LibTorch ${Torch_VERSION} at ${Torch_DIR}, CUDA paths: ${GRAPHBENCH_WITH_CUDA}")
 

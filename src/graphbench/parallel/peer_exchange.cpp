@@ -67,10 +67,36 @@ void check(cudaError_t status, const std::string& what) {
   }
 }
 
+// The driver's functions are reached through the runtime, not linked: so that graphbench's CUDA
+// build starts on a machine without a driver (CI runs its CPU tests there), as PyTorch's own
+// libraries do. 12000: the driver API version whose signatures cuda.h declares for these names.
+template <typename Fn>
+Fn driver_function(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  const cudaError_t status = cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found);
+#else
+  const cudaError_t status = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found);
+#endif
+  if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    (void)cudaGetLastError();
+    throw DistributedError(fmt::format("copy-engine all-reduce: the CUDA driver has no {} ({})", name,
+                                       cudaGetErrorString(status)));
+  }
+  return reinterpret_cast<Fn>(fn);
+}
+
+CUresult stream_write_value32(CUstream stream, CUdeviceptr address, cuuint32_t value, unsigned int flags) {
+  static const auto fn = driver_function<decltype(&::cuStreamWriteValue32)>("cuStreamWriteValue32");
+  return fn(stream, address, value, flags);
+}
+
 void check(CUresult status, const char* what) {
   if (status != CUDA_SUCCESS) {
+    static const auto error_string = driver_function<decltype(&::cuGetErrorString)>("cuGetErrorString");
     const char* text = nullptr;
-    cuGetErrorString(status, &text);
+    error_string(status, &text);
     throw DistributedError(fmt::format("copy-engine all-reduce: {}: {}", what, text ? text : "unknown CUDA error"));
   }
 }
@@ -154,7 +180,7 @@ struct PeerExchange::Impl {
   // A stream memory operation: a write, which waits for nothing, needs no multiprocessor and comes
   // after the copies queued before it on the stream.
   void raise(int on_rank, std::size_t index) const {
-    check(cuStreamWriteValue32(stream(), flag(on_rank, index), 1, CU_STREAM_WRITE_VALUE_DEFAULT), "raising a flag");
+    check(stream_write_value32(stream(), flag(on_rank, index), 1, CU_STREAM_WRITE_VALUE_DEFAULT), "raising a flag");
   }
   // Waits until this rank's flag `index`, raised by rank `from`, is up, then lowers it (a kernel:
   // peer_kernels.h says why); at most the communicator's timeout.
