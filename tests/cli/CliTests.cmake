@@ -711,9 +711,11 @@ add_test(NAME "cli: --nproc with --device cuda and no GPU is bad input (2)"
          COMMAND ${EXPECT} 2 "--device cuda" -- ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cuda)
 set_tests_properties("cli: --nproc with --device cuda and no GPU is bad input (2)" PROPERTIES LABELS cpu-only)
 if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
+  # (a CUDA build on a machine without a GPU, CI's, refuses --device cuda first: skipped there)
   add_test(NAME "cli: --nproc with more ranks than GPUs is bad input (2)"
-           COMMAND ${EXPECT} 2 "--nproc 64: one rank per GPU" --
+           COMMAND ${CLI_DIR}/with_gpus.sh 1 ${EXPECT} 2 "--nproc 64: one rank per GPU" --
                    ${GB} run --config ${DDP_CPU} --nproc 64 --device cuda)
+  set_tests_properties("cli: --nproc with more ranks than GPUs is bad input (2)" PROPERTIES SKIP_RETURN_CODE 77)
   # Two ranks on two GPUs over NCCL, the graph variant capturing the all-reduce (skipped with
   # fewer than two GPUs).
   add_test(NAME "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured"

@@ -14,6 +14,7 @@
 #include <mutex>
 
 #ifdef GRAPHBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -160,11 +161,20 @@ double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A CUDA build on a machine whose runtime finds no GPU (no driver, or none visible): said as an
+// EngineError before any CUDA call, as the build without CUDA says it, not as CUDA's own error.
+void require_cuda_device(const std::string& program) {
+  if (!at::cuda::is_available()) {
+    throw EngineError(fmt::format("cannot capture program {}: the CUDA runtime finds no GPU on this machine", program));
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int warmup_steps, Counters& counters) {
-  auto impl = std::make_unique<Impl>();
   const std::string& program = binding.compiled().program().name();
+  require_cuda_device(program);
+  auto impl = std::make_unique<Impl>();
   const auto caller = at::cuda::getCurrentCUDAStream();
   impl->warmup_ms = warm_up_on_side_stream(binding, warmup_steps, counters, caller);
 
@@ -222,12 +232,14 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
 }
 
 double CapturedGraph::warm_up_aside(SlotBinding& binding, int warmup_steps, Counters& counters) {
+  require_cuda_device(binding.compiled().program().name());
   return warm_up_on_side_stream(binding, warmup_steps, counters, at::cuda::getCurrentCUDAStream());
 }
 
 CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool pool_per_graph, Counters& counters) {
   SlotBinding& binding = step.binding();
   const std::string& program = binding.compiled().program().name();
+  require_cuda_device(program);
   const std::vector<Segment>& segments = step.segments();
   const auto caller = at::cuda::getCurrentCUDAStream();
   Segments out;
