@@ -88,13 +88,13 @@ class TinyDecode(nn.Module):
 def make_model(batch=1):
     """The step, its inputs (tokens, position, then the caches), which inputs are state and which
     one is the position."""
-    import own_code
+    from graphbench.models.state import state_fill  # loaded by scripts/export_model.py
 
     torch.manual_seed(0)
     model = TinyDecode().eval()
     shape = (batch, KV_HEADS, MAX_SEQ, HEAD)
     state = {2 + i: {"seed": SEED + i, "scale": SCALE} for i in range(2 * LAYERS)}
-    caches = [own_code.state_fill(shape, torch.float32, **fill) for fill in state.values()]
+    caches = [state_fill(shape, torch.float32, **fill) for fill in state.values()]
     tokens = torch.randint(0, VOCAB, (batch, 1))
     pos = torch.tensor([POS])
     return {"model": model, "inputs": (tokens, pos, *caches), "ranges": {0: (0, VOCAB), 1: (POS, POS + 1)},

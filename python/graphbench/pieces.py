@@ -25,13 +25,16 @@ piece only, so that each piece trains its own). Each piece carries a tag for gra
 its module path (the pieces' common prefix), layer (-1 when mixed), attention, capturable.
 """
 
+import argparse
 import re
 from dataclasses import dataclass, field
+
+from .errors import BadInput
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")
 
 
-class BadScope(Exception):
+class BadScope(BadInput):
     """A scope that cannot be read, or a model that cannot be split; the message says why."""
 
 
@@ -76,6 +79,14 @@ def parse_scopes(text):
     if len(set(kinds)) != len(kinds):
         raise BadScope(f"--scope {text}: a scope named twice")
     return scopes
+
+
+def scope_arg(text):
+    """--scope of export_model.py and python_baseline.py: parse_scopes, an argparse error when bad."""
+    try:
+        return parse_scopes(text)
+    except BadScope as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def scopes_text(scopes):
