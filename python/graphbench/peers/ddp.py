@@ -217,8 +217,7 @@ def run_ranks(nproc, cases, args, work_dir):
     spec_path = os.path.join(work_dir, f"spec-n{nproc}.json")
     out_path = os.path.join(work_dir, f"out-n{nproc}.json")
     options = {"samples": args.samples, "calls": args.calls, "warmup": args.warmup}
-    with open(spec_path, "w", encoding="utf-8") as f:
-        json.dump({"cases": cases, "options": options, "output": out_path}, f)
+    suites.write_json(spec_path, {"cases": cases, "options": options, "output": out_path}, compact=False)
     env = {**os.environ, "TORCH_NCCL_ASYNC_ERROR_HANDLING": "0", "NCCL_ASYNC_ERROR_HANDLING": "0"}
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc),
                entry_point("python_ddp_baseline.py"), "--config", args.config, "--worker", spec_path]

@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 
-from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
 
@@ -30,8 +30,8 @@ def main(source_dir, work_dir, graphbench):
     import torch
 
     source_dir = os.path.abspath(source_dir)
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import model_zoo
+    package_on_path(source_dir)
+    from graphbench.models import zoo as model_zoo
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
@@ -62,7 +62,7 @@ def main(source_dir, work_dir, graphbench):
     # torch.export's dynamic shapes of that package: one "batch" on dimension 0 of the tokens and the
     # caches, one "cache" on dimension 2 of the caches, the caches in one tuple for forward's *caches
     # (a stand-in Dim where this PyTorch has no torch.export).
-    import export_model
+    from graphbench import export as export_model
     import types
 
     sys.path.insert(0, source_dir)

@@ -17,7 +17,7 @@ GPU machine runs it.
 import os
 import sys
 
-from check_support import check, finish
+from check_support import check, finish, package_on_path
 
 SKIP = 77
 
@@ -75,8 +75,8 @@ def main(source_dir):
     if torch is None:
         print("check_train_step.py: skipped: needs PyTorch 2 in this Python")
         return SKIP
-    sys.path.insert(0, os.path.join(os.path.abspath(source_dir), "scripts"))
-    import train_step
+    package_on_path(source_dir)
+    from graphbench import train_step
 
     model = small_model(torch).to(memory_format=torch.channels_last)
     inputs = [torch.randn(4, 3, 8, 8)]

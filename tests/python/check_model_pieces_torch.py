@@ -22,7 +22,7 @@ import shutil
 import sys
 import time
 
-from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
 CONV = "py:examples/conv_attention.py:make_model"
 MOE = "py:examples/moe_block.py:make_model"
@@ -229,10 +229,10 @@ def python_figures(source_dir):
     make_graphed_callables returns the callables as they are (a graph needs CUDA)."""
     import torch
 
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import model_pieces
-    import model_zoo
-    import python_baseline
+    package_on_path(source_dir)
+    from graphbench import pieces as model_pieces
+    from graphbench.models import zoo as model_zoo
+    from graphbench.peers import baseline as python_baseline
 
     calls = []
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-from check_support import check, finish
+from check_support import check, finish, package_on_path
 
 BAD = "py:tests/cli/own_code/bad_models.py"
 
@@ -200,8 +200,8 @@ def check_dry_run(source_dir, work_dir):
           f"its own loss, which the model-with-loss returns, is taken as loss mean: {train}")
 
     # The manifest beside the file names what python_baseline.py builds again.
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import python_baseline
+    package_on_path(source_dir)
+    from graphbench.peers import baseline as python_baseline
 
     manifest = {name: case for name, case, _ in python_baseline.cases_from_suite(os.path.join(out, "suite.json"))}
     case = manifest.get("py-bad_models-good-b4-train-pt")
@@ -228,9 +228,9 @@ def check_dry_run(source_dir, work_dir):
 
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import model_zoo
-    import own_code
+    package_on_path(source_dir)
+    from graphbench.models import own_code
+    from graphbench.models import zoo as model_zoo
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)

@@ -1,0 +1,215 @@
+"""The package's shape (python/graphbench): every module imports in a fresh interpreter, no module
+imports itself back through others (lazy imports inside functions counted), one BadInput, one
+capture(), one writer, nothing put on sys.path outside the tests, the commands of scripts/ thin and
+working, and no shell script editing JSON. Runs without PyTorch (a module that needs it at import
+is then checked to say so)."""
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PYTHON_DIR = os.path.join(SOURCE, "python")
+PACKAGE = os.path.join(PYTHON_DIR, "graphbench")
+SCRIPTS = os.path.join(SOURCE, "scripts")
+# Modules whose classes derive from torch.nn.Module, so that importing them imports torch.
+TORCH_AT_IMPORT = {"graphbench.models.decoders"}
+
+
+def has_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def modules():
+    """{dotted name: file} of every module of the package (a package by its __init__.py)."""
+    out = {}
+    for folder, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, PYTHON_DIR)[:-len(".py")].split(os.sep)
+                if rel[-1] == "__init__":
+                    rel = rel[:-1]
+                out[".".join(rel)] = path
+    return out
+
+
+def imported(module, path, known):
+    """The package's modules that `module` imports anywhere in its file (functions included)."""
+    is_package = path.endswith("__init__.py")
+    package = module if is_package else module.rsplit(".", 1)[0]
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in known)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target in known:
+                found.add(target)
+            for a in node.names:  # from . import zoo: the module graphbench.models.zoo
+                if f"{target}.{a.name}" in known:
+                    found.add(f"{target}.{a.name}")
+    found.discard(module)
+    # A package's __init__ importing nothing of its own is the rule here; a parent package is
+    # imported before its modules, so importing graphbench.x.y imports graphbench and graphbench.x.
+    return found
+
+
+def find_cycle(graph):
+    """A list of modules that import each other round, or None."""
+    state = {}
+    stack = []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = "done"
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def python_files():
+    """The package's files and the commands of scripts/."""
+    files = list(modules().values())
+    files += [os.path.join(SCRIPTS, n) for n in sorted(os.listdir(SCRIPTS)) if n.endswith(".py")]
+    return files
+
+
+def parse(path):
+    with open(path, encoding="utf-8") as f:
+        return ast.parse(f.read(), path)
+
+
+def definitions(kind, name):
+    """Where a class (kind ast.ClassDef) or function (ast.FunctionDef) of this name is defined."""
+    return sorted(os.path.relpath(p, SOURCE) for p in python_files()
+                  for node in ast.walk(parse(p)) if isinstance(node, kind) and node.name == name)
+
+
+class PackageShape(unittest.TestCase):
+    def test_every_module_imports_in_a_fresh_interpreter(self):
+        torch = has_torch()
+        for module in sorted(modules()):
+            with self.subTest(module=module):
+                run = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, sys.argv[1]); import {module}",
+                                      PYTHON_DIR], capture_output=True, text=True)
+                if module in TORCH_AT_IMPORT and not torch:
+                    self.assertIn("No module named 'torch'", run.stderr)
+                else:
+                    self.assertEqual(run.returncode, 0, run.stderr)
+
+    def test_importing_a_module_loads_no_torch(self):
+        """Names, suites and --dry-run work without PyTorch: no module but the TORCH_AT_IMPORT ones
+        imports torch when imported (python -X importtime lists what an import loaded)."""
+        for module in sorted(set(modules()) - TORCH_AT_IMPORT):
+            with self.subTest(module=module):
+                run = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                                      f"import sys; sys.path.insert(0, sys.argv[1]); import {module}", PYTHON_DIR],
+                                     capture_output=True, text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                loaded = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+                self.assertNotIn("torch", loaded)
+
+    def test_no_import_circle(self):
+        known = modules()
+        graph = {m: imported(m, p, known) for m, p in known.items()}
+        self.assertIsNone(find_cycle(graph))
+        # The check sees a circle where there is one.
+        self.assertEqual(find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}), ["a", "b", "c", "a"])
+        # The model sources import the errors and the state, never the other way round.
+        self.assertEqual(graph["graphbench.errors"], set())
+        self.assertNotIn("graphbench.models.zoo", graph["graphbench.models.own_code"])
+        self.assertNotIn("graphbench.models.zoo", graph["graphbench.models.decoders"])
+
+    def test_one_bad_input_one_capture_one_writer(self):
+        self.assertEqual(definitions(ast.ClassDef, "BadInput"), ["python/graphbench/errors.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "capture"), ["python/graphbench/peers/timing.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "sample_us"), ["python/graphbench/peers/timing.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "scope_arg"), ["python/graphbench/pieces.py"])
+        for writer in ("write_whole", "to_json_text", "write_manifest", "manifest_path"):
+            self.assertEqual(definitions(ast.FunctionDef, writer), ["python/graphbench/suites.py"], writer)
+
+    def test_one_writer_of_files(self):
+        """No module but suites.py opens a file for writing or dumps JSON into one."""
+        writes = re.compile(r"""open\([^)]*["'][wa]b?["']|json\.dump\(""")
+        for path in python_files():
+            if path.endswith(os.path.join("graphbench", "suites.py")):
+                continue
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    with self.subTest(file=os.path.relpath(path, SOURCE), line=number):
+                        self.assertIsNone(writes.search(line), line.strip())
+
+    def test_nothing_put_on_sys_path(self):
+        """Outside the tests, sys.path is changed in one place only: the user's own code's folder
+        (models/own_code.py, user_folder_first), never to find the package."""
+        edits = []
+        for path in python_files():
+            tree = parse(path)
+            for fn in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.Module))]:
+                for node in ast.walk(fn):
+                    if (isinstance(node, ast.Attribute) and node.attr in ("insert", "append", "extend")
+                            and isinstance(node.value, ast.Attribute) and node.value.attr == "path"
+                            and isinstance(node.value.value, ast.Name) and node.value.value.id == "sys"):
+                        if isinstance(fn, ast.FunctionDef):
+                            edits.append(f"{os.path.relpath(path, SOURCE)}:{fn.name}")
+        self.assertEqual(sorted(set(edits)), ["python/graphbench/models/own_code.py:user_folder_first"])
+
+    def test_commands_are_thin_and_answer_help(self):
+        for name in sorted(os.listdir(SCRIPTS)):
+            if not name.endswith(".py") or name == "_package.py":
+                continue
+            path = os.path.join(SCRIPTS, name)
+            with self.subTest(command=name):
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                self.assertLessEqual(len(text.splitlines()), 12)
+                self.assertIn("import _package", text)
+                self.assertRegex(text, r"from graphbench(\.[a-z_]+)+ import main")
+                run = subprocess.run([sys.executable, path, "--help"], capture_output=True, text=True, cwd=SOURCE)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                self.assertIn("usage:", run.stdout)
+
+    def test_shell_scripts_edit_no_json(self):
+        """Shell scripts call commands (scripts/suites.py); they hold no Python that reads or writes JSON."""
+        inline = re.compile(r"json\.(dump|load)")
+        for folder, _, files in os.walk(SCRIPTS):
+            for name in files:
+                if name.endswith(".sh"):
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8") as f:
+                        for number, line in enumerate(f, 1):
+                            with self.subTest(file=os.path.relpath(path, SOURCE), line=number):
+                                self.assertIsNone(inline.search(line), line.strip())
+
+
+if __name__ == "__main__":
+    unittest.main()
