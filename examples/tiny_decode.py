@@ -12,7 +12,7 @@ pos [1] int64, k0, v0, k1, v1 [B, 2, L, 16]) writes each layer's key and value a
     logits   [B, 1, 256]
     written  [4, B, 2, 1, 16]: the keys and values written at `pos`, read back from the caches
 The callable's "state" names the caches and their fill: graphbench draws the same values
-(own_code.state_fill) before the first step, so eager, static and the graph all start from the
+(graphbench.models.state.state_fill) before the first step, so eager, static and the graph all start from the
 cache the example had; its "position" names the position input (a sweep over pos sets it).
 
 The step reads the cache's length L from the cache tensors (its mask is as long as they are), so
