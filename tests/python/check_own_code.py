@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of the py: model source (scripts/own_code.py, your own code) that need no PyTorch: the
+"""Checks of the py: model source (python/graphbench/models/own_code.py, your own code) that need no PyTorch: the
 parsing of py:FILE.py:CALLABLE and py:MODULE:CALLABLE and of --input-range, every bad input
 refused by export_model.py with exit code 2 and a message naming the file and the callable, and
 the suite --dry-run writes from a callable's examples. The user's code runs against the stand-in
