@@ -310,7 +310,7 @@ def measure_train_pieces(case, model, inputs, target, scopes, args):
     figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(split.pieces), "mode": "train",
               "pieces_eager": time_median_us(lambda: step(every, [s.module for s in every]), args), "scopes": {}}
     tags = [p.tag for p in split.pieces]
-    groupings = [(scope.text(), model_pieces.segments(tags, scope)) for scope in scopes]
+    groupings = [(scope.text(), model_pieces.segments(tags, scope, train=True)) for scope in scopes]
     groupings.append(("fwd-bwd", [(True, list(range(len(split.pieces))))]))
     for name, groups in groupings:
         segments, seg_calls, entry = scope_segments(split, groups, train=True)
