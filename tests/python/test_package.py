@@ -198,6 +198,32 @@ class PackageShape(unittest.TestCase):
                 self.assertEqual(run.returncode, 0, run.stderr)
                 self.assertIn("usage:", run.stdout)
 
+    def test_docs_name_stages_that_exist(self):
+        """Every `scripts/gpu-check.sh STAGE...` and `scripts/campaigns/run.sh STAGE...` of the README
+        and docs/ names stages that script has."""
+        with open(os.path.join(SCRIPTS, "gpu-check.sh"), encoding="utf-8") as f:
+            check = {s for line in f for m in [re.match(r"^    ([a-z0-9_|-]+)\)$", line)] if m for s in m.group(1).split("|")}
+        campaign = set()
+        folder = os.path.join(SCRIPTS, "campaigns")
+        for name in os.listdir(folder):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                campaign |= {m.group(1).replace("_", "-") for line in f for m in [re.match(r"^stage_(\w+)\(\)", line)] if m}
+        self.assertIn("build", check)
+        self.assertIn("scopes", campaign)
+        stages = {"gpu-check.sh": check, "campaigns/run.sh": campaign}
+        pages = [os.path.join(SOURCE, "README.md")] + [os.path.join(SOURCE, "docs", n)
+                                                       for n in sorted(os.listdir(os.path.join(SOURCE, "docs")))]
+        named = 0
+        for page in pages:
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+            for m in re.finditer(r"`scripts/(gpu-check\.sh|campaigns/run\.sh)((?:\s+[a-z0-9_-]+)*)", text):
+                for stage in m.group(2).split():
+                    named += 1
+                    with self.subTest(page=os.path.basename(page), command=m.group(0)):
+                        self.assertIn(stage, stages[m.group(1)])
+        self.assertGreater(named, 10)
+
     def test_shell_scripts_edit_no_json(self):
         """Shell scripts call commands (scripts/suites.py); they hold no Python that reads or writes JSON."""
         inline = re.compile(r"json\.(dump|load)")
