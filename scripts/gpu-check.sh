@@ -31,7 +31,9 @@ for stage in "$@"; do
   case $stage in
     build)
       nvidia-smi > "$OUT/logs/nvidia-smi.log" 2>&1
-      run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
+      # The tests that export models use $PYTHON's PyTorch, the one graphbench is built against here.
+      run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DGRAPHBENCH_TORCH_PYTHON="$(command -v "${PYTHON:-python3}")" || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
       run build cmake --build build-gpu -j "$(nproc)" -- -k 0 || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
       ;;
     test)
