@@ -1,4 +1,4 @@
-# The Python side (python/graphbench, docs/python.md): the package's own tests and the checks of its
+# The Python side (scripts/graphbench, docs/python.md): the package's own tests and the checks of its
 # commands. Included by tests/CMakeLists.txt after cli/CliTests.cmake (GB, OUT_DIR, EXPECT and
 # GRAPHBENCH_TORCH_PYTHON, the Python with PyTorch that the export tests use: skipped, exit 77,
 # where it has none).
@@ -58,7 +58,7 @@ set_tests_properties("python: pieces: models split by scope with PyTorch, wired,
 # all_reduce_overlap.py's bad arguments refused (2).
 add_test(NAME "python: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication, all_reduce_overlap.py checks its arguments"
          COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
-# The training step's trace (python/graphbench/train_step.py), where this Python has PyTorch 2 (the GPU
+# The training step's trace (scripts/graphbench/train_step.py), where this Python has PyTorch 2 (the GPU
 # machine; skipped on CI's Debian machine).
 add_test(NAME "python: models: a channels-last training step hands convolution backwards channels-last activations"
          COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_train_step.py ${PROJECT_SOURCE_DIR})

@@ -15,10 +15,10 @@ def check(condition, what):
 
 
 def package_on_path(source_dir):
-    """python/ of the source folder first on sys.path, so that `import graphbench` is the package of
-    this checkout: the tests are the one place that puts it there (the commands load it through
-    scripts/_package.py)."""
-    folder = os.path.join(os.path.abspath(source_dir), "python")
+    """scripts/ of the source folder first on sys.path, so that `import graphbench` is the package of
+    this checkout (scripts/graphbench): the tests are the one place that puts it there (a command of
+    scripts/ finds it beside itself, its folder being first on Python's path)."""
+    folder = os.path.join(os.path.abspath(source_dir), "scripts")
     if folder not in sys.path:
         sys.path.insert(0, folder)
 

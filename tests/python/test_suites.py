@@ -11,7 +11,7 @@ import unittest
 import zipfile
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "python"))  # the tests put the package on the path
+sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench import suites  # noqa: E402
 from graphbench.errors import BadInput  # noqa: E402

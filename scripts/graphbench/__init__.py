@@ -14,8 +14,9 @@ steps, and the tables and pictures of the results (docs/python.md).
     plots/        pictures of results and traces
     tables/       tables and target checks of committed results
 
-The commands are scripts/*.py: each a few lines that load this package (scripts/_package.py) and
-call its main(). Nothing here edits sys.path (the user's own code aside: models/own_code.py puts the
+The commands are scripts/*.py, beside this package: each a few lines that import its module and
+call its main() (Python puts a script's own folder, scripts/, first on its path, so `graphbench` is
+this package). Nothing here edits sys.path (the user's own code aside: models/own_code.py puts the
 user's folder first, as Python does for a script it runs).
 """
 

@@ -1,4 +1,4 @@
-"""Models from the user's own Python code: the `py:` source of python/graphbench/models/zoo.py.
+"""Models from the user's own Python code: the `py:` source of scripts/graphbench/models/zoo.py.
 
     py:path/to/file.py:make_model       a function (or any callable) of a file
     py:package.module:make_model        ... of a module importable from the current directory
@@ -122,7 +122,8 @@ def top_level_names(tree):
 def user_folder_first(folder):
     """The user's folder first on Python's path, as Python puts a script's folder when it runs one:
     the user's module is found from where it was named, and the user's file imports its neighbours.
-    The package's own modules are never found so (scripts/_package.py loads the package)."""
+    The package's own modules are never found so: the package was imported from scripts/ before, and
+    its modules are found through it."""
     if folder not in sys.path:
         sys.path.insert(0, folder)
 
