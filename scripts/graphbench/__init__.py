@@ -22,9 +22,9 @@ user's folder first, as Python does for a script it runs).
 
 import os
 
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the commands' folder, this package's parent
 
 
 def entry_point(name):
     """The path of a command of scripts/ (for a process that runs it again, e.g. under torchrun)."""
-    return os.path.join(REPOSITORY, "scripts", name)
+    return os.path.join(SCRIPTS, name)
