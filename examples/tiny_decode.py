@@ -12,7 +12,7 @@ pos [1] int64, k0, v0, k1, v1 [B, 2, L, 16]) writes each layer's key and value a
     logits   [B, 1, 256]
     written  [4, B, 2, 1, 16]: the keys and values written at `pos`, read back from the caches
 The callable's "state" names the caches and their fill: graphbench draws the same values
-(own_code.state_fill) before the first step, so eager, static and the graph all start from the
+(graphbench.models.state.state_fill) before the first step, so eager, static and the graph all start from the
 cache the example had; its "position" names the position input (a sweep over pos sets it).
 
 The step reads the cache's length L from the cache tensors (its mask is as long as they are), so
@@ -88,13 +88,13 @@ class TinyDecode(nn.Module):
 def make_model(batch=1):
     """The step, its inputs (tokens, position, then the caches), which inputs are state and which
     one is the position."""
-    import own_code
+    from graphbench.models.state import state_fill  # scripts/graphbench, imported by the command that runs this
 
     torch.manual_seed(0)
     model = TinyDecode().eval()
     shape = (batch, KV_HEADS, MAX_SEQ, HEAD)
     state = {2 + i: {"seed": SEED + i, "scale": SCALE} for i in range(2 * LAYERS)}
-    caches = [own_code.state_fill(shape, torch.float32, **fill) for fill in state.values()]
+    caches = [state_fill(shape, torch.float32, **fill) for fill in state.values()]
     tokens = torch.randint(0, VOCAB, (batch, 1))
     pos = torch.tensor([POS])
     return {"model": model, "inputs": (tokens, pos, *caches), "ranges": {0: (0, VOCAB), 1: (POS, POS + 1)},

@@ -57,17 +57,7 @@ elif [[ ${JOBS:-1} -ge 2 && ${#dry[@]} -eq 0 ]]; then
   llama "$part/llama.json" || status=1
   wait $! || status=1
   # The Llama cases join the suite that the GPT-2 exports wrote (paths relative to the same folder).
-  "${PYTHON:-python3}" - "$suite" "$part/llama.json" "$out" <<'PY' || status=1
-import json, os, sys
-suite_path, part_path, out = sys.argv[1:]
-suite = json.load(open(suite_path))
-part = json.load(open(part_path))
-base = os.path.dirname(os.path.abspath(suite_path))
-for case in part["cases"]:
-    case["path"] = os.path.relpath(os.path.join(os.path.dirname(part_path), case["path"]), base)
-suite["cases"] += part["cases"]
-json.dump(suite, open(suite_path, "w"), indent=2)
-PY
+  "${PYTHON:-python3}" "$here/suites.py" join "$suite" "$suite" "$part/llama.json" || status=1
   rm -rf "$part"
 else
   gpt2 "$suite" || status=1

@@ -55,26 +55,5 @@ for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
   esac
 done
 # Each case swept over the scopes it compares (the eager variant beside them).
-"$py" - "$suite" "$here" <<'PY' || status=1
-import json, sys
-path, here = sys.argv[1:]
-sys.path.insert(0, here)
-from export_model import to_json_text
-with open(path, encoding="utf-8") as f:
-    suite = json.load(f)
-for case in suite["cases"]:
-    name = case["name"]
-    if "attention-out" in name:
-        # layer:pool-each: the same graphs, each in a memory pool of its own, beside the shared pool.
-        scopes = ["full", "attention-out", "layer", "layer:pool-each"]
-    elif name.endswith("-auto"):
-        scopes = ["full", "auto"]
-    elif case.get("mode") == "train":
-        scopes = ["full", "fwd-bwd", "layer"] if "pieces" in case else ["full", "fwd-bwd"]
-    else:
-        scopes = ["full", "layer"]
-    case["sweep"] = {"scope": scopes}
-with open(path, "w", encoding="utf-8") as f:
-    f.write(to_json_text(suite) + "\n")
-PY
+"$py" "$here/suites.py" sweep-scopes "$suite" || status=1
 exit $status

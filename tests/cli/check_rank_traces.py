@@ -9,7 +9,8 @@ import json
 import os
 import sys
 
-from check_support import check, finish
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from check_support import check, finish  # noqa: E402 - tests/python/check_support.py
 
 
 def main(directory, names):

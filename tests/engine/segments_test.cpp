@@ -4,6 +4,10 @@
 #include "engine/segment_programs.h"
 #include "graphbench/plan/segments.h"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
 using namespace graphbench;
 using namespace graphbench::test_util;
 
@@ -200,4 +204,31 @@ TEST_CASE("segments: split_ops reads the builder's tags and which ops autograd t
   }
   const auto inference = split_ops(*tagged_inference(m));
   for (const SplitOp& op : inference) CHECK_FALSE(op.tied_by_autograd);
+}
+
+// The contract with the Python peers (scripts/graphbench/pieces.py's segments, which
+// tests/python/test_segments.py checks against the same file): the tags of each golden case cut
+// into its segments, [first, end, captured].
+TEST_CASE("segments: the golden cases that the Python side shares (tests/golden/segments.json)", "[engine][scope]") {
+  std::ifstream in(testing::golden_path("segments.json"));
+  REQUIRE(in.good());
+  const auto golden = nlohmann::json::parse(in);
+  REQUIRE(golden.at("cases").size() >= 5);
+  for (const auto& c : golden.at("cases")) {
+    INFO(c.at("name").get<std::string>());
+    std::vector<SplitOp> ops;
+    for (const auto& t : c.at("tags")) {
+      OpTag tag;
+      tag.layer = t.value("layer", -1);
+      tag.attention = t.value("attention", false);
+      tag.capturable = t.value("capturable", true);
+      tag.module = t.value("module", std::string());
+      ops.push_back(op_with(tag, c.at("train").get<bool>()));
+    }
+    nlohmann::json got = nlohmann::json::array();
+    for (const Segment& s : split_into_segments(ops, scope(c.at("scope").get<std::string>()), "golden")) {
+      got.push_back({s.first_op, s.end_op, s.captured});
+    }
+    CHECK(got == c.at("segments"));
+  }
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Checks of the py: model source (scripts/own_code.py, your own code) that need no PyTorch: the
+"""Checks of the py: model source (scripts/graphbench/models/own_code.py, your own code) that need no PyTorch: the
 parsing of py:FILE.py:CALLABLE and py:MODULE:CALLABLE and of --input-range, every bad input
 refused by export_model.py with exit code 2 and a message naming the file and the callable, and
-the suite --dry-run writes from a callable's examples. The user's code runs against the stand-in
-torch of tests/cli/own_code/stub_torch (put first on PYTHONPATH), so that these checks run on a
-machine without PyTorch; tests/cli/check_own_code_torch.py runs the real thing where there is one.
+the suite --dry-run writes from a callable's examples, and a user's file that imports the package
+(graphbench.models.state) exported from outside the checkout. The user's code runs against the
+stand-in torch of tests/cli/own_code/stub_torch (put first on PYTHONPATH), so that these checks run
+on a machine without PyTorch; tests/cli/check_own_code_torch.py runs the real thing where there is one.
 
     check_own_code.py SOURCE_DIR WORK_DIR
 """
@@ -15,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-from check_support import check, finish
+from check_support import check, finish, package_on_path
 
 BAD = "py:tests/cli/own_code/bad_models.py"
 
@@ -200,8 +201,8 @@ def check_dry_run(source_dir, work_dir):
           f"its own loss, which the model-with-loss returns, is taken as loss mean: {train}")
 
     # The manifest beside the file names what python_baseline.py builds again.
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import python_baseline
+    package_on_path(source_dir)
+    from graphbench.peers import baseline as python_baseline
 
     manifest = {name: case for name, case, _ in python_baseline.cases_from_suite(os.path.join(out, "suite.json"))}
     case = manifest.get("py-bad_models-good-b4-train-pt")
@@ -226,11 +227,38 @@ def check_dry_run(source_dir, work_dir):
           f"the position input: exit {run.returncode}, {positioned}, {run.stderr}")
 
 
+def check_code_imports_the_package(source_dir, work_dir):
+    """Your own code imports the package as `graphbench` (examples/tiny_decode.py's state_fill):
+    export_model.py, run from a folder outside the checkout, has it loaded from scripts/graphbench,
+    and a graphbench.py in your folder (which goes first on the path) does not take its place."""
+    mine = os.path.join(work_dir, "mine")
+    os.makedirs(mine)
+    with open(os.path.join(mine, "graphbench.py"), "w", encoding="utf-8") as f:
+        f.write('raise ImportError("the graphbench.py beside the user\'s code was imported, not the package")\n')
+    with open(os.path.join(mine, "uses_package.py"), "w", encoding="utf-8") as f:
+        f.write("import torch\n"
+                "from graphbench.errors import BadInput\n"
+                "from graphbench.models.state import state_fill\n\n\n"
+                "class Same(torch.nn.Module):\n"
+                "    def forward(self, x):\n"
+                "        return x\n\n\n"
+                "def make_model(batch=2):\n"
+                "    assert BadInput.__module__ == 'graphbench.errors' and callable(state_fill)\n"
+                "    return Same(), torch.zeros(batch, 3)\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(source_dir, "tests", "cli", "own_code", "stub_torch")}
+    run = subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "export_model.py"),
+                          "py:mine/uses_package.py:make_model", "--format", "pt", "-o", "out", "--dry-run"],
+                         cwd=work_dir, env=env, capture_output=True, text=True)
+    check(run.returncode == 0 and os.path.exists(os.path.join(work_dir, "out", "suite.json")),
+          f"a user's file importing graphbench.errors and graphbench.models.state, exported from {work_dir}: "
+          f"exit {run.returncode}, {run.stderr}")
+
+
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import model_zoo
-    import own_code
+    package_on_path(source_dir)
+    from graphbench.models import own_code
+    from graphbench.models import zoo as model_zoo
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
@@ -238,6 +266,7 @@ def main(source_dir, work_dir):
     check_bad_input(source_dir, work_dir)
     check_dry_run(source_dir, work_dir)
     check_baseline_bad_input(source_dir, work_dir)
+    check_code_imports_the_package(source_dir, work_dir)
     return finish("check_own_code.py")
 
 

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-from check_support import check, finish
+from check_support import check, finish, package_on_path
 
 
 def check_cases(baseline, source_dir):
@@ -95,9 +95,10 @@ def check_table(baseline, source_dir):
         check("cannot read graphbench results" in str(e), f"message for unreadable graphbench results: {e}")
 
 
-def check_write_whole(baseline, work_dir):
+def check_write_whole(suites, work_dir):
+    """The package's one writer (suites.write_whole, which the baseline writes its files with)."""
     path = os.path.join(work_dir, "out.json")
-    baseline.write_whole(path, "{}\n")
+    suites.write_whole(path, "{}\n")
     with open(path, encoding="utf-8") as f:
         check(f.read() == "{}\n", "write_whole wrote the text")
 
@@ -115,7 +116,7 @@ def check_write_whole(baseline, work_dir):
 
     os.fdopen = failing_fdopen
     try:
-        baseline.write_whole(broken, "x")
+        suites.write_whole(broken, "x")
         check(False, "a failing write went unnoticed")
     except Interrupted:
         pass
@@ -168,8 +169,9 @@ def check_overlap_arguments(source_dir):
 
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import python_ddp_baseline
+    package_on_path(source_dir)
+    from graphbench import suites
+    from graphbench.peers import ddp as python_ddp_baseline
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
@@ -177,7 +179,7 @@ def main(source_dir, work_dir):
     check_defaults(python_ddp_baseline, work_dir)
     check_bad_input(source_dir, work_dir)
     check_table(python_ddp_baseline, source_dir)
-    check_write_whole(python_ddp_baseline, work_dir)
+    check_write_whole(suites, work_dir)
     check_ddp_table(source_dir, work_dir)
     check_overlap_arguments(source_dir)
     return finish("check_ddp_scripts.py")

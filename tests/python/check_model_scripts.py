@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from check_support import check, finish
+from check_support import check, finish, package_on_path
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -78,9 +78,9 @@ def check_pieces_suite(work_dir, python_baseline, model_zoo):
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
-    sys.path.insert(0, scripts)
-    import model_zoo
-    import python_baseline
+    package_on_path(source_dir)
+    from graphbench.models import zoo as model_zoo
+    from graphbench.peers import baseline as python_baseline
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
@@ -96,8 +96,8 @@ def main(source_dir, work_dir):
     check(model_zoo.ModelCase("hf:bert", 1, seq=16, token_high=99).inputs()
           == [{"shape": [1, 16], "dtype": "int64", "range": [0, 99]}], "inputs of an encoder")
     # torch.export matches dynamic shapes to forward's parameters: a *caches parameter takes one tuple.
-    import export_model
-    import model_pieces
+    from graphbench import export as export_model
+    from graphbench import pieces as model_pieces
 
     # Pieces beside the whole model's file; the case of the chain keeps the whole model as its path.
     layer = model_pieces.parse_scopes("layer,attention-out")

@@ -1,4 +1,4 @@
-"""Models from the user's own Python code: the `py:` source of scripts/model_zoo.py.
+"""Models from the user's own Python code: the `py:` source of scripts/graphbench/models/zoo.py.
 
     py:path/to/file.py:make_model       a function (or any callable) of a file
     py:package.module:make_model        ... of a module importable from the current directory
@@ -42,7 +42,7 @@ import sys
 import traceback
 from dataclasses import dataclass
 
-from model_zoo import BadInput, state_fill  # noqa: F401 - state_fill: for the user's code
+from ..errors import BadInput
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 DOTTED = re.compile(rf"{NAME}(\.{NAME})*\Z")
@@ -119,6 +119,15 @@ def top_level_names(tree):
     return names
 
 
+def user_folder_first(folder):
+    """The user's folder first on Python's path, as Python puts a script's folder when it runs one:
+    the user's module is found from where it was named, and the user's file imports its neighbours.
+    The package's own modules are never found so: the package was imported from scripts/ before, and
+    its modules are found through it."""
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+
+
 def file_path(source, base_dir):
     return source.file if os.path.isabs(source.file) else os.path.join(base_dir, source.file)
 
@@ -126,8 +135,7 @@ def file_path(source, base_dir):
 def module_origin(source, base_dir):
     """The file of source.module, found without running the module (its packages' __init__ files
     may run); BadInput when there is none."""
-    if base_dir not in sys.path:
-        sys.path.insert(0, base_dir)
+    user_folder_first(base_dir)
     try:
         spec = importlib.util.find_spec(source.module)
     except (ImportError, ValueError):
@@ -182,8 +190,7 @@ def load(source, base_dir):
     try:
         if source.file:
             folder = os.path.dirname(os.path.abspath(path))
-            if folder not in sys.path:
-                sys.path.insert(0, folder)
+            user_folder_first(folder)
             # Named for the whole path: two files of the same name are two modules.
             name = "graphbench_own_code_" + re.sub(r"\W", "_", os.path.splitext(os.path.abspath(path))[0])
             if name not in sys.modules:

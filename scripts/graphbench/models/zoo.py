@@ -21,14 +21,15 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 
+from .. import suites
+from ..errors import BadInput
+from . import own_code
+from .state import state_fill
+
 SOURCES = ("torchvision", "timm", "hf", "py")
 DTYPES = ("float32", "float16", "bfloat16")
 LOSSES = ("mean", "mse", "cross_entropy")
 OPTIMIZERS = ("sgd", "adam", "adamw")
-
-
-class BadInput(Exception):
-    """A model name or option that cannot work; the message says why."""
 
 
 @dataclass
@@ -75,8 +76,6 @@ class ModelCase:
                            "(e.g. torchvision:resnet50, timm:vit_base_patch16_224, hf:bert, "
                            "py:examples/conv_attention.py:make_model)")
         if source == "py":
-            import own_code
-
             own_code.parse_source(self.model)
         if self.batch < 1:
             raise BadInput(f"model {self.model}: batch must be positive, got {self.batch}")
@@ -165,8 +164,6 @@ class ModelCase:
         """The model file's name without extension: resnet50-b1, hf-bert-b1-s128, resnet18-b32-train."""
         slug = re.sub(r"[^A-Za-z0-9_.]+", "-", self.name).strip("-")
         if self.source == "py":  # py:examples/conv_attention.py:make_model -> py-conv_attention-make_model
-            import own_code
-
             src = own_code.parse_source(self.model)
             base = os.path.splitext(os.path.basename(src.file))[0] if src.file else src.module.rsplit(".", 1)[-1]
             slug = re.sub(r"[^A-Za-z0-9_.]+", "-", f"{base}-{src.attribute}").strip("-")
@@ -201,7 +198,7 @@ class ModelCase:
                     {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
             if self.cache_as_state:
                 try:
-                    import decoders  # its modules need torch at import
+                    from . import decoders  # its modules need torch at import
                 except ImportError as e:
                     raise BadInput(f"--cache-as-state: the shape of hf:{self.name}'s KV cache comes from its config, "
                                    f"which needs transformers in this Python, and transformers torch (under --dry-run "
@@ -282,24 +279,18 @@ def is_batched(spec):
     return spec.get("batched", len(spec["shape"]) >= 2)
 
 
-def manifest_path(model_file):
-    """Beside every exported file: what made it (model name, batch, ...), as JSON."""
-    return str(model_file) + ".json"
-
-
-def write_manifest(model_file, case, export_times=None, sizes=None):
-    """What made the file, where its export's time went (export_times.py) and its sizes ("sizes":
-    file_bytes, weights_bytes); the last two absent under --dry-run."""
-    manifest = case.to_json()
+def manifest(case, export_times=None, sizes=None):
+    """What made a model file (suites.write_manifest writes it beside the file), where its export's
+    time went (export_times.py) and its sizes ("sizes": file_bytes, weights_bytes); the last two
+    absent under --dry-run."""
+    made = case.to_json()
     if case.dynamic_cache:  # the package takes lengths up to dynamic_cache; its example had this one
-        manifest["cache_length"] = case.cache_length()
+        made["cache_length"] = case.cache_length()
     if export_times:
-        manifest["export_times"] = export_times
+        made["export_times"] = export_times
     if sizes:
-        manifest["sizes"] = sizes
-    with open(manifest_path(model_file), "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=2)
-        f.write("\n")
+        made["sizes"] = sizes
+    return made
 
 
 def is_decoder_only(model_type):
@@ -338,8 +329,6 @@ def check_own_code(case):
     """For a py: model, what can be told without running its code (own_code.check_source)."""
     if case.source != "py":
         return
-    import own_code
-
     own_code.check_source(own_code.parse_source(case.model), own_code_dir(case))
 
 
@@ -349,8 +338,6 @@ def describe_own_code(case, batch_given, cli_ranges):
     default, else dimension 0 of its first input), the dtype of its parameters, its inputs (with
     the targets of its own loss, mode train), and whether the loss is its own. `cli_ranges`:
     {position or None (every int64 input): (lo, hi)} of --input-range."""
-    import own_code
-
     source = own_code.parse_source(case.model)
     fn = own_code.load(source, own_code_dir(case))
     try:
@@ -385,8 +372,6 @@ def describe_own_code(case, batch_given, cli_ranges):
 def build_own_code(case):
     """A py: model as its callable makes it at case.batch; in mode train with its own loss, the
     model and the loss as one module (own_code.with_loss)."""
-    import own_code
-
     source = own_code.parse_source(case.model)
     fn = own_code.load(source, own_code_dir(case))
     takes_batch, _ = own_code.batch_keyword(fn)
@@ -397,7 +382,7 @@ def build_own_code(case):
 
 
 def read_manifest(model_file):
-    path = manifest_path(model_file)
+    path = suites.manifest_path(model_file)
     try:
         with open(path, "r", encoding="utf-8") as f:
             return ModelCase.from_json(json.load(f))
@@ -432,7 +417,7 @@ def build_model(case, device=None):
 
         model = timm.create_model(case.name, pretrained=False)
     else:
-        import decoders
+        from . import decoders
 
         config = decoders.hf_config(case.name, case.hf_config)
         if case.token_high > config.vocab_size:
@@ -464,18 +449,6 @@ def read_bytes(model):
         seen.add(t.data_ptr())
         total += t.numel() * t.element_size()
     return total
-
-
-def state_fill(shape, dtype, seed=0, scale=1.0, device="cpu"):
-    """The starting values of an input with role state (a KV cache), as graphbench draws them:
-    torch.randn(shape) on `device` from a generator of that device seeded with `seed`, in float32,
-    times `scale`, then cast to `dtype`. LibTorch's at::randn with a generator of the same device
-    and seed draws the same values (the same PyTorch version)."""
-    import torch
-
-    generator = torch.Generator(device=device).manual_seed(seed)
-    drawn = torch.randn(tuple(shape), generator=generator, dtype=torch.float32, device=device)
-    return (drawn * scale).to(dtype)
 
 
 def make_inputs(case, device):

@@ -25,13 +25,16 @@ piece only, so that each piece trains its own). Each piece carries a tag for gra
 its module path (the pieces' common prefix), layer (-1 when mixed), attention, capturable.
 """
 
+import argparse
 import re
 from dataclasses import dataclass, field
+
+from .errors import BadInput
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")
 
 
-class BadScope(Exception):
+class BadScope(BadInput):
     """A scope that cannot be read, or a model that cannot be split; the message says why."""
 
 
@@ -76,6 +79,14 @@ def parse_scopes(text):
     if len(set(kinds)) != len(kinds):
         raise BadScope(f"--scope {text}: a scope named twice")
     return scopes
+
+
+def scope_arg(text):
+    """--scope of export_model.py and python_baseline.py: parse_scopes, an argparse error when bad."""
+    try:
+        return parse_scopes(text)
+    except BadScope as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def scopes_text(scopes):
@@ -545,38 +556,36 @@ def largest_difference(got, expected):
     return max((float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected)), default=0.0)
 
 
-def segment_key(scope, tag):
-    """The graph a piece belongs to under the scope, as graphbench's segments (capture_scope.h) make
-    them from its tag: equal keys in a row are one graph; None runs eagerly."""
+def piece_plan(scope, tag):
+    """(captured, must run eagerly, group) of a piece under the scope, as graphbench's plan_by_scope
+    (plan/segments.cpp) makes them from its tag: layer captures the pieces of a layer (>= 0), a
+    graph per layer; attention-out leaves attention eager; modules= captures what matches; auto
+    leaves what cannot be captured eager."""
     if scope.kind == "layer":
-        return ("layer", tag["layer"])
-    return "captured" if captured_under(scope, tag) else None
+        return tag.get("layer", -1) >= 0, False, tag.get("layer", -1)
+    if scope.kind == "attention-out":
+        return not tag.get("attention", False), tag.get("attention", False), 0
+    if scope.kind == "modules":
+        module = tag.get("module", "")
+        return bool(module) and re.search(scope.regex, module) is not None, False, 0
+    if scope.kind == "auto":
+        return tag.get("capturable", True), not tag.get("capturable", True), 0
+    raise BadScope(f"--scope {scope.text()}: no segment rule for it")
 
 
-def segments(tags, scope):
-    """[(captured, [piece indices])] in order: the pieces the scope captures together, and those it
-    runs eagerly."""
+def segments(tags, scope, train=False):
+    """[(captured, [piece indices])] in order, as graphbench's split_into_segments cuts them
+    (docs/scopes.md, Segments; tests/golden/segments.json holds the contract): each maximal run of
+    captured pieces of one group is a graph, adjacent eager pieces one segment. With train, every
+    piece is tied by autograd to the backward: captured all, unless one must run eagerly (then all
+    eager), where the scope captures some and leaves others."""
+    plan = [piece_plan(scope, tag) for tag in tags]
+    if train and any(p[0] for p in plan) and not all(p[0] for p in plan):
+        must = any(p[1] for p in plan)
+        plan = [(not must, m, g) for _, m, g in plan]
     out = []
-    previous = object()
-    for k, tag in enumerate(tags):
-        key = segment_key(scope, tag)
-        if scope.kind == "modules" and key is not None:
-            key = ("module", tag["module"])  # each matching module its own graph
-        if not out or key != previous:
-            out.append((key is not None, []))
-            previous = key
+    for k, (captured, _, group) in enumerate(plan):
+        if not out or out[-1][0] != captured or (captured and group != plan[k - 1][2]):
+            out.append((captured, []))
         out[-1][1].append(k)
     return out
-
-
-def captured_under(scope, tag):
-    """Whether a piece is captured under the scope, as graphbench decides it from the piece's tag:
-    attention-out leaves attention eager, auto what cannot be captured, modules= what does not
-    match; layer captures every piece."""
-    if scope.kind == "attention-out":
-        return not tag["attention"]
-    if scope.kind == "auto":
-        return tag["capturable"]
-    if scope.kind == "modules":
-        return bool(re.search(scope.regex, tag["module"]))
-    return True

@@ -123,7 +123,7 @@ def step_function(case, model, state, input_count, has_target, in_place, in_chan
     export_package), so that cuDNN runs every convolution without converting layouts."""
     import torch
 
-    import model_zoo
+    from .models import zoo as model_zoo
 
     param_names = [n for n, _ in state.params]
     buffer_names = [n for n, _ in state.buffers]

@@ -1,4 +1,4 @@
-"""Hugging Face decoders for graphbench's model workloads (used by model_zoo.py).
+"""Hugging Face decoders for graphbench's model workloads (used by zoo.py).
 
 Prefill: a decoder-only model (gpt2, llama, qwen2, mistral, ...) from its config with random
 weights, its forward over `seq` tokens with the KV cache off, returning the logits. The cache is
@@ -22,14 +22,16 @@ cache_position, *caches) takes each layer's keys and then values ([B, kv_heads, 
 head_dim], the model's dtype) as inputs and writes them in place at the position, through the
 same StaticCache, whose layers are pointed at the given tensors on every call. The suite names
 them with role state, seed case.seed + 3 + i (i counting keys 0, values 0, keys 1, ...) and scale
-0.5: graphbench allocates them once per case and draws them so (model_zoo.state_fill), the
+0.5: graphbench allocates them once per case and draws them so (state.state_fill), the
 exporter draws the same for its example. The file then holds the weights only, and with
 --dynamic-batch one AOTInductor package serves every batch (the caches take the case's batch).
 
-Everything here imports torch and transformers; model_zoo.py imports this module only to build.
+Everything here imports torch and transformers; zoo.py imports this module only to build.
 """
 
 import os
+
+from ..errors import BadInput
 
 
 def _transformers():
@@ -41,13 +43,11 @@ def _transformers():
 
 def hf_config(model_type, overrides):
     """AutoConfig.for_model(model_type) with `overrides`; BadInput for a type transformers does not know."""
-    import model_zoo
-
     transformers = _transformers()
     try:
         return transformers.AutoConfig.for_model(model_type, **overrides)
     except ValueError as e:
-        raise model_zoo.BadInput(f"hf:{model_type}: transformers {transformers.__version__} does not know this model "
+        raise BadInput(f"hf:{model_type}: transformers {transformers.__version__} does not know this model "
                                  f"type ({str(e).splitlines()[0]})")
 
 
@@ -84,12 +84,10 @@ def cache_inputs(case):
     """The suite's inputs of a --cache-as-state step after its tokens and position: each layer's keys
     and then values, role state, seeded as the class docstring says. Reads the model's config
     (transformers, not torch)."""
-    import model_zoo
-
     try:
         config = hf_config(case.name, dict(case.hf_config))
     except ImportError:
-        raise model_zoo.BadInput(f"--cache-as-state: the shape of hf:{case.name}'s KV cache comes from its config, "
+        raise BadInput(f"--cache-as-state: the shape of hf:{case.name}'s KV cache comes from its config, "
                                  "which needs transformers in this Python (under --dry-run too)")
     layers, kv_heads, head_dim = cache_geometry(config)
     shape = [case.batch, kv_heads, case.max_seq, head_dim]

@@ -4,17 +4,10 @@ environment, pyenv), by running the script again under Debian's python3, which
 python3-matplotlib installs into."""
 
 import json
-import math
 import os
 import sys
 
-
-class BadInput(Exception):
-    """An input cannot be drawn; the message says why (exit code 2)."""
-
-
-def is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+from ..errors import BadInput
 
 
 def read_json(path):

@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 
-from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
 
@@ -30,8 +30,8 @@ def main(source_dir, work_dir, graphbench):
     import torch
 
     source_dir = os.path.abspath(source_dir)
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
-    import model_zoo
+    package_on_path(source_dir)
+    from graphbench.models import zoo as model_zoo
 
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
@@ -46,7 +46,7 @@ def main(source_dir, work_dir, graphbench):
           all(s["shape"] == [2, 2, 32, 16] and s["dtype"] == "float32" for s in state),
           f"the suite's state inputs: {state}")
 
-    # Where the export's time went, in the file's manifest (scripts/export_times.py).
+    # Where the export's time went, in the file's manifest (scripts/graphbench/export_times.py).
     with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
         manifest = json.load(f)
     times = manifest.get("export_times") or {}
@@ -62,7 +62,7 @@ def main(source_dir, work_dir, graphbench):
     # torch.export's dynamic shapes of that package: one "batch" on dimension 0 of the tokens and the
     # caches, one "cache" on dimension 2 of the caches, the caches in one tuple for forward's *caches
     # (a stand-in Dim where this PyTorch has no torch.export).
-    import export_model
+    from graphbench import export as export_model
     import types
 
     sys.path.insert(0, source_dir)

@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# Stages of scripts/campaigns/run.sh (sourced by it): the gate's calibration and the measurement
+# checks: no-change runs and their calibration, merged repetitions, the L2 setting, what profiling
+# costs, MNIST fed from host memory.
+#
+#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda; about a
+#             minute each), added to build-gpu/ci-runs/run-K (kept while the machine stays warm, so
+#             that the runs of several calls add up) and copied to results/ci-runs/
+#   calibrate graphbench calibrate over every run in build-gpu/ci-runs: the gate's calibration
+#             (results/ci-runs/gate-calibration.json), the A/A interval overlap of the runs and,
+#             from 4 runs on, the gate's leave-one-out false-alarm and detection rates (docs/ci.md)
+#   aa-repetitions  $AA_RUNS (default 1) more runs of configs/ci.json, each merged from $REPETITIONS
+#             (default 3) repetitions in processes of their own (--repetitions; about 3 minutes a run
+#             at 3), added to build-gpu/aa-repetitions/run-K like ci-runs and copied to
+#             results/aa-repetitions/
+#   aa-overlap  graphbench calibrate --overlap-only over the runs of aa-repetitions: how often the
+#             merged runs' 95% intervals overlap (docs/measuring.md, repetitions)
+#   l2        configs/gelu.json's cases eager and graph with --l2 hot, then --l2 cold (the flush
+#             waited for before each step: docs/measuring.md), in results/l2-hot and results/l2-cold
+#   profile-off  the blog's GELU cases again with --profile off: the same figures show that
+#             profiling a case does not slow the cases timed after it
+#   mnist-host  the same two runs with --data-on-host (the tutorial's way of feeding)
+
+stage_ci_runs() {
+  # Numbered after the runs already there: several calls of the device tool add up.
+  mkdir -p build-gpu/ci-runs "$OUT/results/ci-runs"
+  for ((i = 0; i < ${CI_RUNS:-4}; ++i)); do
+    k=$(find build-gpu/ci-runs -maxdepth 1 -name 'run-*' | wc -l)
+    run "ci-run-$k" "$gb" --workload ci --device cuda -q -o "build-gpu/ci-runs/run-$k" || status=1
+    cp "build-gpu/ci-runs/run-$k/results.json" "$OUT/results/ci-runs/run-$k.json"
+  done
+}
+
+stage_calibrate() {
+  mkdir -p "$OUT/results/ci-runs"
+  runs=(build-gpu/ci-runs/run-*/results.json)
+  run calibrate "$gb" calibrate "${runs[@]}" -o "$OUT/results/ci-runs/gate-calibration.json" || status=1
+  cat "$OUT/logs/calibrate.log" >> "$OUT/logs/summary.log"
+}
+
+stage_aa_repetitions() {
+  mkdir -p build-gpu/aa-repetitions "$OUT/results/aa-repetitions"
+  for ((i = 0; i < ${AA_RUNS:-1}; ++i)); do
+    k=$(find build-gpu/aa-repetitions -maxdepth 1 -name 'run-*' | wc -l)
+    run "aa-repetitions-$k" "$gb" --workload ci --device cuda -q --repetitions "${REPETITIONS:-3}" \
+      -o "build-gpu/aa-repetitions/run-$k" || status=1
+    cp "build-gpu/aa-repetitions/run-$k/results.json" "$OUT/results/aa-repetitions/run-$k.json"
+  done
+}
+
+stage_aa_overlap() {
+  runs=(build-gpu/aa-repetitions/run-*/results.json)
+  run aa-overlap "$gb" calibrate --overlap-only "${runs[@]}" || status=1
+  cat "$OUT/logs/aa-overlap.log" >> "$OUT/logs/summary.log"
+}
+
+stage_l2() {
+  run l2-hot "$gb" --workload gelu --device cuda --variants eager,graph --l2 hot -o "$OUT/results/l2-hot" || status=1
+  run l2-cold "$gb" --workload gelu --device cuda --variants eager,graph --l2 cold -o "$OUT/results/l2-cold" || status=1
+}
+
+stage_profile_off() {
+  run blog-profile-off "$gb" --workload blog --cases gelu-small,gelu-large,replay-overhead --profile off \
+    -o "$OUT/results/blog-profile-off" || status=1
+}
+
+stage_mnist_host() {
+  run mnist-host-eager "$gb" --workload mnist --data-on-host -o "$OUT/results/mnist-host-eager" || status=1
+  run mnist-host-graph "$gb" --workload mnist --data-on-host --use-train-graph -o "$OUT/results/mnist-host-graph" || status=1
+}

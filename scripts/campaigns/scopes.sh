@@ -1,0 +1,35 @@
+# shellcheck shell=bash
+# Stages of scripts/campaigns/run.sh (sourced by it): capture scopes side by side (docs/scopes.md).
+#
+#   scopes-export  starts the scopes stage's exports in the background, like models-export (the
+#             scopes stage waits for them)
+#   scopes    capture scopes side by side (docs/models.md, "Splitting a model into pieces"): the
+#             models of configs/scopes.json exported and split into pieces (scripts/scopes-suite.sh
+#             writes the suite to $SCOPES_SUITE, default models/scopes.json; SCOPES_SUITE=
+#             configs/scopes.json rewrites the committed one; $SCOPES_MODELS picks the models),
+#             run swept over their scopes ($MODEL_ARGS), then Python's figures on the same pieces
+#             (make_graphed_callables per scope, reduce-overhead on the whole model, the four of
+#             the whole model) beside them (results/scopes)
+
+# scopes_export SUITE: scripts/scopes-suite.sh into SUITE.
+scopes_export() { run scopes-export env PYTHON="${PYTHON:-python3}" scripts/scopes-suite.sh models "$1"; }
+
+stage_scopes_export() {
+  scopes_export "${SCOPES_SUITE:-models/scopes.json}" > /dev/null &
+  scopes_export_pid=$!
+  scopes_exported=1
+  echo "=== scopes-export: started in the background (pid $scopes_export_pid)" | tee -a "$OUT/logs/summary.log"
+}
+
+stage_scopes() {
+  py=${PYTHON:-python3}
+  scopes_suite=${SCOPES_SUITE:-models/scopes.json}
+  wait_all_exports
+  [[ -n $scopes_exported ]] || scopes_export "$scopes_suite" || status=1
+  run scopes "$gb" run --config "$scopes_suite" "${model_args[@]}" -o "$OUT/results/scopes" || status=1
+  mkdir -p "$OUT/results/scopes"
+  cp "$scopes_suite" "$OUT/results/scopes/exported-suite.json" 2>/dev/null
+  run scopes-python "$py" scripts/python_baseline.py --suite "$scopes_suite" \
+    --graphbench "$OUT/results/scopes/results.json" "${python_args[@]}" \
+    -o "$OUT/results/scopes/python-baseline.json" || status=1
+}

@@ -1,0 +1,30 @@
+"""graphbench's Python side: exporting models for graphbench to run, Python's own timing of the same
+steps, and the tables and pictures of the results (docs/python.md).
+
+    errors        BadInput (the one bad-input error) and the exit codes
+    suites        the one writer: suites, the manifests beside model files, result files (whole)
+    models/       sources of models: zoo (torchvision, timm, hf: by name), own_code (py:FILE:CALLABLE,
+                  the user's own code), decoders (Hugging Face decoding steps) and state (the KV
+                  cache's starting values), trace_fixes
+    pieces        a model split at a capture scope's boundaries; the scope grammar
+    train_step    a whole training step traced for one AOTInductor package
+    export        export_model.py: model files and the suite that runs them; export_times
+    peers/        Python's timing peers (baseline, replay, ddp, all_reduce_overlap) and their one
+                  capture()
+    plots/        pictures of results and traces
+    tables/       tables and target checks of committed results
+
+The commands are scripts/*.py, beside this package: each a few lines that import its module and
+call its main() (Python puts a script's own folder, scripts/, first on its path, so `graphbench` is
+this package). Nothing here edits sys.path (the user's own code aside: models/own_code.py puts the
+user's folder first, as Python does for a script it runs).
+"""
+
+import os
+
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the commands' folder, this package's parent
+
+
+def entry_point(name):
+    """The path of a command of scripts/ (for a process that runs it again, e.g. under torchrun)."""
+    return os.path.join(SCRIPTS, name)

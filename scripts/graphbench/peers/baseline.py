@@ -1,0 +1,640 @@
+"""Python's own figures for the models graphbench runs: eager PyTorch, torch.cuda.graph replay and
+torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
+
+    python3 scripts/python_baseline.py --suite configs/models.json -o python-baseline.json \\
+        [--graphbench graphbench-out/models/results.json]
+    python3 scripts/python_baseline.py torchvision:resnet18 --batch 1 -o resnet18.json
+    python3 scripts/python_baseline.py py:examples/conv_attention.py:make_model --mode train -o own.json
+
+With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
+naming the model it was made from; that model is built again in Python (same name, batch, dtype,
+inputs; random weights: timing does not depend on them) and each distinct one is timed once. A
+py: model (your own code, scripts/graphbench/models/own_code.py) is made by its callable again, with its own loss in
+mode train where it has one.
+
+Per model, on the GPU, in this process:
+    eager         the model called in Python (inference under torch.no_grad(), model.eval(); mode train:
+                  zero_grad, forward, loss, backward, optimizer step)
+    graph         torch.cuda.graph: warm-up on a side stream, one capture, then g.replay() timed with the
+                  input already in the static tensor (as PyTorch's documentation and the CUDA Graphs blog
+                  time it)
+    graph+copy    the input copied into the static tensor, then g.replay() (what graphbench's graph
+                  variant does every step)
+    compile       torch.compile(model) (Inductor, no CUDA graphs), called as eager is
+    reduce-overhead  torch.compile(model, mode="reduce-overhead"): Inductor plus CUDA graph trees
+                  (recorded on the second call, replayed from the third): what a Python user picks
+                  to capture; each compiled figure comes with its compile time (the wall time of
+                  the calls until it runs compiled: one for compile, three for reduce-overhead)
+With --scope SCOPE (model names), or for a suite's case of pieces (scripts/export_model.py --scope:
+the scope is read from its first piece's manifest), the model is split again at the same
+boundaries (scripts/graphbench/pieces.py) and two more figures come beside:
+    pieces        the chain of pieces called eagerly, piece after piece
+    graphed pieces  torch.cuda.make_graphed_callables on the pieces the scope captures (all of them
+                  for layer; attention-out leaves the attention pieces eager, auto those that cannot
+                  be captured, modules=REGEX those whose module does not match), the others eager:
+                  partial network capture as PyTorch's documentation shows it
+In mode train (a suite's training case of pieces, or --scope with --mode train) each figure is a
+whole training step over the chain of pieces in train mode: eagerly, and per scope (and fwd-bwd:
+every piece in one graph) with make_graphed_callables on the pieces of each graph (forward and
+backward captured), the loss, backward and the optimizer eager.
+reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
+A decoding step (scripts/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
+static cache, the step at the same position every call.
+Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
+many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's
+on the same input (inference) and the largest difference is reported.
+
+Writes JSON (-o) and prints a Markdown table; with --graphbench, the table puts graphbench's eager
+and graph medians of each case beside Python's. Exit codes: 0 done, 1 a model failed (recorded,
+the others still run), 2 bad input.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+from .. import pieces as model_pieces
+from .. import suites
+from ..errors import EXIT_BAD_INPUT, BadInput
+from ..models import own_code
+from ..models import zoo as model_zoo
+from .timing import capture, time_median_us
+
+PROG = "python_baseline.py"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("models", nargs="*", help="SOURCE:NAME model names (instead of --suite), py:FILE.py:CALLABLE too")
+    p.add_argument("--suite", help="a suite file whose model files scripts/export_model.py wrote")
+    p.add_argument("--batch", help="with model names: batch sizes, comma-separated (default 1; py: models: their "
+                                   "callable's default)")
+    p.add_argument("--mode", choices=["inference", "train"], default="inference", help="with model names")
+    p.add_argument("--seq", type=int, default=128, help="with model names: hf encoders' sequence length")
+    p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32", help="with model names (not py: ones)")
+    p.add_argument("--input-range", action="append", default=[], metavar="[N=]LO,HI",
+                   help="with py: model names: int64 input N (every int64 input without N) drawn from [LO, HI)")
+    p.add_argument("-o", "--output", help="the JSON file to write")
+    p.add_argument("--graphbench", help="a graphbench results.json of the same suite, for the side-by-side table")
+    p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
+    p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
+    p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
+    p.add_argument("--no-compile", action="store_true", help="leave out the two torch.compile figures")
+    p.add_argument("--scope", type=model_pieces.scope_arg, metavar="SCOPE",
+                   help="with model names: the model split at a capture scope (layer, attention-out, modules=REGEX, "
+                        "auto) and its pieces timed eagerly and with make_graphed_callables")
+    args = p.parse_args(argv)
+    if bool(args.models) == bool(args.suite):
+        p.error("give model names or --suite, not both")
+    if args.scope is not None and args.suite:
+        p.error("--scope goes with model names: a suite's cases of pieces say their own scope")
+    return args
+
+
+def case_scope(model_file, case):
+    """The scope of a suite's case of pieces: its first piece's manifest says it; None for a whole model."""
+    pieces = case.get("pieces")
+    if not pieces:
+        return None
+    manifest = suites.manifest_path(model_file(pieces[0]["path"]))
+    try:
+        with open(manifest, "r", encoding="utf-8") as f:
+            text = json.load(f)["scope"]
+    except (OSError, ValueError, KeyError) as e:
+        raise BadInput(f"{manifest}: cannot read the scope of case {case.get('name')} ({e}); "
+                                 "scripts/export_model.py --scope writes it")
+    try:
+        return model_pieces.parse_scopes(text)
+    except model_pieces.BadScope as e:
+        raise BadInput(f"{manifest}: {e}")
+
+
+def cases_from_suite(path):
+    """(case name, ModelCase, scope or None) for every case of a suite, from the manifests beside its
+    model files."""
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            suite = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise BadInput(f"{path}: cannot read the suite ({e})")
+    base = os.path.dirname(os.path.abspath(path))
+    out = []
+    for case in suite.get("cases", []):
+        if case.get("workload") not in ("torchscript", "aoti"):
+            continue
+        def model_file(path):
+            return path if os.path.isabs(path) else os.path.join(base, path)
+
+        out.append((case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case)))
+    if not out:
+        raise BadInput(f"{path}: no torchscript or aoti case")
+    return out
+
+
+def cases_from_names(args):
+    try:
+        batches = [int(b) for b in args.batch.split(",") if b] if args.batch else []
+    except ValueError:
+        raise BadInput(f"--batch {args.batch!r}: expected comma-separated integers")
+    cli_ranges = {}
+    for text in args.input_range:
+        index, lo, hi = own_code.parse_input_range(text)
+        cli_ranges[index] = (lo, hi)
+    cases = []
+    for model in args.models:
+        own = model.startswith("py:")
+        for batch in batches or [None if own else 1]:
+            case = model_zoo.ModelCase(model=model, batch=batch or 1, mode=args.mode, seq=args.seq, dtype=args.dtype,
+                                       origin_dir=os.getcwd() if own else "")
+            case.check()
+            model_zoo.check_own_code(case)
+            cases.append((case, batch is not None))
+    named = []
+    for case, batch_given in cases:
+        if case.source == "py":
+            model_zoo.describe_own_code(case, batch_given, cli_ranges)
+            case.check()
+        name = case.stem() + (f"-{model_pieces.scopes_slug(args.scope)}" if args.scope else "")
+        named.append((name, case, args.scope))
+    return named
+
+
+def compiled_figure(make_step, warm_calls, args):
+    """A torch.compile'd step timed like the others, with its compile time: the wall time of its first
+    `warm_calls` calls (compiling, and for reduce-overhead recording the graph). A failure is recorded."""
+    import time
+
+    import torch
+
+    try:
+        step = make_step()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(warm_calls):
+            step()
+        torch.cuda.synchronize()
+        compile_seconds = time.perf_counter() - start
+        figure = time_median_us(step, args)
+        figure["compile_seconds"] = compile_seconds
+        return figure
+    except Exception as e:  # noqa: BLE001 - a model torch.compile cannot take: say why, go on
+        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+
+
+def compiled_figures(model, call, args):
+    """{"compile": ..., "reduce_overhead": ...}: `call(compiled_model)` under torch.compile's two modes."""
+    import torch
+
+    if args.no_compile:
+        return {}
+    out = {}
+    for key, mode, warm_calls in (("compile", "default", 1), ("reduce_overhead", "reduce-overhead", 3)):
+        torch._dynamo.reset()
+
+        def make_step(mode=mode):
+            compiled = torch.compile(model, mode=mode)
+            return lambda: call(compiled)
+
+        out[key] = compiled_figure(make_step, warm_calls, args)
+    torch._dynamo.reset()
+    return out
+
+
+class Segment:
+    """Pieces run one after another as one callable (an nn.Module, so that make_graphed_callables
+    sees their parameters): what one graph of a scope captures."""
+
+    def __init__(self, pieces, indices, train=False):
+        import torch
+
+        self.indices = indices
+        inside = {f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)}
+        self.inputs = list(dict.fromkeys(r for k in indices for r in pieces[k].inputs if r not in inside))
+        self.outputs = [f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)]
+        wiring = [pieces[k].inputs for k in indices]
+        inputs = self.inputs
+
+        class Run(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pieces = torch.nn.ModuleList([pieces[k].module for k in indices])
+
+            def forward(self, *args):
+                env = dict(zip(inputs, args))
+                out = []
+                for k, piece, refs in zip(indices, self.pieces, wiring):
+                    result = piece(*[env[r] for r in refs])
+                    for n, t in enumerate(result):
+                        env[f"piece{k}.out{n}"] = t
+                        out.append(t)
+                return tuple(out)
+
+        self.module = Run().train(train)
+
+
+def run_segments(segments, calls, model_outputs, inputs, piece_args=None):
+    """Calls each segment (calls[i]) on its inputs; the model's outputs."""
+    env = {f"input{i}": t for i, t in enumerate(inputs)}
+    for segment, call in zip(segments, calls):
+        args = [env[r] for r in segment.inputs]
+        if piece_args is not None:
+            piece_args.append(args)
+        for ref, t in zip(segment.outputs, call(*args)):
+            env[ref] = t
+    return [env[r] for r in model_outputs]
+
+
+def measure_pieces(case, model, inputs, expected, scopes, args):
+    """The model (eval mode, on the GPU) split at the scopes' boundaries: the chain of pieces called
+    eagerly, and for each scope the chain with the pieces it captures made graphed callables, one per
+    graph that graphbench's scope makes (model_pieces.segments); each graphed chain's largest
+    difference from the whole model in eager."""
+    import torch
+
+    # Inference: no backward graphs for make_graphed_callables to make.
+    for p in model.parameters():
+        p.requires_grad_(False)
+    split = model_pieces.split(model, inputs, scopes, case.model)
+    calls = [p.module for p in split.pieces]
+    wiring = [p.inputs for p in split.pieces]
+    with torch.no_grad():
+        figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls),
+                  "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
+                                                 args),
+                  "scopes": {}}
+    for scope in scopes:
+        groups = model_pieces.segments([p.tag for p in split.pieces], scope)
+        segments, seg_calls, entry = scope_segments(split, groups)
+        try:
+            samples = []
+            with torch.no_grad():
+                run_segments(segments, seg_calls, split.outputs, inputs, samples)
+            graph_captured_segments(seg_calls, groups, lambda i: tuple(t.clone() for t in samples[i]))
+            with torch.no_grad():
+                entry["graphed"] = time_median_us(lambda: run_segments(segments, seg_calls, split.outputs, inputs),
+                                                  args)
+                got = run_segments(segments, seg_calls, split.outputs, inputs)
+                torch.cuda.synchronize()
+                entry["max_abs_diff"] = model_pieces.largest_difference(got, expected)
+        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
+            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+        figure["scopes"][scope.text()] = entry
+    return figure
+
+
+def measure_train_pieces(case, model, inputs, target, scopes, args):
+    """A training step over the model (train mode) split at the scopes' boundaries: the chain of
+    pieces with the loss, backward and the optimizer eager; then per scope, and for fwd-bwd (every
+    piece in one graph: make_graphed_callables of the whole forward), the chain with the pieces of
+    each graph that graphbench's scope makes as one graphed callable, forward and backward captured
+    by torch.cuda.make_graphed_callables (sample arguments that require grad where they come from an
+    earlier piece, as the real ones do), the loss, backward and the optimizer eager: the use of
+    make_graphed_callables that PyTorch's documentation shows. The pieces hold the model's own
+    parameters; each figure trains them further."""
+    import torch
+
+    split = model_pieces.split(model, inputs, scopes, case.model)
+    optimizer = model_zoo.make_optimizer(case, model.parameters())
+
+    def step(segments, calls):
+        optimizer.zero_grad(set_to_none=True)
+        outputs = run_segments(segments, calls, split.outputs, inputs)
+        model_zoo.loss_of(case, outputs, target).backward()
+        optimizer.step()
+
+    every = [Segment(split.pieces, [k], train=True) for k in range(len(split.pieces))]
+    figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(split.pieces), "mode": "train",
+              "pieces_eager": time_median_us(lambda: step(every, [s.module for s in every]), args), "scopes": {}}
+    tags = [p.tag for p in split.pieces]
+    groupings = [(scope.text(), model_pieces.segments(tags, scope, train=True)) for scope in scopes]
+    groupings.append(("fwd-bwd", [(True, list(range(len(split.pieces))))]))
+    for name, groups in groupings:
+        segments, seg_calls, entry = scope_segments(split, groups, train=True)
+        try:
+            samples = []
+            with torch.no_grad():
+                run_segments(segments, seg_calls, split.outputs, inputs, samples)
+            graph_captured_segments(seg_calls, groups,
+                                    lambda i: tuple(sample_arg(t, ref) for t, ref in zip(samples[i], segments[i].inputs)))
+            entry["graphed"] = time_median_us(lambda: step(segments, seg_calls), args)
+        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
+            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+        figure["scopes"][name] = entry
+    return figure
+
+
+def scope_segments(split, groups, train=False):
+    """A scope's segments (groups: (captured, piece indices) per segment), their calls, and the
+    figure's entry with the graphs and the pieces run eagerly."""
+    segments = [Segment(split.pieces, indices, train=train) for _, indices in groups]
+    entry = {"graphs": sum(1 for captured, _ in groups if captured),
+             "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+    return segments, [s.module for s in segments], entry
+
+
+def graph_captured_segments(seg_calls, groups, sample_args_of):
+    """Replaces the calls of the captured segments (groups: (captured, piece indices) per segment)
+    with one torch.cuda.make_graphed_callables over all of them, each given sample_args_of(i)."""
+    import torch
+
+    captured = [i for i, (c, _) in enumerate(groups) if c]
+    if not captured:
+        return
+    graphed = torch.cuda.make_graphed_callables(tuple(seg_calls[i] for i in captured),
+                                                tuple(sample_args_of(i) for i in captured))
+    graphed = graphed if isinstance(graphed, tuple) else (graphed,)
+    for i, g in zip(captured, graphed):
+        seg_calls[i] = g
+
+
+def sample_arg(value, ref):
+    """A graphed callable's sample argument for an input of a training chain: a model input as it is
+    (no grad), an earlier piece's floating-point output requiring grad, as in the step."""
+    sample = value.detach().clone()
+    return sample.requires_grad_(True) if not ref.startswith("input") and sample.is_floating_point() else sample
+
+
+def fed_positions(case):
+    """The inputs a replay copies in: all but those with role state (a KV cache the step writes in
+    place), which stay in the graph's buffers as graphbench keeps them."""
+    return [i for i, spec in enumerate(case.inputs()) if spec.get("role") != "state"]
+
+
+def measure_inference(case, args, scope=None):
+    import torch
+
+    model = model_zoo.build_model(case, "cuda").cuda().eval()
+    inputs = model_zoo.make_inputs(case, "cuda")
+    static_inputs = [t.clone() for t in inputs]
+    with torch.no_grad():
+        eager = time_median_us(lambda: model(*inputs), args)
+        expected = [t.clone() for t in model_zoo.flat_tensors(model(*inputs))]
+        try:
+            graph, static_out = capture(lambda: model(*static_inputs))
+        except Exception as e:  # noqa: BLE001 - a model that cannot be captured whole: its pieces may be
+            if scope is None:
+                raise
+            failed = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+            replay, copy_replay, max_diff = failed, dict(failed), None
+            graph = None
+        if graph is not None:
+            replay = time_median_us(graph.replay, args)
+
+            fed = fed_positions(case)
+
+            def copy_and_replay():
+                for i in fed:
+                    static_inputs[i].copy_(inputs[i])
+                graph.replay()
+
+            copy_replay = time_median_us(copy_and_replay, args)
+            copy_and_replay()
+            torch.cuda.synchronize()
+            got = model_zoo.flat_tensors(static_out)
+            max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
+        compiled = compiled_figures(model, lambda m: m(*inputs), args)
+    if scope is not None:
+        compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
+    return eager, replay, copy_replay, max_diff, compiled
+
+
+def measure_training(case, args, scope=None):
+    import torch
+
+    def setup():
+        model = model_zoo.build_model(case, "cuda").cuda().train()
+        inputs = model_zoo.make_inputs(case, "cuda")
+        target = model_zoo.make_target(case, model(*inputs), "cuda")
+        return model, inputs, target
+
+    model, inputs, target = setup()
+    optimizer = model_zoo.make_optimizer(case, model.parameters())
+
+    def eager_step():
+        optimizer.zero_grad(set_to_none=True)
+        model_zoo.loss_of(case, model(*inputs), target).backward()
+        optimizer.step()
+
+    eager = time_median_us(eager_step, args)
+
+    # Whole-step capture, as PyTorch's CUDA-graph documentation shows it: gradients set to None
+    # before capture, so that backward allocates them from the graph's pool.
+    g_model, g_inputs, g_target = setup()
+    g_optimizer = model_zoo.make_optimizer(case, g_model.parameters(), capturable=True)
+
+    def graph_step():
+        loss = model_zoo.loss_of(case, g_model(*g_inputs), g_target)
+        loss.backward()
+        g_optimizer.step()
+        return loss
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            g_optimizer.zero_grad(set_to_none=True)
+            graph_step()
+    torch.cuda.current_stream().wait_stream(side)
+    g_optimizer.zero_grad(set_to_none=True)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        graph_step()
+    replay = time_median_us(graph.replay, args)
+
+    def copy_and_replay():
+        for dst, src in zip(g_inputs, inputs):
+            dst.copy_(src)
+        graph.replay()
+
+    copy_replay = time_median_us(copy_and_replay, args)
+
+    # torch.compile'd model, the step around it as eager's (optimizer and zero_grad not compiled).
+    c_model, c_inputs, c_target = setup()
+    c_optimizer = model_zoo.make_optimizer(case, c_model.parameters())
+
+    def compiled_step(m):
+        c_optimizer.zero_grad(set_to_none=True)
+        model_zoo.loss_of(case, m(*c_inputs), c_target).backward()
+        c_optimizer.step()
+
+    compiled = compiled_figures(c_model, compiled_step, args)
+    if scope is not None:
+        p_model, p_inputs, p_target = setup()
+        compiled["pieces"] = measure_train_pieces(case, p_model, p_inputs, p_target, scope, args)
+    return eager, replay, copy_replay, None, compiled
+
+
+def environment():
+    import torch
+
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "gpu": torch.cuda.get_device_name(0),
+    }
+
+
+def measure_all(cases, args):
+    """One result per distinct model; every case name that uses it points at it."""
+    results = {}
+    by_case = {}
+    failed = False
+    for case_name, case, scope in cases:
+        key = json.dumps({**case.to_json(), "scope": model_pieces.scopes_text(scope) if scope else None},
+                         sort_keys=True)
+        if key not in results:
+            print(f"{PROG}: {case.model} batch {case.batch} ({case.mode})", file=sys.stderr)
+            entry = {"model": case.model, "batch": case.batch, "mode": case.mode, "dtype": case.dtype,
+                     "inputs": case.inputs()}
+            try:
+                measure = measure_training if case.mode == "train" else measure_inference
+                eager, replay, copy_replay, max_diff, compiled = measure(case, args, scope)
+                entry.update({"status": "ok", "eager": eager, "graph": replay, "graph_copy": copy_replay,
+                              "graph_max_abs_diff": max_diff, **compiled})
+            except Exception as e:  # noqa: BLE001 - record it, go on with the other models
+                failed = True
+                entry.update({"status": "failed", "reason": f"{type(e).__name__}: {e}"})
+                print(f"{PROG}: {case.model} failed: {e}", file=sys.stderr)
+            results[key] = entry
+        by_case[case_name] = results[key]
+    return by_case, failed
+
+
+def graphbench_medians(path):
+    """{(case, variant): median us} of a graphbench results.json."""
+    with open(path, "r", encoding="utf-8") as f:
+        report = json.load(f)
+    out = {}
+    for r in report.get("records", []):
+        if r.get("status") == "ok" and r.get("median_us") is not None:
+            share = (r.get("roofline") or {}).get("bandwidth_share")
+            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""), share)
+    return out
+
+
+def fmt_us(value):
+    if value is None:
+        return ""
+    return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
+
+
+def figure_cell(figure):
+    """A timed figure, or why there is none (a model that cannot be captured whole)."""
+    return f"failed: {figure['failed']}" if "failed" in figure else fmt_us(figure["median_us"])
+
+
+def compiled_cell(figure):
+    """A torch.compile figure with its compile time, or why there is none."""
+    if not figure:
+        return ""
+    if "failed" in figure:
+        return f"failed: {figure['failed']}"
+    return f"{fmt_us(figure['median_us'])} ({figure['compile_seconds']:.1f} s)"
+
+
+def best_python(e):
+    """The fastest Python figure: (name, us)."""
+    figures = [("eager", e["eager"]), ("cuda.graph", e["graph"]), ("compile", e.get("compile")),
+               ("reduce-overhead", e.get("reduce_overhead"))]
+    ok = [(name, f["median_us"]) for name, f in figures if f and "median_us" in f]
+    return min(ok, key=lambda x: x[1]) if ok else None
+
+
+def pieces_cells(figure):
+    """The scope's cells of a row: the pieces, the eager chain, and per scope the graphed chain with
+    its graphs (or why not)."""
+    if not figure:
+        return " | | |"
+    cells = []
+    for scope, entry in figure["scopes"].items():
+        graphed = entry.get("graphed") or {}
+        time = fmt_us(graphed["median_us"]) if "median_us" in graphed else f"failed: {graphed.get('failed', '')}"
+        cells.append(f"{scope}: {time} ({entry['graphs']} graphs)")
+    return f" {figure['pieces']} | {fmt_us(figure['pieces_eager']['median_us'])} | {'; '.join(cells)} |"
+
+
+def scope_cells(graphbench, case_name):
+    """graphbench's graph medians of a case swept over scopes (records NAME[scope=SCOPE]):
+    "full: 812; layer: 845"."""
+    prefix = f"{case_name}[scope="
+    cells = [f"{case[len(prefix):-1]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
+             for (case, variant), value in graphbench.items()
+             if variant == "graph" and case.startswith(prefix) and case.endswith("]")]
+    return "; ".join(cells)
+
+
+def table(by_case, graphbench):
+    header = "| case | model | batch | mode |"
+    rule = "|---|---|--:|---|"
+    if graphbench is not None:
+        header += " graphbench eager (us) | graphbench graph (us) | roofline share of the graph |"
+        rule += "--:|--:|--:|"
+    header += (" Python eager (us) | Python cuda.graph replay (us) | Python cuda.graph, copy + replay (us) |"
+               " torch.compile (us, compile time) | reduce-overhead (us, compile time) |")
+    rule += "--:|--:|--:|--:|--:|"
+    if graphbench is not None:
+        header += " graphbench graph / best Python |"
+        rule += "--:|"
+    scoped = any("pieces" in e for e in by_case.values())
+    if scoped:
+        header += " pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs) |"
+        rule += "--:|--:|---|"
+        if graphbench is not None:
+            header += " graphbench graph per scope (us) |"
+            rule += "---|"
+    lines = [header, rule]
+    for case_name, e in by_case.items():
+        row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
+        graph = None
+        if graphbench is not None:
+            # A case swept over scopes is NAME[scope=SCOPE] in graphbench's records: its full scope here.
+            eager = graphbench.get((case_name, "eager")) or graphbench.get((f"{case_name}[scope=full]", "eager"))
+            graph = graphbench.get((case_name, "graph")) or graphbench.get((f"{case_name}[scope=full]", "graph"))
+            note = " (ran eagerly)" if graph and graph[1] else ""
+            share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
+            row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
+        if e["status"] == "ok":
+            row += (f" {fmt_us(e['eager']['median_us'])} | {figure_cell(e['graph'])} |"
+                    f" {figure_cell(e['graph_copy'])} | {compiled_cell(e.get('compile'))} |"
+                    f" {compiled_cell(e.get('reduce_overhead'))} |")
+            if graphbench is not None:
+                best = best_python(e)
+                row += f" {graph[0] / best[1]:.3f} ({best[0]}) |" if graph and best else " |"
+        else:
+            row += f" failed: {e['reason']} | | | | |" + (" |" if graphbench is not None else "")
+        if scoped:
+            row += pieces_cells(e.get("pieces"))
+            if graphbench is not None:
+                row += f" {scope_cells(graphbench, case_name)} |"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        cases = cases_from_suite(args.suite) if args.suite else cases_from_names(args)
+        graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
+    except BadInput as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        print(f"{PROG}: error: {args.graphbench}: cannot read graphbench results ({e})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    import torch
+
+    if not torch.cuda.is_available():
+        print(f"{PROG}: error: no CUDA device: the baseline times CUDA graphs", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    by_case, failed = measure_all(cases, args)
+    markdown = table(by_case, graphbench)
+    print(markdown)
+    if args.output:
+        suites.write_json(args.output, {"environment": environment(), "cases": by_case}, compact=False)
+        suites.write_whole(os.path.splitext(args.output)[0] + ".md", markdown)
+    return 1 if failed else 0

@@ -1,0 +1,342 @@
+"""PyTorch's own figures for the data-parallel Linear+Dropout steps of a graphbench suite:
+DistributedDataParallel, eager and captured whole in torch.cuda.graph, on one rank and on N.
+
+    python3 scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 -o python-ddp.json \\
+        [--cases ddp-linear-dropout-large] [--graphbench graphbench-out/ddp-n2/results.json]
+
+Every linear_dropout training case of the suite is built in Python as graphbench builds it:
+Linear(in_features, hidden), Dropout, Linear(hidden, out_features), Dropout, MSE loss, SGD (lr,
+momentum, weight_decay), `batch` rows per rank (random inputs and weights, seeded by rank: timing
+does not depend on them). With N ranks the model is wrapped in DistributedDataParallel with the
+case's buckets (grad_bucket_mb, else DDP's 25 MiB; gradient_as_bucket_view), which overlaps each
+bucket's all-reduce with the backward pass; one rank runs the plain model (no DDP), the baseline
+of the scaling efficiency.
+
+Per case and N:
+    eager  the step called in Python: zero_grad, forward, loss, backward, optimizer step
+    graph  the same step captured whole in torch.cuda.graph as PyTorch's documentation does it for
+           DDP (DDP built on a side stream, 11 eager steps there first, TORCH_NCCL_ASYNC_ERROR_HANDLING=0),
+           then g.replay() timed
+Each figure is the median over --samples samples of per-step time (CUDA events around --calls
+back-to-back steps) on each rank; the slowest rank's is reported, as graphbench does. The scaling
+efficiency at N is the one-rank step time over the N-rank one (the batch is per rank). After timing,
+the ranks' params are compared: DDP keeps them identical.
+
+It starts its ranks itself (python3 -m torch.distributed.run --standalone, one process per GPU):
+first one rank, then --nproc. Writes JSON (-o, whole or not at all) and a Markdown table beside
+it; with --graphbench, the table puts graphbench's slowest-rank medians of the same cases beside
+Python's. Exit codes: 0 done, 1 a run failed (recorded, the others still run), 2 bad input or too
+few GPUs.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from .. import entry_point, suites
+from ..errors import EXIT_BAD_INPUT, BadInput
+from .timing import sample_us
+
+PROG = "python_ddp_baseline.py"
+# The workload's sizes and their defaults where a case leaves them out, as graphbench's linear_dropout has them.
+LAYERS = {"batch": 32, "in_features": 128, "hidden": 256, "out_features": 16}
+DEFAULT_LR = 0.1
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--config", required=True, help="a graphbench suite file (configs/ddp.json)")
+    p.add_argument("--cases", help="comma-separated case names (default: every linear_dropout training case)")
+    p.add_argument("--nproc", type=int, default=2, help="ranks of the data-parallel run, one GPU each (default 2)")
+    p.add_argument("-o", "--output", help="the JSON file to write (the table goes beside it, .md)")
+    p.add_argument("--graphbench", help="a graphbench results.json of the same cases (at --nproc), for the table")
+    p.add_argument("--samples", type=int, default=30, help="samples per figure (default 30)")
+    p.add_argument("--calls", type=int, default=20, help="steps per sample, the same on every rank (default 20)")
+    p.add_argument("--warmup", type=int, default=20, help="untimed steps before sampling (default 20)")
+    p.add_argument("--worker", help=argparse.SUPPRESS)  # a rank: the JSON of its cases and options
+    args = p.parse_args(argv)
+    for name in ("nproc", "samples", "calls", "warmup"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name} must be at least 1")
+    return args
+
+
+def linear_dropout_cases(path, names=None):
+    """The linear_dropout training cases of suite `path` (the suite's defaults applied), in suite
+    order; `names` (a list) selects some and must all be such cases. Raises BadInput naming the
+    file and the field."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            suite = json.load(f)
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the suite file ({e.strerror})") from e
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: not JSON ({e})") from e
+    if not isinstance(suite, dict) or not isinstance(suite.get("cases"), list):
+        raise BadInput(f"{path}: /cases: expected a list of cases")
+    defaults = suite.get("defaults", {})
+    found = {}
+    for i, raw in enumerate(suite["cases"]):
+        case = {**defaults, **raw}
+        if case.get("workload") != "linear_dropout" or case.get("mode", "train") != "train":
+            found.setdefault(case.get("name"), None)
+            continue
+        for field, default in LAYERS.items():
+            value = case.setdefault(field, default)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise BadInput(f"{path}: /cases/{i}/{field}: expected a positive integer, got {json.dumps(value)}")
+        dropout = case.get("dropout", [0.2, 0.1])
+        if not (isinstance(dropout, list) and len(dropout) == 2 and all(isinstance(v, (int, float)) for v in dropout)):
+            raise BadInput(f"{path}: /cases/{i}/dropout: expected two probabilities, got {json.dumps(dropout)}")
+        if case.get("optimizer", "sgd") != "sgd":
+            raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
+        found[case["name"]] = {
+            "name": case["name"], **{field: case[field] for field in LAYERS},
+            "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", DEFAULT_LR)),
+            "momentum": float(case.get("momentum", 0.0)), "weight_decay": float(case.get("weight_decay", 0.0)),
+            "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0)),
+        }
+    if names is None:
+        cases = [c for c in found.values() if c is not None]
+        if not cases:
+            raise BadInput(f"{path}: no linear_dropout training case")
+        return cases
+    cases = []
+    for name in names:
+        if name not in found:
+            raise BadInput(f"{path}: --cases: no case named {json.dumps(name)}")
+        if found[name] is None:
+            raise BadInput(f"{path}: --cases: {json.dumps(name)} is not a linear_dropout training case")
+        cases.append(found[name])
+    return cases
+
+
+# ---------------------------------------------------------------------------------------------
+# One rank (started by torch.distributed.run)
+
+
+def median_us(step, options):
+    import torch
+
+    for _ in range(options["warmup"]):
+        step()
+    torch.cuda.synchronize()
+    return statistics.median(sample_us(step, options["calls"]) for _ in range(options["samples"]))
+
+
+def measure_case(case, rank, world, local_rank, options):
+    """This rank's eager and graph medians of `case`, and a checksum of its params after them."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)  # the same initial params on every rank
+    model = nn.Sequential(nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
+                          nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1])).cuda()
+    torch.manual_seed(1000 + rank)  # each rank its own shard
+    x = torch.randn(case["batch"], case["in_features"], device="cuda")
+    target = torch.randn(case["batch"], case["out_features"], device="cuda")
+    loss_fn = nn.MSELoss()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        if world > 1:
+            model = nn.parallel.DistributedDataParallel(model, device_ids=[local_rank], bucket_cap_mb=case["grad_bucket_mb"],
+                                                        gradient_as_bucket_view=True)
+        optimizer = torch.optim.SGD(model.parameters(), lr=case["lr"], momentum=case["momentum"],
+                                    weight_decay=case["weight_decay"])
+
+        def step():
+            optimizer.zero_grad(set_to_none=True)
+            loss = loss_fn(model(x), target)
+            loss.backward()
+            optimizer.step()
+            return loss
+
+        for _ in range(11):  # DDP wants 11 eager steps before a capture
+            step()
+    torch.cuda.current_stream().wait_stream(side)
+    eager = median_us(step, options)
+    graph = torch.cuda.CUDAGraph()
+    optimizer.zero_grad(set_to_none=True)
+    with torch.cuda.graph(graph):
+        loss = step()
+    replayed = median_us(graph.replay, options)
+    torch.cuda.synchronize()
+    if not torch.isfinite(loss).item():
+        raise RuntimeError(f"{case['name']}: the replayed step's loss is {loss.item()}")
+    checksum = sum(p.detach().double().sum().item() for p in model.parameters())
+    return {"eager_us": eager, "graph_us": replayed, "params_checksum": checksum}
+
+
+def worker(spec_path):
+    import torch
+    import torch.distributed as dist
+
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    local_rank = int(os.environ.get("LOCAL_RANK", rank))
+    torch.cuda.set_device(local_rank)
+    if world > 1:
+        dist.init_process_group("nccl")
+    results = {}
+    for case in spec["cases"]:
+        mine = measure_case(case, rank, world, local_rank, spec["options"])
+        ranks = [mine]
+        if world > 1:
+            ranks = [None] * world
+            dist.all_gather_object(ranks, mine)
+        results[case["name"]] = {
+            "eager_us": max(r["eager_us"] for r in ranks), "graph_us": max(r["graph_us"] for r in ranks),
+            "eager_us_per_rank": [r["eager_us"] for r in ranks], "graph_us_per_rank": [r["graph_us"] for r in ranks],
+            "params_identical": len({r["params_checksum"] for r in ranks}) == 1,
+        }
+        if rank == 0:
+            print(f"{PROG}: {case['name']} at N={world}: eager {results[case['name']]['eager_us']:.1f} us, "
+                  f"graph {results[case['name']]['graph_us']:.1f} us", file=sys.stderr)
+    if rank == 0:
+        suites.write_whole(spec["output"], json.dumps(results, indent=2) + "\n")
+    if world > 1:
+        dist.destroy_process_group()
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The launcher
+
+
+def run_ranks(nproc, cases, args, work_dir):
+    """The cases at `nproc` ranks: {case: figures}, or an error string when the run failed."""
+    spec_path = os.path.join(work_dir, f"spec-n{nproc}.json")
+    out_path = os.path.join(work_dir, f"out-n{nproc}.json")
+    options = {"samples": args.samples, "calls": args.calls, "warmup": args.warmup}
+    suites.write_json(spec_path, {"cases": cases, "options": options, "output": out_path}, compact=False)
+    env = {**os.environ, "TORCH_NCCL_ASYNC_ERROR_HANDLING": "0", "NCCL_ASYNC_ERROR_HANDLING": "0"}
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc),
+               entry_point("python_ddp_baseline.py"), "--config", args.config, "--worker", spec_path]
+    print(f"{PROG}: {nproc} rank(s): {' '.join(command)}", file=sys.stderr)
+    run = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stderr.write(run.stdout)
+    if run.returncode != 0 or not os.path.exists(out_path):
+        tail = " | ".join(run.stdout.strip().splitlines()[-3:])
+        return f"the {nproc}-rank run failed (exit code {run.returncode}): {tail}"
+    with open(out_path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def graphbench_figures(path):
+    """{(case, variant): (slowest rank's step median in us, scaling efficiency or None)} of a graphbench
+    data-parallel results.json."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            records = json.load(f)["records"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise BadInput(f"{path}: cannot read graphbench results ({e})") from e
+    figures = {}
+    for r in records:
+        dp = r.get("data_parallel") or {}
+        value = dp.get("slowest_median_us", r.get("median_us"))
+        if r.get("status") == "ok" and value is not None:
+            figures[(r.get("case"), r.get("variant"))] = (value, dp.get("scaling_efficiency"))
+    return figures
+
+
+def combine(cases, one, many, nproc):
+    """Per case and variant: the one-rank and N-rank figures and the scaling efficiency."""
+    rows = {}
+    for case in cases:
+        name = case["name"]
+        entry = {"batch_per_rank": case["batch"], "grad_bucket_mb": case["grad_bucket_mb"]}
+        for variant in ("eager", "graph"):
+            t1 = one.get(name, {}).get(f"{variant}_us") if isinstance(one, dict) else None
+            tn = many.get(name, {}).get(f"{variant}_us") if isinstance(many, dict) else None
+            entry[variant] = {"n1_us": t1, f"n{nproc}_us": tn,
+                              "scaling_efficiency": t1 / tn if t1 and tn else None}
+        if isinstance(many, dict) and name in many:
+            entry["params_identical"] = many[name].get("params_identical")
+            entry["per_rank"] = {v: many[name].get(f"{v}_us_per_rank") for v in ("eager", "graph")}
+        rows[name] = entry
+    return rows
+
+
+def table(rows, nproc, graphbench):
+    def us(v):
+        return "" if v is None else f"{v:.1f}" if v < 100 else f"{v:.0f}"
+
+    def share(v):
+        return "" if v is None else f"{100 * v:.0f}%"
+
+    head, rule = "| case | variant | Python N=1 (us) |", "|---|---|--:|"
+    if nproc > 1:
+        head += f" Python N={nproc}, slowest rank (us) | Python scaling |"
+        rule += "--:|--:|"
+    if graphbench is not None:
+        head += f" graphbench N={nproc}, slowest rank (us) | graphbench scaling |"
+        rule += "--:|--:|"
+    lines = [head, rule]
+    for name, entry in rows.items():
+        for variant in ("eager", "graph"):
+            e = entry[variant]
+            line = f"| {name} | {variant} | {us(e['n1_us'])} |"
+            if nproc > 1:
+                line += f" {us(e[f'n{nproc}_us'])} | {share(e['scaling_efficiency'])} |"
+            if graphbench is not None:
+                step, scaling = graphbench.get((name, variant), (None, None))
+                line += f" {us(step)} | {share(scaling)} |"
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def environment():
+    import torch
+
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "torch": torch.__version__, "cuda": torch.version.cuda,
+        "nccl": ".".join(str(v) for v in torch.cuda.nccl.version()),
+        "gpu": torch.cuda.get_device_name(0), "gpus": torch.cuda.device_count(),
+    }
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.worker:
+        return worker(args.worker)
+    try:
+        names = [n for n in args.cases.split(",") if n] if args.cases else None
+        cases = linear_dropout_cases(args.config, names)
+        graphbench = graphbench_figures(args.graphbench) if args.graphbench else None
+    except BadInput as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        import torch
+    except ImportError:
+        print(f"{PROG}: error: PyTorch is not installed for {sys.executable}: the baseline runs PyTorch's DDP",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if torch.cuda.device_count() < args.nproc:
+        print(f"{PROG}: error: --nproc {args.nproc} needs {args.nproc} CUDA devices, this machine has "
+              f"{torch.cuda.device_count()}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with tempfile.TemporaryDirectory(prefix="python-ddp-") as work_dir:
+        one = run_ranks(1, cases, args, work_dir)
+        many = run_ranks(args.nproc, cases, args, work_dir) if args.nproc > 1 else one
+    failures = [r for r in (one, many) if isinstance(r, str)]
+    for failure in failures:
+        print(f"{PROG}: {failure}", file=sys.stderr)
+    rows = combine(cases, one, many, args.nproc)
+    markdown = table(rows, args.nproc, graphbench)
+    print(markdown)
+    if args.output:
+        document = {"environment": environment(), "nproc": args.nproc, "failures": failures, "cases": rows}
+        suites.write_whole(args.output, json.dumps(document, indent=2) + "\n")
+        suites.write_whole(os.path.splitext(args.output)[0] + ".md", markdown)
+    return 1 if failures else 0

@@ -1,0 +1,52 @@
+"""What Python's timing peers share: per-call device time from CUDA events, and the one way they
+capture a step in a CUDA graph (warm-up on a side stream, as PyTorch's CUDA Graphs notes prescribe).
+torch is imported by the functions only."""
+
+import statistics
+
+
+def sample_us(fn, calls):
+    """Per-call device time of `calls` back-to-back calls, in microseconds (CUDA events)."""
+    import torch
+
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1000.0 / calls
+
+
+def time_median_us(fn, options):
+    """The median of options.samples samples of sample_us, each of as many calls (a power of two) as
+    make it last options.min_sample_ms, after options.warmup calls."""
+    import torch
+
+    for _ in range(options.warmup):
+        fn()
+    torch.cuda.synchronize()
+    calls = 1
+    while calls < (1 << 16) and sample_us(fn, calls) * calls < options.min_sample_ms * 1000.0:
+        calls *= 2
+    figures = [sample_us(fn, calls) for _ in range(options.samples)]
+    return {"median_us": statistics.median(figures), "calls_per_sample": calls, "samples_us": figures}
+
+
+def capture(step, warmup=3):
+    """torch.cuda.graph of `step` after `warmup` calls on a side stream; returns the graph and the
+    result of the captured call (its outputs, which each replay rewrites)."""
+    import torch
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(warmup):
+            step()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        result = step()
+    torch.cuda.synchronize()
+    return graph, result

@@ -1,0 +1,1 @@
+"""Pictures: speedups (results.json), sweep (a sweep's figures), timeline (two traces), common."""

@@ -1,0 +1,181 @@
+"""Pictures of the sweeps of a graphbench results.json (docs/results.md, "Sweeps").
+
+    python3 scripts/plot_sweep.py RESULTS_JSON [-o DIR]
+
+One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: the results file's
+folder, as every plot script of graphbench writes beside its input; -o/--output-dir names another
+folder): above, the graph's speedup over eager against the swept size, its 95% interval as a
+band, 1x and the 5% line, the crossover marked and the recommended capture sizes ringed; below,
+the memory of the graph's pool at each size, with the totals of keeping the recommended graphs
+each in its own pool and in one shared pool. A run whose sweeps have no graph variant measured
+(a CPU run: graphs need a CUDA device) gets instead one PNG per swept case,
+DIR/sweep-<case>-times.png: the per-step time of each variant it measured against the swept size.
+Needs only matplotlib (Debian's python3-matplotlib). Exit codes: 0 written, 2 bad input (missing
+file, invalid JSON, no swept case measured, malformed fields), 1 matplotlib missing.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+from ..errors import EXIT_BAD_INPUT, BadInput, is_number
+from .common import import_pyplot, read_json
+
+PROG = "plot_sweep.py"
+MIB = 1024.0 * 1024.0
+
+
+
+
+def load_step_times(path, doc):
+    """{(case, axis): {variant: [(value, median_us)]}} of the ok records of swept cases."""
+    records = doc.get("records") if isinstance(doc, dict) else None
+    series = {}
+    for r in records if isinstance(records, list) else []:
+        sweep = r.get("sweep") if isinstance(r, dict) else None
+        if not isinstance(sweep, dict) or r.get("status") != "ok" or not is_number(r.get("median_us")):
+            continue
+        if not (isinstance(sweep.get("group"), str) and isinstance(sweep.get("axis"), str) and is_number(sweep.get("value"))):
+            raise BadInput(f"{path}: record {r.get('case')!r}/{r.get('variant')!r}: \"sweep\" needs group, axis and a numeric value")
+        by_variant = series.setdefault((sweep["group"], sweep["axis"]), {})
+        by_variant.setdefault(str(r.get("variant")), []).append((sweep["value"], r["median_us"]))
+    return series
+
+
+def load_sweeps(path):
+    """The sweeps of the file, or ([], environment, step times) where no graph variant was measured."""
+    doc = read_json(path)
+    sweeps = doc.get("sweeps") if isinstance(doc, dict) else None
+    environment = doc.get("environment") if isinstance(doc, dict) and isinstance(doc.get("environment"), dict) else {}
+    if not isinstance(sweeps, list) or not sweeps:
+        times = load_step_times(path, doc)
+        if times:
+            return [], environment, times
+        raise BadInput(f"{path}: no sweeps to plot (\"sweeps\" is missing or empty and no swept case has an ok "
+                       "record: a run without sweeps)")
+    for i, sweep in enumerate(sweeps):
+        where = f"{path}: sweeps[{i}]"
+        if not isinstance(sweep, dict) or not all(isinstance(sweep.get(k), str) for k in ("case", "axis", "variant")):
+            raise BadInput(f"{where}: expected an object with string fields case, axis and variant")
+        points = sweep.get("points")
+        if not isinstance(points, list):
+            raise BadInput(f"{where} ({sweep['case']}): \"points\" is not a list")
+        for j, p in enumerate(points):
+            if not isinstance(p, dict) or not is_number(p.get("value")):
+                raise BadInput(f"{where}.points[{j}]: expected an object with a numeric \"value\"")
+            if p.get("ok") and not (is_number(p.get("speedup")) and p["speedup"] > 0):
+                raise BadInput(f"{where}.points[{j}]: an ok point needs a positive \"speedup\"")
+    if not any(p.get("ok") for sweep in sweeps for p in sweep["points"]):
+        times = load_step_times(path, doc)  # no graph measured at any size: the times that exist
+        if times:
+            return [], environment, times
+    return sweeps, environment, {}
+
+
+def file_safe(text):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "sweep"
+
+
+def plot_one(plt, sweep, environment, output):
+    axis = sweep["axis"]
+    ok = [p for p in sweep["points"] if p.get("ok")]
+    failed = [p for p in sweep["points"] if not p.get("ok")]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    x = [p["value"] for p in ok]
+    speedup = [p["speedup"] for p in ok]
+    low = [p["speedup_ci95"][0] if isinstance(p.get("speedup_ci95"), list) else p["speedup"] for p in ok]
+    high = [p["speedup_ci95"][1] if isinstance(p.get("speedup_ci95"), list) else p["speedup"] for p in ok]
+    top.fill_between(x, low, high, color="tab:blue", alpha=0.2, label="95% interval")
+    top.plot(x, speedup, "o-", color="tab:blue", label=f"{sweep['variant']} / eager")
+    top.axhline(1.0, color="black", linewidth=0.8)
+    top.axhline(sweep.get("pays_at_least", 1.05), color="grey", linestyle=":", linewidth=0.8, label="pays 5%")
+    captured = set(sweep.get("capture_sizes") or [])
+    cx = [p["value"] for p in ok if p["value"] in captured]
+    cy = [p["speedup"] for p in ok if p["value"] in captured]
+    if cx:
+        top.plot(cx, cy, "o", markersize=12, markerfacecolor="none", markeredgecolor="tab:green",
+                 label="capture here")
+    if is_number(sweep.get("crossover")):
+        top.axvline(sweep["crossover"], color="tab:red", linestyle="--", linewidth=1,
+                    label=f"crossover: {axis}={sweep['crossover']}")
+    for p in failed:
+        top.axvline(p["value"], color="tab:orange", linewidth=0.6, alpha=0.6)
+    top.set_ylabel("speedup over eager")
+    top.legend(fontsize=8, loc="best")
+    top.grid(True, which="both", alpha=0.3)
+    pools = [(p["value"], p["pool_bytes"] / MIB) for p in ok if is_number(p.get("pool_bytes"))]
+    if pools:
+        bottom.plot([v for v, _ in pools], [m for _, m in pools], "s-", color="tab:purple", label="the graph's pool")
+    if is_number(sweep.get("separate_pools_bytes")):
+        bottom.axhline(sweep["separate_pools_bytes"] / MIB, color="tab:purple", linestyle="--", linewidth=0.8,
+                       label="recommended graphs, a pool each")
+    if is_number(sweep.get("shared_pool_bytes")):
+        bottom.axhline(sweep["shared_pool_bytes"] / MIB, color="tab:green", linestyle="--", linewidth=0.8,
+                       label="recommended graphs, one shared pool")
+    bottom.set_ylabel("graph memory (MiB)")
+    bottom.set_xlabel(axis)
+    bottom.grid(True, which="both", alpha=0.3)
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize=8, loc="best")
+    if x and max(x) / max(min(x), 1) >= 8:
+        bottom.set_xscale("log", base=2)
+        bottom.xaxis.set_major_formatter(plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    title = f"{sweep['case']} over {axis}: {sweep['variant']} against eager"
+    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip()
+    fig.suptitle(title + (f"\n{device}" if device else ""), fontsize=10)
+    if failed:
+        fig.text(0.01, 0.01, "not measured: " + ", ".join(f"{axis}={p['value']}" for p in failed), fontsize=7)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
+
+def plot_times(plt, case, axis, by_variant, environment, output):
+    """The per-step time of each variant against the swept size (no graph variant to compare)."""
+    fig, ax = plt.subplots(figsize=(8, 5))
+    values = []
+    for variant, points in sorted(by_variant.items()):
+        points.sort()
+        values += [v for v, _ in points]
+        ax.plot([v for v, _ in points], [t for _, t in points], "o-", label=variant)
+    if values and max(values) / max(min(values), 1) >= 8:
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel(axis)
+    ax.set_ylabel("median step time (us)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip() or environment.get("device", "")
+    fig.suptitle(f"{case} over {axis}: step time of each variant (no graph variant measured)"
+                 + (f"\n{device}" if device else ""), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog=PROG, description="Draws each sweep of a graphbench results.json.")
+    parser.add_argument("results", help="results.json of a run with sweeps")
+    parser.add_argument("-o", "--output-dir", help="folder for the PNG files (default: beside RESULTS_JSON, in its folder)")
+    args = parser.parse_args(argv)
+    try:
+        sweeps, environment, times = load_sweeps(args.results)
+    except BadInput as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    plt = import_pyplot(PROG)
+    out_dir = args.output_dir or os.path.dirname(os.path.abspath(args.results))
+    os.makedirs(out_dir, exist_ok=True)
+    for sweep in sweeps:
+        output = os.path.join(out_dir, f"sweep-{file_safe(sweep['case'])}-{file_safe(sweep['variant'])}.png")
+        plot_one(plt, sweep, environment, output)
+        print(f"{PROG}: wrote {output}")
+    if times:
+        print(f"{PROG}: no graph variant was measured (graphs need a CUDA device): plotting each variant's step time")
+    for (case, axis), by_variant in sorted(times.items()):
+        output = os.path.join(out_dir, f"sweep-{file_safe(case)}-times.png")
+        plot_times(plt, case, axis, by_variant, environment, output)
+        print(f"{PROG}: wrote {output}")
+    return 0

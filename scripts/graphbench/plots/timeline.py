@@ -1,0 +1,126 @@
+"""One step of two variants on one time axis, from graphbench's traces (--trace DIR).
+
+    python3 scripts/trace_timeline.py EAGER_TRACE GRAPH_TRACE [-o PNG] [--title T] [--step N]
+
+The picture goes beside the traces, DIR/timeline.png for DIR/<case>.<variant>.trace.json (as every
+plot script of graphbench writes beside its input); -o/--output names another file.
+
+EAGER_TRACE and GRAPH_TRACE are Chrome traces that `graphbench ... --trace DIR` wrote (DIR/<case>.
+<variant>.trace.json). For each, step N (default 2) is drawn as two lanes from the step's start:
+the host (the CUDA runtime calls: one cudaLaunchKernel per kernel eagerly, one cudaGraphLaunch for a
+replay) and the device (kernels, copies, memsets), so that the gaps a graph removes are visible.
+Each is labelled with its duration, its kernels and the share of it the device sat idle. Needs only
+matplotlib (Debian's python3-matplotlib). Exit codes: 0 written, 2 bad input (missing file, invalid
+JSON, no such step), 1 matplotlib missing.
+"""
+
+import argparse
+import math
+import os
+import sys
+
+from ..errors import EXIT_BAD_INPUT, BadInput, is_number
+from .common import import_pyplot, read_json
+
+PROG = "trace_timeline.py"
+HOST_CATEGORIES = ("cuda_runtime", "cuda_driver")
+DEVICE_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
+STEP_PREFIX = "graphbench step "
+
+
+
+
+def load_events(path):
+    doc = read_json(path)
+    events = doc.get("traceEvents") if isinstance(doc, dict) else doc
+    if not isinstance(events, list):
+        raise BadInput(f"{path}: expected a Chrome trace (an object with \"traceEvents\", or a list of events)")
+    return [e for e in events if isinstance(e, dict) and e.get("ph") == "X" and is_number(e.get("ts"))
+            and is_number(e.get("dur"))]
+
+
+class Step:
+    """One traced step: its host window and the host and device events in it."""
+
+    def __init__(self, path, events, number):
+        marks = sorted((e for e in events if e.get("name", "").startswith(STEP_PREFIX)
+                        and e.get("cat") != "gpu_user_annotation"), key=lambda e: e["ts"])
+        wanted = f"{STEP_PREFIX}{number}"
+        mark = next((e for e in marks if e["name"] == wanted), None)
+        if mark is None:
+            found = sorted({e["name"] for e in marks})
+            raise BadInput(f"{path}: no \"{wanted}\" range (found: {', '.join(found) or 'none'}; "
+                           "a trace written by graphbench --trace has steps 1 to 3)")
+        later = [e["ts"] for e in marks if e["ts"] > mark["ts"]]
+        self.start = mark["ts"]
+        window_end = later[0] if later else math.inf
+        self.host = [e for e in events if e.get("cat") in HOST_CATEGORIES
+                     and self.start <= e["ts"] < mark["ts"] + mark["dur"]]
+        self.device = [e for e in events if e.get("cat") in DEVICE_CATEGORIES and self.start <= e["ts"] < window_end]
+        ends = [mark["ts"] + mark["dur"]] + [e["ts"] + e["dur"] for e in self.device]
+        self.end = max(ends)
+        self.kernels = sum(1 for e in self.device if e.get("cat") == "kernel")
+        self.launches = sum(1 for e in self.host if "Launch" in e.get("name", ""))
+        busy = union_length([(e["ts"], e["ts"] + e["dur"]) for e in self.device])
+        self.duration = self.end - self.start
+        self.idle_share = 1.0 - busy / self.duration if self.duration > 0 else 0.0
+
+
+def union_length(spans):
+    total = 0.0
+    current = None
+    for start, end in sorted(spans):
+        if current is None or start > current[1]:
+            if current is not None:
+                total += current[1] - current[0]
+            current = [start, end]
+        else:
+            current[1] = max(current[1], end)
+    if current is not None:
+        total += current[1] - current[0]
+    return total
+
+
+def draw(plt, steps, labels, title, output):
+    fig, axes = plt.subplots(len(steps), 1, figsize=(11, 2.2 * len(steps) + 0.8), sharex=True)
+    span = max(s.duration for s in steps)
+    for ax, step, label in zip(axes, steps, labels):
+        host = [(e["ts"] - step.start, e["dur"]) for e in step.host]
+        device = [(e["ts"] - step.start, e["dur"]) for e in step.device]
+        ax.broken_barh(host, (1.1, 0.8), facecolors="tab:orange", edgecolor="none")
+        ax.broken_barh(device, (0.1, 0.8), facecolors="tab:blue", edgecolor="none")
+        ax.set_yticks([0.5, 1.5])
+        ax.set_yticklabels(["device", "host"])
+        ax.set_ylim(0, 2)
+        ax.set_xlim(0, span * 1.02)
+        ax.set_title(f"{label}: {step.duration:.1f} us, {step.kernels} kernels from {step.launches} "
+                     f"launch{'es' if step.launches != 1 else ''}, "
+                     f"device idle {step.idle_share * 100:.0f}% of the step", fontsize=9, loc="left")
+        ax.grid(True, axis="x", alpha=0.3)
+    axes[-1].set_xlabel("us from the start of the step")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog=PROG, description="Draws one step of two graphbench traces, one above the other.")
+    parser.add_argument("eager", help="the eager variant's trace (graphbench --trace)")
+    parser.add_argument("graph", help="the graph variant's trace")
+    parser.add_argument("-o", "--output", help="PNG to write (default: timeline.png beside EAGER_TRACE)")
+    parser.add_argument("--title", help="the picture's title (default: the two file names)")
+    parser.add_argument("--step", type=int, default=2, help="which traced step to draw (default 2)")
+    args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = os.path.join(os.path.dirname(os.path.abspath(args.eager)), "timeline.png")
+    try:
+        steps = [Step(path, load_events(path), args.step) for path in (args.eager, args.graph)]
+    except BadInput as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    plt = import_pyplot(PROG)
+    labels = [os.path.basename(p).removesuffix(".trace.json") for p in (args.eager, args.graph)]
+    draw(plt, steps, labels, args.title or f"one step: {labels[0]} above {labels[1]}", args.output)
+    print(f"{PROG}: wrote {args.output}")
+    return 0

@@ -1,0 +1,86 @@
+"""The README's table of published figures beside ours, from a graphbench results.json.
+
+    python3 scripts/blog_table.py RESULTS_JSON [--cases a,b,...]
+
+One Markdown row per benchmark record (training records are left out): case, variant, method
+(what one timed step did: run, feed+run, feed+replay or replay), the published time and speedup
+where the suite attaches them, our median per-step device time, our speedup over eager with its
+95% interval, the host's issue time per step, and kernels per step. Records that did not run say
+why. Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no records).
+"""
+
+import argparse
+import json
+import sys
+
+from ..errors import EXIT_BAD_INPUT, is_number
+
+
+def us(value):
+    """Microseconds to about three significant digits: 1234 us, 70.9 us, 7.85 us."""
+    if not is_number(value):
+        return ""
+    return f"{value:.0f} us" if abs(value) >= 999.5 else f"{value:.3g} us"
+
+
+def speedup(value, interval=None):
+    if not is_number(value):
+        return ""
+    text = f"{value:.2f}x"
+    if isinstance(interval, list) and len(interval) == 2 and all(is_number(v) for v in interval):
+        text += f" [{interval[0]:.2f}-{interval[1]:.2f}]"
+    return text
+
+
+def row(record):
+    published = record.get("published") or {}
+    profile = record.get("profile") or {}
+    status = record.get("status")
+    ours = us(record.get("median_us")) if status == "ok" else f"{status}: {record.get('reason', '')}"
+    kernels = profile.get("kernels_per_step")
+    cells = [
+        record.get("case", ""),
+        record.get("variant", ""),
+        record.get("method", ""),
+        us(published.get("variant_us")),
+        speedup(published.get("speedup")),
+        ours,
+        speedup(record.get("speedup_vs_eager"), record.get("speedup_ci95")),
+        us(record.get("issue_median_us")),
+        f"{kernels:.3g}" if is_number(kernels) else "",
+    ]
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="blog_table.py", description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--cases", default="", help="only these cases, comma-separated, in this order")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.results, "r", encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"blog_table.py: {args.results}: cannot read: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except json.JSONDecodeError as e:
+        print(f"blog_table.py: {args.results}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    records = doc.get("records") if isinstance(doc, dict) else None
+    if not isinstance(records, list) or not records:
+        print(f"blog_table.py: {args.results}: no records", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    benchmark = [r for r in records if isinstance(r, dict) and r.get("kind") == "benchmark"]
+    if args.cases:
+        wanted = [c for c in args.cases.split(",") if c]
+        benchmark = [r for c in wanted for r in benchmark if r.get("case") == c]
+    env = doc.get("environment") or {}
+    print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
+          f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
+    print("| case | variant | method | published | published speedup | ours | our speedup [95% CI] "
+          "| host (us / step) | kernels / step |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|")
+    for record in benchmark:
+        print(row(record))
+    return 0

@@ -1,0 +1,135 @@
+"""The README's data-parallel table, with the exposed all-reduce, from graphbench results.json files.
+
+    python3 scripts/ddp_table.py N2_RESULTS_JSON [--n1 N1_RESULTS_JSON] [--title TEXT]
+
+One Markdown row per data-parallel benchmark record of the N=2 run (any N: the run's own world
+size), in the order of the file: case, variant, how the gradients were averaged (overlapped with
+the backward pass or after it, buckets, the weights computed and all-reduced in chunks, dtype), the step at N=1 (the --n1 run's slowest rank, when
+given), the step at N (the slowest rank), the same step without any all-reduce (measured in the
+same run), the exposed all-reduce (their difference: what the backward pass did not hide), the
+all-reduce alone, the scaling efficiency (against one rank alone, timed in the same run), and the
+speedup over eager at N=1 / N. Records that did not run say why. Training records are left out.
+Under the table, what the all-reduces ran on: the backend, its version and the environment variables
+that tuned it (NCCL_*, ...), as the run recorded them.
+
+Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no data-parallel records).
+"""
+
+import argparse
+import json
+import sys
+
+from ..errors import EXIT_BAD_INPUT, is_number
+
+
+def us(value):
+    """Microseconds to about three significant digits: 1234, 70.9, 7.85."""
+    if not is_number(value):
+        return ""
+    return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+
+
+def speedup(value):
+    return f"{value:.2f}x" if is_number(value) else "-"
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        print(f"ddp_table.py: {path}: cannot read: {e}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    if not isinstance(document, dict) or not isinstance(document.get("records"), list):
+        print(f"ddp_table.py: {path}: not a graphbench results file (no records)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    return document
+
+
+def benchmark_records(document):
+    return [r for r in document["records"]
+            if isinstance(r, dict) and r.get("kind") == "benchmark" and r.get("data_parallel")]
+
+
+def gradients(d):
+    text = "overlapped" if d.get("overlapped") else "after backward"
+    buckets = d.get("buckets")
+    cap = d.get("bucket_cap_bytes")
+    if is_number(buckets) and buckets > 0:
+        text += f", {buckets} bucket{'s' if buckets != 1 else ''}"
+        if is_number(cap) and cap > 0:
+            text += f" of <= {cap / 2**20:.3g} MiB"
+    for chunked in d.get("chunked_gradients") or []:
+        text += f", {chunked.get('param', '?')} in {len(chunked.get('rows') or [])} chunks"
+    if d.get("grad_dtype", "float32") != "float32":
+        text += f", {d['grad_dtype']}"
+    if d.get("grad_transport", "collective") != "collective":
+        text += f", {d['grad_transport']} all-reduce"
+    return text
+
+
+def communication(d):
+    """'nccl 2.27.5, under NCCL_NVLS_ENABLE=0': the backend, its version, its tuning variables."""
+    text = " ".join(part for part in (d.get("backend") or "?", d.get("backend_version") or "") if part)
+    settings = d.get("backend_settings")
+    if not isinstance(settings, dict):
+        return text + " (a file from before runs recorded the version and tuning variables)"
+    if not settings:
+        return text + ", no tuning variables set"
+    return text + ", under " + ", ".join(f"{name}={value}" for name, value in sorted(settings.items()))
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", help="results.json of the run with N ranks")
+    parser.add_argument("--n1", help="results.json of the same suite with --nproc 1 (the N=1 step column)")
+    parser.add_argument("--title", default="", help="a line printed above the table")
+    args = parser.parse_args(argv)
+
+    document = load(args.results)
+    records = benchmark_records(document)
+    if not records:
+        print(f"ddp_table.py: {args.results}: no data-parallel benchmark records", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    one = {}
+    if args.n1:
+        one = {(r["case"], r["variant"]): r for r in benchmark_records(load(args.n1))}
+    world = max(r["data_parallel"].get("world_size", 0) for r in records)
+
+    if args.title:
+        print(args.title + "\n")
+    env = document.get("environment") or {}
+    print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
+          f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
+    print(f"| case | variant | gradients | N=1 step (us) | N={world} step, slowest rank (us) | "
+          f"without all-reduce at N={world} (us) | exposed all-reduce at N={world} (us) | "
+          f"all-reduce alone at N={world} (us) | scaling efficiency at N={world} | speedup vs eager at N=1 / N={world} |")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
+    for r in records:
+        d = r["data_parallel"]
+        n1 = one.get((r["case"], r["variant"]))
+        n1_ok = n1 is not None and n1.get("status") == "ok"
+        if r.get("status") != "ok":
+            cells = [r["case"], r["variant"], gradients(d), f"{r.get('status')}: {r.get('reason', '')}"] + [""] * 6
+        else:
+            efficiency = d.get("scaling_efficiency")
+            cells = [
+                r["case"],
+                r["variant"],
+                gradients(d),
+                us(n1["data_parallel"].get("slowest_median_us")) if n1_ok else "",
+                us(d.get("slowest_median_us")),
+                us(d.get("no_all_reduce_us")),
+                us(d.get("exposed_all_reduce_us")),
+                us(d.get("all_reduce_us")),
+                f"{100 * efficiency:.0f}%" if is_number(efficiency) else "",
+                f"{speedup(n1.get('speedup_vs_eager') if n1_ok else None)} / {speedup(r.get('speedup_vs_eager'))}",
+            ]
+        print("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    seen = []
+    for r in records:
+        text = communication(r["data_parallel"])
+        if text not in seen:
+            seen.append(text)
+            print(f"\nCommunication: {text}")
+    return 0

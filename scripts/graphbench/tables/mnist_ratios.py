@@ -1,0 +1,125 @@
+"""The MNIST targets, from the results of an eager run and a graph run of the tutorial's case.
+
+  scripts/mnist_ratios.py EAGER_RESULTS_JSON GRAPH_RESULTS_JSON [--tutorial-times FILE]
+
+EAGER_RESULTS_JSON and GRAPH_RESULTS_JSON are the results.json of `graphbench --workload mnist`
+and `graphbench --workload mnist --use-train-graph` (one training record each). Prints where each
+run's time went and checks:
+
+  1. the graph run's training time is within 5% of its steps times its median step
+     (the loop adds nothing to the step);
+  2. the end-to-end speedup (eager total over graph total) is within 10% of the per-step
+     speedup (eager median step over graph median step): the time outside the steps is small
+     (a NOTE line gives the same ratio with the libraries' one-time first calls taken out of
+     both totals, first_calls_seconds);
+  3. the graph run's final accuracy is the eager run's, within 0.5 points;
+  4. with --tutorial-times (a file of lines "eager SECONDS" and "graph SECONDS": the
+     tutorial's own program timed as a whole process), the graph run is at least 2.5x faster
+     than the tutorial's graphed program.
+
+Exit status: 0 when every check holds, 1 when one fails, 2 on bad input.
+"""
+import argparse
+import json
+import sys
+
+
+def training_record(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"mnist_ratios.py: cannot read {path}: {e}")
+    records = [r for r in report.get("records", []) if r.get("training") and r.get("status") == "ok"]
+    if len(records) != 1:
+        print(f"mnist_ratios.py: {path}: expected one ok training record, found {len(records)}", file=sys.stderr)
+        sys.exit(2)
+    if "train_seconds" not in records[0]["training"]:
+        print(f"mnist_ratios.py: {path}: the training record has no time breakdown (written by an older graphbench)",
+              file=sys.stderr)
+        sys.exit(2)
+    return records[0], report.get("environment", {})
+
+
+def tutorial_times(path):
+    times = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2 and parts[0] in ("eager", "graph"):
+                times[parts[0]] = float(parts[1])
+    return times
+
+
+def breakdown(name, t):
+    parts = [("load", "load_seconds"), ("setup", "setup_seconds"), ("capture", "capture_seconds"),
+             ("training", "train_seconds"), ("testing", "test_seconds"), ("other", "other_seconds")]
+    text = ", ".join(f"{label} {t.get(key, 0):.3f} s" for label, key in parts)
+    graphs = t.get("graph_capture_seconds") or 0
+    if graphs > 0:
+        text += f"; of capture, {graphs:.3f} s captured and instantiated the graphs"
+    first = t.get("first_calls_seconds") or 0
+    if first > 0:
+        text += f"; the libraries' first calls {first:.3f} s"
+    return (f"{name}: total {t['total_seconds']:.3f} s ({text}); decoding {t.get('decode_seconds', 0):.3f} s "
+            f"beside setup and capture; device context {t.get('context_seconds', 0):.3f} s before the clock; "
+            f"{t['train_steps']} steps, median {t['median_step_us']:.1f} us; data on the {t.get('data_placement', '?')}, "
+            f"{t.get('batch_order', '?')} order; final accuracy {t['epochs'][-1]['test_accuracy']:.4f}")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("eager")
+    parser.add_argument("graph")
+    parser.add_argument("--tutorial-times")
+    args = parser.parse_args(argv)
+
+    eager_record, environment = training_record(args.eager)
+    graph_record, _ = training_record(args.graph)
+    eager, graph = eager_record["training"], graph_record["training"]
+    print(f"device: {environment.get('device', '?')}, LibTorch {environment.get('libtorch_version', '?')}")
+    print(breakdown(f"eager ({eager['train_executor']})", eager))
+    print(breakdown(f"graph ({graph['train_executor']})", graph))
+
+    checks = []
+    notes = []  # figures beside the targets, not targets
+    steps_time = graph["train_steps"] * graph["median_step_us"] * 1e-6
+    ratio = graph["train_seconds"] / steps_time
+    checks.append((abs(ratio - 1) <= 0.05,
+                   f"graph training {graph['train_seconds']:.3f} s vs steps x median step {steps_time:.3f} s: "
+                   f"{(ratio - 1) * 100:+.1f}% (target within 5%)"))
+
+    end_to_end = eager["total_seconds"] / graph["total_seconds"]
+    per_step = eager["median_step_us"] / graph["median_step_us"]
+    checks.append((end_to_end >= 0.9 * per_step,
+                   f"end-to-end speedup {end_to_end:.2f}x vs per-step speedup {per_step:.2f}x: "
+                   f"{end_to_end / per_step * 100:.1f}% of it (target at least 90%)"))
+    first_e, first_g = eager.get("first_calls_seconds"), graph.get("first_calls_seconds")
+    if first_e and first_g:
+        rest = (eager["total_seconds"] - first_e) / (graph["total_seconds"] - first_g)
+        notes.append(f"without the libraries' first calls ({first_e:.3f} s eager, {first_g:.3f} s graph, paid once "
+                     f"per process): end-to-end {rest:.2f}x, {rest / per_step * 100:.1f}% of the per-step speedup")
+
+    eager_accuracy = eager["epochs"][-1]["test_accuracy"]
+    graph_accuracy = graph["epochs"][-1]["test_accuracy"]
+    difference = (graph_accuracy - eager_accuracy) * 100
+    checks.append((abs(difference) <= 0.5,
+                   f"final accuracy {graph_accuracy:.4f} (graph) vs {eager_accuracy:.4f} (eager): "
+                   f"{difference:+.2f} points (target within 0.5)"))
+
+    if args.tutorial_times:
+        times = tutorial_times(args.tutorial_times)
+        if "graph" in times:
+            faster = times["graph"] / graph["total_seconds"]
+            checks.append((faster >= 2.5, f"the tutorial's graphed program {times['graph']:.2f} s vs graphbench's graph run "
+                                          f"{graph['total_seconds']:.2f} s: {faster:.2f}x faster (target at least 2.5x)"))
+        if "eager" in times:
+            print(f"the tutorial's eager program: {times['eager']:.2f} s")
+
+    failed = 0
+    for ok, text in checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {text}")
+        failed += 0 if ok else 1
+    for text in notes:
+        print(f"NOTE  {text}")
+    return 1 if failed else 0

@@ -1,0 +1,8 @@
+#!/usr/bin/env python3
+"""Joins and rewrites suite files; describes packages (the shell scripts' JSON edits) (scripts/graphbench/suites.py)."""
+import sys
+
+from graphbench.suites import main
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

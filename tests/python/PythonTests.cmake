@@ -1,0 +1,75 @@
+# The Python side (scripts/graphbench, docs/python.md): the package's own tests and the checks of its
+# commands. Included by tests/CMakeLists.txt after cli/CliTests.cmake (GB, OUT_DIR, EXPECT and
+# GRAPHBENCH_TORCH_PYTHON, the Python with PyTorch that the export tests use: skipped, exit 77,
+# where it has none).
+set(PY_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/python)
+
+# The package's shape and its one writer (unittest, no PyTorch needed): every module imports in a
+# fresh interpreter, no import circle, one BadInput, one capture(), nothing on sys.path, the
+# commands thin, no shell script editing JSON; suites joined and rewritten.
+add_test(NAME "python: the package's own tests"
+         COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/run_tests.py)
+set_tests_properties("python: the package's own tests" PROPERTIES TIMEOUT 300)
+# The same with the Python that has PyTorch: the modules that need it import.
+if(NOT GRAPHBENCH_TORCH_PYTHON STREQUAL Python3_EXECUTABLE)
+  add_test(NAME "python: the package's own tests with PyTorch"
+           COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/run_tests.py --needs-torch)
+  set_tests_properties("python: the package's own tests with PyTorch" PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
+# The model scripts without PyTorch: configs/models.json is what scripts/models-suite.sh writes,
+# bad arguments are refused, the baseline's side-by-side table; and the binary accepts the suite
+# and, without the exported files, says how to make them.
+add_test(NAME "python: models: the model scripts and configs/models.json agree"
+         COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# Your own code (py:FILE.py:CALLABLE) without PyTorch: the source parsed, every bad input refused
+# (2) naming the file and the callable, the suite written from a callable's examples (the user's
+# code runs against a stand-in torch, tests/cli/own_code/stub_torch).
+add_test(NAME "python: own code: py: sources parsed, bad input refused naming the file and callable, suites from the examples"
+         COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_own_code.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code)
+# ... and with PyTorch, where this Python has it (GRAPHBENCH_TORCH_PYTHON; skipped without): the
+# example exported as TorchScript, inference and a training step with its own loss, run on the CPU
+# swept over batch.
+add_test(NAME "python: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
+set_tests_properties("python: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A decoding step whose KV cache is state (examples/tiny_decode.py), with PyTorch where this Python
+# has it (skipped without): the file holds the weights only, the suite names the caches with role
+# state, the step writes them in place at its position only, graphbench runs it on the CPU swept
+# over batch and over the cache's length (a length short of the position refused, 2), every
+# variant validated; export_model.py --dynamic-cache's manifest (dry run).
+add_test(NAME "python: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_cache_state_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/cache-state-torch ${GB})
+set_tests_properties("python: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
+# (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
+# at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
+# a network in stages split for training (--mode train --scope layer) run swept over full, fwd-bwd
+# and layer, every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
+add_test(NAME "python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
+set_tests_properties("python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The exporter's torch.export and AOTInductor paths, with PyTorch 2.6 or later where this Python has
+# it (skipped without): examples/tiny_decode.py as one AOTInductor package for batches up to 4, its
+# KV cache as state, compiled for the CPU; the package against its model in PyTorch (outputs, the
+# caches written at the step's position only); graphbench runs it swept over batch where its
+# LibTorch has AOTInductor's loader, and skips every variant naming why where it has not.
+add_test(NAME "python: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_export_pt2_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/export-pt2-torch ${GB})
+set_tests_properties("python: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
+# refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
+# ddp_table.py's table of the committed figures with the communication it ran on; and
+# all_reduce_overlap.py's bad arguments refused (2).
+add_test(NAME "python: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication, all_reduce_overlap.py checks its arguments"
+         COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
+# The training step's trace (scripts/graphbench/train_step.py), where this Python has PyTorch 2 (the GPU
+# machine; skipped on CI's Debian machine).
+add_test(NAME "python: models: a channels-last training step hands convolution backwards channels-last activations"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_train_step.py ${PROJECT_SOURCE_DIR})
+set_tests_properties("python: models: a channels-last training step hands convolution backwards channels-last activations"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
