@@ -23,8 +23,8 @@ double dof_of(const Comparison& row) { return row.dof; }
 // The row's spread in words: a calibration's runs, or the files' processes.
 std::string spread_text(const Comparison& row) {
   if (row.calibration_runs > 0) return fmt::format("run-to-run sd {:.2f}% over {} runs", row.noise * 100.0, row.calibration_runs);
-  return fmt::format("process-level sd {:.2f}% ({} + {} processes)", row.noise * 100.0, row.baseline_processes,
-                     row.current_processes);
+  return fmt::format("process-level sd {:.2f}% ({} + {} processes; ratio of their geometric means)", row.noise * 100.0,
+                     row.baseline_processes, row.current_processes);
 }
 
 }  // namespace
