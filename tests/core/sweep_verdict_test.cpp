@@ -252,7 +252,7 @@ TEST_CASE("a sweep slower at its smallest size has no crossover and names where 
   CHECK(graphbench::sweeps_to_json(report)[0]["crossover"].is_null());
 }
 
-TEST_CASE("a size not measured reads not measured, never not faster; a run to the largest size names nothing", "[sweep]") {
+TEST_CASE("a size not measured reads not measured, never not faster, and a run to the largest size names nothing", "[sweep]") {
   const RunReport with_gap = sweep_with_speedups({1, 2, 4, 8}, {2.0, 1.8, 1.6, 1.4}, {4});
   const auto gap = graphbench::sweep_verdicts(with_gap).front();
   CHECK(gap.crossover == 8);

@@ -153,7 +153,7 @@ TEST_CASE("output match: float32 is judged by the tolerances, NaN never passes",
   CHECK_FALSE(match_output(bf16(e.to(at::kDouble)), with_nan, kBf16Rtol, kBf16Atol).ok());
 }
 
-TEST_CASE("validation: bfloat16 rounding passes whether or not eager repeated itself; a stale input fails either way",
+TEST_CASE("validation: bfloat16 rounding passes whether or not eager repeated itself, a stale input fails either way",
           "[validation][output-match]") {
   const Decoder d = make_decoder();
   const at::Tensor eager = bf16(logits64(d, d.h));

@@ -4,6 +4,7 @@
 #include "graphbench/timing/step_timer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <utility>
@@ -44,7 +45,10 @@ KernelProfile summarize_events(const prof::ProfilerResult& result, int steps) {
   double kernel_count = 0.0;
   double copy_count = 0.0;
   double summed_ns = 0.0;
-  std::vector<std::pair<double, double>> busy;  // (start, end) in ns: overlapping work counts once
+  // (start, duration) in ns of every kernel, copy and memset: overlapping work counts once. The
+  // starts are nanoseconds since the epoch, beyond a double's exact integers: taken relative to
+  // the first before they become doubles.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
   for (const prof::KinetoEvent& e : result.events()) {
     const std::uint8_t type = e.activityType();
     const bool kernel = type == activity(libkineto::ActivityType::CONCURRENT_KERNEL);
@@ -53,8 +57,7 @@ KernelProfile summarize_events(const prof::ProfilerResult& result, int steps) {
     if (!kernel && !copy) continue;  // host-side events (the CUDA runtime calls) and annotations
     const double ns = static_cast<double>(e.durationNs());
     summed_ns += ns;
-    const double start = static_cast<double>(e.startNs());
-    busy.emplace_back(start, start + ns);
+    spans.emplace_back(e.startNs(), e.durationNs());
     if (copy) {
       copy_count += 1.0;
       continue;
@@ -70,6 +73,13 @@ KernelProfile summarize_events(const prof::ProfilerResult& result, int steps) {
   profile.kernels_per_step = kernel_count / n;
   profile.copies_per_step = copy_count / n;
   // The union: overlapping work counted once; the sum beside it (over the union: the concurrency).
+  std::uint64_t first = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) first = i == 0 ? spans[i].first : std::min(first, spans[i].first);
+  std::vector<std::pair<double, double>> busy;
+  for (const auto& [start, duration] : spans) {
+    const double from = static_cast<double>(start - first);
+    busy.emplace_back(from, from + static_cast<double>(duration));
+  }
   profile.busy_us_per_step = stats::union_length(std::move(busy)) / 1000.0 / n;
   profile.summed_us_per_step = summed_ns / 1000.0 / n;
   for (const auto& [name, t] : kernels) profile.kernels.push_back({name, t.count / n, t.ns / 1000.0 / n});
