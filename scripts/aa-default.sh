@@ -16,14 +16,20 @@
 #                intervals' overlap over the pairs of runs; each run's wall time. Written to
 #                $OUT/results/aa-default/summary.md with the runs' results.json and the compare
 #                outputs (results/<GPU>/aa-default/ in the repository)
+# Everything is written under $AA_WORK (default build-gpu/aa-out, kept while the machine stays
+# warm); each call ends by copying $OUT/aa-default.tgz (results and logs, packed: the device tool
+# returns few files) and, after summary, $OUT/summary.md.
 #
 # One call of the device tool (600 s at most): build runs, then a second call: runs slow summary.
 # Needs the offline kit in .device-kit/ as scripts/gpu-check.sh does.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-OUT=${OUT:-$root/gpu-out}
-mkdir -p "$OUT/logs" "$OUT/results/aa-default"
+DEVICE_OUT=${OUT:-$root/gpu-out}
+OUT=${AA_WORK:-$root/build-gpu/aa-out}
+mkdir -p "$OUT/logs" "$OUT/results/aa-default" "$DEVICE_OUT"
+pack() { tar czf "$DEVICE_OUT/aa-default.tgz" -C "$OUT" results logs; }
+trap pack EXIT
 [[ -f .device-kit/device-env.sh ]] && source .device-kit/device-env.sh
 export GRAPHBENCH_GIT_COMMIT=${GRAPHBENCH_GIT_COMMIT:-unknown}
 gb=${AA_GB:-build-gpu/graphbench}
@@ -82,7 +88,7 @@ for stage in "$@"; do
           echo "$name $?" >> "$dest/compare/exit-codes.txt"
         done
       done
-      python3 - "$runs_dir" "$dest" <<'PY' || status=1
+      DEVICE_OUT=$DEVICE_OUT python3 - "$runs_dir" "$dest" <<'PY' || status=1
 import glob, itertools, json, os, sys
 runs_dir, dest = sys.argv[1:]
 runs = sorted(glob.glob(os.path.join(runs_dir, "run-*")), key=lambda p: int(p.rsplit("-", 1)[1]))
@@ -141,6 +147,7 @@ times = os.path.join(dest, "times.log")
 if os.path.exists(times):
     lines += ["", "Wall time of each run (this script's clock):", "", "```", open(times).read().rstrip(), "```"]
 open(os.path.join(dest, "summary.md"), "w").write("\n".join(lines) + "\n")
+open(os.path.join(os.environ["DEVICE_OUT"], "summary.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 ok = pairs and all(v == 0 for v in pairs.values()) and slow and all(v == 1 for v in slow.values())
 sys.exit(0 if ok else 1)

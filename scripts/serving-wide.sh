@@ -25,8 +25,13 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-OUT=${OUT:-$root/gpu-out}
-mkdir -p "$OUT/logs" "$OUT/results/serving-wide"
+# Written under $SERVING_WORK (default build-gpu/serving-out); each call ends by packing it into
+# $OUT/serving-wide.tgz (the device tool returns few files).
+DEVICE_OUT=${OUT:-$root/gpu-out}
+OUT=${SERVING_WORK:-$root/build-gpu/serving-out}
+mkdir -p "$OUT/logs" "$OUT/results/serving-wide" "$DEVICE_OUT"
+pack() { tar czf "$DEVICE_OUT/serving-wide.tgz" -C "$OUT" results logs; }
+trap pack EXIT
 [[ -f .device-kit/device-env.sh ]] && source .device-kit/device-env.sh
 export GRAPHBENCH_GIT_COMMIT=${GRAPHBENCH_GIT_COMMIT:-unknown}
 export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-$root/.inductor-cache}
