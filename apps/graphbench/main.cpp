@@ -51,7 +51,7 @@ struct RawRunOptions {
   double noise = 0;
   int nproc = 0;
   int inject_rank_failure = -1;
-  std::string repetitions = "1";
+  std::string repetitions = "auto";
   int inject_repetition_failure = 0;
   std::string grad_dtype;
   double grad_bucket_mb = 0;
@@ -136,7 +136,8 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--repetitions", raw.repetitions,
                  "Run the whole run N times, each time in a process of its own, and merge the results: one record "
                  "per case and variant with every repetition's samples and intervals that include the spread "
-                 "between processes (docs/measuring.md, repetitions)")
+                 "between processes. auto (the default): 4 shorter processes (at most 400 rounds per case each) "
+                 "for a benchmark run on a GPU, 1 elsewhere (docs/measuring.md, repetitions)")
       ->capture_default_str();
   app.add_option("--repetition-dir", raw.options.repetition_dir, "Internal: run as one repetition, results.json into DIR")
       ->group("");
@@ -146,14 +147,15 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->group("");
 }
 
-// "--repetitions": a positive integer (at most 1000).
+// "--repetitions": auto (0) or a positive integer (at most 1000).
 int parse_repetitions(const std::string& text) {
+  if (text == "auto") return 0;
   const bool digits = !text.empty() && text.size() <= 4 &&
                       std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   const int value = digits ? std::stoi(text) : 0;
   if (value < 1 || value > 1000) {
-    throw graphbench::InputError(fmt::format("--repetitions: expected a whole number of runs from 1 to 1000 (each in "
-                                             "a process of its own), got \"{}\"",
+    throw graphbench::InputError(fmt::format("--repetitions: expected auto or a whole number of runs from 1 to 1000 "
+                                             "(each in a process of its own), got \"{}\"",
                                              text));
   }
   return value;
@@ -255,7 +257,7 @@ std::string short_usage() {
   return "usage: graphbench --suite NAME [options]        run the suite configs/NAME.json\n"
          "       graphbench run --config FILE [options]    run a suite file\n"
          "       graphbench list                           workloads, variants, suites and their cases\n"
-         "       graphbench compare BASELINE CURRENT       the CI regression gate\n"
+         "       graphbench compare BASELINE CURRENT       the CI regression gate (sharper with graphbench calibrate)\n"
          "       graphbench --help                         every option\n"
          "suites: " + suite_names_text() + "\n";
 }
@@ -318,7 +320,13 @@ int main(int argc, char** argv) {
   report->add_flag("-q,--quiet", report_quiet, "Print nothing but errors");
 
   CompareCliOptions cmp;
-  CLI::App* compare = app.add_subcommand("compare", "The CI regression gate: compare two runs (their results.json files or output folders)");
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "The CI regression gate: compare two runs (their results.json files or output folders). Without --calibration "
+      "or --aa each row is judged by the runs' processes (a run on a GPU is several by default; --repetitions N); a run "
+      "of one process has no process-level interval, and its rows are SLOWER only beyond 75%. For a sharper gate, "
+      "calibrate it on the CI machine: graphbench calibrate RUN1 RUN2 RUN3 ... -o FILE, then compare --calibration FILE "
+      "(docs/ci.md)");
   compare->add_option("baseline", cmp.baseline, "Baseline results.json, or the folder of a run (-o DIR) holding it")->required();
   compare->add_option("current", cmp.current, "Current results.json, or the folder of a run holding it")->required();
   compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05, at most 100% (never below the measured noise)")

@@ -55,7 +55,11 @@ struct RunOptions {
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
   // --repetitions N: the run repeated N times, each a process of its own, results merged
   // (repetitions_command.cpp). A repetition itself is started with the hidden options below.
+  // 0: auto (the default): kDefaultProcesses on a GPU, 1 elsewhere (run_command.cpp).
   int repetitions = 1;
+  // Set for the default processes: each repetition samples at most this many rounds per case
+  // (unless --max-samples was given); 0: as the suite says.
+  int rounds_per_process = 0;
   std::string repetition_dir;  // this process is one repetition: results.json goes here
   int repetition_index = 0;    // its number, from 1
   std::optional<int> inject_repetition_failure;  // test-only: this repetition kills itself

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 
 // The arguments of repetition `index`: the same, without --repetitions, plus where it writes.
 std::vector<std::string> repetition_arguments(const std::vector<std::string>& arguments, const std::string& directory,
-                                              int index) {
+                                              int index, int rounds_per_process) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     if (arguments[i] == "--repetitions") {
@@ -41,6 +42,10 @@ std::vector<std::string> repetition_arguments(const std::vector<std::string>& ar
     out.push_back(arguments[i]);
   }
   out.insert(out.end(), {"--repetition-dir", directory, "--repetition-index", std::to_string(index)});
+  const bool max_samples_given = std::any_of(arguments.begin(), arguments.end(), [](const std::string& a) {
+    return a == "--max-samples" || a.rfind("--max-samples=", 0) == 0;
+  });
+  if (rounds_per_process > 0 && !max_samples_given) out.insert(out.end(), {"--max-samples", std::to_string(rounds_per_process)});
   return out;
 }
 
@@ -54,11 +59,13 @@ std::string make_temporary_folder() {
 
 RepetitionResult run_repetition(const RunOptions& o, const std::string& folder, int index, int& interrupted_by) {
   const std::string directory = (fs::path(folder) / std::to_string(index)).string();
+  const auto started = std::chrono::steady_clock::now();
   const parallel::ChildOutcome child =
-      parallel::run_child("/proc/self/exe", repetition_arguments(o.arguments, directory, index));
+      parallel::run_child("/proc/self/exe", repetition_arguments(o.arguments, directory, index, o.rounds_per_process));
   interrupted_by = child.interrupted_by;
   RepetitionResult result;
   result.index = index;
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!child.succeeded()) result.failure = child.describe();
   const fs::path file = fs::path(directory) / "results.json";
   std::error_code error;
@@ -100,7 +107,12 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
   std::vector<RepetitionResult> results;
   int interrupted_by = 0;
   for (int index = 1; index <= o.repetitions && interrupted_by == 0; ++index) {
-    if (log != nullptr) *log << fmt::format("graphbench: repetition {} of {} (a process of its own)\n", index, o.repetitions);
+    if (log != nullptr) {
+      *log << fmt::format("graphbench: repetition {} of {} (a process of its own{})\n", index, o.repetitions,
+                          o.rounds_per_process > 0
+                              ? fmt::format("; by default on a GPU, at most {} rounds per case", o.rounds_per_process)
+                              : "");
+    }
     results.push_back(run_repetition(o, folder, index, interrupted_by));
     if (!results.back().failure.empty()) {
       std::cerr << fmt::format("graphbench: repetition {} of {} {}\n", index, o.repetitions, results.back().failure);
@@ -118,6 +130,19 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
   SuiteOutcome outcome;
   outcome.report = merge_repetitions(results, o.repetitions);
   outcome.report.environment.command_line = command_line;
+  if (log != nullptr) {
+    // Where the variance is (Kalibera and Jones), so that the next run can be dimensioned.
+    for (const ResultRecord& r : outcome.report.records) {
+      if (!r.repetitions || !r.repetitions->process_sd || !r.repetitions->round_sd) continue;
+      *log << fmt::format("graphbench: {}/{}: sd of log(step time) between rounds {:.1f}%, between processes {:.1f}%{}\n",
+                          r.case_name, r.variant, *r.repetitions->round_sd * 100.0, *r.repetitions->process_sd * 100.0,
+                          r.repetitions->optimal_rounds
+                              ? fmt::format(" (Kalibera and Jones: {:.0f} rounds per process would buy the most "
+                                            "precision for the time)",
+                                            *r.repetitions->optimal_rounds)
+                              : "");
+    }
+  }
   if (interrupted_by != 0) {
     request_stop(interrupted_by);  // report_outcome says so and returns 128 + the signal
     outcome.report.interrupted = true;

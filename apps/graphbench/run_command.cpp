@@ -389,7 +389,31 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
   return outcome.exit_code();
 }
 
-int run_command(const RunOptions& o, const std::string& command_line) {
+namespace {
+
+// --repetitions auto: kDefaultProcesses shorter processes for a benchmark run on a GPU, where a
+// step's time moves between processes (docs/measuring.md, repetitions); one process elsewhere:
+// a repetition itself, a data-parallel run or rank, a suite on standard input, a run on the CPU,
+// a suite with a training case (each process would train again), a sweep or a case that loads a
+// model file (each process would load every model again: a decoder's package is gigabytes).
+int automatic_repetitions(const RunOptions& o) {
+  if (!o.repetition_dir.empty() || o.nproc || parallel::read_rank_env() || o.config == kSuiteFromStdin) return 1;
+  if (!resolve_device(o.device).is_cuda()) return 1;
+  const PreparedRun run = prepare_run(o);
+  for (const CaseSpec& c : run.suite.cases) {
+    if (c.kind != "benchmark" || c.sweep_point || c.params.contains("path")) return 1;
+  }
+  return kDefaultProcesses;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& given, const std::string& command_line) {
+  RunOptions o = given;
+  if (o.repetitions == 0) {
+    o.repetitions = automatic_repetitions(o);
+    if (o.repetitions > 1) o.rounds_per_process = kRoundsPerProcess;
+  }
   if (o.repetitions > 1) return run_repetitions_command(o, command_line);
   if (o.nproc) return launch_ranks_command(o);
   if (const auto rank = parallel::read_rank_env()) return run_as_rank(o, *rank, command_line);

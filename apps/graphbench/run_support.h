@@ -52,6 +52,13 @@ int launch_ranks_command(const RunOptions& options);
 // A process started with RANK and WORLD_SIZE set: one rank of a data-parallel run.
 int run_as_rank(const RunOptions& options, const parallel::RankEnv& rank, const std::string& command_line);
 
+// --repetitions auto on a GPU: this many processes, each sampling at most kRoundsPerProcess rounds
+// per case. The process level dominates there (Kalibera and Jones's optimum of rounds per process
+// on the H100's ci runs: 63 to 378 for a process cost of 5 to 10 s; docs/measuring.md), so a few
+// short processes give an interval that holds for the next run where one long one did not.
+inline constexpr int kDefaultProcesses = 4;
+inline constexpr int kRoundsPerProcess = 400;
+
 // --repetitions N (N > 1): checks the request and the suite, runs N repetitions, each a process
 // of its own, and writes their merged results (repetitions_command.cpp).
 int run_repetitions_command(const RunOptions& options, const std::string& command_line);

@@ -4,6 +4,7 @@
 #include "models/model_case.h"
 #include "models/script_model.h"
 
+#include "graphbench/runner/output_match.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
 #include "graphbench/ops/script_module.h"
@@ -243,11 +244,13 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
       return fmt::format("output {} is {} in the chain, {} in the whole model", i, to_string(spec_of(chain[i])),
                          to_string(spec_of(whole[i])));
     }
-    const at::Tensor a = chain[i].to(at::kDouble);
-    const at::Tensor b = whole[i].to(at::kDouble);
-    if (!at::allclose(a, b, rtol, atol)) {
-      return fmt::format("output {} differs by up to {:.3g} (rtol {}, atol {})", i,
-                         (a - b).abs().max().item<double>(), rtol, atol);
+    // The one rule for two outputs of one computation (runner/output_match.h): the tolerances, or
+    // for float16 and bfloat16 a few rounding steps at the output's largest magnitude.
+    const OutputMatch m = match_output(whole[i], chain[i], rtol, atol);
+    if (!m.ok()) {
+      const std::string why = m.describe();
+      return fmt::format("output {} differs by up to {:.3g} (rtol {}, atol {}){}", i, m.max_abs, rtol, atol,
+                         why.empty() ? "" : ": " + why);
     }
   }
   return "";

@@ -57,6 +57,7 @@ from pathlib import Path
 from . import export_times, suites
 from . import pieces as model_pieces
 from .errors import EXIT_BAD_INPUT, BadInput
+from .output_match import outputs_match
 from .models import own_code, trace_fixes
 from .models import zoo as model_zoo
 
@@ -488,16 +489,11 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         raise RuntimeError(f"the chain of pieces returns {len(got)} tensors, the whole model {len(expected)}")
     rtol, atol = default_tolerance(case, tolerances)
     for i, (a, b) in enumerate(zip(got, expected)):
-        # A rounding step of a low-precision output's largest value moves every value it was summed
-        # into by as much (a decoder's logits in bfloat16 come out of one long dot product each): the
-        # absolute tolerance is at least four steps at the output's largest magnitude.
-        out_atol = atol
-        if b.is_floating_point() and b.numel():
-            out_atol = max(atol, 4 * torch.finfo(b.dtype).eps * b.abs().max().item())
-        if a.shape != b.shape or not torch.allclose(a.float(), b.float(), rtol=rtol, atol=out_atol):
+        if a.shape != b.shape or not outputs_match(b, a, rtol, atol):
             raise RuntimeError(f"the chain of pieces differs from the whole model at output {i} (largest difference "
                                f"{model_pieces.largest_difference([a], [b]) if a.shape == b.shape else 'shape'}, "
-                               f"rtol {rtol}, atol {out_atol:.3g})")
+                               f"rtol {rtol}, atol {atol}; float16 and bfloat16: 4 rounding steps at the output's "
+                               f"largest magnitude, 1 step RMS beyond the tolerances)")
     print(f"{PROG}: {len(pieces)} pieces, their chain equals the whole model (largest difference "
           f"{model_pieces.largest_difference(got, expected):.3g})", file=sys.stderr)
     del model

@@ -5,7 +5,9 @@
 #include "support/error_of.h"
 
 #include "graphbench/stats/bootstrap.h"
+#include "graphbench/compare/calibration.h"
 #include "graphbench/compare/compare.h"
+#include "graphbench/stats/statistics.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/report/json_io.h"
 
@@ -36,9 +38,14 @@ RunReport load(const std::string& name) {
   return graphbench::read_results_file(compare_file(name));
 }
 
+// The golden files are runs of one process each. Without a calibration or an A/A pair the gate
+// would judge them by the one-process rule (compare/process_rule.h); these tests are of the
+// within-run interval and its threshold, so they give the baseline as its own A/A pair (a
+// run-to-run noise of 0, the plain threshold). The default is tested below ("by default").
 CompareResult compare_with_baseline(const std::string& current,
                                     const CompareOptions& options = {}) {
-  return graphbench::compare_reports(load("baseline.json"), load(current), options);
+  const RunReport baseline = load("baseline.json");
+  return graphbench::compare_reports(baseline, load(current), options, &baseline);
 }
 
 const Comparison& row_of(const CompareResult& result, const std::string& case_name,
@@ -54,10 +61,16 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Two reports compared with the baseline as its own A/A pair: the within-run rule at the plain
+// threshold (see compare_with_baseline).
+CompareResult within_run(const RunReport& baseline, const RunReport& current, const CompareOptions& options = {}) {
+  return graphbench::compare_reports(baseline, current, options, &baseline);
+}
+
 int run(const std::string& current, std::string& text, const CompareOptions& options = {}) {
   std::ostringstream out;
-  const int code =
-      graphbench::run_compare(compare_file("baseline.json"), compare_file(current), options, out);
+  const int code = graphbench::run_compare(compare_file("baseline.json"), compare_file(current), options, out,
+                                           compare_file("baseline.json"));
   text = out.str();
   return code;
 }
@@ -308,7 +321,7 @@ TEST_CASE("compare: a graph that got slower relative to eager is SLOWER under sp
   current.records = {timed("c", "eager", around(200.0, 20)), timed("c", "graph", around(60.0, 20))};
   CompareOptions speedup;
   speedup.metric = CompareOptions::Metric::kSpeedup;
-  const CompareResult result = graphbench::compare_reports(baseline, current, speedup);
+  const CompareResult result = within_run(baseline, current, speedup);
   const Comparison& graph = row_of(result, "c", "graph");
   CHECK(graph.verdict == Verdict::kSlower);
   CHECK(graph.ratio == Approx(1.5).epsilon(0.01));
@@ -364,7 +377,7 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   current.records[2].reason = "no GPU";
   current.records[3].samples_us = around(10.5, 20, 0.08);  // +5% with noise 4%: straddles 1.05
 
-  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const CompareResult result = within_run(baseline, current);
   const Comparison& few = row_of(result, "a", "graph");
   CHECK(few.verdict == Verdict::kFewSamples);
   CHECK(few.note == "current has 3 samples, fewer than --min-samples 5: no interval");
@@ -397,8 +410,7 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
 
   CompareOptions lenient;
   lenient.min_samples = 3;
-  CHECK(row_of(graphbench::compare_reports(baseline, current, lenient), "a", "graph").verdict ==
-        Verdict::kSlower);
+  CHECK(row_of(within_run(baseline, current, lenient), "a", "graph").verdict == Verdict::kSlower);
 }
 
 TEST_CASE("compare: bad input is an InputError that names the file", "[compare]") {
@@ -432,7 +444,7 @@ TEST_CASE("compare: a device change is warned about", "[compare]") {
   RunReport baseline = load("baseline.json");
   RunReport current = load("current_unchanged.json");
   current.environment.gpu_name = "NVIDIA H200";
-  const CompareResult result = graphbench::compare_reports(baseline, current, {});
+  const CompareResult result = within_run(baseline, current);
   REQUIRE(result.warnings.size() == 1);
   CHECK(contains(result.warnings[0], "consider --metric speedup"));
   CHECK(contains(graphbench::render_comparison(result, {}),
@@ -462,10 +474,14 @@ TEST_CASE("compare: an A/A baseline pair raises the threshold to the run-to-run 
   RunReport current;
   current.records = {timed("gelu-small", "eager", around(40.0, 50)), timed("gelu-small", "graph", around(10.8, 50))};
 
-  // Without the A/A pair the eager shift is taken for a regression.
+  // Without the A/A pair (and with one process per run) the eager shift is not judged: its
+  // within-run interval is all there is, and a move of 1.21x between processes is no verdict.
   const CompareResult plain = compare_reports(base, current, CompareOptions{});
-  CHECK(row_of(plain, "gelu-small", "eager").verdict == Verdict::kSlower);
+  CHECK(row_of(plain, "gelu-small", "eager").verdict == Verdict::kUnsure);
   CHECK(std::isnan(row_of(plain, "gelu-small", "eager").aa_noise));
+  CHECK(plain.exit_code() == 0);
+  // Judged by the within-run rule alone (the baseline as its own A/A pair), it was taken for a regression.
+  CHECK(row_of(within_run(base, current), "gelu-small", "eager").verdict == Verdict::kSlower);
 
   const CompareResult calibrated = compare_reports(base, current, CompareOptions{}, &aa);
   const Comparison& eager = row_of(calibrated, "gelu-small", "eager");
@@ -499,7 +515,7 @@ TEST_CASE("compare: files with no record in common are bad input, not a pass", "
         "baseline: no records: nothing to compare against");
   // Different suites that share records compare, with a warning.
   other.records.push_back(timed("a", "eager", around(10.0, 20)));
-  const CompareResult shared = graphbench::compare_reports(baseline, other, {});
+  const CompareResult shared = within_run(baseline, other);
   REQUIRE(shared.warnings.size() == 1);
   CHECK(shared.warnings[0] == "the runs are of different suites: baseline \"ci\", current \"gelu\"");
 }
@@ -543,7 +559,11 @@ TEST_CASE("compare: a corrupt baseline is bad input naming the file, never a reg
 TEST_CASE("compare: a training run 1.5x slower in every time is a regression", "[compare][training]") {
   const RunReport baseline = load("training_baseline.json");
   const RunReport slower = load("training_slower.json");
-  const CompareResult result = graphbench::compare_reports(baseline, slower, {});
+  // Without an A/A pair a training run of one process is judged only beyond 75%: 1.5x passes.
+  const CompareResult plain = graphbench::compare_reports(baseline, slower, {});
+  CHECK(plain.exit_code() == 0);
+  for (const Comparison& row : plain.rows) CHECK(row.verdict != Verdict::kSlower);
+  const CompareResult result = within_run(baseline, slower);
   bool any_step = false, any_total = false;
   for (const Comparison& row : result.rows) {
     INFO(row.case_name << "/" << row.variant << " " << row.measure << ": " << row.note);
@@ -565,7 +585,8 @@ TEST_CASE("compare: a training run 1.5x slower in every time is a regression", "
   CHECK(result.exit_code() == 1);
   std::string text;
   std::ostringstream out;
-  CHECK(graphbench::run_compare(compare_file("training_baseline.json"), compare_file("training_slower.json"), {}, out) == 1);
+  CHECK(graphbench::run_compare(compare_file("training_baseline.json"), compare_file("training_slower.json"), {}, out,
+                                compare_file("training_baseline.json")) == 1);
   CHECK(contains(out.str(), "total time is 1.50x slower (threshold 5.0%)"));
 
   // The same run against itself passes: totals and accuracies SAME, step times SAME or UNSURE (nine
@@ -649,7 +670,7 @@ TEST_CASE("compare: training records without per-step samples still gate the tot
   for (auto& r : baseline.records) r.samples_us.clear();  // a file written before samples were kept
   RunReport slower = load("training_slower.json");
   for (auto& r : slower.records) r.samples_us.clear();
-  const CompareResult result = graphbench::compare_reports(baseline, slower, {});
+  const CompareResult result = within_run(baseline, slower);
   for (const Comparison& row : result.rows) {
     if (row.measure == graphbench::kMeasureStepTime) {
       CHECK(row.verdict == Verdict::kNotCompared);
@@ -725,4 +746,124 @@ TEST_CASE("compare: a record with fewer samples than its run asked for is FEW SA
 
   current.records[0].min_samples = 8;  // all it asked for
   CHECK(row_of(graphbench::compare_reports(baseline, current, {}), "a", "graph").verdict == Verdict::kSame);
+}
+
+namespace {
+
+// A record merged from processes with these medians, 20 samples each (record/merge_repetitions.h).
+ResultRecord processes(const std::string& case_name, const std::string& variant, const std::vector<double>& medians,
+                       const std::vector<double>& speedups = {}) {
+  std::vector<double> samples;
+  graphbench::Repetitions info;
+  info.requested = info.succeeded = static_cast<int>(medians.size());
+  for (std::size_t k = 0; k < medians.size(); ++k) {
+    const std::vector<double> own = around(medians[k], 20);
+    samples.insert(samples.end(), own.begin(), own.end());
+    graphbench::RepetitionFigures f;
+    f.status = "ok";
+    f.samples = 20;
+    f.median_us = graphbench::stats::percentile(own, 50.0);
+    if (k < speedups.size()) f.speedup_vs_eager = speedups[k];
+    info.runs.push_back(f);
+  }
+  ResultRecord r = timed(case_name, variant, samples);
+  r.stats = graphbench::stats::summarize(r.samples_us);
+  r.repetitions = info;
+  return r;
+}
+
+RunReport report_of(std::vector<ResultRecord> records) {
+  RunReport report;
+  report.environment.suite = "ci";
+  report.environment.device = "cuda";
+  report.environment.gpu_name = "NVIDIA H200";
+  report.records = std::move(records);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("compare by default: unchanged code whose host-bound step moved 1.5x between processes passes",
+          "[compare][processes]") {
+  // gelu-small's eager step on an H200: 36 to 55 us between processes of one commit.
+  const RunReport a = report_of({processes("gelu-small", "eager", {36.0, 55.0, 43.0, 50.0}),
+                                 processes("gelu-small", "graph", {12.0, 12.1, 11.9, 12.2})});
+  const RunReport b = report_of({processes("gelu-small", "eager", {51.0, 37.0, 52.0, 36.5}),
+                                 processes("gelu-small", "graph", {12.1, 12.0, 12.2, 12.3})});
+  for (const auto& [baseline, current] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    const CompareResult result = graphbench::compare_reports(*baseline, *current, {});
+    for (const Comparison& row : result.rows) {
+      INFO(row.variant << ": " << row.note);
+      CHECK(row.verdict != Verdict::kSlower);
+      CHECK(row.baseline_processes == 4);
+      CHECK(row.current_processes == 4);
+      CHECK(row.dof == 6.0);
+      CHECK(contains(row.note, "process-level sd"));
+    }
+    CHECK(result.exit_code() == 0);
+  }
+}
+
+TEST_CASE("compare by default: a doubled step in every process is SLOWER and named", "[compare][processes]") {
+  const RunReport a = report_of({processes("gelu-small", "eager", {36.0, 55.0, 43.0, 50.0}),
+                                 processes("gelu-small", "graph", {12.0, 12.1, 11.9, 12.2})});
+  const RunReport slow = report_of({processes("gelu-small", "eager", {51.0, 37.0, 52.0, 36.5}),
+                                    processes("gelu-small", "graph", {24.1, 24.3, 23.9, 24.4})});
+  const CompareResult result = graphbench::compare_reports(a, slow, {});
+  const Comparison& graph = row_of(result, "gelu-small", "graph");
+  INFO(graph.note);
+  CHECK(graph.verdict == Verdict::kSlower);
+  CHECK(graph.ratio == Approx(2.0).epsilon(0.02));
+  CHECK(graph.ci95.low > 1.9);
+  CHECK(std::isfinite(graph.p_value));
+  CHECK(row_of(result, "gelu-small", "eager").verdict != Verdict::kSlower);
+  CHECK(result.exit_code() == 1);
+  // Metric speedup: the processes' variant / eager ratios.
+  const RunReport a_sp = report_of({processes("gelu-small", "eager", {36.0, 55.0, 43.0, 50.0}),
+                                    processes("gelu-small", "graph", {12.0, 12.1, 11.9, 12.2}, {3.0, 4.5, 3.6, 4.1})});
+  const RunReport slow_sp = report_of({processes("gelu-small", "eager", {51.0, 37.0, 52.0, 36.5}),
+                                       processes("gelu-small", "graph", {24.1, 24.3, 23.9, 24.4}, {2.1, 1.5, 2.2, 1.5})});
+  CompareOptions by_speedup;
+  by_speedup.metric = CompareOptions::Metric::kSpeedup;
+  const Comparison& sp = row_of(graphbench::compare_reports(a_sp, slow_sp, by_speedup), "gelu-small", "graph");
+  INFO(sp.note);
+  CHECK(sp.verdict == Verdict::kSlower);
+}
+
+TEST_CASE("compare by default: one process per side is SLOWER only beyond 75%, and says so", "[compare][processes]") {
+  const RunReport base = report_of({timed("gelu-small", "eager", around(36.0, 40)), timed("gelu-small", "graph", around(12.0, 40))});
+  const RunReport moved = report_of({timed("gelu-small", "eager", around(55.0, 40)), timed("gelu-small", "graph", around(12.1, 40))});
+  const CompareResult result = graphbench::compare_reports(base, moved, {});
+  const Comparison& eager = row_of(result, "gelu-small", "eager");
+  INFO(eager.note);
+  CHECK(eager.verdict == Verdict::kUnsure);  // 1.53x from within-run intervals alone is no verdict
+  CHECK(eager.ci95.low > 1.05);
+  CHECK(contains(eager.note, "one process on a side, no process-level interval"));
+  CHECK(result.exit_code() == 0);
+  bool warned = false;
+  for (const std::string& w : result.warnings) warned = warned || (contains(w, "graphbench calibrate") && contains(w, "--repetitions"));
+  CHECK(warned);
+  const RunReport doubled = report_of({timed("gelu-small", "eager", around(36.5, 40)), timed("gelu-small", "graph", around(24.3, 40))});
+  const CompareResult slow = graphbench::compare_reports(base, doubled, {});
+  CHECK(row_of(slow, "gelu-small", "graph").verdict == Verdict::kSlower);
+  CHECK(slow.exit_code() == 1);
+}
+
+TEST_CASE("compare: a calibration of another suite or GPU is bad input naming the file and the field",
+          "[compare][calibration]") {
+  const RunReport base = report_of({timed("gelu-small", "eager", around(36.0, 40))});
+  graphbench::GateCalibration c;
+  c.suite = "blog";
+  c.device = "cuda";
+  c.gpu_name = "NVIDIA H200";
+  CompareOptions options;
+  options.calibration = &c;
+  graphbench::CompareSources sources;
+  sources.calibration = "cal.json";
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(base, base, options, nullptr, sources); }),
+             Catch::Contains("cal.json: /suite: the calibration is of suite \"blog\""));
+  c.suite = "ci";
+  c.gpu_name = "NVIDIA H100";
+  CHECK_THAT(input_error_of([&] { graphbench::compare_reports(base, base, options, nullptr, sources); }),
+             Catch::Contains("cal.json: /gpu_name: the calibration was measured on cuda NVIDIA H100"));
 }

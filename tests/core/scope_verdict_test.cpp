@@ -367,3 +367,20 @@ TEST_CASE("graph pools: a step's graphs in one shared pool count once, pools of 
   r.graphs_per_step = 1;
   CHECK(graphbench::graph_pools_bytes(r) == 100 * kMiB);
 }
+
+TEST_CASE("the share a scope keeps is shown with the range its step times' intervals allow", "[scope]") {
+  std::vector<ResultRecord> records = llama_records();
+  for (ResultRecord& r : records) r.rel_noise = 0.01;  // every median +-1%
+  const ScopeVerdict v = graphbench::scope_verdicts(records).front();
+  REQUIRE(v.narrowest);
+  CHECK(*v.narrowest == "attention-out");
+  const graphbench::ScopeFigures& chosen = v.scopes[1];
+  REQUIRE(chosen.gain_share_ci95);
+  // (e - s) / (e - f) with e 1000 +-1%, s 520 +-1%, f 500 +-1%.
+  CHECK(chosen.gain_share_ci95->low == Approx((990.0 - 525.2) / (990.0 - 495.0)));
+  CHECK(chosen.gain_share_ci95->high == Approx((1010.0 - 514.8) / (1010.0 - 505.0)));
+  const std::string md = section_of(records);
+  INFO(md);
+  CHECK(md.find("attention-out (96% [94%-98%]; within the step times' intervals it may keep less than 95%).") !=
+        std::string::npos);
+}

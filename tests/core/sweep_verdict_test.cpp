@@ -154,14 +154,19 @@ TEST_CASE("results.json's sweeps and results.md's Sweeps section show the verdic
   CHECK(json[0]["points"][6]["ok"] == false);
 
   const std::string md = graphbench::sweeps_markdown(report);
+  INFO(md);
   CHECK(md.find("### a over batch: graph") != std::string::npos);
-  CHECK(md.find("- Faster than eager with 95% confidence up to batch=16; pays at least 5% up to batch=16.") !=
-        std::string::npos);
+  CHECK(md.find("- Faster than eager with 95% confidence up to batch=16; pays at least 5% up to batch=16 (over the "
+                "measured sizes; not measured at batch=64: neither faster nor slower, not judged).") != std::string::npos);
   CHECK(md.find("- Capture at batch: 2, 4, 8, 16. Memory of keeping them: 15 MiB in one pool each, 8 MiB sharing one "
                 "pool.") != std::string::npos);
   CHECK(md.find("- Pad: 1 to 2.") != std::string::npos);
   CHECK(md.find("- Run eagerly: 32.") != std::string::npos);
-  CHECK(md.find("| 1 | 100 | 40 | 2.50x [2.45-2.55] | 2 | 1 | 1 | 50 (0.002 s) | pad to 2 (2.44x) |") !=
+  // The break-even with its range over the speedup's interval: 50 replays, 50 to 51 within it; at
+  // batch 16, where the graph saves little, 300 replays could be 236 to 421.
+  CHECK(md.find("| 1 | 100 | 40 | 2.50x [2.45-2.55] | 2 | 1 | 1 | 50 [50-51] (0.002 s) | pad to 2 (2.44x) |") !=
+        std::string::npos);
+  CHECK(md.find("| 16 | 150 | 140 | 1.07x [1.05-1.09] | 2 | 1 | 8 | 300 [236-421] (0.042 s) | capture |") !=
         std::string::npos);
   CHECK(md.find("| 64 | | | not measured: graph failed: capture failed |") != std::string::npos);
 
@@ -247,11 +252,20 @@ TEST_CASE("a sweep slower at its smallest size has no crossover and names where 
   CHECK(graphbench::sweeps_to_json(report)[0]["crossover"].is_null());
 }
 
-TEST_CASE("a size not measured breaks the run of faster sizes, and a run to the largest size names nothing", "[sweep]") {
-  const auto gap = graphbench::sweep_verdicts(sweep_with_speedups({1, 2, 4, 8}, {2.0, 1.8, 1.6, 1.4}, {4})).front();
-  CHECK(gap.crossover == 2);
-  CHECK(gap.not_faster_at == 4);
-  CHECK(gap.faster_again_at == std::vector<std::int64_t>{8});
+TEST_CASE("a size not measured reads not measured, never not faster, and a run to the largest size names nothing", "[sweep]") {
+  const RunReport with_gap = sweep_with_speedups({1, 2, 4, 8}, {2.0, 1.8, 1.6, 1.4}, {4});
+  const auto gap = graphbench::sweep_verdicts(with_gap).front();
+  CHECK(gap.crossover == 8);
+  CHECK_FALSE(gap.not_faster_at);
+  CHECK(gap.faster_again_at.empty());
+  CHECK(gap.not_measured == std::vector<std::int64_t>{4});
+  const std::string gap_md = graphbench::sweeps_markdown(with_gap);
+  INFO(gap_md);
+  CHECK(gap_md.find("- Faster than eager with 95% confidence up to batch=8; pays at least 5% up to batch=8 (over the "
+                    "measured sizes; not measured at batch=4: neither faster nor slower, not judged).\n") !=
+        std::string::npos);
+  CHECK(gap_md.find("not at 4") == std::string::npos);
+  CHECK(graphbench::sweeps_to_json(with_gap)[0]["not_measured"] == nlohmann::json::array({4}));
 
   const RunReport whole = sweep_with_speedups({1, 2, 4}, {2.0, 1.8, 1.6});
   const auto v = graphbench::sweep_verdicts(whole).front();

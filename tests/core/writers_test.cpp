@@ -450,3 +450,14 @@ TEST_CASE("writers: atomic write into a read-only directory fails and leaves the
   CHECK(read_file(target) == "old\n");
   CHECK(entries(target.parent_path()) == std::vector<std::string>{"results.csv"});
 }
+
+TEST_CASE("writers: a bandwidth above the measured copy bandwidth is marked cache-resident") {
+  RunReport report = sample_report();
+  ResultRecord& graph = report.records.at(1);
+  REQUIRE(graph.roofline);
+  graph.roofline->bandwidth_share = 1.11;  // a GELU replay whose 38 MB fit an H200's L2
+  const std::string md = render_markdown(report);
+  CHECK(md.find("(111.0%) cache-resident") != std::string::npos);
+  graph.roofline->bandwidth_share = 0.96;
+  CHECK(render_markdown(report).find("cache-resident") == std::string::npos);
+}

@@ -16,9 +16,16 @@ namespace {
 // A spread of exactly 0 (identical medians in every run) would make any difference significant.
 constexpr double kSmallestLogSd = 1e-6;
 
-double spread_of_difference(const Comparison& row) { return std::max(row.noise, kSmallestLogSd) * std::sqrt(2.0); }
+double spread_of_difference(const Comparison& row) { return std::max(row.difference_sd, kSmallestLogSd); }
 
-double dof_of(const Comparison& row) { return static_cast<double>(row.calibration_runs - 1); }
+double dof_of(const Comparison& row) { return row.dof; }
+
+// The row's spread in words: a calibration's runs, or the files' processes.
+std::string spread_text(const Comparison& row) {
+  if (row.calibration_runs > 0) return fmt::format("run-to-run sd {:.2f}% over {} runs", row.noise * 100.0, row.calibration_runs);
+  return fmt::format("process-level sd {:.2f}% ({} + {} processes; ratio of their geometric means)", row.noise * 100.0,
+                     row.baseline_processes, row.current_processes);
+}
 
 }  // namespace
 
@@ -27,6 +34,13 @@ void measure_calibrated(Comparison& row, double ratio, const CalibrationEntry& e
   row.noise = entry.log_sd;
   row.aa_noise = std::numeric_limits<double>::quiet_NaN();
   row.calibration_runs = static_cast<int>(entry.values.size());
+  row.difference_sd = entry.log_sd * std::sqrt(2.0);
+  row.dof = static_cast<double>(row.calibration_runs - 1);
+  test_log_ratio(row, ratio);
+}
+
+void test_log_ratio(Comparison& row, double ratio) {
+  row.ratio = ratio;
   if (!(ratio > 0.0) || !std::isfinite(ratio)) {
     row.verdict = Verdict::kUnsure;
     row.note = "no positive ratio";
@@ -56,10 +70,10 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     row.threshold_used = std::max(options.threshold, critical - 1.0);
     const double upper = 1.0 + options.threshold;
     const double p_faster = 1.0 - row.p_value;
-    row.detectable_slowdown = detectable_slowdown(row.noise, row.calibration_runs, static_cast<int>(m), alpha);
-    const std::string noise =
-        fmt::format("run-to-run sd {:.2f}% over {} runs, p {:.2g}, Holm level {:.2g}; catches slowdowns from {:.1f}%",
-                    row.noise * 100.0, row.calibration_runs, row.p_value, d.level, row.detectable_slowdown * 100.0);
+    row.detectable_slowdown = detectable_slowdown_of_difference(spread_of_difference(row), dof_of(row),
+                                                                static_cast<int>(m), alpha);
+    const std::string noise = fmt::format("{}, p {:.2g}, Holm level {:.2g}; catches slowdowns from {:.1f}%",
+                                          spread_text(row), row.p_value, d.level, row.detectable_slowdown * 100.0);
     if (d.rejected && row.ratio > upper) {
       row.verdict = Verdict::kSlower;
       row.note = fmt::format("{:.2f}x slower; {}", row.ratio, noise);

@@ -1,6 +1,8 @@
 // The verdict of a step-time row against the gate's calibration (compare --calibration FILE;
 // compare/calibration.h). Used by compare.cpp and verdict_rule.cpp; not part of the public API.
 //
+// Rows judged by the files' own processes (compare/process_rule.h) go through the same test and
+// the same Holm procedure, with their own spread and degrees of freedom.
 // Per row, with s the run-to-run standard deviation of log(value) from N calibration runs and r
 // the row's ratio (current over baseline, > 1 slower): under no change, log r is the difference
 // of two runs, of standard deviation s * sqrt(2), so T = log r / (s sqrt(2)) follows Student's t
@@ -25,6 +27,10 @@ namespace graphbench::compare_detail {
 // Sets the ratio, noise and p-value of a row judged against `entry`; the verdict comes from
 // judge_calibrated_rows.
 void measure_calibrated(Comparison& row, double ratio, const CalibrationEntry& entry);
+
+// The same test for a row whose difference_sd and dof are set (the process-level rule,
+// compare/process_rule.h): p-value and 95% CI of `ratio`.
+void test_log_ratio(Comparison& row, double ratio);
 
 // Verdicts of the rows measured by measure_calibrated (those with a p-value), Holm over them.
 void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha);

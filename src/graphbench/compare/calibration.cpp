@@ -82,11 +82,14 @@ double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha
 }
 
 double detectable_slowdown(double log_sd, int runs, int rows, double alpha) {
-  const double dof = static_cast<double>(runs) - 1.0;
+  return detectable_slowdown_of_difference(log_sd * std::sqrt(2.0), static_cast<double>(runs) - 1.0, rows, alpha);
+}
+
+double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha) {
   if (!(dof >= 1.0) || rows < 1) return std::numeric_limits<double>::quiet_NaN();
   const double level = alpha / static_cast<double>(rows);
   const double t = stats::student_t_quantile(1.0 - level, dof) + stats::student_t_quantile(0.95, dof);
-  return std::exp(t * log_sd * std::sqrt(2.0)) - 1.0;
+  return std::exp(t * difference_sd) - 1.0;
 }
 
 void fill_spread(CalibrationEntry& entry) {

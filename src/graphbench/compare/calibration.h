@@ -80,6 +80,9 @@ void fill_spread(CalibrationEntry& entry);
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
 // The same from a spread `log_sd` measured over `runs` runs.
 double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
+// The same for a log-ratio whose standard deviation under no change is `difference_sd`, with `dof`
+// degrees of freedom (the process-level rule: compare/process_rule.h).
+double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha);
 
 
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs

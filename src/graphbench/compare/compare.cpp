@@ -5,6 +5,7 @@
 
 #include "graphbench/compare/calibrated_rule.h"
 #include "graphbench/compare/calibration.h"
+#include "graphbench/compare/process_rule.h"
 #include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
@@ -16,6 +17,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace graphbench {
@@ -75,7 +77,8 @@ SampleSet sample_set(const ResultRecord& r, const std::string& label, SampleSet:
 }
 
 void compare_speedup(Comparison& row, const ResultRecord& base, const ResultRecord& cur, const RecordIndex& base_index,
-                     const RecordIndex& cur_index, const CompareOptions& options, double aa_noise) {
+                     const RecordIndex& cur_index, const CompareOptions& options, double aa_noise,
+                     const ProcessBasis* processes) {
   if (base.variant == kEagerVariant) {
     row.note = "eager is the reference of metric speedup";
     return;
@@ -91,7 +94,7 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
   using Run = SampleSet::Run;
   measure(row, {sample_set(cur, "current", Run::kCurrent), sample_set(*base_eager, "baseline eager", Run::kBaseline)},
           {sample_set(*cur_eager, "current eager", Run::kCurrent), sample_set(base, "baseline", Run::kBaseline)},
-          options, aa_noise, calibration_of(base, options));
+          options, aa_noise, calibration_of(base, options), processes);
 }
 
 // The run-to-run noise of one record from the A/A pair (NaN without a usable A/A record).
@@ -132,11 +135,18 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
                                 : fmt::format("no samples_us on either side (kind {})", cur.kind);
   } else {
     const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
+    // Neither a calibration nor an A/A pair: the files' own processes (process_rule.h).
+    std::optional<ProcessBasis> processes;
+    if (aa_index == nullptr && calibration_of(base, options) == nullptr) {
+      processes = ProcessBasis{process_values(base, options.metric), process_values(cur, options.metric)};
+    }
+    const ProcessBasis* basis = processes ? &*processes : nullptr;
     if (options.metric == CompareOptions::Metric::kSpeedup) {
-      compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise);
+      compare_speedup(row, base, cur, base_index, cur_index, options, aa_noise, basis);
     } else {
       measure(row, {sample_set(cur, "current", SampleSet::Run::kCurrent)},
-              {sample_set(base, "baseline", SampleSet::Run::kBaseline)}, options, aa_noise, calibration_of(base, options));
+              {sample_set(base, "baseline", SampleSet::Run::kBaseline)}, options, aa_noise, calibration_of(base, options),
+              basis);
     }
   }
   std::vector<Comparison> rows{row};
@@ -188,18 +198,8 @@ void add_environment_warnings(const RunReport& baseline, const RunReport& curren
   }
 }
 
-// A calibration from another suite or device does not describe these runs; records it leaves
-// out are judged by the uncalibrated rule.
-void add_calibration_warnings(const GateCalibration& c, const RunReport& baseline, const CompareOptions& options,
-                              CompareResult& result) {
-  const Environment& b = baseline.environment;
-  if (!c.suite.empty() && !b.suite.empty() && c.suite != b.suite) {
-    result.warnings.push_back(fmt::format("the calibration is of suite \"{}\", the baseline of \"{}\"", c.suite, b.suite));
-  }
-  if (c.device != b.device || c.gpu_name != b.gpu_name) {
-    result.warnings.push_back(fmt::format("the calibration was measured on {} {}, the baseline on {} {}", c.device,
-                                          c.gpu_name, b.device, b.gpu_name));
-  }
+// Records a calibration leaves out are judged by the uncalibrated rule.
+void add_calibration_warnings(const CompareOptions& options, CompareResult& result) {
   std::size_t uncalibrated = 0;
   for (const Comparison& row : result.rows) {
     if (row.measure == kMeasureStepTime && row.calibration_runs == 0 && row.verdict != Verdict::kNotCompared &&
@@ -222,6 +222,33 @@ void add_calibration_warnings(const GateCalibration& c, const RunReport& baselin
     result.warnings.push_back(fmt::format("{} calibrated row(s) catch a {:.0f}% slowdown less than 95% of the time (their "
                                           "run-to-run spread is wider; the smallest slowdown each catches): {}",
                                           blind.size(), kExpectedSlowdown * 100.0, fmt::join(blind, ", ")));
+  }
+}
+
+// Without a calibration or an A/A pair: how the rows were judged, said once.
+void add_process_warnings(CompareResult& result) {
+  std::size_t by_processes = 0;
+  std::vector<std::string> single;
+  for (const Comparison& row : result.rows) {
+    if (row.measure != kMeasureStepTime || row.calibration_runs > 0) continue;
+    if (row.baseline_processes > 0) {
+      ++by_processes;
+    } else if (row.note.find("one process on a side") != std::string::npos) {
+      single.push_back(row.case_name + "/" + row.variant);
+    }
+  }
+  if (!single.empty()) {
+    result.warnings.push_back(fmt::format(
+        "{} row(s) have one process on a side (no process-level interval in the files): their within-run intervals know "
+        "nothing of the run-to-run noise, so they are SLOWER only beyond {:.0f}%; run both with --repetitions N (N >= 3), "
+        "or calibrate the gate on this machine (graphbench calibrate; compare --calibration): {}",
+        single.size(), kUnknownRunToRun * 100.0, fmt::join(single, ", ")));
+  }
+  if (by_processes > 0) {
+    result.warnings.push_back(fmt::format("{} row(s) judged by the files' processes (a t test of the processes' values, "
+                                          "Holm over the rows at 1%); a calibration of this machine "
+                                          "(graphbench calibrate; compare --calibration) judges with more runs",
+                                          by_processes));
   }
 }
 
@@ -354,6 +381,22 @@ void check_comparable(const RunReport& baseline, const RunReport& current, const
   }
 }
 
+void check_calibration_matches(const GateCalibration& c, const RunReport& baseline, const CompareSources& sources) {
+  const Environment& b = baseline.environment;
+  if (!c.suite.empty() && !b.suite.empty() && c.suite != b.suite) {
+    throw InputError(fmt::format("{}: /suite: the calibration is of suite \"{}\" but {} is of suite \"{}\": a calibration "
+                                 "describes the runs of one suite",
+                                 sources.calibration, c.suite, sources.baseline, b.suite));
+  }
+  if (c.device != b.device || c.gpu_name != b.gpu_name) {
+    throw InputError(fmt::format("{}: /{}: the calibration was measured on {} but {} ran on {}: a calibration describes "
+                                 "one device",
+                                 sources.calibration, c.device != b.device ? "device" : "gpu_name",
+                                 c.gpu_name.empty() ? c.device : c.device + " " + c.gpu_name, sources.baseline,
+                                 device_text(b)));
+  }
+}
+
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current, const CompareOptions& options,
                               const RunReport* aa_baseline, const CompareSources& sources) {
   check_options(options);
@@ -370,6 +413,7 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
     check_samples(*aa_baseline, sources.aa_baseline);
   }
   check_comparable(baseline, current, aa_baseline, sources);
+  if (options.calibration != nullptr) check_calibration_matches(*options.calibration, baseline, sources);
   const RecordIndex base_index = index_records(baseline);
   const RecordIndex cur_index = index_records(current);
   const RecordIndex aa_index = aa_baseline != nullptr ? index_records(*aa_baseline) : RecordIndex{};
@@ -399,9 +443,12 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
     row.current_median_us = median_of(cur);
     result.rows.push_back(row);
   }
+  judge_calibrated_rows(result.rows, options,
+                        options.calibration != nullptr ? options.calibration->alpha : kProcessRuleAlpha);
   if (options.calibration != nullptr) {
-    judge_calibrated_rows(result.rows, options, options.calibration->alpha);
-    add_calibration_warnings(*options.calibration, baseline, options, result);
+    add_calibration_warnings(options, result);
+  } else if (aa_baseline == nullptr) {
+    add_process_warnings(result);
   }
   bool any_compared = false;
   for (const Comparison& row : result.rows) any_compared = any_compared || compared(row);

@@ -118,6 +118,12 @@ struct Comparison {
   // run-to-run spread and Holm's strictest level over the calibrated rows compared
   // (compare/calibration.h, detectable_slowdown); NaN elsewhere.
   double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
+  // Rows judged by a t test of log(ratio) (calibrated, or by the files' processes): the standard
+  // deviation of log(ratio) under no change and its degrees of freedom; NaN elsewhere.
+  double difference_sd = std::numeric_limits<double>::quiet_NaN();
+  double dof = std::numeric_limits<double>::quiet_NaN();
+  // Judged by the processes of each file (compare/process_rule.h): how many on each side; else 0.
+  int baseline_processes = 0, current_processes = 0;
 };
 
 struct CompareResult {
@@ -142,7 +148,13 @@ struct CompareSources {
   std::string baseline = "baseline";
   std::string current = "current";
   std::string aa_baseline = "A/A baseline";
+  std::string calibration = "calibration";
 };
+
+// InputError (naming the file and the field) when a calibration (compare --calibration) is of
+// another suite or device than the baseline, as an --aa file is.
+void check_calibration_matches(const GateCalibration& calibration, const RunReport& baseline,
+                               const CompareSources& sources);
 
 // InputError when the files cannot be compared: no (case, variant) in both, or an A/A baseline
 // from another suite or device, or with no record in common with the baseline.

@@ -8,6 +8,7 @@
 #include "graphbench/report/atomic_file.h"
 #include "graphbench/report/json_io.h"
 #include "graphbench/report/markdown_text.h"
+#include "graphbench/stats/chi_square.h"
 
 #include <fmt/format.h>
 
@@ -32,8 +33,8 @@ int rows_of(const GateCalibration& c, CompareOptions::Metric metric) {
 }
 
 void print_entries(const GateCalibration& c, double slowdown, std::ostream& out) {
-  out << "| case | variant | metric | runs | run-to-run sd | 95% of differences within | caught 95% of the time from | "
-         "values |\n";
+  out << "| case | variant | metric | runs | run-to-run sd [95% CI] | 95% of differences within | caught 95% of the time "
+         "from | values |\n";
   out << "|---|---|---|---:|---:|---:|---:|---|\n";
   int within_reach = 0;
   for (const CalibrationEntry& e : c.entries) {
@@ -41,9 +42,12 @@ void print_entries(const GateCalibration& c, double slowdown, std::ostream& out)
     for (double v : e.values) values += (values.empty() ? "" : ", ") + fmt::format("{:.4g}", v);
     const double catches = detectable_slowdown(e, rows_of(c, e.metric), c.alpha);
     if (catches <= slowdown) ++within_reach;
-    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {:.2f}% | {:.1f}% | {} |\n", markdown_cell(e.case_name),
-                       markdown_cell(e.variant), to_string(e.metric), e.values.size(), e.log_sd * 100.0,
-                       (std::exp(e.q95) - 1.0) * 100.0, catches * 100.0, values);
+    // A spread from a few runs is itself uncertain: its 95% interval (chi-square, N - 1 degrees of freedom).
+    const stats::Interval sd = stats::sd_interval(e.log_sd, static_cast<int>(e.values.size()));
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% [{:.2g}-{:.2g}%] | {:.2f}% | {:.1f}% | {} |\n",
+                       markdown_cell(e.case_name), markdown_cell(e.variant), to_string(e.metric), e.values.size(),
+                       e.log_sd * 100.0, sd.low * 100.0, sd.high * 100.0, (std::exp(e.q95) - 1.0) * 100.0,
+                       catches * 100.0, values);
   }
   for (const std::string& why : c.uncalibrated) out << "not calibrated: " << markdown_cell(why) << "\n";
   out << fmt::format("Rows whose {:.0f}% slowdown the gate catches 95% of the time (one current run against one "

@@ -26,7 +26,7 @@ int run_compare(const std::string& baseline_path, const std::string& current_pat
     calibration = read_calibration_file(calibration_path);
     calibrated.calibration = &calibration;
   }
-  const CompareSources sources{baseline_path, current_path, aa_baseline_path};
+  const CompareSources sources{baseline_path, current_path, aa_baseline_path, calibration_path};
   const CompareResult result =
       compare_reports(baseline, current, calibrated, aa_baseline_path.empty() ? nullptr : &aa, sources);
   out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";

@@ -1,10 +1,13 @@
 // Total time and final test accuracy of training runs (see training_rows.h).
 #include "graphbench/compare/training_rows.h"
 
+#include "graphbench/compare/process_rule.h"
+
 #include "graphbench/compare/verdict_rule.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace graphbench::compare_detail {
@@ -46,7 +49,15 @@ Comparison total_row(const TrainingPair& p, const CompareOptions& options, doubl
     aa_noise = speedup ? relative_spread(total_of(p.base) / total_of(p.base_eager), total_of(p.aa) / total_of(p.aa_eager))
                        : relative_spread(total_of(p.base), total_of(p.aa));
   }
-  judge_point_ratio(row, total_ratio(p.cur, p.base, p.cur_eager, p.base_eager, options), step_noise, aa_noise, options);
+  // One value per run and no A/A pair: nothing says how far a whole run moves between processes
+  // (compare/process_rule.h), so only a slowdown beyond kUnknownRunToRun is judged.
+  const bool unknown_spread = !std::isfinite(aa_noise);
+  const double floor = unknown_spread ? std::max(std::isfinite(step_noise) ? step_noise : 0.0, kUnknownRunToRun) : step_noise;
+  judge_point_ratio(row, total_ratio(p.cur, p.base, p.cur_eager, p.base_eager, options), floor, aa_noise, options);
+  if (unknown_spread && row.verdict != Verdict::kUnsure) {
+    row.note += fmt::format("; no A/A pair: the run-to-run spread of a whole run is unknown, judged against {:.0f}%",
+                            kUnknownRunToRun * 100.0);
+  }
   return row;
 }
 

@@ -2,6 +2,7 @@
 #include "graphbench/compare/verdict_rule.h"
 
 #include "graphbench/compare/calibrated_rule.h"
+#include "graphbench/compare/process_rule.h"
 #include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/statistics.h"
@@ -93,7 +94,8 @@ double ratio_of_medians(const std::vector<SampleSet>& numerators, const std::vec
 }  // namespace
 
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
-             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated) {
+             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated,
+             const ProcessBasis* processes) {
   std::vector<SampleSet> all = numerators;
   all.insert(all.end(), denominators.begin(), denominators.end());
   double noise = 0.0;
@@ -131,6 +133,12 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     measure_calibrated(row, ratio_of_medians(numerators, denominators), *calibrated);
     return;
   }
+  const bool one_process = processes != nullptr;
+  if (one_process && processes->baseline.size() >= static_cast<std::size_t>(kMinProcesses) &&
+      processes->current.size() >= static_cast<std::size_t>(kMinProcesses)) {
+    measure_processes(row, processes->baseline, processes->current);
+    return;
+  }
   // Each run's sets resampled together, in blocks of rounds (stats/block_bootstrap.h).
   stats::RunSamples current, baseline;
   for (const SampleSet& set : numerators) (set.current() ? current : baseline).numerators.push_back(set.samples);
@@ -146,8 +154,19 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
   row.aa_noise = aa_noise;
   row.threshold_used = std::max(options.threshold, noise);
   if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
+  if (one_process) row.threshold_used = std::max(row.threshold_used, kUnknownRunToRun);
   row.verdict = verdict_for(row.ci95, row.threshold_used);
   row.note = describe(row, options.threshold);
+  if (one_process) {
+    // No process-level spread: a within-run interval beyond the plain threshold is not a verdict.
+    const double plain = std::max(options.threshold, noise);
+    if (row.verdict == Verdict::kSame && verdict_for(row.ci95, plain) != Verdict::kSame) row.verdict = Verdict::kUnsure;
+    row.note = fmt::format("{}{}one process on a side, no process-level interval: within-run 95% CI {:.3f}-{:.3f}, "
+                           "judged against {:.0f}% (a move between processes of unchanged code reached 53%)",
+                           row.verdict == Verdict::kSlower ? fmt::format("{:.2f}x slower; ", row.ratio) : "",
+                           row.verdict == Verdict::kFaster ? fmt::format("{:.2f}x faster; ", 1.0 / row.ratio) : "",
+                           row.ci95.low, row.ci95.high, kUnknownRunToRun * 100.0);
+  }
 }
 
 void judge_point_ratio(Comparison& row, double ratio, double noise_floor, double aa_noise,

@@ -25,6 +25,12 @@ struct SampleSet {
   int asked = 0;  // the samples its run asked for (the record's min_samples; 0: unknown)
 };
 
+// The process-level basis of an uncalibrated row without an A/A pair (process_rule.h): each side's
+// values per process (fewer than kMinProcesses: the file holds one process for the record).
+struct ProcessBasis {
+  std::vector<double> baseline, current;
+};
+
 // A row with every number NaN.
 Comparison empty_row(const std::string& case_name, const std::string& variant, const std::string& measure,
                      Verdict verdict, std::string note);
@@ -33,9 +39,11 @@ Comparison empty_row(const std::string& case_name, const std::string& variant, c
 // `aa_noise` (NaN: none) raises the threshold further. With `calibrated` (the row's calibration
 // entry), the ratio of medians is measured against it (calibrated_rule.h) instead. A set with fewer
 // than min_samples samples: FEW SAMPLES, the ratio of medians without an interval, lost when the
-// set is a current one.
+// set is a current one. With `processes` (no calibration entry, no A/A pair): the process-level
+// rule where both sides have processes, else the within-run interval against kUnknownRunToRun.
 void measure(Comparison& row, const std::vector<SampleSet>& numerators, const std::vector<SampleSet>& denominators,
-             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated = nullptr);
+             const CompareOptions& options, double aa_noise, const CalibrationEntry* calibrated = nullptr,
+             const ProcessBasis* processes = nullptr);
 
 // SLOWER, FASTER or SAME for a ratio that has no interval (one value per side): the ratio itself
 // against 1 + t and 1 / (1 + t), with t = max(option, `noise_floor`, `aa_noise`).

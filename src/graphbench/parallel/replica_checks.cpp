@@ -2,6 +2,7 @@
 
 #include "graphbench/parallel/agreement.h"
 #include "graphbench/parallel/replicas.h"
+#include "graphbench/runner/output_match.h"
 
 #include <fmt/format.h>
 
@@ -23,19 +24,18 @@ struct Closeness {
   double max_abs_error = 0.0;
 };
 
-// |a - e| <= atol + rtol * |e| everywhere (NaN never passes).
+// Every param within the one rule for outputs (runner/output_match.h): the tolerances, and for
+// float16 and bfloat16 params a few rounding steps at their largest magnitude (NaN never passes).
 Closeness closeness(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected, double rtol,
                     double atol) {
   Closeness c;
   if (actual.size() != expected.size()) return Closeness{false, std::numeric_limits<double>::infinity()};
   for (std::size_t i = 0; i < actual.size(); ++i) {
-    const at::Tensor a = actual[i].to(at::kCPU, at::kDouble);
-    const at::Tensor e = expected[i].to(at::kCPU, at::kDouble);
-    if (a.sizes() != e.sizes()) return Closeness{false, std::numeric_limits<double>::infinity()};
-    const at::Tensor diff = (a - e).abs();
-    if (diff.numel() == 0) continue;
-    c.max_abs_error = std::max(c.max_abs_error, diff.max().item<double>());
-    c.close = c.close && (diff <= atol + rtol * e.abs()).all().item<bool>();
+    if (actual[i].sizes() != expected[i].sizes()) return Closeness{false, std::numeric_limits<double>::infinity()};
+    if (actual[i].numel() == 0) continue;
+    const OutputMatch m = match_output(expected[i], actual[i], rtol, atol);
+    c.max_abs_error = std::max(c.max_abs_error, m.max_abs);
+    c.close = c.close && m.ok();
   }
   return c;
 }

@@ -3,11 +3,14 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/stats/across_runs.h"
 #include "graphbench/stats/block_bootstrap.h"
+#include "graphbench/stats/hierarchical_bootstrap.h"
+#include "graphbench/stats/variance_components.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -55,6 +58,22 @@ void add_once(std::vector<std::string>& warnings, const std::string& warning) {
 }
 
 bool positive_bounds(const std::optional<stats::Interval>& i) { return i && i->low > 0.0 && i->high >= i->low; }
+
+// The repetitions' own intervals pooled: the geometric means of their lower and of their upper bounds.
+stats::Interval pooled(const std::vector<stats::Interval>& within) {
+  double low = 0.0, high = 0.0;
+  for (const stats::Interval& i : within) {
+    low += std::log(i.low) / static_cast<double>(within.size());
+    high += std::log(i.high) / static_cast<double>(within.size());
+  }
+  return within.empty() ? stats::Interval{0.0, 0.0} : stats::Interval{std::exp(low), std::exp(high)};
+}
+
+// The smallest interval that holds both (b ignored where empty: {0, 0}).
+stats::Interval hull(const stats::Interval& a, const stats::Interval& b) {
+  if (!(b.high > 0.0)) return a;
+  return {std::min(a.low, b.low), std::max(a.high, b.high)};
+}
 
 // The repetitions' warnings, once each: as they are where every repetition that has the record
 // gave it, else prefixed with the repetitions that did ("repetitions 1, 3: IQR is 12% ...").
@@ -130,9 +149,27 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
       }
     }
     const double median = merged.stats->median;
-    if (!medians.empty() && median > 0.0) {
+    std::vector<stats::ProcessSamples> processes;
+    std::vector<std::vector<double>> series;
+    for (const ResultRecord* r : found) {
+      // A repetition with fewer samples than it asked for has no interval of its own, and adds none.
+      if (!ok_with_samples_in_repetition(r) || has_too_few_samples(*r)) continue;
+      processes.push_back({&r->samples_us, nullptr});
+      if (r->samples_us.size() >= 2) series.push_back(r->samples_us);
+    }
+    if (processes.size() >= 2 && median > 0.0) {
+      // Processes, then rounds (stats/hierarchical_bootstrap.h), and never narrower than the
+      // processes' own intervals pooled.
+      info.median_ci95 = hull(stats::hierarchical_interval(processes, median), pooled(within));
+      merged.rel_noise = (info.median_ci95->high - info.median_ci95->low) / 2.0 / median;
+    } else if (!medians.empty() && median > 0.0) {
       info.median_ci95 = stats::across_runs_interval(medians, within, median);
       merged.rel_noise = (info.median_ci95->high - info.median_ci95->low) / 2.0 / median;
+    }
+    if (series.size() >= 2) {
+      const stats::VarianceComponents c = stats::variance_components(series);
+      info.round_sd = c.round_sd;
+      info.process_sd = c.process_sd;
     }
     if (info.succeeded < static_cast<int>(repetitions.size())) {
       std::vector<std::string> others;
@@ -147,7 +184,26 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
   return merged;
 }
 
-// Speedups from the merged medians, their intervals across repetitions.
+// A merged record's samples split back into its ok repetitions' (record/merge_repetitions.h keeps
+// them in order), by repetition number; empty where the record was not ok in a repetition.
+std::vector<std::vector<double>> samples_by_repetition(const ResultRecord& r) {
+  std::vector<std::vector<double>> out;
+  if (!r.repetitions) return out;
+  std::size_t at = 0;
+  for (const RepetitionFigures& f : r.repetitions->runs) {
+    out.emplace_back();
+    if (f.status != "ok" || f.samples <= 0) continue;
+    const auto count = static_cast<std::size_t>(f.samples);
+    if (at + count > r.samples_us.size()) return {};
+    out.back().assign(r.samples_us.begin() + static_cast<std::ptrdiff_t>(at),
+                      r.samples_us.begin() + static_cast<std::ptrdiff_t>(at + count));
+    at += count;
+  }
+  return at == r.samples_us.size() ? out : std::vector<std::vector<double>>{};
+}
+
+// Speedups from the merged medians; their intervals from the processes and their rounds, eager
+// and the variant paired by process and round (stats/hierarchical_bootstrap.h).
 void merge_speedups(std::vector<ResultRecord>& records) {
   std::map<std::string, const ResultRecord*> eager;
   for (const ResultRecord& r : records) {
@@ -166,7 +222,18 @@ void merge_speedups(std::vector<ResultRecord>& records) {
         within.push_back(*f.speedup_ci95);
       }
     }
-    if (speedups.empty()) {
+    const std::vector<std::vector<double>> variant = samples_by_repetition(r);
+    const std::vector<std::vector<double>> eager_samples = samples_by_repetition(*e->second);
+    std::vector<stats::ProcessSamples> paired;
+    for (std::size_t k = 0; k < variant.size() && k < eager_samples.size(); ++k) {
+      // Both with an interval of their own: neither had fewer samples than it asked for.
+      const bool full = r.repetitions->runs[k].median_ci95 && e->second->repetitions->runs[k].median_ci95;
+      if (full && !variant[k].empty() && !eager_samples[k].empty()) paired.push_back({&eager_samples[k], &variant[k]});
+    }
+    if (paired.size() >= 2) {
+      r.speedup_ci95 = stats::hierarchical_interval(paired, *r.speedup_vs_eager);
+      if (!within.empty()) r.speedup_ci95 = hull(*r.speedup_ci95, pooled(within));
+    } else if (speedups.empty()) {
       r.speedup_ci95.reset();
     } else {
       r.speedup_ci95 = stats::across_runs_interval(speedups, within, *r.speedup_vs_eager);
@@ -175,6 +242,37 @@ void merge_speedups(std::vector<ResultRecord>& records) {
 }
 
 }  // namespace
+
+// Kalibera and Jones's rounds per process for each record with variance components: a process's
+// cost c2 its mean wall time (an upper bound on what a process costs beyond its rounds), a round's
+// c1 one sample of every ok variant of its case.
+void add_optimal_rounds(std::vector<ResultRecord>& records, const std::vector<RepetitionResult>& repetitions) {
+  double wall = 0.0;
+  int walls = 0;
+  for (const RepetitionResult& r : repetitions) {
+    if (r.wall_seconds > 0.0) {
+      wall += r.wall_seconds;
+      ++walls;
+    }
+  }
+  if (walls == 0) return;
+  std::map<std::string, double> round_seconds;
+  for (const ResultRecord& r : records) {
+    if (r.status == RecordStatus::kOk && r.stats && r.steps_per_sample > 0) {
+      round_seconds[r.case_name] += r.stats->median * static_cast<double>(r.steps_per_sample) * 1e-6;
+    }
+  }
+  for (ResultRecord& r : records) {
+    if (!r.repetitions || !r.repetitions->round_sd || !r.repetitions->process_sd) continue;
+    const double c1 = round_seconds[r.case_name];
+    if (!(c1 > 0.0)) continue;
+    stats::VarianceComponents c;
+    c.round_sd = *r.repetitions->round_sd;
+    c.process_sd = *r.repetitions->process_sd;
+    const double rounds = stats::optimal_rounds(c, wall / walls, c1);
+    if (std::isfinite(rounds)) r.repetitions->optimal_rounds = rounds;
+  }
+}
 
 RunReport merge_repetitions(const std::vector<RepetitionResult>& repetitions, int requested) {
   const RunReport* first = nullptr;
@@ -205,6 +303,7 @@ RunReport merge_repetitions(const std::vector<RepetitionResult>& repetitions, in
     merged.records.push_back(merge_record(repetitions, found, requested));
   }
   merge_speedups(merged.records);
+  add_optimal_rounds(merged.records, repetitions);
   return merged;
 }
 

@@ -29,6 +29,7 @@ struct RepetitionResult {
   // "" when the repetition exited 0; else how it ended ("exited with 1", "was killed by signal 9
   // (Killed)") or why its results could not be read.
   std::string failure;
+  double wall_seconds = 0.0;  // how long the repetition's process ran (0: unknown)
 };
 
 // `requested`: N. Throws InputError when no repetition left a report.

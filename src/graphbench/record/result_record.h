@@ -93,7 +93,12 @@ struct KernelProfile {
   int steps = 0;                  // steps profiled
   double kernels_per_step = 0.0;  // kernels the device ran (kernels of a graph replay included)
   double copies_per_step = 0.0;   // memcpy and memset operations on the device
-  double busy_us_per_step = 0.0;  // summed durations of those kernels, copies and memsets
+  // How long the device was busy with those kernels, copies and memsets: the union of their
+  // intervals (overlapping work counted once; stats/interval_union.h).
+  double busy_us_per_step = 0.0;
+  // Their summed durations; over busy_us_per_step, the concurrency (1: nothing overlapped).
+  // Absent in files written before (whose busy_us_per_step was this sum).
+  std::optional<double> summed_us_per_step;
   // busy_us_per_step over the median step time: a graph's efficiency; 1 - busy_share is the
   // share of the step the device sat idle (waiting for the host). Absent without a median.
   std::optional<double> busy_share;
@@ -196,6 +201,11 @@ struct Repetitions {
   // speedup's is the record's speedup_ci95. Absent without an ok repetition.
   std::optional<stats::Interval> median_ci95;
   std::vector<RepetitionFigures> runs;  // one per repetition, in order
+  // Kalibera and Jones's variance components of log(step time) (stats/variance_components.h),
+  // from the ok repetitions' samples: the spread of rounds within a process (T1), of processes
+  // beyond what their rounds explain (T2), and the rounds per process that would buy the most
+  // precision for the time, with a process's wall time as its cost. Absent below two processes.
+  std::optional<double> round_sd, process_sd, optimal_rounds;
 };
 
 // The start of the reason of an ok graph variant that ran its step eagerly because its capture

@@ -119,6 +119,7 @@ KernelProfile read_profile(const ObjectReader& p) {
   out.kernels_per_step = p.number("kernels_per_step");
   out.copies_per_step = p.number("copies_per_step");
   out.busy_us_per_step = p.number("busy_us_per_step");
+  out.summed_us_per_step = p.optional_number("summed_us_per_step");
   out.busy_share = p.optional_number("busy_share");
   for (const ObjectReader& k : p.objects("kernels", "an array of kernels")) {
     out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
@@ -328,6 +329,9 @@ Repetitions read_repetitions(const ObjectReader& p) {
   out.requested = static_cast<int>(p.integer("requested", 1, std::numeric_limits<int>::max()));
   out.succeeded = static_cast<int>(p.integer("succeeded", 0, std::numeric_limits<int>::max()));
   out.median_ci95 = read_interval(p, "median_ci95");
+  out.round_sd = p.optional_number("round_sd");
+  out.process_sd = p.optional_number("process_sd");
+  out.optimal_rounds = p.optional_number("optimal_rounds");
   for (const ObjectReader& f : p.objects("runs", "an array of repetitions")) {
     RepetitionFigures figures;
     figures.status = f.string("status");

@@ -151,6 +151,10 @@ json profile_to_json(const KernelProfile& p) {
           {"kernels_per_step", number_or_null(p.kernels_per_step)},
           {"copies_per_step", number_or_null(p.copies_per_step)},
           {"busy_us_per_step", number_or_null(p.busy_us_per_step)},
+          {"summed_us_per_step", optional_number(p.summed_us_per_step)},
+          {"concurrency", p.summed_us_per_step && p.busy_us_per_step > 0.0
+                              ? number_or_null(*p.summed_us_per_step / p.busy_us_per_step)
+                              : json(nullptr)},
           {"busy_share", optional_number(p.busy_share)},
           {"idle_share", idle},
           {"kernels", std::move(kernels)}};
@@ -215,6 +219,9 @@ json repetitions_to_json(const Repetitions& reps) {
   return {{"requested", reps.requested},
           {"succeeded", reps.succeeded},
           {"median_ci95", optional_interval(reps.median_ci95)},
+          {"round_sd", optional_number(reps.round_sd)},
+          {"process_sd", optional_number(reps.process_sd)},
+          {"optimal_rounds", optional_number(reps.optimal_rounds)},
           {"runs", runs}};
 }
 

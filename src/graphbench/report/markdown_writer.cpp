@@ -76,6 +76,8 @@ std::vector<std::string> benchmark_row(const ResultRecord& r) {
     bandwidth_cell = human(r.roofline->achieved_gbps);
     if (r.roofline->bandwidth_share) {
       bandwidth_cell += fmt::format(" ({:.1f}%)", 100.0 * *r.roofline->bandwidth_share);
+      // Above what a device-to-device copy measured: the data did not all come from DRAM.
+      if (*r.roofline->bandwidth_share > 1.0) bandwidth_cell += " cache-resident";
     }
   }
   return {r.case_name,

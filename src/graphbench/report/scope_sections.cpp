@@ -1,5 +1,7 @@
 #include "graphbench/report/scope_sections.h"
 
+#include "graphbench/report/break_even_text.h"
+
 #include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/sweep/scope_verdict.h"
@@ -26,6 +28,8 @@ json scope_figures_to_json(const ScopeFigures& f) {
   out["step_us"] = f.step_us;
   out["speedup"] = f.speedup;
   out["speedup_ci95"] = f.speedup_ci95 ? json::array({f.speedup_ci95->low, f.speedup_ci95->high}) : json(nullptr);
+  out["gain_share_ci95"] =
+      f.gain_share_ci95 ? json::array({f.gain_share_ci95->low, f.gain_share_ci95->high}) : json(nullptr);
   out["graphs_per_step"] = json_or_null(f.graphs_per_step);
   out["launches_per_step"] = json_or_null(f.launches_per_step);
   out["host_us"] = json_or_null(f.host_us);
@@ -47,6 +51,14 @@ std::optional<double> setup_ms(const ScopeFigures& f) {
 std::string scope_mib(double bytes) { return human_number(bytes / (1024.0 * 1024.0)); }
 
 std::string percent(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
+
+// "97% [91%-103%]": a share with the range its step times' intervals allow.
+std::string share_text(const ScopeFigures& f) {
+  const std::string text = percent(*f.gain_share);
+  if (!f.gain_share_ci95) return text;
+  const std::string low = percent(f.gain_share_ci95->low), high = percent(f.gain_share_ci95->high);
+  return low == text && high == text ? text : fmt::format("{} [{}-{}]", text, low, high);
+}
 
 std::string signed_text(double value, const std::string& text) { return (value >= 0 ? "+" : "-") + text; }
 
@@ -70,7 +82,7 @@ std::string wider_cost(const ScopeFigures& wider, const ScopeFigures& chosen) {
   }
   std::string text = markdown_cell(wider.scope) + ": ";
   if (!parts.empty()) text += fmt::format("{}, ", fmt::join(parts, ", "));
-  return text + fmt::format("keeps {} of the gain", percent(*wider.gain_share));
+  return text + fmt::format("keeps {} of the gain", share_text(wider));
 }
 
 std::string scope_verdict_lines(const ScopeVerdict& v) {
@@ -98,11 +110,15 @@ std::string scope_verdict_lines(const ScopeVerdict& v) {
                          "the whole step (full).\n",
                          percent(kKeepsAtLeast),
                          best != nullptr ? fmt::format(" (the most: {}, {})", markdown_cell(best->scope),
-                                                       percent(*best->gain_share))
+                                                       share_text(*best))
                                          : "");
     } else {
-      out += fmt::format("- The narrowest scope that keeps at least {} of the full graph's gain: {} ({}).",
-                         percent(kKeepsAtLeast), markdown_cell(chosen->scope), percent(*chosen->gain_share));
+      out += fmt::format("- The narrowest scope that keeps at least {} of the full graph's gain: {} ({}{}).",
+                         percent(kKeepsAtLeast), markdown_cell(chosen->scope), share_text(*chosen),
+                         chosen->gain_share_ci95 && chosen->gain_share_ci95->low < kKeepsAtLeast
+                             ? fmt::format("; within the step times' intervals it may keep less than {}",
+                                           percent(kKeepsAtLeast))
+                             : "");
       std::vector<std::string> costs;
       for (auto it = std::next(chosen); it != v.scopes.end(); ++it) {
         if (it->ok) costs.push_back(wider_cost(*it, *chosen));
@@ -123,15 +139,15 @@ std::string scope_row(const ScopeFigures& f) {
   if (!f.ok) return fmt::format("| {} | not measured: {} | | | | | | | | |\n", markdown_cell(f.scope), markdown_cell(f.reason));
   std::string speedup = fmt::format("{:.2f}x", f.speedup);
   if (f.speedup_ci95) speedup += fmt::format(" [{:.2f}-{:.2f}]", f.speedup_ci95->low, f.speedup_ci95->high);
-  std::string break_even = "never";
-  if (f.break_even_replays) break_even = fmt::format("{} ({} s)", *f.break_even_replays, human_number(*f.break_even_s));
+  const std::string break_even = break_even_cell(f.break_even_replays, f.break_even_s, f.capture_ms, f.warmup_ms,
+                                                 f.eager_us, f.speedup_ci95, "never");
   const auto setup = setup_ms(f);
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(f.scope),
                      human_number(f.step_us), speedup, f.graphs_per_step ? std::to_string(*f.graphs_per_step) : "",
                      f.launches_per_step ? human_number(*f.launches_per_step) : "",
                      f.host_us ? human_number(*f.host_us) : "", setup ? human_number(*setup) : "",
                      f.pool_bytes ? scope_mib(static_cast<double>(*f.pool_bytes)) : "",
-                     f.gain_share ? percent(*f.gain_share) : "", break_even);
+                     f.gain_share ? share_text(f) : "", break_even);
 }
 
 }  // namespace

@@ -72,7 +72,8 @@ json serving_comparison_to_json(const ServingComparison& c) {
           {"step_within", kServingStepWithin},
           {"at_most_share", kServingAtMostShare},
           {"meets_aim", json_or_null(c.meets_aim)},
-          {"not_judged", c.not_judged.empty() ? json(nullptr) : json(c.not_judged)}};
+          {"not_judged", c.not_judged.empty() ? json(nullptr) : json(c.not_judged)},
+          {"vllm_unmeasured", c.vllm_unmeasured}};
 }
 
 std::string serving_comparison_markdown(const ServingComparison& c) {
@@ -95,8 +96,12 @@ std::string serving_comparison_markdown(const ServingComparison& c) {
   if (!c.meets_aim) {
     out += fmt::format("not judged: {}.\n", markdown_cell(c.not_judged));
   } else {
-    out += fmt::format("{} the aim (within {:.0f}% of vLLM's mean step with at most half its graphs and pool memory).\n",
+    out += fmt::format("{} the aim (within {:.0f}% of vLLM's mean step with at most half its graphs and pool memory)",
                        *c.meets_aim ? "meets" : "misses", (kServingStepWithin - 1.0) * 100.0);
+    out += c.vllm_unmeasured.empty()
+               ? ".\n"
+               : fmt::format(", judged over the measured sizes: vLLM's list without {}, which the sweep did not measure.\n",
+                             serving_short_sizes(c.vllm_unmeasured));
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "graphbench/report/sweep_sections.h"
 
+#include "graphbench/report/break_even_text.h"
+
 #include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/report/serving_sections.h"
@@ -64,8 +66,8 @@ std::string sweep_point_row(const SweepPointFigures& p, const std::vector<SizePl
   if (!p.ok) return fmt::format("| {} | | | not measured: {} | | | | | |\n", p.value, markdown_cell(p.reason));
   std::string speedup = fmt::format("{:.2f}x", p.speedup);
   if (p.speedup_ci95) speedup += fmt::format(" [{:.2f}-{:.2f}]", p.speedup_ci95->low, p.speedup_ci95->high);
-  std::string break_even = "never";
-  if (p.break_even_replays) break_even = fmt::format("{} ({} s)", *p.break_even_replays, human_number(*p.break_even_s));
+  const std::string break_even = break_even_cell(p.break_even_replays, p.break_even_s, p.capture_ms, p.warmup_ms, p.eager_us,
+                                                   p.speedup_ci95, "never");
   const auto planned = std::find_if(plan.begin(), plan.end(), [&](const SizePlan& s) { return s.value == p.value; });
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.value, human_number(p.eager_us), human_number(p.graph_us),
                      speedup, p.capture_ms ? human_number(*p.capture_ms) : "", p.warmup_ms ? human_number(*p.warmup_ms) : "",
@@ -106,7 +108,12 @@ std::string capitalized(std::string text) {
 std::string sweep_verdict_lines(const SweepVerdict& v) {
   const std::string faster = leading_run_text(v.axis, kFasterWords, v.crossover, v.not_faster_at, v.faster_again_at);
   const std::string pays = leading_run_text(v.axis, kPaysWords, v.pays_up_to, v.not_paying_at, v.pays_again_at);
-  std::string out = "- " + capitalized(faster) + "; " + pays + ".\n";
+  std::string out = "- " + capitalized(faster) + "; " + pays;
+  if (!v.not_measured.empty()) {
+    out += fmt::format(" (over the measured sizes; not measured at {}={}: neither faster nor slower, not judged)", v.axis,
+                       fmt::join(v.not_measured, ", "));
+  }
+  out += ".\n";
   out += fmt::format("- Capture at {}: {}.", v.axis, sweep_values_text(v.capture_sizes));
   if (!v.capture_sizes.empty()) {
     out += fmt::format(" Memory of keeping them: {} MiB in one pool each", v.separate_pools_bytes ? sweep_mib(v.separate_pools_bytes) : "?");
@@ -145,6 +152,7 @@ json sweeps_to_json(const RunReport& report) {
                    {"variant", v.variant},
                    {"crossover", json_or_null(v.crossover)},
                    {"not_faster_at", json_or_null(v.not_faster_at)},
+                   {"not_measured", v.not_measured},
                    {"faster_again_at", v.faster_again_at},
                    {"pays_up_to", json_or_null(v.pays_up_to)},
                    {"not_paying_at", json_or_null(v.not_paying_at)},

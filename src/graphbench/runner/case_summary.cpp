@@ -53,6 +53,12 @@ void fill_roofline(ResultRecord& record, const StepCost& cost, const Environment
   r.achieved_tflops = cost.flops / seconds / 1e12;
   if (environment.copy_bandwidth_gbps && *environment.copy_bandwidth_gbps > 0) {
     r.bandwidth_share = r.achieved_gbps / *environment.copy_bandwidth_gbps;
+    if (*r.bandwidth_share > 1.0) {
+      record.warnings.push_back(fmt::format(
+          "{:.0f} GB/s is {:.0f}% of the measured copy bandwidth ({:.0f} GB/s): the step's {:.3g} MB stay in the GPU's "
+          "caches (cache-resident), so this is not a DRAM bandwidth",
+          r.achieved_gbps, 100.0 * *r.bandwidth_share, *environment.copy_bandwidth_gbps, cost.bytes / 1e6));
+    }
   }
   record.roofline = r;
 }

@@ -18,4 +18,19 @@ std::optional<BreakEven> break_even(double capture_ms, double warmup_ms, double 
   return b;
 }
 
+std::optional<BreakEvenRange> break_even_range(double capture_ms, double warmup_ms, double eager_us, double speedup_low,
+                                               double speedup_high) {
+  if (!(speedup_high > 1.0) || !std::isfinite(speedup_high) || !(speedup_low > 0.0) || !(eager_us > 0.0)) {
+    return std::nullopt;
+  }
+  const auto fastest = break_even(capture_ms, warmup_ms, eager_us, eager_us / speedup_high);
+  if (!fastest) return std::nullopt;
+  BreakEvenRange range;
+  range.fewest = fastest->replays;
+  if (speedup_low > 1.0) {
+    if (const auto slowest = break_even(capture_ms, warmup_ms, eager_us, eager_us / speedup_low)) range.most = slowest->replays;
+  }
+  return range;
+}
+
 }  // namespace graphbench::stats

@@ -16,4 +16,15 @@ struct BreakEven {
 // positive finite number (capture and warm-up may be 0).
 std::optional<BreakEven> break_even(double capture_ms, double warmup_ms, double eager_us, double graph_us);
 
+// The break-even's range over the speedup's 95% interval: a replay saves eager_us (1 - 1 / s) for
+// a speedup s, so the replays run from those at the interval's high end (`fewest`) to those at its
+// low end (`most`; none where the interval reaches 1: the graph may save nothing). nullopt as
+// break_even, or without a usable interval.
+struct BreakEvenRange {
+  std::int64_t fewest = 0;
+  std::optional<std::int64_t> most;
+};
+std::optional<BreakEvenRange> break_even_range(double capture_ms, double warmup_ms, double eager_us, double speedup_low,
+                                               double speedup_high);
+
 }  // namespace graphbench::stats

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace graphbench {
@@ -77,6 +78,8 @@ ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) 
   f.ok = true;
   f.eager_us = eager->stats->median;
   f.step_us = variant.stats->median;
+  f.eager_rel_noise = eager->rel_noise;
+  f.step_rel_noise = variant.rel_noise;
   f.speedup = *variant.speedup_vs_eager;
   f.speedup_ci95 = variant.speedup_ci95;
   f.graphs_per_step = variant.graphs_per_step;
@@ -107,6 +110,24 @@ void order_narrowest_first(ScopeVerdict& v) {
   });
   v.scopes = std::move(measured);
   v.scopes.insert(v.scopes.end(), others.begin(), others.end());
+}
+
+// (e - s) / (e - f) over e, s and f each within its median's 95% interval (+- its relative noise),
+// eager's e shared by both terms: the share is monotone in each, so its range is at the ends.
+std::optional<stats::Interval> gain_share_interval(double e, double ne, double s, double ns, double f, double nf) {
+  if (!std::isfinite(ne) || !std::isfinite(ns) || !std::isfinite(nf)) return std::nullopt;
+  double low = INFINITY, high = -INFINITY;
+  for (const double ee : {e * (1.0 - ne), e * (1.0 + ne)}) {
+    for (const double ss : {s * (1.0 - ns), s * (1.0 + ns)}) {
+      for (const double ff : {f * (1.0 - nf), f * (1.0 + nf)}) {
+        if (!(ee - ff > 0.0)) return std::nullopt;  // the full graph's gain itself is not sure
+        const double share = (ee - ss) / (ee - ff);
+        low = std::min(low, share);
+        high = std::max(high, share);
+      }
+    }
+  }
+  return stats::Interval{low, high};
 }
 
 void judge(ScopeVerdict& v) {
@@ -141,7 +162,10 @@ void judge(ScopeVerdict& v) {
     return;
   }
   for (ScopeFigures& f : v.scopes) {
-    if (f.ok) f.gain_share = (eager_us - f.step_us) / full_gain_us;
+    if (!f.ok) continue;
+    f.gain_share = (eager_us - f.step_us) / full_gain_us;
+    f.gain_share_ci95 = gain_share_interval(eager_us, full->eager_rel_noise, f.step_us, f.step_rel_noise, full->step_us,
+                                            full->step_rel_noise);
   }
   for (const ScopeFigures& f : v.scopes) {
     if (f.ok && *f.gain_share >= kKeepsAtLeast) {

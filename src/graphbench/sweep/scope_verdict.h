@@ -44,6 +44,10 @@ struct ScopeFigures {
   // often host-bound, move between points more than the scopes differ). Absent without a full
   // scope that gains.
   std::optional<double> gain_share;
+  // Its uncertainty: the share's range over the step times' 95% intervals (each median +- its
+  // rel_noise; eager's shared by both terms). Absent where a median has no interval.
+  std::optional<stats::Interval> gain_share_ci95;
+  double eager_rel_noise = 0.0, step_rel_noise = 0.0;  // the records' rel_noise
   std::optional<std::int64_t> break_even_replays;
   std::optional<double> break_even_s;
 };

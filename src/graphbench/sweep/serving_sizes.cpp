@@ -118,14 +118,20 @@ ServingComparison compare_with_vllm(const SweepVerdict& v) {
   c.max_batch = v.points.empty() ? 0 : std::min(kServingMaxBatch, v.points.back().value);
   c.graphbench = serving_list_cost(v.points, v.capture_sizes, c.max_batch);
   c.graphbench.shared_pool_bytes = v.shared_pool_bytes;
-  c.vllm = serving_list_cost(v.points, vllm_default_capture_sizes(c.max_batch), c.max_batch);
+  // vLLM's list over the sizes the sweep measured; the others named, not guessed.
+  std::vector<std::int64_t> vllm_measured;
+  for (const std::int64_t size : vllm_default_capture_sizes(c.max_batch)) {
+    (serving_ok_point_at(v.points, size) != nullptr ? vllm_measured : c.vllm_unmeasured).push_back(size);
+  }
+  c.vllm = serving_list_cost(v.points, vllm_measured, c.max_batch);
   c.mean_step_ratio = serving_ratio_of(c.graphbench.mean_step_us, c.vllm.mean_step_us);
   c.graphs_ratio = serving_ratio_of<std::int64_t>(c.graphbench.graphs, c.vllm.graphs);
   c.pool_ratio = serving_ratio_of(c.graphbench.pool_each_bytes, c.vllm.pool_each_bytes);
   c.shared_pool_ratio_at_most = serving_ratio_of(c.graphbench.shared_pool_bytes, c.vllm.largest_pool_bytes);
   c.capture_ratio = serving_ratio_of(c.graphbench.capture_ms, c.vllm.capture_ms);
-  if (!c.vllm.missing.empty()) {
-    c.not_judged = fmt::format("the sweep did not measure the graph at vLLM's sizes {}", serving_sizes_text(c.vllm.missing));
+  if (c.vllm.sizes.empty()) {
+    c.not_judged = fmt::format("the sweep did not measure the graph at any of vLLM's sizes ({})",
+                               serving_sizes_text(c.vllm_unmeasured));
   } else if (!c.graphbench.eager_unmeasured.empty() || !c.vllm.eager_unmeasured.empty()) {
     c.not_judged = "eager was not measured around every batch run eagerly";
   } else if (!c.pool_ratio) {

@@ -68,6 +68,9 @@ struct ServingComparison {
   // needs are not known (`not_judged` says why).
   std::optional<bool> meets_aim;
   std::string not_judged;
+  // vLLM's sizes the sweep did not measure: the judgement is made over the measured sizes (vLLM's
+  // list without these), and names them.
+  std::vector<std::int64_t> vllm_unmeasured;
 };
 
 // Whether a sweep is judged against vLLM's list: over `batch`, from batch 1, reaching at least two

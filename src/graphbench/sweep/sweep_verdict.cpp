@@ -107,6 +107,10 @@ bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.spee
 LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
   LeadingRun run;
   for (const auto& p : points) {
+    if (!p.ok) {
+      run.not_measured.push_back(p.value);
+      continue;
+    }
     if (!run.stops_at) {
       if (holds(p)) {
         run.up_to = p.value;
@@ -177,6 +181,7 @@ SweepVerdict verdict_of(const std::vector<ResultRecord>& records, const std::str
   const LeadingRun faster = leading_run(v.points, faster_with_confidence);
   v.crossover = faster.up_to;
   v.not_faster_at = faster.stops_at;
+  v.not_measured = faster.not_measured;
   v.faster_again_at = faster.again_at;
   const LeadingRun pays = leading_run(v.points, pays_at_least_5_percent);
   v.pays_up_to = pays.up_to;

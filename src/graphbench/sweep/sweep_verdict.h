@@ -54,8 +54,9 @@ struct SweepVerdict {
   std::string variant;
   std::vector<SweepPointFigures> points;  // by value
   // Faster with 95% confidence (the speedup's interval above 1) from the smallest size up to
-  // `crossover`: the last size before the first one that is not (`not_faster_at`; a point not
-  // measured counts as not faster), so no slower size lies below it. None: not faster at the
+  // `crossover`: the last size before the first one that is not (`not_faster_at`), so no slower
+  // measured size lies below it. A point not measured is neither faster nor not: it is skipped and
+  // named in `not_measured`. None: not faster at the
   // smallest size. `faster_again_at`: the sizes above `not_faster_at` where the graph is faster
   // again, those that break the pattern.
   std::optional<std::int64_t> crossover;
@@ -65,6 +66,7 @@ struct SweepVerdict {
   std::optional<std::int64_t> pays_up_to;
   std::optional<std::int64_t> not_paying_at;
   std::vector<std::int64_t> pays_again_at;
+  std::vector<std::int64_t> not_measured;   // sizes whose point is not ok (no figure: not judged)
   std::vector<std::int64_t> capture_sizes;  // recommended, increasing
   std::vector<SizePlan> plan;               // one per measured point
   // Keeping the graphs of capture_sizes: each in its own pool (the sum of the points' pools), and
@@ -89,11 +91,13 @@ std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFi
 // pays against eager at the true size, or run eagerly.
 // Where a property of the points holds from the smallest size on: `up_to`, the last size before
 // the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
-// holds at every size), and the sizes above `stops_at` where it holds again. Points by value.
+// holds at every size), and the sizes above `stops_at` where it holds again. Points by value;
+// points not measured are skipped (neither with the property nor without it) and listed.
 struct LeadingRun {
   std::optional<std::int64_t> up_to;
   std::optional<std::int64_t> stops_at;
   std::vector<std::int64_t> again_at;
+  std::vector<std::int64_t> not_measured;
 };
 LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&));
 

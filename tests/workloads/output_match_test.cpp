@@ -1,0 +1,176 @@
+// The one rule for whether two outputs agree (runner/output_match.h), on given tensors shaped like
+// a bfloat16 decoder's logits (16 x 32000 = 512000): a correct capture whose outputs are one or
+// two rounding steps apart at about a thousand elements passes, whether or not eager repeated
+// itself; a stale input, a missed cache update and pieces run in the wrong order fail.
+#include "support/catch.h"
+
+#include "graphbench/runner/output_match.h"
+#include "graphbench/runner/validation.h"
+
+#include <ATen/ATen.h>
+
+namespace {
+
+using namespace graphbench;
+
+constexpr std::int64_t kBatch = 16, kVocab = 32000, kWidth = 64, kCache = 8;
+constexpr double kBf16Rtol = 5e-2, kBf16Atol = 1e-2;  // a bfloat16 model's default tolerances
+constexpr double kTightRtol = 1e-5, kTightAtol = 1e-6;
+
+struct Decoder {
+  at::Tensor w;  // width x vocab: the output projection
+  at::Tensor h;  // batch x width: this step's hidden state
+  at::Tensor q, k, v;  // the step's query, the cache's keys and values (batch x cache x width)
+};
+
+Decoder make_decoder() {
+  at::manual_seed(7);
+  Decoder d;
+  const auto f64 = at::TensorOptions().dtype(at::kDouble);
+  d.w = at::randn({kWidth, kVocab}, f64) / 4.0;
+  d.h = at::randn({kBatch, kWidth}, f64);
+  d.q = at::randn({kBatch, 1, kWidth}, f64);
+  d.k = at::randn({kBatch, kCache, kWidth}, f64);
+  d.v = at::randn({kBatch, kCache, kWidth}, f64);
+  return d;
+}
+
+// Logits in float64 (the exact result) of a hidden state.
+at::Tensor logits64(const Decoder& d, const at::Tensor& h) { return at::matmul(h, d.w); }
+
+// Attention of the step's query over the cache, then the projection.
+at::Tensor attention_logits64(const Decoder& d, const at::Tensor& h, const at::Tensor& k, const at::Tensor& v) {
+  const at::Tensor scores = at::matmul(d.q, k.transpose(1, 2)) / std::sqrt(static_cast<double>(kWidth));
+  const at::Tensor out = at::matmul(at::softmax(scores, -1), v).squeeze(1);
+  return logits64(d, h + out);
+}
+
+at::Tensor bf16(const at::Tensor& t) { return t.to(at::kBFloat16); }
+
+// `out` with `count` elements moved by `steps` rounding steps: at each element's own magnitude, or
+// (at_largest) at the output's largest magnitude, alternating in sign.
+at::Tensor moved(const at::Tensor& out, std::int64_t count, double steps, bool at_largest) {
+  at::Tensor flat = out.to(at::kDouble).flatten().clone();
+  const double largest = flat.abs().max().item<double>();
+  const std::int64_t stride = flat.numel() / count;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t at = i * stride + (i * 7919) % stride;
+    const double value = flat[at].item<double>();
+    const double step = rounding_step(at::kBFloat16, at_largest ? largest : std::abs(value));
+    flat[at] = value + (i % 2 == 0 ? steps : -steps) * step;
+  }
+  return bf16(flat.view(out.sizes()));
+}
+
+}  // namespace
+
+TEST_CASE("output match: a rounding step is the dtype's spacing at the magnitude", "[validation][output-match]") {
+  CHECK(rounding_step(at::kBFloat16, 10.0) == 0.0625);
+  CHECK(rounding_step(at::kBFloat16, 8.0) == 0.0625);
+  CHECK(rounding_step(at::kBFloat16, 7.99) == 0.03125);
+  CHECK(rounding_step(at::kHalf, 1.0) == std::ldexp(1.0, -10));
+  CHECK(rounding_step(at::kHalf, 0.75) == std::ldexp(1.0, -11));
+  CHECK(rounding_step(at::kFloat, 10.0) == 0.0);
+  CHECK(rounding_step(at::kBFloat16, 0.0) == 0.0);
+}
+
+TEST_CASE("output match: bfloat16 logits one or two rounding steps apart at a thousand of 512000 elements pass",
+          "[validation][output-match]") {
+  const Decoder d = make_decoder();
+  const at::Tensor eager = bf16(logits64(d, d.h));
+  REQUIRE(eager.numel() == 512000);
+  for (const double steps : {1.0, 2.0}) {
+    for (const bool at_largest : {false, true}) {
+      const at::Tensor graph = moved(eager, 1000, steps, at_largest);
+      for (const auto& [rtol, atol] : {std::pair{kBf16Rtol, kBf16Atol}, std::pair{kTightRtol, kTightAtol}}) {
+        const OutputMatch m = match_output(eager, graph, rtol, atol);
+        INFO("steps " << steps << (at_largest ? " at the largest magnitude" : " at each element's") << ", rtol " << rtol
+                      << ": " << m.describe());
+        CHECK(m.ok());
+        if (m.outside > 0) CHECK(m.how == OutputMatch::How::kRounding);
+      }
+    }
+  }
+  // Every element one step off at its own magnitude (another kernel rounding everything) passes too.
+  const OutputMatch all = match_output(eager, moved(eager, eager.numel(), 1.0, false), kTightRtol, kTightAtol);
+  INFO(all.describe());
+  CHECK(all.ok());
+}
+
+TEST_CASE("output match: a stale input, a missed cache update and pieces in the wrong order fail",
+          "[validation][output-match]") {
+  const Decoder d = make_decoder();
+  const at::Tensor eager = bf16(attention_logits64(d, d.h, d.k, d.v));
+  // The step run on a nearby earlier hidden state (the input buffer not refreshed).
+  const at::Tensor h_before = d.h + 0.1 * at::randn_like(d.h);
+  const at::Tensor stale = bf16(attention_logits64(d, h_before, d.k, d.v));
+  // The cache's last position never written: its keys and values still zero.
+  at::Tensor k_missed = d.k.clone(), v_missed = d.v.clone();
+  k_missed.select(1, kCache - 1).zero_();
+  v_missed.select(1, kCache - 1).zero_();
+  const at::Tensor missed = bf16(attention_logits64(d, d.h, k_missed, v_missed));
+  // Two pieces (a projection, then GELU of another) run in the wrong order.
+  at::manual_seed(11);
+  const at::Tensor a = at::randn({kWidth, kWidth}, at::kDouble) / 8.0;
+  const at::Tensor b = at::randn({kWidth, kWidth}, at::kDouble) / 8.0;
+  const auto piece_a = [&](const at::Tensor& x) { return at::matmul(x, a); };
+  const auto piece_b = [&](const at::Tensor& x) { return at::gelu(at::matmul(x, b)); };
+  const at::Tensor in_order = bf16(logits64(d, piece_b(piece_a(d.h))));
+  const at::Tensor wrong_order = bf16(logits64(d, piece_a(piece_b(d.h))));
+  for (const auto& [rtol, atol] : {std::pair{kBf16Rtol, kBf16Atol}, std::pair{kTightRtol, kTightAtol}}) {
+    const OutputMatch s = match_output(eager, stale, rtol, atol);
+    const OutputMatch m = match_output(eager, missed, rtol, atol);
+    const OutputMatch o = match_output(in_order, wrong_order, rtol, atol);
+    INFO("stale: " << s.describe() << "\nmissed: " << m.describe() << "\norder: " << o.describe());
+    CHECK_FALSE(s.ok());
+    CHECK_FALSE(m.ok());
+    CHECK_FALSE(o.ok());
+  }
+}
+
+TEST_CASE("output match: with a float64 reference, PyTorch's rule (3 x eager's RMSE) decides",
+          "[validation][output-match]") {
+  const Decoder d = make_decoder();
+  const at::Tensor exact = logits64(d, d.h);
+  const at::Tensor eager = bf16(exact);
+  const OutputMatch rounding = match_output(eager, moved(eager, 1000, 2.0, false), kTightRtol, kTightAtol, exact);
+  INFO(rounding.describe());
+  CHECK(rounding.how == OutputMatch::How::kReference);
+  const at::Tensor stale = bf16(logits64(d, d.h + 0.1 * at::randn_like(d.h)));
+  const OutputMatch wrong = match_output(eager, stale, kTightRtol, kTightAtol, exact);
+  INFO(wrong.describe());
+  CHECK(wrong.how == OutputMatch::How::kMismatch);
+}
+
+TEST_CASE("output match: float32 is judged by the tolerances, NaN never passes", "[validation][output-match]") {
+  const at::Tensor e = at::linspace(1.0, 2.0, 100, at::kFloat);
+  at::Tensor a = e.clone();
+  a[5] = a[5].item<float>() * (1.0f + 1e-4f);
+  CHECK_FALSE(match_output(e, a, kTightRtol, kTightAtol).ok());
+  CHECK(match_output(e, a, 1e-3, 1e-6).ok());
+  at::Tensor with_nan = bf16(e.to(at::kDouble));
+  with_nan[3] = std::nan("");
+  CHECK_FALSE(match_output(bf16(e.to(at::kDouble)), with_nan, kBf16Rtol, kBf16Atol).ok());
+}
+
+TEST_CASE("validation: bfloat16 rounding passes whether or not eager repeated itself, a stale input fails either way",
+          "[validation][output-match]") {
+  const Decoder d = make_decoder();
+  const at::Tensor eager = bf16(logits64(d, d.h));
+  const at::Tensor graph = moved(eager, 917, 1.0, true);
+  const Observations expected{{eager}};
+  const Observations correct{{graph}};
+  const Observations wrong{{bf16(logits64(d, d.h + 0.1 * at::randn_like(d.h)))}};
+  const std::vector<Observations> repeats{{{eager}}, {{eager}}};                            // eager deterministic
+  const std::vector<Observations> differs{{{moved(eager, 2000, 1.0, true)}}, {{eager}}};  // eager not
+  for (const auto* spread : {&repeats, &differs}) {
+    const ValidationResult ok = compare_observations(expected, correct, kBf16Rtol, kBf16Atol, *spread);
+    INFO(ok.message << ok.note);
+    CHECK(ok.ok);
+    CHECK_THAT(ok.note, Catch::Contains("rounding"));
+    const ValidationResult bad = compare_observations(expected, wrong, kBf16Rtol, kBf16Atol, *spread);
+    CHECK_FALSE(bad.ok);
+    CHECK_FALSE(bad.beyond_eager_spread);  // no more eager runs could change the verdict
+    CHECK_THAT(bad.message, Catch::Contains("rounding steps"));
+  }
+}
