@@ -15,7 +15,8 @@
 #                against every run (each must exit 1 naming rows); the 95% speedup and median
 #                intervals' overlap over the pairs of runs; each run's wall time. Written to
 #                $OUT/results/aa-default/summary.md with the runs' results.json and the compare
-#                outputs (results/<GPU>/aa-default/ in the repository)
+#                outputs (results/<GPU>/aa-default/ in the repository); scripts/aa_summary.py
+#                writes the summary
 # Everything is written under $AA_WORK (default build-gpu/aa-out, kept while the machine stays
 # warm); each call ends by copying $OUT/aa-default.tgz (results and logs, packed: the device tool
 # returns few files) and, after summary, $OUT/summary.md.
@@ -88,70 +89,7 @@ for stage in "$@"; do
           echo "$name $?" >> "$dest/compare/exit-codes.txt"
         done
       done
-      DEVICE_OUT=$DEVICE_OUT python3 - "$runs_dir" "$dest" <<'PY' || status=1
-import glob, itertools, json, os, sys
-runs_dir, dest = sys.argv[1:]
-runs = sorted(glob.glob(os.path.join(runs_dir, "run-*")), key=lambda p: int(p.rsplit("-", 1)[1]))
-reports = {os.path.basename(r): json.load(open(os.path.join(r, "results.json"))) for r in runs}
-codes = dict(line.split() for line in open(os.path.join(dest, "compare", "exit-codes.txt")))
-def intervals(report, field):
-    out = {}
-    for r in report["records"]:
-        if r.get("status") != "ok":
-            continue
-        key = (r["case"], r["variant"])
-        if field == "speedup" and r["variant"] != "eager" and r.get("speedup_ci95"):
-            out[key] = tuple(r["speedup_ci95"])
-        elif field == "median":
-            reps = r.get("repetitions") or {}
-            ci = reps.get("median_ci95")
-            if ci:
-                out[key] = tuple(ci)
-            elif r.get("rel_noise") is not None:
-                m = r["median_us"]
-                out[key] = (m * (1 - r["rel_noise"]), m * (1 + r["rel_noise"]))
-    return out
-lines = ["# Default runs of the ci suite: intervals and the plain gate", ""]
-env = next(iter(reports.values()))["environment"] if reports else {}
-lines.append(f"GPU {env.get('gpu_name')}, commit {env.get('git_commit')}, {len(reports)} runs "
-             f"(`graphbench --workload ci --device cuda`), one with `--inject-slowdown graph=2` (slow).")
-lines.append("")
-for field in ("speedup", "median"):
-    total = overlap = 0
-    misses = []
-    for a, b in itertools.combinations(reports, 2):
-        ia, ib = intervals(reports[a], field), intervals(reports[b], field)
-        for key in sorted(set(ia) & set(ib)):
-            total += 1
-            lo = max(ia[key][0], ib[key][0]); hi = min(ia[key][1], ib[key][1])
-            if lo <= hi:
-                overlap += 1
-            else:
-                misses.append(f"{a}/{b} {key[0]}/{key[1]} {ia[key]} {ib[key]}")
-    share = f"{100.0 * overlap / total:.1f}%" if total else "n/a"
-    lines.append(f"- 95% {field} intervals overlapping over pairs of runs: {overlap} of {total} ({share})")
-    for m in misses:
-        lines.append(f"  - apart: {m}")
-pairs = {k: int(v) for k, v in codes.items() if not k.endswith("-vs-slow")}
-slow = {k: int(v) for k, v in codes.items() if k.endswith("-vs-slow")}
-lines.append(f"- plain `graphbench compare run-i run-j` (every ordered pair): exit 0 in "
-             f"{sum(v == 0 for v in pairs.values())} of {len(pairs)}; others: "
-             f"{', '.join(f'{k} exit {v}' for k, v in sorted(pairs.items()) if v != 0) or 'none'}")
-lines.append(f"- `graphbench compare run-i slow`: exit 1 in {sum(v == 1 for v in slow.values())} of {len(slow)}; others: "
-             f"{', '.join(f'{k} exit {v}' for k, v in sorted(slow.items()) if v != 1) or 'none'}")
-for k in sorted(slow):
-    text = open(os.path.join(dest, "compare", k + ".txt")).read()
-    named = [l for l in text.splitlines() if l.startswith("REGRESSION:")]
-    lines.append(f"  - {k}: {len(named)} rows named" + (f" ({named[0]} ...)" if named else ""))
-times = os.path.join(dest, "times.log")
-if os.path.exists(times):
-    lines += ["", "Wall time of each run (this script's clock):", "", "```", open(times).read().rstrip(), "```"]
-open(os.path.join(dest, "summary.md"), "w").write("\n".join(lines) + "\n")
-open(os.path.join(os.environ["DEVICE_OUT"], "summary.md"), "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-ok = pairs and all(v == 0 for v in pairs.values()) and slow and all(v == 1 for v in slow.values())
-sys.exit(0 if ok else 1)
-PY
+      python3 scripts/aa_summary.py "$runs_dir" "$dest" --copy-to "$DEVICE_OUT" || status=1
       ;;
     *)
       echo "aa-default.sh: unknown stage $stage (build, runs, slow, summary)" >&2
