@@ -11,10 +11,10 @@
 #               build-gpu/serving-wide/part-$SERVING_PART (default 1), one process
 #               (--repetitions 1: each process would load the package again), $SERVING_ARGS
 #               (default --max-time 3 --profile off)
-#     merge     the parts' records joined into one run and its tables written again
-#               (graphbench report): $OUT/results/serving-wide, with the sweep verdict and the
-#               judgement against vLLM's list over every size measured (the shared pool is measured
-#               within one part only, so a split sweep leaves it out)
+#     merge     the parts' records joined into one run (scripts/suites.py merge-results) and its
+#               tables written again (graphbench report): $OUT/results/serving-wide, with the sweep
+#               verdict and the judgement against vLLM's list over every size measured (the shared
+#               pool is measured within one part only, so a split sweep leaves it out)
 #
 # The smaller serving decoder (width 2048, 6 layers) took 1057 s for the 35 sizes on an H100,
 # more than one call of the device tool allows (600 s): split the sizes over calls, e.g.
@@ -74,16 +74,7 @@ for stage in "$@"; do
         -o "$parts/part-$part" || status=1
       ;;
     merge)
-      python3 - "$parts" "$OUT/results/serving-wide/merged.json" <<'PY' || { status=1; continue; }
-import glob, json, sys
-parts, out = sys.argv[1:]
-files = sorted(glob.glob(f"{parts}/part-*/results.json"))
-runs = [json.load(open(f)) for f in files]
-merged = dict(runs[0], records=[r for run in runs for r in run["records"]],
-              sweeps=[s for run in runs for s in run.get("sweeps", [])] if len(runs) == 1 else [])
-json.dump(merged, open(out, "w"), indent=1)
-print(f"merged {len(files)} part(s): {sum(len(r['records']) for r in runs)} records")
-PY
+      python3 scripts/suites.py merge-results "$parts"/part-*/results.json -o "$OUT/results/serving-wide/merged.json" || { status=1; continue; }
       timed serving-wide-report "$gb" report "$OUT/results/serving-wide/merged.json" -o "$OUT/results/serving-wide" || status=1
       cp models/serving-wide/serving-wide.json "$OUT/results/serving-wide/exported-suite.json" 2> /dev/null
       cp "$OUT/logs/serving-wide-times.log" "$OUT/results/serving-wide/times.log" 2> /dev/null

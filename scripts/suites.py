@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins and rewrites suite files; describes packages (the shell scripts' JSON edits) (scripts/graphbench/suites.py)."""
+"""Joins and rewrites suite files; describes packages; merges results files (the shell scripts' JSON edits) (scripts/graphbench/suites.py)."""
 import sys
 
 from graphbench.suites import main

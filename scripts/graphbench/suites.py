@@ -12,8 +12,13 @@ As a command (scripts/suites.py), what the shell scripts used to do with inline 
                                                    wrote swept over the scopes it compares
     suites.py package-facts PACKAGE                a package's size, its weights' bytes and export
                                                    times (its manifest), and what it unpacks to
+    suites.py merge-results PART... -o OUT         the records of several graphbench results files
+                                                   (each PART a results.json or a folder holding
+                                                   one) in one results file OUT, the first part's
+                                                   other fields kept; its sweeps only when there
+                                                   is one part (a sweep's verdict spans one run)
 
-Exit codes: 0 done, 2 bad input (a file that is missing or not a suite, named).
+Exit codes: 0 done, 2 bad input (a file that is missing or not a suite or results file, named).
 """
 
 import argparse
@@ -168,8 +173,28 @@ def package_facts(package):
     ])
 
 
+def merge_results(parts, out):
+    """The records of the graphbench results files `parts` (each a results.json or a folder holding
+    one), in the order given, in one results file at `out` (the first part's other fields kept; its
+    sweeps only when there is one part: a sweep's verdict is over one run's records). Returns
+    (parts, records) merged; BadInput naming a part that is missing or not a results file."""
+    if not parts:
+        raise BadInput("no results to merge")
+    runs = []
+    for part in parts:
+        path = os.path.join(part, "results.json") if os.path.isdir(part) else part
+        run = read_json(path, "results file")
+        if not isinstance(run, dict) or not isinstance(run.get("records"), list):
+            raise BadInput(f"{path}: /records: expected a list of records (a graphbench results file)")
+        runs.append(run)
+    merged = dict(runs[0], records=[r for run in runs for r in run["records"]],
+                  sweeps=list(runs[0].get("sweeps", [])) if len(runs) == 1 else [])
+    write_json(out, merged, compact=False)
+    return len(runs), len(merged["records"])
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description="Joins and rewrites suite files; describes packages.")
+    p = argparse.ArgumentParser(prog=PROG, description="Joins and rewrites suite files; describes packages; merges results files.")
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("join", help="the cases of several suites in one")
     j.add_argument("out")
@@ -179,6 +204,9 @@ def parse_args(argv):
     s.add_argument("suite")
     f = sub.add_parser("package-facts", help="a package's size, weights' bytes, export times, unpacked size")
     f.add_argument("package")
+    m = sub.add_parser("merge-results", help="the records of several graphbench results files in one")
+    m.add_argument("parts", nargs="+", help="results.json files, or folders holding one")
+    m.add_argument("-o", "--out", required=True, help="the merged results file, written whole")
     return p.parse_args(argv)
 
 
@@ -190,6 +218,9 @@ def main(argv):
                 print(f"{PROG}: {missing}: not there, left out of {args.out}", file=sys.stderr)
         elif args.command == "sweep-scopes":
             sweep_scopes(args.suite)
+        elif args.command == "merge-results":
+            parts, records = merge_results(args.parts, args.out)
+            print(f"merged {parts} part(s): {records} records")
         else:
             print(package_facts(args.package))
     except (BadInput, zipfile.BadZipFile) as e:

@@ -109,6 +109,37 @@ class Suites(unittest.TestCase):
         with self.assertRaises(BadInput):
             suites.add_cases(self.path("missing.json"), [], None)
 
+    def test_merge_results_joins_the_parts_records_in_order(self):
+        one = self.write("parts/part-1/results.json", {"schema_version": 3, "environment": {"gpu": "g"},
+                                                       "records": [{"case": "a", "batch": 1}, {"case": "a", "batch": 2}],
+                                                       "sweeps": [{"over": "batch"}]})
+        self.write("parts/part-2/results.json", {"schema_version": 3, "environment": {"gpu": "other"},
+                                                 "records": [{"case": "a", "batch": 4}], "sweeps": [{"over": "batch"}]})
+        out = self.path("out", "merged.json")
+        run = self.command("merge-results", one, self.path("parts", "part-2"), "-o", out)  # a file and a folder
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("merged 2 part(s): 3 records", run.stdout)
+        merged = self.read("out/merged.json")
+        self.assertEqual(merged["environment"], {"gpu": "g"})  # the first part's fields
+        self.assertEqual([r["batch"] for r in merged["records"]], [1, 2, 4])
+        self.assertEqual(merged["sweeps"], [])  # a sweep's verdict spans one run
+        run = self.command("merge-results", one, "-o", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(self.read("out/merged.json")["sweeps"], [{"over": "batch"}])
+        self.assertEqual(os.listdir(self.path("out")), ["merged.json"])  # no temporary left
+
+    def test_merge_results_of_a_missing_or_non_results_part_exit_2(self):
+        out = self.path("merged.json")
+        one = self.write("part-1/results.json", {"records": []})
+        run = self.command("merge-results", one, self.path("part-2"), "-o", out)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn(os.path.join("part-2") + ": cannot read the results file", run.stderr)
+        bad = self.write("bad.json", {"records": {}})
+        run = self.command("merge-results", one, bad, "-o", out)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("bad.json: /records: expected a list", run.stderr)
+        self.assertFalse(os.path.exists(out))
+
     def test_json_layout(self):
         self.assertEqual(suites.to_json_text({"a": [1, 2]}), '{"a": [1, 2]}')
         long = {"k": ["x" * 60, "y" * 60]}
