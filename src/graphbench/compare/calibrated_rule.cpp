@@ -53,7 +53,7 @@ void test_log_ratio(Comparison& row, double ratio) {
   row.verdict = Verdict::kSame;  // until judge_calibrated_rows
 }
 
-void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha) {
+void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha, double floor) {
   std::vector<Comparison*> calibrated;
   std::vector<double> p_values;
   for (Comparison& row : rows) {
@@ -67,8 +67,9 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     Comparison& row = *calibrated[i];
     const stats::HolmDecision& d = decisions[i];
     const double critical = std::exp(stats::student_t_quantile(1.0 - d.level, dof_of(row)) * spread_of_difference(row));
-    row.threshold_used = std::max(options.threshold, critical - 1.0);
-    const double upper = 1.0 + options.threshold;
+    row.threshold_used = std::max({options.threshold, floor, critical - 1.0});
+    const double upper = 1.0 + std::max(options.threshold, floor);
+    const double plain = 1.0 + options.threshold;
     const double p_faster = 1.0 - row.p_value;
     row.detectable_slowdown = detectable_slowdown_of_difference(spread_of_difference(row), dof_of(row),
                                                                 static_cast<int>(m), alpha);
@@ -80,7 +81,12 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     } else if (p_faster <= alpha / m && row.ratio < 1.0 / upper) {
       row.verdict = Verdict::kFaster;
       row.note = fmt::format("{:.2f}x faster; {}", 1.0 / row.ratio, noise);
-    } else if (row.ratio > upper) {
+    } else if (d.rejected && row.ratio > plain) {
+      row.verdict = Verdict::kUnsure;
+      row.note = fmt::format("{:.2f}x slower by these runs' processes, but within the {:.0f}% a whole run of unchanged "
+                             "code has moved (graphbench calibrate measures the run level); {}",
+                             row.ratio, (upper - 1.0) * 100.0, noise);
+    } else if (row.ratio > plain) {
       row.verdict = Verdict::kUnsure;
       row.note = fmt::format("{:.2f}x slower but within the run-to-run noise; {}", row.ratio, noise);
     } else {

@@ -32,7 +32,9 @@ void measure_calibrated(Comparison& row, double ratio, const CalibrationEntry& e
 // compare/process_rule.h): p-value and 95% CI of `ratio`.
 void test_log_ratio(Comparison& row, double ratio);
 
-// Verdicts of the rows measured by measure_calibrated (those with a p-value), Holm over them.
-void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha);
+// Verdicts of the rows measured by measure_calibrated (those with a p-value), Holm over them. A
+// row is SLOWER (FASTER) only when its ratio is also beyond 1 + `floor` (its inverse): the
+// threshold for a calibration, more for the process-level rule (process_rule.h says why).
+void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha, double floor);
 
 }  // namespace graphbench::compare_detail

@@ -443,8 +443,11 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
     row.current_median_us = median_of(cur);
     result.rows.push_back(row);
   }
-  judge_calibrated_rows(result.rows, options,
-                        options.calibration != nullptr ? options.calibration->alpha : kProcessRuleAlpha);
+  if (options.calibration != nullptr) {
+    judge_calibrated_rows(result.rows, options, options.calibration->alpha, options.threshold);
+  } else {
+    judge_calibrated_rows(result.rows, options, kProcessRuleAlpha, kUnknownRunToRun);
+  }
   if (options.calibration != nullptr) {
     add_calibration_warnings(options, result);
   } else if (aa_baseline == nullptr) {
