@@ -817,6 +817,22 @@ add_test(NAME "cli: a building.md without the budget line is bad input to the bu
                  ${CHECK_BUILD_TIME} ${BUILD_TIME_DIR}/within ${CLI_DIR}/expect.sh)
 add_test(NAME "cli: docs/building.md states the build-time budget"
          COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the build of graphbench takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
+# The test command's budget (scripts/check-test-time.sh, given the seconds .ci/run timed).
+set(CHECK_TEST_TIME ${PROJECT_SOURCE_DIR}/scripts/check-test-time.sh)
+add_test(NAME "cli: a test command at 119% of its budget passes the test-time check"
+         COMMAND ${EXPECT} 0 "the test command took 119 s, within 120% of the 100 s budget" --
+                 ${CHECK_TEST_TIME} 119 ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: a test command at 121% of its budget warns loudly (3)"
+         COMMAND ${EXPECT} 3 "TEST TIME: the test command .* took 121 s" "more than 120% of the 100 s in docs/building.md \\(limit 120.0 s\\)" --
+                 ${CHECK_TEST_TIME} 121 ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: the test-time check without its seconds is bad input (2)"
+         COMMAND ${EXPECT} 2 "expected the test command's seconds as the first argument" --
+                 ${CHECK_TEST_TIME} "" ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: a building.md without the test budget line is bad input to the test-time check (2)"
+         COMMAND ${EXPECT} 2 "no line \"Budget: the test command takes N s\"" --
+                 ${CHECK_TEST_TIME} 5 ${CLI_DIR}/expect.sh)
+add_test(NAME "cli: docs/building.md states the test-time budget"
+         COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the test command takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
 
 # On the CPU a case left at the default time limit (meant for GPUs) is held to a few seconds, so
 # that the README's first run takes seconds; --max-time (or the suite's own limit) is kept.
