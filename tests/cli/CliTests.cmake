@@ -12,19 +12,23 @@ set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 
 set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 10 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
-add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes: 0" -- ${GB} --help)
-add_test(NAME "cli: no arguments is a usage error (2)" COMMAND ${EXPECT} 2 "nothing to do" -- ${GB})
-# A bare graphbench: a short usage (the main commands and --help), not the whole --help.
-add_test(NAME "cli: no arguments prints a short usage (2)"
-         COMMAND ${EXPECT} 2 "^usage: graphbench --suite NAME" "graphbench --help +every option" "^lines: [1-9]$" --
+# Checks of one command share its run (each start of graphbench loads LibTorch).
+# --help names the exit codes; the test hooks stay out of it (they still work: see
+# --inject-slowdown and --inject-rank-failure below).
+add_test(NAME "cli: --help names the exit codes and shows no test hook"
+         COMMAND ${EXPECT} 0 "Exit codes: 0" "--filter" "!--inject-slowdown" "!--inject-rank-failure" "!Test only" -- ${GB} --help)
+# A bare graphbench: a usage error, with a short usage (the main commands and --help), not the whole --help.
+add_test(NAME "cli: no arguments is a usage error that prints a short usage (2)"
+         COMMAND ${EXPECT} 2 "nothing to do" "^usage: graphbench --suite NAME" "graphbench --help +every option" "^lines: [1-9]$" --
                  sh -c "out=$(\"$1\" 2>&1); code=$?; printf '%s\\n' \"$out\"; echo \"lines: $(printf '%s\\n' \"$out\" | wc -l)\"; exit $code"
                  sh ${GB})
-# The test hooks stay out of --help (they still work: see --inject-slowdown and --inject-rank-failure below).
-add_test(NAME "cli: --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject-slowdown" "!--inject-rank-failure" "!Test only" -- ${GB} --help)
-add_test(NAME "cli: run --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject" -- ${GB} run --help)
+add_test(NAME "cli: run --help names the capture scopes and shows no test hook"
+         COMMAND ${EXPECT} 0 "--filter" "!--inject" "scope=S1,S2,.*full, layer, attention-out, modules=REGEX, auto, fwd-bwd" --
+                 ${GB} run --help)
 add_test(NAME "cli: unknown option is a usage error (2)" COMMAND ${EXPECT} 2 "" -- ${GB} --workload gelu --bogus)
-add_test(NAME "cli: list shows workloads and variants" COMMAND ${EXPECT} 0 "jit\\+graph" -- ${GB} list)
-add_test(NAME "cli: list shows each suite's cases" COMMAND ${EXPECT} 0 "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" -- ${GB} list)
+add_test(NAME "cli: list shows workloads and variants, each suite's cases and the capture scopes"
+         COMMAND ${EXPECT} 0 "jit\\+graph" "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" "^Capture scopes"
+                 "attention-out" -- ${GB} list)
 # --suite (the spelling of --workload that says what it is), --filter by pattern.
 add_test(NAME "cli: --suite with --filter runs the cases and variants the pattern matches"
          COMMAND ${EXPECT} 0 "\\[1/1\\] gelu-small" "!gelu-large" -- ${GB} --suite gelu --filter "small/(eager|static)$" --device cpu ${QUICK} -o ${OUT_DIR}/filter)
@@ -511,10 +515,11 @@ add_test(NAME "cli: a second signal ends the run at once (143)"
          COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
 # coreutils' timeout sends its SIGTERM to the command and again to the process group: one request,
-# delivered twice, which must not end the run at once.
+# delivered twice, which must not end the run at once. Its time is up when the long case samples
+# (timeout's own SIGALRM, sent then by interrupt.sh --under-timeout, rather than after 20 s).
 add_test(NAME "cli: a run stopped by timeout writes its finished cases (124)"
-         COMMAND ${EXPECT} 124 "interrupted by SIGTERM: wrote the [0-9]+ finished record" --
-                 timeout -s TERM 20 ${GB} run --config ${CLI_DIR}/interrupt_suite.json --device cpu -o ${OUT_DIR}/timeout)
+         COMMAND ${EXPECT} 0 "interrupted by SIGTERM: wrote the [0-9]+ finished record" "interrupt.sh: exit 124" --
+                 ${INTERRUPT} ${OUT_DIR}/timeout ${CLI_DIR}/interrupt_suite.json ALRM "\\[2/2\\] long" 124 --under-timeout)
 add_test(NAME "cli: the run stopped by timeout's results"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/timeout/results.json
                  interrupted:SIGTERM timed:quick/eager absent:long/eager)
@@ -798,10 +803,7 @@ add_test(NAME "cli: --sweep scope=... twice (2)"
 add_test(NAME "cli: a suite with an unknown scope (2)"
          COMMAND ${EXPECT} 2 "bad_scope.json: /cases/0/sweep/scope/1: unknown capture scope \"layers\": expected one of full"
                  "!\\[1/" -- ${GB} run --config ${CLI_DIR}/bad_scope.json --device cpu ${QUICK} -o ${OUT_DIR}/scope-bad)
-add_test(NAME "cli: --help names the capture scopes"
-         COMMAND ${EXPECT} 0 "scope=S1,S2,.*full, layer, attention-out, modules=REGEX, auto, fwd-bwd" -- ${GB} run --help)
-add_test(NAME "cli: list names the capture scopes"
-         COMMAND ${EXPECT} 0 "^Capture scopes" "attention-out" -- ${GB} list)
+# The capture scopes in run --help and list: checked with their other checks (at the top).
 
 # --trace on the CPU: a warning, the run goes on (exit 0), and no trace is written.
 add_test(NAME "cli: --trace on the CPU warns and writes no trace"
