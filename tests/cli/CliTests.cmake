@@ -665,10 +665,12 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
 
   # --max-time holds under --nproc: validation takes at most half of it (eager's reference run
   # always runs), the ranks cutting it together, so static is skipped on both; the replicas are
-  # still checked, from validation's own runs (docs/measuring.md, "The time limit of a case").
+  # still checked, from validation's own runs, against one step of one process (docs/measuring.md,
+  # "The time limit of a case").
   add_test(NAME "cli: --nproc 2 holds validation to --max-time, the ranks cutting it together"
            COMMAND ${EXPECT} 0 "^- ddp-limit: skipped \\(not validated within the case's time limit: validation may take 0.001 s.*\\): static"
                    "ddp-limit / eager: validation shortened by the case's time limit"
+                   "ddp-limit / eager: params compared with one process on the global batch after 1 step, not 5"
                    "\\| ddp-limit +\\| eager +\\| +2 \\(gloo\\) +\\|.*\\| +yes \\([0-9.e+-]+\\) +\\|" --
                    ${GB} run --config ${CLI_DIR}/ddp_limit.json --nproc 2 --device cpu --dist-timeout 60 --min-samples 3
                    --max-samples 5 --min-time 0.001 --max-time 0.002 --warmup 1 -o ${OUT_DIR}/ddp-limit)
