@@ -677,8 +677,8 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   set_tests_properties("cli: --nproc 2 holds validation to --max-time, the ranks cutting it together" PROPERTIES TIMEOUT 60)
 
   add_test(NAME "cli: a rendezvous that times out ends the rank with 1"
-           COMMAND ${EXPECT} 1 "rendezvous timed out after 3 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
-                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 3 -o ${OUT_DIR}/ddp-alone)
+           COMMAND ${EXPECT} 1 "rendezvous timed out after 1 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
+                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 1 -o ${OUT_DIR}/ddp-alone)
   set_tests_properties("cli: a rendezvous that times out ends the rank with 1" PROPERTIES TIMEOUT 60
                        ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
 endif()
