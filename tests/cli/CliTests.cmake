@@ -832,6 +832,10 @@ add_test(NAME "cli: a building.md without the budget line is bad input to the bu
                  ${CHECK_BUILD_TIME} ${BUILD_TIME_DIR}/within ${CLI_DIR}/expect.sh)
 add_test(NAME "cli: docs/building.md states the build-time budget"
          COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the build of graphbench takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
+# The README stays the front door: at most 200 lines, detail in docs/.
+add_test(NAME "cli: README.md is at most 200 lines"
+         COMMAND ${EXPECT} 0 "^README.md: [0-9]+ lines$" --
+                 sh -c "n=$(wc -l < \"$1\"); echo \"README.md: $n lines\"; [ \"$n\" -le 200 ]" sh ${PROJECT_SOURCE_DIR}/README.md)
 # The test command's budget (scripts/check-test-time.sh, given the seconds .ci/run timed).
 set(CHECK_TEST_TIME ${PROJECT_SOURCE_DIR}/scripts/check-test-time.sh)
 add_test(NAME "cli: a test command at 119% of its budget passes the test-time check"
