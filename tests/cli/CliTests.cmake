@@ -15,19 +15,23 @@ set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 
 set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 10 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
-add_test(NAME "cli: --help names the exit codes" COMMAND ${EXPECT} 0 "Exit codes: 0" -- ${GB} --help)
-add_test(NAME "cli: no arguments is a usage error (2)" COMMAND ${EXPECT} 2 "nothing to do" -- ${GB})
-# A bare graphbench: a short usage (the main commands and --help), not the whole --help.
-add_test(NAME "cli: no arguments prints a short usage (2)"
-         COMMAND ${EXPECT} 2 "^usage: graphbench --suite NAME" "graphbench --help +every option" "^lines: [1-9]$" --
+# Checks of one command share its run (each start of graphbench loads LibTorch).
+# --help names the exit codes; the test hooks stay out of it (they still work: see
+# --inject-slowdown and --inject-rank-failure below).
+add_test(NAME "cli: --help names the exit codes and shows no test hook"
+         COMMAND ${EXPECT} 0 "Exit codes: 0" "--filter" "!--inject-slowdown" "!--inject-rank-failure" "!Test only" -- ${GB} --help)
+# A bare graphbench: a usage error, with a short usage (the main commands and --help), not the whole --help.
+add_test(NAME "cli: no arguments is a usage error that prints a short usage (2)"
+         COMMAND ${EXPECT} 2 "nothing to do" "^usage: graphbench --suite NAME" "graphbench --help +every option" "^lines: [1-9]$" --
                  sh -c "out=$(\"$1\" 2>&1); code=$?; printf '%s\\n' \"$out\"; echo \"lines: $(printf '%s\\n' \"$out\" | wc -l)\"; exit $code"
                  sh ${GB})
-# The test hooks stay out of --help (they still work: see --inject-slowdown and --inject-rank-failure below).
-add_test(NAME "cli: --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject-slowdown" "!--inject-rank-failure" "!Test only" -- ${GB} --help)
-add_test(NAME "cli: run --help shows no test hook" COMMAND ${EXPECT} 0 "--filter" "!--inject" -- ${GB} run --help)
+add_test(NAME "cli: run --help names the capture scopes and shows no test hook"
+         COMMAND ${EXPECT} 0 "--filter" "!--inject" "scope=S1,S2,.*full, layer, attention-out, modules=REGEX, auto, fwd-bwd" --
+                 ${GB} run --help)
 add_test(NAME "cli: unknown option is a usage error (2)" COMMAND ${EXPECT} 2 "" -- ${GB} --workload gelu --bogus)
-add_test(NAME "cli: list shows workloads and variants" COMMAND ${EXPECT} 0 "jit\\+graph" -- ${GB} list)
-add_test(NAME "cli: list shows each suite's cases" COMMAND ${EXPECT} 0 "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" -- ${GB} list)
+add_test(NAME "cli: list shows workloads and variants, each suite's cases and the capture scopes"
+         COMMAND ${EXPECT} 0 "jit\\+graph" "^ +cases: gelu-small, gelu-large$" "^ +cases: .*replay-overhead" "^Capture scopes"
+                 "attention-out" -- ${GB} list)
 # --suite (the spelling of --workload that says what it is), --filter by pattern.
 add_test(NAME "cli: --suite with --filter runs the cases and variants the pattern matches"
          COMMAND ${EXPECT} 0 "\\[1/1\\] gelu-small" "!gelu-large" -- ${GB} --suite gelu --filter "small/(eager|static)$" --device cpu ${QUICK} -o ${OUT_DIR}/filter)
@@ -481,10 +485,11 @@ add_test(NAME "cli: a second signal ends the run at once (143)"
          COMMAND ${INTERRUPT} ${OUT_DIR}/twice ${CLI_DIR}/interrupt_slow_sample.json TERM,TERM "\\[2/2\\] slow" 143 --no-results)
 
 # coreutils' timeout sends its SIGTERM to the command and again to the process group: one request,
-# delivered twice, which must not end the run at once.
+# delivered twice, which must not end the run at once. Its time is up when the long case samples
+# (timeout's own SIGALRM, sent then by interrupt.sh --under-timeout, rather than after 20 s).
 add_test(NAME "cli: a run stopped by timeout writes its finished cases (124)"
-         COMMAND ${EXPECT} 124 "interrupted by SIGTERM: wrote the [0-9]+ finished record" --
-                 timeout -s TERM 20 ${GB} run --config ${CLI_DIR}/interrupt_suite.json --device cpu -o ${OUT_DIR}/timeout)
+         COMMAND ${EXPECT} 0 "interrupted by SIGTERM: wrote the [0-9]+ finished record" "interrupt.sh: exit 124" --
+                 ${INTERRUPT} ${OUT_DIR}/timeout ${CLI_DIR}/interrupt_suite.json ALRM "\\[2/2\\] long" 124 --under-timeout)
 add_test(NAME "cli: the run stopped by timeout's results"
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/timeout/results.json
                  interrupted:SIGTERM timed:quick/eager absent:long/eager)
@@ -637,9 +642,22 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                    ${QUICK} -o ${OUT_DIR}/ddp-dies)
   set_tests_properties("cli: a rank that dies ends the run with 1, the others ended too" PROPERTIES TIMEOUT 60)
 
+  # --max-time holds under --nproc: validation takes at most half of it (eager's reference run
+  # always runs), the ranks cutting it together, so static is skipped on both; the replicas are
+  # still checked, from validation's own runs, against one step of one process (docs/measuring.md,
+  # "The time limit of a case").
+  add_test(NAME "cli: --nproc 2 holds validation to --max-time, the ranks cutting it together"
+           COMMAND ${EXPECT} 0 "^- ddp-limit: skipped \\(not validated within the case's time limit: validation may take 0.001 s.*\\): static"
+                   "ddp-limit / eager: validation shortened by the case's time limit"
+                   "ddp-limit / eager: params compared with one process on the global batch after 1 step, not 5"
+                   "\\| ddp-limit +\\| eager +\\| +2 \\(gloo\\) +\\|.*\\| +yes \\([0-9.e+-]+\\) +\\|" --
+                   ${GB} run --config ${CLI_DIR}/ddp_limit.json --nproc 2 --device cpu --dist-timeout 60 --min-samples 3
+                   --max-samples 5 --min-time 0.001 --max-time 0.002 --warmup 1 -o ${OUT_DIR}/ddp-limit)
+  set_tests_properties("cli: --nproc 2 holds validation to --max-time, the ranks cutting it together" PROPERTIES TIMEOUT 60)
+
   add_test(NAME "cli: a rendezvous that times out ends the rank with 1"
-           COMMAND ${EXPECT} 1 "rendezvous timed out after 3 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
-                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 3 -o ${OUT_DIR}/ddp-alone)
+           COMMAND ${EXPECT} 1 "rendezvous timed out after 1 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
+                   ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 1 -o ${OUT_DIR}/ddp-alone)
   set_tests_properties("cli: a rendezvous that times out ends the rank with 1" PROPERTIES TIMEOUT 60
                        ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
 endif()
@@ -768,10 +786,7 @@ add_test(NAME "cli: --sweep scope=... twice (2)"
 add_test(NAME "cli: a suite with an unknown scope (2)"
          COMMAND ${EXPECT} 2 "bad_scope.json: /cases/0/sweep/scope/1: unknown capture scope \"layers\": expected one of full"
                  "!\\[1/" -- ${GB} run --config ${CLI_DIR}/bad_scope.json --device cpu ${QUICK} -o ${OUT_DIR}/scope-bad)
-add_test(NAME "cli: --help names the capture scopes"
-         COMMAND ${EXPECT} 0 "scope=S1,S2,.*full, layer, attention-out, modules=REGEX, auto, fwd-bwd" -- ${GB} run --help)
-add_test(NAME "cli: list names the capture scopes"
-         COMMAND ${EXPECT} 0 "^Capture scopes" "attention-out" -- ${GB} list)
+# The capture scopes in run --help and list: checked with their other checks (at the top).
 
 # --trace on the CPU: a warning, the run goes on (exit 0), and no trace is written.
 add_test(NAME "cli: --trace on the CPU warns and writes no trace"
@@ -798,6 +813,26 @@ add_test(NAME "cli: a building.md without the budget line is bad input to the bu
                  ${CHECK_BUILD_TIME} ${BUILD_TIME_DIR}/within ${CLI_DIR}/expect.sh)
 add_test(NAME "cli: docs/building.md states the build-time budget"
          COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the build of graphbench takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
+# The README stays the front door: at most 200 lines, detail in docs/.
+add_test(NAME "cli: README.md is at most 200 lines"
+         COMMAND ${EXPECT} 0 "^README.md: [0-9]+ lines$" --
+                 sh -c "n=$(wc -l < \"$1\"); echo \"README.md: $n lines\"; [ \"$n\" -le 200 ]" sh ${PROJECT_SOURCE_DIR}/README.md)
+# The test command's budget (scripts/check-test-time.sh, given the seconds .ci/run timed).
+set(CHECK_TEST_TIME ${PROJECT_SOURCE_DIR}/scripts/check-test-time.sh)
+add_test(NAME "cli: a test command at 119% of its budget passes the test-time check"
+         COMMAND ${EXPECT} 0 "the test command took 119 s, within 120% of the 100 s budget" --
+                 ${CHECK_TEST_TIME} 119 ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: a test command at 121% of its budget warns loudly (3)"
+         COMMAND ${EXPECT} 3 "TEST TIME: the test command .* took 121 s" "more than 120% of the 100 s in docs/building.md \\(limit 120.0 s\\)" --
+                 ${CHECK_TEST_TIME} 121 ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: the test-time check without its seconds is bad input (2)"
+         COMMAND ${EXPECT} 2 "expected the test command's seconds as the first argument" --
+                 ${CHECK_TEST_TIME} "" ${BUILD_TIME_DIR}/building.md)
+add_test(NAME "cli: a building.md without the test budget line is bad input to the test-time check (2)"
+         COMMAND ${EXPECT} 2 "no line \"Budget: the test command takes N s\"" --
+                 ${CHECK_TEST_TIME} 5 ${CLI_DIR}/expect.sh)
+add_test(NAME "cli: docs/building.md states the test-time budget"
+         COMMAND ${EXPECT} 0 "^[0-9.]+$" -- sed -n "s/.*Budget: the test command takes \\([0-9.]*\\) s.*/\\1/p" ${PROJECT_SOURCE_DIR}/docs/building.md)
 
 # On the CPU a case left at the default time limit (meant for GPUs) is held to a few seconds, so
 # that the README's first run takes seconds; --max-time (or the suite's own limit) is kept.

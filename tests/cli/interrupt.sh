@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Interrupts a run with signals and checks what it leaves behind (tests/cli/CliTests.cmake).
-#   interrupt.sh GRAPHBENCH OUT_DIR SUITE SIGNALS WAIT_REGEX EXPECTED_EXIT [--no-results] [ARGS...]
+#   interrupt.sh GRAPHBENCH OUT_DIR SUITE SIGNALS WAIT_REGEX EXPECTED_EXIT [--no-results] [--under-timeout] [ARGS...]
 # Plants the temporary file of a killed run in OUT_DIR, starts `GRAPHBENCH run --config SUITE
 # --device cpu -o OUT_DIR ARGS...`, waits until its output matches WAIT_REGEX, sends SIGNALS
 # (comma-separated: INT, TERM, INT,INT ...) and checks the exit code, that the run ended within
 # 30 s of the first signal (5 s with --no-results), and that no temporary file is left in
 # OUT_DIR; with --no-results, that the run wrote no result file (a second signal ends it at once).
+# With --under-timeout the run is started by coreutils' `timeout -s TERM 600`, and SIGNALS go to
+# timeout: its SIGALRM is the one its own clock sends when the time is up, so ALRM stops the run
+# exactly as the end of a time limit does (timeout's SIGTERM to the run and to its process group),
+# without waiting for one.
 set -u
 gb=$1 out=$2 suite=$3 signals=$4 wait_regex=$5 expected=$6
 shift 6
@@ -16,12 +20,17 @@ if [[ ${1:-} == --no-results ]]; then
   limit=5
   shift
 fi
+launcher=()
+if [[ ${1:-} == --under-timeout ]]; then
+  launcher=(timeout -s TERM 600)
+  shift
+fi
 log="$out.log"
 rm -rf "$out" "$log"
 mkdir -p "$out"
 : >"$out/.results.json.tmp-99999999"  # left by a killed run (no process has this pid)
 
-"$gb" run --config "$suite" --device cpu -o "$out" "$@" >"$log" 2>&1 &
+"${launcher[@]}" "$gb" run --config "$suite" --device cpu -o "$out" "$@" >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 1 1200); do
   grep -Eq -- "$wait_regex" "$log" && break
@@ -34,7 +43,7 @@ if ! grep -Eq -- "$wait_regex" "$log"; then
   kill -KILL "$pid" 2>/dev/null
   exit 1
 fi
-sleep 1
+sleep 0.3  # into the phase WAIT_REGEX announced
 start=$(date +%s)
 IFS=, read -ra list <<<"$signals"
 for s in "${list[@]}"; do

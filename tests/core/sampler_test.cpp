@@ -359,3 +359,24 @@ TEST_CASE("sampler: the warm-up stops at its share of the timeout, at least one 
   CHECK(whole[0].warmup_steps_run == 20);
   CHECK(whole[0].warmup_cut.empty());
 }
+
+TEST_CASE("sampler: the ranks of a data-parallel case cut the warm-up together, when the slowest rank's share is spent") {
+  Script script;
+  SamplingSpec s = quick();
+  s.warmup_steps = 20;
+  s.max_time_s = 0.3;
+  // This rank's steps are short (its own share would allow all 20); another rank reports its share
+  // spent from the second check on (before step 3): both stop there.
+  int warm_up_checks = 0;
+  graphbench::SamplingAgreement agreement;
+  agreement.max_over_ranks = [&](const std::vector<std::int64_t>& local) {
+    if (local.size() != 1) return local;  // rounds and calibration: the other rank agrees
+    ++warm_up_checks;
+    return std::vector<std::int64_t>{warm_up_checks >= 2 ? 1 : local[0]};
+  };
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 10.0; })};
+  graphbench::sample_interleaved(variants, s, script.timer, {}, &agreement);
+  CHECK(variants[0].warmup_steps_run == 2);
+  CHECK(variants[0].warmup_cut.rfind("warm-up cut to 2 of 20 steps by the time limit", 0) == 0);
+  CHECK(warm_up_checks == 2);
+}

@@ -3,7 +3,11 @@
 // eager and the static executor.
 #include "engine/engine_test_util.h"
 
-#include <torch/torch.h>
+// torch::optim's optimizers alone, not <torch/torch.h> (its data loaders, serialization and every
+// module cost a file about 10 s of compiler time: docs/building.md).
+#include <torch/optim/adam.h>
+#include <torch/optim/adamw.h>
+#include <torch/optim/sgd.h>
 
 using namespace graphbench;
 using namespace graphbench::test_util;

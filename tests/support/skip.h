@@ -2,6 +2,9 @@
 // never as passed. Catch2 3.x has SKIP; for Catch2 2.x the test records the skip and returns, and
 // the test main (support/test_main.cpp) exits with kSkipExitCode when every test it ran skipped.
 // ctest maps that exit code to "Skipped" (SKIP_RETURN_CODE, set in tests/CMakeLists.txt).
+// ctest runs the LibTorch binaries' tests one source file per process; a test that may skip there
+// is tagged [cuda] or [may-skip], which runs it alone, so that its skip shows (a group in which a
+// test skipped fails: support/test_main.cpp).
 #pragma once
 
 #include "support/catch.h"

@@ -1,6 +1,7 @@
 #include "support/test_models.h"
 
 #include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/script.h>
 
 #include <fstream>
 #include <utility>

@@ -2,10 +2,14 @@
 // so that the model workloads are tested without Python; plus files that are not models.
 #pragma once
 
-#include <torch/script.h>
-
 #include <filesystem>
 #include <string>
+
+// Declared only: the writer (support/write_test_models_main.cpp) needs none of TorchScript, whose
+// headers cost a file about 5 s of compiler time; what uses a module includes <torch/script.h>.
+namespace torch::jit {
+struct Module;
+}
 
 namespace graphbench::testing {
 

@@ -7,7 +7,10 @@
 #include "support/error_of.h"
 
 #include <fmt/format.h>
-#include <torch/torch.h>
+// TorchScript and torch::optim's optimizers, not all of <torch/torch.h> (docs/building.md).
+#include <torch/optim/adam.h>
+#include <torch/optim/sgd.h>
+#include <torch/script.h>
 
 namespace {
 

@@ -315,3 +315,24 @@ TEST_CASE("validation: a time budget leaves out eager's spread runs, then the va
     CHECK(graph.warnings.empty());
   }
 }
+
+TEST_CASE("validation: the ranks of a data-parallel case cut by the slowest rank's clock", "[validation]") {
+  FakeTrainingCase instance;  // fast here: this rank alone would validate everything in a 1 s budget
+  ResultRecord eager;
+  ResultRecord graph;
+  std::vector<VariantRecord> variants{{Variant::named("eager"), &eager}, {Variant::named("graph"), &graph}};
+  // The other rank: eager ran on it too (the first question), then it has spent 5 s.
+  int calls = 0;
+  SamplingAgreement agreement;
+  agreement.max_over_ranks = [&](const std::vector<std::int64_t>& local) {
+    ++calls;
+    return calls == 1 ? local : std::vector<std::int64_t>{std::max<std::int64_t>(local.at(0), 5'000'000)};
+  };
+  validate_against_eager(instance, variants, {}, 1.0, &agreement);
+  CHECK(instance.runners_made == 1);  // eager's reference run only, as on the slow rank
+  CHECK(eager.status == RecordStatus::kOk);
+  CHECK(graph.status == RecordStatus::kSkipped);
+  CHECK_THAT(graph.reason, Catch::StartsWith("not validated within the case's time limit: validation may take 1 s "
+                                             "and had taken 5 s"));
+  CHECK(calls == 3);  // eager failed anywhere?, the spread runs' cut, graph's turn
+}

@@ -83,7 +83,7 @@ TEST_CASE("linear_dropout: inference mode and Adam") {
   CHECK_THAT(adam.back().reason, Catch::Contains("torch::optim::SGD only"));
 }
 
-TEST_CASE("mnist: the training step of the engine matches the tutorial's code") {
+TEST_CASE("mnist: the training step of the engine matches the tutorial's code", "[may-skip]") {
   if (!have_mnist_data()) {
     GRAPHBENCH_SKIP("no MNIST-format data at " << resolve_mnist_dir(std::nullopt));
   }

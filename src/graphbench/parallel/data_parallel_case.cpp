@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 namespace graphbench::parallel {
 
 namespace {
@@ -152,15 +154,41 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   runnable = std::move(kept);
   if (runnable.empty()) return records;
 
+  // Under --max-time, validation may take its share of the limit as in one process, the ranks
+  // cutting it together by the slowest rank's clock (docs/measuring.md, "The time limit of a case").
+  const SamplingAgreement agreement = sampling_agreement(comm);
   say(fmt::format("validating against eager on each of {} ranks ({})", comm.world_size(), comm.backend()));
-  validate_against_eager(*instance, runnable);
+  const double validation_budget_s =
+      context.time_limit_cuts_validation ? kValidationShare * spec.sampling.max_time_s : 0.0;
+  const auto validation_started = std::chrono::steady_clock::now();
+  ValidatedRuns validated;  // what each variant's validation run observed: the replica check reads it
+  validate_against_eager(*instance, runnable, {}, validation_budget_s, &agreement, &validated);
   agree_on_records(comm, runnable);
+  // Validation used its share of the limit (on the slowest rank): one process is compared after
+  // one step only.
+  const double validation_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - validation_started).count();
+  const bool short_check =
+      validation_budget_s > 0 &&
+      agreement.max_over_ranks({validation_s >= validation_budget_s ? 1 : 0})[0] != 0;
 
-  say("checking the params: bit-identical on every rank, close to one process on the global batch");
+  say(short_check ? "checking the params: bit-identical on every rank, close to one process on the global batch "
+                    "after one step (validation used its share of --max-time)"
+                  : "checking the params: bit-identical on every rank, close to one process on the global batch");
+  if (short_check) {
+    for (const auto& v : runnable) {
+      if (v.record->status != RecordStatus::kOk) continue;
+      v.record->warnings.push_back(fmt::format(
+          "params compared with one process on the global batch after 1 step, not {}: validation used its share of "
+          "the case's time limit",
+          instance->validation_steps()));
+    }
+  }
   std::vector<ReplicaCheck> checks;
   try {
     auto one = one_process_instance(workload, spec, context, *instance, comm.world_size());
-    checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16");
+    checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16", &validated,
+                            short_check);
   } catch (const std::exception& e) {
     // Only the one-process instance can throw here, and it throws alike on every rank.
     for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
@@ -176,7 +204,6 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   }
 
   say("timing the validated variants, interleaved, the ranks in step");
-  const SamplingAgreement agreement = sampling_agreement(comm);
   TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement);
   check_replicas_after_timing(comm, *instance, timed);
   // Every rank traces the same variants (their records agree), so their collectives pair up.

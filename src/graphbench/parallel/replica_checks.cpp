@@ -1,6 +1,8 @@
 #include "graphbench/parallel/replica_checks.h"
 
+#include "graphbench/core/errors.h"
 #include "graphbench/parallel/agreement.h"
+#include "graphbench/parallel/progress_watchdog.h"
 #include "graphbench/parallel/replicas.h"
 #include "graphbench/runner/output_match.h"
 
@@ -55,10 +57,24 @@ constexpr double kBfloat16ShareOfMove = 1.0 / 32.0;
 
 }  // namespace
 
+namespace {
+
+// The params at the tail of a runner's observations (observe() from first_param_observation() on).
+std::vector<at::Tensor> params_of(const std::vector<at::Tensor>& observed, const DataParallelCase& instance) {
+  const auto first = static_cast<std::ptrdiff_t>(instance.first_param_observation());
+  if (static_cast<std::ptrdiff_t>(observed.size()) < first) throw EngineError("the validation run observed no params");
+  return std::vector<at::Tensor>(observed.begin() + first, observed.end());
+}
+
+}  // namespace
+
 std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
                                          DataParallelCase& one_process, const std::vector<VariantRecord>& variants,
-                                         bool bfloat16_gradients) {
-  const int steps = instance.validation_steps();
+                                         bool bfloat16_gradients, const ValidatedRuns* validated,
+                                         bool after_first_step) {
+  const int validation_steps = instance.validation_steps();
+  // The steps after which the params are compared with one process.
+  const int steps = validated != nullptr && after_first_step ? 1 : validation_steps;
   const Variant eager = Variant::named("eager");  // a copy: GCC 13 takes the reference for a dangling one
   // One process on the whole global batches: no collective, every rank computes it for itself.
   std::vector<at::Tensor> expected;
@@ -68,7 +84,10 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
     auto runner = one_process.make_runner(eager, /*validation=*/true);
     // Before any step a runner observes no outputs yet: its params are the tail of what it observes.
     const std::vector<at::Tensor> before = runner->observe();
-    for (int s = 0; s < steps; ++s) runner->step();
+    for (int s = 0; s < steps; ++s) {
+      runner->step();
+      heartbeat();  // progress, though without a collective: a step on the whole global batch may be long
+    }
     expected = observed_params(*runner, one_process);
     if (before.size() >= expected.size()) {
       const std::vector<at::Tensor> initial(before.end() - static_cast<std::ptrdiff_t>(expected.size()), before.end());
@@ -83,11 +102,25 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
     const VariantRecord& v = variants[i];
     if (v.record->status != RecordStatus::kOk) continue;
     std::string error = one_process_error;
-    std::vector<at::Tensor> params;
+    std::vector<at::Tensor> params;    // after every validation step: bit-identical on every rank
+    std::vector<at::Tensor> compared;  // after `steps`: close to one process
     try {
-      auto runner = instance.make_runner(v.variant, /*validation=*/true);
-      for (int s = 0; s < steps; ++s) runner->step();
-      params = observed_params(*runner, instance);
+      const ValidatedRun* run = nullptr;
+      if (validated != nullptr) {
+        const auto found = validated->find(v.variant.name());
+        if (found != validated->end()) run = &found->second;
+      }
+      if (run != nullptr) {
+        params = params_of(run->last_step, instance);
+        compared = steps == validation_steps ? params : params_of(run->first_step, instance);
+      } else {
+        auto runner = instance.make_runner(v.variant, /*validation=*/true);
+        for (int s = 1; s <= validation_steps; ++s) {
+          runner->step();
+          if (s == steps) compared = observed_params(*runner, instance);
+        }
+        params = observed_params(*runner, instance);
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -95,10 +128,10 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
     const Agreement agreement = agree_across_ranks(communicator, params.empty() ? 0 : fingerprint(params));
     checks[i].identical = agreement.same && !params.empty();
     if (error.empty() && !agreement.same) {
-      error = fmt::format("params differ across ranks after {} steps: {}", steps, agreement.describe());
+      error = fmt::format("params differ across ranks after {} steps: {}", validation_steps, agreement.describe());
     }
     if (error.empty() && !bfloat16_gradients) {
-      const Closeness c = closeness(params, expected, instance.rtol(eager), instance.atol(eager));
+      const Closeness c = closeness(compared, expected, instance.rtol(eager), instance.atol(eager));
       checks[i].max_error_vs_one_process = c.max_abs_error;
       if (!c.close) {
         error = fmt::format(
@@ -107,7 +140,7 @@ std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParalle
             steps, c.max_abs_error, instance.rtol(eager), instance.atol(eager));
       }
     } else if (error.empty()) {
-      const Closeness c = closeness(params, expected, 0.0, std::numeric_limits<double>::infinity());
+      const Closeness c = closeness(compared, expected, 0.0, std::numeric_limits<double>::infinity());
       checks[i].max_error_vs_one_process = c.max_abs_error;
       const double bound = kBfloat16ShareOfMove * largest_move + instance.atol(eager);
       if (!c.close || !(c.max_abs_error <= bound)) {

@@ -6,6 +6,7 @@
 #include "graphbench/parallel/communicator.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/data_parallel.h"
+#include "graphbench/runner/validation.h"
 
 #include <vector>
 
@@ -23,9 +24,14 @@ struct ReplicaCheck {
 // the largest difference must instead stay within 1/32 of the farthest any param moved in those
 // steps, plus the case's atol: a gradient averaged wrongly (not divided, summed twice, of the
 // wrong sign) moves the params as far as the steps do.
+// `validated` (optional): what each variant's validation run observed (validation.h): a variant
+// found there is not run again, its params after the run's last step checked across ranks. With
+// `after_first_step` (a case whose validation used its share of --max-time), one process trains for
+// one step only, and the params after the validation run's first step are compared with it.
 std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
                                          DataParallelCase& one_process, const std::vector<VariantRecord>& variants,
-                                         bool bfloat16_gradients);
+                                         bool bfloat16_gradients, const ValidatedRuns* validated = nullptr,
+                                         bool after_first_step = false);
 
 // The params a runner observes now (observe() from first_param_observation() on).
 std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance);

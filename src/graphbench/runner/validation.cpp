@@ -258,18 +258,60 @@ class DeterministicCudnn {
 
 }  // namespace
 
+namespace {
+
+// The ranks' decisions, taken together where there is an agreement (one process: its own).
+class RankDecisions {
+ public:
+  explicit RankDecisions(const SamplingAgreement* agreement) : agreement_(agreement) {}
+  // True on every rank when `local` is true on any.
+  bool any(bool local) const { return max({local ? 1 : 0})[0] != 0; }
+  // The seconds `local_s` of the slowest rank (every rank calls it at the same point).
+  double slowest(double local_s) const {
+    return static_cast<double>(max({static_cast<std::int64_t>(local_s * 1e6)})[0]) / 1e6;
+  }
+
+ private:
+  std::vector<std::int64_t> max(const std::vector<std::int64_t>& local) const {
+    return agreement_ != nullptr && agreement_->max_over_ranks ? agreement_->max_over_ranks(local) : local;
+  }
+  const SamplingAgreement* agreement_;
+};
+
+}  // namespace
+
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
-                            const ValidationObserver& observer, double budget_s) {
+                            const ValidationObserver& observer, double budget_s, const SamplingAgreement* agreement,
+                            ValidatedRuns* runs) {
   const DeterministicCudnn deterministic;
+  const RankDecisions ranks(agreement);
   const auto started = std::chrono::steady_clock::now();
-  const auto spent_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  // The time validation has taken: the slowest rank's where ranks validate together.
+  const auto spent_s = [&] {
+    return ranks.slowest(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  };
   Validator validator(instance, variants, observer);
   const int others = static_cast<int>(std::count_if(variants.begin(), variants.end(),
                                                     [](const VariantRecord& v) { return !v.variant.is_eager_baseline(); }));
   EagerRuns eager;
   bool spread_cut = false;
+  std::string eager_error;
   try {
     eager.first = validator.eager_first_run(/*report=*/true);
+  } catch (const std::exception& e) {
+    eager_error = e.what();
+  }
+  if (ranks.any(!eager_error.empty())) {
+    // Eager failed here (or on another rank, whose records say why and are agreed on afterwards).
+    if (!eager_error.empty()) {
+      for (const auto& v : variants) mark_failed(*v.record, "eager (the reference for validation) failed: " + eager_error);
+    }
+    return;
+  }
+  if (runs != nullptr && !eager.first.empty()) {
+    (*runs)[Variant::named("eager").name()] = ValidatedRun{eager.first.front(), eager.first.back()};
+  }
+  try {
     // Every run to come takes about as long as eager's first: where they would not fit in the
     // budget, eager's spread runs are the first thing left out.
     spread_cut = budget_s > 0 && spent_s() * (1 + kEagerSpreadRuns + others) > budget_s;
@@ -291,27 +333,36 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
       continue;
     }
     ++index;
-    if (budget_s > 0 && spent_s() >= budget_s) {
-      // Not validated, so not timed: the record says why and what would give it time.
-      mark_skipped(*v.record, fmt::format("not validated within the case's time limit: validation may take {:.3g} s "
-                                          "and had taken {:.3g} s; a longer --max-time gives it time",
-                                          budget_s, spent_s()));
-      continue;
+    if (budget_s > 0) {
+      if (const double spent = spent_s(); spent >= budget_s) {
+        // Not validated, so not timed: the record says why and what would give it time.
+        mark_skipped(*v.record, fmt::format("not validated within the case's time limit: validation may take {:.3g} s "
+                                            "and had taken {:.3g} s; a longer --max-time gives it time",
+                                            budget_s, spent));
+        continue;
+      }
     }
     if (spread_cut) v.record->warnings.push_back(spread_note);
     try {
       auto checked = validator.validate(v.variant, index, eager);
+      if (runs != nullptr && !checked.observed.empty()) {
+        (*runs)[v.variant.name()] = ValidatedRun{checked.observed.front(), checked.observed.back()};
+      }
       ValidationResult& result = checked.result;
       note_capture_failures(*v.record, *checked.runner);
-      if (!result.ok && result.beyond_eager_spread && !eager_widened && (budget_s <= 0 || spent_s() < budget_s)) {
+      const bool in_time = budget_s <= 0 || spent_s() < budget_s;
+      if (ranks.any(!result.ok && result.beyond_eager_spread) && !eager_widened && in_time) {
         // Eager's spread from more runs, once per case, then the same observations judged again.
         eager_widened = true;
         for (auto& again : validator.eager_spread_runs(kEagerSpreadWiderRuns)) eager.again.push_back(std::move(again));
         result = compare_observations(eager.first, checked.observed, instance.rtol(v.variant), instance.atol(v.variant),
                                       eager.again);
       }
-      if (!result.ok && instance.has_randomness()) {
-        result = validate_without_randomness(instance, validator, v.variant, index, eager_without_randomness, result);
+      if (ranks.any(!result.ok) && instance.has_randomness()) {
+        // Every rank runs it (its steps pair up); a rank whose variant passed keeps that verdict.
+        ValidationResult off =
+            validate_without_randomness(instance, validator, v.variant, index, eager_without_randomness, result);
+        if (!result.ok) result = off;
       }
       v.record->max_abs_error = result.max_abs_error;
       if (!result.note.empty()) v.record->validation_note = result.note;

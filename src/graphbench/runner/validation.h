@@ -19,8 +19,10 @@
 
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/workload.h"
+#include "graphbench/timing/sampler.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,16 @@ ValidationResult compare_observations(const Observations& expected, const Observ
 // eager's spread runs are left out (the records' warnings say so); a variant whose turn comes
 // after the budget is spent is not validated and so skipped, with the reason. Eager's first run
 // always runs: it is the reference.
+//
+// `agreement` (the ranks of a data-parallel case, whose steps hold collectives that pair up): every
+// decision that could differ between ranks (the budget's cuts, by the slowest rank's clock; more
+// eager runs; validating again without randomness; eager failing) is taken by all ranks together,
+// so that they run the same steps.
+//
+// `runs` (optional): what each variant's validation run observed after its first and its last
+// step, by variant name: eager's first run, and every other variant's run with the case's
+// randomness on (a data-parallel case checks its replicas' params from them instead of running
+// the steps again).
 struct ValidationStep {
   std::string variant;
   int index = 0;  // 1 for eager, then the others in order
@@ -85,7 +97,14 @@ struct ValidationStep {
   double seconds = 0.0;  // the step's wall time; negative before the step has run
 };
 using ValidationObserver = std::function<void(const ValidationStep&)>;
+struct ValidatedRun {
+  std::vector<at::Tensor> first_step;  // observed after the first step
+  std::vector<at::Tensor> last_step;   // after the last
+};
+using ValidatedRuns = std::map<std::string, ValidatedRun>;
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
-                            const ValidationObserver& observer = {}, double budget_s = 0.0);
+                            const ValidationObserver& observer = {}, double budget_s = 0.0,
+                            const SamplingAgreement* agreement = nullptr,
+                            ValidatedRuns* runs = nullptr);
 
 }  // namespace graphbench

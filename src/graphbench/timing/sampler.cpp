@@ -86,6 +86,11 @@ void calibrate(TimedVariant& v, double min_sample_time_us, SampleTimer& timer, c
   }
 }
 
+// `local` taken elementwise at its largest over the ranks; `local` itself without an agreement.
+std::vector<std::int64_t> agreed_max(const SamplingAgreement* agreement, const std::vector<std::int64_t>& local) {
+  return agreement != nullptr ? agreement->max_over_ranks(local) : local;
+}
+
 // With an agreement: a variant that failed on any rank fails on all; returns whether any rank
 // wants to go on (`go_on` is this rank's wish).
 bool agree_on_round(std::vector<TimedVariant>& variants, bool go_on, const SamplingAgreement* agreement) {
@@ -205,8 +210,10 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
     const double warm_up_started = timer.now_s();
     for (int step = 1; step <= sampling.warmup_steps && active(v); ++step) {
       if (stop_requested()) return interrupted();
-      // The ranks of a data-parallel case must take the same steps: their warm-up is never cut.
-      if (step > 1 && agreement == nullptr && timer.now_s() - warm_up_started >= warm_up_share_s) {
+      // The ranks of a data-parallel case must take the same steps: they cut the warm-up together,
+      // when the slowest rank's share is spent.
+      const bool share_spent = step > 1 && agreed_max(agreement, {timer.now_s() - warm_up_started >= warm_up_share_s})[0];
+      if (share_spent) {
         v.warmup_cut = sampling.max_time_s > 0
                            ? fmt::format("warm-up cut to {} of {} steps by the time limit ({:.3g} s of the {:.3g} s "
                                          "left for sampling)",
