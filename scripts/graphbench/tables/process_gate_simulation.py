@@ -94,7 +94,9 @@ def simulate(runs, rounds, alpha, out=print):
         xs = np.linspace(-60, t, 200001)
         pdf = (math.gamma((dof + 1) / 2) / (math.sqrt(dof * math.pi) * math.gamma(dof / 2))
                * (1 + xs**2 / dof)**(-(dof + 1) / 2))
-        return float(np.trapezoid(pdf, xs))
+        # numpy 2 names it trapezoid; Debian 12's numpy 1.24 only trapz
+        integrate = getattr(np, "trapezoid", None) or np.trapz
+        return float(integrate(pdf, xs))
 
     def hier(num, den, B=400):
         n = len(num)
