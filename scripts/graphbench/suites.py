@@ -75,7 +75,7 @@ def read_json(path, what="file"):
     except OSError as e:
         raise BadInput(f"{path}: cannot read the {what} ({e.strerror or e})")
     except ValueError as e:
-        raise BadInput(f"{path}: not JSON ({e})")
+        raise BadInput(f"{path}: cannot read the {what}: not JSON ({e})")
 
 
 # ---- manifests ----
@@ -173,6 +173,15 @@ def package_facts(package):
     ])
 
 
+def read_results(path):
+    """The graphbench results file at `path` (docs/results.md); BadInput naming the file when it is
+    missing, not JSON, or has no list of records."""
+    run = read_json(path, "results file")
+    if not isinstance(run, dict) or not isinstance(run.get("records"), list):
+        raise BadInput(f"{path}: /records: expected a list of records (a graphbench results file)")
+    return run
+
+
 def merge_results(parts, out):
     """The records of the graphbench results files `parts` (each a results.json or a folder holding
     one), in the order given, in one results file at `out` (the first part's other fields kept; its
@@ -182,11 +191,7 @@ def merge_results(parts, out):
         raise BadInput("no results to merge")
     runs = []
     for part in parts:
-        path = os.path.join(part, "results.json") if os.path.isdir(part) else part
-        run = read_json(path, "results file")
-        if not isinstance(run, dict) or not isinstance(run.get("records"), list):
-            raise BadInput(f"{path}: /records: expected a list of records (a graphbench results file)")
-        runs.append(run)
+        runs.append(read_results(os.path.join(part, "results.json") if os.path.isdir(part) else part))
     merged = dict(runs[0], records=[r for run in runs for r in run["records"]],
                   sweeps=list(runs[0].get("sweeps", [])) if len(runs) == 1 else [])
     write_json(out, merged, compact=False)

@@ -17,12 +17,11 @@ Exit codes: 0 every compare of unchanged runs passed and every compare against s
 import argparse
 import glob
 import itertools
-import json
 import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
-from ..suites import write_whole
+from ..suites import read_results, write_whole
 
 PROG = "aa_summary.py"
 
@@ -39,15 +38,7 @@ def read_reports(runs_dir):
     runs = sorted((p for p in glob.glob(os.path.join(runs_dir, "run-*")) if os.path.isdir(p)), key=run_number)
     reports = {}
     for run in runs:
-        path = os.path.join(run, "results.json")
-        try:
-            with open(path, encoding="utf-8") as f:
-                report = json.load(f)
-        except (OSError, ValueError) as e:
-            raise BadInput(f"{path}: cannot read: {e}")
-        if not isinstance(report, dict) or not isinstance(report.get("records"), list):
-            raise BadInput(f"{path}: /records: expected a list (a graphbench results file)")
-        reports[os.path.basename(run)] = report
+        reports[os.path.basename(run)] = read_results(os.path.join(run, "results.json"))
     return reports
 
 

@@ -14,12 +14,12 @@ Exit codes: 0 printed, 2 bad input (no runs, a file that is not a graphbench res
 import argparse
 import glob
 import itertools
-import json
 import math
 import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput
+from ..suites import read_results
 
 PROG = "simulate_process_gate.py"
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -64,17 +64,7 @@ def read_runs(folder):
         raise BadInput(f"{folder}: no run-*.json files")
     if len(files) % 2 or not 2 <= len(files) // 2 <= max(T975) + 1:
         raise BadInput(f"{folder}: {len(files)} run-*.json files; expected an even number from 4 to {2 * (max(T975) + 1)}")
-    runs = []
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as f:
-                run = json.load(f)
-        except (OSError, ValueError) as e:
-            raise BadInput(f"{path}: cannot read: {e}")
-        if not isinstance(run, dict) or not isinstance(run.get("records"), list):
-            raise BadInput(f"{path}: /records: expected a list (a graphbench results file)")
-        runs.append(run)
-    return runs
+    return [read_results(path) for path in files]
 
 
 def simulate(runs, rounds, alpha, out=print):
