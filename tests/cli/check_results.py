@@ -115,6 +115,17 @@ def main():
             for key in ("all_reduce_us", "one_rank_us", "scaling_efficiency", "no_all_reduce_us"):
                 if not (isinstance(d.get(key), (int, float)) and d[key] > 0):
                     fail(f"{spec}: {key} is {d.get(key)}")
+            # The scaling efficiency is the ratio of two medians (one rank alone over the slowest rank's),
+            # and its interval contains it.
+            ratio = d["one_rank_us"] / d["slowest_median_us"]
+            if abs(d["scaling_efficiency"] - ratio) > 1e-9 * ratio:
+                fail(f"{spec}: scaling efficiency {d['scaling_efficiency']}, expected {d['one_rank_us']} / {d['slowest_median_us']}")
+            ci = d.get("scaling_efficiency_ci95")
+            if not (isinstance(ci, list) and len(ci) == 2 and 0 < ci[0] <= d["scaling_efficiency"] <= ci[1]):
+                fail(f"{spec}: scaling efficiency {d['scaling_efficiency']} outside its interval {ci}")
+            above = [w for w in r.get("warnings", []) if "is above 100%" in w]
+            if (d["scaling_efficiency"] > 1.0) != bool(above):
+                fail(f"{spec}: scaling efficiency {d['scaling_efficiency']} with warnings {above}")
             exposed = d.get("exposed_all_reduce_us")
             if not isinstance(exposed, (int, float)) or abs(exposed - (slowest - d["no_all_reduce_us"])) > 1e-9 * slowest:
                 fail(f"{spec}: exposed all-reduce {exposed}, expected {slowest} - {d['no_all_reduce_us']}")

@@ -616,6 +616,9 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   d.all_reduce_us = 120.5;
   d.no_all_reduce_us = 1000.25;
   d.exposed_all_reduce_us = 101.0;
+  d.one_rank_us = 990.5;
+  d.scaling_efficiency = 990.5 / 1101.25;
+  d.scaling_ci95 = graphbench::stats::Interval{0.875, 0.9125};
   r.data_parallel = d;
   report.records.push_back(r);
   const json written = to_json(report);
@@ -628,6 +631,10 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   CHECK(b.overlapped);
   CHECK(b.bucket_cap_bytes == 8 << 20);
   CHECK(b.no_all_reduce_us == 1000.25);
+  CHECK(block.at("scaling_efficiency_ci95") == json::array({0.875, 0.9125}));
+  REQUIRE(b.scaling_ci95.has_value());
+  CHECK(b.scaling_ci95->low == 0.875);
+  CHECK(b.scaling_ci95->high == 0.9125);
   CHECK(b.chunk_cap_bytes == 8 << 20);
   REQUIRE(b.chunked_gradients.size() == 1);
   CHECK(b.chunked_gradients[0].param == "fc1.weight");

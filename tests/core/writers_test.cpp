@@ -309,14 +309,22 @@ TEST_CASE("writers: the Data-parallel table has the step without all-reduce and 
   d.exposed_all_reduce_us = 115.0;
   d.one_rank_us = 991.0;
   d.scaling_efficiency = 991.0 / 1110.0;
+  d.scaling_ci95 = stats::Interval{0.874, 0.905};
   d.params_identical = true;
   r.data_parallel = d;
   report.records.push_back(r);
+  ResultRecord above = r;  // an N-rank step faster than one rank alone is marked
+  above.variant = "eager";
+  above.data_parallel->scaling_efficiency = 1.04;
+  above.data_parallel->scaling_ci95 = stats::Interval{0.99, 1.08};
+  report.records.push_back(above);
   const std::string md = render_markdown(report);
   CHECK(md.find("| step median / slowest rank (us) | without all-reduce (us) | exposed all-reduce (us) | "
                 "all-reduce alone (us) | gradients |") != std::string::npos);
   CHECK(md.find("| ddp-large | graph | 2 (nccl) | 1105 / 1110 (rank 1) | 995 | 115 | 236 | overlapped, 4 buckets of "
-                "<= 8 MiB, fc1.weight in 4 chunks, bfloat16, copy-engine all-reduce | 1153153 | 991 | 89% |") != std::string::npos);
+                "<= 8 MiB, fc1.weight in 4 chunks, bfloat16, copy-engine all-reduce | 1153153 | 991 | 89% (87-90%) |") != std::string::npos);
+  CHECK(md.find("| 991 | 104%* (99-108%) |") != std::string::npos);
+  CHECK(md.find("the ratio of two medians, rank 0 alone's step") != std::string::npos);
   CHECK(md.find("Communication: nccl (its tuning variables were not recorded)\n") != std::string::npos);
 }
 

@@ -4,11 +4,14 @@
 
 One Markdown row per data-parallel benchmark record of the N=2 run (any N: the run's own world
 size), in the order of the file: case, variant, how the gradients were averaged (overlapped with
-the backward pass or after it, buckets, the weights computed and all-reduced in chunks, dtype), the step at N=1 (the --n1 run's slowest rank, when
-given), the step at N (the slowest rank), the same step without any all-reduce (measured in the
-same run), the exposed all-reduce (their difference: what the backward pass did not hide), the
-all-reduce alone, the scaling efficiency (against one rank alone, timed in the same run), and the
-speedup over eager at N=1 / N. Records that did not run say why. Training records are left out.
+the backward pass or after it, buckets, the weights computed and all-reduced in chunks, dtype), one
+rank alone (rank 0's step in a world of one, timed in the same run while the other ranks waited),
+the step at N (the slowest rank), the scaling efficiency (the ratio of those two medians, with its
+95% bootstrap interval; above 100% marked * with the record's reason under the table), the same
+step without any all-reduce (measured in the same run), the exposed all-reduce (their difference:
+what the backward pass did not hide), the all-reduce alone, and the speedup over eager at N.
+With --n1, a column more: the --n1 run's step (a run of its own, another process: not the
+scaling's baseline). Records that did not run say why. Training records are left out.
 Under the table, what the all-reduces ran on: the backend, its version and the environment variables
 that tuned it (NCCL_*, ...), as the run recorded them.
 
@@ -27,6 +30,18 @@ def us(value):
     if not is_number(value):
         return ""
     return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+
+
+def scaling(d):
+    """'81% (79-83%)': the scaling efficiency with its interval; '104%*' above 100%."""
+    value = d.get("scaling_efficiency")
+    if not is_number(value):
+        return ""
+    text = f"{100 * value:.0f}%" + ("*" if value > 1.0 else "")
+    ci = d.get("scaling_efficiency_ci95")
+    if isinstance(ci, list) and len(ci) == 2 and all(is_number(v) for v in ci):
+        text += f" ({100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)"
+    return text
 
 
 def speedup(value):
@@ -82,7 +97,7 @@ def communication(d):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results.json of the run with N ranks")
-    parser.add_argument("--n1", help="results.json of the same suite with --nproc 1 (the N=1 step column)")
+    parser.add_argument("--n1", help="results.json of the same suite with --nproc 1 (a column of its own)")
     parser.add_argument("--title", default="", help="a line printed above the table")
     args = parser.parse_args(argv)
 
@@ -101,10 +116,13 @@ def main(argv):
     env = document.get("environment") or {}
     print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
           f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
-    print(f"| case | variant | gradients | N=1 step (us) | N={world} step, slowest rank (us) | "
+    n1_header = " N=1 run, its own process (us) |" if one else ""
+    print(f"| case | variant | gradients | one rank alone (us) | N={world} step, slowest rank (us) | "
+          f"scaling efficiency at N={world} (one rank alone / N={world} step) | "
           f"without all-reduce at N={world} (us) | exposed all-reduce at N={world} (us) | "
-          f"all-reduce alone at N={world} (us) | scaling efficiency at N={world} | speedup vs eager at N=1 / N={world} |")
-    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
+          f"all-reduce alone at N={world} (us) | speedup vs eager at N={world} |{n1_header}")
+    print("|---|---|---|--:|--:|--:|--:|--:|--:|--:|" + ("--:|" if one else ""))
+    above = []
     for r in records:
         d = r["data_parallel"]
         n1 = one.get((r["case"], r["variant"]))
@@ -112,20 +130,24 @@ def main(argv):
         if r.get("status") != "ok":
             cells = [r["case"], r["variant"], gradients(d), f"{r.get('status')}: {r.get('reason', '')}"] + [""] * 6
         else:
-            efficiency = d.get("scaling_efficiency")
             cells = [
                 r["case"],
                 r["variant"],
                 gradients(d),
-                us(n1["data_parallel"].get("slowest_median_us")) if n1_ok else "",
+                us(d.get("one_rank_us")),
                 us(d.get("slowest_median_us")),
+                scaling(d),
                 us(d.get("no_all_reduce_us")),
                 us(d.get("exposed_all_reduce_us")),
                 us(d.get("all_reduce_us")),
-                f"{100 * efficiency:.0f}%" if is_number(efficiency) else "",
-                f"{speedup(n1.get('speedup_vs_eager') if n1_ok else None)} / {speedup(r.get('speedup_vs_eager'))}",
+                speedup(r.get("speedup_vs_eager")),
             ]
+            above += [f"{r['case']} / {r['variant']}: {w}" for w in r.get("warnings", []) if "is above 100%" in w]
+        if one:
+            cells.append(us(n1["data_parallel"].get("slowest_median_us")) if n1_ok else "")
         print("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    for line in above:
+        print(f"\n\\* {line}")
     seen = []
     for r in records:
         text = communication(r["data_parallel"])

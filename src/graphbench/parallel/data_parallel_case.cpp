@@ -211,10 +211,10 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   trace_variants(timed, context, comm.rank());
   summarize_timing(timed, instance->cost(), environment);
   DataParallelTimings timings;
-  timings.rank_median_us = gather_rank_medians(comm, timed);
-  std::map<std::string, double> own;
+  timings.ranks = gather_rank_timings(comm, timed);
+  std::map<std::string, std::vector<double>> own;
   for (const TimedVariant& t : timed.timed) {
-    if (t.error.empty()) own[t.name] = stats::summarize(t.device_us).median;
+    if (t.error.empty()) own[t.name] = t.device_us;
   }
   // The runners (and their graphs) are no longer needed.
   for (auto& runner : timed.runners) runner.reset();

@@ -35,7 +35,7 @@ NoAllReduceTiming time_without_all_reduce(Communicator& communicator, const Work
   }
   const SamplingAgreement agreement = sampling_agreement(communicator);
   const TimedCase timed = time_variants(*instance, timed_variants, spec, context, &agreement);
-  out.rank_median_us = gather_rank_medians(communicator, timed);
+  out.rank_median_us = gather_rank_timings(communicator, timed).median_us;
   return out;
 }
 

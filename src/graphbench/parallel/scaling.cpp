@@ -5,6 +5,7 @@
 #include "graphbench/parallel/all_reduce_alone.h"
 #include "graphbench/parallel/environment_variables.h"
 #include "graphbench/suite/gradient_sync_fields.h"
+#include "graphbench/stats/bootstrap.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
 
@@ -21,15 +22,30 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double median_of(const TimedVariant& t) {
-  return t.error.empty() && !t.device_us.empty() ? stats::summarize(t.device_us).median : kNaN;
+double median_of(const std::vector<double>& samples) {
+  return samples.empty() ? kNaN : stats::summarize(samples).median;
 }
 
-// Medians by name, as JSON text (NaN as null).
-std::string medians_text(const std::map<std::string, double>& medians) {
+// Samples by name, as JSON text.
+std::string samples_text(const std::map<std::string, std::vector<double>>& samples) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, value] : medians) j[name] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+  for (const auto& [name, values] : samples) j[name] = values;
   return j.dump();
+}
+
+std::map<std::string, std::vector<double>> samples_from_json(const nlohmann::json& j) {
+  std::map<std::string, std::vector<double>> out;
+  for (const auto& item : j.items()) out[item.key()] = item.value().get<std::vector<double>>();
+  return out;
+}
+
+// This rank's samples of every variant that timed without error.
+std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed) {
+  std::map<std::string, std::vector<double>> out;
+  for (const TimedVariant& t : timed.timed) {
+    if (t.error.empty() && !t.device_us.empty()) out[t.name] = t.device_us;
+  }
+  return out;
 }
 
 // The largest of a variant's medians over the ranks; none when it is missing or failed on a rank.
@@ -42,28 +58,41 @@ std::optional<double> slowest_of(const std::map<std::string, std::vector<double>
   return *std::max_element(it->second.begin(), it->second.end());
 }
 
-std::map<std::string, double> medians_from_text(const std::string& text) {
-  std::map<std::string, double> out;
-  const auto j = nlohmann::json::parse(text);
-  for (const auto& item : j.items()) out[item.key()] = item.value().is_number() ? item.value().get<double>() : kNaN;
-  return out;
+// Why a scaling efficiency above 100% can be printed: the N-rank step beat one rank alone.
+std::string above_one_note(const DataParallelFigures& d, bool host_bound) {
+  std::string why;
+  if (d.scaling_ci95 && d.scaling_ci95->low <= 1.0) {
+    why = fmt::format("its interval ({:.0f}-{:.0f}%) reaches 100%: within the noise of the two medians",
+                      100.0 * d.scaling_ci95->low, 100.0 * d.scaling_ci95->high);
+  } else if (host_bound) {
+    why = "the step is host-bound, so both figures are the host's speed, which differed between rank 0 alone "
+          "and the ranks together";
+  } else {
+    why = "why is not established (a trace of both phases would show it: --trace)";
+  }
+  return fmt::format("scaling efficiency {:.0f}% is above 100%: the slowest rank's step with {} ranks ({:.1f} us) "
+                     "was faster than rank 0's alone ({:.1f} us); {}",
+                     100.0 * *d.scaling_efficiency, d.world_size, d.slowest_median_us, *d.one_rank_us, why);
 }
 
 }  // namespace
 
-std::map<std::string, std::vector<double>> gather_rank_medians(Communicator& communicator, const TimedCase& timed) {
-  std::map<std::string, double> mine;
-  for (const TimedVariant& t : timed.timed) mine[t.name] = median_of(t);
-  std::map<std::string, std::vector<double>> by_variant;
-  const auto all = communicator.gather_to_rank0(medians_text(mine));
+RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& timed) {
+  std::map<std::string, std::vector<double>> mine;
+  for (const TimedVariant& t : timed.timed) mine[t.name] = t.error.empty() ? t.device_us : std::vector<double>();
+  RankTimings out;
+  const auto all = communicator.gather_to_rank0(samples_text(mine));
   for (std::size_t r = 0; r < all.size(); ++r) {
-    for (const auto& [name, median] : medians_from_text(all[r])) {
-      auto& ranks = by_variant[name];
-      ranks.resize(all.size(), kNaN);
-      ranks[r] = median;
+    for (const auto& [name, samples] : samples_from_json(nlohmann::json::parse(all[r]))) {
+      auto& medians = out.median_us[name];
+      auto& sampled = out.samples_us[name];
+      medians.resize(all.size(), kNaN);
+      sampled.resize(all.size());
+      medians[r] = median_of(samples);
+      sampled[r] = samples;
     }
   }
-  return by_variant;
+  return out;
 }
 
 std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
@@ -88,14 +117,15 @@ std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Commun
   sample_interleaved(timed, spec.sampling, timer, {}, &agreement);
   std::map<std::string, double> medians;
   for (const TimedVariant& t : timed) {
-    if (t.error.empty()) medians[t.name] = median_of(t);
+    if (t.error.empty()) medians[t.name] = median_of(t.device_us);
   }
   return medians;
 }
 
 OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator, const Workload& workload,
                               const CaseSpec& spec, const CaseContext& context, const ModelStore& initial_params,
-                              const std::vector<VariantRecord>& variants, const std::map<std::string, double>& own) {
+                              const std::vector<VariantRecord>& variants,
+                              const std::map<std::string, std::vector<double>>& own) {
   if (communicator->world_size() == 1) return OneRankBaseline{own, ""};
   const std::string key = "one_rank/" + spec.name;
   if (communicator->rank() != 0) {
@@ -104,7 +134,7 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
                        std::chrono::milliseconds(static_cast<std::int64_t>(4000.0 * spec.sampling.max_time_s)) +
                        std::chrono::minutes(1);
     const auto j = nlohmann::json::parse(communicator->store_get(key, limit));
-    return OneRankBaseline{medians_from_text(j.at("medians").dump()), j.at("error").get<std::string>()};
+    return OneRankBaseline{samples_from_json(j.at("samples")), j.at("error").get<std::string>()};
   }
   OneRankBaseline baseline;
   try {
@@ -126,16 +156,14 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
       }
       // The graphs of the solo group end before it does (see Communicator::shutdown).
       const TimedCase timed = time_variants(*instance, alone, spec, context);
-      for (const TimedVariant& t : timed.timed) {
-        if (t.error.empty()) baseline.median_us[t.name] = median_of(t);
-      }
+      baseline.samples_us = samples_of(timed);
     }
     solo->shutdown();
   } catch (const std::exception& e) {
-    baseline.median_us.clear();
+    baseline.samples_us.clear();
     baseline.error = e.what();
   }
-  nlohmann::json message = {{"medians", nlohmann::json::parse(medians_text(baseline.median_us))},
+  nlohmann::json message = {{"samples", nlohmann::json::parse(samples_text(baseline.samples_us))},
                             {"error", baseline.error}};
   communicator->store_set(key, message.dump());
   return baseline;
@@ -153,7 +181,6 @@ DataParallelFigures world_figures(const Communicator& communicator) {
 void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
                                 const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator) {
-  const std::map<std::string, double>& one_rank_us = timings.one_rank.median_us;
   std::int64_t gradient_bytes = 0;
   for (const auto& g : instance.gradient_specs()) {
     gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
@@ -174,16 +201,16 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
     d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
     d.chunked_gradients = instance.chunked_gradients();
     d.grad_transport = sync.transport;
-    const std::optional<double> slowest = slowest_of(timings.rank_median_us, name);
+    const std::optional<double> slowest = slowest_of(timings.ranks.median_us, name);
     if (slowest) {
-      d.rank_median_us = timings.rank_median_us.at(name);
+      d.rank_median_us = timings.ranks.median_us.at(name);
       std::vector<double> sorted = d.rank_median_us;
       d.median_us = stats::summarize(sorted).median;
       d.slowest_rank = static_cast<int>(std::max_element(d.rank_median_us.begin(), d.rank_median_us.end()) -
                                         d.rank_median_us.begin());
       d.slowest_median_us = *slowest;
       d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
-    } else if (auto it = timings.rank_median_us.find(name); it != timings.rank_median_us.end()) {
+    } else if (auto it = timings.ranks.median_us.find(name); it != timings.ranks.median_us.end()) {
       d.rank_median_us = it->second;
     }
     const bool captured = timed.variants[i].variant.needs_cuda_graph();
@@ -192,9 +219,15 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
     }
     d.no_all_reduce_us = slowest_of(timings.no_all_reduce.rank_median_us, name);
     if (slowest && d.no_all_reduce_us) d.exposed_all_reduce_us = *slowest - *d.no_all_reduce_us;
-    if (auto it = one_rank_us.find(name); it != one_rank_us.end() && std::isfinite(it->second)) {
-      d.one_rank_us = it->second;
-      if (slowest) d.scaling_efficiency = it->second / d.slowest_median_us;
+    if (auto it = timings.one_rank.samples_us.find(name); it != timings.one_rank.samples_us.end() && !it->second.empty()) {
+      d.one_rank_us = median_of(it->second);
+      if (slowest) {
+        const std::vector<double>& slowest_samples = timings.ranks.samples_us.at(name)[d.slowest_rank];
+        const stats::RatioEstimate scaling = stats::ratio_of_medians(it->second, slowest_samples);
+        d.scaling_efficiency = scaling.ratio;
+        d.scaling_ci95 = scaling.ci95;
+        if (scaling.ratio > 1.0) r.warnings.push_back(above_one_note(d, r.host_bound.value_or(false)));
+      }
     }
     if (r.data_parallel) {  // the replica checks were filled before timing
       d.params_identical = r.data_parallel->params_identical;

@@ -15,9 +15,14 @@
 
 namespace graphbench::parallel {
 
-// Each timed variant's median step time on every rank, by variant name, then by rank (rank 0
-// only; empty elsewhere). A variant that failed on a rank has NaN there.
-std::map<std::string, std::vector<double>> gather_rank_medians(Communicator& communicator, const TimedCase& timed);
+// Each timed variant's step times on every rank, gathered to rank 0 (empty elsewhere): by variant
+// name, then by rank, the median and the samples it is the median of. A variant that failed on a
+// rank has NaN as its median there and no samples.
+struct RankTimings {
+  std::map<std::string, std::vector<double>> median_us;
+  std::map<std::string, std::vector<std::vector<double>>> samples_us;
+};
+RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& timed);
 
 // The gradient all-reduce alone, median per step on this rank: "eager" always, "graph" when CUDA
 // graphs can run. Sampled like the case (all ranks in step). The gradients are bucketed as the
@@ -28,22 +33,22 @@ std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Commun
                                                     const std::vector<std::size_t>& order, const CaseSpec& spec,
                                                     const CaseContext& context);
 
-// The variants' median step times in a world of one: rank 0 alone (a process group of its own),
-// the same batch, while the other ranks wait. Every rank gets the medians (by variant name; a
-// variant that failed alone is missing) and why the baseline failed, if it did. With one rank,
-// nothing runs: `own` is the answer.
+// The variants' step times in a world of one: rank 0 alone (a process group of its own), the same
+// batch, while the other ranks wait. Every rank gets the samples (by variant name; a variant that
+// failed alone is missing) and why the baseline failed, if it did. With one rank, nothing runs:
+// `own` (this rank's samples) is the answer.
 struct OneRankBaseline {
-  std::map<std::string, double> median_us;
+  std::map<std::string, std::vector<double>> samples_us;
   std::string error;
 };
 OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator, const Workload& workload,
-                                            const CaseSpec& spec, const CaseContext& context,
-                                            const ModelStore& initial_params, const std::vector<VariantRecord>& variants,
-                                            const std::map<std::string, double>& own);
+                              const CaseSpec& spec, const CaseContext& context, const ModelStore& initial_params,
+                              const std::vector<VariantRecord>& variants,
+                              const std::map<std::string, std::vector<double>>& own);
 
 // What the figures are made of, besides the timed step (rank 0 holds the gathered ones).
 struct DataParallelTimings {
-  std::map<std::string, std::vector<double>> rank_median_us;  // the step, by variant, by rank
+  RankTimings ranks;  // the step, by variant, by rank
   NoAllReduceTiming no_all_reduce;
   std::map<std::string, double> all_reduce_us;  // "eager", "graph"
   OneRankBaseline one_rank;

@@ -170,10 +170,14 @@ struct DataParallelFigures {
   // all-reduce time the backward pass did not hide (noise can make it slightly negative).
   std::optional<double> no_all_reduce_us;
   std::optional<double> exposed_all_reduce_us;
-  // The same variant in a world of one (rank 0 alone, the same batch), median; and
-  // one_rank_us / slowest_median_us: throughput with N ranks over N times that of one.
+  // The same variant in a world of one (rank 0 alone, the same batch, timed in this run while the
+  // other ranks waited), median; and the scaling efficiency, the ratio of two medians: one_rank_us
+  // over slowest_median_us (throughput with N ranks over N times that of one), with a 95% bootstrap
+  // interval from the two sample sets (the one-rank step's and the slowest rank's). Files written
+  // before the interval existed read none.
   std::optional<double> one_rank_us;
   std::optional<double> scaling_efficiency;
+  std::optional<stats::Interval> scaling_ci95;
   // Params after the validation steps: bit-identical on every rank (an all-reduce of fingerprints),
   // and their largest difference from one process training on the whole global batches.
   bool params_identical = false;

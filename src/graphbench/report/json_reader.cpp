@@ -316,6 +316,7 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");
   out.one_rank_us = d.optional_number("one_rank_us");
   out.scaling_efficiency = d.optional_number("scaling_efficiency");
+  out.scaling_ci95 = read_interval(d, "scaling_efficiency_ci95");
   if (const json* same = d.find("params_identical")) {
     if (!same->is_boolean()) d.fail_expected(d.pointer("params_identical"), "true or false", *same);
     out.params_identical = same->get<bool>();

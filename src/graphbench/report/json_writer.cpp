@@ -22,6 +22,10 @@ json optional_number(const std::optional<double>& value) {
 }
 
 // A positive figure, or null when it is 0 (nothing measured).
+json optional_interval(const std::optional<stats::Interval>& i) {
+  return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);
+}
+
 json positive_or_null(double value) { return value > 0.0 ? number_or_null(value) : json(nullptr); }
 
 json numbers_to_json(const std::vector<double>& values) {
@@ -135,6 +139,7 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"exposed_all_reduce_us", optional_number(d.exposed_all_reduce_us)},
           {"one_rank_us", optional_number(d.one_rank_us)},
           {"scaling_efficiency", optional_number(d.scaling_efficiency)},
+          {"scaling_efficiency_ci95", optional_interval(d.scaling_ci95)},
           {"params_identical", d.params_identical},
           {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
 }
@@ -199,10 +204,6 @@ json energy_to_json(const EnergyPerStep& e) {
           {"seconds", number_or_null(e.seconds)},
           {"update_interval_ms", optional_number(e.update_interval_ms)},
           {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)}};
-}
-
-json optional_interval(const std::optional<stats::Interval>& i) {
-  return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);
 }
 
 json repetitions_to_json(const Repetitions& reps) {

@@ -339,6 +339,14 @@ std::string gradient_sync_text(const DataParallelFigures& d) {
   return text;
 }
 
+// "81% (79-83%)": the scaling efficiency and its interval; "103%* (99-106%)" above 100%.
+std::string scaling_text(const DataParallelFigures& d) {
+  if (!d.scaling_efficiency) return "";
+  std::string text = fmt::format("{:.0f}%{}", 100.0 * *d.scaling_efficiency, *d.scaling_efficiency > 1.0 ? "*" : "");
+  if (d.scaling_ci95) text += fmt::format(" ({:.0f}-{:.0f}%)", 100.0 * d.scaling_ci95->low, 100.0 * d.scaling_ci95->high);
+  return text;
+}
+
 std::vector<std::string> data_parallel_row(const ResultRecord& r) {
   const DataParallelFigures& d = *r.data_parallel;
   if (r.status != RecordStatus::kOk) {
@@ -357,7 +365,7 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           gradient_sync_text(d),
           human(d.samples_per_second),
           optional(d.one_rank_us),
-          d.scaling_efficiency ? fmt::format("{:.0f}%", 100.0 * *d.scaling_efficiency) : "",
+          scaling_text(d),
           r.speedup_vs_eager ? speedup(*r.speedup_vs_eager) : "",
           identical,
           fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
@@ -379,10 +387,13 @@ void append_data_parallel(std::string& out, const RunReport& report, Style style
   out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
          "Without all-reduce: the same step on each rank's shard alone, timed in the same run; exposed "
          "all-reduce: the world's step minus that, the communication the backward pass did not hide. "
-         "Scaling efficiency: samples/s with N ranks over N times those of one rank alone.\n\n";
+         "Scaling efficiency: the ratio of two medians, rank 0 alone's step (one rank, timed in the same run "
+         "while the other ranks waited) over the slowest rank's step with N ranks, that is samples/s with N "
+         "ranks over N times those of one; in brackets its 95% bootstrap interval; above 100% is marked * "
+         "and the record's warnings say why.\n\n";
   TextTable table({{"case", L}, {"variant", L}, {"ranks", R}, {"step median / slowest rank (us)", R},
                    {"without all-reduce (us)", R}, {"exposed all-reduce (us)", R}, {"all-reduce alone (us)", R},
-                   {"gradients", L}, {"samples/s", R}, {"one rank (us)", R}, {"scaling efficiency", R},
+                   {"gradients", L}, {"samples/s", R}, {"one rank alone (us)", R}, {"scaling efficiency", R},
                    {"speedup vs eager", R}, {"params identical (max error vs one process)", R}, {"global batch", R}});
   std::vector<std::string> communication;  // distinct, in order of first use
   for (const auto& r : report.records) {
