@@ -20,9 +20,12 @@ from check_support import check, finish, package_on_path
 
 
 def check_cases(baseline, source_dir):
-    cases = {c["name"]: c for c in baseline.linear_dropout_cases(os.path.join(source_dir, "configs", "ddp.json"))}
-    check(sorted(cases) == ["ddp-linear-dropout-large", "ddp-linear-dropout-small"],
-          f"the Linear+Dropout training cases of configs/ddp.json: {sorted(cases)}")
+    cases = {c["name"]: c for c in baseline.step_cases(os.path.join(source_dir, "configs", "ddp.json"))}
+    check(sorted(cases) == ["ddp-linear-dropout-large", "ddp-linear-dropout-small", "ddp-mnist-step"],
+          f"the Linear+Dropout training cases and the MNIST step of configs/ddp.json: {sorted(cases)}")
+    mnist = cases.get("ddp-mnist-step", {})
+    check((mnist.get("model"), mnist.get("batch"), mnist.get("lr"), mnist.get("momentum"), mnist.get("grad_bucket_mb")) ==
+          ("mnist", 64, 0.01, 0.5, 25.0), f"the MNIST step case: {mnist}")
     large = cases.get("ddp-linear-dropout-large", {})
     check((large.get("batch"), large.get("in_features"), large.get("hidden"), large.get("out_features")) == (640, 4096, 2048, 1024),
           f"the large case's layers: {large}")
@@ -37,7 +40,7 @@ def check_defaults(baseline, work_dir):
     path = os.path.join(work_dir, "defaults.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"cases": [{"name": "d", "workload": "linear_dropout"}]}, f)
-    (case,) = baseline.linear_dropout_cases(path)
+    (case,) = baseline.step_cases(path)
     got = (case["batch"], case["in_features"], case["hidden"], case["out_features"], case["lr"], case["dropout"])
     check(got == (32, 128, 256, 16, 0.1, [0.2, 0.1]), f"the defaults of a bare case: {got}")
 
@@ -56,7 +59,8 @@ def check_bad_input(source_dir, work_dir):
     for args, message in (
             (["--config", os.path.join(work_dir, "nope.json")], "nope.json: cannot read the suite file"),
             (["--config", ddp, "--cases", "no-such-case"], 'configs/ddp.json: --cases: no case named "no-such-case"'),
-            (["--config", ddp, "--cases", "ddp-mnist-step"], '"ddp-mnist-step" is not a linear_dropout training case'),
+            (["--config", ddp, "--cases", "ddp-mnist-tutorial"],
+             '"ddp-mnist-tutorial" is neither a linear_dropout training case nor an mnist step case'),
             (["--config", bad_batch], "bad_batch.json: /cases/0/batch: expected a positive integer, got 0"),
             (["--config", adam], "adam.json: /cases/0/optimizer: this baseline builds SGD only"),
             (["--config", ddp, "--nproc", "0"], "--nproc must be at least 1")):
@@ -65,13 +69,21 @@ def check_bad_input(source_dir, work_dir):
 
 
 def check_table(baseline, source_dir):
-    cases = baseline.linear_dropout_cases(os.path.join(source_dir, "configs", "ddp.json"), ["ddp-linear-dropout-large"])
+    cases = baseline.step_cases(os.path.join(source_dir, "configs", "ddp.json"), ["ddp-linear-dropout-large"])
     one = {"ddp-linear-dropout-large": {"eager_us": 1000.0, "graph_us": 900.0}}
     many = {"ddp-linear-dropout-large": {"eager_us": 1250.0, "graph_us": 1000.0, "params_identical": True,
                                          "eager_us_per_rank": [1250.0, 1240.0], "graph_us_per_rank": [990.0, 1000.0]}}
     rows = baseline.combine(cases, one, many, 2)
     graph = rows["ddp-linear-dropout-large"]["graph"]
-    check(graph == {"n1_us": 900.0, "n2_us": 1000.0, "scaling_efficiency": 0.9}, f"the graph row: {graph}")
+    check(graph == {"n1_us": 900.0, "n2_us": 1000.0, "scaling_efficiency": 0.9, "scaling_efficiency_ci95": None},
+          f"the graph row: {graph}")
+    # With samples: the ratio of their medians and an interval around it.
+    sampled = baseline.combine(cases, {"ddp-linear-dropout-large": {"graph_us": 900.0, "graph_samples_us": [890.0, 900.0, 910.0]}},
+                               {"ddp-linear-dropout-large": {"graph_us": 1000.0, "graph_samples_us": [990.0, 1000.0, 1020.0]}}, 2)
+    g = sampled["ddp-linear-dropout-large"]["graph"]
+    check(g["scaling_efficiency"] == 0.9 and g["scaling_efficiency_ci95"][0] <= 0.9 <= g["scaling_efficiency_ci95"][1]
+          and g["scaling_efficiency_ci95"][0] >= 890.0 / 1020.0 and g["scaling_efficiency_ci95"][1] <= 910.0 / 990.0,
+          f"the sampled graph row: {g}")
     check(rows["ddp-linear-dropout-large"]["params_identical"] is True, "params_identical carried over")
     # graphbench's committed two-GPU run of the same case, beside it.
     figures = baseline.graphbench_figures(os.path.join(source_dir, "results", "NVIDIA-H200x2", "ddp-n2", "results.json"))

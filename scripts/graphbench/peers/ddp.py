@@ -1,13 +1,15 @@
-"""PyTorch's own figures for the data-parallel Linear+Dropout steps of a graphbench suite:
-DistributedDataParallel, eager and captured whole in torch.cuda.graph, on one rank and on N.
+"""PyTorch's own figures for the data-parallel training steps of a graphbench suite (Linear+Dropout
+and MNIST): DistributedDataParallel, eager and captured whole in torch.cuda.graph, on one rank and on N.
 
     python3 scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 -o python-ddp.json \\
         [--cases ddp-linear-dropout-large] [--graphbench graphbench-out/ddp-n2/results.json]
 
-Every linear_dropout training case of the suite is built in Python as graphbench builds it:
-Linear(in_features, hidden), Dropout, Linear(hidden, out_features), Dropout, MSE loss, SGD (lr,
-momentum, weight_decay), `batch` rows per rank (random inputs and weights, seeded by rank: timing
-does not depend on them). With N ranks the model is wrapped in DistributedDataParallel with the
+Every linear_dropout training case and every mnist step case (not the epochs of a "training"
+case) of the suite is built in Python as graphbench builds it: Linear(in_features, hidden),
+Dropout, Linear(hidden, out_features), Dropout, MSE loss; or the LibTorch MNIST example's Net
+(two convolutions, the second with Dropout2d, max-pooling, two Linears with dropout, log_softmax)
+with the NLL loss on 1x28x28 images; SGD (lr, momentum, weight_decay); `batch` rows per rank
+(random inputs and weights, seeded by rank: timing does not depend on them). With N ranks the model is wrapped in DistributedDataParallel with the
 case's buckets (grad_bucket_mb, else DDP's 25 MiB; gradient_as_bucket_view), which overlaps each
 bucket's all-reduce with the backward pass; one rank runs the plain model (no DDP), the baseline
 of the scaling efficiency.
@@ -33,6 +35,7 @@ import argparse
 import datetime
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -46,6 +49,8 @@ PROG = "python_ddp_baseline.py"
 # The workload's sizes and their defaults where a case leaves them out, as graphbench's linear_dropout has them.
 LAYERS = {"batch": 32, "in_features": 128, "hidden": 256, "out_features": 16}
 DEFAULT_LR = 0.1
+# The mnist workload's step defaults (the LibTorch example's).
+MNIST = {"batch": 64, "lr": 0.01, "momentum": 0.5}
 
 
 def parse_args(argv):
@@ -68,7 +73,7 @@ def parse_args(argv):
     return args
 
 
-def linear_dropout_cases(path, names=None):
+def step_cases(path, names=None):
     """The linear_dropout training cases of suite `path` (the suite's defaults applied), in suite
     order; `names` (a list) selects some and must all be such cases. Raises BadInput naming the
     file and the field."""
@@ -85,6 +90,9 @@ def linear_dropout_cases(path, names=None):
     found = {}
     for i, raw in enumerate(suite["cases"]):
         case = {**defaults, **raw}
+        if case.get("workload") == "mnist" and case.get("mode", "train") == "train" and case.get("kind") != "training":
+            found[case.get("name")] = mnist_case(path, i, case)
+            continue
         if case.get("workload") != "linear_dropout" or case.get("mode", "train") != "train":
             found.setdefault(case.get("name"), None)
             continue
@@ -98,7 +106,7 @@ def linear_dropout_cases(path, names=None):
         if case.get("optimizer", "sgd") != "sgd":
             raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
         found[case["name"]] = {
-            "name": case["name"], **{field: case[field] for field in LAYERS},
+            "name": case["name"], "model": "linear_dropout", **{field: case[field] for field in LAYERS},
             "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", DEFAULT_LR)),
             "momentum": float(case.get("momentum", 0.0)), "weight_decay": float(case.get("weight_decay", 0.0)),
             "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0)),
@@ -106,14 +114,15 @@ def linear_dropout_cases(path, names=None):
     if names is None:
         cases = [c for c in found.values() if c is not None]
         if not cases:
-            raise BadInput(f"{path}: no linear_dropout training case")
+            raise BadInput(f"{path}: no linear_dropout training case and no mnist step case")
         return cases
     cases = []
     for name in names:
         if name not in found:
             raise BadInput(f"{path}: --cases: no case named {json.dumps(name)}")
         if found[name] is None:
-            raise BadInput(f"{path}: --cases: {json.dumps(name)} is not a linear_dropout training case")
+            raise BadInput(f"{path}: --cases: {json.dumps(name)} is neither a linear_dropout training case nor an "
+                           "mnist step case")
         cases.append(found[name])
     return cases
 
@@ -122,13 +131,46 @@ def linear_dropout_cases(path, names=None):
 # One rank (started by torch.distributed.run)
 
 
-def median_us(step, options):
+def mnist_net():
+    """The LibTorch MNIST example's Net, as graphbench's mnist workload builds it."""
+    from torch import nn
+    from torch.nn import functional as F
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(1, 10, 5), nn.Conv2d(10, 20, 5)
+            self.conv2_drop = nn.Dropout2d()
+            self.fc1, self.fc2 = nn.Linear(320, 50), nn.Linear(50, 10)
+
+        def forward(self, x):
+            x = F.relu(F.max_pool2d(self.conv1(x), 2))
+            x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
+            x = F.relu(self.fc1(x.view(-1, 320)))
+            x = F.dropout(x, p=0.5, training=self.training)
+            return F.log_softmax(self.fc2(x), dim=1)
+
+    return Net()
+
+
+def samples_us(step, options):
     import torch
 
     for _ in range(options["warmup"]):
         step()
     torch.cuda.synchronize()
-    return statistics.median(sample_us(step, options["calls"]) for _ in range(options["samples"]))
+    return [sample_us(step, options["calls"]) for _ in range(options["samples"])]
+
+
+def ratio_of_medians(numerator, denominator, resamples=2000, seed=0):
+    """median(numerator) / median(denominator) and a 95% percentile bootstrap interval, each sample
+    set resampled on its own (as graphbench's scaling efficiency is)."""
+    rng = random.Random(seed)
+    point = statistics.median(numerator) / statistics.median(denominator)
+    ratios = sorted(statistics.median(rng.choices(numerator, k=len(numerator))) /
+                    statistics.median(rng.choices(denominator, k=len(denominator))) for _ in range(resamples))
+    low, high = ratios[int(0.025 * resamples)], ratios[int(0.975 * resamples) - 1]
+    return point, [min(low, point), max(high, point)]
 
 
 def measure_case(case, rank, world, local_rank, options):
@@ -137,12 +179,19 @@ def measure_case(case, rank, world, local_rank, options):
     from torch import nn
 
     torch.manual_seed(0)  # the same initial params on every rank
-    model = nn.Sequential(nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
-                          nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1])).cuda()
-    torch.manual_seed(1000 + rank)  # each rank its own shard
-    x = torch.randn(case["batch"], case["in_features"], device="cuda")
-    target = torch.randn(case["batch"], case["out_features"], device="cuda")
-    loss_fn = nn.MSELoss()
+    if case.get("model") == "mnist":
+        model = mnist_net().cuda()
+        torch.manual_seed(1000 + rank)  # each rank its own shard
+        x = torch.randn(case["batch"], 1, 28, 28, device="cuda")
+        target = torch.randint(0, 10, (case["batch"],), device="cuda")
+        loss_fn = nn.NLLLoss()
+    else:
+        model = nn.Sequential(nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
+                              nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1])).cuda()
+        torch.manual_seed(1000 + rank)  # each rank its own shard
+        x = torch.randn(case["batch"], case["in_features"], device="cuda")
+        target = torch.randn(case["batch"], case["out_features"], device="cuda")
+        loss_fn = nn.MSELoss()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -162,17 +211,18 @@ def measure_case(case, rank, world, local_rank, options):
         for _ in range(11):  # DDP wants 11 eager steps before a capture
             step()
     torch.cuda.current_stream().wait_stream(side)
-    eager = median_us(step, options)
+    eager = samples_us(step, options)
     graph = torch.cuda.CUDAGraph()
     optimizer.zero_grad(set_to_none=True)
     with torch.cuda.graph(graph):
         loss = step()
-    replayed = median_us(graph.replay, options)
+    replayed = samples_us(graph.replay, options)
     torch.cuda.synchronize()
     if not torch.isfinite(loss).item():
         raise RuntimeError(f"{case['name']}: the replayed step's loss is {loss.item()}")
     checksum = sum(p.detach().double().sum().item() for p in model.parameters())
-    return {"eager_us": eager, "graph_us": replayed, "params_checksum": checksum}
+    return {"eager_us": statistics.median(eager), "graph_us": statistics.median(replayed),
+            "eager_samples_us": eager, "graph_samples_us": replayed, "params_checksum": checksum}
 
 
 def worker(spec_path):
@@ -193,8 +243,10 @@ def worker(spec_path):
         if world > 1:
             ranks = [None] * world
             dist.all_gather_object(ranks, mine)
+        slowest = {v: max(ranks, key=lambda r: r[f"{v}_us"]) for v in ("eager", "graph")}
         results[case["name"]] = {
-            "eager_us": max(r["eager_us"] for r in ranks), "graph_us": max(r["graph_us"] for r in ranks),
+            "eager_us": slowest["eager"]["eager_us"], "graph_us": slowest["graph"]["graph_us"],
+            "eager_samples_us": slowest["eager"]["eager_samples_us"], "graph_samples_us": slowest["graph"]["graph_samples_us"],
             "eager_us_per_rank": [r["eager_us"] for r in ranks], "graph_us_per_rank": [r["graph_us"] for r in ranks],
             "params_identical": len({r["params_checksum"] for r in ranks}) == 1,
         }
@@ -210,6 +262,20 @@ def worker(spec_path):
 
 # ---------------------------------------------------------------------------------------------
 # The launcher
+
+
+def mnist_case(path, i, case):
+    """An mnist step case of suite `path` (case number i, the suite's defaults applied)."""
+    out = {"name": case["name"], "model": "mnist", "dropout": [0.5, 0.5], "weight_decay": 0.0,
+           "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0))}
+    for field, default in MNIST.items():
+        value = case.get(field, default)
+        if field == "batch" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise BadInput(f"{path}: /cases/{i}/batch: expected a positive integer, got {json.dumps(value)}")
+        out[field] = value
+    if case.get("optimizer", "sgd") != "sgd":
+        raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
+    return out
 
 
 def run_ranks(nproc, cases, args, work_dir):
@@ -255,10 +321,14 @@ def combine(cases, one, many, nproc):
         name = case["name"]
         entry = {"batch_per_rank": case["batch"], "grad_bucket_mb": case["grad_bucket_mb"]}
         for variant in ("eager", "graph"):
-            t1 = one.get(name, {}).get(f"{variant}_us") if isinstance(one, dict) else None
-            tn = many.get(name, {}).get(f"{variant}_us") if isinstance(many, dict) else None
+            got1 = one.get(name, {}) if isinstance(one, dict) else {}
+            gotn = many.get(name, {}) if isinstance(many, dict) else {}
+            t1, tn = got1.get(f"{variant}_us"), gotn.get(f"{variant}_us")
+            s1, sn = got1.get(f"{variant}_samples_us"), gotn.get(f"{variant}_samples_us")
             entry[variant] = {"n1_us": t1, f"n{nproc}_us": tn,
-                              "scaling_efficiency": t1 / tn if t1 and tn else None}
+                              "scaling_efficiency": t1 / tn if t1 and tn else None, "scaling_efficiency_ci95": None}
+            if s1 and sn:  # the ratio of the two medians, with its interval
+                entry[variant]["scaling_efficiency"], entry[variant]["scaling_efficiency_ci95"] = ratio_of_medians(s1, sn)
         if isinstance(many, dict) and name in many:
             entry["params_identical"] = many[name].get("params_identical")
             entry["per_rank"] = {v: many[name].get(f"{v}_us_per_rank") for v in ("eager", "graph")}
@@ -270,8 +340,10 @@ def table(rows, nproc, graphbench):
     def us(v):
         return "" if v is None else f"{v:.1f}" if v < 100 else f"{v:.0f}"
 
-    def share(v):
-        return "" if v is None else f"{100 * v:.0f}%"
+    def share(v, ci=None):
+        if v is None:
+            return ""
+        return f"{100 * v:.0f}%" + (f" ({100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)" if ci else "")
 
     head, rule = "| case | variant | Python N=1 (us) |", "|---|---|--:|"
     if nproc > 1:
@@ -286,7 +358,7 @@ def table(rows, nproc, graphbench):
             e = entry[variant]
             line = f"| {name} | {variant} | {us(e['n1_us'])} |"
             if nproc > 1:
-                line += f" {us(e[f'n{nproc}_us'])} | {share(e['scaling_efficiency'])} |"
+                line += f" {us(e[f'n{nproc}_us'])} | {share(e['scaling_efficiency'], e.get('scaling_efficiency_ci95'))} |"
             if graphbench is not None:
                 step, scaling = graphbench.get((name, variant), (None, None))
                 line += f" {us(step)} | {share(scaling)} |"
@@ -311,7 +383,7 @@ def main(argv):
         return worker(args.worker)
     try:
         names = [n for n in args.cases.split(",") if n] if args.cases else None
-        cases = linear_dropout_cases(args.config, names)
+        cases = step_cases(args.config, names)
         graphbench = graphbench_figures(args.graphbench) if args.graphbench else None
     except BadInput as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
