@@ -326,13 +326,20 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
                   kEagerSpreadRuns, budget_s);
   std::optional<EagerRuns> eager_without_randomness;
   bool eager_widened = false;
-  int index = 1;
+  // Each variant's run index is its place in the case (eager's is 1); the variants that replay a CUDA
+  // graph are validated first, so that a time limit leaves out the others (static) before them.
+  std::vector<std::pair<const VariantRecord*, int>> order;
+  int place = 1;
   for (const auto& v : variants) {
     if (v.variant.is_eager_baseline()) {
       if (spread_cut) v.record->warnings.push_back(spread_note);
       continue;
     }
-    ++index;
+    order.emplace_back(&v, ++place);
+  }
+  std::stable_partition(order.begin(), order.end(), [](const auto& o) { return o.first->variant.needs_cuda_graph(); });
+  for (const auto& [variant_record, index] : order) {
+    const VariantRecord& v = *variant_record;
     if (budget_s > 0) {
       if (const double spent = spent_s(); spent >= budget_s) {
         // Not validated, so not timed: the record says why and what would give it time.
