@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace graphbench::ops {
 
@@ -35,6 +36,13 @@ void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in,
   }
 }
 
+// Output i is input i for the first n inputs: the params, updated in place.
+std::vector<std::pair<int, int>> params_in_place(std::size_t n) {
+  std::vector<std::pair<int, int>> pairs;
+  for (std::size_t i = 0; i < n; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
+  return pairs;
+}
+
 class SgdOp final : public Op {
  public:
   SgdOp(std::size_t n, SgdOptions options) : n_(n), options_(options) {}
@@ -51,8 +59,7 @@ class SgdOp final : public Op {
     return out;
   }
   std::vector<std::pair<int, int>> in_place() const override {
-    std::vector<std::pair<int, int>> pairs;
-    for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
+    std::vector<std::pair<int, int>> pairs = params_in_place(n_);
     if (has_momentum()) {
       for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
     }
@@ -107,8 +114,7 @@ class AdamOp final : public Op {
     return out;
   }
   std::vector<std::pair<int, int>> in_place() const override {
-    std::vector<std::pair<int, int>> pairs;
-    for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
+    std::vector<std::pair<int, int>> pairs = params_in_place(n_);
     for (std::size_t i = 0; i < 2 * n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
     pairs.emplace_back(static_cast<int>(3 * n_), static_cast<int>(4 * n_));
     return pairs;
@@ -201,6 +207,19 @@ std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, c
   names.push_back(prefix + ".step'");
   auto outputs = b.add(std::make_shared<AdamOp>(params.size(), options), inputs, names);
   return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};
+}
+
+std::vector<ValueId> optimizer_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                                    const OptimizerChoice& choice) {
+  if (choice.name == "sgd") return sgd_step(b, params, grads, SgdOptions{choice.lr, choice.momentum, choice.weight_decay});
+  if (choice.name != "adam" && choice.name != "adamw") {
+    throw std::invalid_argument("optimizer_step: expected optimizer sgd, adam or adamw, got " + choice.name);
+  }
+  AdamOptions adam;
+  adam.lr = choice.lr;
+  adam.weight_decay = choice.weight_decay;
+  adam.decoupled_weight_decay = choice.name == "adamw";
+  return adam_step(b, params, grads, adam);
 }
 
 }  // namespace graphbench::ops
