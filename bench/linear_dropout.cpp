@@ -255,19 +255,10 @@ class LinearDropoutCase final : public bench::TrainingStepCase {
   at::Tensor target_;
 };
 
-class LinearDropoutWorkload final : public bench::CaseWorkload<LinearDropoutCase> {
- public:
-  using CaseWorkload::CaseWorkload;
-  // Training steps only: the inference mode has no gradients to all-reduce.
-  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
-                                                              const DataParallelSetup& setup) const override {
-    if (spec.mode != "train") return nullptr;
-    return std::make_unique<LinearDropoutCase>(spec, context, setup);
-  }
-};
-
 }  // namespace
 
-GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(LinearDropoutWorkload, linear_dropout_descriptor, bench::Grad::kOn);
+// Data-parallel in mode train only: the inference mode has no gradients to all-reduce.
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(bench::TrainingStepWorkload<LinearDropoutCase>, linear_dropout_descriptor,
+                                     bench::Grad::kOn);
 
 }  // namespace graphbench

@@ -5,6 +5,8 @@
 // feed) and its reference step; this runs them.
 #pragma once
 
+#include "common/case_workload.h"
+
 #include "graphbench/exec/feed.h"
 #include "graphbench/exec/model_store.h"
 #include "graphbench/exec/policy.h"
@@ -53,6 +55,19 @@ class TrainingStepCase : public DataParallelCase {
   Feed feed_;                              // fed on every engine step
   std::vector<std::string> observed_;      // store entries observed after the outputs (the params)
   StepCost cost_;
+};
+
+// The workload of a training-step case: CaseWorkload with the case's data-parallel form, for a case
+// in mode train (another mode has no gradients to all-reduce).
+template <typename Case>
+class TrainingStepWorkload : public CaseWorkload<Case> {
+ public:
+  using CaseWorkload<Case>::CaseWorkload;
+  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
+                                                              const DataParallelSetup& setup) const override {
+    if (spec.mode != "train") return nullptr;
+    return std::make_unique<Case>(spec, context, setup);
+  }
 };
 
 // Zeroes the momentum buffers of `optimizer` (those it made): a reference step's undo_warmup.

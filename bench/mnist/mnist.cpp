@@ -146,14 +146,9 @@ class MnistStepCase final : public bench::TrainingStepCase {
   at::Tensor labels_;
 };
 
-class MnistWorkload final : public bench::CaseWorkload<MnistStepCase> {
+class MnistWorkload final : public bench::TrainingStepWorkload<MnistStepCase> {
  public:
-  using CaseWorkload::CaseWorkload;
-
-  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
-                                                              const DataParallelSetup& setup) const override {
-    return std::make_unique<MnistStepCase>(spec, context, setup);
-  }
+  using TrainingStepWorkload::TrainingStepWorkload;
 
   TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
     return mnist::train(training_config(spec, variant, context));
