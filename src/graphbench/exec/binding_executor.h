@@ -14,6 +14,9 @@ namespace graphbench {
 template <typename Entry>  // Entry has a member `std::unique_ptr<SlotBinding> binding`
 class BindingExecutor : public Executor {
  public:
+  BindingExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
+      : engine_(engine), policy_(policy), options_(options) {}
+
   std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     GraphKey key;
     Entry* entry = cache_.find(engine_.compile_cached(program), policy_, feed, key);
@@ -24,9 +27,6 @@ class BindingExecutor : public Executor {
   void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
 
  protected:
-  BindingExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
-      : engine_(engine), policy_(policy), options_(options) {}
-
   // A new entry, its binding made: set it up for its steps (key: for messages).
   virtual void set_up(Entry& entry, const GraphKey& key) = 0;
 

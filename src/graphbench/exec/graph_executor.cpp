@@ -35,8 +35,7 @@ struct GraphEntry {
 
 class GraphExecutor final : public BindingExecutor<GraphEntry> {
  public:
-  GraphExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
-      : BindingExecutor(engine, policy, options) {}
+  using BindingExecutor::BindingExecutor;
 
   ExecutorKind kind() const override { return ExecutorKind::kGraph; }
 

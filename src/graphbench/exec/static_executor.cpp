@@ -17,8 +17,7 @@ struct StaticEntry {
 
 class StaticExecutor final : public BindingExecutor<StaticEntry> {
  public:
-  StaticExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
-      : BindingExecutor(engine, policy, options) {}
+  using BindingExecutor::BindingExecutor;
 
   ExecutorKind kind() const override { return ExecutorKind::kStatic; }
 
