@@ -15,12 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-json optional_number(const std::optional<double>& value) {
-  return value ? number_or_null(*value) : json(nullptr);
-}
-
 // A positive figure, or null when it is 0 (nothing measured).
 json positive_or_null(double value) { return value > 0.0 ? number_or_null(value) : json(nullptr); }
 
