@@ -13,10 +13,10 @@
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
 // A model in pieces is TorchScript (workload torchscript): AOTInductor packages of pieces crashed
 // PyTorch 2.11's package loader (docs/scopes.md), so a case with `pieces` is refused.
-#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
+#include "models/model_instance.h"
 #include "models/training_package.h"
 
 #include "graphbench/core/errors.h"
@@ -26,7 +26,6 @@
 #include "graphbench/ops/aoti_training_step.h"
 #include "graphbench/plan/builder.h"
 #include "graphbench/plan/tensor_spec.h"
-#include "graphbench/runner/engine_runner.h"
 
 #include <fmt/format.h>
 
@@ -72,23 +71,15 @@ std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, cons
 }
 
 WorkloadDescriptor aoti_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "aoti";
-  d.summary = "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference or a whole training step";
-  d.modes = {"inference", "train"};
-  d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("graph")};
-  d.dtypes = {"float32", "float16", "bfloat16"};
-  d.params = {bench::model_path_param("the AOTInductor package (.pt2), relative to the suite file"),
-              bench::model_inputs_param(), state_file_param()};
-  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
-  d.params.push_back(bench::read_bytes_param());
+  WorkloadDescriptor d = bench::model_descriptor(
+      "aoti", "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference or a whole training step",
+      {Variant::named("eager"), Variant::named("graph")}, "the AOTInductor package (.pt2), relative to the suite file",
+      {state_file_param()});
   const std::string pieces_are_torchscript =
       "the aoti workload runs a whole package; pieces are TorchScript (workload torchscript: "
       "scripts/export_model.py --scope ... --format pt; docs/scopes.md)";
   d.refused_params = {{"pieces", pieces_are_torchscript}, {"piece_outputs", pieces_are_torchscript}};
   d.check = check_aoti_params;
-  d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
 
@@ -159,11 +150,9 @@ void check_package_kind(const CaseSpec& spec, const std::string& file, const std
   }
 }
 
-class AotiCase final : public CaseInstance {
+class AotiCase final : public bench::ModelInstance {
  public:
-  AotiCase(const CaseSpec& spec, const CaseContext& context)
-      : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
-        tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
+  AotiCase(const CaseSpec& spec, const CaseContext& context) : ModelInstance(spec, context) {
     if (!ops::aoti_supported()) {
       skip_reason_ = ops::aoti_unsupported_reason();
       return;
@@ -177,9 +166,10 @@ class AotiCase final : public CaseInstance {
       return;
     }
     check_package_kind(spec, file, metadata);
-    declared_ = bench::read_model_inputs(spec);
+    read_inputs();
+    // Without read_bytes, the roofline is what the exporter recorded (a training step: its whole
+    // state once).
     if (read_bytes_ <= 0.0) read_bytes_ = recorded_read_bytes(metadata, declared_);
-    inputs_ = bench::make_model_inputs(declared_, device_);
     auto package = ops::AotiPackage::load(file, device_);
     program_ = train_ ? build_train_program(std::move(package), file, metadata)
                       : build_inference_program(std::move(package), file);
@@ -192,36 +182,17 @@ class AotiCase final : public CaseInstance {
     // Every validation runner starts from the same random state, so that a step that draws random
     // numbers (dropout) draws the same ones eagerly and replayed.
     if (validation && train_) at::manual_seed(seed_);
-    EngineRunnerConfig config;
-    config.program = program_;
-    config.executor = bench::executor_for(variant);
-    config.policy = train_ ? Policy::train() : bench::model_inference_policy(declared_);
-    config.options.warmup_steps = 3;
-    config.options.fallback_to_eager = true;
-    config.options.scope = spec_.scope;
-    config.feed = feed_;
-    // Each runner its own copy: a training step's state, or the state inputs (a KV cache) that the
-    // package writes in place, so that eager and every graph start from the same values.
-    config.store = initial_.clone();
-    if (train_) config.observed_store_entries = param_names_;
-    return std::make_unique<EngineRunner>(std::move(config));
+    // The loader loads the package's kernels on its first run: warm up before a capture.
+    return engine_runner(variant, /*warmup_steps=*/3);
   }
-
-  // A black box: its roofline is what the case says it must read, or what its exporter recorded
-  // (a training step: its whole state once).
-  StepCost cost() const override { return {read_bytes_, 0.0}; }
-  int validation_steps() const override { return train_ ? 3 : 1; }
-  double rtol(const Variant&) const override { return tolerance_.rtol; }
-  double atol(const Variant&) const override { return tolerance_.atol; }
 
  private:
   std::shared_ptr<const Program> build_inference_program(std::shared_ptr<ops::AotiPackage> package,
                                                          const std::string& file) {
-    Builder b("aoti_forward");
-    const std::vector<ValueId> ids = bench::declare_model_inputs(b, declared_, inputs_, feed_, initial_);
-    const auto outputs = ops::aoti_call(b, std::move(package), inputs_, file, ids);
-    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
-    return b.build();
+    return ModelInstance::build_inference_program(
+        "aoti_forward", [&](Builder& b, const std::vector<ValueId>& ids) {
+          return ops::aoti_call(b, std::move(package), inputs_, file, ids);
+        });
   }
 
   // The package's inputs, then its target (drawn after the inputs, as the torchscript workload
@@ -260,19 +231,7 @@ class AotiCase final : public CaseInstance {
     return b.build();
   }
 
-  CaseSpec spec_;
-  at::Device device_;
-  std::uint64_t seed_;
-  bool train_;
-  bench::Tolerance tolerance_;
-  double read_bytes_ = 0.0;
   std::string skip_reason_;
-  std::vector<bench::ModelInput> declared_;
-  std::vector<at::Tensor> inputs_;
-  Feed feed_;
-  std::vector<std::string> param_names_;  // mode train: the state entries validation compares
-  ModelStore initial_;
-  std::shared_ptr<const Program> program_;
 };
 
 class AotiWorkload final : public bench::CaseWorkload<AotiCase> {

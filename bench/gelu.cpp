@@ -30,11 +30,7 @@ WorkloadDescriptor gelu_descriptor() {
   d.kinds = {"benchmark"};
   d.variants = Variant::all();
   d.dtypes = {"float32", "float16", "bfloat16"};
-  ParamDecl shape;
-  shape.name = "shape";
-  shape.type = ParamType::kPositiveIntList;
-  shape.help = "input shape, e.g. [1, 3, 224, 224]";
-  d.params = {shape};
+  d.params = {bench::typed_param("shape", ParamType::kPositiveIntList, nullptr, "input shape, e.g. [1, 3, 224, 224]")};
   d.sweep_axes = {bench::batch_of_shape_axis("shape")};
   return d;
 }

@@ -6,6 +6,7 @@
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/op_tags.h"
+#include "common/training_step_case.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/chunked_params.h"
@@ -16,9 +17,6 @@
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
-#include "graphbench/runner/data_parallel.h"
-#include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/reference_runner.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 
 #include "common/torch_nn.h"
@@ -34,8 +32,6 @@ bool is_weight(const std::string& name) { return name == "fc1.weight" || name ==
 using bench::choice_param;
 using bench::int_param;
 using bench::number_param;
-
-
 
 WorkloadDescriptor linear_dropout_descriptor() {
   WorkloadDescriptor d;
@@ -77,21 +73,16 @@ struct Dims {
 // between backward and the update. With gradient chunks ("grad_chunk_mb", overlap on) a weight
 // whose gradient exceeds the cap is computed and all-reduced in row chunks
 // (parallel/row_chunked_linear.h): fc1.weight, whose gradient backward produces last.
-class LinearDropoutCase final : public DataParallelCase {
+class LinearDropoutCase final : public bench::TrainingStepCase {
  public:
   LinearDropoutCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
-      : dims_{bench::param_int(spec, "batch"), bench::param_int(spec, "in_features"), bench::param_int(spec, "hidden"),
+      : TrainingStepCase(spec, context, std::move(setup), bench::param_int(spec, "batch")),
+        dims_{batch_, bench::param_int(spec, "in_features"), bench::param_int(spec, "hidden"),
               bench::param_int(spec, "out_features")},
         train_(spec.mode == "train"),
-        scope_(spec.scope),
         dropout_(bench::param_number_list(spec, "dropout")),
-        lr_(bench::param_number(spec, "lr")),
-        optimizer_(bench::param_string(spec, "optimizer")),
-        momentum_(bench::param_number(spec, "momentum")),
-        weight_decay_(bench::param_number(spec, "weight_decay")),
-        device_(context.device),
-        setup_(std::move(setup)),
-        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? dims_.n * setup_.ranks : dims_.n),
+        optimizer_{bench::param_string(spec, "optimizer"), bench::param_number(spec, "lr"),
+                   bench::param_number(spec, "momentum"), bench::param_number(spec, "weight_decay")},
         chunk_bytes_(chunk_cap_bytes(setup_.gradient_sync)) {
     const auto options = at::TensorOptions().device(device_).dtype(at::kFloat);
     // torch::nn's own initialisation, so that the reference modules start from the same weights.
@@ -110,6 +101,12 @@ class LinearDropoutCase final : public DataParallelCase {
     }
     timed_program_ = build_program(/*dropout_on=*/true);
     validation_program_ = build_program(/*dropout_on=*/false);
+    policy_ = train_ ? Policy::train() : Policy::inference();
+    feed_ = {{"x", data_}};
+    if (train_) {
+      feed_["target"] = target_;
+      observed_ = kParamNames;
+    }
 
     // Napkin math: each weight read in the forward and the backward pass and written by the update;
     // the matrix products are 2*N*(D_in*H + H*D_out) FLOPs forward, twice that backward.
@@ -120,31 +117,10 @@ class LinearDropoutCase final : public DataParallelCase {
     cost_.flops = train_ ? 3.0 * matmul : matmul;
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    if (variant.is_reference()) return make_reference(variant, validation);
-    EngineRunnerConfig config;
-    config.program = validation ? validation_program_ : timed_program_;
-    config.executor = bench::executor_for(variant);
-    config.input_method = variant.input_method();
-    config.policy = train_ ? Policy::train() : Policy::inference();
-    config.store = initial_.clone();
-    config.options.scope = scope_;
-    config.feed = {{"x", data_}};
-    if (train_) {
-      config.feed["target"] = target_;
-      config.observed_store_entries = kParamNames;
-    }
-    return std::make_unique<EngineRunner>(std::move(config));
-  }
-
-  StepCost cost() const override { return cost_; }
   int validation_steps() const override { return train_ ? 5 : 1; }
   double rtol(const Variant&) const override { return train_ ? 1e-4 : 1e-5; }
   double atol(const Variant&) const override { return train_ ? 1e-5 : 1e-6; }
 
-  // Data-parallel: observe() is the loss, then the params.
-  std::size_t first_param_observation() const override { return 1; }
-  std::int64_t samples_per_step() const override { return rows_; }
   std::vector<TensorSpec> gradient_specs() const override {
     std::vector<TensorSpec> specs;
     for (const auto& name : kParamNames) {
@@ -164,7 +140,6 @@ class LinearDropoutCase final : public DataParallelCase {
     }
     return chunked;
   }
-  ModelStore& initial_params() override { return initial_; }
 
  private:
   std::shared_ptr<const Program> build_program(bool dropout_on) const {
@@ -204,27 +179,17 @@ class LinearDropoutCase final : public DataParallelCase {
     b.set_tag(bench::module_tag("backward"));
     const auto grads = chunked.join(b, parallel::step_gradients(b, loss, chunked.differentiated(), setup_));
     b.set_tag(bench::optimizer_tag());
-    if (optimizer_ == "sgd") {
-      ops::sgd_step(b, params, grads, ops::SgdOptions{lr_, momentum_, weight_decay_});
-    } else {
-      ops::AdamOptions adam;
-      adam.lr = lr_;
-      adam.weight_decay = weight_decay_;
-      adam.decoupled_weight_decay = optimizer_ == "adamw";
-      ops::adam_step(b, params, grads, adam);
-    }
+    ops::optimizer_step(b, params, grads, optimizer_);
     b.clear_tag();
     b.output("loss", loss);
     return b.build();
   }
 
   // The tutorial's way: modules, torch::optim::SGD, training_step(); static data and target.
-  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
-    const bool graph = variant.needs_cuda_graph();
-    if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
-    if (train_ && optimizer_ != "sgd") {
+  ReferenceStep make_reference(bool validation) override {
+    if (train_ && optimizer_.name != "sgd") {
       throw EngineError("the reference variants implement the tutorial's torch::optim::SGD only (optimizer is " +
-                        optimizer_ + ")");
+                        optimizer_.name + ")");
     }
     struct State {
       torch::nn::Sequential net;
@@ -244,12 +209,7 @@ class LinearDropoutCase final : public DataParallelCase {
       fc1->bias.copy_(initial->at("fc1.bias"));
       fc2->weight.copy_(initial->at("fc2.weight"));
       fc2->bias.copy_(initial->at("fc2.bias"));
-      if (s->optimizer) {
-        for (auto& [key, state] : s->optimizer->state()) {
-          auto& sgd = static_cast<torch::optim::SGDParamState&>(*state);
-          if (sgd.momentum_buffer().defined()) sgd.momentum_buffer().zero_();
-        }
-      }
+      if (s->optimizer) bench::zero_momentum_buffers(*s->optimizer);
     };
     load_initial();
     s->data = at::empty_like(data_);
@@ -261,7 +221,8 @@ class LinearDropoutCase final : public DataParallelCase {
     };
     if (train_) {
       s->optimizer = std::make_unique<torch::optim::SGD>(
-          s->net->parameters(), torch::optim::SGDOptions(lr_).momentum(momentum_).weight_decay(weight_decay_));
+          s->net->parameters(),
+          torch::optim::SGDOptions(optimizer_.lr).momentum(optimizer_.momentum).weight_decay(optimizer_.weight_decay));
       step.step = [s] {
         s->optimizer->zero_grad();
         s->output = s->net->forward(s->data);
@@ -282,42 +243,22 @@ class LinearDropoutCase final : public DataParallelCase {
       s->net->eval();
     }
     step.undo_warmup = load_initial;
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
+    return step;
   }
 
   Dims dims_;
   bool train_;
-  CaptureScope scope_;
   std::vector<double> dropout_;
-  double lr_;
-  std::string optimizer_;
-  double momentum_;
-  double weight_decay_;
-  at::Device device_;
-  DataParallelSetup setup_;
-  std::int64_t rows_;  // rows per step: the batch, or the whole global batch
+  ops::OptimizerChoice optimizer_;
   std::size_t chunk_bytes_;  // the cap of a weight's gradient chunk; 0: whole (parallel/gradient_chunks.h)
-  ModelStore initial_;
   at::Tensor data_;
   at::Tensor target_;
-  std::shared_ptr<const Program> timed_program_;
-  std::shared_ptr<const Program> validation_program_;
-  StepCost cost_;
-};
-
-class LinearDropoutWorkload final : public bench::CaseWorkload<LinearDropoutCase> {
- public:
-  using CaseWorkload::CaseWorkload;
-  // Training steps only: the inference mode has no gradients to all-reduce.
-  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
-                                                              const DataParallelSetup& setup) const override {
-    if (spec.mode != "train") return nullptr;
-    return std::make_unique<LinearDropoutCase>(spec, context, setup);
-  }
 };
 
 }  // namespace
 
-GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(LinearDropoutWorkload, linear_dropout_descriptor, bench::Grad::kOn);
+// Data-parallel in mode train only: the inference mode has no gradients to all-reduce.
+GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(bench::TrainingStepWorkload<LinearDropoutCase>, linear_dropout_descriptor,
+                                     bench::Grad::kOn);
 
 }  // namespace graphbench

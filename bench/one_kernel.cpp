@@ -27,12 +27,8 @@ WorkloadDescriptor one_kernel_descriptor() {
   d.variants = with_replay_forms({Variant::named("eager"), Variant::named("graph"), Variant::named("reference"),
                                   Variant::named("reference+graph")});
   d.dtypes = {"float32"};
-  ParamDecl shape;
-  shape.name = "shape";
-  shape.type = ParamType::kPositiveIntList;
-  shape.default_value = nlohmann::json::array({1024});
-  shape.help = "input shape; small, so that the host's part of a step dominates";
-  d.params = {shape};
+  d.params = {bench::typed_param("shape", ParamType::kPositiveIntList, nlohmann::json::array({1024}),
+                                 "input shape; small, so that the host's part of a step dominates")};
   d.sweep_axes = {bench::batch_of_shape_axis("shape")};
   return d;
 }

@@ -13,10 +13,11 @@
 //                   optimizer follow as for the whole model
 // Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
 // recorded with its cause and the graph variant runs eagerly instead; the run goes on.
-#include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/op_tags.h"
 #include "models/model_case.h"
+#include "models/model_instance.h"
 #include "models/script_model.h"
 #include "models/script_pieces.h"
 
@@ -26,7 +27,6 @@
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/ops/script_module.h"
 #include "graphbench/plan/builder.h"
-#include "graphbench/runner/engine_runner.h"
 
 #include <ATen/Context.h>
 #include <fmt/format.h>
@@ -61,31 +61,22 @@ std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& param
 }
 
 WorkloadDescriptor torchscript_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "torchscript";
-  d.summary = "your own model: a TorchScript file (torch::jit::load), inference or a whole training step";
-  d.modes = {"inference", "train"};
-  d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("static"), Variant::named("graph")};
-  d.dtypes = {"float32", "float16", "bfloat16"};
   ParamDecl loss = choice_param("loss", "", {"mean", "mse", "cross_entropy"},
                                 "mode train: mean of the first output, mse against a random target of its shape, or "
                                 "cross_entropy of [N, C] scores against random class ids");
   loss.default_value = nullptr;
   loss.optional = true;
-  d.params = {bench::model_path_param("the TorchScript file (torch.jit.save), relative to the suite file"),
-              bench::model_inputs_param(),
-              loss,
-              choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"}, "mode train: the optimizer"),
-              number_param("lr", 0.01, 1e-8, 10.0, "mode train: learning rate"),
-              number_param("momentum", 0.0, 0.0, 0.99, "mode train: SGD momentum"),
-              number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")};
-  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
-  d.params.push_back(bench::read_bytes_param());
+  WorkloadDescriptor d = bench::model_descriptor(
+      "torchscript", "your own model: a TorchScript file (torch::jit::load), inference or a whole training step",
+      {Variant::named("eager"), Variant::named("static"), Variant::named("graph")},
+      "the TorchScript file (torch.jit.save), relative to the suite file",
+      {loss, choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"}, "mode train: the optimizer"),
+       number_param("lr", 0.01, 1e-8, 10.0, "mode train: learning rate"),
+       number_param("momentum", 0.0, 0.0, 0.99, "mode train: SGD momentum"),
+       number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")});
   d.params.push_back(bench::pieces_param());
   d.params.push_back(bench::piece_outputs_param());
   d.check = check_torchscript_params;
-  d.sweep_axes = bench::model_sweep_axes();
   return d;
 }
 
@@ -129,15 +120,13 @@ class SeededDraws {
 // model over its first calls.
 constexpr int kWarmupSteps = 5;
 
-class TorchScriptCase final : public CaseInstance {
+class TorchScriptCase final : public bench::ModelInstance {
  public:
-  TorchScriptCase(const CaseSpec& spec, const CaseContext& context)
-      : spec_(spec), device_(context.device), seed_(context.seed), train_(spec.mode == "train"),
-        tolerance_(bench::model_tolerance(spec)), read_bytes_(bench::model_read_bytes(spec)) {
-    declared_ = bench::read_model_inputs(spec);
-    inputs_ = bench::make_model_inputs(declared_, device_);
+  TorchScriptCase(const CaseSpec& spec, const CaseContext& context) : ModelInstance(spec, context) {
+    read_inputs();
     torch::jit::Module module = bench::load_script_model(spec, device_);
-    // A decoding step reads its whole KV cache: the state inputs count with the weights.
+    // Without read_bytes, the roofline is the module's parameters and buffers, and a decoding
+    // step's whole KV cache: the state inputs count with the weights.
     if (read_bytes_ <= 0.0) read_bytes_ = bench::module_bytes(module) + bench::state_bytes(declared_);
     module.train(train_);
     if (train_ && !bench::has_pieces(spec_)) dropout_modules_ = bench::dropout_modules(module);
@@ -152,25 +141,10 @@ class TorchScriptCase final : public CaseInstance {
     // Every validation runner starts from the same random state, so that a model that draws random
     // numbers (dropout in training mode) draws the same ones under every executor.
     if (validation) at::manual_seed(seed_);
-    EngineRunnerConfig config;
-    config.program = program_;
-    config.executor = bench::executor_for(variant);
-    config.policy = train_ ? Policy::train() : bench::model_inference_policy(declared_);
     // TorchScript's profiling executor specialises the model over its first runs: settle it first.
-    config.options.warmup_steps = kWarmupSteps;
-    config.options.fallback_to_eager = true;
-    config.options.scope = spec_.scope;
-    config.feed = feed_;
-    // Each runner its own copy: the params of a training step, the state inputs (a KV cache) that
-    // the model writes, so that eager and every graph start from the same values.
-    config.store = initial_.clone();
-    if (train_) config.observed_store_entries = param_names_;
-    return std::make_unique<EngineRunner>(std::move(config));
+    return engine_runner(variant, kWarmupSteps);
   }
 
-  // The roofline: what the case says a step must read, or the module's parameters and buffers.
-  StepCost cost() const override { return {read_bytes_, 0.0}; }
-  int validation_steps() const override { return train_ ? 3 : 1; }
   // The profiling executor runs the model unoptimised in its first calls; on CUDA the optimised
   // graph's dropout (a differentiable graph's) draws other random numbers than aten::dropout.
   int settle_steps() const override { return kWarmupSteps; }
@@ -181,9 +155,6 @@ class TorchScriptCase final : public CaseInstance {
   std::string randomness_description() const override {
     return fmt::format("its {} dropout module{}", dropout_modules_.size(), dropout_modules_.size() == 1 ? "" : "s");
   }
-  double rtol(const Variant&) const override { return tolerance_.rtol; }
-  double atol(const Variant&) const override { return tolerance_.atol; }
-
  private:
   ops::ScriptModuleCall module_call(const torch::jit::Module& module) const {
     ops::ScriptModuleCall call;
@@ -194,11 +165,9 @@ class TorchScriptCase final : public CaseInstance {
   }
 
   std::shared_ptr<const Program> build_inference_program(const torch::jit::Module& module) {
-    Builder b("torchscript_forward");
-    const std::vector<ValueId> inputs = bench::declare_model_inputs(b, declared_, inputs_, feed_, initial_);
-    const auto outputs = ops::script_module_call(b, module_call(module), inputs, {});
-    for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
-    return b.build();
+    return ModelInstance::build_inference_program(
+        "torchscript_forward",
+        [&](Builder& b, const std::vector<ValueId>& inputs) { return ops::script_module_call(b, module_call(module), inputs, {}); });
   }
 
   // One op per piece, each tagged from its piece, wired as the case says. The chain runs once first:
@@ -301,22 +270,10 @@ class TorchScriptCase final : public CaseInstance {
     const ValueId loss = add_loss(b, output);
     const auto grads = ops::backward(b, loss, params);
     // The optimizer's update, tagged so that the fwd-bwd scope (capture_scope.h) runs it eagerly.
-    OpTag update;
-    update.module = "optimizer";
-    update.optimizer = true;
-    b.set_tag(update);
-    const std::string optimizer = bench::param_string(spec_, "optimizer");
-    const double lr = bench::param_number(spec_, "lr");
-    const double weight_decay = bench::param_number(spec_, "weight_decay");
-    if (optimizer == "sgd") {
-      ops::sgd_step(b, params, grads, ops::SgdOptions{lr, bench::param_number(spec_, "momentum"), weight_decay});
-    } else {
-      ops::AdamOptions adam;
-      adam.lr = lr;
-      adam.weight_decay = weight_decay;
-      adam.decoupled_weight_decay = optimizer == "adamw";
-      ops::adam_step(b, params, grads, adam);
-    }
+    b.set_tag(bench::optimizer_tag());
+    ops::optimizer_step(b, params, grads,
+                        {bench::param_string(spec_, "optimizer"), bench::param_number(spec_, "lr"),
+                         bench::param_number(spec_, "momentum"), bench::param_number(spec_, "weight_decay")});
     b.clear_tag();
     b.output("loss", loss);
   }
@@ -341,19 +298,7 @@ class TorchScriptCase final : public CaseInstance {
     return ops::nll_loss(b, ops::log_softmax(b, output, 1), b.input("target", target));
   }
 
-  CaseSpec spec_;
-  at::Device device_;
-  std::uint64_t seed_;
-  bool train_;
-  bench::Tolerance tolerance_;
-  double read_bytes_ = 0.0;
   std::vector<torch::jit::Module> dropout_modules_;  // mode train: the model's dropout modules
-  std::vector<bench::ModelInput> declared_;
-  std::vector<at::Tensor> inputs_;
-  Feed feed_;
-  std::vector<std::string> param_names_;
-  ModelStore initial_;
-  std::shared_ptr<const Program> program_;
 };
 
 class TorchScriptWorkload final : public bench::CaseWorkload<TorchScriptCase> {

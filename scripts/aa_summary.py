@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/aa-default.sh's summary: intervals' overlap over pairs of default runs, the plain gate's exit codes (scripts/graphbench/tables/aa_summary.py)."""
+"""The aa-default-summary stage's summary (scripts/campaigns/gate.sh): intervals' overlap over pairs of default runs, the plain gate's exit codes (scripts/graphbench/tables/aa_summary.py)."""
 import sys
 
 from graphbench.tables.aa_summary import main

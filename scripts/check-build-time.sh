@@ -12,20 +12,11 @@ build_dir=${1:-build}
 doc=${2:-$root/docs/building.md}
 times_file=$build_dir/build-time.txt
 [[ -r $times_file ]] || { echo "check-build-time.sh: $times_file: missing (scripts/setup.sh writes it)" >&2; exit 2; }
-budget=$(sed -n 's/.*Budget: the build of graphbench takes \([0-9.]*\) s.*/\1/p' "$doc" | head -1)
-[[ -n $budget ]] || { echo "check-build-time.sh: $doc: no line \"Budget: the build of graphbench takes N s\"" >&2; exit 2; }
 read -r _ wall _ cpu _ cores < "$times_file"
 [[ -n ${wall:-} && -n ${cpu:-} ]] || { echo "check-build-time.sh: $times_file: expected \"wall_s W cpu_s C cores N\"" >&2; exit 2; }
-limit=$(awk -v b="$budget" 'BEGIN {printf "%.1f", b * 1.2}')
-if awk -v w="$wall" -v l="$limit" 'BEGIN {exit !(w > l)}'; then
-  {
-    echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-    echo "!!! BUILD TIME: graphbench took $wall s to build ($cpu s of CPU on $cores cores),"
-    echo "!!! more than 120% of the $budget s in docs/building.md (limit $limit s)."
-    echo "!!! Find what grew (scripts/measure-build.sh prints compiler time by target) or, if the"
-    echo "!!! growth is worth it, measure again and update docs/building.md's budget."
-    echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-  } >&2
-  exit 3
-fi
-echo "build time: graphbench built in $wall s ($cpu s of CPU on $cores cores), within 120% of the $budget s budget"
+# shellcheck source=scripts/time-budget.sh
+source "$root/scripts/time-budget.sh"
+hold_to_budget check-build-time.sh "$wall" "$doc" "the build of graphbench takes" \
+  "BUILD TIME: graphbench took $wall s to build ($cpu s of CPU on $cores cores)" \
+  "scripts/measure-build.sh prints compiler time by target" \
+  "build time: graphbench built in $wall s ($cpu s of CPU on $cores cores)"

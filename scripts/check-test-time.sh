@@ -12,18 +12,9 @@ doc=${2:-$root/docs/building.md}
 [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]] ||
   { echo "check-test-time.sh: expected the test command's seconds as the first argument, got \"$seconds\"" >&2; exit 2; }
 [[ -r $doc ]] || { echo "check-test-time.sh: $doc: missing" >&2; exit 2; }
-budget=$(sed -n 's/.*Budget: the test command takes \([0-9.]*\) s.*/\1/p' "$doc" | head -1)
-[[ -n $budget ]] || { echo "check-test-time.sh: $doc: no line \"Budget: the test command takes N s\"" >&2; exit 2; }
-limit=$(awk -v b="$budget" 'BEGIN {printf "%.1f", b * 1.2}')
-if awk -v w="$seconds" -v l="$limit" 'BEGIN {exit !(w > l)}'; then
-  {
-    echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-    echo "!!! TEST TIME: the test command (building the tests, then ctest) took $seconds s on $(nproc) cores,"
-    echo "!!! more than 120% of the $budget s in docs/building.md (limit $limit s)."
-    echo "!!! Find what grew (ctest prints each test's time; ninja's log each target's) or, if the"
-    echo "!!! growth is worth it, measure again and update docs/building.md's budget."
-    echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-  } >&2
-  exit 3
-fi
-echo "test time: the test command took $seconds s, within 120% of the $budget s budget"
+# shellcheck source=scripts/time-budget.sh
+source "$root/scripts/time-budget.sh"
+hold_to_budget check-test-time.sh "$seconds" "$doc" "the test command takes" \
+  "TEST TIME: the test command (building the tests, then ctest) took $seconds s on $(nproc) cores" \
+  "ctest prints each test's time; ninja's log each target's" \
+  "test time: the test command took $seconds s"

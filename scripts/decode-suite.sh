@@ -13,16 +13,9 @@
 # JOBS=2 the two models export side by side (each into a suite file of its own, merged at the end).
 # MODELS=llama exports the Llama-class decoder alone, FORMATS=pt (or pt2) one format: a suite of
 # those cases only.
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-dry=()
-if [[ ${1:-} == --dry-run ]]; then
-  dry=(--dry-run)
-  shift
-fi
-out=${1:-models}
+# shellcheck source=scripts/export-common.sh
+source "$(dirname "$0")/export-common.sh"
 suite=${2:-$out/decode.json}
-status=0
 description="LLM decoding steps, eager and captured: one token per sequence against a static KV cache of 1024 \
 positions written at position 512 (what serving engines capture per batch size), batch 1, 8, 32 and 128, and a \
 prefill of 512 tokens, of a GPT-2-small-class decoder (12 layers, width 768) and a Llama-class one (6 layers, width \
@@ -32,7 +25,7 @@ llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-conf
        --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
        --hf-config max_position_embeddings=2048)
 export_model() {
-  "${PYTHON:-python3}" "$here/export_model.py" "$@" --dtype bfloat16 -o "$out" --suite-name decode \
+  export_py "$@" --dtype bfloat16 -o "$out" --suite-name decode \
     ${FORMATS:+--format "$FORMATS"} "${dry[@]}"
 }
 # Each returns 1 when an export failed, after trying all of them.

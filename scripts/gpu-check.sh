@@ -6,7 +6,8 @@
 # scripts/campaigns/run.sh, after this script's build (docs/gpu-campaigns.md).
 #
 #   scripts/gpu-check.sh STAGE...
-#     build     configure and build into build-gpu/ (always first when given)
+#     build     configure and build into build-gpu/ (always first when given); $BUILD_TARGET (e.g.
+#               graphbench) builds that target alone
 #     test      ctest, all tests
 #     gelu linear_dropout blog ci     graphbench --workload NAME
 #     mnist     graphbench --workload mnist, eager and --use-train-graph, then the targets checked
@@ -34,7 +35,7 @@ for stage in "$@"; do
       # The tests that export models use $PYTHON's PyTorch, the one graphbench is built against here.
       run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DGRAPHBENCH_TORCH_PYTHON="$(command -v "${PYTHON:-python3}")" || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
-      run build cmake --build build-gpu -j "$(nproc)" -- -k 0 || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
+      run build cmake --build build-gpu -j "$(nproc)" ${BUILD_TARGET:+--target "$BUILD_TARGET"} -- -k 0 || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What scripts/gpu-check.sh and scripts/campaigns/run.sh share (sourced by both, from the checkout's
-# root): the offline kit's headers, $OUT for logs and result files, and run/wait/pack helpers.
+# root): the offline kit's headers, $OUT for logs and result files, and run/timed/wait/pack helpers.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
 OUT=${OUT:-$root/gpu-out}
@@ -27,6 +27,15 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
   local code=$?
   echo "=== $name: exit $code after $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
   tail -n 40 "$OUT/logs/$name.log"
+  return $code
+}
+
+timed() {  # timed LOG NAME COMMAND...: run NAME COMMAND..., its exit code and wall time added to LOG
+  local log=$1 name=$2 start=$SECONDS code
+  shift
+  run "$@"
+  code=$?
+  echo "$name exit $code wall $((SECONDS - start)) s" >> "$log"
   return $code
 }
 

@@ -10,22 +10,15 @@
 # JOBS=N runs N exports at a time (AOTInductor's compiles are long); the suite file is then written
 # after them, by the same commands with --dry-run, as one after the other would write it (a command
 # that failed is left out of it).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-dry=()
-if [[ ${1:-} == --dry-run ]]; then
-  dry=(--dry-run)
-  shift
-fi
-out=${1:-models}
+# shellcheck source=scripts/export-common.sh
+source "$(dirname "$0")/export-common.sh"
 suite=${2:-$out/suite.json}
-status=0
 jobs=${JOBS:-1}
 [[ ${#dry[@]} -gt 0 ]] && jobs=1
 commands=()   # each command's arguments, one string per command (JOBS > 1)
 export_model() {
   if [[ $jobs -le 1 ]]; then
-    "${PYTHON:-python3}" "$here/export_model.py" "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
+    export_py "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
   else
     commands+=("$(printf '%q ' "$@")")
   fi
@@ -49,7 +42,7 @@ if [[ $jobs -gt 1 ]]; then
   for i in "${!commands[@]}"; do
     while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n; done
     eval "args=(${commands[$i]})"
-    ( "${PYTHON:-python3}" "$here/export_model.py" "${args[@]}" -o "$out" --suite "$parts/$i.json" \
+    ( export_py "${args[@]}" -o "$out" --suite "$parts/$i.json" \
         > "$parts/$i.log" 2>&1 || touch "$parts/$i.failed"; cat "$parts/$i.log" >&2 ) &
   done
   wait
@@ -59,7 +52,7 @@ if [[ $jobs -gt 1 ]]; then
     if [[ -f $parts/$i.failed ]]; then
       status=1
     else
-      "${PYTHON:-python3}" "$here/export_model.py" "${args[@]}" -o "$out" --suite "$suite" --dry-run || status=1
+      export_py "${args[@]}" -o "$out" --suite "$suite" --dry-run || status=1
     fi
   done
   rm -rf "$parts"

@@ -12,31 +12,24 @@
 # it whole (at 1024 positions, batch 256 would unpack 9.6 GB), so the sweep's cache is 256
 # positions. JOBS exports run side by side (default 4), each a share of the sizes. Every export is attempted;
 # the exit code is 1 when one failed (its sweep point then fails, the others run).
-set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-dry=()
-if [[ ${1:-} == --dry-run ]]; then
-  dry=(--dry-run)
-  shift
-fi
-out=${1:-models}
+# shellcheck source=scripts/export-common.sh
+source "$(dirname "$0")/export-common.sh"
 sizes=(1 2 4 8 16 32 64 128 256)
 jobs=${JOBS:-4}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-status=0
 pids=()
 for ((job = 0; job < jobs; ++job)); do
   share=()
   for ((i = job; i < ${#sizes[@]}; i += jobs)); do share+=("${sizes[i]}"); done
   [[ ${#share[@]} -gt 0 ]] || continue
   list=$(IFS=,; echo "${share[*]}")
-  "${PYTHON:-python3}" "$here/export_model.py" hf:gpt2 --batch "$list" --decode --max-seq 256 --pos 128 \
+  export_py hf:gpt2 --batch "$list" --decode --max-seq 256 --pos 128 \
     --format pt2 --dtype bfloat16 -o "$out" --suite "$scratch/part-$job.json" --suite-name sweeps "${dry[@]}" &
   pids+=($!)
 done
 # ResNet-18 inference: one package for every batch size up to 256 (a dynamic batch dimension).
-"${PYTHON:-python3}" "$here/export_model.py" torchvision:resnet18 --batch 8 --dynamic-batch 256 --format pt2 -o "$out" \
+export_py torchvision:resnet18 --batch 8 --dynamic-batch 256 --format pt2 -o "$out" \
   --suite "$scratch/resnet18.json" --suite-name sweeps "${dry[@]}" &
 pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done

@@ -37,20 +37,6 @@ std::chrono::milliseconds dist_timeout(const RunOptions& o) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(o.dist_timeout_s * 1000.0));
 }
 
-// The arguments each rank runs: the same, without --nproc.
-std::vector<std::string> rank_arguments(const std::vector<std::string>& arguments) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == "--nproc") {
-      ++i;  // and its value
-      continue;
-    }
-    if (arguments[i].rfind("--nproc=", 0) == 0) continue;
-    out.push_back(arguments[i]);
-  }
-  return out;
-}
-
 // Every rank reads the suite itself: standard input cannot be read by all of them.
 void refuse_suite_from_stdin(const RunOptions& o) {
   if (o.config != kSuiteFromStdin) return;
@@ -84,7 +70,7 @@ int launch_ranks_command(const RunOptions& o) {
   parallel::LaunchOptions launch;
   launch.nproc = nproc;
   launch.executable = "/proc/self/exe";
-  launch.arguments = rank_arguments(o.arguments);
+  launch.arguments = without_option(o.arguments, "--nproc");  // each rank runs the same, one process
   launch.cuda = run.device.is_cuda();
   if (!o.quiet) {
     std::cerr << fmt::format("graphbench: starting {} rank(s) of suite {} on {} ({})\n", nproc, run.suite.name,

@@ -36,34 +36,17 @@ std::string version_text() {
                      b.with_cuda ? "CUDA" : "CPU only", b.build_type);
 }
 
-// Unset optional values are the sentinels below, turned into std::optional after parsing.
+// The options CLI11 cannot read into RunOptions as they are: the seed and the repetitions, read as
+// text and checked after parsing. RunOptions' std::optional fields are set only by the flags given.
 struct RawRunOptions {
   RunOptions options;
   std::string seed = "1";
-  std::string variants;
-  std::string data_dir;
-  int epochs = 0;
-  int warmup = -1;
-  int min_samples = 0;
-  int max_samples = 0;
-  double min_time_s = 0;
-  double max_time_s = 0;
-  double noise = 0;
-  int nproc = 0;
-  int inject_rank_failure = -1;
   std::string repetitions = "auto";
-  int inject_repetition_failure = 0;
-  std::string grad_dtype;
-  double grad_bucket_mb = 0;
-  std::string grad_overlap;
-  double grad_chunk_mb = 0;
-  std::string grad_transport;
-  std::vector<CLI::Option*> given;
 };
 
 void add_run_options(CLI::App& app, RawRunOptions& raw) {
   RunOptions& o = raw.options;
-  app.add_option("--variants", raw.variants, "Only these variants, comma-separated (" + fmt::format("{}", fmt::join(graphbench::Variant::names(), ",")) + ")");
+  app.add_option("--variants", o.variants, "Only these variants, comma-separated (" + fmt::format("{}", fmt::join(graphbench::Variant::names(), ",")) + ")");
   app.add_option("--cases", o.cases, "Only these cases of the suite, comma-separated; may be repeated; write \\, for a comma inside a case name")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -76,8 +59,8 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("-o,--output", o.output, "Directory for results.json/.csv/.md (default graphbench-out/<suite>)");
   app.add_option("--format", o.formats, "Files to write: a comma-separated list of json, csv, md, gbench (results.gbench.json: Google Benchmark's JSON); results.json is always written (compare reads it)")->capture_default_str();
   app.add_flag("-q,--quiet", o.quiet, "Print nothing but errors (the result files are still written)");
-  app.add_option("--data-dir", raw.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
-  app.add_option("--epochs", raw.epochs, "Epochs of training cases (overrides the suite)");
+  app.add_option("--data-dir", o.data_dir, "MNIST-format data (default $GRAPHBENCH_DATA, else /usr/share/datasets/fashion-mnist)");
+  app.add_option("--epochs", o.epochs, "Epochs of training cases (overrides the suite)");
   app.add_flag("--use-train-graph", o.use_train_graph, "Training cases train with the captured graph (the tutorial's flag)");
   app.add_flag("--use-test-graph", o.use_test_graph, "Training cases test with a captured graph (the tutorial's flag)");
   app.add_flag("--data-on-host", o.data_on_host, "Training cases keep the data in host memory and copy every batch to the device (the tutorial's way; default: on the device, batches gathered there)");
@@ -97,12 +80,12 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--configs-dir", o.configs_dir, "Where --suite finds NAME.json (default ./configs, then the source tree's)");
   auto* group = app.add_option_group("Sampling", "Override the suite's sampling settings for every case");
-  group->add_option("--warmup", raw.warmup, "Untimed steps per variant before sampling");
-  group->add_option("--min-samples", raw.min_samples, "Samples per variant at least");
-  group->add_option("--max-samples", raw.max_samples, "Samples per variant at most");
-  group->add_option("--min-time", raw.min_time_s, "Seconds of measured time per variant at least");
-  group->add_option("--max-time", raw.max_time_s, "Time limit of each case in seconds: validation (up to half), warm-up and sampling, one step of each at least (docs/measuring.md)");
-  group->add_option("--noise", raw.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
+  group->add_option("--warmup", o.warmup, "Untimed steps per variant before sampling");
+  group->add_option("--min-samples", o.min_samples, "Samples per variant at least");
+  group->add_option("--max-samples", o.max_samples, "Samples per variant at most");
+  group->add_option("--min-time", o.min_time_s, "Seconds of measured time per variant at least");
+  group->add_option("--max-time", o.max_time_s, "Time limit of each case in seconds: validation (up to half), warm-up and sampling, one step of each at least (docs/measuring.md)");
+  group->add_option("--noise", o.noise, "Stop once each median's relative 95% half-width is below this (e.g. 0.01)");
   app.add_option("--l2", o.l2, "L2 cache between timed steps (CUDA): hot (left warm, back-to-back steps) or cold (flushed before every step, each step timed alone)")
       ->check(CLI::IsMember({"hot", "cold"}))->capture_default_str();
   app.add_option("--profile", o.profile, "Profile each variant's kernels after its timed samples (CUDA): on or off")
@@ -119,18 +102,18 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--inject-slowdown", o.inject_slowdown, "Test only: VARIANT=K runs every step of VARIANT K times (to check that compare catches it)")
       ->group("");
   auto* dist = app.add_option_group("Data parallel", "Several ranks, one device each (docs/distributed.md)");
-  dist->add_option("--nproc", raw.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
+  dist->add_option("--nproc", o.nproc, "Start N ranks of this run on this host (one GPU each on CUDA) and run its cases data-parallel");
   dist->add_option("--dist-timeout", o.dist_timeout_s, "Seconds a rank waits for the others (rendezvous, collectives) before it gives up")
       ->capture_default_str();
-  dist->add_option("--grad-dtype", raw.grad_dtype, "Gradients all-reduced as computed (float32) or compressed to bfloat16 and back (every case; the suite's \"grad_dtype\" otherwise)")
+  dist->add_option("--grad-dtype", o.grad_dtype, "Gradients all-reduced as computed (float32) or compressed to bfloat16 and back (every case; the suite's \"grad_dtype\" otherwise)")
       ->check(CLI::IsMember(graphbench::gradient_dtypes()));
-  dist->add_option("--grad-bucket-mb", raw.grad_bucket_mb, "Cap of a gradient bucket in MiB (every case; the suite's \"grad_bucket_mb\" otherwise, default 25)");
-  dist->add_option("--grad-overlap", raw.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
+  dist->add_option("--grad-bucket-mb", o.grad_bucket_mb, "Cap of a gradient bucket in MiB (every case; the suite's \"grad_bucket_mb\" otherwise, default 25)");
+  dist->add_option("--grad-overlap", o.grad_overlap, "Each bucket's all-reduce during the backward pass (on) or after it (off) (every case; the suite's \"grad_overlap\" otherwise, default on)")
       ->check(CLI::IsMember({"on", "off"}));
-  dist->add_option("--grad-chunk-mb", raw.grad_chunk_mb, "Compute and all-reduce a weight's gradient larger than this many MiB in row chunks of at most this much, each all-reduced as soon as it is computed, while the overlap is on; 0: whole (every case; the suite's \"grad_chunk_mb\" otherwise, default 0; docs/distributed.md)");
-  dist->add_option("--grad-transport", raw.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
+  dist->add_option("--grad-chunk-mb", o.grad_chunk_mb, "Compute and all-reduce a weight's gradient larger than this many MiB in row chunks of at most this much, each all-reduced as soon as it is computed, while the overlap is on; 0: whole (every case; the suite's \"grad_chunk_mb\" otherwise, default 0; docs/distributed.md)");
+  dist->add_option("--grad-transport", o.grad_transport, "How each bucket's sum travels between the ranks: collective (the process group's all-reduce: NCCL, Gloo on the CPU) or copy-engine (copies into the other GPUs' memory on their copy engines, then a sum on each GPU: GPUs of one host that reach each other, e.g. over NVLink; it leaves the multiprocessors to the backward pass) (every case; the suite's \"grad_transport\" otherwise, default collective; docs/distributed.md)")
       ->check(CLI::IsMember(graphbench::gradient_transports()));
-  app.add_option("--inject-rank-failure", raw.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
+  app.add_option("--inject-rank-failure", o.inject_rank_failure, "Test only: RANK kills itself right after the rendezvous (to check that the others end)")
       ->group("");
   // Read as text, for a message that says what is expected ("--repetitions 2.5", "--repetitions 0").
   app.add_option("--repetitions", raw.repetitions,
@@ -142,7 +125,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
   app.add_option("--repetition-dir", raw.options.repetition_dir, "Internal: run as one repetition, results.json into DIR")
       ->group("");
   app.add_option("--repetition-index", raw.options.repetition_index, "Internal: the number of this repetition")->group("");
-  app.add_option("--inject-repetition-failure", raw.inject_repetition_failure,
+  app.add_option("--inject-repetition-failure", o.inject_repetition_failure,
                  "Test only: repetition K kills itself before running (to check that the others are kept)")
       ->group("");
 }
@@ -172,28 +155,11 @@ std::uint64_t parse_seed(const std::string& text) {
   throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));
 }
 
-RunOptions finish(RawRunOptions& raw, CLI::App& app, int argc, char** argv) {
+RunOptions finish(const RawRunOptions& raw, int argc, char** argv) {
   RunOptions o = raw.options;
   o.seed = parse_seed(raw.seed);
-  if (app.count("--variants") > 0) o.variants = raw.variants;
-  if (app.count("--nproc") > 0) o.nproc = raw.nproc;
-  if (app.count("--inject-rank-failure") > 0) o.inject_rank_failure = raw.inject_rank_failure;
   o.repetitions = parse_repetitions(raw.repetitions);
-  if (app.count("--inject-repetition-failure") > 0) o.inject_repetition_failure = raw.inject_repetition_failure;
-  if (app.count("--grad-dtype") > 0) o.grad_dtype = raw.grad_dtype;
-  if (app.count("--grad-bucket-mb") > 0) o.grad_bucket_mb = raw.grad_bucket_mb;
-  if (app.count("--grad-overlap") > 0) o.grad_overlap = raw.grad_overlap;
-  if (app.count("--grad-chunk-mb") > 0) o.grad_chunk_mb = raw.grad_chunk_mb;
-  if (app.count("--grad-transport") > 0) o.grad_transport = raw.grad_transport;
   o.arguments.assign(argv + 1, argv + argc);
-  if (app.count("--data-dir") > 0) o.data_dir = raw.data_dir;
-  if (app.count("--epochs") > 0) o.epochs = raw.epochs;
-  if (app.count("--warmup") > 0) o.warmup = raw.warmup;
-  if (app.count("--min-samples") > 0) o.min_samples = raw.min_samples;
-  if (app.count("--max-samples") > 0) o.max_samples = raw.max_samples;
-  if (app.count("--min-time") > 0) o.min_time_s = raw.min_time_s;
-  if (app.count("--max-time") > 0) o.max_time_s = raw.max_time_s;
-  if (app.count("--noise") > 0) o.noise = raw.noise;
   return o;
 }
 
@@ -420,11 +386,11 @@ int main(int argc, char** argv) {
     if (report->parsed()) {
       return graphbench::cli::report_command(report_input, report_output, report_formats, report_quiet);
     }
-    if (run->parsed()) return graphbench::cli::run_command(finish(sub, *run, argc, argv), command_line);
+    if (run->parsed()) return graphbench::cli::run_command(finish(sub, argc, argv), command_line);
     if (app.count("--suite") > 0 && top.options.workload.empty()) {
       throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");
     }
-    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, app, argc, argv), command_line);
+    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, argc, argv), command_line);
     std::cerr << short_usage() << "graphbench: error: nothing to do: give --suite NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {

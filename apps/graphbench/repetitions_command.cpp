@@ -32,15 +32,7 @@ namespace fs = std::filesystem;
 // The arguments of repetition `index`: the same, without --repetitions, plus where it writes.
 std::vector<std::string> repetition_arguments(const std::vector<std::string>& arguments, const std::string& directory,
                                               int index, int rounds_per_process) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == "--repetitions") {
-      ++i;  // and its value
-      continue;
-    }
-    if (arguments[i].rfind("--repetitions=", 0) == 0) continue;
-    out.push_back(arguments[i]);
-  }
+  std::vector<std::string> out = without_option(arguments, "--repetitions");
   out.insert(out.end(), {"--repetition-dir", directory, "--repetition-index", std::to_string(index)});
   const bool max_samples_given = std::any_of(arguments.begin(), arguments.end(), [](const std::string& a) {
     return a == "--max-samples" || a.rfind("--max-samples=", 0) == 0;

@@ -83,6 +83,19 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 
 }  // namespace
 
+std::vector<std::string> without_option(const std::vector<std::string>& arguments, const std::string& flag) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == flag) {
+      ++i;  // and its value
+      continue;
+    }
+    if (arguments[i].rfind(flag + "=", 0) == 0) continue;
+    out.push_back(arguments[i]);
+  }
+  return out;
+}
+
 at::Device resolve_device(const std::string& name) {
   if (name == "cpu") return at::kCPU;
   const bool cuda = cuda_graphs_available();

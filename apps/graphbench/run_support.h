@@ -11,6 +11,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace graphbench::cli {
 
@@ -45,6 +46,10 @@ EnvironmentRequest environment_request(const PreparedRun& run, const std::string
 
 // Prints the Markdown (unless -q), writes the result files; returns the exit code.
 int report_outcome(const RunOptions& options, const PreparedRun& run, const SuiteOutcome& outcome, std::ostream* log);
+
+// `arguments` without the option `flag` (e.g. "--nproc"), in both its forms ("--nproc N" and
+// "--nproc=N"): a child process's arguments, the parent's less what only the parent acts on.
+std::vector<std::string> without_option(const std::vector<std::string>& arguments, const std::string& flag);
 
 // --nproc N: checks the request and the suite, then starts and watches N ranks (parallel/launcher.h).
 int launch_ranks_command(const RunOptions& options);

@@ -1,4 +1,5 @@
 #include "mnist/device_batches.h"
+#include "mnist/in_place_update_op.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/plan/op.h"
@@ -86,7 +87,7 @@ class GatherBatchOp final : public Op {
 };
 
 // step += 1, in place.
-class AdvanceOp final : public Op {
+class AdvanceOp final : public InPlaceUpdateOp {
  public:
   std::string signature() const override { return "advance_step"; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -96,13 +97,9 @@ class AdvanceOp final : public Op {
     }
     return {in[0]};
   }
-  std::vector<std::pair<int, int>> in_place() const override { return {{0, 0}}; }
-  bool differentiable() const override { return false; }
-  bool computes_into_outputs() const override { return true; }
-  void run(OpIO& io) const override {
-    at::NoGradGuard no_grad;
-    io.in(0).add_(1);
-  }
+
+ private:
+  void update(OpIO& io) const override { io.in(0).add_(1); }
 };
 
 }  // namespace

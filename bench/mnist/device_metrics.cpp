@@ -1,8 +1,6 @@
 #include "mnist/device_metrics.h"
+#include "mnist/in_place_update_op.h"
 
-#include "graphbench/plan/op.h"
-
-#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 #include <limits>
@@ -16,7 +14,7 @@ void expect_scalar(const Op& op, const TensorSpec& spec, const char* what) {
 }
 
 // Inputs: log [capacity], step int64 [], value []. Output: log (in place).
-class LogAtStepOp final : public Op {
+class LogAtStepOp final : public InPlaceUpdateOp {
  public:
   std::string signature() const override { return "log_at_step"; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -27,18 +25,15 @@ class LogAtStepOp final : public Op {
     if (in[1].dtype != at::kLong) throw_op_error(*this, fmt::format("the step must be int64, got {}", to_string(in[1])));
     return {in[0]};
   }
-  std::vector<std::pair<int, int>> in_place() const override { return {{0, 0}}; }
-  bool differentiable() const override { return false; }
-  bool computes_into_outputs() const override { return true; }
-  void run(OpIO& io) const override {
-    // No autograd: the value (a loss) requires grad, the log must not become part of its graph.
-    at::NoGradGuard no_grad;
+
+ private:
+  void update(OpIO& io) const override {
     io.in(0).index_copy_(0, io.in(1).view({1}), io.in(2).detach().view({1}).to(io.in(0).scalar_type()));
   }
 };
 
 // Inputs: total [], value []. Output: total (in place).
-class AccumulateOp final : public Op {
+class AccumulateOp final : public InPlaceUpdateOp {
  public:
   std::string signature() const override { return "accumulate"; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -47,13 +42,9 @@ class AccumulateOp final : public Op {
     expect_scalar(*this, in[1], "the value");
     return {in[0]};
   }
-  std::vector<std::pair<int, int>> in_place() const override { return {{0, 0}}; }
-  bool differentiable() const override { return false; }
-  bool computes_into_outputs() const override { return true; }
-  void run(OpIO& io) const override {
-    at::NoGradGuard no_grad;
-    io.in(0).add_(io.in(1).detach());
-  }
+
+ private:
+  void update(OpIO& io) const override { io.in(0).add_(io.in(1).detach()); }
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/training_step_case.h"
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_data_parallel.h"
 #include "mnist/mnist_model.h"
@@ -14,9 +15,6 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/data/mnist_files.h"
-#include "graphbench/runner/data_parallel.h"
-#include "graphbench/runner/engine_runner.h"
-#include "graphbench/runner/reference_runner.h"
 
 #include <fmt/format.h>
 
@@ -60,19 +58,15 @@ WorkloadDescriptor mnist_descriptor() {
 // One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
 // (runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
 // r-th (its shard), the gradients averaged over the ranks inside the step.
-class MnistStepCase final : public DataParallelCase {
+class MnistStepCase final : public bench::TrainingStepCase {
  public:
   MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
-      : device_(context.device),
-        scope_(spec.scope),
-        batch_(bench::param_int(spec, "batch")),
+      : TrainingStepCase(spec, context, std::move(setup), bench::param_int(spec, "batch")),
         lr_(bench::param_number(spec, "lr")),
-        momentum_(bench::param_number(spec, "momentum")),
-        setup_(std::move(setup)),
-        rows_(setup_.shard == DataParallelSetup::kWholeBatch ? batch_ * setup_.ranks : batch_),
-        initial_(mnist::initial_store(context.device)) {
+        momentum_(bench::param_number(spec, "momentum")) {
+    initial_ = mnist::initial_store(context.device);
     mnist::Split data = mnist::load_split(resolve_mnist_dir(context.data_dir), /*train=*/true, context.device);
-    const std::int64_t first = setup_.shard == DataParallelSetup::kWholeBatch ? 0 : setup_.shard * batch_;
+    const std::int64_t first = first_row();
     if (first + rows_ > data.images.size(0)) {
       throw InputError(fmt::format("{}: {} ranks x batch {} is more than the {} training images", spec.json_path,
                                    setup_.ranks, batch_, data.images.size(0)));
@@ -81,6 +75,8 @@ class MnistStepCase final : public DataParallelCase {
     labels_ = data.labels.narrow(0, first, rows_).clone();
     timed_program_ = mnist::build_train_program({rows_, lr_, momentum_, true}, device_, setup_);
     validation_program_ = mnist::build_train_program({rows_, lr_, momentum_, false}, device_, setup_);
+    feed_ = {{"x", images_}, {"y", labels_}};
+    observed_ = mnist::param_names();
     // Napkin math: 21840 weights read forward and backward and updated; conv FLOPs dominate:
     // conv1 24*24*10*25*2 + conv2 8*8*20*250*2 + fc 2*(320*50 + 50*10) per image, x3 for training.
     const double weights = 0.0 + 10 * 25 + 10 + 20 * 250 + 20 + 320 * 50 + 50 + 50 * 10 + 10;
@@ -88,40 +84,19 @@ class MnistStepCase final : public DataParallelCase {
     cost_.flops = 3.0 * static_cast<double>(rows_) * (24.0 * 24 * 10 * 25 * 2 + 8.0 * 8 * 20 * 250 * 2 + 2.0 * (320 * 50 + 50 * 10));
   }
 
-  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) override {
-    if (variant.is_reference()) return make_reference(variant, validation);
-    EngineRunnerConfig config;
-    config.program = validation ? validation_program_ : timed_program_;
-    config.executor = bench::executor_for(variant);
-    config.input_method = variant.input_method();
-    config.policy = Policy::train();
-    config.store = initial_.clone();
-    config.options.scope = scope_;
-    config.feed = {{"x", images_}, {"y", labels_}};
-    config.observed_store_entries = mnist::param_names();
-    return std::make_unique<EngineRunner>(std::move(config));
-  }
-
-  StepCost cost() const override { return cost_; }
   int validation_steps() const override { return 5; }
   double rtol(const Variant&) const override { return 1e-4; }
   double atol(const Variant&) const override { return 1e-5; }
 
-  // Data-parallel: observe() is the loss, then the params.
-  std::size_t first_param_observation() const override { return 1; }
-  std::int64_t samples_per_step() const override { return rows_; }
   std::vector<TensorSpec> gradient_specs() const override {
     std::vector<TensorSpec> specs;
     for (const auto& name : mnist::param_names()) specs.push_back(spec_of(initial_.at(name)));
     return specs;
   }
-  ModelStore& initial_params() override { return initial_; }
 
  private:
   // The tutorial's training_step: modules, torch::optim::SGD, static data and targets.
-  std::unique_ptr<VariantRunner> make_reference(const Variant& variant, bool validation) {
-    const bool graph = variant.needs_cuda_graph();
-    if (setup_.communicator) throw EngineError("the reference variants have no data-parallel form");
+  ReferenceStep make_reference(bool validation) override {
     struct State {
       mnist::Net net;
       std::unique_ptr<torch::optim::SGD> optimizer;
@@ -134,11 +109,7 @@ class MnistStepCase final : public DataParallelCase {
                                                        torch::optim::SGDOptions(lr_).momentum(momentum_));
     auto load_initial = [s, initial = &initial_] {
       mnist::load_params(s->net, *initial);
-      torch::NoGradGuard no_grad;
-      for (auto& [key, state] : s->optimizer->state()) {
-        auto& sgd = static_cast<torch::optim::SGDParamState&>(*state);
-        if (sgd.momentum_buffer().defined()) sgd.momentum_buffer().zero_();
-      }
+      bench::zero_momentum_buffers(*s->optimizer);
     };
     load_initial();
     s->data = at::empty_like(images_);
@@ -166,32 +137,18 @@ class MnistStepCase final : public DataParallelCase {
       return out;
     };
     step.undo_warmup = load_initial;
-    return std::make_unique<ReferenceRunner>(std::move(step), graph, /*warmup_iterations=*/3, variant.input_method());
+    return step;
   }
 
-  at::Device device_;
-  CaptureScope scope_;
-  std::int64_t batch_;
   double lr_;
   double momentum_;
-  DataParallelSetup setup_;
-  std::int64_t rows_;  // rows per step: the batch, or the whole global batch
-  ModelStore initial_;
   at::Tensor images_;
   at::Tensor labels_;
-  std::shared_ptr<const Program> timed_program_;
-  std::shared_ptr<const Program> validation_program_;
-  StepCost cost_;
 };
 
-class MnistWorkload final : public bench::CaseWorkload<MnistStepCase> {
+class MnistWorkload final : public bench::TrainingStepWorkload<MnistStepCase> {
  public:
-  using CaseWorkload::CaseWorkload;
-
-  std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
-                                                              const DataParallelSetup& setup) const override {
-    return std::make_unique<MnistStepCase>(spec, context, setup);
-  }
+  using TrainingStepWorkload::TrainingStepWorkload;
 
   TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const override {
     return mnist::train(training_config(spec, variant, context));

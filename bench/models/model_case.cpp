@@ -1,6 +1,7 @@
 #include "models/model_case.h"
 
 #include "common/case_helpers.h"
+#include "common/sweep_axes.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/json/json_text.h"
@@ -45,6 +46,23 @@ ParamDecl read_bytes_param() {
   p.min = 1.0;
   p.max = 1e15;
   return p;
+}
+
+WorkloadDescriptor model_descriptor(const char* name, const char* summary, std::vector<Variant> variants,
+                                   const char* path_help, std::vector<ParamDecl> own) {
+  WorkloadDescriptor d;
+  d.name = name;
+  d.summary = summary;
+  d.modes = {"inference", "train"};
+  d.kinds = {"benchmark"};
+  d.variants = std::move(variants);
+  d.dtypes = {"float32", "float16", "bfloat16"};
+  d.params = {model_path_param(path_help), model_inputs_param()};
+  for (auto& p : own) d.params.push_back(std::move(p));
+  for (auto& p : tolerance_params()) d.params.push_back(std::move(p));
+  d.params.push_back(read_bytes_param());
+  d.sweep_axes = model_sweep_axes();
+  return d;
 }
 
 double model_read_bytes(const CaseSpec& spec) {

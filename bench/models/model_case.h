@@ -43,6 +43,11 @@ std::vector<ParamDecl> tolerance_params();
 // `read_bytes`: the bytes a step must read at least (the model's parameters, plus the KV cache of a
 // decoding step; scripts/export_model.py writes it), the roofline of a model case.
 ParamDecl read_bytes_param();
+// The descriptor of a model workload: modes inference and train, kind benchmark, the floating
+// dtypes, the model sweep axes, and the parameters `path` (`path_help`), `inputs`, the workload's
+// `own` ones, the tolerances and `read_bytes`, in that order.
+WorkloadDescriptor model_descriptor(const char* name, const char* summary, std::vector<Variant> variants,
+                                   const char* path_help, std::vector<ParamDecl> own);
 // The case's roofline: read_bytes where given, otherwise none (a model is a black box).
 double model_read_bytes(const CaseSpec& spec);
 // The rules between the fields of `inputs`: `range` for int64 inputs (required) and only for

@@ -66,7 +66,9 @@ scopes_exported=
 wait_serving_export() { wait_background serving-export "$serving_export_pid"; serving_export_pid=; }
 wait_scopes_export() { wait_background scopes-export "$scopes_export_pid"; scopes_export_pid=; }
 # Before a timed stage: every export still compiling in the background finished.
-wait_all_exports() { wait_export; wait_decode_export; wait_sweep_export; wait_serving_export; wait_scopes_export; }
+wait_all_exports() {
+  wait_export; wait_decode_export; wait_sweep_export; wait_serving_export; wait_scopes_export; wait_serving_wide_export
+}
 # parallel_exports "NAME|EXPORT ARGS" ...: scripts/export_model.py for each, side by side, each into
 # models/NAME.json with its log in $OUT/logs/NAME.log; fails when one failed.
 parallel_exports() {

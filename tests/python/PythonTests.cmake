@@ -7,7 +7,7 @@ set(PY_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/python)
 # The package's shape and its one writer (unittest, no PyTorch needed): every module imports in a
 # fresh interpreter, no import circle, one BadInput, one capture(), nothing on sys.path, the
 # commands thin, no shell script editing JSON; suites joined and rewritten, results files merged;
-# scripts/aa-default.sh's summary; the default gate simulated (numpy; skipped without).
+# the aa-default-summary stage's summary; the default gate simulated (numpy; skipped without).
 add_test(NAME "python: the package's own tests"
          COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/run_tests.py)
 set_tests_properties("python: the package's own tests" PROPERTIES TIMEOUT 300)

@@ -1,4 +1,5 @@
-"""scripts/aa_summary.py (graphbench.tables.aa_summary), the summary of scripts/aa-default.sh: the
+"""scripts/aa_summary.py (graphbench.tables.aa_summary), the summary of the campaign stage
+aa-default-summary (scripts/campaigns/gate.sh): the
 intervals' overlap counted over pairs of runs on small results files with known intervals, the
 compares' exit codes judged, the summary written whole to both folders; bad input exits 2."""
 

@@ -60,7 +60,7 @@ from .. import suites
 from ..errors import EXIT_BAD_INPUT, BadInput
 from ..models import own_code
 from ..models import zoo as model_zoo
-from .timing import capture, time_median_us
+from .timing import capture, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
 
@@ -166,18 +166,9 @@ def cases_from_names(args):
 def compiled_figure(make_step, warm_calls, args):
     """A torch.compile'd step timed like the others, with its compile time: the wall time of its first
     `warm_calls` calls (compiling, and for reduce-overhead recording the graph). A failure is recorded."""
-    import time
-
-    import torch
-
     try:
         step = make_step()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(warm_calls):
-            step()
-        torch.cuda.synchronize()
-        compile_seconds = time.perf_counter() - start
+        compile_seconds = wall_seconds(step, warm_calls)
         figure = time_median_us(step, args)
         figure["compile_seconds"] = compile_seconds
         return figure

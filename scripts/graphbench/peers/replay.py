@@ -39,7 +39,7 @@ import sys
 import time
 
 from .. import suites
-from .timing import capture
+from .timing import capture, wall_seconds
 
 torch = None  # imported by main(): every case builds on it
 
@@ -173,12 +173,7 @@ def steps_for(step, min_block_s):
     """Steps per sample so that a block lasts about min_block_s (graphbench's calibration)."""
     steps = 1
     while True:
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        torch.cuda.synchronize()
-        block = time.perf_counter() - start
+        block = wall_seconds(step, steps)
         if block >= min_block_s or steps >= 1 << 20:
             return max(1, math.ceil(min_block_s / max(block / steps, 1e-9)))
         factor = min(10.0, 1.2 * min_block_s / block) if block > 0 else 10.0

@@ -1,4 +1,5 @@
-"""What Python's timing peers share: per-call device time from CUDA events, and the one way they
+"""What Python's timing peers share: per-call device time from CUDA events, the wall time of a block
+of calls, and the one way they
 capture a step in a CUDA graph (warm-up on a side stream, as PyTorch's CUDA Graphs notes prescribe).
 torch is imported by the functions only."""
 
@@ -17,6 +18,21 @@ def sample_us(fn, calls):
     end.record()
     end.synchronize()
     return start.elapsed_time(end) * 1000.0 / calls
+
+
+def wall_seconds(fn, calls):
+    """Wall time of `calls` calls of fn in seconds, the device synchronised before and after (what
+    they queued included)."""
+    import time
+
+    import torch
+
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    torch.cuda.synchronize()
+    return time.perf_counter() - start
 
 
 def time_median_us(fn, options):

@@ -1,5 +1,5 @@
-"""What the plot scripts share: reading a JSON input with errors that name the file, and matplotlib's
-pyplot with the Agg backend, from this interpreter or, where it lacks matplotlib (a virtual
+"""What the plot scripts share: reading a JSON input with errors that name the file, writing a figure
+as a PNG, and matplotlib's pyplot with the Agg backend, from this interpreter or, where it lacks matplotlib (a virtual
 environment, pyenv), by running the script again under Debian's python3, which
 python3-matplotlib installs into."""
 
@@ -23,6 +23,13 @@ def read_json(path):
         raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadInput(f"{path}: cannot read: {e}") from None
+
+
+def save_png(plt, fig, output):
+    """Writes `fig` to the PNG file `output` at 120 dpi, laid out tight, and closes it."""
+    fig.tight_layout()
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
 
 
 def import_pyplot(prog):

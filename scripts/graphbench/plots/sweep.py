@@ -20,7 +20,7 @@ import re
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput, is_number
-from .common import import_pyplot, read_json
+from .common import import_pyplot, read_json, save_png
 
 PROG = "plot_sweep.py"
 MIB = 1024.0 * 1024.0
@@ -122,13 +122,17 @@ def plot_one(plt, sweep, environment, output):
         bottom.set_xscale("log", base=2)
         bottom.xaxis.set_major_formatter(plt.matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     title = f"{sweep['case']} over {axis}: {sweep['variant']} against eager"
-    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip()
-    fig.suptitle(title + (f"\n{device}" if device else ""), fontsize=10)
+    fig.suptitle(title + device_line(environment), fontsize=10)
     if failed:
         fig.text(0.01, 0.01, "not measured: " + ", ".join(f"{axis}={p['value']}" for p in failed), fontsize=7)
-    fig.tight_layout()
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    save_png(plt, fig, output)
+
+
+def device_line(environment, fallback=""):
+    """A title's second line: the GPU and the date of the run ("\nNVIDIA H200 2026-11-27..."), else
+    `fallback`; "" when there is neither."""
+    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip() or fallback
+    return f"\n{device}" if device else ""
 
 
 def plot_times(plt, case, axis, by_variant, environment, output):
@@ -147,12 +151,9 @@ def plot_times(plt, case, axis, by_variant, environment, output):
     ax.set_ylabel("median step time (us)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="best")
-    device = " ".join(str(environment.get(k) or "") for k in ("gpu_name", "date_utc")).strip() or environment.get("device", "")
     fig.suptitle(f"{case} over {axis}: step time of each variant (no graph variant measured)"
-                 + (f"\n{device}" if device else ""), fontsize=10)
-    fig.tight_layout()
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+                 + device_line(environment, fallback=environment.get("device", "")), fontsize=10)
+    save_png(plt, fig, output)
 
 
 def main(argv):

@@ -20,7 +20,7 @@ import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput, is_number
-from .common import import_pyplot, read_json
+from .common import import_pyplot, read_json, save_png
 
 PROG = "trace_timeline.py"
 HOST_CATEGORIES = ("cuda_runtime", "cuda_driver")
@@ -99,9 +99,7 @@ def draw(plt, steps, labels, title, output):
         ax.grid(True, axis="x", alpha=0.3)
     axes[-1].set_xlabel("us from the start of the step")
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    save_png(plt, fig, output)
 
 
 def main(argv):

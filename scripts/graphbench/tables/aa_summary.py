@@ -1,4 +1,5 @@
-"""The summary of scripts/aa-default.sh (issue 50's default runs of the ci suite on the GPU): how
+"""The summary of the campaign stage aa-default-summary (scripts/campaigns/gate.sh; issue 50's
+default runs of the ci suite on the GPU): how
 often the runs' 95% speedup and median intervals overlap over every pair of runs, what the plain
 `graphbench compare` said on every ordered pair of runs (exit 0 expected) and on each run against
 the run with a doubled graph step (exit 1 expected, naming rows), and each run's wall time.
@@ -137,7 +138,7 @@ def summary(reports, codes, dest):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description="scripts/aa-default.sh's summary: intervals' overlap over "
+    p = argparse.ArgumentParser(prog=PROG, description="the aa-default-summary stage's summary: intervals' overlap over "
                                 "pairs of default runs, and the plain gate's exit codes.")
     p.add_argument("runs_dir", help="the folder of run-K/results.json")
     p.add_argument("dest", help="the folder of compare/exit-codes.txt; summary.md is written there")

@@ -1,16 +1,11 @@
 #include "graphbench/compare/verdict_json.h"
 
-#include <cmath>
+#include "graphbench/report/json_or_null.h"
+
 
 namespace graphbench {
 
-namespace {
-
 using nlohmann::json;
-
-json finite_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-}  // namespace
 
 json comparison_to_json(const CompareResult& result, const CompareOptions& options, const CompareSources& sources) {
   json rows = json::array();
@@ -20,16 +15,16 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
                     {"measure", c.measure},
                     {"verdict", to_string(c.verdict)},
                     {"regression", result.is_regression(c)},
-                    {"ratio", finite_or_null(c.ratio)},
-                    {"ratio_ci95", json::array({finite_or_null(c.ci95.low), finite_or_null(c.ci95.high)})},
-                    {"threshold", finite_or_null(c.threshold_used)},
-                    {"noise", finite_or_null(c.noise)},
-                    {"aa_noise", finite_or_null(c.aa_noise)},
-                    {"p_value", finite_or_null(c.p_value)},  // calibrated rows (--calibration) only
+                    {"ratio", number_or_null(c.ratio)},
+                    {"ratio_ci95", json::array({number_or_null(c.ci95.low), number_or_null(c.ci95.high)})},
+                    {"threshold", number_or_null(c.threshold_used)},
+                    {"noise", number_or_null(c.noise)},
+                    {"aa_noise", number_or_null(c.aa_noise)},
+                    {"p_value", number_or_null(c.p_value)},  // calibrated rows (--calibration) only
                     {"calibration_runs", c.calibration_runs},
-                    {"detectable_slowdown", finite_or_null(c.detectable_slowdown)},  // calibrated rows only
-                    {"baseline", finite_or_null(c.baseline_median_us)},
-                    {"current", finite_or_null(c.current_median_us)},
+                    {"detectable_slowdown", number_or_null(c.detectable_slowdown)},  // calibrated rows only
+                    {"baseline", number_or_null(c.baseline_median_us)},
+                    {"current", number_or_null(c.current_median_us)},
                     {"note", c.note}});
   }
   json files = {{"baseline", sources.baseline}, {"current", sources.current}};

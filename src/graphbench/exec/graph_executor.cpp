@@ -11,7 +11,7 @@
 // binding's slots (segmented_step.h). Under the auto scope, an op whose capture fails is made
 // eager and the step cut again, instead of the whole step falling back to eager.
 #include "graphbench/core/errors.h"
-#include "graphbench/exec/binding_cache.h"
+#include "graphbench/exec/binding_executor.h"
 #include "graphbench/exec/cuda_graph.h"
 #include "graphbench/exec/executor_factories.h"
 
@@ -33,19 +33,16 @@ struct GraphEntry {
   int captured_segments = 0;
 };
 
-class GraphExecutor final : public Executor {
+class GraphExecutor final : public BindingExecutor<GraphEntry> {
  public:
-  GraphExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
-      : engine_(engine), policy_(policy), options_(options) {}
+  using BindingExecutor::BindingExecutor;
 
   ExecutorKind kind() const override { return ExecutorKind::kGraph; }
 
   void step(const std::shared_ptr<const Program>& program, const Feed& feed) override {
-    GraphEntry& entry = entry_for(program, feed);
+    GraphEntry& entry = fed_entry(program, feed);
     Counters& counters = engine_.counters();
     SlotBinding& binding = *entry.binding;
-    binding.check_fixed_pointers();
-    binding.copy_feed(feed, counters);
     if (entry.segmented) {
       run_segments(entry, counters);
     } else if (entry.graph) {
@@ -62,15 +59,6 @@ class GraphExecutor final : public Executor {
   }
 
   const std::vector<at::Tensor>& outputs() const override { return last_ != nullptr ? last_->outputs : no_outputs_; }
-
-  std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
-    GraphKey key;
-    GraphEntry* entry = cache_.find(engine_.compile_cached(program), policy_, feed, key);
-    if (entry == nullptr) return std::nullopt;
-    return entry->binding->fixed_inputs();
-  }
-
-  void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
 
   std::optional<double> last_capture_ms() const override { return last_capture_ms_; }
   std::optional<double> last_warmup_ms() const override { return last_warmup_ms_; }
@@ -92,14 +80,6 @@ class GraphExecutor final : public Executor {
   }
 
  private:
-  // The cached entry of this program and feed signature, captured now if there is none.
-  GraphEntry& entry_for(const std::shared_ptr<const Program>& program, const Feed& feed) {
-    const CompiledProgram& compiled = engine_.compile_cached(program);
-    GraphKey key;
-    GraphEntry* entry = cache_.find(compiled, policy_, feed, key);
-    return entry != nullptr ? *entry : capture_new(compiled, feed, std::move(key));
-  }
-
   // One step of a segmented entry: the graphs replayed and the eager segments run, in order.
   static void run_segments(GraphEntry& entry, Counters& counters) {
     SegmentedStep& step = *entry.segmented;
@@ -165,43 +145,36 @@ class GraphExecutor final : public Executor {
     entry.binding->outputs_into(entry.outputs);
   }
 
-  GraphEntry& capture_new(const CompiledProgram& compiled, const Feed& feed, GraphKey key) {
+  // Captured (a failed capture with fallback_to_eager leaves it eager, its reason recorded).
+  void set_up(GraphEntry& entry, const GraphKey& key) override {
     Counters& counters = engine_.counters();
-    auto entry = std::make_unique<GraphEntry>();
-    entry->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
-    ++counters.bindings;
     if (!options_.scope.is_full()) {
       try {
-        capture_segments(*entry, key);
+        capture_segments(entry, key);
       } catch (const CaptureError& e) {
         if (!options_.fallback_to_eager) throw;
-        entry->segmented.reset();
-        entry->segment_graphs.clear();
+        entry.segmented.reset();
+        entry.segment_graphs.clear();
         fallback_reasons_.push_back(fmt::format("{} (key {})", e.what(), key.to_string()));
       }
       ++counters.graph_cache_entries;
-      return cache_.insert(std::move(key), std::move(entry));
+      return;
     }
     try {
-      entry->graph = CapturedGraph::capture(*entry->binding, options_.warmup_steps, counters);
-      last_capture_ms_ = entry->graph->capture_ms();
-      last_warmup_ms_ = entry->graph->warmup_ms();
+      entry.graph = CapturedGraph::capture(*entry.binding, options_.warmup_steps, counters);
+      last_capture_ms_ = entry.graph->capture_ms();
+      last_warmup_ms_ = entry.graph->warmup_ms();
       total_capture_ms_ += *last_capture_ms_;
       // Replays write into the slots the capture left: the output list never changes.
-      entry->binding->outputs_into(entry->outputs);
-      facts_.push_back(entry->graph->facts());
+      entry.binding->outputs_into(entry.outputs);
+      facts_.push_back(entry.graph->facts());
     } catch (const CaptureError& e) {
       if (!options_.fallback_to_eager) throw;
       fallback_reasons_.push_back(fmt::format("{} (key {})", e.what(), key.to_string()));
     }
     ++counters.graph_cache_entries;
-    return cache_.insert(std::move(key), std::move(entry));
   }
 
-  Engine& engine_;
-  Policy policy_;
-  ExecutorOptions options_;
-  BindingCache<GraphEntry> cache_;
   const GraphEntry* last_ = nullptr;  // the entry of the last step
   const std::vector<at::Tensor> no_outputs_;
   std::optional<double> last_capture_ms_;

@@ -1,7 +1,7 @@
 // The static executor: fixed slots and aliases as for a graph, ops run one by one, no capture.
 // With a capture scope other than full, it runs the step segment by segment as the graph executor
 // does (segmented_step.h), the crossing copies included, so that they are tested on the CPU.
-#include "graphbench/exec/binding_cache.h"
+#include "graphbench/exec/binding_executor.h"
 #include "graphbench/exec/executor_factories.h"
 #include "graphbench/exec/segmented_step.h"
 #include "graphbench/exec/warm_up.h"
@@ -15,19 +15,16 @@ struct StaticEntry {
   std::unique_ptr<SegmentedStep> segmented;  // scopes other than full
 };
 
-class StaticExecutor final : public Executor {
+class StaticExecutor final : public BindingExecutor<StaticEntry> {
  public:
-  StaticExecutor(Engine& engine, const Policy& policy, const ExecutorOptions& options)
-      : engine_(engine), policy_(policy), options_(options) {}
+  using BindingExecutor::BindingExecutor;
 
   ExecutorKind kind() const override { return ExecutorKind::kStatic; }
 
   void step(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     Counters& counters = engine_.counters();
-    StaticEntry& entry = entry_for(program, feed);
+    StaticEntry& entry = fed_entry(program, feed);
     SlotBinding& binding = *entry.binding;
-    binding.check_fixed_pointers();
-    binding.copy_feed(feed, counters);
     if (entry.segmented) {
       entry.segmented->run_all(counters);
     } else {
@@ -42,36 +39,16 @@ class StaticExecutor final : public Executor {
 
   const std::vector<at::Tensor>& outputs() const override { return outputs_; }
 
-  std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
-    GraphKey key;
-    StaticEntry* entry = cache_.find(engine_.compile_cached(program), policy_, feed, key);
-    if (entry == nullptr) return std::nullopt;
-    return entry->binding->fixed_inputs();
-  }
-
-  void prepare(const std::shared_ptr<const Program>& program, const Feed& feed) override { entry_for(program, feed); }
-
  private:
-  // The cached binding of this program and feed signature, bound and warmed up now if there is none.
-  StaticEntry& entry_for(const std::shared_ptr<const Program>& program, const Feed& feed) {
-    const CompiledProgram& compiled = engine_.compile_cached(program);
-    Counters& counters = engine_.counters();
-    GraphKey key;
-    if (StaticEntry* entry = cache_.find(compiled, policy_, feed, key)) return *entry;
-    auto fresh = std::make_unique<StaticEntry>();
-    fresh->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
-    ++counters.bindings;
+  // Cut into segments by the scope, and warmed up.
+  void set_up(StaticEntry& entry, const GraphKey&) override {
     if (!options_.scope.is_full()) {
-      fresh->segmented = std::make_unique<SegmentedStep>(*fresh->binding, split_into_segments(*program, options_.scope));
+      entry.segmented = std::make_unique<SegmentedStep>(
+          *entry.binding, split_into_segments(entry.binding->compiled().program(), options_.scope));
     }
-    warm_up(*fresh->binding, options_.warmup_steps, counters);
-    return cache_.insert(std::move(key), std::move(fresh));
+    warm_up(*entry.binding, options_.warmup_steps, engine_.counters());
   }
 
-  Engine& engine_;
-  Policy policy_;
-  ExecutorOptions options_;
-  BindingCache<StaticEntry> cache_;
   std::vector<at::Tensor> outputs_;
   const std::vector<Segment>* last_segments_ = nullptr;
 };

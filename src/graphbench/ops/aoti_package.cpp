@@ -2,9 +2,8 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/shared_load_cache.h"
-#include "graphbench/exec/error_text.h"
+#include "graphbench/ops/op_helpers.h"
 
-#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 #include <torch/version.h>
 
@@ -112,16 +111,8 @@ class AotiCallOp final : public Op {
                                         to_string(example_specs_), to_string(in)));
     }
     if (output_specs_.empty()) {
-      at::NoGradGuard no_grad;
-      std::vector<at::Tensor> outputs;
-      try {
-        outputs = package_->run(examples_);
-      } catch (const std::exception& e) {
-        throw EngineError(fmt::format("package {} rejects the inputs {}: {}", label_, to_string(example_specs_),
-                                      error_text(e)));
-      }
-      if (outputs.empty()) throw EngineError(fmt::format("package {} returned no tensor", label_));
-      for (const auto& t : outputs) output_specs_.push_back(spec_of(t));
+      output_specs_ = ops_detail::output_specs_of_call([&] { return package_->run(examples_); }, "package", label_,
+                                                       example_specs_);
     }
     return output_specs_;
   }

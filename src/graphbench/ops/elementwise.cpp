@@ -35,31 +35,57 @@ class BinaryOp final : public Op {
   Binary kind_;
 };
 
+// An elementwise op of one tensor, its output shaped as its input: computed into the output slot
+// where the executor gives one (static and graph executors), else into a new tensor.
+class OneTensorOp : public Op {
+ public:
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const final {
+    expect_input_count(*this, in, 1);
+    return {in[0]};
+  }
+  bool computes_into_outputs() const final { return true; }
+  void run(OpIO& io) const final {
+    at::Tensor& out = io.out(0);
+    if (out.defined()) {
+      compute_into(out, io.in(0));
+    } else {
+      out = compute(io.in(0));
+    }
+  }
+
+ protected:
+  virtual at::Tensor compute(const at::Tensor& x) const = 0;
+  virtual void compute_into(at::Tensor& out, const at::Tensor& x) const = 0;
+};
+
 enum class WithScalar { kMul, kDiv, kAdd };
 
-class ScalarOp final : public Op {
+class ScalarOp final : public OneTensorOp {
  public:
   ScalarOp(WithScalar kind, double c) : kind_(kind), c_(c), scalar_(wrapped_scalar(c)) {}
   std::string signature() const override {
     const char* name = kind_ == WithScalar::kMul ? "mul_scalar" : kind_ == WithScalar::kDiv ? "div_scalar" : "add_scalar";
     return fmt::format("{}(c={})", name, c_);
   }
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, 1);
-    return {in[0]};
-  }
-  bool computes_into_outputs() const override { return true; }
-  void run(OpIO& io) const override {
-    at::Tensor& out = io.out(0);
-    const at::Tensor& x = io.in(0);
+
+ private:
+  at::Tensor compute(const at::Tensor& x) const override {
     switch (kind_) {
-      case WithScalar::kMul: out.defined() ? (void)at::mul_out(out, x, scalar_) : (void)(out = at::mul(x, c_)); break;
-      case WithScalar::kDiv: out.defined() ? (void)at::div_out(out, x, scalar_) : (void)(out = at::div(x, c_)); break;
-      case WithScalar::kAdd: out.defined() ? (void)at::add_out(out, x, scalar_) : (void)(out = at::add(x, c_)); break;
+      case WithScalar::kMul: return at::mul(x, c_);
+      case WithScalar::kDiv: return at::div(x, c_);
+      case WithScalar::kAdd: return at::add(x, c_);
+    }
+    return {};
+  }
+  void compute_into(at::Tensor& out, const at::Tensor& x) const override {
+    switch (kind_) {
+      case WithScalar::kMul: at::mul_out(out, x, scalar_); break;
+      case WithScalar::kDiv: at::div_out(out, x, scalar_); break;
+      case WithScalar::kAdd: at::add_out(out, x, scalar_); break;
     }
   }
 
- private:
+
   WithScalar kind_;
   double c_;
   at::Tensor scalar_;
@@ -67,7 +93,7 @@ class ScalarOp final : public Op {
 
 enum class Unary { kErf, kRelu, kGelu };
 
-class UnaryOp final : public Op {
+class UnaryOp final : public OneTensorOp {
  public:
   explicit UnaryOp(Unary kind) : kind_(kind) {}
   std::string signature() const override {
@@ -78,22 +104,25 @@ class UnaryOp final : public Op {
     }
     return "?";
   }
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, 1);
-    return {in[0]};
-  }
-  bool computes_into_outputs() const override { return true; }
-  void run(OpIO& io) const override {
-    at::Tensor& out = io.out(0);
-    const at::Tensor& x = io.in(0);
+
+ private:
+  at::Tensor compute(const at::Tensor& x) const override {
     switch (kind_) {
-      case Unary::kErf: out.defined() ? (void)at::erf_out(out, x) : (void)(out = at::erf(x)); break;
-      case Unary::kRelu: out.defined() ? (void)at::clamp_min_out(out, x, 0) : (void)(out = at::relu(x)); break;
-      case Unary::kGelu: out.defined() ? (void)at::gelu_out(out, x) : (void)(out = at::gelu(x)); break;
+      case Unary::kErf: return at::erf(x);
+      case Unary::kRelu: return at::relu(x);
+      case Unary::kGelu: return at::gelu(x);
+    }
+    return {};
+  }
+  void compute_into(at::Tensor& out, const at::Tensor& x) const override {
+    switch (kind_) {
+      case Unary::kErf: at::erf_out(out, x); break;
+      case Unary::kRelu: at::clamp_min_out(out, x, 0); break;
+      case Unary::kGelu: at::gelu_out(out, x); break;
     }
   }
 
- private:
+
   Unary kind_;
 };
 

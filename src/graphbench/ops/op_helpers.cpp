@@ -1,6 +1,10 @@
 #include "graphbench/ops/op_helpers.h"
 
+#include "graphbench/core/errors.h"
+#include "graphbench/exec/error_text.h"
+
 #include <ATen/ExpandUtils.h>
+#include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 namespace graphbench::ops_detail {
@@ -30,6 +34,21 @@ void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const c
   if (spec.shape.size() != rank) {
     throw_op_error(op, fmt::format("{} must have {} dimensions, got {}", what, rank, to_string(spec)));
   }
+}
+
+std::vector<TensorSpec> output_specs_of_call(const std::function<std::vector<at::Tensor>()>& call, const char* what,
+                                             const std::string& label, const std::vector<TensorSpec>& example_specs) {
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> outputs;
+  try {
+    outputs = call();
+  } catch (const std::exception& e) {
+    throw EngineError(fmt::format("{} {} rejects the inputs {}: {}", what, label, to_string(example_specs), error_text(e)));
+  }
+  if (outputs.empty()) throw EngineError(fmt::format("{} {} returned no tensor", what, label));
+  std::vector<TensorSpec> specs;
+  for (const auto& t : outputs) specs.push_back(spec_of(t));
+  return specs;
 }
 
 }  // namespace graphbench::ops_detail

@@ -5,6 +5,10 @@
 
 #include <ATen/ATen.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace graphbench::ops_detail {
 
 // A CPU scalar that binary ops treat like a Python number (no type promotion), so that
@@ -19,5 +23,12 @@ void expect_same_dtype_device(const Op& op, const TensorSpec& a, const TensorSpe
 
 // Throws unless the spec has `rank` dimensions.
 void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const char* what);
+
+// The specs of what a model's op returns (a TorchScript module, an AOTInductor package: black boxes
+// whose outputs only a call tells), from one call of `call` on its examples under no_grad.
+// EngineError "<what> <label> rejects the inputs <example_specs>: <why>" when the call throws, and
+// "<what> <label> returned no tensor" when it returns none; `what` is "model" or "package".
+std::vector<TensorSpec> output_specs_of_call(const std::function<std::vector<at::Tensor>()>& call, const char* what,
+                                             const std::string& label, const std::vector<TensorSpec>& example_specs);
 
 }  // namespace graphbench::ops_detail

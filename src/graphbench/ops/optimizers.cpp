@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace graphbench::ops {
 
@@ -35,34 +36,53 @@ void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in,
   }
 }
 
-class SgdOp final : public Op {
+// An optimizer's update of n params. Its inputs: the params, their gradients, its state (`groups`
+// groups of n tensors shaped as the params, then `scalars` 0-dim tensors) and the learning rate;
+// its outputs: the params and the state, each updated in place (output k > n-1 is input k + n).
+class UpdateOp : public Op {
  public:
-  SgdOp(std::size_t n, SgdOptions options) : n_(n), options_(options) {}
-  std::string signature() const override {
-    return fmt::format("sgd(n={}, momentum={}, weight_decay={})", n_, options_.momentum, options_.weight_decay);
-  }
-  bool has_momentum() const { return options_.momentum != 0.0; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    const std::size_t groups = has_momentum() ? 3 : 2;
-    expect_input_count(*this, in, groups * n_ + 1);
-    expect_param_shaped_groups(*this, in, n_, groups);
+    expect_input_count(*this, in, 2 * n_ + state() + 1);
+    expect_param_shaped_groups(*this, in, n_, 2 + groups_);
     std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));
-    if (has_momentum()) out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(3 * n_));
+    out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(2 * n_ + state()));
     return out;
   }
   std::vector<std::pair<int, int>> in_place() const override {
     std::vector<std::pair<int, int>> pairs;
     for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
-    if (has_momentum()) {
-      for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
-    }
+    for (std::size_t k = n_; k < n_ + state(); ++k) pairs.emplace_back(static_cast<int>(k), static_cast<int>(k + n_));
     return pairs;
   }
   bool differentiable() const override { return false; }
   void run(OpIO& io) const override {
     at::NoGradGuard no_grad;
-    std::vector<at::Tensor> params = io.in_list(0, n_);
-    std::vector<at::Tensor> grads = io.in_list(n_, n_);
+    update(io, io.in_list(0, n_), io.in_list(n_, n_));
+  }
+
+ protected:
+  UpdateOp(std::size_t n, std::size_t groups, std::size_t scalars) : n_(n), groups_(groups), scalars_(scalars) {}
+  // The update itself, under no_grad.
+  virtual void update(OpIO& io, std::vector<at::Tensor> params, std::vector<at::Tensor> grads) const = 0;
+
+  std::size_t n_;
+
+ private:
+  std::size_t state() const { return groups_ * n_ + scalars_; }
+  std::size_t groups_;
+  std::size_t scalars_;
+};
+
+class SgdOp final : public UpdateOp {
+ public:
+  SgdOp(std::size_t n, SgdOptions options) : UpdateOp(n, options.momentum != 0.0 ? 1 : 0, 0), options_(options) {}
+  std::string signature() const override {
+    return fmt::format("sgd(n={}, momentum={}, weight_decay={})", n_, options_.momentum, options_.weight_decay);
+  }
+
+ private:
+  bool has_momentum() const { return options_.momentum != 0.0; }
+  void update(OpIO& io, std::vector<at::Tensor> params, std::vector<at::Tensor> grads) const override {
     const at::Tensor& lr = io.in(io.num_inputs() - 1);
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
     if (params.front().is_cuda()) {
@@ -85,39 +105,20 @@ class SgdOp final : public Op {
     }
   }
 
- private:
-  std::size_t n_;
   SgdOptions options_;
 };
 
-class AdamOp final : public Op {
+class AdamOp final : public UpdateOp {
  public:
-  AdamOp(std::size_t n, AdamOptions options) : n_(n), options_(options) {}
+  AdamOp(std::size_t n, AdamOptions options) : UpdateOp(n, 2, 1), options_(options) {}
   std::string signature() const override {
     return fmt::format("{}(n={}, betas=({}, {}), eps={}, weight_decay={})",
                        options_.decoupled_weight_decay ? "adamw" : "adam", n_, options_.beta1, options_.beta2,
                        options_.eps, options_.weight_decay);
   }
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    expect_input_count(*this, in, 4 * n_ + 2);
-    expect_param_shaped_groups(*this, in, n_, 4);
-    std::vector<TensorSpec> out(in.begin(), in.begin() + static_cast<long>(n_));                  // params
-    out.insert(out.end(), in.begin() + static_cast<long>(2 * n_), in.begin() + static_cast<long>(4 * n_));  // moments
-    out.push_back(in[4 * n_]);                                                                   // step
-    return out;
-  }
-  std::vector<std::pair<int, int>> in_place() const override {
-    std::vector<std::pair<int, int>> pairs;
-    for (std::size_t i = 0; i < n_; ++i) pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
-    for (std::size_t i = 0; i < 2 * n_; ++i) pairs.emplace_back(static_cast<int>(n_ + i), static_cast<int>(2 * n_ + i));
-    pairs.emplace_back(static_cast<int>(3 * n_), static_cast<int>(4 * n_));
-    return pairs;
-  }
-  bool differentiable() const override { return false; }
-  void run(OpIO& io) const override {
-    at::NoGradGuard no_grad;
-    std::vector<at::Tensor> params = io.in_list(0, n_);
-    std::vector<at::Tensor> grads = io.in_list(n_, n_);
+ private:
+  // State: the moments exp_avg and exp_avg_sq (two groups), then the step count.
+  void update(OpIO& io, std::vector<at::Tensor> params, std::vector<at::Tensor> grads) const override {
     std::vector<at::Tensor> exp_avg = io.in_list(2 * n_, n_);
     std::vector<at::Tensor> exp_avg_sq = io.in_list(3 * n_, n_);
     const at::Tensor& step = io.in(4 * n_);
@@ -147,8 +148,6 @@ class AdamOp final : public Op {
     }
   }
 
- private:
-  std::size_t n_;
   AdamOptions options_;
 };
 
@@ -201,6 +200,19 @@ std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, c
   names.push_back(prefix + ".step'");
   auto outputs = b.add(std::make_shared<AdamOp>(params.size(), options), inputs, names);
   return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};
+}
+
+std::vector<ValueId> optimizer_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                                    const OptimizerChoice& choice) {
+  if (choice.name == "sgd") return sgd_step(b, params, grads, SgdOptions{choice.lr, choice.momentum, choice.weight_decay});
+  if (choice.name != "adam" && choice.name != "adamw") {
+    throw std::invalid_argument("optimizer_step: expected optimizer sgd, adam or adamw, got " + choice.name);
+  }
+  AdamOptions adam;
+  adam.lr = choice.lr;
+  adam.weight_decay = choice.weight_decay;
+  adam.decoupled_weight_decay = choice.name == "adamw";
+  return adam_step(b, params, grads, adam);
 }
 
 }  // namespace graphbench::ops

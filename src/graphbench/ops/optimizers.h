@@ -41,4 +41,18 @@ std::vector<ValueId> sgd_step(Builder& b, const std::vector<ValueId>& params, co
 std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
                                const AdamOptions& options, const std::string& prefix = "adam");
 
+// An optimizer as a case names it: "sgd" (momentum applies to it only), "adam" or "adamw" (Adam
+// with decoupled weight decay), each at its defaults otherwise.
+struct OptimizerChoice {
+  std::string name = "sgd";
+  double lr = 0.01;
+  double momentum = 0.0;
+  double weight_decay = 0.0;
+};
+
+// sgd_step or adam_step as `choice` names it, under their default prefixes; another name throws
+// std::invalid_argument (a workload's descriptor admits only these three).
+std::vector<ValueId> optimizer_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                                    const OptimizerChoice& choice);
+
 }  // namespace graphbench::ops

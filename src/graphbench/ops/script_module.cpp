@@ -1,7 +1,7 @@
 #include "graphbench/ops/script_module.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/exec/error_text.h"
+#include "graphbench/ops/op_helpers.h"
 
 #include <fmt/format.h>
 
@@ -68,17 +68,9 @@ class ScriptModuleOp final : public Op {
                                         to_string(example_specs_), to_string(inputs)));
     }
     if (output_specs_.empty()) {
-      at::NoGradGuard no_grad;
-      std::vector<c10::IValue> args(examples_.begin(), examples_.end());
-      std::vector<at::Tensor> outputs;
-      try {
-        outputs = flatten_tensors(forward_(std::move(args)));
-      } catch (const std::exception& e) {
-        throw EngineError(fmt::format("model {} rejects the inputs {}: {}", label_, to_string(example_specs_),
-                                      error_text(e)));
-      }
-      if (outputs.empty()) throw EngineError(fmt::format("model {} returned no tensor", label_));
-      for (const auto& t : outputs) output_specs_.push_back(spec_of(t));
+      output_specs_ = ops_detail::output_specs_of_call(
+          [&] { return flatten_tensors(forward_(std::vector<c10::IValue>(examples_.begin(), examples_.end()))); }, "model",
+          label_, example_specs_);
     }
     return output_specs_;
   }

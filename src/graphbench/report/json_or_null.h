@@ -1,8 +1,10 @@
-// An optional value as JSON: the value, or null when there is none (never 0: docs/results.md).
+// An optional value as JSON: the value, or null when there is none (never 0: docs/results.md); a
+// number that is not finite (NaN, infinity: JSON has neither) is null too.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <optional>
 
 namespace graphbench {
@@ -10,6 +12,14 @@ namespace graphbench {
 template <typename T>
 nlohmann::json json_or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+inline nlohmann::json number_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+inline nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? number_or_null(*value) : nlohmann::json(nullptr);
 }
 
 }  // namespace graphbench

@@ -15,12 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-json optional_number(const std::optional<double>& value) {
-  return value ? number_or_null(*value) : json(nullptr);
-}
-
 // A positive figure, or null when it is 0 (nothing measured).
 json optional_interval(const std::optional<stats::Interval>& i) {
   return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);

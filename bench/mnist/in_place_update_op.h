@@ -1,0 +1,31 @@
+// An op of MNIST's device-side bookkeeping (the batch counter, the loss log, the test totals): it
+// updates its first input in place, under no_grad (the value it records may be a loss that
+// requires grad, which must not pull the bookkeeping into its autograd graph), and is its own
+// output, so that the static and graph executors allocate nothing for it.
+#pragma once
+
+#include "graphbench/plan/op.h"
+
+#include <ATen/core/grad_mode.h>
+
+#include <utility>
+#include <vector>
+
+namespace graphbench::bench {
+
+class InPlaceUpdateOp : public Op {
+ public:
+  std::vector<std::pair<int, int>> in_place() const final { return {{0, 0}}; }
+  bool differentiable() const final { return false; }
+  bool computes_into_outputs() const final { return true; }
+  void run(OpIO& io) const final {
+    at::NoGradGuard no_grad;
+    update(io);
+  }
+
+ protected:
+  // Writes the update into io.in(0).
+  virtual void update(OpIO& io) const = 0;
+};
+
+}  // namespace graphbench::bench

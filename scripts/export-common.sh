@@ -1,0 +1,15 @@
+# shellcheck shell=bash
+# What the export scripts share (scripts/decode-suite.sh, models-suite.sh, sweep-models.sh source it
+# first, without arguments, so that it reads theirs): `here` (scripts/), `dry` (--dry-run when that
+# is their first argument, which it takes off), `out` (their next argument, default models), `status`
+# 0, and export_py ARGS...: scripts/export_model.py ARGS... run by $PYTHON (default python3).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dry=()
+if [[ ${1:-} == --dry-run ]]; then
+  dry=(--dry-run)
+  shift
+fi
+out=${1:-models}
+status=0
+export_py() { "${PYTHON:-python3}" "$here/export_model.py" "$@"; }
