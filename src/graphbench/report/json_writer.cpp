@@ -15,11 +15,12 @@ using nlohmann::json;
 
 namespace {
 
-// A positive figure, or null when it is 0 (nothing measured).
+// [low, high], or null when there is no interval.
 json optional_interval(const std::optional<stats::Interval>& i) {
   return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);
 }
 
+// A positive figure, or null when it is 0 (nothing measured).
 json positive_or_null(double value) { return value > 0.0 ? number_or_null(value) : json(nullptr); }
 
 json numbers_to_json(const std::vector<double>& values) {
