@@ -9,11 +9,11 @@
 #include "common/training_step_case.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/chunked_params.h"
-#include "graphbench/parallel/gradient_chunks.h"
-#include "graphbench/parallel/overlapped_backward.h"
-#include "graphbench/parallel/row_chunked_linear.h"
-#include "graphbench/parallel/replicas.h"
+#include "graphbench/parallel/gradient_sync/chunked_params.h"
+#include "graphbench/parallel/gradient_sync/gradient_chunks.h"
+#include "graphbench/parallel/gradient_sync/overlapped_backward.h"
+#include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
+#include "graphbench/parallel/runner/replicas.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
 #include "graphbench/plan/builder.h"
@@ -72,7 +72,7 @@ struct Dims {
 // same global batch of ranks x batch rows and trains on its shard, the gradients all-reduced
 // between backward and the update. With gradient chunks ("grad_chunk_mb", overlap on) a weight
 // whose gradient exceeds the cap is computed and all-reduced in row chunks
-// (parallel/row_chunked_linear.h): fc1.weight, whose gradient backward produces last.
+// (parallel/gradient_sync/row_chunked_linear.h): fc1.weight, whose gradient backward produces last.
 class LinearDropoutCase final : public bench::TrainingStepCase {
  public:
   LinearDropoutCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
@@ -250,7 +250,7 @@ class LinearDropoutCase final : public bench::TrainingStepCase {
   bool train_;
   std::vector<double> dropout_;
   ops::OptimizerChoice optimizer_;
-  std::size_t chunk_bytes_;  // the cap of a weight's gradient chunk; 0: whole (parallel/gradient_chunks.h)
+  std::size_t chunk_bytes_;  // the cap of a weight's gradient chunk; 0: whole (parallel/gradient_sync/gradient_chunks.h)
   at::Tensor data_;
   at::Tensor target_;
 };

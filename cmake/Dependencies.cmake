@@ -43,7 +43,7 @@ if(GRAPHBENCH_WITH_CUDA AND NOT _graphbench_torch_has_cuda)
 endif()
 if(GRAPHBENCH_WITH_CUDA)
   find_package(CUDAToolkit REQUIRED)
-  # graphbench reaches the CUDA driver through the runtime only (parallel/peer_exchange.cpp), so its
+  # graphbench reaches the CUDA driver through the runtime only (parallel/communication/peer_exchange.cpp), so its
   # CUDA build starts on a machine without a driver, as PyTorch's own libraries do: LibTorch's
   # caffe2::cuda would put the driver (libcuda.so.1) among every program's needed libraries.
   if(TARGET caffe2::cuda)

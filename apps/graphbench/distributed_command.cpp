@@ -5,10 +5,10 @@
 #include "run_support.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/communicator.h"
-#include "graphbench/parallel/data_parallel_suite.h"
-#include "graphbench/parallel/launcher.h"
-#include "graphbench/parallel/progress_watchdog.h"
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/runner/data_parallel_suite.h"
+#include "graphbench/parallel/runner/launcher.h"
+#include "graphbench/parallel/runner/progress_watchdog.h"
 #include "graphbench/runner/workload_registry.h"
 #include "graphbench/suite/suite_parser.h"
 

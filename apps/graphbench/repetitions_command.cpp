@@ -1,13 +1,13 @@
 // `graphbench ... --repetitions N` (docs/measuring.md, repetitions): the run repeated N times, one
 // after the other, each repetition this program again with the same arguments in a process of its
-// own (parallel/launcher.h's run_child) writing its results.json into a temporary folder; then the
+// own (parallel/runner/launcher.h's run_child) writing its results.json into a temporary folder; then the
 // repetitions merged (record/merge_repetitions.h) and written as one run.
 #include "run_support.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
 #include "graphbench/core/remove_tree.h"
-#include "graphbench/parallel/launcher.h"
+#include "graphbench/parallel/runner/launcher.h"
 #include "graphbench/record/merge_repetitions.h"
 #include "graphbench/report/json_io.h"
 #include "graphbench/report/rescue_file.h"

@@ -4,7 +4,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
-#include "graphbench/parallel/rank_env.h"
+#include "graphbench/parallel/communication/rank_env.h"
 #include "graphbench/env/build_info.h"
 #include "graphbench/env/environment.h"
 #include "graphbench/exec/executor.h"

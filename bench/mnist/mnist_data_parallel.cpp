@@ -4,9 +4,9 @@
 #include "mnist/mnist_model.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/communicator.h"
-#include "graphbench/parallel/progress_watchdog.h"
-#include "graphbench/parallel/replicas.h"
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/runner/progress_watchdog.h"
+#include "graphbench/parallel/runner/replicas.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/timing/step_timer.h"
 

@@ -5,7 +5,7 @@
 #include "common/op_tags.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/overlapped_backward.h"
+#include "graphbench/parallel/gradient_sync/overlapped_backward.h"
 #include "graphbench/ops/elementwise.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"

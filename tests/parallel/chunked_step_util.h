@@ -1,11 +1,11 @@
 // The bucketing tests' perceptron (parallel_test_util.h) with fc1.weight's gradient computed and
-// all-reduced in row chunks (parallel/row_chunked_linear.h), for the gradient-chunk tests on the
+// all-reduced in row chunks (parallel/gradient_sync/row_chunked_linear.h), for the gradient-chunk tests on the
 // CPU and their [cuda] test.
 #pragma once
 
 #include "parallel/parallel_test_util.h"
-#include "graphbench/parallel/chunked_params.h"
-#include "graphbench/parallel/row_chunked_linear.h"
+#include "graphbench/parallel/gradient_sync/chunked_params.h"
+#include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
 
 namespace graphbench::dist_test {
 

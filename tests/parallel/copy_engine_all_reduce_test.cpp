@@ -9,8 +9,8 @@
 #include "support/cuda_skip.h"
 
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/peer_exchange.h"
-#include "graphbench/parallel/rank_env.h"
+#include "graphbench/parallel/communication/peer_exchange.h"
+#include "graphbench/parallel/communication/rank_env.h"
 
 #include <torch/cuda.h>
 #ifdef GRAPHBENCH_WITH_CUDA

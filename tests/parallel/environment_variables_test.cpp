@@ -1,5 +1,5 @@
 // Which environment variables a data-parallel result records as its backend's tuning.
-#include "graphbench/parallel/environment_variables.h"
+#include "graphbench/parallel/communication/environment_variables.h"
 #include "support/catch.h"
 
 #include <cstdlib>

@@ -1,11 +1,11 @@
-// Gradient chunks (parallel/gradient_chunks.h, row_chunked_linear.h, chunked_params.h) on CPU ranks
+// Gradient chunks (parallel/gradient_sync/gradient_chunks.h, row_chunked_linear.h, chunked_params.h) on CPU ranks
 // over Gloo: the plan of row chunks, the chunks as leaves sharing the param's storage, backward
 // handing the chunks over one by one (each launched while later ones are still to come), and the
 // averages and the params after several SGD steps bit-identical at two ranks to the same chunked
 // step whose whole gradient is all-reduced after backward.
 #include "parallel/chunked_step_util.h"
 
-#include "graphbench/parallel/gradient_chunks.h"
+#include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 
 using namespace graphbench;
 using namespace graphbench::dist_test;

@@ -4,7 +4,7 @@
 // fallback to a bucket's own buffer, and the join as a view or a copy.
 #include "parallel/chunked_step_util.h"
 
-#include "graphbench/parallel/gradient_chunks.h"
+#include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 
 using namespace graphbench;
 using namespace graphbench::dist_test;

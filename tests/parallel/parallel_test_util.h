@@ -7,12 +7,12 @@
 #pragma once
 
 #include "engine/engine_test_util.h"
-#include "graphbench/parallel/all_reduce_alone.h"
-#include "graphbench/parallel/communicator.h"
-#include "graphbench/parallel/gradient_all_reduce.h"
-#include "graphbench/parallel/launcher.h"
-#include "graphbench/parallel/overlapped_backward.h"
-#include "graphbench/parallel/replicas.h"
+#include "graphbench/parallel/gradient_sync/all_reduce_alone.h"
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
+#include "graphbench/parallel/runner/launcher.h"
+#include "graphbench/parallel/gradient_sync/overlapped_backward.h"
+#include "graphbench/parallel/runner/replicas.h"
 
 #include <chrono>
 #include <exception>

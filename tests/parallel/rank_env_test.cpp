@@ -1,6 +1,6 @@
 // The rank environment: torchrun's variables, their defaults, and messages naming a bad variable.
 #include "graphbench/core/errors.h"
-#include "graphbench/parallel/rank_env.h"
+#include "graphbench/parallel/communication/rank_env.h"
 #include "support/catch.h"
 
 #include <map>

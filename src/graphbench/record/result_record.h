@@ -136,7 +136,7 @@ struct DataParallelFigures {
   int world_size = 1;
   std::string backend;                   // nccl or gloo
   // The backend's version ("2.27.5" for NCCL; "" where unknown) and the environment variables that
-  // tuned it on rank 0 (NCCL_*, TORCH_NCCL_*, ...: parallel/environment_variables.h). Files written
+  // tuned it on rank 0 (NCCL_*, TORCH_NCCL_*, ...: parallel/communication/environment_variables.h). Files written
   // before these existed read "" and no value (not recorded, as against recorded and none set).
   std::string backend_version;
   std::optional<std::map<std::string, std::string>> backend_settings;

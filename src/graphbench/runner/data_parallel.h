@@ -55,7 +55,7 @@ class DataParallelCase : public CaseInstance {
   // Rows this instance trains on per step (its shard, or the whole global batch).
   virtual std::int64_t samples_per_step() const = 0;
   // The gradients one step all-reduces, in order (for timing the all-reduce alone): a chunked
-  // weight's chunks (parallel/gradient_chunks.h) in place of its one gradient.
+  // weight's chunks (parallel/gradient_sync/gradient_chunks.h) in place of its one gradient.
   virtual std::vector<TensorSpec> gradient_specs() const = 0;
   // The weights whose gradients the step computes and all-reduces in row chunks; none by default.
   virtual std::vector<GradientChunks> chunked_gradients() const { return {}; }

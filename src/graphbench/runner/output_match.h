@@ -2,7 +2,7 @@
 // (runner/validation.h), the chain of a model's pieces against the whole model
 // (bench/models/script_pieces.cpp; the exporter's chain check mirrors this rule in
 // Python, scripts/graphbench/output_match.py), and a data-parallel replica against one process
-// (parallel/replica_checks.h).
+// (parallel/runner/replica_checks.h).
 //
 // A verdict must hold both ways, whatever eager's own determinism: a correct capture never fails,
 // a wrong one never passes (docs/measuring.md, "Validation before timing").

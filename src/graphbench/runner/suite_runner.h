@@ -29,7 +29,7 @@ struct SuiteOutcome {
 void preflight_suite(const SuiteSpec& suite, const WorkloadRegistry& workloads);
 
 // How one case runs. Empty: benchmark and training cases in this process (run_benchmark_case,
-// run_training_case); a data-parallel run passes its own (parallel/data_parallel_suite.h).
+// run_training_case); a data-parallel run passes its own (parallel/runner/data_parallel_suite.h).
 using CaseRunFn = std::function<std::vector<ResultRecord>(const Workload&, const CaseSpec&, const Environment&)>;
 
 // Runs preflight_suite, then the cases. `log` (may be null: -q) gets the progress lines;

@@ -1,0 +1,89 @@
+#include "graphbench/parallel/communication/peer_kernels.h"
+
+#include <cuda_bf16.h>
+
+#include <cstdio>
+
+namespace graphbench::parallel {
+
+namespace {
+
+template <typename T>
+struct Slots {
+  const T* at[kMaxKernelRanks];
+};
+
+__device__ std::uint64_t now_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void take_flag(std::uint32_t* flag, int from_rank, std::uint64_t timeout_ms) {
+  // Another GPU raises it (a system-scope store after its copy has landed): compare-and-swap at
+  // system scope, so that the raise is seen and the flag is lowered in one step.
+  const std::uint64_t start = now_ns();
+  while (atomicCAS_system(flag, 1u, 0u) != 1u) {
+    if (now_ns() - start > timeout_ms * 1000000ull) {
+      printf("graphbench: copy-engine all-reduce: no word from rank %d within %llu ms\n", from_rank,
+             static_cast<unsigned long long>(timeout_ms));
+      __trap();
+    }
+    __nanosleep(200);
+  }
+  __threadfence_system();  // what the raise ordered before it is visible to the work after this
+}
+
+__global__ void average_float(Slots<float> slots, int world, std::int64_t n, float scale, float* out) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    float sum = slots.at[0][i];
+    for (int r = 1; r < world; ++r) sum = __fadd_rn(sum, slots.at[r][i]);  // no contraction into an FMA
+    out[i] = __fmul_rn(sum, scale);
+  }
+}
+
+__global__ void sum_bfloat16_to_float(Slots<__nv_bfloat16> slots, int world, std::int64_t n, float* out) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    __nv_bfloat16 sum = slots.at[0][i];
+    for (int r = 1; r < world; ++r) {
+      sum = __float2bfloat16_rn(__fadd_rn(__bfloat162float(sum), __bfloat162float(slots.at[r][i])));
+    }
+    out[i] = __bfloat162float(sum);
+  }
+}
+
+unsigned blocks_for(std::int64_t n, unsigned threads) {
+  const std::int64_t wanted = (n + threads - 1) / threads;
+  return static_cast<unsigned>(wanted < 1 ? 1 : (wanted > 65535 ? 65535 : wanted));
+}
+
+}  // namespace
+
+cudaError_t launch_take_flag(std::uint32_t* flag, int from_rank, std::uint64_t timeout_ms, cudaStream_t stream) {
+  take_flag<<<1, 1, 0, stream>>>(flag, from_rank, timeout_ms);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_average_float(const float* const* slots, int world, std::int64_t n, float scale, float* out,
+                                 cudaStream_t stream) {
+  if (world < 1 || world > kMaxKernelRanks) return cudaErrorInvalidValue;
+  Slots<float> s{};
+  for (int r = 0; r < world; ++r) s.at[r] = slots[r];
+  constexpr unsigned kThreads = 512;
+  average_float<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(s, world, n, scale, out);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_sum_bfloat16_to_float(const std::uint16_t* const* slots, int world, std::int64_t n, float* out,
+                                         cudaStream_t stream) {
+  if (world < 1 || world > kMaxKernelRanks) return cudaErrorInvalidValue;
+  Slots<__nv_bfloat16> s{};
+  for (int r = 0; r < world; ++r) s.at[r] = reinterpret_cast<const __nv_bfloat16*>(slots[r]);
+  constexpr unsigned kThreads = 512;
+  sum_bfloat16_to_float<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(s, world, n, out);
+  return cudaGetLastError();
+}
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,58 @@
+#include "graphbench/parallel/runner/progress_watchdog.h"
+
+#include "graphbench/core/errors.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace graphbench::parallel {
+
+namespace {
+
+std::atomic<std::int64_t> g_last_beat_ns{0};
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void heartbeat() { g_last_beat_ns.store(now_ns(), std::memory_order_relaxed); }
+
+ProgressWatchdog::ProgressWatchdog(std::chrono::milliseconds timeout, std::string who)
+    : timeout_(timeout), who_(std::move(who)) {
+  heartbeat();
+  thread_ = std::thread([this] { watch(); });
+}
+
+ProgressWatchdog::~ProgressWatchdog() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void ProgressWatchdog::watch() {
+  const auto period = std::min<std::chrono::milliseconds>(timeout_ / 10 + std::chrono::milliseconds(1),
+                                                          std::chrono::milliseconds(1000));
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!wake_.wait_for(lock, period, [this] { return stop_; })) {
+    const double idle_s = static_cast<double>(now_ns() - g_last_beat_ns.load(std::memory_order_relaxed)) * 1e-9;
+    if (idle_s * 1000.0 < static_cast<double>(timeout_.count())) continue;
+    const std::string message = fmt::format(
+        "graphbench: error: {}: no progress for {:.0f} s (--dist-timeout): a collective is waiting for a rank "
+        "that failed, died or took another path; ending this rank\n",
+        who_, idle_s);
+    std::fputs(message.c_str(), stderr);
+    std::fflush(stderr);
+    std::fflush(stdout);
+    std::_Exit(kExitFailure);
+  }
+}
+
+}  // namespace graphbench::parallel
