@@ -116,6 +116,30 @@ void on_interrupt(int sig) {
   g_signals = g_signals + 1;
 }
 
+// While it lives, SIGINT and SIGTERM go to on_interrupt (its counters start at 0); the handlers
+// before it are put back when it ends, however the launcher leaves.
+class InterruptsCaught {
+ public:
+  InterruptsCaught() {
+    g_interrupted = 0;
+    g_signals = 0;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptsCaught() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptsCaught(const InterruptsCaught&) = delete;
+  InterruptsCaught& operator=(const InterruptsCaught&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
 }  // namespace
 
 std::map<std::string, std::string> rank_environment(const std::map<std::string, std::string>& base,
@@ -158,12 +182,7 @@ int launch_ranks(const LaunchOptions& options, std::ostream& log) {
   std::vector<std::string> argv{options.executable};
   argv.insert(argv.end(), options.arguments.begin(), options.arguments.end());
 
-  g_interrupted = 0;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  struct sigaction old_int {}, old_term {};
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
+  const InterruptsCaught interrupts;
 
   std::vector<Rank> ranks(static_cast<std::size_t>(options.nproc));
   for (int r = 0; r < options.nproc; ++r) {
@@ -211,8 +230,6 @@ int launch_ranks(const LaunchOptions& options, std::ostream& log) {
   }
   signal_running(ranks, SIGKILL);
   wait_for_ranks(ranks, std::chrono::milliseconds(5000));
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
 
   bool all_ok = true;
   bool only_bad_input = true;
@@ -239,22 +256,9 @@ std::string ChildOutcome::describe() const { return describe_status(status); }
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments) {
   std::vector<std::string> argv{executable};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  g_interrupted = 0;
-  g_signals = 0;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  struct sigaction old_int {}, old_term {};
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
+  const InterruptsCaught interrupts;
   ChildOutcome outcome;
-  pid_t pid = -1;
-  try {
-    pid = start_rank(executable, argv, current_environment());
-  } catch (...) {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-    throw;
-  }
+  const pid_t pid = start_rank(executable, argv, current_environment());
   int passed_on = 0;
   for (;;) {
     if (g_signals > passed_on) {
@@ -267,8 +271,6 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   outcome.interrupted_by = static_cast<int>(g_interrupted);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   return outcome;
 }
 
