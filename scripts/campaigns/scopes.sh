@@ -10,6 +10,9 @@
 #             run swept over their scopes ($MODEL_ARGS), then Python's figures on the same pieces
 #             (make_graphed_callables per scope, reduce-overhead on the whole model, the four of
 #             the whole model) beside them (results/scopes)
+#   aoti-probe  AOTInductor packages of pieces loaded in fresh processes, the native stack of any
+#             crash (scripts/aoti_pieces_probe.py; packages in models/aoti-probe, logs and
+#             probe.json in results/aoti-probe)
 
 # scopes_export SUITE: scripts/scopes-suite.sh into SUITE.
 scopes_export() { run scopes-export env PYTHON="${PYTHON:-python3}" scripts/scopes-suite.sh models "$1"; }
@@ -32,4 +35,11 @@ stage_scopes() {
   run scopes-python "$py" scripts/python_baseline.py --suite "$scopes_suite" \
     --graphbench "$OUT/results/scopes/results.json" "${python_args[@]}" \
     -o "$OUT/results/scopes/python-baseline.json" || status=1
+}
+
+stage_aoti_probe() {
+  py=${PYTHON:-python3}
+  run aoti-probe "$py" scripts/aoti_pieces_probe.py --out models/aoti-probe ${AOTI_PROBE_ARGS:-} || status=1
+  mkdir -p "$OUT/results/aoti-probe"
+  cp models/aoti-probe/*.log models/aoti-probe/probe.json "$OUT/results/aoti-probe/" 2>/dev/null
 }
