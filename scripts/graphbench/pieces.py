@@ -31,7 +31,11 @@ from dataclasses import dataclass, field
 
 from .errors import BadInput
 
-SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")
+SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
+# graphbench's capture scopes, as workload/capture_scope.cpp names them; a scope that cuts the step
+# into graphs may end in POOL_EACH (a memory pool per graph).
+CAPTURE_SCOPES = ("full", "layer", "attention-out", "modules=REGEX", "auto", "fwd-bwd")
+POOL_EACH = ":pool-each"
 
 
 class BadScope(BadInput):
@@ -40,11 +44,13 @@ class BadScope(BadInput):
 
 @dataclass
 class Scope:
-    kind: str  # layer, attention-out, modules, auto
+    kind: str  # full, layer, attention-out, modules, auto, fwd-bwd
     regex: str = ""
+    pool_each: bool = False
 
     def text(self):
-        return f"modules={self.regex}" if self.kind == "modules" else self.kind
+        """The scope as graphbench writes it (CaptureScope::to_string)."""
+        return (f"modules={self.regex}" if self.kind == "modules" else self.kind) + (POOL_EACH if self.pool_each else "")
 
     def slug(self):
         """The scope in a file name: modules=... becomes modules-<the regex's letters and digits>."""
@@ -54,21 +60,54 @@ class Scope:
         return f"modules-{letters}" if letters else "modules"
 
 
-def parse_scope(text):
-    if text in ("layer", "attention-out", "auto"):
+def parse_capture_scope(text):
+    """graphbench's scope grammar, the one reader of it on the Python side: what C++'s
+    parse_capture_scope (workload/capture_scope.cpp) reads, the same way; tests/golden/segments.json's
+    "grammar" holds both to it. Raises BadScope."""
+    if text.endswith(POOL_EACH) and len(text) > len(POOL_EACH):
+        scope = _parse_scope_kind(text[:-len(POOL_EACH)], text)
+        if scope.kind == "full":
+            raise BadScope(f"scope {text!r}: the full scope captures one graph, so it has one pool; {POOL_EACH!r} "
+                           "applies to the scopes that cut the step into graphs")
+        scope.pool_each = True
+        return scope
+    return _parse_scope_kind(text, text)
+
+
+def _parse_scope_kind(text, whole):
+    if text in ("full", "layer", "attention-out", "auto", "fwd-bwd"):
         return Scope(text)
     if text.startswith("modules="):
         regex = text[len("modules="):]
         if not regex:
-            raise BadScope("--scope modules=REGEX: the regular expression is empty")
+            raise BadScope(f"scope {whole!r} names no modules: expected modules=REGEX, e.g. modules=self_attn|mlp")
         try:
             re.compile(regex)
         except re.error as e:
-            raise BadScope(f"--scope {text}: not a regular expression ({e})")
+            raise BadScope(f"scope {whole!r}: the modules regex does not compile ({e})")
         return Scope("modules", regex)
-    if text == "full":
+    raise BadScope(f"unknown capture scope {whole!r}: expected one of {', '.join(CAPTURE_SCOPES)} (a segmented scope "
+                   f"may end in {POOL_EACH})")
+
+
+def parse_scope(text):
+    """A scope that splits a model (--scope of export_model.py and python_baseline.py): graphbench's
+    grammar (parse_capture_scope), less the scopes that cut nothing out of a model."""
+    try:
+        scope = parse_capture_scope(text)
+    except BadScope as e:
+        if str(e).startswith("unknown capture scope"):
+            raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+        raise BadScope(f"--scope: {e}")
+    if scope.kind == "full":
         raise BadScope("--scope full is the whole model, one file: leave --scope out")
-    raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+    if scope.kind == "fwd-bwd":
+        raise BadScope("--scope fwd-bwd captures a training step's forward and backward, the optimizer eager: the "
+                       "whole model's case runs it (graphbench run --sweep scope=full,fwd-bwd); no split needed")
+    if scope.pool_each:
+        raise BadScope(f"--scope {text}: {POOL_EACH} says how graphbench pools the graphs, not where the model is "
+                       f"cut: split at {scope.text()[:-len(POOL_EACH)]} and sweep scope={text} in graphbench")
+    return scope
 
 
 def parse_scopes(text):

@@ -145,8 +145,8 @@ def check_training(source_dir, work_dir, graphbench):
     check(run.returncode == 0, f"graphbench run of the training pieces: exit {run.returncode}, {run.stderr[-2000:]}")
     records = read_records(out)
     name = case["name"]
-    got = sorted((r["case"], r["variant"], r["status"], r.get("scope", "full")) for r in records)
-    want = sorted((f"{name}[scope={scope}]", variant, "ok", scope) for scope in ("full", "fwd-bwd", "layer")
+    got = sorted((r["case"], r["variant"], r["status"], r.get("scope", "full"), r.get("scope_group")) for r in records)
+    want = sorted((f"{name}[scope={scope}]", variant, "ok", scope, name) for scope in ("full", "fwd-bwd", "layer")
                   for variant in ("eager", "static"))
     check(got == want, f"training pieces' records {got}, expected {want}")
     for r in records:

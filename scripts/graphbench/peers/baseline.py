@@ -506,14 +506,27 @@ def measure_all(cases, args):
 
 
 def graphbench_medians(path):
-    """{(case, variant): median us} of a graphbench results.json."""
+    """{(case, variant): (median us, reason, roofline share, scope group, scope)} of a graphbench
+    results.json; a point of a scope sweep also under ((scope group, scope), variant)."""
     with open(path, "r", encoding="utf-8") as f:
         report = json.load(f)
+    records = report.get("records", [])
+    # Files written before records carried "scope_group" named a scope sweep's points NAME[scope=SCOPE]
+    # and said nothing else: their groups are read from the names, as graphbench report does.
+    legacy = not any("scope_group" in r for r in records)
     out = {}
-    for r in report.get("records", []):
+    for r in records:
         if r.get("status") == "ok" and r.get("median_us") is not None:
             share = (r.get("roofline") or {}).get("bandwidth_share")
-            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""), share)
+            scope = r.get("scope", "full")
+            group = r.get("scope_group", "")
+            label = f"[scope={scope}]"
+            if legacy and label in r["case"]:
+                group = r["case"].replace(label, "", 1)
+            value = (r["median_us"], r.get("reason", ""), share, group, scope)
+            out[(r["case"], r["variant"])] = value
+            if group:
+                out[((group, scope), r["variant"])] = value
     return out
 
 
@@ -559,12 +572,11 @@ def pieces_cells(figure):
 
 
 def scope_cells(graphbench, case_name):
-    """graphbench's graph medians of a case swept over scopes (records NAME[scope=SCOPE]):
-    "full: 812; layer: 845"."""
-    prefix = f"{case_name}[scope="
-    cells = [f"{case[len(prefix):-1]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
+    """graphbench's graph medians of a case swept over scopes (the records whose scope_group is the
+    case): "full: 812; layer: 845"."""
+    cells = [f"{value[4]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
              for (case, variant), value in graphbench.items()
-             if variant == "graph" and case.startswith(prefix) and case.endswith("]")]
+             if variant == "graph" and isinstance(case, str) and value[3] == case_name]
     return "; ".join(cells)
 
 
@@ -592,9 +604,9 @@ def table(by_case, graphbench):
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
         graph = None
         if graphbench is not None:
-            # A case swept over scopes is NAME[scope=SCOPE] in graphbench's records: its full scope here.
-            eager = graphbench.get((case_name, "eager")) or graphbench.get((f"{case_name}[scope=full]", "eager"))
-            graph = graphbench.get((case_name, "graph")) or graphbench.get((f"{case_name}[scope=full]", "graph"))
+            # A case swept over scopes: its full scope's point here.
+            eager = graphbench.get((case_name, "eager")) or graphbench.get(((case_name, "full"), "eager"))
+            graph = graphbench.get((case_name, "graph")) or graphbench.get(((case_name, "full"), "graph"))
             note = " (ran eagerly)" if graph and graph[1] else ""
             share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
             row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
