@@ -96,13 +96,15 @@ def build_handler(out):
 def build(model_name, batch, device):
     import torch
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+    from .models import zoo
+
     torch.manual_seed(0)
     if model_name == "conv_attention":
-        import conv_attention
-
-        made = conv_attention.make_model(batch=batch)
-        model, inputs = made["model"], list(made["inputs"])
+        source = Path(__file__).resolve().parents[2] / "examples" / "conv_attention.py"
+        case = zoo.ModelCase(model=f"py:{source}:make_model", batch=batch, origin_dir=os.getcwd())
+        zoo.check_own_code(case)
+        zoo.describe_own_code(case, True, {})
+        model, inputs = zoo.build_model(case, device), zoo.make_inputs(case, device)
     elif model_name == "resnet50":
         import torchvision
 
