@@ -29,7 +29,8 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
-torch.fx at the scope's boundaries (scripts/graphbench/pieces.py; several scopes, comma-separated, split at
+torch.fx at the scope's boundaries, or with torch.compile's tracer where torch.fx cannot trace it
+(scripts/graphbench/dynamo_trace.py: inference) (scripts/graphbench/pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
 beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pieces are TorchScript
 only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
@@ -38,7 +39,8 @@ keeps the whole model as `path` and names the pieces in order with their wiring 
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
 written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
-model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
+model that neither tracer can split (a branch on a tensor's value in the model's own forward, a
+training step torch.fx cannot trace), or that a scope leaves in one piece, exits 2 naming why.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
 (parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
@@ -468,6 +470,20 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         split = model_pieces.split(model, inputs, scope, case.model)
         if train:
             model_pieces.check_params_apart(split, case.model)
+        if split.breaks:
+            # Modules whose Python control flow broke torch.compile's graph are scripted in their
+            # pieces; the whole model's file, traced, would keep only the branch its example took:
+            # traced again with those modules scripted, so that it runs every branch as the chain does.
+            from . import dynamo_trace
+
+            with dynamo_trace.scripted_modules(model, split.breaks):
+                torch.jit.save(torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False), str(whole_file))
+            by_reason = {}
+            for path, why in split.breaks.items():
+                by_reason.setdefault(why, []).append(path)
+            said = "; ".join(", ".join(paths) + f": {why}" for why, paths in by_reason.items())
+            print(f"{PROG}: traced by torch.compile's tracer; run eagerly as TorchScript pieces, whole: {said}",
+                  file=sys.stderr)
         torch.manual_seed(case.seed)
         expected = [t.detach() for t in model_zoo.flat_tensors(model(*inputs))]
         pieces, outputs, traced_pieces = [], [], []
