@@ -10,6 +10,17 @@
 #             run swept over their scopes ($MODEL_ARGS), then Python's figures on the same pieces
 #             (make_graphed_callables per scope, reduce-overhead on the whole model, the four of
 #             the whole model) beside them (results/scopes)
+#   scopes-inductor-export  the models of configs/scopes.json (and examples/padded_tokens.py and
+#             examples/gated_layers.py, split by torch.compile's tracer) with their inference pieces
+#             compiled by Inductor (SCOPES_FORMAT=pt2: AOTInductor packages, the pieces that cannot
+#             be captured TorchScript; the training step's pieces TorchScript), $SCOPES_PARALLEL
+#             exports at a time (default 6), into models/inductor and the suite
+#             models/scopes-inductor.json ($SCOPES_INDUCTOR_MODELS picks the models)
+#   scopes-inductor  that suite run swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1),
+#             then Python's peers on the same split: reduce-overhead on the whole model (with the
+#             graphs and breaks torch.compile made) and make_graphed_callables over the pieces
+#             compiled by torch.compile (--compile-pieces) (results/scopes-inductor: results.json,
+#             python-baseline.json, exported-suite.json); exports first where the suite is missing
 #   aoti-probe  AOTInductor packages of pieces loaded in fresh processes, the native stack of any
 #             crash (scripts/aoti_pieces_probe.py; packages in models/aoti-probe, logs and
 #             probe.json in results/aoti-probe)
@@ -42,4 +53,23 @@ stage_aoti_probe() {
   run aoti-probe "$py" scripts/aoti_pieces_probe.py --out models/aoti-probe ${AOTI_PROBE_ARGS:-} || status=1
   mkdir -p "$OUT/results/aoti-probe"
   cp models/aoti-probe/*.log models/aoti-probe/probe.json "$OUT/results/aoti-probe/" 2>/dev/null
+}
+
+stage_scopes_inductor_export() {
+  py=${PYTHON:-python3}
+  run scopes-inductor-export env PYTHON="$py" SCOPES_FORMAT=pt2 SCOPES_PARALLEL="${SCOPES_PARALLEL:-6}" \
+    SCOPES_MODELS="${SCOPES_INDUCTOR_MODELS:-llama moe resnet18 resnet50 conv_attention padded gated}" \
+    scripts/scopes-suite.sh models/inductor models/scopes-inductor.json || status=1
+}
+
+stage_scopes_inductor() {
+  py=${PYTHON:-python3}
+  local suite=models/scopes-inductor.json dir="$OUT/results/scopes-inductor"
+  [[ -f $suite ]] || stage_scopes_inductor_export
+  read -r -a run_args <<< "${SCOPES_RUN_ARGS:---max-time 1}"
+  run scopes-inductor "$gb" run --config "$suite" "${run_args[@]}" -o "$dir" || status=1
+  mkdir -p "$dir"
+  cp "$suite" "$dir/exported-suite.json" 2>/dev/null
+  run scopes-inductor-python "$py" scripts/python_baseline.py --suite "$suite" --compile-pieces \
+    --samples "${PYTHON_SAMPLES:-20}" --graphbench "$dir/results.json" -o "$dir/python-baseline.json" || status=1
 }

@@ -168,17 +168,20 @@ def parse_args(argv):
     if args.format is None:
         args.format = ["pt"] if args.scope is not None else ["pt", "pt2"]
     if args.scope is not None:
-        # Before the AOTInductor options' own checks, which would ask for --format pt2.
-        if "pt2" in args.format:
-            p.error("--scope splits a model into TorchScript pieces: give --format pt with it (AOTInductor packages of "
-                    "pieces crash when loaded with PyTorch 2.11; docs/scopes.md)")
-        aoti_option = next((name for name, given in (("--inductor-config", args.inductor_config),
-                                                     ("--channels-last", args.channels_last),
+        # Before the AOTInductor options' own checks, which would ask for --format pt2 of the whole model.
+        if len(args.format) != 1:
+            p.error("--scope writes one chain of pieces: give --format pt (TorchScript pieces) or --format pt2 (the "
+                    "capturable pieces compiled by Inductor as AOTInductor packages, the others TorchScript)")
+        if args.format == ["pt2"] and args.mode == "train":
+            p.error("--scope --format pt2 compiles inference pieces: a training step's pieces are TorchScript (give "
+                    "--format pt with --mode train)")
+        aoti_option = next((name for name, given in (("--channels-last", args.channels_last),
                                                      ("--dynamic-batch", args.dynamic_batch),
                                                      ("--dynamic-cache", args.dynamic_cache)) if given), None)
         if aoti_option:
-            p.error(f"--scope splits a model into TorchScript pieces: {aoti_option} is for AOTInductor packages and "
-                    "does not go with it")
+            p.error(f"--scope: pieces are made at the traced shapes; {aoti_option} does not go with it")
+        if args.inductor_config and args.format != ["pt2"]:
+            p.error("--inductor-config sets how Inductor compiles pieces: give --format pt2 with --scope")
         if args.dry_run:
             p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
     if args.inductor_config and "pt2" not in args.format:
@@ -263,11 +266,13 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
     return entry
 
 
-def pieces_case(entry, scope, pieces, outputs, suite_dir):
+def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     """The whole model's case turned into the chain of its pieces: `path` stays the whole model
-    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain."""
+    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain. Pieces
+    compiled by Inductor: the case is named <stem>-inductor-<scope>."""
     entry = dict(entry)
-    entry["name"] = f"{entry['name']}-{model_pieces.scopes_slug(scope)}"
+    stem = entry["name"][:-len("-pt")] if compiled and entry["name"].endswith("-pt") else entry["name"]
+    entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
     return entry
@@ -422,18 +427,29 @@ def export(case, fmt, path, device, settings, channels_last=False):
     return times, sizes
 
 
-def piece_path(whole_file, scope, k):
-    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
+def piece_path(whole_file, scope, k, suffix="pt"):
+    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt
+    (an AOTInductor piece: <stem>.<scope>.inductor.piece<k>.pt2)."""
     whole_file = str(whole_file)
     if whole_file.endswith(".pt"):
         whole_file = whole_file[:-len(".pt")]
-    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
+    kind = ".inductor" if suffix == "pt2" else ""
+    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}{kind}.piece{k}.{suffix}")
 
 
-def export_piece(piece, k, args, scope, whole_file):
-    """Writes piece k, traced on `args` as TorchScript; returns its file and the traced module."""
+def export_piece(piece, k, args, scope, whole_file, inductor=None):
+    """Writes piece k, traced on `args` as TorchScript, or, where `inductor` (Inductor's settings) is
+    given and the piece can be captured, compiled by AOTInductor (torch.export of the piece, then
+    aoti_compile_and_package; inference). Returns its file and what runs it as the file does."""
     import torch
 
+    if inductor is not None and piece.tag.get("capturable", True):
+        import torch._inductor
+
+        path = piece_path(whole_file, scope, k, "pt2")
+        exported = torch.export.export(piece.module, tuple(args), strict=False)
+        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=dict(inductor))
+        return path, torch._inductor.aoti_load_package(str(path))
     path = piece_path(whole_file, scope, k)
     traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
     torch.jit.save(traced, str(path))
@@ -446,7 +462,7 @@ def default_tolerance(case, tolerances):
     return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
 
 
-def export_pieces(case, scope, whole_file, device, tolerances):
+def export_pieces(case, scope, whole_file, device, tolerances, inductor=None):
     """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
     whole model's file (export_piece) and returns the case's "pieces" and "piece_outputs" (paths
     absolute). The chain of written pieces is run on the model's inputs and compared with the whole
@@ -489,7 +505,7 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         pieces, outputs, traced_pieces = [], [], []
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
-            path, traced = export_piece(piece, k, args, scope, whole_file)
+            path, traced = export_piece(piece, k, args, scope, whole_file, inductor)
             outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
@@ -547,6 +563,11 @@ def main(argv):
     failed = False
     for case in cases:
         for fmt in args.format:
+            # With --scope the whole model is TorchScript (the chain is compared with it); --format pt2
+            # says how the pieces are made (Inductor), and the case's name says so.
+            compiled_pieces = args.scope is not None and fmt == "pt2"
+            if compiled_pieces:
+                fmt = "pt"
             path = Path(args.output) / f"{case.stem()}.{fmt}"
             times, sizes = None, None
             if not args.dry_run:
@@ -570,7 +591,8 @@ def main(argv):
             if args.scope is not None:
                 try:
                     pieces, outputs = export_pieces(case, args.scope, path, device,
-                                                    {"rtol": args.rtol, "atol": args.atol})
+                                                    {"rtol": args.rtol, "atol": args.atol},
+                                                    dict(args.inductor_config) if compiled_pieces else None)
                 except model_pieces.BadScope as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return EXIT_BAD_INPUT
@@ -579,7 +601,7 @@ def main(argv):
                           f"{model_pieces.scopes_text(args.scope)} failed: {type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
-                entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir)
+                entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir, compiled_pieces)
             entries.append(entry)
     write_suite(suite_path, entries, args)
     print(f"{PROG}: wrote {len(entries)} case(s) to {suite_path}", file=sys.stderr)

@@ -215,21 +215,17 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--scope", "layer:pool-each"],
                            "--scope layer:pool-each: :pool-each says how graphbench pools the graphs"),
                           (["torchvision:resnet18", "--scope", "layer,layer"], "--scope layer,layer: a scope named twice"),
-                          # Pieces are TorchScript only: AOTInductor packages of pieces crash PyTorch 2.11's
-                          # loader (docs/scopes.md).
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it (AOTInductor "
-                           "packages of pieces crash when loaded with PyTorch 2.11; docs/scopes.md)"),
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt,pt2", "--mode", "train"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it"),
+                          # One chain of pieces: TorchScript (pt) or compiled by Inductor (pt2, inference).
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt,pt2"],
+                           "--scope writes one chain of pieces: give --format pt (TorchScript pieces) or --format pt2"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--mode", "train"],
+                           "--scope --format pt2 compiles inference pieces: a training step's pieces are TorchScript"),
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--dry-run"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it"),
+                           "--scope needs the model traced to know its pieces: it does not go with --dry-run"),
                           (["torchvision:resnet18", "--scope", "layer", "--dynamic-batch", "8"],
-                           "--scope splits a model into TorchScript pieces: --dynamic-batch is for AOTInductor "
-                           "packages and does not go with it"),
+                           "--scope: pieces are made at the traced shapes; --dynamic-batch does not go with it"),
                           (["torchvision:resnet18", "--scope", "layer", "--inductor-config", "max_autotune=true"],
-                           "--scope splits a model into TorchScript pieces: --inductor-config is for AOTInductor "
-                           "packages and does not go with it"),
+                           "--inductor-config sets how Inductor compiles pieces: give --format pt2 with --scope"),
                           # A dry run cannot know the pieces: only splitting the traced model tells them.
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run"),

@@ -84,6 +84,10 @@ def parse_args(argv):
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
     p.add_argument("--no-compile", action="store_true", help="leave out the two torch.compile figures")
+    p.add_argument("--compile-pieces", action="store_true",
+                   help="inference pieces: each capturable piece compiled by torch.compile (Inductor, default mode) "
+                        "before it is timed and made a graphed callable, as graphbench's AOTInductor pieces are "
+                        "(export_model.py --scope --format pt2)")
     p.add_argument("--scope", type=model_pieces.scope_arg, metavar="SCOPE",
                    help="with model names: the model split at a capture scope (layer, attention-out, modules=REGEX, "
                         "auto) and its pieces timed eagerly and with make_graphed_callables")
@@ -185,6 +189,22 @@ def compiled_figure(make_step, warm_calls, args):
         return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
 
 
+def dynamo_counts(model, inputs):
+    """{"graphs": N, "breaks": M, "reasons": [...]}: the graphs torch.compile makes of the model and
+    the breaks between them (torch._dynamo.explain); reduce-overhead records a CUDA graph per graph."""
+    import torch
+
+    try:
+        torch._dynamo.reset()
+        explained = torch._dynamo.explain(model)(*inputs)
+        return {"graphs": explained.graph_count, "breaks": explained.graph_break_count,
+                "reasons": sorted({r.reason.splitlines()[0] for r in explained.break_reasons})[:5]}
+    except Exception as e:  # noqa: BLE001 - say why, go on
+        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+    finally:
+        torch._dynamo.reset()
+
+
 def compiled_figures(model, call, args):
     """{"compile": ..., "reduce_overhead": ...}: `call(compiled_model)` under torch.compile's two modes."""
     import torch
@@ -259,10 +279,16 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
     for p in model.parameters():
         p.requires_grad_(False)
     split = model_pieces.split(model, inputs, scopes, case.model)
+    if getattr(args, "compile_pieces", False):
+        torch._dynamo.reset()
+        for piece in split.pieces:
+            if piece.tag.get("capturable", True):
+                piece.module = torch.compile(piece.module)
     calls = [p.module for p in split.pieces]
     wiring = [p.inputs for p in split.pieces]
     with torch.no_grad():
         figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls),
+                  "compiled_pieces": bool(getattr(args, "compile_pieces", False)),
                   "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
                                                  args),
                   "scopes": {}}
@@ -397,6 +423,8 @@ def measure_inference(case, args, scope=None):
             got = model_zoo.flat_tensors(static_out)
             max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
         compiled = compiled_figures(model, lambda m: m(*inputs), args)
+        if not args.no_compile:
+            compiled["dynamo"] = dynamo_counts(model, inputs)
     if scope is not None:
         compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
     return eager, replay, copy_replay, max_diff, compiled
@@ -550,6 +578,14 @@ def compiled_cell(figure):
     return f"{fmt_us(figure['median_us'])} ({figure['compile_seconds']:.1f} s)"
 
 
+def dynamo_note(counts):
+    """", 1 graph, 0 breaks": what torch.compile made of the model, after its figure."""
+    if not counts or "graphs" not in counts:
+        return ""
+    return f", {counts['graphs']} graph{'s' if counts['graphs'] != 1 else ''}, {counts['breaks']} break" + \
+        ("s" if counts["breaks"] != 1 else "")
+
+
 def best_python(e):
     """The fastest Python figure: (name, us)."""
     figures = [("eager", e["eager"]), ("cuda.graph", e["graph"]), ("compile", e.get("compile")),
@@ -613,7 +649,7 @@ def table(by_case, graphbench):
         if e["status"] == "ok":
             row += (f" {fmt_us(e['eager']['median_us'])} | {figure_cell(e['graph'])} |"
                     f" {figure_cell(e['graph_copy'])} | {compiled_cell(e.get('compile'))} |"
-                    f" {compiled_cell(e.get('reduce_overhead'))} |")
+                    f" {compiled_cell(e.get('reduce_overhead'))}{dynamo_note(e.get('dynamo'))} |")
             if graphbench is not None:
                 best = best_python(e)
                 row += f" {graph[0] / best[1]:.3f} ({best[0]}) |" if graph and best else " |"
