@@ -23,7 +23,8 @@
 # tracer at auto) and $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128),
 # for a shorter run. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with
 # Inductor (AOTInductor packages; the training step's pieces stay TorchScript), the cases named
-# <stem>-inductor-<scope>; $SCOPES_PARALLEL=N runs N exports at a time (default 1), each model and
+# <stem>-inductor-<scope> ($SCOPES_PIECES_PACKAGE=one: every compiled piece of a model a named model
+# of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1), each model and
 # batch into a suite of its own beside the models, joined into SUITE at the end.
 # Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
 # configs/scopes.json for Python's figures on the same pieces.
@@ -48,12 +49,13 @@ mkdir -p "$out"
 parts=()
 pids=()
 export_model() {  # PART ARGS...: one export into the suite $out/scopes-part-PART.json (its log beside it)
-  local part=$1 fmt=$format
+  local part=$1 fmt=$format packaging=()
   shift
   [[ " $* " == *" --mode train "* ]] && fmt=pt  # a training step's pieces are TorchScript
+  [[ $fmt == pt2 && -n ${SCOPES_PIECES_PACKAGE:-} ]] && packaging=(--pieces-package "$SCOPES_PIECES_PACKAGE")
   parts+=("$out/scopes-part-$part.json")
   rm -f "$out/scopes-part-$part.json"
-  "$py" "$here/export_model.py" "$@" --format "$fmt" -o "$out" --suite "$out/scopes-part-$part.json" \
+  "$py" "$here/export_model.py" "$@" --format "$fmt" "${packaging[@]}" -o "$out" --suite "$out/scopes-part-$part.json" \
     --suite-name scopes --suite-description "$description" > "$out/scopes-part-$part.log" 2>&1 &
   pids+=($!)
   if ((${#pids[@]} >= jobs)); then

@@ -89,6 +89,10 @@ ParamDecl pieces_param() {
   layer.max = 1e6;
   ParamDecl reason = typed_param("reason", ParamType::kString, nullptr, "why it cannot be captured");
   reason.optional = true;
+  ParamDecl model = typed_param("model", ParamType::kString, nullptr,
+                                "a .pt2 piece: the name of its model in the package (default \"model\"; one package "
+                                "may hold every piece, each a model of its own)");
+  model.optional = true;
   ParamDecl pieces = typed_param("pieces", ParamType::kObjectList, nullptr,
                            "the model split into pieces (scripts/export_model.py --scope), run in order: "
                            "[{\"path\", \"inputs\": [\"input0\" | \"pieceJ.outN\"], \"outputs\", \"module\", "
@@ -104,7 +108,8 @@ ParamDecl pieces_param() {
                    layer,
                    typed_param("attention", ParamType::kBool, false, "an attention piece (run eagerly by attention-out)"),
                    typed_param("capturable", ParamType::kBool, true, "false: it cannot be captured (run eagerly by auto)"),
-                   reason};
+                   reason,
+                   model};
   return pieces;
 }
 
@@ -158,6 +163,7 @@ ScriptPieces read_pieces(const CaseSpec& spec) {
     piece.tag.attention = p.at("attention").get<bool>();
     piece.tag.capturable = p.at("capturable").get<bool>();
     if (p.contains("reason")) piece.tag.uncapturable_reason = p.at("reason").get<std::string>();
+    if (p.contains("model")) piece.package_model = p.at("model").get<std::string>();
     out.pieces.push_back(std::move(piece));
   }
   for (const json& ref : spec.params.at("piece_outputs")) out.outputs.push_back(ref_of(ref));
@@ -191,7 +197,7 @@ std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& p
                                     piece.path, spec.name));
       }
       LoadedPiece loaded;
-      if (load_packages) loaded.package = ops::AotiPackage::load(piece.path, device);
+      if (load_packages) loaded.package = ops::AotiPackage::load(piece.path, device, piece.package_model);
       out.push_back(std::move(loaded));
       continue;
     }

@@ -38,6 +38,7 @@ struct PieceRef {
 
 struct ScriptPiece {
   std::string path;  // resolved against the suite file's folder
+  std::string package_model = "model";  // a .pt2 piece: its model's name in the package ("model")
   std::vector<PieceRef> inputs;
   int outputs = 0;
   OpTag tag;

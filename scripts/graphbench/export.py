@@ -162,6 +162,9 @@ def parse_args(argv):
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
                         "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
                         "--mode train, a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
+    p.add_argument("--pieces-package", choices=["each", "one"], default="each",
+                   help="--scope --format pt2: an AOTInductor package per compiled piece (each), or every compiled "
+                        "piece a named model of one package (one)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
@@ -184,6 +187,8 @@ def parse_args(argv):
             p.error("--inductor-config sets how Inductor compiles pieces: give --format pt2 with --scope")
         if args.dry_run:
             p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
+    if args.pieces_package != "each" and (args.scope is None or args.format != ["pt2"]):
+        p.error("--pieces-package says how compiled pieces are packaged: give --scope and --format pt2 with it")
     if args.inductor_config and "pt2" not in args.format:
         p.error("--inductor-config sets how AOTInductor compiles: give --format pt2 with it")
     if args.channels_last and (args.mode != "train" or args.format != ["pt2"]):
@@ -462,14 +467,16 @@ def default_tolerance(case, tolerances):
     return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
 
 
-def export_pieces(case, scope, whole_file, device, tolerances, inductor=None):
+def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, one_package=False):
     """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
     whole model's file (export_piece) and returns the case's "pieces" and "piece_outputs" (paths
     absolute). The chain of written pieces is run on the model's inputs and compared with the whole
     model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
     Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
     normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
-    whole model are compared on one forward each from the same random state."""
+    whole model are compared on one forward each from the same random state. `inductor` (Inductor's
+    settings): the capturable pieces compiled as AOTInductor packages, a package each, or with
+    `one_package` every one a named model ("piece<K>") of one package <stem>.<scope>.inductor.pt2."""
     import contextlib
 
     import torch
@@ -503,15 +510,37 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None):
         torch.manual_seed(case.seed)
         expected = [t.detach() for t in model_zoo.flat_tensors(model(*inputs))]
         pieces, outputs, traced_pieces = [], [], []
+        one = {}  # one_package: {model name: AOTInductor's files} of every compiled piece
+        package = Path(str(piece_path(whole_file, scope, 0, "pt2")).replace(".piece0.pt2", ".pt2"))
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
-            path, traced = export_piece(piece, k, args, scope, whole_file, inductor)
-            outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
+            entry = {}
+            if one_package and inductor is not None and piece.tag.get("capturable", True):
+                import torch._inductor
+
+                exported = torch.export.export(piece.module, tuple(args), strict=False)
+                one[f"piece{k}"] = torch._inductor.aot_compile(exported.module(), tuple(args),
+                                                               options={**inductor, "aot_inductor.package": True})
+                path, traced, result = package, None, piece.module(*args)  # loaded from the package below
+                entry["model"] = f"piece{k}"
+            else:
+                path, traced = export_piece(piece, k, args, scope, whole_file, inductor)
+                result = traced(*args)
+                suites.write_manifest(path, {**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k})
+            outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(result)))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
             traced_pieces.append(traced)
-            pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag})
-            suites.write_manifest(path, {**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k})
+            pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag,
+                           **entry})
+        if one:
+            from torch._inductor.package import load_package, package_aoti
+
+            package_aoti(str(package), one)
+            suites.write_manifest(package, {**case.to_json(), "scope": model_pieces.scopes_text(scope),
+                                            "pieces": sorted(one)})
+            traced_pieces = [load_package(str(package), f"piece{k}") if t is None else t
+                             for k, t in enumerate(traced_pieces)]
         # The chain again from the whole model's random state: tracing drew random numbers between
         # the pieces' calls (dropout in train mode).
         torch.manual_seed(case.seed)
@@ -592,7 +621,8 @@ def main(argv):
                 try:
                     pieces, outputs = export_pieces(case, args.scope, path, device,
                                                     {"rtol": args.rtol, "atol": args.atol},
-                                                    dict(args.inductor_config) if compiled_pieces else None)
+                                                    dict(args.inductor_config) if compiled_pieces else None,
+                                                    args.pieces_package == "one")
                 except model_pieces.BadScope as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return EXIT_BAD_INPUT

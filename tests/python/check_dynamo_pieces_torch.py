@@ -94,18 +94,19 @@ def check_branches(source_dir, models, gated):
     check(fired[0] == 0 and fired[1] >= 1, f"gates that rescaled at the two scales: {fired} (expected none, then some)")
 
 
-def check_inductor_pieces(source_dir, work_dir, graphbench):
+def check_inductor_pieces(source_dir, work_dir, graphbench, packaging):
     """--format pt2: the padded-token model's capturable pieces compiled by Inductor (AOTInductor
-    packages for the CPU), the masked piece TorchScript; graphbench runs the mixed chain where its
-    LibTorch has AOTInductor's loader, and says it has none where it has not."""
+    packages for the CPU: one each, or with --pieces-package one every piece a named model of one
+    package), the masked piece TorchScript; graphbench runs the mixed chain where its LibTorch has
+    AOTInductor's loader, and says it has none where it has not."""
     import torch
 
     if not hasattr(torch, "_inductor") or not hasattr(torch._inductor, "aoti_compile_and_package"):
         print("check_dynamo_pieces_torch.py: Inductor pieces skipped: this PyTorch has no AOTInductor packages")
         return
-    models = os.path.join(work_dir, "inductor")
+    models = os.path.join(work_dir, f"inductor-{packaging}")
     run = export(source_dir, PADDED, "--batch", "2", "--scope", "auto", "--format", "pt2", "--device", "cpu",
-                 "-o", models)
+                 "--pieces-package", packaging, "-o", models)
     check(run.returncode == 0 and "their chain equals the whole model" in run.stderr,
           f"export of the Inductor pieces: exit {run.returncode}, {run.stderr[-3000:]}")
     try:
@@ -118,7 +119,12 @@ def check_inductor_pieces(source_dir, work_dir, graphbench):
           case["path"].endswith(".pt"), f"the Inductor pieces' case {case['name']} {case['workload']} {case['path']}")
     suffixes = [os.path.splitext(p["path"])[1] for p in case["pieces"]]
     check(suffixes == [".pt2", ".pt", ".pt2"], f"Inductor pieces' files {suffixes} (the masked piece TorchScript)")
-    out = os.path.join(work_dir, "inductor-out")
+    named = [p.get("model") for p in case["pieces"]]
+    check(named == (["piece0", None, "piece2"] if packaging == "one" else [None] * 3),
+          f"--pieces-package {packaging}: the pieces' models {named}")
+    check(packaging == "each" or case["pieces"][0]["path"] == case["pieces"][2]["path"],
+          "--pieces-package one: one package holds both compiled pieces")
+    out = os.path.join(work_dir, f"inductor-{packaging}-out")
     run = run_graphbench(graphbench, os.path.join(models, "suite.json"), out, "--sweep", "scope=full,auto")
     if "has no AOTInductor package loader" in run.stdout + run.stderr:
         print("check_dynamo_pieces_torch.py: graphbench's LibTorch has no AOTInductor loader: its refusal checked")
@@ -183,7 +189,8 @@ def main(source_dir, work_dir, graphbench):
     for r in records:
         if r["variant"] == "static":
             check(r.get("max_abs_error") is not None, f"{r['case']}/static was not validated against eager")
-    check_inductor_pieces(source_dir, work_dir, graphbench)
+    for packaging in ("each", "one"):
+        check_inductor_pieces(source_dir, work_dir, graphbench, packaging)
     print(f"check_dynamo_pieces_torch.py: done in {time.monotonic() - started:.1f} s")
     return finish("check_dynamo_pieces_torch.py")
 

@@ -222,6 +222,8 @@ def main(source_dir, work_dir):
                            "--scope --format pt2 compiles inference pieces: a training step's pieces are TorchScript"),
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run"),
+                          (["torchvision:resnet18", "--scope", "layer", "--pieces-package", "one"],
+                           "--pieces-package says how compiled pieces are packaged: give --scope and --format pt2"),
                           (["torchvision:resnet18", "--scope", "layer", "--dynamic-batch", "8"],
                            "--scope: pieces are made at the traced shapes; --dynamic-batch does not go with it"),
                           (["torchvision:resnet18", "--scope", "layer", "--inductor-config", "max_autotune=true"],
