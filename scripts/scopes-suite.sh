@@ -25,7 +25,8 @@
 # Inductor (AOTInductor packages; the training step's pieces stay TorchScript), the cases named
 # <stem>-inductor-<scope> ($SCOPES_PIECES_PACKAGE=one: every compiled piece of a model a named model
 # of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1), each model and
-# batch into a suite of its own beside the models, joined into SUITE at the end.
+# batch into a suite of its own beside the models, joined into SUITE at the end ($SCOPES_JOIN_ALL=1:
+# with the parts earlier calls left in the folder).
 # Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
 # configs/scopes.json for Python's figures on the same pieces.
 set -uo pipefail
@@ -83,6 +84,10 @@ for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 for part in "${parts[@]}"; do cat "${part%.json}.log" >&2; done
 # One suite of the parts, in the order above (a part whose export failed is named and left out),
 # each case swept over the scopes it compares (the eager variant beside them).
+# $SCOPES_JOIN_ALL=1: every part in the folder, those of earlier calls too (exports split over calls).
+if [[ -n ${SCOPES_JOIN_ALL:-} ]]; then
+  parts=("$out"/scopes-part-*.json)
+fi
 "$py" "$here/suites.py" join "$suite" "${parts[@]}" --suite-name scopes || status=1
 "$py" "$here/suites.py" sweep-scopes "$suite" || status=1
 exit $status

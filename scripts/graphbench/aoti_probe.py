@@ -137,21 +137,26 @@ def compile_all(args, out):
             exported = torch.export.export(piece.module, tuple(call_args), strict=False)
             for kind, configs in (("fx", {}), ("fx-meta", {"aot_inductor.metadata": {"graphbench_inputs": json.dumps(
                     [{"shape": list(a.shape), "dtype": str(a.dtype)} for a in call_args])}})):
+                if kind not in args.kinds:
+                    continue
                 path = out / f"{kind}-piece{k}.pt2"
                 start = time.time()
                 torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=configs)
                 print(f"compiled {path.name} in {time.time() - start:.1f} s", flush=True)
                 jobs.append((kind, f"piece{k}", str(path), "model", f"piece{k}.io.pt"))
-            one[f"piece{k}"] = torch._inductor.aot_compile(exported.module(), tuple(call_args),
-                                                           options={"aot_inductor.package": True})
-        one_path = out / "one-pieces.pt2"
-        package_aoti(str(one_path), one)
-        for k in range(len(split.pieces)):
-            jobs.append(("one", f"piece{k}", str(one_path), f"piece{k}", f"piece{k}.io.pt"))
-        torch.save({"inputs": [t.cpu() for t in inputs], "expected": [model(*inputs).cpu()]}, out / "whole.io.pt")
-        exported = torch.export.export(model, tuple(inputs), strict=False)
-        torch._inductor.aoti_compile_and_package(exported, package_path=str(out / "whole.pt2"))
-        jobs.append(("whole", "whole", str(out / "whole.pt2"), "model", "whole.io.pt"))
+            if "one" in args.kinds:
+                one[f"piece{k}"] = torch._inductor.aot_compile(exported.module(), tuple(call_args),
+                                                               options={"aot_inductor.package": True})
+        if one:
+            one_path = out / "one-pieces.pt2"
+            package_aoti(str(one_path), one)
+            for k in range(len(split.pieces)):
+                jobs.append(("one", f"piece{k}", str(one_path), f"piece{k}", f"piece{k}.io.pt"))
+        if "whole" in args.kinds:
+            torch.save({"inputs": [t.cpu() for t in inputs], "expected": [model(*inputs).cpu()]}, out / "whole.io.pt")
+            exported = torch.export.export(model, tuple(inputs), strict=False)
+            torch._inductor.aoti_compile_and_package(exported, package_path=str(out / "whole.pt2"))
+            jobs.append(("whole", "whole", str(out / "whole.pt2"), "model", "whole.io.pt"))
     return jobs
 
 
@@ -208,7 +213,10 @@ def main(argv):
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--scope", default="layer")
     p.add_argument("--device", default="cuda")
+    p.add_argument("--kinds", default="fx,fx-meta,one,whole",
+                   help="the kinds of package to make and load, comma-separated (default all: fx,fx-meta,one,whole)")
     args = p.parse_args(argv)
+    args.kinds = set(args.kinds.split(","))
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     handler = build_handler(out)

@@ -53,6 +53,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 
 from .. import pieces as model_pieces
@@ -79,6 +80,10 @@ def parse_args(argv):
     p.add_argument("--input-range", action="append", default=[], metavar="[N=]LO,HI",
                    help="with py: model names: int64 input N (every int64 input without N) drawn from [LO, HI)")
     p.add_argument("-o", "--output", help="the JSON file to write")
+    p.add_argument("--cases", metavar="REGEX", help="with --suite: only the cases whose names match (re.search)")
+    p.add_argument("--append", action="store_true",
+                   help="keep the cases the --output file already holds (a case measured again is replaced), so "
+                        "that several calls fill one file")
     p.add_argument("--graphbench", help="a graphbench results.json of the same suite, for the side-by-side table")
     p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
@@ -96,6 +101,15 @@ def parse_args(argv):
         p.error("give model names or --suite, not both")
     if args.scope is not None and args.suite:
         p.error("--scope goes with model names: a suite's cases of pieces say their own scope")
+    if args.cases is not None:
+        if not args.suite:
+            p.error("--cases picks cases of a suite: give --suite with it")
+        try:
+            re.compile(args.cases)
+        except re.error as e:
+            p.error(f"--cases {args.cases}: not a regular expression ({e})")
+    if args.append and not args.output:
+        p.error("--append keeps the cases of the --output file: give -o with it")
     return args
 
 
@@ -117,9 +131,9 @@ def case_scope(model_file, case):
         raise BadInput(f"{manifest}: {e}")
 
 
-def cases_from_suite(path):
-    """(case name, ModelCase, scope or None) for every case of a suite, from the manifests beside its
-    model files."""
+def cases_from_suite(path, pattern=None):
+    """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
+    where given), from the manifests beside its model files."""
     try:
         with open(path, "r", encoding="utf-8") as f:
             suite = json.load(f)
@@ -130,12 +144,14 @@ def cases_from_suite(path):
     for case in suite.get("cases", []):
         if case.get("workload") not in ("torchscript", "aoti"):
             continue
+        if pattern is not None and not re.search(pattern, case.get("name", "")):
+            continue
         def model_file(path):
             return path if os.path.isabs(path) else os.path.join(base, path)
 
         out.append((case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case)))
     if not out:
-        raise BadInput(f"{path}: no torchscript or aoti case")
+        raise BadInput(f"{path}: no torchscript or aoti case" + (f" whose name matches {pattern}" if pattern else ""))
     return out
 
 
@@ -666,7 +682,10 @@ def table(by_case, graphbench):
 def main(argv):
     args = parse_args(argv)
     try:
-        cases = cases_from_suite(args.suite) if args.suite else cases_from_names(args)
+        cases = cases_from_suite(args.suite, args.cases) if args.suite else cases_from_names(args)
+        kept = {}
+        if args.append and os.path.exists(args.output):
+            kept = suites.read_json(args.output, "Python baseline").get("cases", {})
         graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
     except BadInput as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
@@ -680,6 +699,7 @@ def main(argv):
         print(f"{PROG}: error: no CUDA device: the baseline times CUDA graphs", file=sys.stderr)
         return EXIT_BAD_INPUT
     by_case, failed = measure_all(cases, args)
+    by_case = {**{name: e for name, e in kept.items() if name not in by_case}, **by_case}
     markdown = table(by_case, graphbench)
     print(markdown)
     if args.output:
