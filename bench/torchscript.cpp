@@ -5,7 +5,8 @@
 //   mode train      one whole training step: forward, the spec's loss, backward through
 //                   LibTorch autograd, and the engine's SGD or Adam updating the module's
 //                   trainable parameters (the program's params) in place; captured as one graph
-//   pieces          a model split into pieces (scripts/export_model.py --scope): one op per piece,
+//   pieces          a model split into pieces (scripts/export_model.py --scope): one op per piece
+//                   (a TorchScript file's forward, or in inference an AOTInductor package's call),
 //                   tagged (OpTag) and wired as the case says; the chain's output is compared with
 //                   the whole model's (`path`) on the case's inputs before it runs. In mode train
 //                   each op takes its piece's trainable parameters (program params "piece<K>.<name>"),
@@ -22,6 +23,7 @@
 #include "models/script_pieces.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/ops/aoti_package.h"
 #include "graphbench/ops/autograd.h"
 #include "graphbench/ops/nn.h"
 #include "graphbench/ops/optimizers.h"
@@ -178,18 +180,19 @@ class TorchScriptCase final : public bench::ModelInstance {
   // the optimizer follow.
   std::shared_ptr<const Program> build_pieces_program(torch::jit::Module& whole) {
     const bench::ScriptPieces pieces = bench::read_pieces(spec_);
-    std::vector<torch::jit::Module> modules = bench::load_pieces(spec_, pieces, device_);
-    for (auto& m : modules) {
-      m.train(train_);
+    std::vector<bench::LoadedPiece> loaded = bench::load_pieces(spec_, pieces, device_, train_);
+    for (auto& piece : loaded) {
+      if (piece.is_package()) continue;  // an AOTInductor piece: inference, nothing to switch
+      piece.module.train(train_);
       if (train_) {
-        for (auto& d : bench::dropout_modules(m)) dropout_modules_.push_back(d);
+        for (auto& d : bench::dropout_modules(piece.module)) dropout_modules_.push_back(d);
       }
     }
     bench::ChainRun chain;
     std::vector<at::Tensor> expected;
     {
       SeededDraws draws(device_, seed_);
-      chain = bench::run_chain(spec_, pieces, modules, inputs_);
+      chain = bench::run_chain(spec_, pieces, loaded, inputs_);
       draws.reseed();
       at::NoGradGuard no_grad;
       expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));
@@ -202,13 +205,18 @@ class TorchScriptCase final : public bench::ModelInstance {
     for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
       const bench::ScriptPiece& piece = pieces.pieces[k];
       const std::vector<ValueId> args = values.inputs_of(piece);
+      if (loaded[k].is_package()) {  // Inductor's kernels, compiled ahead of time (inference)
+        b.set_tag(piece.tag);
+        values.add_piece_outputs(ops::aoti_call(b, loaded[k].package, chain.piece_inputs[k], piece.path, args));
+        continue;
+      }
       ops::ScriptModuleCall call;
-      call.module = modules[k];
+      call.module = loaded[k].module;
       call.example_inputs = chain.piece_inputs[k];
       call.label = piece.path;
       std::vector<ValueId> piece_params;
       if (train_) {
-        const TrainableParams trainable = declare_trainable_params(b, modules[k], fmt::format("piece{}.", k));
+        const TrainableParams trainable = declare_trainable_params(b, loaded[k].module, fmt::format("piece{}.", k));
         call.param_names = trainable.module_names;
         piece_params = trainable.values;
         params.insert(params.end(), piece_params.begin(), piece_params.end());
@@ -306,7 +314,10 @@ class TorchScriptWorkload final : public bench::CaseWorkload<TorchScriptCase> {
   using CaseWorkload::CaseWorkload;
   void preflight(const CaseSpec& spec) const override {
     bench::load_script_model(spec, at::kCPU);
-    if (bench::has_pieces(spec)) bench::load_pieces(spec, bench::read_pieces(spec), at::kCPU);
+    // AOTInductor pieces are compiled for their device: here only their files are checked.
+    if (bench::has_pieces(spec)) {
+      bench::load_pieces(spec, bench::read_pieces(spec), at::kCPU, /*train=*/false, /*load_packages=*/false);
+    }
   }
 };
 

@@ -18,8 +18,15 @@
 #
 # Every export is attempted; the exit code is 1 when one failed (the suite then holds the others).
 # $PYTHON picks the interpreter; $SCOPES_MODELS the models (default "llama moe resnet18 resnet50";
-# also conv_attention: examples/conv_attention.py split at layer and attention-out boundaries) and
-# $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128), for a shorter run.
+# also conv_attention: examples/conv_attention.py split at layer and attention-out boundaries;
+# padded and gated: examples/padded_tokens.py and examples/gated_layers.py, split by torch.compile's
+# tracer at auto) and $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128),
+# for a shorter run. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with
+# Inductor (AOTInductor packages; the training step's pieces stay TorchScript), the cases named
+# <stem>-inductor-<scope> ($SCOPES_PIECES_PACKAGE=one: every compiled piece of a model a named model
+# of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1), each model and
+# batch into a suite of its own beside the models, joined into SUITE at the end ($SCOPES_JOIN_ALL=1:
+# with the parts earlier calls left in the folder).
 # Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
 # configs/scopes.json for Python's figures on the same pieces.
 set -uo pipefail
@@ -36,24 +43,51 @@ written at 512, bfloat16) at batch 1, 8, 32 and 128; ResNet-50 inference by stag
 mixture-of-experts block whose routing has data-dependent shapes. Models split into TorchScript pieces by \
 scripts/export_model.py --scope; random weights. The model files are not committed: make them with \
 scripts/scopes-suite.sh (needs PyTorch and torchvision)."
-append=()
-export_model() {  # ARGS...: the first writes the suite afresh, the others add to it
-  "$py" "$here/export_model.py" "$@" --format pt -o "$out" --suite "$suite" --suite-name scopes \
-    "${append[@]}" --suite-description "$description" || status=1
-  append=(--append)
+format=${SCOPES_FORMAT:-pt}
+llama_batches=${SCOPES_LLAMA_BATCHES:-1,8,32,128}
+jobs=${SCOPES_PARALLEL:-1}
+mkdir -p "$out"
+parts=()
+pids=()
+export_model() {  # PART ARGS...: one export into the suite $out/scopes-part-PART.json (its log beside it)
+  local part=$1 fmt=$format packaging=()
+  shift
+  [[ " $* " == *" --mode train "* ]] && fmt=pt  # a training step's pieces are TorchScript
+  [[ $fmt == pt2 && -n ${SCOPES_PIECES_PACKAGE:-} ]] && packaging=(--pieces-package "$SCOPES_PIECES_PACKAGE")
+  parts+=("$out/scopes-part-$part.json")
+  rm -f "$out/scopes-part-$part.json"
+  "$py" "$here/export_model.py" "$@" --format "$fmt" "${packaging[@]}" -o "$out" --suite "$out/scopes-part-$part.json" \
+    --suite-name scopes --suite-description "$description" > "$out/scopes-part-$part.log" 2>&1 &
+  pids+=($!)
+  if ((${#pids[@]} >= jobs)); then
+    wait "${pids[0]}" || { status=1; tail -n 5 "$out/scopes-part-$part.log" >&2; }
+    pids=("${pids[@]:1}")
+  fi
 }
 for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
   case $model in
-    llama) export_model py:examples/llama_decode.py:make_model --batch "${SCOPES_LLAMA_BATCHES:-1,8,32,128}" \
-             --scope layer,attention-out ;;
-    moe) export_model py:examples/moe_block.py:make_model --scope auto ;;
-    resnet18) export_model torchvision:resnet18 --batch 32 --mode train --scope layer ;;
-    resnet50) export_model torchvision:resnet50 --batch 1,32 --scope layer ;;
-    conv_attention) export_model py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
-    *) echo "scopes-suite.sh: unknown model \"$model\" in SCOPES_MODELS (llama, moe, resnet18, resnet50, conv_attention)" >&2
+    llama) for b in ${llama_batches//,/ }; do
+             export_model "llama-b$b" py:examples/llama_decode.py:make_model --batch "$b" --scope layer,attention-out
+           done ;;
+    moe) export_model moe py:examples/moe_block.py:make_model --scope auto ;;
+    resnet18) export_model resnet18 torchvision:resnet18 --batch 32 --mode train --scope layer ;;
+    resnet50) export_model resnet50-b1 torchvision:resnet50 --batch 1 --scope layer
+              export_model resnet50-b32 torchvision:resnet50 --batch 32 --scope layer ;;
+    conv_attention) export_model conv_attention py:examples/conv_attention.py:make_model --batch 8 --scope layer,attention-out ;;
+    padded) export_model padded py:examples/padded_tokens.py:make_model --batch 8 --scope auto ;;
+    gated) export_model gated py:examples/gated_layers.py:make_model --batch 8 --scope auto ;;
+    *) echo "scopes-suite.sh: unknown model \"$model\" in SCOPES_MODELS (llama, moe, resnet18, resnet50, conv_attention, padded, gated)" >&2
        exit 2 ;;
   esac
 done
-# Each case swept over the scopes it compares (the eager variant beside them).
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for part in "${parts[@]}"; do cat "${part%.json}.log" >&2; done
+# One suite of the parts, in the order above (a part whose export failed is named and left out),
+# each case swept over the scopes it compares (the eager variant beside them).
+# $SCOPES_JOIN_ALL=1: every part in the folder, those of earlier calls too (exports split over calls).
+if [[ -n ${SCOPES_JOIN_ALL:-} ]]; then
+  parts=("$out"/scopes-part-*.json)
+fi
+"$py" "$here/suites.py" join "$suite" "${parts[@]}" --suite-name scopes || status=1
 "$py" "$here/suites.py" sweep-scopes "$suite" || status=1
 exit $status

@@ -7,6 +7,7 @@
 #include "graphbench/runner/output_match.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/exec/error_text.h"
+#include "graphbench/ops/aoti_package.h"
 #include "graphbench/ops/script_module.h"
 #include "graphbench/plan/tensor_spec.h"
 
@@ -88,13 +89,17 @@ ParamDecl pieces_param() {
   layer.max = 1e6;
   ParamDecl reason = typed_param("reason", ParamType::kString, nullptr, "why it cannot be captured");
   reason.optional = true;
+  ParamDecl model = typed_param("model", ParamType::kString, nullptr,
+                                "a .pt2 piece: the name of its model in the package (default \"model\"; one package "
+                                "may hold every piece, each a model of its own)");
+  model.optional = true;
   ParamDecl pieces = typed_param("pieces", ParamType::kObjectList, nullptr,
                            "the model split into pieces (scripts/export_model.py --scope), run in order: "
                            "[{\"path\", \"inputs\": [\"input0\" | \"pieceJ.outN\"], \"outputs\", \"module\", "
                            "\"layer\", \"attention\", \"capturable\"}]; `path` is then the whole model, which the "
                            "chain is compared with");
   pieces.optional = true;
-  pieces.fields = {typed_param("path", ParamType::kPath, nullptr, "the piece's TorchScript file, relative to the suite file"),
+  pieces.fields = {typed_param("path", ParamType::kPath, nullptr, "the piece's TorchScript file, or (inference) its AOTInductor package (.pt2), relative to the suite file"),
                    typed_param("inputs", ParamType::kStringList, nullptr,
                          "its inputs in forward's order: a model input (\"input0\") or an earlier piece's output "
                          "(\"piece2.out0\")"),
@@ -103,7 +108,8 @@ ParamDecl pieces_param() {
                    layer,
                    typed_param("attention", ParamType::kBool, false, "an attention piece (run eagerly by attention-out)"),
                    typed_param("capturable", ParamType::kBool, true, "false: it cannot be captured (run eagerly by auto)"),
-                   reason};
+                   reason,
+                   model};
   return pieces;
 }
 
@@ -157,14 +163,22 @@ ScriptPieces read_pieces(const CaseSpec& spec) {
     piece.tag.attention = p.at("attention").get<bool>();
     piece.tag.capturable = p.at("capturable").get<bool>();
     if (p.contains("reason")) piece.tag.uncapturable_reason = p.at("reason").get<std::string>();
+    if (p.contains("model")) piece.package_model = p.at("model").get<std::string>();
     out.pieces.push_back(std::move(piece));
   }
   for (const json& ref : spec.params.at("piece_outputs")) out.outputs.push_back(ref_of(ref));
   return out;
 }
 
-std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device) {
-  std::vector<torch::jit::Module> out;
+bool is_package_piece(const ScriptPiece& piece) {
+  const std::string suffix = ".pt2";
+  return piece.path.size() > suffix.size() &&
+         piece.path.compare(piece.path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device, bool train,
+                                     bool load_packages) {
+  std::vector<LoadedPiece> out;
   for (std::size_t k = 0; k < pieces.pieces.size(); ++k) {
     const ScriptPiece& piece = pieces.pieces[k];
     const std::string where = pieces_where(k, "path");
@@ -174,6 +188,18 @@ std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPi
                       fmt::format("{}: no such file (case {}; scripts/export_model.py --scope writes the pieces "
                                   "beside the whole model)",
                                   piece.path, spec.name));
+    }
+    if (is_package_piece(piece)) {
+      if (train) {
+        fail_case_field(spec, where,
+                        fmt::format("{}: an AOTInductor package runs inference only; a training step's pieces are "
+                                    "TorchScript (case {}; export_model.py --mode train --scope writes them)",
+                                    piece.path, spec.name));
+      }
+      LoadedPiece loaded;
+      if (load_packages) loaded.package = ops::AotiPackage::load(piece.path, device, piece.package_model);
+      out.push_back(std::move(loaded));
+      continue;
     }
     torch::jit::Module module;
     try {
@@ -195,12 +221,12 @@ std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPi
                                   arguments.total, arguments.signature, wired, spec.name));
     }
     module.eval();
-    out.push_back(std::move(module));
+    out.push_back(LoadedPiece{std::move(module), nullptr});
   }
   return out;
 }
 
-ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<torch::jit::Module>& modules,
+ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<LoadedPiece>& loaded,
                    const std::vector<at::Tensor>& inputs) {
   at::NoGradGuard no_grad;
   std::vector<std::vector<at::Tensor>> outputs;
@@ -214,7 +240,9 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector
     for (const auto& ref : piece.inputs) args.push_back(resolve(ref));
     std::vector<at::Tensor> result;
     try {
-      result = ops::flatten_tensors(modules[k].forward(std::vector<c10::IValue>(args.begin(), args.end())));
+      result = loaded[k].is_package()
+                   ? loaded[k].package->run(args)
+                   : ops::flatten_tensors(loaded[k].module.forward(std::vector<c10::IValue>(args.begin(), args.end())));
     } catch (const std::exception& e) {
       std::vector<TensorSpec> specs;
       for (const auto& t : args) specs.push_back(spec_of(t));

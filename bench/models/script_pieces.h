@@ -1,6 +1,7 @@
 // A model split into pieces (scripts/export_model.py --scope, docs/models.md "Splitting a model
-// into pieces"): a torchscript case's `pieces`, each a TorchScript file with its wiring and its
-// tag, and `piece_outputs`, the model's outputs. Refs name a model input ("input0") or an output
+// into pieces"): a torchscript case's `pieces`, each a TorchScript file, or in inference an
+// AOTInductor package (a path ending in .pt2, compiled by Inductor), with its wiring and its tag,
+// and `piece_outputs`, the model's outputs. Refs name a model input ("input0") or an output
 // of an earlier piece ("piece2.out1"); the pieces run in the order given, so a wiring to a later
 // piece (or to itself, a cycle) is refused.
 //   "pieces": [{"path": "m.layer.piece0.pt", "inputs": ["input0"], "outputs": 1,
@@ -17,9 +18,14 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace graphbench::ops {
+class AotiPackage;
+}
 
 namespace graphbench::bench {
 
@@ -32,6 +38,7 @@ struct PieceRef {
 
 struct ScriptPiece {
   std::string path;  // resolved against the suite file's folder
+  std::string package_model = "model";  // a .pt2 piece: its model's name in the package ("model")
   std::vector<PieceRef> inputs;
   int outputs = 0;
   OpTag tag;
@@ -55,9 +62,23 @@ std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 bool has_pieces(const CaseSpec& spec);
 ScriptPieces read_pieces(const CaseSpec& spec);
 
+// True for a piece that is an AOTInductor package (its path ends in .pt2).
+bool is_package_piece(const ScriptPiece& piece);
+
+// One loaded piece: its TorchScript module, or its package (inference only).
+struct LoadedPiece {
+  torch::jit::Module module;
+  std::shared_ptr<ops::AotiPackage> package;  // set for a .pt2 piece, once loaded
+  bool is_package() const { return package != nullptr; }
+};
+
 // Loads every piece onto `device`: InputError naming the case's pieces/K/path for a missing file,
-// one that is not TorchScript, and a forward that takes another number of inputs than wired.
-std::vector<torch::jit::Module> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device);
+// one that is not TorchScript, and a forward that takes another number of inputs than wired; for a
+// package piece, InputError in mode train (a package is inference only), EngineError where this
+// LibTorch has no AOTInductor loader. With `load_packages` false the packages' files are only
+// checked to be there (a preflight on the CPU of a CUDA package).
+std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device,
+                                     bool train = false, bool load_packages = true);
 
 // Calls the pieces in order on the model's inputs: each piece's inputs (what the program's op is
 // built at) and the model's outputs. InputError naming pieces/K for a piece that rejects its inputs
@@ -66,7 +87,7 @@ struct ChainRun {
   std::vector<std::vector<at::Tensor>> piece_inputs;
   std::vector<at::Tensor> outputs;
 };
-ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<torch::jit::Module>& modules,
+ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<LoadedPiece>& loaded,
                    const std::vector<at::Tensor>& inputs);
 
 // "" when the chain's outputs equal the whole model's within the tolerance, else what differs.

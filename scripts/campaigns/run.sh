@@ -9,7 +9,7 @@
 # its results go: gate.sh (ci-runs calibrate aa-repetitions aa-overlap l2 profile-off mnist-host),
 # models.sh (models-export wait-export models decode-export decode train-pt2 own-code
 # mobilenet-adam sweep-export sweeps vit-pt trace decode-llama-pt cache-state), scopes.sh
-# (scopes-export scopes), serving.sh (serving-export serving-llama serving-reexport
+# (scopes-export scopes scopes-inductor-export scopes-inductor scopes-inductor-python aoti-probe), serving.sh (serving-export serving-llama serving-reexport
 # serving-weights-apart), ddp.sh (ddp ddp-bf16 ddp-trace ddp-copy-engine ddp-chunks ddp-python).
 # A stage started in the background (NAME-export) is waited for by the stage that needs it, in the
 # same call. Logs and results as scripts/gpu-check.sh writes them ($OUT, gpu-results.tgz).

@@ -29,7 +29,8 @@ names a callable that returns the model and example inputs, (model, inputs) or (
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
-torch.fx at the scope's boundaries (scripts/graphbench/pieces.py; several scopes, comma-separated, split at
+torch.fx at the scope's boundaries, or with torch.compile's tracer where torch.fx cannot trace it
+(scripts/graphbench/dynamo_trace.py: inference) (scripts/graphbench/pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
 beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pieces are TorchScript
 only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
@@ -38,7 +39,8 @@ keeps the whole model as `path` and names the pieces in order with their wiring 
 `piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
 written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
-model that torch.fx cannot trace, or that a scope leaves in one piece, exits 2.
+model that neither tracer can split (a branch on a tensor's value in the model's own forward, a
+training step torch.fx cannot trace), or that a scope leaves in one piece, exits 2 naming why.
 Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
 (parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
 torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
@@ -160,25 +162,33 @@ def parse_args(argv):
                         "modules=REGEX, auto, or several comma-separated: split at each one's; torch.fx): the whole "
                         "model's file, a TorchScript file per piece, and a case that runs the chain of pieces (with "
                         "--mode train, a training step over it) (docs/models.md, \"Splitting a model into pieces\")")
+    p.add_argument("--pieces-package", choices=["each", "one"], default="each",
+                   help="--scope --format pt2: an AOTInductor package per compiled piece (each), or every compiled "
+                        "piece a named model of one package (one)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="write the suite (and manifests) only, export nothing")
     args = p.parse_args(argv)
     if args.format is None:
         args.format = ["pt"] if args.scope is not None else ["pt", "pt2"]
     if args.scope is not None:
-        # Before the AOTInductor options' own checks, which would ask for --format pt2.
-        if "pt2" in args.format:
-            p.error("--scope splits a model into TorchScript pieces: give --format pt with it (AOTInductor packages of "
-                    "pieces crash when loaded with PyTorch 2.11; docs/scopes.md)")
-        aoti_option = next((name for name, given in (("--inductor-config", args.inductor_config),
-                                                     ("--channels-last", args.channels_last),
+        # Before the AOTInductor options' own checks, which would ask for --format pt2 of the whole model.
+        if len(args.format) != 1:
+            p.error("--scope writes one chain of pieces: give --format pt (TorchScript pieces) or --format pt2 (the "
+                    "capturable pieces compiled by Inductor as AOTInductor packages, the others TorchScript)")
+        if args.format == ["pt2"] and args.mode == "train":
+            p.error("--scope --format pt2 compiles inference pieces: a training step's pieces are TorchScript (give "
+                    "--format pt with --mode train)")
+        aoti_option = next((name for name, given in (("--channels-last", args.channels_last),
                                                      ("--dynamic-batch", args.dynamic_batch),
                                                      ("--dynamic-cache", args.dynamic_cache)) if given), None)
         if aoti_option:
-            p.error(f"--scope splits a model into TorchScript pieces: {aoti_option} is for AOTInductor packages and "
-                    "does not go with it")
+            p.error(f"--scope: pieces are made at the traced shapes; {aoti_option} does not go with it")
+        if args.inductor_config and args.format != ["pt2"]:
+            p.error("--inductor-config sets how Inductor compiles pieces: give --format pt2 with --scope")
         if args.dry_run:
             p.error("--scope needs the model traced to know its pieces: it does not go with --dry-run")
+    if args.pieces_package != "each" and (args.scope is None or args.format != ["pt2"]):
+        p.error("--pieces-package says how compiled pieces are packaged: give --scope and --format pt2 with it")
     if args.inductor_config and "pt2" not in args.format:
         p.error("--inductor-config sets how AOTInductor compiles: give --format pt2 with it")
     if args.channels_last and (args.mode != "train" or args.format != ["pt2"]):
@@ -261,11 +271,13 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
     return entry
 
 
-def pieces_case(entry, scope, pieces, outputs, suite_dir):
+def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     """The whole model's case turned into the chain of its pieces: `path` stays the whole model
-    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain."""
+    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain. Pieces
+    compiled by Inductor: the case is named <stem>-inductor-<scope>."""
     entry = dict(entry)
-    entry["name"] = f"{entry['name']}-{model_pieces.scopes_slug(scope)}"
+    stem = entry["name"][:-len("-pt")] if compiled and entry["name"].endswith("-pt") else entry["name"]
+    entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
     return entry
@@ -420,18 +432,29 @@ def export(case, fmt, path, device, settings, channels_last=False):
     return times, sizes
 
 
-def piece_path(whole_file, scope, k):
-    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt."""
+def piece_path(whole_file, scope, k, suffix="pt"):
+    """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt
+    (an AOTInductor piece: <stem>.<scope>.inductor.piece<k>.pt2)."""
     whole_file = str(whole_file)
     if whole_file.endswith(".pt"):
         whole_file = whole_file[:-len(".pt")]
-    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}.piece{k}.pt")
+    kind = ".inductor" if suffix == "pt2" else ""
+    return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}{kind}.piece{k}.{suffix}")
 
 
-def export_piece(piece, k, args, scope, whole_file):
-    """Writes piece k, traced on `args` as TorchScript; returns its file and the traced module."""
+def export_piece(piece, k, args, scope, whole_file, inductor=None):
+    """Writes piece k, traced on `args` as TorchScript, or, where `inductor` (Inductor's settings) is
+    given and the piece can be captured, compiled by AOTInductor (torch.export of the piece, then
+    aoti_compile_and_package; inference). Returns its file and what runs it as the file does."""
     import torch
 
+    if inductor is not None and piece.tag.get("capturable", True):
+        import torch._inductor
+
+        path = piece_path(whole_file, scope, k, "pt2")
+        exported = torch.export.export(piece.module, tuple(args), strict=False)
+        torch._inductor.aoti_compile_and_package(exported, package_path=str(path), inductor_configs=dict(inductor))
+        return path, torch._inductor.aoti_load_package(str(path))
     path = piece_path(whole_file, scope, k)
     traced = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
     torch.jit.save(traced, str(path))
@@ -444,14 +467,16 @@ def default_tolerance(case, tolerances):
     return (tolerances.get("rtol") or rtol), (tolerances.get("atol") or atol)
 
 
-def export_pieces(case, scope, whole_file, device, tolerances):
+def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, one_package=False):
     """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
     whole model's file (export_piece) and returns the case's "pieces" and "piece_outputs" (paths
     absolute). The chain of written pieces is run on the model's inputs and compared with the whole
     model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
     Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
     normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
-    whole model are compared on one forward each from the same random state."""
+    whole model are compared on one forward each from the same random state. `inductor` (Inductor's
+    settings): the capturable pieces compiled as AOTInductor packages, a package each, or with
+    `one_package` every one a named model ("piece<K>") of one package <stem>.<scope>.inductor.pt2."""
     import contextlib
 
     import torch
@@ -468,18 +493,54 @@ def export_pieces(case, scope, whole_file, device, tolerances):
         split = model_pieces.split(model, inputs, scope, case.model)
         if train:
             model_pieces.check_params_apart(split, case.model)
+        if split.breaks:
+            # Modules whose Python control flow broke torch.compile's graph are scripted in their
+            # pieces; the whole model's file, traced, would keep only the branch its example took:
+            # traced again with those modules scripted, so that it runs every branch as the chain does.
+            from . import dynamo_trace
+
+            with dynamo_trace.scripted_modules(model, split.breaks):
+                torch.jit.save(torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False), str(whole_file))
+            by_reason = {}
+            for path, why in split.breaks.items():
+                by_reason.setdefault(why, []).append(path)
+            said = "; ".join(", ".join(paths) + f": {why}" for why, paths in by_reason.items())
+            print(f"{PROG}: traced by torch.compile's tracer; run eagerly as TorchScript pieces, whole: {said}",
+                  file=sys.stderr)
         torch.manual_seed(case.seed)
         expected = [t.detach() for t in model_zoo.flat_tensors(model(*inputs))]
         pieces, outputs, traced_pieces = [], [], []
+        one = {}  # one_package: {model name: AOTInductor's files} of every compiled piece
+        package = Path(str(piece_path(whole_file, scope, 0, "pt2")).replace(".piece0.pt2", ".pt2"))
         for k, piece in enumerate(split.pieces):
             args = [model_pieces.resolve(ref, inputs, outputs) for ref in piece.inputs]
-            path, traced = export_piece(piece, k, args, scope, whole_file)
-            outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(traced(*args))))
+            entry = {}
+            if one_package and inductor is not None and piece.tag.get("capturable", True):
+                import torch._inductor
+
+                exported = torch.export.export(piece.module, tuple(args), strict=False)
+                one[f"piece{k}"] = torch._inductor.aot_compile(exported.module(), tuple(args),
+                                                               options={**inductor, "aot_inductor.package": True})
+                path, traced, result = package, None, piece.module(*args)  # loaded from the package below
+                entry["model"] = f"piece{k}"
+            else:
+                path, traced = export_piece(piece, k, args, scope, whole_file, inductor)
+                result = traced(*args)
+                suites.write_manifest(path, {**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k})
+            outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(result)))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")
             traced_pieces.append(traced)
-            pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag})
-            suites.write_manifest(path, {**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k})
+            pieces.append({"path": str(path.resolve()), "inputs": piece.inputs, "outputs": piece.outputs, **piece.tag,
+                           **entry})
+        if one:
+            from torch._inductor.package import load_package, package_aoti
+
+            package_aoti(str(package), one)
+            suites.write_manifest(package, {**case.to_json(), "scope": model_pieces.scopes_text(scope),
+                                            "pieces": sorted(one)})
+            traced_pieces = [load_package(str(package), f"piece{k}") if t is None else t
+                             for k, t in enumerate(traced_pieces)]
         # The chain again from the whole model's random state: tracing drew random numbers between
         # the pieces' calls (dropout in train mode).
         torch.manual_seed(case.seed)
@@ -531,6 +592,11 @@ def main(argv):
     failed = False
     for case in cases:
         for fmt in args.format:
+            # With --scope the whole model is TorchScript (the chain is compared with it); --format pt2
+            # says how the pieces are made (Inductor), and the case's name says so.
+            compiled_pieces = args.scope is not None and fmt == "pt2"
+            if compiled_pieces:
+                fmt = "pt"
             path = Path(args.output) / f"{case.stem()}.{fmt}"
             times, sizes = None, None
             if not args.dry_run:
@@ -554,7 +620,9 @@ def main(argv):
             if args.scope is not None:
                 try:
                     pieces, outputs = export_pieces(case, args.scope, path, device,
-                                                    {"rtol": args.rtol, "atol": args.atol})
+                                                    {"rtol": args.rtol, "atol": args.atol},
+                                                    dict(args.inductor_config) if compiled_pieces else None,
+                                                    args.pieces_package == "one")
                 except model_pieces.BadScope as e:
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return EXIT_BAD_INPUT
@@ -563,7 +631,7 @@ def main(argv):
                           f"{model_pieces.scopes_text(args.scope)} failed: {type(e).__name__}: {e}", file=sys.stderr)
                     failed = True
                     continue
-                entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir)
+                entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir, compiled_pieces)
             entries.append(entry)
     write_suite(suite_path, entries, args)
     print(f"{PROG}: wrote {len(entries)} case(s) to {suite_path}", file=sys.stderr)

@@ -5,7 +5,10 @@ scripts/python_baseline.py --scope captures piece by piece.
     pieces = split(model, inputs, parse_scope("layer"))
     outputs = run_chain(pieces, inputs)   # the whole model's outputs, piece after piece
 
-The model is traced by torch.fx (a Tracer that records the module path of every node). Each node
+The model is traced by torch.fx (a Tracer that records the module path of every node); where
+torch.fx cannot follow it (item assignment, Python branches on tensor values, `.item()`), by
+torch.compile's tracer, Dynamo, into one graph of the same form (dynamo_trace.py: data-dependent
+shapes captured as nodes, a module whose forward still breaks the graph one scripted node). Each node
 gets a key from the scope; the nodes in graph order form runs of equal keys, and each run is a
 piece, so the pieces are a chain in the model's own order and their wiring has no cycle:
     layer          the repeated block a node belongs to: torchvision's stages (layer1..layer4), or
@@ -31,7 +34,11 @@ from dataclasses import dataclass, field
 
 from .errors import BadInput
 
-SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")
+SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
+# graphbench's capture scopes, as workload/capture_scope.cpp names them; a scope that cuts the step
+# into graphs may end in POOL_EACH (a memory pool per graph).
+CAPTURE_SCOPES = ("full", "layer", "attention-out", "modules=REGEX", "auto", "fwd-bwd")
+POOL_EACH = ":pool-each"
 
 
 class BadScope(BadInput):
@@ -40,11 +47,13 @@ class BadScope(BadInput):
 
 @dataclass
 class Scope:
-    kind: str  # layer, attention-out, modules, auto
+    kind: str  # full, layer, attention-out, modules, auto, fwd-bwd
     regex: str = ""
+    pool_each: bool = False
 
     def text(self):
-        return f"modules={self.regex}" if self.kind == "modules" else self.kind
+        """The scope as graphbench writes it (CaptureScope::to_string)."""
+        return (f"modules={self.regex}" if self.kind == "modules" else self.kind) + (POOL_EACH if self.pool_each else "")
 
     def slug(self):
         """The scope in a file name: modules=... becomes modules-<the regex's letters and digits>."""
@@ -54,21 +63,54 @@ class Scope:
         return f"modules-{letters}" if letters else "modules"
 
 
-def parse_scope(text):
-    if text in ("layer", "attention-out", "auto"):
+def parse_capture_scope(text):
+    """graphbench's scope grammar, the one reader of it on the Python side: what C++'s
+    parse_capture_scope (workload/capture_scope.cpp) reads, the same way; tests/golden/segments.json's
+    "grammar" holds both to it. Raises BadScope."""
+    if text.endswith(POOL_EACH) and len(text) > len(POOL_EACH):
+        scope = _parse_scope_kind(text[:-len(POOL_EACH)], text)
+        if scope.kind == "full":
+            raise BadScope(f"scope {text!r}: the full scope captures one graph, so it has one pool; {POOL_EACH!r} "
+                           "applies to the scopes that cut the step into graphs")
+        scope.pool_each = True
+        return scope
+    return _parse_scope_kind(text, text)
+
+
+def _parse_scope_kind(text, whole):
+    if text in ("full", "layer", "attention-out", "auto", "fwd-bwd"):
         return Scope(text)
     if text.startswith("modules="):
         regex = text[len("modules="):]
         if not regex:
-            raise BadScope("--scope modules=REGEX: the regular expression is empty")
+            raise BadScope(f"scope {whole!r} names no modules: expected modules=REGEX, e.g. modules=self_attn|mlp")
         try:
             re.compile(regex)
         except re.error as e:
-            raise BadScope(f"--scope {text}: not a regular expression ({e})")
+            raise BadScope(f"scope {whole!r}: the modules regex does not compile ({e})")
         return Scope("modules", regex)
-    if text == "full":
+    raise BadScope(f"unknown capture scope {whole!r}: expected one of {', '.join(CAPTURE_SCOPES)} (a segmented scope "
+                   f"may end in {POOL_EACH})")
+
+
+def parse_scope(text):
+    """A scope that splits a model (--scope of export_model.py and python_baseline.py): graphbench's
+    grammar (parse_capture_scope), less the scopes that cut nothing out of a model."""
+    try:
+        scope = parse_capture_scope(text)
+    except BadScope as e:
+        if str(e).startswith("unknown capture scope"):
+            raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+        raise BadScope(f"--scope: {e}")
+    if scope.kind == "full":
         raise BadScope("--scope full is the whole model, one file: leave --scope out")
-    raise BadScope(f"--scope {text!r}: expected one of {', '.join(SCOPES)}, or several, comma-separated")
+    if scope.kind == "fwd-bwd":
+        raise BadScope("--scope fwd-bwd captures a training step's forward and backward, the optimizer eager: the "
+                       "whole model's case runs it (graphbench run --sweep scope=full,fwd-bwd); no split needed")
+    if scope.pool_each:
+        raise BadScope(f"--scope {text}: {POOL_EACH} says how graphbench pools the graphs, not where the model is "
+                       f"cut: split at {scope.text()[:-len(POOL_EACH)]} and sweep scope={text} in graphbench")
+    return scope
 
 
 def parse_scopes(text):
@@ -109,6 +151,8 @@ class Piece:
 class Split:
     pieces: list
     outputs: list  # the model's outputs, flattened, as refs
+    tracer: str = "torch.fx"  # or "torch.compile" (dynamo_trace.py, where torch.fx cannot trace)
+    breaks: dict = field(default_factory=dict)  # {module path: why}: modules run whole, eagerly (dynamo_trace)
 
 
 # ---- tracing ----
@@ -121,7 +165,15 @@ DATA_DEPENDENT = {"nonzero", "argwhere", "masked_select", "unique", "unique_cons
 HOST_READS = {"item", "tolist", "__bool__", "__int__", "__float__"}
 # Writes of data-dependent rows into a tensor of fixed shape: the result's shape is self's again.
 SCATTERS = {"index_add", "index_add_", "index_copy", "index_copy_", "scatter", "scatter_", "scatter_add",
-            "scatter_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_"}
+            "scatter_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_",
+            "set_item"}  # set_item: an item assignment made out of place (dynamo_trace.py)
+
+
+def dynamo_available():
+    """Whether this PyTorch has torch.compile's tracer with what dynamo_trace.py uses (custom ops)."""
+    import torch
+
+    return hasattr(torch, "library") and hasattr(torch.library, "custom_op") and hasattr(torch, "_dynamo")
 
 
 def op_name(node):
@@ -292,12 +344,15 @@ def node_attention(node):
     return False
 
 
-def uncapturable(gm, values):
+def uncapturable(gm, values, breaks=None):
     """{node: why} for the nodes the auto scope runs eagerly: those that make a data-dependent shape
     or read the host, and those that take a value of data-dependent shape. A scatter of such rows
-    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again."""
+    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again. `breaks`:
+    {module path: why} of the modules that break torch.compile's graph (dynamo_trace.py), called
+    whole: eager, their outputs of fixed shape."""
     import torch
 
+    breaks = breaks or {}
     why = {}
     varying = {}  # node: why its value's shape depends on the data
     for node in gm.graph.nodes:
@@ -305,7 +360,9 @@ def uncapturable(gm, values):
             continue
         name = op_name(node)
         args = [a for a in _flatten_nodes(list(node.args) + list(node.kwargs.values())) if a in varying]
-        if name in HOST_READS:
+        if node.op == "call_module" and node.target in breaks:
+            why[node] = breaks[node.target]
+        elif name in HOST_READS:
             why[node] = f"a host read ({name})"
         elif name in DATA_DEPENDENT or (name == "where" and len(node.args) == 1):
             why[node] = varying[node] = f"a data-dependent shape ({name})"
@@ -388,18 +445,29 @@ def split(model, inputs, scopes, model_name="the model"):
     scopes = scopes if isinstance(scopes, list) else [scopes]
     text = scopes_text(scopes)
 
+    breaks = {}  # {module path: why}: modules that break torch.compile's graph, each one eager piece
+    tracer = "torch.fx"
     try:
         gm = trace(model, len(inputs))
     except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
         first = str(e).splitlines()[0] if str(e) else ""
-        raise BadScope(f"{model_name}: torch.fx cannot trace the model ({type(e).__name__}: {first}); export it "
-                       "whole (without --scope) or make its forward traceable")
+        fx_failed = f"torch.fx cannot trace the model ({type(e).__name__}: {first})"
+        if not dynamo_available():
+            raise BadScope(f"{model_name}: {fx_failed}; export it whole (without --scope) or make its forward "
+                           "traceable (with PyTorch 2.4 or later, torch.compile's tracer is tried too)")
+        from . import dynamo_trace
+
+        try:
+            gm, breaks = dynamo_trace.trace(model, list(inputs), model_name)
+        except dynamo_trace.DynamoTraceError as d:
+            raise BadScope(f"{fx_failed}; {d}")
+        tracer = "torch.compile"
     values, _ = record_values(gm, inputs)
     blocks = repeated_blocks(model)  # every piece's tag names its layer
     if "layer" in [s.kind for s in scopes] and not blocks:
         raise BadScope(f"{model_name}: no repeated block found for --scope layer (torchvision's layer1..layerN, or a "
                        "ModuleList or Sequential of two or more modules of one class)")
-    why = uncapturable(gm, values)
+    why = uncapturable(gm, values, breaks)
     keys = node_keys(gm, scopes, blocks, why)
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
     run_of = {}
@@ -485,7 +553,7 @@ def split(model, inputs, scopes, model_name="the model"):
             tag["module"] = key if key is not None else ("" if re.search(scope.regex, tag["module"]) else
                                                          tag["module"])
         pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
-    return Split(pieces=pieces, outputs=model_outputs)
+    return Split(pieces=pieces, outputs=model_outputs, tracer=tracer, breaks=breaks)
 
 
 def check_params_apart(split, model_name="the model"):

@@ -134,6 +134,10 @@ def join(out, inputs, name=None):
             case = dict(case)
             if isinstance(case.get("path"), str) and not os.path.isabs(case["path"]):
                 case["path"] = os.path.relpath(os.path.join(folder, case["path"]), base)
+            if isinstance(case.get("pieces"), list):  # a chain of pieces: each file relative to OUT too
+                case["pieces"] = [dict(p, path=os.path.relpath(os.path.join(folder, p["path"]), base))
+                                  if isinstance(p, dict) and isinstance(p.get("path"), str) and
+                                  not os.path.isabs(p["path"]) else p for p in case["pieces"]]
             joined["cases"].append(case)
     write_json(out, joined)
     return [p for p in inputs if p not in present]

@@ -751,7 +751,7 @@ add_test(NAME "cli: --sweep with a list that does not increase (2)"
                  -- ${GB} --workload gelu --device cpu --sweep batch=4,2 ${QUICK} -o ${OUT_DIR}/sweep-bad)
 
 # Capture scopes: a suite's "sweep": {"scope": [...]} (alone and beside batch) and --sweep scope=...,
-# each scope a case of its own, NAME[scope=SCOPE]; results.md's Scopes section (no graph on the CPU:
+# each scope a case of its own, NAME[scope=SCOPE], its records naming NAME in scope_group; results.md's Scopes section (no graph on the CPU:
 # not measured, said once, no verdict), judged again by report; bad scopes stop the run (exit 2).
 add_test(NAME "cli: a suite swept over scopes runs each scope as a case of its own"
          COMMAND ${EXPECT} 0 "dropout\\[scope=attention-out\\]" "dropout-batch\\[scope=layer\\]\\[batch=8\\]" "^## Scopes"
@@ -761,7 +761,8 @@ add_test(NAME "cli: a suite swept over scopes: records and verdicts in results.j
          COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/check_results.py ${OUT_DIR}/scopes/results.json
                  scope:dropout[scope=layer]/graph=layer scope:dropout[scope=full]/eager=full
                  timed:dropout[scope=attention-out]/static status:dropout[scope=layer]/graph=skipped
-                 scopes:dropout/graph=3 scopes:dropout-batch[batch=4]/graph=2 csv:${OUT_DIR}/scopes/results.csv)
+                 scopes:dropout/graph=3 scopes:dropout-batch[batch=4]/graph=2 csv:${OUT_DIR}/scopes/results.csv
+                 scopegroup:dropout[scope=layer]/graph=dropout scopegroup:dropout-batch[scope=layer][batch=8]/graph=dropout-batch[batch=8])
 set_tests_properties("cli: a suite swept over scopes: records and verdicts in results.json" PROPERTIES
                      DEPENDS "cli: a suite swept over scopes runs each scope as a case of its own")
 add_test(NAME "cli: report writes the Scopes section again from results.json"

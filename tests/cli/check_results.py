@@ -31,6 +31,8 @@ check_results.py RESULTS_JSON CHECK...
                                     their aggregates
   method:CASE/VARIANT=METHOD        the record's method (run, feed+run, feed+replay, replay)
   scope:CASE/VARIANT=SCOPE          the record's capture scope (absent: full); CASE may hold "="
+  scopegroup:CASE/VARIANT=GROUP     the record's scope_group: the case whose scopes it compares ("" for
+                                    a record of no scope sweep); CASE and GROUP may hold "="
   scopes:CASE/VARIANT=N             the "scopes" verdict of CASE (its name without [scope=...]) and
                                     VARIANT lists N scopes, and says why when it has no verdict
   cpu:CASE/VARIANT                  a CPU record: the GPU-only fields present and null (never zero)
@@ -288,6 +290,12 @@ def main():
             r = record(spec)
             if r.get("scope", "full") != scope:
                 fail(f"{spec}: scope {r.get('scope', 'full')!r}, expected {scope!r}")
+        elif kind == "scopegroup":
+            at = arg.index("=", arg.index("/"))  # the case may hold "=", the group too
+            spec, group = arg[:at], arg[at + 1:]
+            r = record(spec)
+            if r.get("scope_group", "") != group:
+                fail(f"{spec}: scope_group {r.get('scope_group')!r}, expected {group!r}")
         elif kind == "scopes":
             spec, count = arg.rsplit("=", 1)
             case, variant = spec.split("/", 1)

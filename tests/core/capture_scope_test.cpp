@@ -5,6 +5,11 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/workload/capture_scope.h"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
 using graphbench::CaptureScope;
 using graphbench::InputError;
 using graphbench::parse_capture_scope;
@@ -59,4 +64,32 @@ TEST_CASE("capture scope: bad values name where they came from and what is accep
   CHECK_THAT(input_error_of([] { parse_capture_scope("modules=(attn", "x"); }), Catch::Contains("does not compile"));
   CHECK_THROWS_AS(parse_capture_scope("", "x"), InputError);
   CHECK_THROWS_AS(parse_capture_scope("FULL", "x"), InputError);
+}
+
+TEST_CASE("capture scope: the grammar that the Python side shares (tests/golden/segments.json)", "[scope]") {
+  // tests/python/test_segments.py holds pieces.parse_capture_scope to the same cases.
+  std::ifstream in(graphbench::testing::golden_path("segments.json"));
+  REQUIRE(in);
+  const auto golden = nlohmann::json::parse(in);
+  REQUIRE(golden.at("grammar").size() >= 10);
+  const std::map<std::string, ScopeKind> kinds{{"full", ScopeKind::kFull},
+                                               {"layer", ScopeKind::kLayer},
+                                               {"attention-out", ScopeKind::kAttentionOut},
+                                               {"modules", ScopeKind::kModules},
+                                               {"auto", ScopeKind::kAuto},
+                                               {"fwd-bwd", ScopeKind::kForwardBackward}};
+  for (const auto& g : golden.at("grammar")) {
+    const std::string text = g.at("text").get<std::string>();
+    INFO("scope text: \"" << text << "\"");
+    if (g.contains("error")) {
+      CHECK_THAT(graphbench::testing::input_error_of([&] { parse_capture_scope(text, "golden"); }),
+                 Catch::Contains(g.at("error").get<std::string>()));
+      continue;
+    }
+    const CaptureScope scope = parse_capture_scope(text, "golden");
+    CHECK(scope.kind == kinds.at(g.at("kind").get<std::string>()));
+    CHECK(scope.modules_regex == g.at("regex").get<std::string>());
+    CHECK(scope.pool_per_graph == g.at("pool_each").get<bool>());
+    CHECK(scope.to_string() == g.at("canonical").get<std::string>());
+  }
 }

@@ -133,6 +133,7 @@ TEST_CASE("a sweep over scopes becomes one case per scope, named NAME[scope=SCOP
   const SuiteSpec alone = expanded_scoped(parse_scoped(one_case({{"sweep", {{"scope", {"full", "layer", "attention-out"}}}}})));
   CHECK(case_names(alone) == std::vector<std::string>{"a[scope=full]", "a[scope=layer]", "a[scope=attention-out]"});
   CHECK(alone.cases[1].scope.kind == ScopeKind::kLayer);
+  CHECK(alone.cases[1].scope_group == "a");  // the records carry it (the verdicts group by it)
   CHECK_FALSE(alone.cases[1].sweep_point);  // a scope is no point of an integer sweep
 
   const SuiteSpec both =
@@ -143,6 +144,7 @@ TEST_CASE("a sweep over scopes becomes one case per scope, named NAME[scope=SCOP
   REQUIRE(both.cases[3].sweep_point);
   CHECK(both.cases[3].sweep_point->group == "a[scope=layer]");
   CHECK(both.cases[3].sweep_point->value == 8);
+  CHECK(both.cases[3].scope_group == "a[batch=8]");  // scopes compared at each batch
   CHECK(both.cases[3].params.at("batch") == 8);
   CHECK(both.cases[3].scope.kind == ScopeKind::kLayer);
 }

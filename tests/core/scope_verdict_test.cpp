@@ -53,9 +53,11 @@ std::vector<ResultRecord> scope_point(const ScopePoint& p, double eager_us = 100
   const std::string name = fmt::format("llama[scope={}]", p.scope);
   ResultRecord eager = timed(benchmark_record(name, "eager", "cuda"), eager_us);
   eager.scope = p.scope;
+  eager.scope_group = "llama";
   eager.speedup_vs_eager = 1.0;
   ResultRecord graph = timed(benchmark_record(name, "graph", "cuda"), p.graph_us);
   graph.scope = p.scope;
+  graph.scope_group = "llama";
   graph.speedup_vs_eager = eager_us / p.graph_us;
   graph.capture_ms = p.capture_ms;
   graph.warmup_ms = p.warmup_ms;
@@ -208,6 +210,7 @@ TEST_CASE("without a measured full scope, or one that gains nothing, there is no
     if (r.scope == "full" && r.variant == "graph") {
       r = benchmark_record(r.case_name, "graph", "cpu");
       r.scope = "full";
+      r.scope_group = "llama";
       r.status = RecordStatus::kSkipped;
       r.reason = "CUDA graphs need a CUDA device; this run is on the CPU";
     }
@@ -249,16 +252,19 @@ TEST_CASE("a scope that failed is listed as not measured and left out of the ver
 }
 
 TEST_CASE("only cases run at two scopes or more are compared", "[scope]") {
-  // A case that fixes its scope is named without a scope label; a sweep of one scope compares nothing.
+  // A case that fixes its scope is no point of a scope sweep; a sweep of one scope compares nothing.
   ResultRecord fixed = timed(benchmark_record("llama", "graph", "cuda"), 500.0);
   fixed.scope = "layer";
   CHECK(graphbench::scope_group_of(fixed).empty());
   const auto one = records_of({{"layer", 510.0, 20.0, 5.0, 20, 32, 40.0}});
   CHECK(graphbench::scope_verdicts(one).empty());
   CHECK(section_of(one).empty());
-  ResultRecord both = timed(benchmark_record("llama[scope=layer][batch=8]", "graph", "cuda"), 500.0);
-  both.scope = "layer";
-  CHECK(graphbench::scope_group_of(both) == "llama[batch=8]");
+  // The group is the record's field, not read from its name: a case named like a point is not one.
+  ResultRecord named = timed(benchmark_record("llama[scope=layer]", "graph", "cuda"), 500.0);
+  named.scope = "layer";
+  CHECK(graphbench::scope_group_of(named).empty());
+  named.scope_group = "llama[batch=8]";
+  CHECK(graphbench::scope_group_of(named) == "llama[batch=8]");
 }
 
 TEST_CASE("reference variants, captured by hand whatever the scope, are not judged", "[scope]") {
@@ -320,6 +326,24 @@ TEST_CASE("scope, graphs and launches per step go through results.json, CSV and 
   const std::string csv = graphbench::render_csv(report);
   CHECK(csv.find(",scope,graphs_per_step,launches_per_step\n") != std::string::npos);
   CHECK(csv.find(",layer,32,40\n") != std::string::npos);
+
+  CHECK(back.records[3].scope_group == "llama");
+  CHECK(written.at("records").at(3).at("scope_group") == "llama");
+
+  // A file written before records carried scope_group: its points are read by their names,
+  // NAME[scope=SCOPE] (and NAME[scope=SCOPE][batch=B]), and judged as before.
+  json unnamed = written;
+  for (json& r : unnamed["records"]) r.erase("scope_group");
+  unnamed["records"][3]["case"] = "llama[scope=layer][batch=8]";
+  const RunReport unnamed_back = graphbench::report_from_json(unnamed, "older.json");
+  CHECK(unnamed_back.records[1].scope_group == "llama");
+  CHECK(unnamed_back.records[3].scope_group == "llama[batch=8]");
+  CHECK(graphbench::to_json(graphbench::report_from_json(written, "w.json")).at("scopes") ==
+        graphbench::to_json(graphbench::report_from_json([&] {
+          json legacy = written;
+          for (json& r : legacy["records"]) r.erase("scope_group");
+          return legacy;
+        }(), "legacy.json")).at("scopes"));
 
   // A file without the fields (written before them) reads the whole step, no graphs per step.
   json old = written;

@@ -53,6 +53,16 @@ add_test(NAME "python: pieces: models split by scope with PyTorch, wired, run on
          COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
 set_tests_properties("python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Models torch.fx cannot trace, split by torch.compile's tracer (scripts/graphbench/dynamo_trace.py),
+# with PyTorch 2.4 or later where this Python has it (skipped without): examples/padded_tokens.py (a
+# boolean mask and an item assignment) and examples/gated_layers.py (a branch on .item() in a
+# submodule) exported with --scope auto, their eager pieces tagged with the reason, the gated chain
+# and whole file running both branches; a branch in the model's own forward refused naming the line;
+# graphbench runs both swept over full and auto, eager and static, validated.
+add_test(NAME "python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_dynamo_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/dynamo-pieces-torch ${GB})
+set_tests_properties("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The exporter's torch.export and AOTInductor paths, with PyTorch 2.6 or later where this Python has
 # it (skipped without): examples/tiny_decode.py as one AOTInductor package for batches up to 4, its
 # KV cache as state, compiled for the CPU; the package against its model in PyTorch (outputs, the

@@ -208,24 +208,26 @@ def main(source_dir, work_dir):
                           (["torchvision:resnet18", "--scope", "layers"],
                            "--scope 'layers': expected one of layer, attention-out, auto, modules=REGEX, or several"),
                           (["torchvision:resnet18", "--scope", "full"], "--scope full is the whole model, one file"),
-                          (["torchvision:resnet18", "--scope", "modules=("], "--scope modules=(: not a regular expression"),
-                          (["torchvision:resnet18", "--scope", "modules="], "the regular expression is empty"),
+                          (["torchvision:resnet18", "--scope", "modules=("],
+                           "--scope: scope 'modules=(': the modules regex does not compile"),
+                          (["torchvision:resnet18", "--scope", "modules="], "--scope: scope 'modules=' names no modules"),
+                          (["torchvision:resnet18", "--scope", "fwd-bwd"], "--scope fwd-bwd captures a training step's"),
+                          (["torchvision:resnet18", "--scope", "layer:pool-each"],
+                           "--scope layer:pool-each: :pool-each says how graphbench pools the graphs"),
                           (["torchvision:resnet18", "--scope", "layer,layer"], "--scope layer,layer: a scope named twice"),
-                          # Pieces are TorchScript only: AOTInductor packages of pieces crash PyTorch 2.11's
-                          # loader (docs/scopes.md).
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it (AOTInductor "
-                           "packages of pieces crash when loaded with PyTorch 2.11; docs/scopes.md)"),
-                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt,pt2", "--mode", "train"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it"),
+                          # One chain of pieces: TorchScript (pt) or compiled by Inductor (pt2, inference).
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt,pt2"],
+                           "--scope writes one chain of pieces: give --format pt (TorchScript pieces) or --format pt2"),
+                          (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--mode", "train"],
+                           "--scope --format pt2 compiles inference pieces: a training step's pieces are TorchScript"),
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt2", "--dry-run"],
-                           "--scope splits a model into TorchScript pieces: give --format pt with it"),
+                           "--scope needs the model traced to know its pieces: it does not go with --dry-run"),
+                          (["torchvision:resnet18", "--scope", "layer", "--pieces-package", "one"],
+                           "--pieces-package says how compiled pieces are packaged: give --scope and --format pt2"),
                           (["torchvision:resnet18", "--scope", "layer", "--dynamic-batch", "8"],
-                           "--scope splits a model into TorchScript pieces: --dynamic-batch is for AOTInductor "
-                           "packages and does not go with it"),
+                           "--scope: pieces are made at the traced shapes; --dynamic-batch does not go with it"),
                           (["torchvision:resnet18", "--scope", "layer", "--inductor-config", "max_autotune=true"],
-                           "--scope splits a model into TorchScript pieces: --inductor-config is for AOTInductor "
-                           "packages and does not go with it"),
+                           "--inductor-config sets how Inductor compiles pieces: give --format pt2 with --scope"),
                           # A dry run cannot know the pieces: only splitting the traced model tells them.
                           (["torchvision:resnet18", "--scope", "layer", "--format", "pt", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run"),
@@ -245,9 +247,12 @@ def main(source_dir, work_dir):
         check(run.returncode == 2 and message in run.stderr, f"python_baseline.py {args}: exit {run.returncode}, {run.stderr}")
     check_pieces_suite(work_dir, python_baseline, model_zoo)
     # A case of pieces in the table: Python's chain per scope, graphbench's per scope (a case swept
-    # over scopes is NAME[scope=SCOPE] in its records; the full scope fills the graph column).
-    medians = {("m[scope=full]", "graph"): (800.0, "", None), ("m[scope=layer]", "graph"): (845.0, "", None),
-               ("m[scope=full]", "eager"): (2000.0, "", None)}
+    # over scopes: its records name the case in scope_group; the full scope fills the graph column).
+    medians = {}
+    for case_name, variant, median, scope in (("m[scope=full]", "graph", 800.0, "full"),
+                                              ("m[scope=layer]", "graph", 845.0, "layer"),
+                                              ("m[scope=full]", "eager", 2000.0, "full")):
+        medians[(case_name, variant)] = medians[(("m", scope), variant)] = (median, "", None, "m", scope)
     one = {"median_us": 1000.0}
     pieces = {"pieces": 8, "pieces_eager": {"median_us": 1900.0},
               "scopes": {"layer": {"graphs": 4, "graphed": {"median_us": 900.0}},
@@ -306,6 +311,23 @@ def main(source_dir, work_dir):
     entry["reduce_overhead"] = {**timing, "median_us": 400.0, "compile_seconds": 9.0}
     text = python_baseline.table({"resnet50-b1-pt": entry}, python_baseline.graphbench_medians(results_path))
     check("| 400 (9.0 s) | 1.125 (reduce-overhead) |" in text, f"the best Python path:\n{text}")
+    # A case swept over scopes: its records carry their scope_group; a file written before that field
+    # names the points NAME[scope=SCOPE] only, and is read by the names.
+    scoped = [{"case": "m-pt-layer[scope=full]", "variant": "graph", "status": "ok", "median_us": 300.0,
+               "scope_group": "m-pt-layer"},
+              {"case": "m-pt-layer[scope=layer]", "variant": "graph", "status": "ok", "median_us": 320.0,
+               "scope": "layer", "scope_group": "m-pt-layer"},
+              {"case": "other[scope=layer]", "variant": "graph", "status": "ok", "median_us": 1.0, "scope": "layer"}]
+    for legacy in (False, True):
+        records = [{k: v for k, v in r.items() if not (legacy and k == "scope_group")} for r in scoped]
+        with open(results_path, "w", encoding="utf-8") as f:
+            json.dump({"records": records}, f)
+        medians = python_baseline.graphbench_medians(results_path)
+        cells = python_baseline.scope_cells(medians, "m-pt-layer")
+        check(cells == "full: 300; layer: 320", f"scope cells (legacy file: {legacy}): {cells!r}")
+        check(medians[(("m-pt-layer", "full"), "graph")][0] == 300.0, "the full scope's point by its group")
+        check(python_baseline.scope_cells(medians, "other") == ("layer: 1" if legacy else ""),
+              f"a case named like a point is one only in an old file (legacy: {legacy})")
 
     # Decoders: names and inputs of a decoding step, and a manifest of before the decode fields.
     step = model_zoo.ModelCase("hf:llama", 8, dtype="bfloat16", decode=True, max_seq=1024, pos=512, token_high=32000)

@@ -57,6 +57,17 @@ class Suites(unittest.TestCase):
         self.assertEqual([(c["name"], c["path"]) for c in joined["cases"]],
                          [("x", "x.pt"), ("y", os.path.join("part", "y.pt")), ("z", "/abs/z.pt")])
 
+    def test_join_keeps_the_pieces_paths_true(self):
+        part = self.write("models/part.json", suite("p", {"name": "c", "path": "m.pt", "piece_outputs": ["piece1.out0"],
+                                                          "pieces": [{"path": "m.layer.piece0.pt", "inputs": ["input0"]},
+                                                                     {"path": "/abs/m.piece1.pt2", "inputs": ["piece0.out0"]}]}))
+        self.assertEqual(suites.join(self.path("configs/s.json"), [part]), [])
+        case = self.read("configs/s.json")["cases"][0]
+        self.assertEqual(case["path"], os.path.join("..", "models", "m.pt"))
+        self.assertEqual([p["path"] for p in case["pieces"]], [os.path.join("..", "models", "m.layer.piece0.pt"),
+                                                               "/abs/m.piece1.pt2"])
+        self.assertEqual(case["pieces"][1]["inputs"], ["piece0.out0"])
+
     def test_join_into_the_first_input(self):
         a = self.write("s.json", suite("s", {"name": "x", "path": "x.pt"}))
         b = self.write("tmp/l.json", suite("l", {"name": "y", "path": "y.pt"}))

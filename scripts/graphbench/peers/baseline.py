@@ -53,6 +53,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 
 from .. import pieces as model_pieces
@@ -79,11 +80,19 @@ def parse_args(argv):
     p.add_argument("--input-range", action="append", default=[], metavar="[N=]LO,HI",
                    help="with py: model names: int64 input N (every int64 input without N) drawn from [LO, HI)")
     p.add_argument("-o", "--output", help="the JSON file to write")
+    p.add_argument("--cases", metavar="REGEX", help="with --suite: only the cases whose names match (re.search)")
+    p.add_argument("--append", action="store_true",
+                   help="keep the cases the --output file already holds (a case measured again is replaced), so "
+                        "that several calls fill one file")
     p.add_argument("--graphbench", help="a graphbench results.json of the same suite, for the side-by-side table")
     p.add_argument("--samples", type=int, default=50, help="samples per figure (default 50)")
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample so that one lasts this long")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before sampling (default 10)")
     p.add_argument("--no-compile", action="store_true", help="leave out the two torch.compile figures")
+    p.add_argument("--compile-pieces", action="store_true",
+                   help="inference pieces: each capturable piece compiled by torch.compile (Inductor, default mode) "
+                        "before it is timed and made a graphed callable, as graphbench's AOTInductor pieces are "
+                        "(export_model.py --scope --format pt2)")
     p.add_argument("--scope", type=model_pieces.scope_arg, metavar="SCOPE",
                    help="with model names: the model split at a capture scope (layer, attention-out, modules=REGEX, "
                         "auto) and its pieces timed eagerly and with make_graphed_callables")
@@ -92,6 +101,15 @@ def parse_args(argv):
         p.error("give model names or --suite, not both")
     if args.scope is not None and args.suite:
         p.error("--scope goes with model names: a suite's cases of pieces say their own scope")
+    if args.cases is not None:
+        if not args.suite:
+            p.error("--cases picks cases of a suite: give --suite with it")
+        try:
+            re.compile(args.cases)
+        except re.error as e:
+            p.error(f"--cases {args.cases}: not a regular expression ({e})")
+    if args.append and not args.output:
+        p.error("--append keeps the cases of the --output file: give -o with it")
     return args
 
 
@@ -113,9 +131,9 @@ def case_scope(model_file, case):
         raise BadInput(f"{manifest}: {e}")
 
 
-def cases_from_suite(path):
-    """(case name, ModelCase, scope or None) for every case of a suite, from the manifests beside its
-    model files."""
+def cases_from_suite(path, pattern=None):
+    """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
+    where given), from the manifests beside its model files."""
     try:
         with open(path, "r", encoding="utf-8") as f:
             suite = json.load(f)
@@ -126,12 +144,14 @@ def cases_from_suite(path):
     for case in suite.get("cases", []):
         if case.get("workload") not in ("torchscript", "aoti"):
             continue
+        if pattern is not None and not re.search(pattern, case.get("name", "")):
+            continue
         def model_file(path):
             return path if os.path.isabs(path) else os.path.join(base, path)
 
         out.append((case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case)))
     if not out:
-        raise BadInput(f"{path}: no torchscript or aoti case")
+        raise BadInput(f"{path}: no torchscript or aoti case" + (f" whose name matches {pattern}" if pattern else ""))
     return out
 
 
@@ -174,6 +194,22 @@ def compiled_figure(make_step, warm_calls, args):
         return figure
     except Exception as e:  # noqa: BLE001 - a model torch.compile cannot take: say why, go on
         return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+
+
+def dynamo_counts(model, inputs):
+    """{"graphs": N, "breaks": M, "reasons": [...]}: the graphs torch.compile makes of the model and
+    the breaks between them (torch._dynamo.explain); reduce-overhead records a CUDA graph per graph."""
+    import torch
+
+    try:
+        torch._dynamo.reset()
+        explained = torch._dynamo.explain(model)(*inputs)
+        return {"graphs": explained.graph_count, "breaks": explained.graph_break_count,
+                "reasons": sorted({r.reason.splitlines()[0] for r in explained.break_reasons})[:5]}
+    except Exception as e:  # noqa: BLE001 - say why, go on
+        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+    finally:
+        torch._dynamo.reset()
 
 
 def compiled_figures(model, call, args):
@@ -250,10 +286,16 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
     for p in model.parameters():
         p.requires_grad_(False)
     split = model_pieces.split(model, inputs, scopes, case.model)
+    if getattr(args, "compile_pieces", False):
+        torch._dynamo.reset()
+        for piece in split.pieces:
+            if piece.tag.get("capturable", True):
+                piece.module = torch.compile(piece.module)
     calls = [p.module for p in split.pieces]
     wiring = [p.inputs for p in split.pieces]
     with torch.no_grad():
         figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls),
+                  "compiled_pieces": bool(getattr(args, "compile_pieces", False)),
                   "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
                                                  args),
                   "scopes": {}}
@@ -388,6 +430,8 @@ def measure_inference(case, args, scope=None):
             got = model_zoo.flat_tensors(static_out)
             max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
         compiled = compiled_figures(model, lambda m: m(*inputs), args)
+        if not args.no_compile:
+            compiled["dynamo"] = dynamo_counts(model, inputs)
     if scope is not None:
         compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
     return eager, replay, copy_replay, max_diff, compiled
@@ -497,14 +541,27 @@ def measure_all(cases, args):
 
 
 def graphbench_medians(path):
-    """{(case, variant): median us} of a graphbench results.json."""
+    """{(case, variant): (median us, reason, roofline share, scope group, scope)} of a graphbench
+    results.json; a point of a scope sweep also under ((scope group, scope), variant)."""
     with open(path, "r", encoding="utf-8") as f:
         report = json.load(f)
+    records = report.get("records", [])
+    # Files written before records carried "scope_group" named a scope sweep's points NAME[scope=SCOPE]
+    # and said nothing else: their groups are read from the names, as graphbench report does.
+    legacy = not any("scope_group" in r for r in records)
     out = {}
-    for r in report.get("records", []):
+    for r in records:
         if r.get("status") == "ok" and r.get("median_us") is not None:
             share = (r.get("roofline") or {}).get("bandwidth_share")
-            out[(r["case"], r["variant"])] = (r["median_us"], r.get("reason", ""), share)
+            scope = r.get("scope", "full")
+            group = r.get("scope_group", "")
+            label = f"[scope={scope}]"
+            if legacy and label in r["case"]:
+                group = r["case"].replace(label, "", 1)
+            value = (r["median_us"], r.get("reason", ""), share, group, scope)
+            out[(r["case"], r["variant"])] = value
+            if group:
+                out[((group, scope), r["variant"])] = value
     return out
 
 
@@ -526,6 +583,14 @@ def compiled_cell(figure):
     if "failed" in figure:
         return f"failed: {figure['failed']}"
     return f"{fmt_us(figure['median_us'])} ({figure['compile_seconds']:.1f} s)"
+
+
+def dynamo_note(counts):
+    """", 1 graph, 0 breaks": what torch.compile made of the model, after its figure."""
+    if not counts or "graphs" not in counts:
+        return ""
+    return f", {counts['graphs']} graph{'s' if counts['graphs'] != 1 else ''}, {counts['breaks']} break" + \
+        ("s" if counts["breaks"] != 1 else "")
 
 
 def best_python(e):
@@ -550,12 +615,11 @@ def pieces_cells(figure):
 
 
 def scope_cells(graphbench, case_name):
-    """graphbench's graph medians of a case swept over scopes (records NAME[scope=SCOPE]):
-    "full: 812; layer: 845"."""
-    prefix = f"{case_name}[scope="
-    cells = [f"{case[len(prefix):-1]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
+    """graphbench's graph medians of a case swept over scopes (the records whose scope_group is the
+    case): "full: 812; layer: 845"."""
+    cells = [f"{value[4]}: {fmt_us(value[0])}{' (ran eagerly)' if value[1] else ''}"
              for (case, variant), value in graphbench.items()
-             if variant == "graph" and case.startswith(prefix) and case.endswith("]")]
+             if variant == "graph" and isinstance(case, str) and value[3] == case_name]
     return "; ".join(cells)
 
 
@@ -583,16 +647,16 @@ def table(by_case, graphbench):
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
         graph = None
         if graphbench is not None:
-            # A case swept over scopes is NAME[scope=SCOPE] in graphbench's records: its full scope here.
-            eager = graphbench.get((case_name, "eager")) or graphbench.get((f"{case_name}[scope=full]", "eager"))
-            graph = graphbench.get((case_name, "graph")) or graphbench.get((f"{case_name}[scope=full]", "graph"))
+            # A case swept over scopes: its full scope's point here.
+            eager = graphbench.get((case_name, "eager")) or graphbench.get(((case_name, "full"), "eager"))
+            graph = graphbench.get((case_name, "graph")) or graphbench.get(((case_name, "full"), "graph"))
             note = " (ran eagerly)" if graph and graph[1] else ""
             share = f"{graph[2]:.0%}" if graph and graph[2] is not None else ""
             row += f" {fmt_us(eager[0]) if eager else ''} | {fmt_us(graph[0]) if graph else ''}{note} | {share} |"
         if e["status"] == "ok":
             row += (f" {fmt_us(e['eager']['median_us'])} | {figure_cell(e['graph'])} |"
                     f" {figure_cell(e['graph_copy'])} | {compiled_cell(e.get('compile'))} |"
-                    f" {compiled_cell(e.get('reduce_overhead'))} |")
+                    f" {compiled_cell(e.get('reduce_overhead'))}{dynamo_note(e.get('dynamo'))} |")
             if graphbench is not None:
                 best = best_python(e)
                 row += f" {graph[0] / best[1]:.3f} ({best[0]}) |" if graph and best else " |"
@@ -609,7 +673,10 @@ def table(by_case, graphbench):
 def main(argv):
     args = parse_args(argv)
     try:
-        cases = cases_from_suite(args.suite) if args.suite else cases_from_names(args)
+        cases = cases_from_suite(args.suite, args.cases) if args.suite else cases_from_names(args)
+        kept = {}
+        if args.append and os.path.exists(args.output):
+            kept = suites.read_json(args.output, "Python baseline").get("cases", {})
         graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
     except BadInput as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
@@ -623,6 +690,7 @@ def main(argv):
         print(f"{PROG}: error: no CUDA device: the baseline times CUDA graphs", file=sys.stderr)
         return EXIT_BAD_INPUT
     by_case, failed = measure_all(cases, args)
+    by_case = {**{name: e for name, e in kept.items() if name not in by_case}, **by_case}
     markdown = table(by_case, graphbench)
     print(markdown)
     if args.output:

@@ -41,17 +41,18 @@ std::string aoti_unsupported_reason() { return ""; }
 struct AotiPackage::Impl {
   torch::inductor::AOTIModelPackageLoader loader;
   at::Device device;
-  Impl(const std::string& path, at::Device d)
-      : loader(path, "model", /*run_single_threaded=*/true, /*num_runners=*/1, d.has_index() ? d.index() : -1),
+  Impl(const std::string& path, at::Device d, const std::string& model)
+      : loader(path, model, /*run_single_threaded=*/true, /*num_runners=*/1, d.has_index() ? d.index() : -1),
         device(d) {}
 };
 
-std::shared_ptr<AotiPackage> AotiPackage::load(const std::string& path, at::Device device) {
+std::shared_ptr<AotiPackage> AotiPackage::load(const std::string& path, at::Device device, const std::string& model) {
   std::error_code ec;
   const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
-  const std::string key = (ec ? std::filesystem::path(path) : canonical).string() + "|" + device.str();
-  return package_cache().get(
-      key, [&] { return std::shared_ptr<AotiPackage>(new AotiPackage(std::make_unique<Impl>(path, device))); });
+  const std::string key = (ec ? std::filesystem::path(path) : canonical).string() + "|" + device.str() + "|" + model;
+  return package_cache().get(key, [&] {
+    return std::shared_ptr<AotiPackage>(new AotiPackage(std::make_unique<Impl>(path, device, model)));
+  });
 }
 
 std::map<std::string, std::string> AotiPackage::read_metadata(const std::string& path) {
@@ -78,7 +79,7 @@ std::string aoti_unsupported_reason() {
 
 struct AotiPackage::Impl {};
 
-std::shared_ptr<AotiPackage> AotiPackage::load(const std::string&, at::Device) {
+std::shared_ptr<AotiPackage> AotiPackage::load(const std::string&, at::Device, const std::string&) {
   throw EngineError(aoti_unsupported_reason());
 }
 

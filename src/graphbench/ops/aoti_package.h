@@ -37,7 +37,10 @@ class AotiPackage {
   // device shares one loader, and the last one loaded is kept for the next case until
   // release_kept_aoti_package() or until another package loads (core/shared_load_cache.h). The cases
   // sharing it run one at a time, each call on its runner's current stream.
-  static std::shared_ptr<AotiPackage> load(const std::string& path, at::Device device);
+  // `model` names one of the package's models (aoti_compile_and_package writes one, "model";
+  // torch._inductor.package.package_aoti several, by name).
+  static std::shared_ptr<AotiPackage> load(const std::string& path, at::Device device,
+                                           const std::string& model = "model");
   // The metadata the package was compiled with (AOTI_DEVICE_KEY, and any the exporter added),
   // read without loading the model.
   static std::map<std::string, std::string> read_metadata(const std::string& path);

@@ -233,6 +233,9 @@ struct ResultRecord {
   // its graph variants captured ("full": the whole step, the default and what files without the
   // field read). A case swept over scopes is named NAME[scope=SCOPE] (docs/scopes.md).
   std::string scope = "full";
+  // A point of a scope sweep: the case whose scopes it compares (CaseSpec::scope_group), written as
+  // "scope_group"; "" otherwise. The scope verdicts group records by it (sweep/scope_verdict.h).
+  std::string scope_group;
 
   RecordStatus status = RecordStatus::kOk;
   std::string reason;  // why skipped or failed; for an ok graph variant whose capture failed,

@@ -211,6 +211,7 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   rec.graphs_per_step = r.optional_integer("graphs_per_step");
   rec.launches_per_step = r.optional_number("launches_per_step");
   if (r.find_value("scope")) rec.scope = r.string("scope");
+  if (r.find_value("scope_group")) rec.scope_group = r.string("scope_group");
   if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
   rec.warnings = r.strings("warnings");
   if (r.find_value("published")) {
@@ -412,6 +413,20 @@ std::vector<SharedPoolMeasurement> read_shared_pools(const ObjectReader& root) {
   return pools;
 }
 
+// Results files written before records carried "scope_group" said a record was a point of a scope
+// sweep only by its name, NAME[scope=SCOPE]: where no record of the file has the field, each
+// record named so gets NAME as its scope_group, so that old files still give their scope verdicts.
+void name_scope_groups_of_old_files(std::vector<ResultRecord>& records) {
+  for (const ResultRecord& r : records) {
+    if (!r.scope_group.empty()) return;
+  }
+  for (ResultRecord& r : records) {
+    const std::string label = "[scope=" + r.scope + "]";
+    const auto at = r.case_name.find(label);
+    if (at != std::string::npos) r.scope_group = r.case_name.substr(0, at) + r.case_name.substr(at + label.size());
+  }
+}
+
 }  // namespace
 
 RunReport report_from_json(const json& document, const std::string& source_name) {
@@ -435,6 +450,7 @@ RunReport report_from_json(const json& document, const std::string& source_name)
         read_record(ObjectReader(source_name, records[i], json_pointer_append("/records", i))));
   }
   report.shared_pools = read_shared_pools(root);
+  name_scope_groups_of_old_files(report.records);
   return report;
 }
 

@@ -236,6 +236,7 @@ json record_to_json(const ResultRecord& rec) {
                          : json(nullptr);
   // Only where a case set a scope other than the whole step (files of other runs are unchanged).
   if (rec.scope != "full") r["scope"] = rec.scope;
+  if (!rec.scope_group.empty()) r["scope_group"] = rec.scope_group;
   r["status"] = to_string(rec.status);
   r["reason"] = rec.reason;
   r["steps_per_sample"] = rec.steps_per_sample > 0 ? json(rec.steps_per_sample) : json(nullptr);

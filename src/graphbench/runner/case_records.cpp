@@ -18,6 +18,7 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.params = spec.params;
   record.sweep = spec.sweep_point;
   record.scope = spec.scope.to_string();
+  record.scope_group = spec.scope_group;
   for (const auto& published : spec.published) {
     if (published.variant != variant.name() || !published_applies(published, record.device)) continue;
     record.published = PublishedComparison{published.speedup, published.eager_us, published.variant_us,

@@ -124,6 +124,7 @@ void expand_scope_sweeps(SuiteSpec& suite) {
       point.scope_sweep.reset();
       point.scope = scope;
       point.name = scope_point_name(c.name, scope);
+      point.scope_group = c.name;
       if (!names.insert(point.name).second) {
         throw InputError(fmt::format("{}: {}: {} at scope={}: the point's name {} is already a case's name",
                                      c.suite_path, c.scope_sweep->origin, c.name, scope.to_string(), point.name));

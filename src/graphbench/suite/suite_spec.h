@@ -81,6 +81,9 @@ struct CaseSpec {
   // the case through ExecutorOptions::scope. Full (the whole step) unless the case says otherwise.
   CaptureScope scope;
   std::optional<ScopeSweepSpec> scope_sweep;  // before expand_scope_sweeps (suite/scope_fields.h)
+  // After: a point of a scope sweep carries the case it compares scopes of (its name without the
+  // scope, with the integer axis's point where both are swept); "" for a case not swept over scopes.
+  std::string scope_group;
   std::optional<SweepSpec> sweep;         // before expand_sweeps (suite/sweep_fields.h)
   std::optional<SweepPoint> sweep_point;  // after: the point this case is
   std::string json_path;   // "/cases/3", for messages

@@ -184,6 +184,8 @@ void expand_sweeps(SuiteSpec& suite, const std::vector<WorkloadDescriptor>& work
       point.sweep.reset();
       point.sweep_point = SweepPoint{c.name, axis->name, value};
       point.name = sweep_point_name(c.name, axis->name, value);
+      // A scope point swept over an integer axis compares scopes at each of its values.
+      if (!c.scope_group.empty()) point.scope_group = sweep_point_name(c.scope_group, axis->name, value);
       const auto where = [&] {
         return fmt::format("{}: {}: {} at {}={}", c.suite_path, c.sweep->origin, c.name, axis->name, value);
       };

@@ -14,8 +14,6 @@ namespace graphbench {
 
 namespace {
 
-std::string scope_label(const std::string& scope) { return "[scope=" + scope + "]"; }
-
 // A graph variant the scope shapes: the engine's graph executor (reference variants capture by
 // hand, the same graph at every scope).
 bool is_scoped_graph_variant_name(const std::string& name) {
@@ -178,10 +176,7 @@ void judge(ScopeVerdict& v) {
 }  // namespace
 
 std::string scope_group_of(const ResultRecord& record) {
-  const std::string label = scope_label(record.scope);
-  const auto at = record.case_name.find(label);
-  if (at == std::string::npos) return "";
-  return record.case_name.substr(0, at) + record.case_name.substr(at + label.size());
+  return record.scope_group;  // old files' records get theirs from their names (report/json_reader.cpp)
 }
 
 std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records) {

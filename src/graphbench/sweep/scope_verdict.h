@@ -76,8 +76,9 @@ struct ScopeVerdict {
 // the records come.
 std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records);
 
-// The case a scope point belongs to: its name without "[scope=SCOPE]", or "" when the record's
-// name carries no scope label (a case that fixes one scope is no comparison).
+// The case a scope point belongs to: the record's scope_group (read from the point's name in a
+// results file written before records carried it: report/json_reader.cpp). "" for a record of no
+// scope sweep (a case that fixes one scope is no comparison).
 std::string scope_group_of(const ResultRecord& record);
 
 }  // namespace graphbench
