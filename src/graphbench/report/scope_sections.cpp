@@ -1,7 +1,7 @@
 #include "graphbench/report/scope_sections.h"
 
+#include "graphbench/report/against_eager_json.h"
 #include "graphbench/report/break_even_text.h"
-
 #include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/sweep/scope_verdict.h"
@@ -19,27 +19,15 @@ using nlohmann::json;
 namespace {
 
 json scope_figures_to_json(const ScopeFigures& f) {
-  json out = {{"scope", f.scope}, {"case", f.case_name}, {"ok", f.ok}};
-  if (!f.ok) {
-    out["reason"] = f.reason;
-    return out;
-  }
-  out["eager_us"] = f.eager_us;
-  out["step_us"] = f.step_us;
-  out["speedup"] = f.speedup;
-  out["speedup_ci95"] = f.speedup_ci95 ? json::array({f.speedup_ci95->low, f.speedup_ci95->high}) : json(nullptr);
+  json out = {{"scope", f.scope}, {"case", f.case_name}};
+  if (!add_against_eager(f, "step_us", out)) return out;
   out["gain_share_ci95"] =
       f.gain_share_ci95 ? json::array({f.gain_share_ci95->low, f.gain_share_ci95->high}) : json(nullptr);
   out["graphs_per_step"] = json_or_null(f.graphs_per_step);
   out["launches_per_step"] = json_or_null(f.launches_per_step);
   out["host_us"] = json_or_null(f.host_us);
-  out["capture_ms"] = json_or_null(f.capture_ms);
-  out["warmup_ms"] = json_or_null(f.warmup_ms);
-  out["pool_bytes"] = json_or_null(f.pool_bytes);
   out["captured_share"] = json_or_null(f.captured_share);
   out["gain_share"] = json_or_null(f.gain_share);
-  out["break_even_replays"] = json_or_null(f.break_even_replays);
-  out["break_even_s"] = json_or_null(f.break_even_s);
   return out;
 }
 

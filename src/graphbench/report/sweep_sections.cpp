@@ -1,7 +1,7 @@
 #include "graphbench/report/sweep_sections.h"
 
+#include "graphbench/report/against_eager_json.h"
 #include "graphbench/report/break_even_text.h"
-
 #include "graphbench/report/json_or_null.h"
 #include "graphbench/report/markdown_text.h"
 #include "graphbench/report/serving_sections.h"
@@ -21,20 +21,8 @@ using nlohmann::json;
 namespace {
 
 json sweep_point_to_json(const SweepPointFigures& p) {
-  json out = {{"value", p.value}, {"ok", p.ok}};
-  if (!p.ok) {
-    out["reason"] = p.reason;
-    return out;
-  }
-  out["eager_us"] = p.eager_us;
-  out["graph_us"] = p.graph_us;
-  out["speedup"] = p.speedup;
-  out["speedup_ci95"] = p.speedup_ci95 ? json::array({p.speedup_ci95->low, p.speedup_ci95->high}) : json(nullptr);
-  out["capture_ms"] = json_or_null(p.capture_ms);
-  out["warmup_ms"] = json_or_null(p.warmup_ms);
-  out["pool_bytes"] = json_or_null(p.pool_bytes);
-  out["break_even_replays"] = json_or_null(p.break_even_replays);
-  out["break_even_s"] = json_or_null(p.break_even_s);
+  json out = {{"value", p.value}};
+  if (!add_against_eager(p, "graph_us", out)) return out;
   if (p.energy_measured) {
     out["eager_energy_j_per_step"] = json_or_null(p.eager_j_per_step);
     out["graph_energy_j_per_step"] = json_or_null(p.graph_j_per_step);
@@ -69,7 +57,7 @@ std::string sweep_point_row(const SweepPointFigures& p, const std::vector<SizePl
   const std::string break_even = break_even_cell(p.break_even_replays, p.break_even_s, p.capture_ms, p.warmup_ms, p.eager_us,
                                                    p.speedup_ci95, "never");
   const auto planned = std::find_if(plan.begin(), plan.end(), [&](const SizePlan& s) { return s.value == p.value; });
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.value, human_number(p.eager_us), human_number(p.graph_us),
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", p.value, human_number(p.eager_us), human_number(p.step_us),
                      speedup, p.capture_ms ? human_number(*p.capture_ms) : "", p.warmup_ms ? human_number(*p.warmup_ms) : "",
                      sweep_mib(p.pool_bytes), break_even, planned != plan.end() ? sweep_plan_text(*planned) : "");
 }

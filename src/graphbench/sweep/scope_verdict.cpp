@@ -73,24 +73,16 @@ ScopeFigures figures_of(const ResultRecord& variant, const ResultRecord* eager) 
     f.reason = "no speedup against eager";
     return f;
   }
-  f.ok = true;
-  f.eager_us = eager->stats->median;
-  f.step_us = variant.stats->median;
+  measure_against_eager(f, variant, *eager);
   f.eager_rel_noise = eager->rel_noise;
   f.step_rel_noise = variant.rel_noise;
-  f.speedup = *variant.speedup_vs_eager;
-  f.speedup_ci95 = variant.speedup_ci95;
   f.graphs_per_step = variant.graphs_per_step;
   f.captured = !(variant.graphs_per_step && *variant.graphs_per_step == 0) &&
                variant.reason.rfind(kRanEagerlyReason, 0) != 0;
   f.launches_per_step = variant.launches_per_step;
   if (variant.host_stats) f.host_us = variant.host_stats->median;
-  f.capture_ms = variant.capture_ms;
-  f.warmup_ms = variant.warmup_ms;
   f.pool_bytes = graph_pools_bytes(variant);
   f.captured_share = captured_share_of(variant);
-  f.break_even_replays = variant.break_even_replays;
-  f.break_even_s = variant.break_even_s;
   return f;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "graphbench/record/result_record.h"
+#include "graphbench/sweep/against_eager.h"
 #include "graphbench/stats/statistics.h"
 
 #include <cstdint>
@@ -18,22 +19,14 @@ namespace graphbench {
 // A scope is good enough when it keeps at least this share of the full graph's gain.
 inline constexpr double kKeepsAtLeast = 0.95;
 
-// One scope of a case, for one graph variant against the eager baseline of the same point.
-struct ScopeFigures {
+// One scope of a case, for one graph variant against the eager baseline of the same point
+// (pool_bytes: the graphs' pools, summed).
+struct ScopeFigures : AgainstEager {
   std::string scope;      // "layer", "modules=attn|mlp", ...
   std::string case_name;  // the point: NAME[scope=SCOPE]
-  bool ok = false;        // the variant and eager both measured at this scope
-  std::string reason;     // why not, when !ok
-  double eager_us = 0.0;
-  double step_us = 0.0;
-  double speedup = 0.0;
-  std::optional<stats::Interval> speedup_ci95;
   std::optional<std::int64_t> graphs_per_step;
   std::optional<double> launches_per_step;
   std::optional<double> host_us;  // host wall time per step (median)
-  std::optional<double> capture_ms;
-  std::optional<double> warmup_ms;
-  std::optional<std::int64_t> pool_bytes;  // the graphs' pools, summed
   // False when the variant captured nothing and ran its step eagerly (its capture failed).
   bool captured = true;
   // Kernel nodes of the graphs over the kernels the device ran per step: how much the scope
@@ -48,8 +41,6 @@ struct ScopeFigures {
   // rel_noise; eager's shared by both terms). Absent where a median has no interval.
   std::optional<stats::Interval> gain_share_ci95;
   double eager_rel_noise = 0.0, step_rel_noise = 0.0;  // the records' rel_noise
-  std::optional<std::int64_t> break_even_replays;
-  std::optional<double> break_even_s;
 };
 
 struct ScopeVerdict {

@@ -89,7 +89,7 @@ ServingListCost serving_list_cost(const std::vector<SweepPointFigures>& points, 
   for (std::int64_t b = 1; b <= max_batch; ++b) {
     const auto target = std::lower_bound(cost.sizes.begin(), cost.sizes.end(), b);
     if (target != cost.sizes.end()) {
-      if (const SweepPointFigures* p = serving_ok_point_at(points, *target)) total_us += p->graph_us;
+      if (const SweepPointFigures* p = serving_ok_point_at(points, *target)) total_us += p->step_us;
       continue;
     }
     ++cost.eager_batches;

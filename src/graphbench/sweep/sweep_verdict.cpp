@@ -79,16 +79,8 @@ std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& rec
     } else if (!has_timing(graph)) {
       p.reason = why_not_measured(graph, variant);
     } else {
-      p.ok = true;
-      p.eager_us = eager->stats->median;
-      p.graph_us = graph->stats->median;
-      p.speedup = graph->speedup_vs_eager.value_or(p.eager_us / p.graph_us);
-      p.speedup_ci95 = graph->speedup_ci95;
-      p.capture_ms = graph->capture_ms;
-      p.warmup_ms = graph->warmup_ms;
+      measure_against_eager(p, *graph, *eager);
       p.pool_bytes = graph_pool_of(*graph);
-      p.break_even_replays = graph->break_even_replays;
-      p.break_even_s = graph->break_even_s;
       p.energy_measured = eager->energy.has_value() || graph->energy.has_value();
       if (eager->energy) p.eager_j_per_step = eager->energy->joules_per_step;
       if (graph->energy) p.graph_j_per_step = graph->energy->joules_per_step;
@@ -135,8 +127,8 @@ std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFi
   for (const SweepPointFigures* s : candidates) {
     if (!captured.empty()) {
       const SweepPointFigures& above = *sweep_point_at(points, captured.back());
-      const bool padding_close = above.graph_us <= kPaysAtLeast * s->graph_us;
-      const bool padding_pays = above.graph_us * kPaysAtLeast <= s->eager_us;
+      const bool padding_close = above.step_us <= kPaysAtLeast * s->step_us;
+      const bool padding_pays = above.step_us * kPaysAtLeast <= s->eager_us;
       if (padding_close && padding_pays) continue;
     }
     captured.push_back(s->value);
@@ -156,15 +148,15 @@ std::vector<SizePlan> plan_sizes(const std::vector<SweepPointFigures>& points, c
     const SweepPointFigures* replayed = target ? sweep_point_at(points, *target) : nullptr;
     if (replayed != nullptr && *target == p.value) {
       s.action = "replay";
-    } else if (replayed != nullptr && replayed->graph_us * kPaysAtLeast <= p.eager_us) {
+    } else if (replayed != nullptr && replayed->step_us * kPaysAtLeast <= p.eager_us) {
       s.action = "pad";
       s.pad_to = *target;
     } else {
       s.action = "eager";
     }
     if (replayed != nullptr) {
-      s.replay_us = replayed->graph_us;
-      s.speedup = p.eager_us / replayed->graph_us;
+      s.replay_us = replayed->step_us;
+      s.speedup = p.eager_us / replayed->step_us;
     }
     plan.push_back(s);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "graphbench/record/result_record.h"
+#include "graphbench/sweep/against_eager.h"
 #include "graphbench/stats/statistics.h"
 
 #include <cstdint>
@@ -17,20 +18,10 @@ namespace graphbench {
 // A graph pays when it is at least this much faster than eager (speedup >= 1.05).
 inline constexpr double kPaysAtLeast = 1.05;
 
-// One point of a sweep, for one graph variant against eager.
-struct SweepPointFigures {
+// One point of a sweep, for one graph variant against eager (step_us: the graph's replay;
+// pool_bytes: the graph's own pool at this size).
+struct SweepPointFigures : AgainstEager {
   std::int64_t value = 0;
-  bool ok = false;     // both eager and the variant measured at this point
-  std::string reason;  // why not, when !ok
-  double eager_us = 0.0;
-  double graph_us = 0.0;
-  double speedup = 0.0;
-  std::optional<stats::Interval> speedup_ci95;
-  std::optional<double> capture_ms;
-  std::optional<double> warmup_ms;
-  std::optional<std::int64_t> pool_bytes;  // the graph's own pool at this size
-  std::optional<std::int64_t> break_even_replays;
-  std::optional<double> break_even_s;
   // Energy per step of eager and of the graph (--energy on; absent where not measured or not
   // resolved), and whether either record carried an energy figure at all.
   std::optional<double> eager_j_per_step;
