@@ -21,7 +21,7 @@ SweepPointFigures measured(std::int64_t value, double eager_us, double graph_us,
   p.value = value;
   p.ok = true;
   p.eager_us = eager_us;
-  p.graph_us = graph_us;
+  p.step_us = graph_us;
   p.speedup = eager_us / graph_us;
   p.speedup_ci95 = graphbench::stats::Interval{p.speedup * 0.99, p.speedup * 1.01};
   p.pool_bytes = pool_mib * kMiB;
@@ -150,14 +150,14 @@ TEST_CASE("the aim: within 2% of vLLM's mean step with at most half its graphs a
   CHECK(*meets.meets_aim);
 
   // 8's graph now costs 110 us: vLLM's list pads 1 to 4 onto faster graphs, 1.023x the mean step.
-  points[3].graph_us = 110;
+  points[3].step_us = 110;
   const auto misses = graphbench::compare_with_vllm(verdict_over(points, {8, 16}));
   CHECK(*misses.mean_step_ratio == Approx(110.0 / ((100 + 100 + 2 * 100 + 4 * 110 + 8 * 110) / 16.0)));
   REQUIRE(misses.meets_aim);
   CHECK_FALSE(*misses.meets_aim);
 
   // Within 2% but more than half vLLM's pool memory: misses too.
-  points[3].graph_us = 100;
+  points[3].step_us = 100;
   points[4].pool_bytes = 20 * kMiB;
   CHECK_FALSE(*graphbench::compare_with_vllm(verdict_over(points, {8, 16})).meets_aim);
 }

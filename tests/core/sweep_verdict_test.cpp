@@ -119,7 +119,7 @@ TEST_CASE("the recommendation rule: nothing to capture where the graph never pay
     p.value = value;
     p.ok = true;
     p.eager_us = eager;
-    p.graph_us = graph;
+    p.step_us = graph;
     p.speedup = eager / graph;
     p.speedup_ci95 = graphbench::stats::Interval{p.speedup * 0.99, p.speedup * 1.01};
     return p;
