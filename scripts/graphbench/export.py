@@ -615,12 +615,11 @@ def main(argv):
                     failed = True
                     continue
             suites.write_manifest(path, model_zoo.manifest(case, times.to_json() if times else None, sizes))
-            entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command,
-                               {"rtol": args.rtol, "atol": args.atol})
+            tolerances = {"rtol": args.rtol, "atol": args.atol}
+            entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command, tolerances)
             if args.scope is not None:
                 try:
-                    pieces, outputs = export_pieces(case, args.scope, path, device,
-                                                    {"rtol": args.rtol, "atol": args.atol},
+                    pieces, outputs = export_pieces(case, args.scope, path, device, tolerances,
                                                     dict(args.inductor_config) if compiled_pieces else None,
                                                     args.pieces_package == "one")
                 except model_pieces.BadScope as e:

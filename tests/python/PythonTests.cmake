@@ -4,6 +4,14 @@
 # where it has none).
 set(PY_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/python)
 
+# A check with PyTorch's Python: SCRIPT SOURCE_DIR ${OUT_DIR}/WORK graphbench, exit 77 a skip (this
+# Python has no PyTorch, or too old a one), at most TIMEOUT seconds.
+function(graphbench_torch_check name script work timeout)
+  add_test(NAME "${name}"
+           COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/${script} ${PROJECT_SOURCE_DIR} ${OUT_DIR}/${work} ${GB})
+  set_tests_properties("${name}" PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${timeout})
+endfunction()
+
 # The package's shape and its one writer (unittest, no PyTorch needed): every module imports in a
 # fresh interpreter, no import circle, one BadInput, one capture(), nothing on sys.path, the
 # commands thin, no shell script editing JSON; suites joined and rewritten, results files merged;
@@ -31,47 +39,37 @@ add_test(NAME "python: own code: py: sources parsed, bad input refused naming th
 # ... and with PyTorch, where this Python has it (GRAPHBENCH_TORCH_PYTHON; skipped without): the
 # example exported as TorchScript, inference and a training step with its own loss, run on the CPU
 # swept over batch.
-add_test(NAME "python: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
-         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_own_code_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/own-code-torch ${GB})
-set_tests_properties("python: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+graphbench_torch_check("python: own code: examples/conv_attention.py exported with PyTorch and run on the CPU"
+                       check_own_code_torch.py own-code-torch 300)
 # A decoding step whose KV cache is state (examples/tiny_decode.py), with PyTorch where this Python
 # has it (skipped without): the file holds the weights only, the suite names the caches with role
 # state, the step writes them in place at its position only, graphbench runs it on the CPU swept
 # over batch and over the cache's length (a length short of the position refused, 2), every
 # variant validated; export_model.py --dynamic-cache's manifest (dry run).
-add_test(NAME "python: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
-         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_cache_state_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/cache-state-torch ${GB})
-set_tests_properties("python: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+graphbench_torch_check("python: cache as state: a tiny decoding step exported with its KV cache as inputs, run on the CPU"
+                       check_cache_state_torch.py cache-state-torch 300)
 # A model split into pieces (export_model.py --scope), with PyTorch where this Python has it
 # (skipped without): examples/conv_attention.py at layer and attention-out, examples/moe_block.py
 # at auto; the cases' wiring and tags, the chains run on the CPU and compared with the whole model,
 # a network in stages split for training (--mode train --scope layer) run swept over full, fwd-bwd
 # and layer, every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
-add_test(NAME "python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
-         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_model_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-pieces-torch ${GB})
-set_tests_properties("python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+graphbench_torch_check("python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
+                       check_model_pieces_torch.py model-pieces-torch 300)
 # Models torch.fx cannot trace, split by torch.compile's tracer (scripts/graphbench/dynamo_trace.py),
 # with PyTorch 2.4 or later where this Python has it (skipped without): examples/padded_tokens.py (a
 # boolean mask and an item assignment) and examples/gated_layers.py (a branch on .item() in a
 # submodule) exported with --scope auto, their eager pieces tagged with the reason, the gated chain
 # and whole file running both branches; a branch in the model's own forward refused naming the line;
 # graphbench runs both swept over full and auto, eager and static, validated.
-add_test(NAME "python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
-         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_dynamo_pieces_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/dynamo-pieces-torch ${GB})
-set_tests_properties("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+graphbench_torch_check("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
+                       check_dynamo_pieces_torch.py dynamo-pieces-torch 300)
 # The exporter's torch.export and AOTInductor paths, with PyTorch 2.6 or later where this Python has
 # it (skipped without): examples/tiny_decode.py as one AOTInductor package for batches up to 4, its
 # KV cache as state, compiled for the CPU; the package against its model in PyTorch (outputs, the
 # caches written at the step's position only); graphbench runs it swept over batch where its
 # LibTorch has AOTInductor's loader, and skips every variant naming why where it has not.
-add_test(NAME "python: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
-         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_export_pt2_torch.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/export-pt2-torch ${GB})
-set_tests_properties("python: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
-                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+graphbench_torch_check("python: pt2: a decoding step exported with torch.export and AOTInductor for the CPU, run swept over batch"
+                       check_export_pt2_torch.py export-pt2-torch 900)
 # PyTorch's DDP baseline without PyTorch: the cases it builds from configs/ddp.json, bad input
 # refused (2), its table beside graphbench's committed two-GPU figures, its files whole or absent;
 # ddp_table.py's table of the committed figures with the communication it ran on; and

@@ -16,10 +16,10 @@ Exit code 77 (skipped) where this Python has no PyTorch.
 
 import json
 import os
-import shutil
 import sys
 
-from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+                           run_graphbench, fresh_dir)
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
 
@@ -33,8 +33,7 @@ def main(source_dir, work_dir, graphbench):
     package_on_path(source_dir)
     from graphbench.models import zoo as model_zoo
 
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
     # Traced on the CPU where a GPU is too: the file is run on CPU tensors below.
     run = export(source_dir, EXAMPLE, "--batch", "2", "--format", "pt", "--device", "cpu", "-o", models)

@@ -12,11 +12,10 @@ scripts/all_reduce_overlap.py refuses bad arguments and a run outside torchrun w
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path
+from check_support import check, finish, package_on_path, fresh_dir
 
 
 def check_cases(baseline, source_dir):
@@ -192,8 +191,7 @@ def main(source_dir, work_dir):
     from graphbench import suites
     from graphbench.peers import ddp as python_ddp_baseline
 
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     check_cases(python_ddp_baseline, source_dir)
     check_defaults(python_ddp_baseline, work_dir)
     check_bad_input(source_dir, work_dir)

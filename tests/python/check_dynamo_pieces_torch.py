@@ -18,19 +18,15 @@ tracer (custom ops: PyTorch 2.4 or later).
 
 import json
 import os
-import shutil
 import sys
 import time
 
-from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+                           run_graphbench, fresh_dir, case_named)
 
 PADDED = "py:examples/padded_tokens.py:make_model"
 GATED = "py:examples/gated_layers.py:make_model"
 ROOT = "py:tests/cli/pieces/root_branch.py:make_model"
-
-
-def case_named(suite, name):
-    return next((c for c in suite["cases"] if c["name"] == name), None)
 
 
 def check_tags(suite):
@@ -151,8 +147,7 @@ def main(source_dir, work_dir, graphbench):
     if not model_pieces.dynamo_available():
         print("check_dynamo_pieces_torch.py: skipped: this PyTorch has no torch.compile tracer with custom ops")
         return SKIP
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
     started = time.monotonic()
     for model in (PADDED, GATED):

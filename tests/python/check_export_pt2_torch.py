@@ -19,13 +19,12 @@ packages (PyTorch 2.6 and later).
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 import zipfile
 
-from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench, fresh_dir
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
 PROG = "check_export_pt2_torch.py"
@@ -81,8 +80,7 @@ def main(source_dir, work_dir, graphbench):
         print(f"{PROG}: skipped: PyTorch {torch.__version__} has no torch.export with AOTInductor packages")
         return SKIP
     source_dir = os.path.abspath(source_dir)
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
 
     started = time.monotonic()

@@ -18,19 +18,15 @@ python3-torch).
 import copy
 import json
 import os
-import shutil
 import sys
 import time
 
-from check_support import package_on_path, SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+                           run_graphbench, fresh_dir, case_named)
 
 CONV = "py:examples/conv_attention.py:make_model"
 MOE = "py:examples/moe_block.py:make_model"
 STAGED = "py:tests/cli/pieces/staged_net.py:make_model"
-
-
-def case_named(suite, name):
-    return next((c for c in suite["cases"] if c["name"] == name), None)
 
 
 def check_wiring(suite, models):
@@ -313,8 +309,7 @@ def main(source_dir, work_dir, graphbench):
     if not has_torch("check_model_pieces_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
 
     started = time.monotonic()

@@ -9,11 +9,10 @@ manifests and puts graphbench's figures beside its own.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path
+from check_support import check, finish, package_on_path, fresh_dir
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -82,8 +81,7 @@ def main(source_dir, work_dir):
     from graphbench.models import zoo as model_zoo
     from graphbench.peers import baseline as python_baseline
 
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
 
     # The committed suites are what their export commands write.
     check_suite_script(source_dir, work_dir, "models-suite.sh", "models.json")

@@ -12,11 +12,10 @@ on a machine without PyTorch; tests/cli/check_own_code_torch.py runs the real th
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path
+from check_support import check, finish, package_on_path, fresh_dir
 
 BAD = "py:tests/cli/own_code/bad_models.py"
 
@@ -260,8 +259,7 @@ def main(source_dir, work_dir):
     from graphbench.models import own_code
     from graphbench.models import zoo as model_zoo
 
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     check_parsing(own_code, model_zoo)
     check_bad_input(source_dir, work_dir)
     check_dry_run(source_dir, work_dir)

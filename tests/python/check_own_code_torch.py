@@ -13,11 +13,10 @@ python3-torch).
 """
 
 import os
-import shutil
 import sys
 import time
 
-from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench
+from check_support import SKIP, check, export, finish, has_torch, read_records, run_graphbench, fresh_dir
 
 EXAMPLE = "py:examples/conv_attention.py:make_model"
 
@@ -26,8 +25,7 @@ def main(source_dir, work_dir, graphbench):
     if not has_torch("check_own_code_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
-    shutil.rmtree(work_dir, ignore_errors=True)
-    os.makedirs(work_dir)
+    fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
 
     started = time.monotonic()

@@ -2,6 +2,7 @@
 that record a failure and go on, the exit code that sums them up, and the package on the path."""
 
 import os
+import shutil
 import sys
 
 failures = []
@@ -21,6 +22,17 @@ def package_on_path(source_dir):
     folder = os.path.join(os.path.abspath(source_dir), "scripts")
     if folder not in sys.path:
         sys.path.insert(0, folder)
+
+
+def fresh_dir(path):
+    """An empty folder at `path`: what an earlier run left there is removed."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+
+
+def case_named(suite, name):
+    """The case of `suite` (a suite file's JSON) named `name`, or None."""
+    return next((c for c in suite["cases"] if c["name"] == name), None)
 
 
 def finish(prog):

@@ -13,7 +13,6 @@
 #include "graphbench/runner/case_timing.h"
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/validation.h"
-#include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
 
@@ -212,10 +211,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   summarize_timing(timed, instance->cost(), environment);
   DataParallelTimings timings;
   timings.ranks = gather_rank_timings(comm, timed);
-  std::map<std::string, std::vector<double>> own;
-  for (const TimedVariant& t : timed.timed) {
-    if (t.error.empty()) own[t.name] = t.device_us;
-  }
+  const std::map<std::string, std::vector<double>> own = samples_of(timed);
   // The runners (and their graphs) are no longer needed.
   for (auto& runner : timed.runners) runner.reset();
 

@@ -39,15 +39,6 @@ std::map<std::string, std::vector<double>> samples_from_json(const nlohmann::jso
   return out;
 }
 
-// This rank's samples of every variant that timed without error.
-std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed) {
-  std::map<std::string, std::vector<double>> out;
-  for (const TimedVariant& t : timed.timed) {
-    if (t.error.empty() && !t.device_us.empty()) out[t.name] = t.device_us;
-  }
-  return out;
-}
-
 // The largest of a variant's medians over the ranks; none when it is missing or failed on a rank.
 std::optional<double> slowest_of(const std::map<std::string, std::vector<double>>& by_variant, const std::string& name) {
   const auto it = by_variant.find(name);
@@ -76,6 +67,14 @@ std::string above_one_note(const DataParallelFigures& d, bool host_bound) {
 }
 
 }  // namespace
+
+std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed) {
+  std::map<std::string, std::vector<double>> out;
+  for (const TimedVariant& t : timed.timed) {
+    if (t.error.empty() && !t.device_us.empty()) out[t.name] = t.device_us;
+  }
+  return out;
+}
 
 RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& timed) {
   std::map<std::string, std::vector<double>> mine;

@@ -24,6 +24,9 @@ struct RankTimings {
 };
 RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& timed);
 
+// This rank's samples of every variant that timed without error, by variant name.
+std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed);
+
 // The gradient all-reduce alone, median per step on this rank: "eager" always, "graph" when CUDA
 // graphs can run. Sampled like the case (all ranks in step). The gradients are bucketed as the
 // step buckets them: `order` is the step's bucketing order (GradientBucketLog::order).
