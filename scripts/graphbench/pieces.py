@@ -364,7 +364,7 @@ def uncapturable(gm, values, breaks=None):
             why[node] = breaks[node.target]
         elif name in HOST_READS:
             why[node] = f"a host read ({name})"
-        elif name in DATA_DEPENDENT or (name == "where" and len(node.args) == 1):
+        elif _makes_data_dependent_shape(node, name, values):
             why[node] = varying[node] = f"a data-dependent shape ({name})"
         elif name == "getitem" and len(node.args) == 2 and isinstance(values.get(node.args[0]), torch.Tensor) and \
                 _has_mask(node.args[1], values):
@@ -375,6 +375,23 @@ def uncapturable(gm, values, breaks=None):
             if not fixed:
                 varying[node] = why[node]
     return why
+
+
+def _makes_data_dependent_shape(node, name, values):
+    """Whether the node's result has a shape that depends on tensor values: the DATA_DEPENDENT calls,
+    one-argument where, and repeat_interleave with its repeats a tensor (an integer count, as in
+    grouped-query attention's keys repeated per head, gives a fixed shape)."""
+    import torch
+
+    if name == "where":
+        return len(node.args) == 1
+    if name == "repeat_interleave":
+        positional = list(node.args)
+        if node.op == "call_function" and len(positional) == 1 and "repeats" not in node.kwargs:
+            return True  # repeat_interleave(repeats): the counts are the tensor
+        repeats = node.kwargs.get("repeats", positional[1] if len(positional) > 1 else None)
+        return hasattr(repeats, "op") and isinstance(values.get(repeats), torch.Tensor)
+    return name in DATA_DEPENDENT
 
 
 def _has_mask(index, values):

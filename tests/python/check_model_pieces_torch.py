@@ -61,6 +61,37 @@ def check_wiring(suite, models):
               "the MoE's first and last pieces (projection, router; head) capturable")
 
 
+def check_repeat_counts(source_dir):
+    """repeat_interleave makes a data-dependent shape only when its counts are a tensor: keys repeated
+    per head by an integer (grouped-query attention) stay capturable under --scope auto."""
+    import torch
+
+    sys.path.insert(0, os.path.join(source_dir, "scripts"))
+    from graphbench import pieces as P
+
+    class Repeats(torch.nn.Module):
+        def __init__(self, by_tensor):
+            super().__init__()
+            self.by_tensor = by_tensor
+            self.proj = torch.nn.Linear(4, 4)
+
+        def forward(self, x, counts):
+            y = self.proj(x)
+            y = y.repeat_interleave(counts, dim=0) if self.by_tensor else y.repeat_interleave(2, dim=1)
+            return torch.relu(y)
+
+    inputs = [torch.randn(3, 4), torch.tensor([1, 2, 0])]
+    with torch.no_grad():
+        split = P.split(Repeats(True), inputs, P.parse_scopes("auto"), "repeats")
+        eager = [p.tag.get("reason") for p in split.pieces if not p.tag.get("capturable", True)]
+        check(eager and all("repeat_interleave" in r for r in eager), f"counts as a tensor: eager pieces {eager}")
+        try:
+            P.split(Repeats(False), inputs, P.parse_scopes("auto"), "repeats")
+            check(False, "an integer count: split, expected every op capturable")
+        except P.BadScope as e:
+            check("every op can be captured" in str(e), f"an integer count: {e}")
+
+
 def check_stages(source_dir, work_dir):
     """A network in stages named as torchvision's ResNets (layer1, layer2): --scope layer cuts it by
     stage, --scope modules=REGEX by the matching module, each piece tagged so."""
@@ -327,6 +358,7 @@ def main(source_dir, work_dir, graphbench):
     check(run.returncode == 2 and "py:examples/moe_block.py:make_model: --scope attention-out leaves the model in one "
                                   "piece (nothing to split: no attention module or call found)" in run.stderr,
           f"a scope that does not split: exit {run.returncode}, {run.stderr}")
+    check_repeat_counts(source_dir)
     check_stages(source_dir, work_dir)
     check_training(source_dir, work_dir, graphbench)
     print(f"check_model_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
