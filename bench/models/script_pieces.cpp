@@ -263,7 +263,7 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector
 }
 
 std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
-                             double atol) {
+                             double atol, const std::vector<at::Tensor>& reference) {
   if (chain.size() != whole.size()) {
     return fmt::format("the chain returns {} tensor(s), the whole model {}", chain.size(), whole.size());
   }
@@ -272,9 +272,11 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
       return fmt::format("output {} is {} in the chain, {} in the whole model", i, to_string(spec_of(chain[i])),
                          to_string(spec_of(whole[i])));
     }
-    // The one rule for two outputs of one computation (runner/output_match.h): the tolerances, or
-    // for float16 and bfloat16 a few rounding steps at the output's largest magnitude.
-    const OutputMatch m = match_output(whole[i], chain[i], rtol, atol);
+    // The one rule for two outputs of one computation (runner/output_match.h): the tolerances, then
+    // the float64 reference where one is given, else for float16 and bfloat16 a few rounding steps
+    // at the output's largest magnitude.
+    const bool has_reference = i < reference.size() && reference[i].sizes() == whole[i].sizes();
+    const OutputMatch m = match_output(whole[i], chain[i], rtol, atol, has_reference ? reference[i] : at::Tensor());
     if (!m.ok()) {
       const std::string why = m.describe();
       return fmt::format("output {} differs by up to {:.3g} (rtol {}, atol {}){}", i, m.max_abs, rtol, atol,
@@ -285,8 +287,9 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
 }
 
 void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
-                                double rtol, double atol, const std::string& whole_name) {
-  const std::string difference = chain_difference(chain.outputs, whole, rtol, atol);
+                                double rtol, double atol, const std::string& whole_name,
+                                const std::vector<at::Tensor>& reference) {
+  const std::string difference = chain_difference(chain.outputs, whole, rtol, atol, reference);
   if (!difference.empty()) {
     throw EngineError(fmt::format("the chain of {} pieces differs from the whole {}: {}", pieces, whole_name, difference));
   }

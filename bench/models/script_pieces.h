@@ -91,12 +91,15 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector
                    const std::vector<at::Tensor>& inputs);
 
 // "" when the chain's outputs equal the whole model's within the tolerance, else what differs.
+// `reference` (optional): the whole model's outputs in float64, by which a chain of compiled pieces
+// is judged where the tolerances alone fail (runner/output_match.h, rule 2).
 std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
-                             double atol);
+                             double atol, const std::vector<at::Tensor>& reference = {});
 // EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference
 // finds a difference.
 void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
-                                double rtol, double atol, const std::string& whole_name);
+                                double rtol, double atol, const std::string& whole_name,
+                                const std::vector<at::Tensor>& reference = {});
 
 // The program values that pieces' refs name while a program is built: the model's inputs, and the
 // outputs of the pieces added so far (add_piece_outputs in piece order).

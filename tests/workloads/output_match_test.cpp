@@ -142,6 +142,31 @@ TEST_CASE("output match: with a float64 reference, PyTorch's rule (3 x eager's R
   CHECK(wrong.how == OutputMatch::How::kMismatch);
 }
 
+TEST_CASE("output match: float32 compiled code with a float64 reference: another summation order passes, a stale "
+          "input fails", "[validation][output-match]") {
+  // Logits that sum large terms: some come out near zero, where another order of the same float32
+  // sums (another kernel's) differs by more than rtol of the element itself.
+  const Decoder d = make_decoder();
+  const at::Tensor w = d.w * 64.0, h = d.h * 64.0;
+  const at::Tensor exact = at::matmul(h, w);
+  const at::Tensor eager = at::matmul(h.to(at::kFloat), w.to(at::kFloat));
+  // The same products summed in another order: the width split in two halves, each summed, then added.
+  const std::int64_t half = kWidth / 2;
+  const at::Tensor hf = h.to(at::kFloat), wf = w.to(at::kFloat);
+  const at::Tensor reordered = at::matmul(hf.slice(1, half), wf.slice(0, half)) +
+                               at::matmul(hf.slice(1, 0, half), wf.slice(0, 0, half));
+  const OutputMatch alone = match_output(eager, reordered, 1e-3, 1e-4);
+  INFO(alone.describe());
+  REQUIRE_FALSE(alone.ok());  // the case this rule is for: the tolerances alone call it different
+  const OutputMatch judged = match_output(eager, reordered, 1e-3, 1e-4, exact);
+  INFO(judged.describe());
+  CHECK(judged.how == OutputMatch::How::kReference);
+  const at::Tensor stale = at::matmul((h + 0.01 * at::randn_like(h)).to(at::kFloat), wf);
+  const OutputMatch wrong = match_output(eager, stale, 1e-3, 1e-4, exact);
+  INFO(wrong.describe());
+  CHECK(wrong.how == OutputMatch::How::kMismatch);
+}
+
 TEST_CASE("output match: float32 is judged by the tolerances, NaN never passes", "[validation][output-match]") {
   const at::Tensor e = at::linspace(1.0, 2.0, 100, at::kFloat);
   at::Tensor a = e.clone();
