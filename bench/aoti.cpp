@@ -11,8 +11,9 @@
 // Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
 // with the reason. Packages written by scripts/export_model.py record their inputs, and a case
 // whose inputs differ is refused before anything runs (a package does not check its inputs).
-// A model in pieces is TorchScript (workload torchscript): AOTInductor packages of pieces crashed
-// PyTorch 2.11's package loader (docs/scopes.md), so a case with `pieces` is refused.
+// A model in pieces is a torchscript case (its whole model, which the chain is checked against, is
+// TorchScript; its pieces TorchScript or AOTInductor packages: docs/scopes.md), so an aoti case
+// with `pieces` is refused.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
@@ -76,8 +77,8 @@ WorkloadDescriptor aoti_descriptor() {
       {Variant::named("eager"), Variant::named("graph")}, "the AOTInductor package (.pt2), relative to the suite file",
       {state_file_param()});
   const std::string pieces_are_torchscript =
-      "the aoti workload runs a whole package; pieces are TorchScript (workload torchscript: "
-      "scripts/export_model.py --scope ... --format pt; docs/scopes.md)";
+      "the aoti workload runs a whole package; a model in pieces is a torchscript case (workload torchscript: "
+      "scripts/export_model.py --scope ...; docs/scopes.md)";
   d.refused_params = {{"pieces", pieces_are_torchscript}, {"piece_outputs", pieces_are_torchscript}};
   d.check = check_aoti_params;
   return d;

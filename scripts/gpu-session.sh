@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Runs scripts/gpu-check.sh in the background on the GPU machine, so that one job can outlast a
-# single call of the device tool (each call is limited in time; the machine stays while calls keep
-# coming). Logs and results accumulate under $GPU_SESSION_DIR (default .gpu-session/ in the
-# checkout: on the machine's disk, not in /tmp, which AOTInductor's compiles can fill).
+# Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that one job
+# can outlast a single call of the device tool (each call is limited in time; the machine stays
+# while calls keep coming). Logs and results accumulate under $GPU_SESSION_DIR (default
+# .gpu-session/ in the checkout: on the machine's disk, not in /tmp, which AOTInductor's compiles
+# can fill). Keep it in an ignored path: the device tool copies the checkout again at every call
+# and removes what is neither tracked nor ignored, so a job's state kept elsewhere is lost and a
+# second `start` would run the job twice at once on one machine.
 #
-#   scripts/gpu-session.sh start STAGE...   start gpu-check.sh STAGE... in its own session
+#   scripts/gpu-session.sh start STAGE...   start the stages in its own session: gpu-check.sh's
+#                                           (build, test, ...) first, then the campaigns' stages
+#                                           (scripts/campaigns/run.sh), each in the order given
 #   scripts/gpu-session.sh wait SECONDS     wait until the job ends or SECONDS pass, then copy the
 #                                           packed logs and results to $OUT (the device tool's folder)
 #   scripts/gpu-session.sh status           the job's summary so far
@@ -15,10 +20,26 @@ cmd=${1:-}
 shift || true
 case $cmd in
   start)
+    if [[ -f "$dir/job.pid" ]] && kill -0 "$(cat "$dir/job.pid")" 2>/dev/null; then
+      echo "gpu-session: a job is running already (pid $(cat "$dir/job.pid")): wait for it" >&2
+      exit 2
+    fi
+    checks=() campaigns=()
+    for stage in "$@"; do
+      if grep -q "^stage_${stage//-/_}()" "$root"/scripts/campaigns/*.sh; then campaigns+=("$stage"); else checks+=("$stage"); fi
+    done
     rm -rf "$dir" && mkdir -p "$dir"
-    OUT="$dir" setsid nohup "$root/scripts/gpu-check.sh" "$@" > "$dir/job.log" 2>&1 < /dev/null &
+    OUT="$dir" setsid nohup "$root/scripts/gpu-session.sh" job "${checks[*]}" "${campaigns[*]}" > "$dir/job.log" 2>&1 < /dev/null &
     echo $! > "$dir/job.pid"
-    echo "gpu-session: started gpu-check.sh $* (pid $(cat "$dir/job.pid")), output in $dir"
+    echo "gpu-session: started ${checks[*]} ${campaigns[*]} (pid $(cat "$dir/job.pid")), output in $dir"
+    ;;
+  job)  # CHECK_STAGES CAMPAIGN_STAGES (each a space-separated list): what start runs
+    read -r -a checks <<< "${1:-}"
+    read -r -a campaigns <<< "${2:-}"
+    status=0
+    if ((${#checks[@]})); then "$root/scripts/gpu-check.sh" "${checks[@]}" || status=1; fi
+    if ((${#campaigns[@]})); then "$root/scripts/campaigns/run.sh" "${campaigns[@]}" || status=1; fi
+    exit $status
     ;;
   wait)
     limit=${1:-540}

@@ -11,9 +11,10 @@ Kinds of package, each piece of the model split at --scope (default layer):
     fx-meta   the same with graphbench's aot_inductor.metadata (the recorded inputs)
     one       every fx piece a named model of ONE package (aot_compile + package_aoti), loaded by name
     whole     the whole model, one package (loads: the control)
-A child that crashes is run again under gdb (`gdb -batch -ex run -ex bt`) where gdb is on PATH;
-every child runs with a SIGSEGV/SIGBUS/SIGABRT handler preloaded (compiled here with cc) that
-prints the native stack (each frame's library, symbol and offset) before the process dies.
+Every load runs twice, each in a fresh process: plain, and with a SIGSEGV/SIGBUS/SIGABRT handler
+preloaded (a small library compiled here with cc, loaded before torch) that prints the native stack
+(each frame's library, symbol and offset) before the process dies. A child that crashes is run
+again under gdb (`gdb -batch -ex run -ex bt`) where gdb is on PATH.
 Results: a table on stdout and <out>/probe.json. Exit 0 when every package loaded and matched,
 1 otherwise, 2 bad arguments.
 """
@@ -185,6 +186,8 @@ def child(argv):
 
 
 def run_child(args, out, handler, jobs, label):
+    """Loads and runs the jobs' packages in one fresh process, with the fault handler preloaded where
+    `handler` is given (a small C++ library loaded before torch), else in a plain process."""
     cmd = [sys.executable, str(Path(__file__).resolve().parents[1] / "aoti_pieces_probe.py"), "--child", args.device]
     for _, _, package, name, io in jobs:
         cmd += [package, name, str(out / io)]
@@ -222,12 +225,15 @@ def main(argv):
     handler = build_handler(out)
     jobs = compile_all(args, out)
     report = []
+    # Each load twice: in a plain fresh process, and with the fault handler preloaded (which prints
+    # a crash's native stack): whether what the process loaded before torch decides the crash
+    # (docs/models.md, "Pieces as AOTInductor packages").
     for kind in ("whole", "fx", "fx-meta", "one"):
         of_kind = [j for j in jobs if j[0] == kind]
-        for j in of_kind:
-            report.append(run_child(args, out, handler, [j], f"{kind}-{j[1]}"))
-        if len(of_kind) > 1:
-            report.append(run_child(args, out, handler, of_kind, f"{kind}-all"))
+        groups = [([j], f"{kind}-{j[1]}") for j in of_kind] + ([(of_kind, f"{kind}-all")] if len(of_kind) > 1 else [])
+        for group, label in groups:
+            report.append(run_child(args, out, None, group, label))
+            report.append(run_child(args, out, handler, group, f"{label}-preloaded"))
     ok = True
     for entry in report:
         status = "ok" if entry["rc"] == 0 else f"exit {entry['rc']}"

@@ -145,11 +145,12 @@ TEST_CASE("suite: a model that rejects a shape, a dtype or a value fails its cas
 }
 
 TEST_CASE("aoti: a case with pieces is refused by the parser, naming the field, in every build") {
-  // Pieces are TorchScript: AOTInductor packages of pieces crashed PyTorch 2.11's loader (docs/scopes.md).
+  // A model in pieces is a torchscript case: the whole model its chain is checked against is TorchScript.
   ModelDir dir;
   const std::string file = (dir.path() / "suite.json").string();
-  const std::string refusal = "the aoti workload runs a whole package; pieces are TorchScript (workload torchscript: "
-                              "scripts/export_model.py --scope ... --format pt; docs/scopes.md)";
+  const std::string refusal =
+      "the aoti workload runs a whole package; a model in pieces is a torchscript case (workload torchscript: "
+      "scripts/export_model.py --scope ...; docs/scopes.md)";
   CHECK(load_error(dir, R"([{"name": "m", "workload": "aoti", "path": "mlp.pt", "inputs": [{"shape": [4, 5]}],
        "pieces": [{"path": "mlp.piece0.pt", "inputs": ["input0"], "outputs": 1}],
        "piece_outputs": ["piece0.out0"]}])") == file + ": /cases/0/pieces: " + refusal);
