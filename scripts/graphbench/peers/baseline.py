@@ -623,6 +623,22 @@ def scope_cells(graphbench, case_name):
     return "; ".join(cells)
 
 
+def best_of_both(case_name, e, graphbench):
+    """The fastest graph of graphbench's (over the case's scopes; a point that ran eagerly is no
+    graph) and the fastest Python figure (best_python, and make_graphed_callables over the pieces
+    per scope): ((name, us), (name, us)), either None where that side has no figure."""
+    ours = [(value[4] or "full", value[0]) for (case, variant), value in graphbench.items()
+            if variant == "graph" and isinstance(case, str) and not value[1] and
+            (value[3] == case_name or (case == case_name and not value[3]))]
+    theirs = [best_python(e)] if e.get("status") == "ok" else []
+    for scope, entry in ((e.get("pieces") or {}).get("scopes") or {}).items():
+        graphed = entry.get("graphed") or {}
+        if "median_us" in graphed:
+            theirs.append((f"make_graphed_callables {scope}", graphed["median_us"]))
+    theirs = [t for t in theirs if t]
+    return (min(ours, key=lambda x: x[1]) if ours else None), (min(theirs, key=lambda x: x[1]) if theirs else None)
+
+
 def table(by_case, graphbench):
     header = "| case | model | batch | mode |"
     rule = "|---|---|--:|---|"
@@ -640,9 +656,10 @@ def table(by_case, graphbench):
         header += " pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs) |"
         rule += "--:|--:|---|"
         if graphbench is not None:
-            header += " graphbench graph per scope (us) |"
-            rule += "---|"
+            header += " graphbench graph per scope (us) | best graph of graphbench / best of Python (us) |"
+            rule += "---|---|"
     lines = [header, rule]
+    at_or_below, compared = 0, 0
     for case_name, e in by_case.items():
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"
         graph = None
@@ -666,8 +683,20 @@ def table(by_case, graphbench):
             row += pieces_cells(e.get("pieces"))
             if graphbench is not None:
                 row += f" {scope_cells(graphbench, case_name)} |"
+                ours, theirs = best_of_both(case_name, e, graphbench)
+                if ours and theirs:
+                    compared += 1
+                    at_or_below += ours[1] <= theirs[1]
+                    row += (f" {fmt_us(ours[1])} ({ours[0]}) / {fmt_us(theirs[1])} ({theirs[0]}):"
+                            f" {ours[1] / theirs[1]:.3f} |")
+                else:
+                    row += " |"
         lines.append(row)
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if scoped and graphbench is not None:
+        text += (f"\ngraphbench's best graph at or below Python's best figure in {at_or_below} of {compared} cases "
+                 f"(cases with a figure on both sides).\n")
+    return text
 
 
 def main(argv):
