@@ -158,3 +158,41 @@ TEST_CASE("overlapped: a weight's chunks, one after another in its memory, get t
     CHECK(run.joined_is_view == std::vector<bool>{true, true});
   }
 }
+
+TEST_CASE("the one-GPU baseline's world (solo) averages nothing: the gradients themselves, a joined range still "
+          "in its buffer; a plain world of one still packs its buckets",
+          "[dist][gloo]") {
+  const Buckets buckets = {{0, 1}, {2, 3}};  // the bias with the first chunk; the other two chunks
+  const auto ranks = run_world<std::vector<Averaged>>(1, [&](const parallel::RankEnv& env) {
+    auto comm = connect_cpu(env);
+    std::vector<Averaged> out;
+    for (const bool solo : {true, false}) {
+      auto world = solo ? comm->solo("joined-average-test") : comm;
+      CHECK(world->is_solo() == solo);
+      std::vector<TensorSpec> specs;
+      for (const at::Tensor& g : rank_gradients(0)) specs.push_back(spec_of(g));
+      parallel::BucketedAverage average(world, buckets, specs, /*bfloat16=*/false, kChunksOfOneWeight);
+      Averaged a;
+      a.own = rank_gradients(0);
+      average.begin();
+      for (std::size_t i : {0, 1, 2, 3}) average.ready(i, a.own[i], /*owned=*/false);
+      a.averaged = average.finish();
+      if (solo) world->shutdown();
+      out.push_back(a);
+    }
+    return out;
+  });
+  const Averaged& solo = ranks.front()[0];
+  const Averaged& plain = ranks.front()[1];
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO("gradient " << i);
+    CHECK(at::equal(solo.averaged[i], solo.own[i]));
+    CHECK(at::equal(plain.averaged[i], plain.own[i]));
+  }
+  // Solo: the bias is handed back as it came (the first bucket's other member is a range chunk,
+  // so that bucket has no joined place); the last two chunks fill their rows of the range's buffer.
+  CHECK(solo.averaged[0].is_same(solo.own[0]));
+  CHECK(parallel::lies_right_after(solo.averaged[2], solo.averaged[3]));
+  // A plain world of one packs every bucket into a buffer of its own: nothing is handed back as it came.
+  for (std::size_t i = 0; i < 4; ++i) CHECK_FALSE(plain.averaged[i].is_same(plain.own[i]));
+}

@@ -60,6 +60,7 @@ struct Communicator::Impl {
   std::string backend;
   std::chrono::milliseconds timeout{0};
   bool shut_down = false;
+  bool solo = false;  // made by solo()
   std::int64_t gathers = 0;  // every rank gathers in the same order: the count names the keys
 };
 
@@ -214,6 +215,7 @@ Communicator::~Communicator() { shutdown(); }
 
 int Communicator::rank() const { return impl_->rank; }
 int Communicator::world_size() const { return impl_->world_size; }
+bool Communicator::is_solo() const { return impl_->solo; }
 at::Device Communicator::device() const { return impl_->device; }
 const std::string& Communicator::backend() const { return impl_->backend; }
 std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
@@ -347,6 +349,7 @@ std::shared_ptr<Communicator> Communicator::solo(const std::string& name) const 
   impl->device = impl_->device;
   impl->backend = impl_->backend;
   impl->timeout = impl_->timeout;
+  impl->solo = true;
   impl->group = make_group(c10::make_intrusive<c10d::PrefixStore>("pg", impl->store), 0, 1, impl->device,
                            impl->timeout, "127.0.0.1");
   return std::make_shared<Communicator>(std::move(impl));
@@ -370,6 +373,7 @@ Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 Communicator::~Communicator() = default;
 int Communicator::rank() const { return 0; }
 int Communicator::world_size() const { return 1; }
+bool Communicator::is_solo() const { return false; }
 at::Device Communicator::device() const { return at::kCPU; }
 const std::string& Communicator::backend() const {
   static const std::string none = "none";

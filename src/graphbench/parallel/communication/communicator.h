@@ -61,6 +61,8 @@ class Communicator {
 
   int rank() const;
   int world_size() const;
+  // A world made by solo(): the one-GPU baseline, whose step averages nothing (gradient_buckets.h).
+  bool is_solo() const;
   at::Device device() const;
   const std::string& backend() const;  // "nccl" or "gloo"
   // The backend library's version where it tells ("2.27.5" for NCCL), else "".

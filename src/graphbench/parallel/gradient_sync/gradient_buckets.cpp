@@ -138,6 +138,16 @@ void BucketedAverage::launch(std::size_t b) {
   // Every buffer comes from the current stream (the one that produced the gradients) and is held
   // until finish(), after the join: the side stream never uses memory its owner freed.
   const at::Tensor joined = place_in_joined_range(b, grads_[members.front()], numel);
+  if (alone()) {
+    // The one-GPU baseline: the average is the gradients themselves. Nothing is packed, sent,
+    // summed, divided or rounded to bfloat16; only a joined range's buffer is filled, since its
+    // weight's gradient is read as a view of it.
+    if (joined.defined()) {
+      l.result = joined;
+      at::cat_out(l.result, l.parts, 0);
+    }
+    return;
+  }
   if (copy_engine()) {
     l.result = joined.defined() ? joined : at::empty({numel}, options);
     // A bucket of one contiguous gradient is sent from where it is; others are packed in this
@@ -219,7 +229,7 @@ std::vector<at::Tensor> BucketedAverage::finish() {
   at::NoGradGuard no_grad;
   for (Launched& l : launched_) {
     l.pending.wait();
-    if (!communicator_->device().is_cuda()) average(l);
+    if (!alone() && !communicator_->device().is_cuda()) average(l);
   }
   if (copy_engine()) {
     const auto on_side_stream = side_.fork();
@@ -231,7 +241,9 @@ std::vector<at::Tensor> BucketedAverage::finish() {
     std::int64_t offset = 0;
     for (std::size_t i : buckets_[b]) {
       const at::Tensor& grad = grads_[i];
-      averaged[i] = launched_[b].result.narrow(0, offset, grad.numel()).view(grad.sizes());
+      // One rank and no joined range: the gradient itself (launch() made no buffer).
+      averaged[i] = launched_[b].result.defined() ? launched_[b].result.narrow(0, offset, grad.numel()).view(grad.sizes())
+                                                  : grad;
       offset += grad.numel();
     }
   }

@@ -7,7 +7,9 @@
 //
 // Gradients are handed over as they become ready (ready()), in any order; a bucket is launched as
 // soon as all its gradients are there and every bucket before it was launched, so that every rank
-// issues the same all-reduces in the same order. finish() returns the averaged gradients.
+// issues the same all-reduces in the same order. finish() returns the averaged gradients. In the
+// one-GPU baseline of the scaling efficiency (a solo world) they are the gradients themselves: no
+// collective, no division, no compression, as PyTorch's one-GPU step has no DistributedDataParallel.
 //
 // A joined range (the row chunks of one weight, row_chunked_linear.h) gets its averages one after
 // another in one buffer of its own: a bucket of consecutive gradients of the range, in index
@@ -95,6 +97,9 @@ class BucketedAverage {
   void exchange(std::size_t b, Launched& l);
   void average(Launched& launched) const;  // after the sum: divide, or cast back
   bool copy_engine() const { return transport_ == GradientTransport::kCopyEngine && communicator_->world_size() > 1; }
+  // The one-GPU baseline (Communicator::solo): nothing to average. A world of one made otherwise
+  // (--nproc 1, the one-GPU tests of the captured collectives) still runs the collectives.
+  bool alone() const { return communicator_->is_solo(); }
   // Where bucket `b`'s averages go in its joined range's buffer (allocated at the range's first
   // launch, like `grad`), or an undefined tensor: the bucket is not consecutive gradients of one range.
   at::Tensor place_in_joined_range(std::size_t b, const at::Tensor& grad, std::int64_t numel);
