@@ -387,8 +387,8 @@ void append_data_parallel(std::string& out, const RunReport& report, Style style
   out += "Step times are device time per step on each rank; the world's step is the slowest rank's. "
          "Without all-reduce: the same step on each rank's shard alone, timed in the same run; exposed "
          "all-reduce: the world's step minus that, the communication the backward pass did not hide. "
-         "Scaling efficiency: the ratio of two medians, rank 0 alone's step (one rank, timed in the same run "
-         "while the other ranks waited) over the slowest rank's step with N ranks, that is samples/s with N "
+         "Scaling efficiency: the ratio of two medians, rank 0 alone's step (one rank with nothing to average, "
+         "timed in the same run while the other ranks waited) over the slowest rank's step with N ranks, that is samples/s with N "
          "ranks over N times those of one; in brackets its 95% bootstrap interval; above 100% is marked * "
          "and the record's warnings say why.\n\n";
   TextTable table({{"case", L}, {"variant", L}, {"ranks", R}, {"step median / slowest rank (us)", R},
