@@ -8,8 +8,9 @@ the backward pass or after it, buckets, the weights computed and all-reduced in 
 rank alone (rank 0's step in a world of one with nothing to average, timed in the same run while the
 other ranks waited), the step at N (the slowest rank), the scaling efficiency (the ratio of those
 two medians, with its 95% bootstrap interval; above 100% marked * with the record's reason under
-the table), the same step without any all-reduce (measured in the same run), the exposed all-reduce (their difference:
-what the backward pass did not hide), the all-reduce alone, and the speedup over eager at N.
+the table), the same step without any all-reduce (measured in the same run), the exposed
+all-reduce (their difference: what the backward pass did not hide), the all-reduce alone, and the
+speedup over eager at N.
 With --n1, a column more: the --n1 run's step (a run of its own, another process: not the
 scaling's baseline). Records that did not run say why. Training records are left out.
 Under the table, what the all-reduces ran on: the backend, its version and the environment variables
