@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,10 +97,11 @@ ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector
 std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
                              double atol, const std::vector<at::Tensor>& reference = {});
 // EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference
-// finds a difference.
+// finds a difference. `reference` (optional) makes the whole model's float64 outputs, called only
+// where the tolerances alone fail; the chain is then judged by them.
 void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
                                 double rtol, double atol, const std::string& whole_name,
-                                const std::vector<at::Tensor>& reference = {});
+                                const std::function<std::vector<at::Tensor>()>& reference = {});
 
 // The program values that pieces' refs name while a program is built: the model's inputs, and the
 // outputs of the pieces added so far (add_piece_outputs in piece order).

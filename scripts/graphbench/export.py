@@ -525,12 +525,11 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, on
                 one[f"piece{k}"] = torch._inductor.aot_compile(exported.module(), tuple(args),
                                                                options={**inductor, "aot_inductor.package": True})
                 path, traced = package, exported.module()
-                result = traced(*args)
                 entry["model"] = f"piece{k}"
             else:
                 path, traced = export_piece(piece, k, args, scope, whole_file, inductor)
-                result = traced(*args)
                 suites.write_manifest(path, {**case.to_json(), "scope": model_pieces.scopes_text(scope), "piece": k})
+            result = traced(*args)
             outputs.append(tuple(t.detach() for t in model_zoo.flat_tensors(result)))
             if len(outputs[-1]) != piece.outputs:
                 raise RuntimeError(f"piece {k} returns {len(outputs[-1])} tensors, {piece.outputs} when split")

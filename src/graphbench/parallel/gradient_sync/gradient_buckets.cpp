@@ -241,7 +241,7 @@ std::vector<at::Tensor> BucketedAverage::finish() {
     std::int64_t offset = 0;
     for (std::size_t i : buckets_[b]) {
       const at::Tensor& grad = grads_[i];
-      // One rank and no joined range: the gradient itself (launch() made no buffer).
+      // The one-GPU baseline outside a joined range: the gradient itself (launch() made no buffer).
       averaged[i] = launched_[b].result.defined() ? launched_[b].result.narrow(0, offset, grad.numel()).view(grad.sizes())
                                                   : grad;
       offset += grad.numel();
