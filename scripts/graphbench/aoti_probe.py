@@ -10,7 +10,7 @@ Kinds of package, each piece of the model split at --scope (default layer):
               export_model.py did when the crash was seen)
     fx-meta   the same with graphbench's aot_inductor.metadata (the recorded inputs)
     one       every fx piece a named model of ONE package (aot_compile + package_aoti), loaded by name
-    whole     the whole model, one package (loads: the control)
+    whole     the whole model, one package (the control: on an H100 it crashed as the pieces did)
 Every load runs twice, each in a fresh process: plain, and with a SIGSEGV/SIGBUS/SIGABRT handler
 preloaded (a small library compiled here with cc, loaded before torch) that prints the native stack
 (each frame's library, symbol and offset) before the process dies. A child that crashes is run
