@@ -1,6 +1,6 @@
 // The communicator over ProcessGroupGloo: two ranks as threads of this process, rendezvous through
-// a TCPStore on 127.0.0.1, the collectives the data-parallel runner uses, and a rendezvous that
-// times out.
+// a TCPStore on 127.0.0.1, the collectives the data-parallel runner uses (and the average Gloo
+// lacks), and a rendezvous that times out.
 #include "parallel/parallel_test_util.h"
 
 #include <fmt/format.h>
@@ -20,6 +20,8 @@ TEST_CASE("two ranks meet and sum, broadcast and agree", "[dist][gloo]") {
     bool any_false = true;
     std::vector<std::string> gathered;
     std::string read_back;
+    bool averages = true;
+    std::string average_error;
   };
   auto seen = run_world<Seen>(2, [](const parallel::RankEnv& env) {
     auto comm = connect_cpu(env);
@@ -29,6 +31,14 @@ TEST_CASE("two ranks meet and sum, broadcast and agree", "[dist][gloo]") {
     s.backend = comm->backend();
     s.sum = at::full({5}, static_cast<float>(env.rank + 1));
     comm->all_reduce_sum_(s.sum);
+    // Gloo has no averaging all-reduce: the gradient buckets sum and divide (gradient_buckets.h).
+    s.averages = comm->averages_in_all_reduce();
+    try {
+      at::Tensor t = at::ones({2});
+      comm->start_all_reduce_average_(t).wait();
+    } catch (const std::exception& e) {
+      s.average_error = e.what();
+    }
     s.broadcast = at::full({3}, static_cast<float>(10 * (env.rank + 1)));
     comm->broadcast_(s.broadcast, 1);
     s.mins = comm->all_reduce_ints({env.rank, -env.rank}, parallel::IntReduce::kMin);
@@ -46,6 +56,8 @@ TEST_CASE("two ranks meet and sum, broadcast and agree", "[dist][gloo]") {
     CHECK(s.world == 2);
     CHECK(s.backend == "gloo");
     CHECK(at::equal(s.sum, at::full({5}, 3.0f)));
+    CHECK_FALSE(s.averages);
+    CHECK(s.average_error.find("the gloo process group has no averaging all-reduce") != std::string::npos);
     CHECK(at::equal(s.broadcast, at::full({3}, 20.0f)));
     CHECK(s.mins == std::vector<std::int64_t>{0, -1});
     CHECK(s.maxs == std::vector<std::int64_t>{1, 0});

@@ -3,7 +3,8 @@
 // GPU, driven from one thread in an order that cannot deadlock, sums exactly, eagerly and replayed;
 // so does the exchange of two processes sharing one GPU (the CUDA IPC path: this test binary started
 // twice by the launcher); two ranks as threads, one GPU each (skipped with fewer), average exactly
-// through the op, eagerly and captured in a CUDA graph and replayed. (On two GPUs the overlapped
+// through the op, eagerly and captured in a CUDA graph and replayed, as NCCL's averaging all-reduce
+// does through the same op (the one path where NCCL divides, not graphbench). (On two GPUs the overlapped
 // step with it trains bit for bit as with NCCL: overlapped_all_reduce_cuda_test.cpp.)
 #include "parallel/parallel_test_util.h"
 #include "support/cuda_skip.h"
@@ -26,11 +27,12 @@ using namespace graphbench::dist_test;
 
 namespace {
 
-parallel::GradientAverageOptions copy_engine_options(std::size_t bucket_bytes, bool bfloat16) {
+parallel::GradientAverageOptions average_options(std::size_t bucket_bytes, bool bfloat16,
+                                                 parallel::GradientTransport transport) {
   parallel::GradientAverageOptions options;
   options.bucket_bytes = bucket_bytes;
   options.bfloat16 = bfloat16;
-  options.transport = parallel::GradientTransport::kCopyEngine;
+  options.transport = transport;
   return options;
 }
 
@@ -49,7 +51,7 @@ struct Averages {
 };
 
 // One rank's steps on its GPU: the averages of its gradients with the other rank's.
-Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
+Averages average_steps(ExecutorKind kind, bool bfloat16, parallel::GradientTransport transport, int steps,
                        const std::shared_ptr<parallel::Communicator>& comm, int rank) {
   const at::Device gpu = comm->device();
   Builder b("copy_engine_average");
@@ -57,7 +59,7 @@ Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
   for (std::size_t i = 0; i < kShapes.size(); ++i) {
     grads.push_back(b.input(fmt::format("g{}", i), test_util::fspec(kShapes[i], gpu)));
   }
-  const auto averaged = parallel::average_gradients(b, grads, comm, copy_engine_options(1200, bfloat16));
+  const auto averaged = parallel::average_gradients(b, grads, comm, average_options(1200, bfloat16, transport));
   for (std::size_t i = 0; i < averaged.size(); ++i) b.output(fmt::format("mean{}", i), averaged[i]);
   const auto program = b.build();
   ModelStore store;
@@ -79,17 +81,20 @@ Averages average_steps(ExecutorKind kind, bool bfloat16, int steps,
 }
 
 // Two ranks, GPU r for rank r, each averaging its gradients of every step through the copy engines.
-std::vector<Averages> average_on_two_gpus(ExecutorKind kind, bool bfloat16, int steps) {
+std::vector<Averages> average_on_two_gpus(ExecutorKind kind, bool bfloat16, parallel::GradientTransport transport,
+                                          int steps) {
   return run_world<Averages>(2, [&](const parallel::RankEnv& env) {
     const at::Device gpu(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank));
     auto comm = parallel::Communicator::connect(env, gpu, 60s);
-    Averages out = average_steps(kind, bfloat16, steps, comm, env.rank);  // closes its exchange, with the other rank
+    Averages out = average_steps(kind, bfloat16, transport, steps, comm, env.rank);  // closes its exchange, with the other rank
     comm->shutdown();
     return out;
   });
 }
 
-// The average of the two ranks' gradient, as the copy-engine average computes it.
+// The average of the two ranks' gradient, as the copy-engine average and NCCL's average compute it
+// (for two ranks, halving each value is exact: NCCL's scaling before the sum and graphbench's
+// division after it agree bit for bit).
 at::Tensor expected_average(int step, std::size_t i, bool bfloat16) {
   const at::Tensor a = rank_gradient(0, step, i);
   const at::Tensor b = rank_gradient(1, step, i);
@@ -145,16 +150,20 @@ TEST_CASE("copy-engine all-reduce: on the CPU the case fails naming why", "[dist
   }
 }
 
-TEST_CASE("copy-engine all-reduce: two ranks on two GPUs average exactly, eagerly and replayed", "[dist][cuda]") {
+TEST_CASE("copy-engine and NCCL all-reduce: two ranks on two GPUs average exactly, eagerly and replayed",
+          "[dist][cuda]") {
   GRAPHBENCH_REQUIRE_CUDA();
   if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
   // One GPU each: two ranks on one GPU can deadlock (peer_exchange.h).
   if (torch::cuda::device_count() < 2) GRAPHBENCH_SKIP("needs two GPUs");
   const bool bfloat16 = GENERATE(false, true);
   const ExecutorKind kind = GENERATE(ExecutorKind::kEager, ExecutorKind::kGraph);
-  INFO((bfloat16 ? "bfloat16" : "float32") << (kind == ExecutorKind::kGraph ? ", graph" : ", eager"));
+  const parallel::GradientTransport transport =
+      GENERATE(parallel::GradientTransport::kCopyEngine, parallel::GradientTransport::kCollective);
+  INFO((bfloat16 ? "bfloat16" : "float32") << (kind == ExecutorKind::kGraph ? ", graph" : ", eager")
+                                           << (transport == parallel::GradientTransport::kCopyEngine ? ", copy engines" : ", NCCL"));
   constexpr int kSteps = 5;
-  const auto ranks = average_on_two_gpus(kind, bfloat16, kSteps);
+  const auto ranks = average_on_two_gpus(kind, bfloat16, transport, kSteps);
   if (kind == ExecutorKind::kGraph) {
     for (const Averages& rank : ranks) {
       CHECK(rank.counters.captures == 1);

@@ -1,7 +1,10 @@
 """Whether an NCCL all-reduce and a matrix product share the GPU: the all-reduce alone by size, the
 large data-parallel step's last product alone (fc1's weight gradient, whole and in two row chunks)
 with the kernel that ran it, and each beside an all-reduce launched just before it on a
-high-priority side stream, as the overlapped backward pass launches them. Run under torchrun:
+high-priority side stream, as the overlapped backward pass launches them; and the two ways to
+average a bucket: NCCL's sum then a division by N (a second pass over the bucket, as graphbench's
+buckets on Gloo still do), against NCCL's own average (ReduceOp.AVG, which scales inside the
+all-reduce's kernel, as graphbench's buckets on NCCL do). Run under torchrun:
 
     python3 -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py
 
@@ -25,6 +28,7 @@ from .timing import sample_us  # CUDA events around back-to-back calls
 CALLS = 20
 ALONE_MIB = (1, 4, 8, 16, 32, 40)
 BESIDE_MIB = (8, 16, 32)
+AVERAGE_MIB = (8, 32)
 # fc1 of configs/ddp.json's large case: the weight gradient grad_out^T x, [2048, 640] x [640, 4096].
 BATCH, IN_FEATURES, HIDDEN = 640, 4096, 2048
 
@@ -85,6 +89,19 @@ class Bench:
             us = self.per_call_us(lambda: self.dist.all_reduce(x))
             self.say(f"all-reduce {mib:3d} MiB float32 alone: {us:7.1f} us ({mib * 2**20 / us / 1e3:.0f} GB/s)")
 
+    def average_ways(self):
+        for mib in AVERAGE_MIB:
+            x = self.torch.ones(mib * 2**18, device="cuda")
+
+            def sum_then_divide():
+                self.dist.all_reduce(x)
+                x.div_(self.world)
+
+            sum_div = self.per_call_us(sum_then_divide)
+            average = self.per_call_us(lambda: self.dist.all_reduce(x, op=self.dist.ReduceOp.AVG))
+            self.say(f"average of {mib:3d} MiB float32: sum then divide {sum_div:7.1f} us, "
+                     f"NCCL's average {average:7.1f} us")
+
     def products(self, label):
         for rows in (HIDDEN, HIDDEN // 2):
             product = lambda: self.grad_out[:, :rows].t() @ self.x_in  # noqa: E731
@@ -130,6 +147,7 @@ def main(argv):
               f"NCCL {'.'.join(map(str, torch.cuda.nccl.version()))}, PyTorch {torch.__version__}")
     if bench.world > 1:
         bench.all_reduce_alone()
+        bench.average_ways()
     else:
         bench.say("one rank: NCCL launches no kernel for its all-reduce, so only the products are timed")
     bench.products("cuBLAS")

@@ -228,29 +228,43 @@ std::string Communicator::backend_version() const {
   return "";  // Gloo has no version to ask
 }
 
-void Communicator::all_reduce_sum_(at::Tensor& tensor) {
-  collective(*impl_, "all-reduce", [&] {
-    std::vector<at::Tensor> tensors{tensor};
-    c10d::AllreduceOptions options;
-    options.reduceOp = c10d::ReduceOp::SUM;
-    c10d_compat::wait(impl_->group->allreduce(tensors, c10d_compat::on_current_stream(options)));
-  });
-}
+namespace {
 
-PendingCollective Communicator::start_all_reduce_sum_(at::Tensor& tensor) {
-  if (impl_->device.is_cuda()) {
-    all_reduce_sum_(tensor);
+// One all-reduce of `tensor` in place. On CUDA it is queued on the current stream (the stream orders
+// what follows, and a capture contains it); on the CPU it runs on the process group's threads
+// until the returned collective is waited for.
+PendingCollective start_all_reduce(const Communicator::Impl& impl, at::Tensor& tensor, c10d::ReduceOp::RedOpType op,
+                                   const char* what) {
+  c10d::AllreduceOptions options;
+  options.reduceOp = op;
+  std::vector<at::Tensor> tensors{tensor};
+  if (impl.device.is_cuda()) {
+    collective(impl, what, [&] { c10d_compat::wait(impl.group->allreduce(tensors, c10d_compat::on_current_stream(options))); });
     return PendingCollective();
   }
   c10::intrusive_ptr<c10d::Work> work;
-  collective(*impl_, "all-reduce", [&] {
-    std::vector<at::Tensor> tensors{tensor};
-    c10d::AllreduceOptions options;
-    options.reduceOp = c10d::ReduceOp::SUM;
-    work = impl_->group->allreduce(tensors, options);
-  });
-  const Impl* impl = impl_.get();
-  return PendingCollective([impl, work] { collective(*impl, "all-reduce", [&] { c10d_compat::wait(work); }); });
+  collective(impl, what, [&] { work = impl.group->allreduce(tensors, options); });
+  const Communicator::Impl* held = &impl;
+  return PendingCollective([held, work, what] { collective(*held, what, [&] { c10d_compat::wait(work); }); });
+}
+
+}  // namespace
+
+void Communicator::all_reduce_sum_(at::Tensor& tensor) {
+  start_all_reduce(*impl_, tensor, c10d::ReduceOp::SUM, "all-reduce").wait();
+}
+
+bool Communicator::averages_in_all_reduce() const { return impl_->backend == "nccl"; }
+
+PendingCollective Communicator::start_all_reduce_sum_(at::Tensor& tensor) {
+  return start_all_reduce(*impl_, tensor, c10d::ReduceOp::SUM, "all-reduce");
+}
+
+PendingCollective Communicator::start_all_reduce_average_(at::Tensor& tensor) {
+  if (!averages_in_all_reduce()) {
+    throw EngineError(fmt::format("the {} process group has no averaging all-reduce", impl_->backend));
+  }
+  return start_all_reduce(*impl_, tensor, c10d::ReduceOp::AVG, "all-reduce (average)");
 }
 
 void Communicator::broadcast_(at::Tensor& tensor, int root) {

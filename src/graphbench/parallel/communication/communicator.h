@@ -78,6 +78,13 @@ class Communicator {
   // and `tensor` must not be touched until wait(); on NCCL it is all_reduce_sum_ (queued on the
   // current stream: the stream orders what follows).
   PendingCollective start_all_reduce_sum_(at::Tensor& tensor);
+  // Whether the all-reduce can average as it sums (NCCL's ncclAvg, which scales each rank's
+  // values by 1/N inside the collective's own kernel): then a gradient bucket needs no separate
+  // division pass after it. Gloo has no average.
+  bool averages_in_all_reduce() const;
+  // Averages `tensor` over the ranks, in place, in one all-reduce, as start_all_reduce_sum_ sums.
+  // Only where averages_in_all_reduce().
+  PendingCollective start_all_reduce_average_(at::Tensor& tensor);
   // Every rank's `tensor` (contiguous, on device()) becomes `root`'s.
   void broadcast_(at::Tensor& tensor, int root = 0);
   // Elementwise min, max or sum of a few integers over the ranks, returned on the host (flags,

@@ -50,6 +50,7 @@ BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
       buckets_(std::move(buckets)),
       bucket_of_(grads.size(), buckets_.size()),
       bfloat16_(bfloat16),
+      averages_in_all_reduce_(communicator_->averages_in_all_reduce()),
       joined_(std::move(joined)),
       range_of_(grads.size(), joined_.size()),
       offset_in_range_(grads.size(), 0),
@@ -170,9 +171,14 @@ void BucketedAverage::launch(std::size_t b) {
 
   const auto on_side_stream = side_.fork();
   if (!in_place) at::cat_out(l.packed, l.parts, 0);  // packs (and casts, compressed)
-  if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
-  if (!l.wire.is_same(l.packed)) l.wire.copy_(l.packed);
-  l.pending = communicator_->start_all_reduce_sum_(l.wire);
+  if (averages_in_all_reduce_) {
+    // NCCL divides inside the all-reduce's own kernel: no pass over the bucket before or after it.
+    l.pending = communicator_->start_all_reduce_average_(l.wire);
+  } else {
+    if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
+    if (!l.wire.is_same(l.packed)) l.wire.copy_(l.packed);
+    l.pending = communicator_->start_all_reduce_sum_(l.wire);
+  }
   // On a GPU the average is queued behind the all-reduce, on the side stream.
   if (communicator_->device().is_cuda()) average(l);
 }
@@ -209,7 +215,7 @@ at::Tensor BucketedAverage::place_in_joined_range(std::size_t b, const at::Tenso
 
 void BucketedAverage::average(Launched& l) const {
   if (!bfloat16_) {
-    l.result.div_(static_cast<double>(communicator_->world_size()));
+    if (!averages_in_all_reduce_) l.result.div_(static_cast<double>(communicator_->world_size()));
   } else if (l.wire.is_same(l.packed)) {
     l.result.copy_(l.packed);
   } else {

@@ -1,8 +1,9 @@
 // The averaging of a data-parallel step's gradients, bucket by bucket, as DistributedDataParallel
 // does it: each bucket (consecutive gradients of one dtype and device, at most a cap of bytes) is
-// packed into one flat buffer, summed over the ranks by one all-reduce and divided by the world
-// size; the averaged gradients are views of the buckets. With bfloat16 compression a bucket is
-// packed as bfloat16 and divided by the world size, summed, and cast back (DDP's
+// packed into one flat buffer and averaged over the ranks by one all-reduce (NCCL's average, which
+// scales by 1/N inside its own kernel; on Gloo a sum, then a division by the world size); the
+// averaged gradients are views of the buckets. With bfloat16 compression a bucket is packed as
+// bfloat16, averaged (on Gloo: divided by the world size, then summed), and cast back (DDP's
 // bf16_compress_hook).
 //
 // Gradients are handed over as they become ready (ready()), in any order; a bucket is launched as
@@ -108,6 +109,7 @@ class BucketedAverage {
   std::vector<std::vector<std::size_t>> buckets_;
   std::vector<std::size_t> bucket_of_;  // by gradient index
   bool bfloat16_;
+  bool averages_in_all_reduce_;  // NCCL: the all-reduce averages; Gloo: it sums, and average() divides
   std::vector<JoinedRange> joined_;
   std::vector<std::size_t> range_of_;         // by gradient index: its joined range, or joined_.size()
   std::vector<std::int64_t> offset_in_range_;  // by gradient index: elements before it in its range
