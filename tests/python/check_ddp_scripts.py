@@ -91,6 +91,12 @@ def check_table(baseline, source_dir):
     table = baseline.table(rows, 2, figures)
     row = f"| ddp-linear-dropout-large | graph | 900 | 1000 | 90% | {step:.0f} | {100 * scaling:.0f}% |"
     check(row in table, f"the table's graph row, wanted {row!r} in:\n{table}")
+    # The copy + replay row (PyTorch's documented training loop) has graphbench's graph step beside it.
+    copied = baseline.combine(cases, {"ddp-linear-dropout-large": {"graph_copy_us": 910.0}},
+                              {"ddp-linear-dropout-large": {"graph_copy_us": 1010.0}}, 2)
+    copy_table = baseline.table(copied, 2, figures)
+    copy_row = f"| ddp-linear-dropout-large | graph, copy + replay | 910 | 1010 | 90% | {step:.0f} | {100 * scaling:.0f}% |"
+    check(copy_row in copy_table, f"the copy + replay row, wanted {copy_row!r} in:\n{copy_table}")
     # One rank alone: no N-rank or scaling columns.
     alone = baseline.table(baseline.combine(cases, one, one, 1), 1, None)
     check("| ddp-linear-dropout-large | graph | 900 |\n" in alone and "slowest rank" not in alone,

@@ -18,7 +18,10 @@ Per case and N:
     eager  the step called in Python: zero_grad, forward, loss, backward, optimizer step
     graph  the same step captured whole in torch.cuda.graph as PyTorch's documentation does it for
            DDP (DDP built on a side stream, 11 eager steps there first, TORCH_NCCL_ASYNC_ERROR_HANDLING=0),
-           then g.replay() timed
+           then g.replay() timed on the inputs it was captured with
+    graph_copy  the documentation's training loop: each step copies a batch into the captured
+           inputs (static_input.copy_(data)), then replays; graphbench's graph step feeds each
+           step's batch the same way, so this is the row to set beside it
 Each figure is the median over --samples samples of per-step time (CUDA events around --calls
 back-to-back steps) on each rank; the slowest rank's is reported, as graphbench does. The scaling
 efficiency at N is the one-rank step time over the N-rank one (the batch is per rank). After timing,
@@ -46,6 +49,8 @@ from ..errors import EXIT_BAD_INPUT, BadInput
 from .timing import sample_us
 
 PROG = "python_ddp_baseline.py"
+VARIANTS = ("eager", "graph", "graph_copy")
+LABELS = {"eager": "eager", "graph": "graph", "graph_copy": "graph, copy + replay"}
 # The workload's sizes and their defaults where a case leaves them out, as graphbench's linear_dropout has them.
 LAYERS = {"batch": 32, "in_features": 128, "hidden": 256, "out_features": 16}
 DEFAULT_LR = 0.1
@@ -217,12 +222,21 @@ def measure_case(case, rank, world, local_rank, options):
     with torch.cuda.graph(graph):
         loss = step()
     replayed = samples_us(graph.replay, options)
+    next_x, next_target = x.clone(), target.clone()  # "the next batch", already on the device
+
+    def copy_and_replay():
+        x.copy_(next_x)
+        target.copy_(next_target)
+        graph.replay()
+
+    copied = samples_us(copy_and_replay, options)
     torch.cuda.synchronize()
     if not torch.isfinite(loss).item():
         raise RuntimeError(f"{case['name']}: the replayed step's loss is {loss.item()}")
     checksum = sum(p.detach().double().sum().item() for p in model.parameters())
     return {"eager_us": statistics.median(eager), "graph_us": statistics.median(replayed),
-            "eager_samples_us": eager, "graph_samples_us": replayed, "params_checksum": checksum}
+            "graph_copy_us": statistics.median(copied), "eager_samples_us": eager, "graph_samples_us": replayed,
+            "graph_copy_samples_us": copied, "params_checksum": checksum}
 
 
 def worker(spec_path):
@@ -243,13 +257,12 @@ def worker(spec_path):
         if world > 1:
             ranks = [None] * world
             dist.all_gather_object(ranks, mine)
-        slowest = {v: max(ranks, key=lambda r: r[f"{v}_us"]) for v in ("eager", "graph")}
-        results[case["name"]] = {
-            "eager_us": slowest["eager"]["eager_us"], "graph_us": slowest["graph"]["graph_us"],
-            "eager_samples_us": slowest["eager"]["eager_samples_us"], "graph_samples_us": slowest["graph"]["graph_samples_us"],
-            "eager_us_per_rank": [r["eager_us"] for r in ranks], "graph_us_per_rank": [r["graph_us"] for r in ranks],
-            "params_identical": len({r["params_checksum"] for r in ranks}) == 1,
-        }
+        result = {"params_identical": len({r["params_checksum"] for r in ranks}) == 1}
+        for v in VARIANTS:
+            slowest = max(ranks, key=lambda r: r[f"{v}_us"])
+            result[f"{v}_us"], result[f"{v}_samples_us"] = slowest[f"{v}_us"], slowest[f"{v}_samples_us"]
+            result[f"{v}_us_per_rank"] = [r[f"{v}_us"] for r in ranks]
+        results[case["name"]] = result
         if rank == 0:
             print(f"{PROG}: {case['name']} at N={world}: eager {results[case['name']]['eager_us']:.1f} us, "
                   f"graph {results[case['name']]['graph_us']:.1f} us", file=sys.stderr)
@@ -320,7 +333,7 @@ def combine(cases, one, many, nproc):
     for case in cases:
         name = case["name"]
         entry = {"batch_per_rank": case["batch"], "grad_bucket_mb": case["grad_bucket_mb"]}
-        for variant in ("eager", "graph"):
+        for variant in VARIANTS:
             got1 = one.get(name, {}) if isinstance(one, dict) else {}
             gotn = many.get(name, {}) if isinstance(many, dict) else {}
             t1, tn = got1.get(f"{variant}_us"), gotn.get(f"{variant}_us")
@@ -331,7 +344,7 @@ def combine(cases, one, many, nproc):
                 entry[variant]["scaling_efficiency"], entry[variant]["scaling_efficiency_ci95"] = ratio_of_medians(s1, sn)
         if isinstance(many, dict) and name in many:
             entry["params_identical"] = many[name].get("params_identical")
-            entry["per_rank"] = {v: many[name].get(f"{v}_us_per_rank") for v in ("eager", "graph")}
+            entry["per_rank"] = {v: many[name].get(f"{v}_us_per_rank") for v in VARIANTS}
         rows[name] = entry
     return rows
 
@@ -354,13 +367,16 @@ def table(rows, nproc, graphbench):
         rule += "--:|--:|"
     lines = [head, rule]
     for name, entry in rows.items():
-        for variant in ("eager", "graph"):
-            e = entry[variant]
-            line = f"| {name} | {variant} | {us(e['n1_us'])} |"
+        for variant in VARIANTS:
+            e = entry.get(variant)
+            if e is None:
+                continue
+            line = f"| {name} | {LABELS[variant]} | {us(e['n1_us'])} |"
             if nproc > 1:
                 line += f" {us(e[f'n{nproc}_us'])} | {share(e['scaling_efficiency'], e.get('scaling_efficiency_ci95'))} |"
             if graphbench is not None:
-                step, scaling = graphbench.get((name, variant), (None, None))
+                # graphbench's graph step feeds each step's batch: beside both graph rows.
+                step, scaling = graphbench.get((name, "graph" if variant == "graph_copy" else variant), (None, None))
                 line += f" {us(step)} | {share(scaling)} |"
             lines.append(line)
     return "\n".join(lines) + "\n"
