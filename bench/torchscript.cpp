@@ -159,6 +159,8 @@ class TorchScriptCase final : public bench::ModelInstance {
   std::string randomness_description() const override {
     return fmt::format("its {} dropout module{}", dropout_modules_.size(), dropout_modules_.size() == 1 ? "" : "s");
   }
+  std::vector<std::string> setup_notes() const override { return setup_notes_; }
+
  private:
   ops::ScriptModuleCall module_call(const torch::jit::Module& module) const {
     ops::ScriptModuleCall call;
@@ -204,8 +206,10 @@ class TorchScriptCase final : public bench::ModelInstance {
     const bool compiled = std::any_of(loaded.begin(), loaded.end(), [](const auto& p) { return p.is_package(); });
     std::function<std::vector<at::Tensor>()> reference;
     if (compiled) reference = [&] { return float64_outputs(whole); };
-    bench::require_chain_equals_whole(chain, pieces.pieces.size(), expected, tolerance_.rtol, tolerance_.atol,
-                                      "model " + bench::param_string(spec_, "path"), reference);
+    const std::string passed_how = bench::require_chain_equals_whole(
+        chain, pieces.pieces.size(), expected, tolerance_.rtol, tolerance_.atol,
+        "model " + bench::param_string(spec_, "path"), reference);
+    if (!passed_how.empty()) setup_notes_.push_back(passed_how);
     Builder b(train_ ? "torchscript_pieces_train" : "torchscript_pieces");
     bench::PieceValues values(bench::declare_model_inputs(b, inputs_, feed_));
     std::vector<ValueId> params;  // mode train: every piece's, in piece order
@@ -334,6 +338,7 @@ class TorchScriptCase final : public bench::ModelInstance {
   }
 
   std::vector<torch::jit::Module> dropout_modules_;  // mode train: the model's dropout modules
+  std::vector<std::string> setup_notes_;              // how a chain of compiled pieces passed its check
 };
 
 class TorchScriptWorkload final : public bench::CaseWorkload<TorchScriptCase> {

@@ -98,8 +98,9 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
                              double atol, const std::vector<at::Tensor>& reference = {});
 // EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference
 // finds a difference. `reference` (optional) makes the whole model's float64 outputs, called only
-// where the tolerances alone fail; the chain is then judged by them.
-void require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
+// where the tolerances alone fail; the chain is then judged by them. Returns "" when the
+// tolerances held, else a note of how the chain passed (for the case's records).
+std::string require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
                                 double rtol, double atol, const std::string& whole_name,
                                 const std::function<std::vector<at::Tensor>()>& reference = {});
 

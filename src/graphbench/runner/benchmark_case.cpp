@@ -79,6 +79,9 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     return records;
   }
 
+  for (const std::string& note : instance->setup_notes()) {
+    for (auto& r : records) r.warnings.push_back(note);
+  }
   std::vector<VariantRecord> runnable;
   for (std::size_t i = 0; i < records.size(); ++i) {
     // The case's own reason first: a model format this build cannot load skips every variant.

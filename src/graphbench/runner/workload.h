@@ -87,6 +87,9 @@ class CaseInstance {
   // Why `variant` cannot run in this build or on this device, or "" (say, a model format this
   // LibTorch cannot load). Asked before any runner is made.
   virtual std::string skip_reason(const Variant& /*variant*/) const { return ""; }
+  // What setting the case up found that each of its records should say (a warning line each), e.g.
+  // that a chain of compiled pieces matched the whole model only by the float64 rule.
+  virtual std::vector<std::string> setup_notes() const { return {}; }
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
