@@ -21,17 +21,18 @@ struct Logits {
   at::Tensor stale;      // float32, from a slightly wrong input
 };
 
-// Logits summing large terms, some near zero: another summation order moves them by more than
-// rtol 1e-3 of themselves.
+// Logits summing large terms (16 x 32000), some near zero: another summation order moves them by
+// more than rtol 1e-3 of themselves.
 Logits make_logits() {
   at::manual_seed(11);
   const auto f64 = at::TensorOptions().dtype(at::kDouble);
-  const at::Tensor w = at::randn({64, 4000}, f64) * 16.0, h = at::randn({16, 64}, f64) * 16.0;
+  const at::Tensor w = at::randn({64, 32000}, f64) * 16.0, h = at::randn({16, 64}, f64) * 16.0;
   const at::Tensor hf = h.to(at::kFloat), wf = w.to(at::kFloat);
   Logits l;
   l.exact = at::matmul(h, w);
   l.whole = at::matmul(hf, wf);
-  l.reordered = at::matmul(hf.slice(1, 32), wf.slice(0, 32)) + at::matmul(hf.slice(1, 0, 32), wf.slice(0, 0, 32));
+  // Split where no BLAS blocks (17 of 64), the later part summed first.
+  l.reordered = at::matmul(hf.slice(1, 17), wf.slice(0, 17)) + at::matmul(hf.slice(1, 0, 17), wf.slice(0, 0, 17));
   l.stale = at::matmul((h + 0.01 * at::randn_like(h)).to(at::kFloat), wf);
   return l;
 }
