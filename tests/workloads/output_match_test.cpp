@@ -1,9 +1,13 @@
 // The one rule for whether two outputs agree (runner/output_match.h), on given tensors shaped like
 // a bfloat16 decoder's logits (16 x 32000 = 512000): a correct capture whose outputs are one or
 // two rounding steps apart at about a thousand elements passes, whether or not eager repeated
-// itself; a stale input, a missed cache update and pieces run in the wrong order fail.
+// itself; a stale input, a missed cache update and pieces run in the wrong order fail. And the
+// check of a chain of pieces against the whole model, which applies the same rule.
 #include "support/catch.h"
 
+#include "models/script_pieces.h"
+
+#include "graphbench/core/errors.h"
 #include "graphbench/runner/output_match.h"
 #include "graphbench/runner/validation.h"
 
@@ -60,6 +64,34 @@ at::Tensor moved(const at::Tensor& out, std::int64_t count, double steps, bool a
     flat[at] = value + (i % 2 == 0 ? steps : -steps) * step;
   }
   return bf16(flat.view(out.sizes()));
+}
+
+// Logits that sum large terms: some come out near zero, where another order of the same float32
+// sums (another kernel's) differs by more than rtol of the element itself.
+struct SummedTwoWays {
+  at::Tensor exact;      // float64
+  at::Tensor eager;      // float32, one order
+  at::Tensor reordered;  // float32, the width split in two halves, each summed, then added
+  at::Tensor stale;      // float32, from a slightly wrong hidden state
+};
+
+SummedTwoWays summed_two_ways() {
+  const Decoder d = make_decoder();
+  const at::Tensor w = d.w * 64.0, h = d.h * 64.0;
+  const std::int64_t half = kWidth / 2;
+  const at::Tensor hf = h.to(at::kFloat), wf = w.to(at::kFloat);
+  SummedTwoWays l;
+  l.exact = at::matmul(h, w);
+  l.eager = at::matmul(hf, wf);
+  l.reordered = at::matmul(hf.slice(1, half), wf.slice(0, half)) + at::matmul(hf.slice(1, 0, half), wf.slice(0, 0, half));
+  l.stale = at::matmul((h + 0.01 * at::randn_like(h)).to(at::kFloat), wf);
+  return l;
+}
+
+bench::ChainRun chain_of(const at::Tensor& output) {
+  bench::ChainRun run;
+  run.outputs = {output};
+  return run;
 }
 
 }  // namespace
@@ -144,27 +176,56 @@ TEST_CASE("output match: with a float64 reference, PyTorch's rule (3 x eager's R
 
 TEST_CASE("output match: float32 compiled code with a float64 reference: another summation order passes, a stale "
           "input fails", "[validation][output-match]") {
-  // Logits that sum large terms: some come out near zero, where another order of the same float32
-  // sums (another kernel's) differs by more than rtol of the element itself.
-  const Decoder d = make_decoder();
-  const at::Tensor w = d.w * 64.0, h = d.h * 64.0;
-  const at::Tensor exact = at::matmul(h, w);
-  const at::Tensor eager = at::matmul(h.to(at::kFloat), w.to(at::kFloat));
-  // The same products summed in another order: the width split in two halves, each summed, then added.
-  const std::int64_t half = kWidth / 2;
-  const at::Tensor hf = h.to(at::kFloat), wf = w.to(at::kFloat);
-  const at::Tensor reordered = at::matmul(hf.slice(1, half), wf.slice(0, half)) +
-                               at::matmul(hf.slice(1, 0, half), wf.slice(0, 0, half));
-  const OutputMatch alone = match_output(eager, reordered, 1e-3, 1e-4);
+  const SummedTwoWays l = summed_two_ways();
+  const OutputMatch alone = match_output(l.eager, l.reordered, 1e-3, 1e-4);
   INFO(alone.describe());
   REQUIRE_FALSE(alone.ok());  // the case this rule is for: the tolerances alone call it different
-  const OutputMatch judged = match_output(eager, reordered, 1e-3, 1e-4, exact);
+  const OutputMatch judged = match_output(l.eager, l.reordered, 1e-3, 1e-4, l.exact);
   INFO(judged.describe());
   CHECK(judged.how == OutputMatch::How::kReference);
-  const at::Tensor stale = at::matmul((h + 0.01 * at::randn_like(h)).to(at::kFloat), wf);
-  const OutputMatch wrong = match_output(eager, stale, 1e-3, 1e-4, exact);
+  const OutputMatch wrong = match_output(l.eager, l.stale, 1e-3, 1e-4, l.exact);
   INFO(wrong.describe());
   CHECK(wrong.how == OutputMatch::How::kMismatch);
+}
+
+// The check of a chain of pieces against the whole model (bench/models/script_pieces.h), which
+// applies this rule: a chain within the tolerances passes silently, without making the float64
+// reference; a chain of compiled pieces that sums in another order passes by the float64 rule and
+// says so (the note every record of the case carries); a wrong chain fails either way.
+TEST_CASE("chain check: within the tolerances it passes without a note", "[validation][pieces]") {
+  const SummedTwoWays l = summed_two_ways();
+  bool reference_made = false;
+  const std::string note = bench::require_chain_equals_whole(chain_of(l.eager.clone()), 3, {l.eager}, 1e-3, 1e-4,
+                                                             "model m.pt", [&] {
+                                                               reference_made = true;
+                                                               return std::vector<at::Tensor>{l.exact};
+                                                             });
+  CHECK(note.empty());
+  CHECK_FALSE(reference_made);
+}
+
+TEST_CASE("chain check: another summation order passes by the float64 rule, and says so", "[validation][pieces]") {
+  const SummedTwoWays l = summed_two_ways();
+  const std::string note = bench::require_chain_equals_whole(chain_of(l.reordered), 3, {l.eager}, 1e-3, 1e-4,
+                                                             "model m.pt", [&] { return std::vector<at::Tensor>{l.exact}; });
+  INFO(note);
+  CHECK(note.find("the chain of 3 pieces passed against the whole model m.pt run in float64") != std::string::npos);
+  CHECK(note.find("not by the tolerances: output 0 differs by up to") != std::string::npos);
+  const auto without_reference = [&] {
+    bench::require_chain_equals_whole(chain_of(l.reordered), 3, {l.eager}, 1e-3, 1e-4, "model m.pt");
+  };
+  CHECK_THROWS_AS(without_reference(), EngineError);
+  CHECK_THROWS_WITH(without_reference(), Catch::Contains("the chain of 3 pieces differs from the whole model m.pt: output 0"));
+}
+
+TEST_CASE("chain check: a chain from a wrong input fails, float64 reference or not", "[validation][pieces]") {
+  const SummedTwoWays l = summed_two_ways();
+  const auto wrong = [&] {
+    bench::require_chain_equals_whole(chain_of(l.stale), 3, {l.eager}, 1e-3, 1e-4, "model m.pt",
+                                      [&] { return std::vector<at::Tensor>{l.exact}; });
+  };
+  CHECK_THROWS_AS(wrong(), EngineError);
+  CHECK_THROWS_WITH(wrong(), Catch::Contains("the chain of 3 pieces differs from the whole model m.pt"));
 }
 
 TEST_CASE("output match: float32 is judged by the tolerances, NaN never passes", "[validation][output-match]") {
