@@ -9,6 +9,8 @@
 //   "piece_outputs": ["piece3.out0"]
 #pragma once
 
+#include "models/chain_check.h"
+
 #include "graphbench/plan/op_tag.h"
 #include "graphbench/plan/program.h"
 #include "graphbench/suite/suite_spec.h"
@@ -84,25 +86,9 @@ std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& p
 // Calls the pieces in order on the model's inputs: each piece's inputs (what the program's op is
 // built at) and the model's outputs. InputError naming pieces/K for a piece that rejects its inputs
 // (shapes that do not match) or returns another number of tensors than `outputs` says.
-struct ChainRun {
-  std::vector<std::vector<at::Tensor>> piece_inputs;
-  std::vector<at::Tensor> outputs;
-};
 ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<LoadedPiece>& loaded,
                    const std::vector<at::Tensor>& inputs);
 
-// "" when the chain's outputs equal the whole model's within the tolerance, else what differs.
-// `reference` (optional): the whole model's outputs in float64, by which a chain of compiled pieces
-// is judged where the tolerances alone fail (runner/output_match.h, rule 2).
-std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
-                             double atol, const std::vector<at::Tensor>& reference = {});
-// EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference
-// finds a difference. `reference` (optional) makes the whole model's float64 outputs, called only
-// where the tolerances alone fail; the chain is then judged by them. Returns "" when the
-// tolerances held, else a note of how the chain passed (for the case's records).
-std::string require_chain_equals_whole(const ChainRun& chain, std::size_t pieces, const std::vector<at::Tensor>& whole,
-                                double rtol, double atol, const std::string& whole_name,
-                                const std::function<std::vector<at::Tensor>()>& reference = {});
 
 // The program values that pieces' refs name while a program is built: the model's inputs, and the
 // outputs of the pieces added so far (add_piece_outputs in piece order).

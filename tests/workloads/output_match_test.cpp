@@ -5,7 +5,7 @@
 // check of a chain of pieces against the whole model, which applies the same rule.
 #include "support/catch.h"
 
-#include "models/script_pieces.h"
+#include "models/chain_check.h"
 
 #include "graphbench/core/errors.h"
 #include "graphbench/runner/output_match.h"
