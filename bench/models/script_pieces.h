@@ -20,7 +20,6 @@
 #include <nlohmann/json.hpp>
 #include <torch/script.h>
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,7 +87,6 @@ std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& p
 // (shapes that do not match) or returns another number of tensors than `outputs` says.
 ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<LoadedPiece>& loaded,
                    const std::vector<at::Tensor>& inputs);
-
 
 // The program values that pieces' refs name while a program is built: the model's inputs, and the
 // outputs of the pieces added so far (add_piece_outputs in piece order).

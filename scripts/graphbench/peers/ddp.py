@@ -368,9 +368,7 @@ def table(rows, nproc, graphbench):
     lines = [head, rule]
     for name, entry in rows.items():
         for variant in VARIANTS:
-            e = entry.get(variant)
-            if e is None:
-                continue
+            e = entry[variant]
             line = f"| {name} | {LABELS[variant]} | {us(e['n1_us'])} |"
             if nproc > 1:
                 line += f" {us(e[f'n{nproc}_us'])} | {share(e['scaling_efficiency'], e.get('scaling_efficiency_ci95'))} |"

@@ -398,6 +398,10 @@ bool Communicator::sums_bfloat16() const { return false; }
 std::string Communicator::backend_version() const { return ""; }
 void Communicator::all_reduce_sum_(at::Tensor&) {}
 PendingCollective Communicator::start_all_reduce_sum_(at::Tensor&) { return PendingCollective(); }
+bool Communicator::averages_in_all_reduce() const { return false; }
+PendingCollective Communicator::start_all_reduce_average_(at::Tensor&) {
+  throw DistributedError("no distributed support in this build: no averaging all-reduce");
+}
 void Communicator::broadcast_(at::Tensor&, int) {}
 std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::int64_t>& values, IntReduce) {
   return values;
