@@ -51,7 +51,7 @@ struct RunOptions {
   std::optional<double> grad_bucket_mb;      // --grad-bucket-mb MB
   std::optional<std::string> grad_overlap;   // --grad-overlap on|off
   std::optional<double> grad_chunk_mb;       // --grad-chunk-mb MB (0: no chunks)
-  std::optional<std::string> grad_transport;  // --grad-transport collective|copy-engine
+  std::optional<std::string> grad_transport;  // --grad-transport collective|copy-engine|auto
   std::vector<std::string> arguments;      // argv[1...] as given: what each rank of --nproc runs
   // --repetitions N: the run repeated N times, each a process of its own, results merged
   // (repetitions_command.cpp). A repetition itself is started with the hidden options below.

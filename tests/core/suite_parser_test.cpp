@@ -422,13 +422,15 @@ TEST_CASE("spec: \"grad_sm_carveout\" was removed, and a suite that still has it
 TEST_CASE("spec: the gradient transport, from defaults and cases, collective unless asked") {
   const auto suite = parse(R"({"suite": "s", "defaults": {"grad_transport": "copy-engine"},
     "cases": [{"name": "a", "workload": "gelu", "shape": [1]},
-              {"name": "b", "workload": "gelu", "shape": [1], "grad_transport": "collective"}]})");
+              {"name": "b", "workload": "gelu", "shape": [1], "grad_transport": "collective"},
+              {"name": "c", "workload": "gelu", "shape": [1], "grad_transport": "auto"}]})");
   CHECK(suite.cases[0].gradient_sync.transport == "copy-engine");
   CHECK(suite.cases[1].gradient_sync.transport == "collective");
+  CHECK(suite.cases[2].gradient_sync.transport == "auto");
   const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
   CHECK(plain.cases[0].gradient_sync.transport == "collective");
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_transport": "nvlink"}])")) ==
-        message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", got \"nvlink\""));
+        message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", \"auto\", got \"nvlink\""));
 }
 
 TEST_CASE("spec: gradient averaging errors name the field and what it takes") {

@@ -12,6 +12,7 @@
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
 #include "graphbench/parallel/communication/rank_env.h"
+#include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
 
 #include <torch/cuda.h>
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -147,6 +148,53 @@ TEST_CASE("copy-engine all-reduce: on the CPU the case fails naming why", "[dist
     INFO(e);
     CHECK(e.find("copy-engine all-reduce") != std::string::npos);
     CHECK(e.find("on the CPU") != std::string::npos);
+  }
+}
+
+namespace {
+
+GradientSyncSpec sync_spec(const std::string& transport, double chunk_mb, bool overlap = true) {
+  GradientSyncSpec spec;
+  spec.transport = transport;
+  spec.chunk_mb = chunk_mb;
+  spec.overlap = overlap;
+  return spec;
+}
+
+// What each of two ranks resolves "grad_transport" to: auto with chunks, auto without, auto after
+// backward, and copy-engine as given.
+std::vector<std::vector<std::string>> resolved_on_two_ranks(bool gpus) {
+  return run_world<std::vector<std::string>>(2, [&](const parallel::RankEnv& env) {
+    auto comm = gpus ? parallel::Communicator::connect(env, at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank)), 60s)
+                     : connect_cpu(env);
+    std::vector<std::string> seen = {parallel::resolve_transport(sync_spec("auto", 8), *comm),
+                                     parallel::resolve_transport(sync_spec("auto", 0), *comm),
+                                     parallel::resolve_transport(sync_spec("auto", 8, /*overlap=*/false), *comm),
+                                     parallel::resolve_transport(sync_spec("copy-engine", 0), *comm)};
+    comm->shutdown();
+    return seen;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("grad_transport auto: the collective on the CPU, and without chunks or overlap", "[dist][gloo]") {
+  if (!parallel::backend_available(at::kCPU)) GRAPHBENCH_SKIP("this build has no Gloo backend");
+  for (const auto& rank : resolved_on_two_ranks(/*gpus=*/false)) {
+    CHECK(rank == std::vector<std::string>{"collective", "collective", "collective", "copy-engine"});
+  }
+}
+
+TEST_CASE("grad_transport auto: the copy engines for two ranks on two GPUs with chunks", "[dist][cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!parallel::backend_available(at::kCUDA)) GRAPHBENCH_SKIP("this build has no NCCL backend");
+  if (torch::cuda::device_count() < 2) GRAPHBENCH_SKIP("needs two GPUs");
+#ifdef GRAPHBENCH_WITH_CUDA
+  int can = 0;
+  if (cudaDeviceCanAccessPeer(&can, 0, 1) != cudaSuccess || !can) GRAPHBENCH_SKIP("GPUs 0 and 1 do not reach each other");
+#endif
+  for (const auto& rank : resolved_on_two_ranks(/*gpus=*/true)) {
+    CHECK(rank == std::vector<std::string>{"copy-engine", "collective", "collective", "copy-engine"});
   }
 }
 

@@ -153,6 +153,31 @@ std::atomic<std::uint64_t> exchanges_opened{0};
 
 }  // namespace
 
+bool peer_exchange_possible(Communicator& comm) {
+  const at::Device device = comm.device();
+  const bool usable = peer_exchange_unavailable(device).empty();
+  const std::vector<std::string> places =
+      comm.all_gather_strings(usable ? fmt::format("{}|{}", host_name(), device.index()) : "");
+  bool reaches = usable;
+  for (std::size_t r = 0; r < places.size() && reaches; ++r) {
+    if (static_cast<int>(r) == comm.rank()) continue;
+    const std::size_t bar = places[r].rfind('|');
+    if (places[r].empty() || bar == std::string::npos || places[r].substr(0, bar) != host_name()) {
+      reaches = false;
+      break;
+    }
+    const int peer = std::stoi(places[r].substr(bar + 1));
+    int can = 0;
+    reaches = peer != device.index() && cudaDeviceCanAccessPeer(&can, device.index(), peer) == cudaSuccess && can;
+    (void)cudaGetLastError();
+  }
+  // The same answer on every rank, even where peer access is not symmetric.
+  for (const std::string& answer : comm.all_gather_strings(reaches ? "1" : "0")) {
+    if (answer != "1") return false;
+  }
+  return true;
+}
+
 struct PeerExchange::Impl {
   std::shared_ptr<Communicator> comm;
   int rank = 0;
@@ -392,6 +417,8 @@ void PeerExchange::end_step() {
 }
 
 #else  // no CUDA in this build
+
+bool peer_exchange_possible(Communicator&) { return false; }
 
 struct PeerExchange::Impl {};
 

@@ -45,6 +45,11 @@ namespace graphbench::parallel {
 // rank alone can tell: whether the GPUs reach each other is only known when they meet).
 std::string peer_exchange_unavailable(at::Device device);
 
+// Collective over `communicator`'s ranks: whether every rank is on one host, each on a GPU of its
+// own that reaches every other rank's (peer access), so that a PeerExchange can open there. Every
+// rank gets the same answer.
+bool peer_exchange_possible(Communicator& communicator);
+
 class PeerExchange {
  public:
   // Collective over `communicator`'s ranks (every rank, in the same order, outside any capture):

@@ -29,8 +29,16 @@ struct GradientAverageOptions {
   GradientTransport transport = GradientTransport::kCollective;
 };
 
-// A case's "grad_dtype", "grad_bucket_mb" and "grad_transport".
+// A case's "grad_dtype", "grad_bucket_mb" and "grad_transport" ("copy-engine" or else the collective:
+// resolve "auto" first).
 GradientAverageOptions average_options(const GradientSyncSpec& spec);
+
+// "grad_transport" as it runs among `communicator`'s ranks: "auto" is "copy-engine" for two ranks
+// whose GPUs reach each other on one host, in a step with gradient chunks and the overlap on (where
+// the copies were measured to run beside the chunks' products: docs/distributed.md), else
+// "collective"; any other value as it is. Collective where "auto" needs to ask the ranks (every
+// rank, in the same order).
+std::string resolve_transport(const GradientSyncSpec& spec, Communicator& communicator);
 
 // Returns the averaged gradients, one per input gradient, in order. `order`: the gradients (indices
 // into `grads`) in the order they are bucketed (a step's backward order); empty: as given. `log`

@@ -55,7 +55,8 @@ BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
       range_of_(grads.size(), joined_.size()),
       offset_in_range_(grads.size(), 0),
       transport_(transport),
-      side_(communicator_->device()) {
+      side_(communicator_->device()),
+      sums_(communicator_->device()) {
   const std::size_t count = grads.size();
   for (std::size_t r = 0; r < joined_.size(); ++r) {
     std::int64_t offset = 0;
@@ -189,7 +190,10 @@ void BucketedAverage::exchange(std::size_t b, Launched& l) {
   if (!l.packed.is_same(l.parts.front())) at::cat_out(l.packed, l.parts, 0);
   if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
   exchange_->send(b, slot_offset_[b], l.packed);
-  // The average: the sum divided by the world size (bfloat16: divided before it was sent).
+  // The average (the sum divided by the world size; bfloat16: divided before it was sent) on a
+  // stream of its own, forked after the send: its wait for the peers' copies holds up no later
+  // bucket's copy (on one stream each copy waited for the sum before it).
+  const auto on_sums_stream = sums_.fork();
   exchange_->sum(b, slot_offset_[b], l.packed, l.result,
                  bfloat16_ ? 1.0 : 1.0 / static_cast<double>(communicator_->world_size()));
 }
@@ -238,10 +242,14 @@ std::vector<at::Tensor> BucketedAverage::finish() {
     if (!alone() && !communicator_->device().is_cuda()) average(l);
   }
   if (copy_engine()) {
+    // After the step's last sum (on the sums stream, after every send): the peers may write into
+    // their slots here again.
     const auto on_side_stream = side_.fork();
-    exchange_->end_step();  // after the step's last sum: the peers may write into their slots here again
+    const auto on_sums_stream = sums_.fork();
+    exchange_->end_step();
   }
   side_.join();
+  sums_.join();
   std::vector<at::Tensor> averaged(grads_.size());
   for (std::size_t b = 0; b < buckets_.size(); ++b) {
     std::int64_t offset = 0;

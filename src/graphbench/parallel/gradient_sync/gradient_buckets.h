@@ -25,7 +25,9 @@
 //
 // With the copy-engine transport (GPUs of one host, more than one rank) a bucket is packed into
 // this rank's slot of a PeerExchange (peer_exchange.h), copied to the other ranks and summed there,
-// in place of the process group's all-reduce; the exchange is opened at the first step.
+// in place of the process group's all-reduce; the exchange is opened at the first step. The copies
+// go on the side stream, the waits for the peers' copies and the sums on a second one, so that a
+// bucket's copy never waits for an earlier bucket's sum.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -118,6 +120,7 @@ class BucketedAverage {
   std::size_t slot_bytes_ = 0;
   std::unique_ptr<PeerExchange> exchange_;
   SideStream side_;
+  SideStream sums_;  // copy-engine transport: the waits for the peers' copies and the sums
 
   // This step's state.
   std::vector<at::Tensor> grads_;
