@@ -163,13 +163,13 @@ bool peer_exchange_possible(Communicator& comm) {
     if (static_cast<int>(r) == comm.rank()) continue;
     const std::size_t bar = places[r].rfind('|');
     if (places[r].empty() || bar == std::string::npos || places[r].substr(0, bar) != host_name()) {
-      reaches = false;
-      break;
+      reaches = false;  // a rank that cannot take part, or on another host
+    } else {
+      const int peer = std::stoi(places[r].substr(bar + 1));
+      int can = 0;
+      reaches = peer != device.index() && cudaDeviceCanAccessPeer(&can, device.index(), peer) == cudaSuccess && can;
+      (void)cudaGetLastError();
     }
-    const int peer = std::stoi(places[r].substr(bar + 1));
-    int can = 0;
-    reaches = peer != device.index() && cudaDeviceCanAccessPeer(&can, device.index(), peer) == cudaSuccess && can;
-    (void)cudaGetLastError();
   }
   // The same answer on every rank, even where peer access is not symmetric.
   for (const std::string& answer : comm.all_gather_strings(reaches ? "1" : "0")) {

@@ -2,7 +2,6 @@
 
 #include <cuda_bf16.h>
 
-#include <atomic>
 #include <cstdio>
 
 namespace graphbench::parallel {
@@ -76,20 +75,14 @@ __global__ void sum_bfloat16_to_float(Slots<__nv_bfloat16> slots, int world, std
 // from them as their blocks end (on two H100s an 8 MiB average took 39 us alone and 82 us beside a
 // product that way, commit ac06bc8).
 unsigned blocks_for(std::int64_t n, unsigned threads) {
-  static std::atomic<int> multiprocessors[64] = {};  // by device: found once (ranks may be threads)
   int device = 0;
-  int per_device = 132;
-  if (cudaGetDevice(&device) == cudaSuccess && device >= 0 && device < 64) {
-    if (multiprocessors[device].load() == 0) {
-      int count = 0;
-      if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && count > 0) {
-        multiprocessors[device].store(count);
-      }
-    }
-    if (multiprocessors[device].load() > 0) per_device = multiprocessors[device].load();
+  int multiprocessors = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
   }
   const std::int64_t wanted = (n + threads - 1) / threads;
-  const std::int64_t cap = 4 * static_cast<std::int64_t>(per_device);
+  const std::int64_t cap = multiprocessors > 0 ? 4 * static_cast<std::int64_t>(multiprocessors) : 65535;
   return static_cast<unsigned>(wanted < 1 ? 1 : (wanted > cap ? cap : wanted));
 }
 
