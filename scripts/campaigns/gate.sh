@@ -3,6 +3,7 @@
 # checks: no-change runs and their calibration, merged repetitions, the L2 setting, what profiling
 # costs, MNIST fed from host memory.
 #
+#   gate-default  issue 61: default ci runs and two with more device work (below)
 #   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda; about a
 #             minute each), added to build-gpu/ci-runs/run-K (kept while the machine stays warm, so
 #             that the runs of several calls add up) and copied to results/ci-runs/
@@ -128,4 +129,28 @@ stage_aa_default_summary() {
     done
   done
   run aa-default-summary python3 scripts/aa_summary.py "$aa_dir" "$dest" --copy-to "$OUT" || status=1
+}
+
+# Issue 61's gate check: default runs of the ci suite, each in its own folder, and two runs in which
+# gelu-large does 10% and 25% more device work under the same name (configs/regress/), so that a
+# plain `graphbench compare` can be judged both ways: every ordered pair of unchanged runs must
+# exit 0, every regress run against every unchanged one must exit 1 naming gelu-large.
+#   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default/run-K, then regress-10
+#             and regress-25; each run's results in $OUT/results/gate-default/NAME/ and its wall
+#             time in times.log there (the compares are made from these files: docs/ci.md)
+stage_gate_default() {
+  local dir=build-gpu/gate-default dest=$OUT/results/gate-default name
+  mkdir -p "$dir" "$dest"
+  for ((k = 1; k <= ${GATE_RUNS:-6}; ++k)); do
+    timed "$dest/times.log" "run-$k" "$gb" --workload ci --device cuda -q -o "$dir/run-$k" || status=1
+  done
+  for name in regress-10 regress-25; do
+    timed "$dest/times.log" "$name" "$gb" run --config "configs/regress/ci-$name.json" --device cuda -q \
+      -o "$dir/$name" || status=1
+  done
+  for d in "$dir"/*/; do
+    name=$(basename "$d")
+    mkdir -p "$dest/$name"
+    cp "$d"results.json "$d"results.md "$dest/$name/" 2> /dev/null
+  done
 }

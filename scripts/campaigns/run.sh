@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh build && scripts/campaigns/run.sh models-export decode-export models decode
 #
 # Each stage is a function stage_NAME of a file of this folder, which says what it runs and where
-# its results go: gate.sh (ci-runs calibrate aa-repetitions aa-overlap l2 profile-off mnist-host),
+# its results go: gate.sh (gate-default ci-runs calibrate aa-repetitions aa-overlap l2 profile-off mnist-host),
 # models.sh (models-export wait-export models decode-export decode train-pt2 own-code
 # mobilenet-adam sweep-export sweeps vit-pt trace decode-llama-pt cache-state), scopes.sh
 # (scopes-export scopes scopes-inductor-export scopes-inductor scopes-inductor-python aoti-probe), serving.sh (serving-export serving-llama serving-reexport
