@@ -288,11 +288,13 @@ int main(int argc, char** argv) {
   CompareCliOptions cmp;
   CLI::App* compare = app.add_subcommand(
       "compare",
-      "The CI regression gate: compare two runs (their results.json files or output folders). Without --calibration "
-      "or --aa each row is judged by the runs' processes (a run on a GPU is several by default; --repetitions N); a run "
-      "of one process has no process-level interval, and its rows are SLOWER only beyond 75%. For a sharper gate, "
-      "calibrate it on the CI machine: graphbench calibrate RUN1 RUN2 RUN3 ... -o FILE, then compare --calibration FILE "
-      "(docs/ci.md)");
+      "The CI regression gate: compare two runs (their results.json files or output folders). Without a calibration "
+      "or --aa each row is judged by the runs' processes (a run on a GPU is several by default; --repetitions N), and "
+      "is SLOWER only past the run-level floor of its kind, read from its records: device-bound 6%, mixed 25%, "
+      "host-bound or unknown 75%. Beside each step time: the device time per step (floor 6%) and the counts "
+      "(kernels, launches, graph nodes, pool bytes), compared exactly. For a sharper gate, calibrate it on the CI "
+      "machine: graphbench calibrate RUN1 RUN2 RUN3 ... -o BASELINE_DIR; compare then finds BASELINE_DIR/"
+      "gate-calibration.json by itself (docs/ci.md)");
   compare->add_option("baseline", cmp.baseline, "Baseline results.json, or the folder of a run (-o DIR) holding it")->required();
   compare->add_option("current", cmp.current, "Current results.json, or the folder of a run holding it")->required();
   compare->add_option("--threshold", cmp.threshold, "Smallest slowdown that counts, e.g. 5% or 0.05, at most 100% (never below the measured noise)")
@@ -313,14 +315,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   compare->add_option("--calibration", cmp.calibration,
                       "A file of `graphbench calibrate`: judge each calibrated row against the run-to-run spread of "
-                      "several no-change runs, false alarms over the rows held at the file's alpha (Holm; docs/ci.md)");
+                      "several no-change runs, false alarms over the rows held at the file's alpha (Holm; docs/ci.md). "
+                      "Default: gate-calibration.json beside the baseline's results.json, if there is one");
+  compare->add_flag("--no-calibration", cmp.no_calibration,
+                    "Ignore a gate-calibration.json beside the baseline (judge by the processes and row kinds)");
+  compare->add_flag("--fail-on-counts", cmp.fail_on_counts,
+                    "A changed count (kernels, copies or launches per step, graphs per step, graph nodes, the graph "
+                    "pool's bytes) fails the gate (exit 1); by default it is a CHANGED row of its own");
 
   CalibrateCliOptions cal;
   CLI::App* calibrate = app.add_subcommand(
       "calibrate", "The gate's calibration from 3 or more no-change runs of a suite (4 or more: also its false-alarm "
                    "and detection rates, leave-one-out)");
   calibrate->add_option("runs", cal.runs, "results.json files of no-change runs of one suite on one device")->required();
-  calibrate->add_option("-o,--output", cal.output, "Write the calibration here (JSON), for compare --calibration");
+  calibrate->add_option("-o,--output", cal.output,
+                        "Write the calibration here (JSON); a folder gets FOLDER/gate-calibration.json, which compare "
+                        "uses by itself when FOLDER holds the baseline");
   calibrate->add_option("--alpha", cal.alpha, "Chance that a no-change run fails the gate, over all rows (Holm)")
       ->capture_default_str();
   calibrate->add_option("--threshold", cal.threshold, "The gate's smallest slowdown that counts (as compare --threshold)")
@@ -362,8 +372,19 @@ int main(int argc, char** argv) {
       options.min_samples = cmp.min_samples;
       try {
         const auto file = [](const std::string& path) { return path.empty() ? path : graphbench::results_file_of(path); };
-        return graphbench::run_compare(file(cmp.baseline), file(cmp.current), options, std::cout, file(cmp.aa_baseline),
-                                       cmp.calibration, cmp.json_path);
+        if (cmp.no_calibration && !cmp.calibration.empty()) {
+          throw graphbench::InputError("--calibration and --no-calibration contradict each other: give one");
+        }
+        const std::string baseline = file(cmp.baseline);
+        // A calibration travels with its baseline: found beside it unless told otherwise (or an
+        // A/A pair sets the noise instead).
+        std::string calibration = cmp.calibration;
+        if (calibration.empty() && !cmp.no_calibration && cmp.aa_baseline.empty()) {
+          calibration = graphbench::calibration_beside(baseline);
+        }
+        options.fail_on_counts = cmp.fail_on_counts;
+        return graphbench::run_compare(baseline, file(cmp.current), options, std::cout, file(cmp.aa_baseline),
+                                       calibration, cmp.json_path);
       } catch (const graphbench::InputError&) {
         throw;
       } catch (const std::exception& e) {

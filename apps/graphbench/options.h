@@ -77,6 +77,8 @@ struct CompareCliOptions {
   bool fail_on_missing = false;  // deprecated: the default since --allow-missing
   int min_samples = 5;
   std::string calibration;  // --calibration: a file of `graphbench calibrate`
+  bool no_calibration = false;  // --no-calibration: ignore a gate-calibration.json beside the baseline
+  bool fail_on_counts = false;  // --fail-on-counts: a changed count is a regression
 };
 
 struct CalibrateCliOptions {

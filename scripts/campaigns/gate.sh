@@ -137,7 +137,7 @@ stage_aa_default_summary() {
 # exit 0, every regress run against every unchanged one must exit 1 naming gelu-large.
 #   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default/run-K, then regress-10
 #             and regress-25; each run's results in $OUT/results/gate-default/NAME/ and its wall
-#             time in times.log there (the compares are made from these files: docs/ci.md)
+#             time in times.log there; then every plain compare and summary.md (gate_default_compares)
 stage_gate_default() {
   local dir=build-gpu/gate-default dest=$OUT/results/gate-default name
   mkdir -p "$dir" "$dest"
@@ -153,4 +153,24 @@ stage_gate_default() {
     mkdir -p "$dest/$name"
     cp "$d"results.json "$d"results.md "$dest/$name/" 2> /dev/null
   done
+  gate_default_compares "$dest"
+}
+
+# gate_default_compares DEST: the plain compare of every ordered pair of DEST/run-*, and of each
+# DEST/regress-* against every run, into DEST/compare/ (text, --json, exit-codes.txt), then
+# scripts/gate_summary.py's DEST/summary.md. Runs anywhere graphbench is built (no GPU needed).
+gate_default_compares() {
+  local dest=$1 a b name gate
+  gate=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
+  mkdir -p "$dest/compare"
+  : > "$dest/compare/exit-codes.txt"
+  for a in "$dest"/run-*; do
+    for b in "$dest"/run-* "$dest"/regress-*; do
+      [[ $a == "$b" ]] && continue
+      name="$(basename "$a")-vs-$(basename "$b")"
+      (cd "$dest" && "$gate" compare "$(basename "$a")" "$(basename "$b")" --json "compare/$name.json" > "compare/$name.txt" 2>&1
+       echo "$name $?" >> compare/exit-codes.txt)
+    done
+  done
+  python3 scripts/gate_summary.py "$dest" || status=1
 }

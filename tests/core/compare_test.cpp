@@ -3,6 +3,7 @@
 // cases built in code.
 #include "support/catch.h"
 #include "support/error_of.h"
+#include "support/records.h"
 
 #include "graphbench/stats/bootstrap.h"
 #include "graphbench/compare/calibration.h"
@@ -91,11 +92,7 @@ bool same_or_unsure(const Comparison& row) {
 }
 
 std::vector<double> around(double median, int count, double spread = 0.01) {
-  std::vector<double> out;
-  for (int i = 0; i < count; ++i) {
-    out.push_back(median * (1.0 + spread * ((i * 7 % count) / double(count - 1) * 2.0 - 1.0)));
-  }
-  return out;
+  return graphbench::testing::samples_around(median, count, spread);
 }
 
 }  // namespace
@@ -399,7 +396,7 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   CHECK(result.exit_code() == 1);
   REQUIRE(result.regressions().size() == 2);  // a (too few samples now) and c (skipped now)
   const std::string text = graphbench::render_comparison(result, {});
-  CHECK(contains(text, "| a | graph | step time | 10.00 | 15.10 | 1.510 | - | - | FEW SAMPLES | current has 3 samples, "
+  CHECK(contains(text, "| a | graph | step time | 10.00 | 15.10 | 1.510 | - | - | FEW SAMPLES | - | current has 3 samples, "
                        "fewer than --min-samples 5: no interval |\n"));
   CHECK(contains(text, "REGRESSION: a/graph has too few samples in current to compare (current has 3 samples, fewer "
                        "than --min-samples 5: no interval; --allow-missing lets it pass)\n"));
@@ -750,26 +747,9 @@ TEST_CASE("compare: a record with fewer samples than its run asked for is FEW SA
 
 namespace {
 
-// A record merged from processes with these medians, 20 samples each (record/merge_repetitions.h).
 ResultRecord processes(const std::string& case_name, const std::string& variant, const std::vector<double>& medians,
                        const std::vector<double>& speedups = {}) {
-  std::vector<double> samples;
-  graphbench::Repetitions info;
-  info.requested = info.succeeded = static_cast<int>(medians.size());
-  for (std::size_t k = 0; k < medians.size(); ++k) {
-    const std::vector<double> own = around(medians[k], 20);
-    samples.insert(samples.end(), own.begin(), own.end());
-    graphbench::RepetitionFigures f;
-    f.status = "ok";
-    f.samples = 20;
-    f.median_us = graphbench::stats::percentile(own, 50.0);
-    if (k < speedups.size()) f.speedup_vs_eager = speedups[k];
-    info.runs.push_back(f);
-  }
-  ResultRecord r = timed(case_name, variant, samples);
-  r.stats = graphbench::stats::summarize(r.samples_us);
-  r.repetitions = info;
-  return r;
+  return graphbench::testing::merged_record(case_name, variant, medians, speedups);
 }
 
 RunReport report_of(std::vector<ResultRecord> records) {

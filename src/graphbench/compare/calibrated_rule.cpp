@@ -53,7 +53,8 @@ void test_log_ratio(Comparison& row, double ratio) {
   row.verdict = Verdict::kSame;  // until judge_calibrated_rows
 }
 
-void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha, double floor) {
+void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha,
+                           double default_floor) {
   std::vector<Comparison*> calibrated;
   std::vector<double> p_values;
   for (Comparison& row : rows) {
@@ -66,6 +67,7 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
   for (std::size_t i = 0; i < calibrated.size(); ++i) {
     Comparison& row = *calibrated[i];
     const stats::HolmDecision& d = decisions[i];
+    const double floor = std::isnan(row.floor) ? default_floor : row.floor;  // the row kind's, where it has one
     const double critical = std::exp(stats::student_t_quantile(1.0 - d.level, dof_of(row)) * spread_of_difference(row));
     row.threshold_used = std::max({options.threshold, floor, critical - 1.0});
     const double upper = 1.0 + std::max(options.threshold, floor);
@@ -84,7 +86,7 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     } else if (d.rejected && row.ratio > plain) {
       row.verdict = Verdict::kUnsure;
       row.note = fmt::format("{:.2f}x slower by these runs' processes, but within the {:.0f}% a whole run of unchanged "
-                             "code has moved (graphbench calibrate measures the run level); {}",
+                             "code of this kind has moved (graphbench calibrate measures the run level); {}",
                              row.ratio, (upper - 1.0) * 100.0, noise);
     } else if (row.ratio > plain) {
       row.verdict = Verdict::kUnsure;

@@ -33,8 +33,10 @@ void measure_calibrated(Comparison& row, double ratio, const CalibrationEntry& e
 void test_log_ratio(Comparison& row, double ratio);
 
 // Verdicts of the rows measured by measure_calibrated (those with a p-value), Holm over them. A
-// row is SLOWER (FASTER) only when its ratio is also beyond 1 + `floor` (its inverse): the
-// threshold for a calibration, more for the process-level rule (process_rule.h says why).
-void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha, double floor);
+// row is SLOWER (FASTER) only when its ratio is also beyond 1 + its floor (its inverse): the row's
+// own Comparison::floor where set (the row kind's, process-level rule: process_rule.h and
+// row_kind.h say why), else `default_floor` (the threshold, for a calibration).
+void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& options, double alpha,
+                           double default_floor);
 
 }  // namespace graphbench::compare_detail

@@ -5,7 +5,9 @@
 
 #include "graphbench/compare/calibrated_rule.h"
 #include "graphbench/compare/calibration.h"
+#include "graphbench/compare/count_rows.h"
 #include "graphbench/compare/process_rule.h"
+#include "graphbench/compare/row_kind.h"
 #include "graphbench/clocks/clock_comparison.h"
 #include "graphbench/compare/training_rows.h"
 #include "graphbench/compare/verdict_rule.h"
@@ -135,10 +137,25 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
                                 : fmt::format("no samples_us on either side (kind {})", cur.kind);
   } else {
     const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
-    // Neither a calibration nor an A/A pair: the files' own processes (process_rule.h).
+    // Neither a calibration nor an A/A pair: the files' own processes (process_rule.h), held to
+    // the run-level floor of the row's kind (row_kind.h).
     std::optional<ProcessBasis> processes;
-    if (aa_index == nullptr && calibration_of(base, options) == nullptr) {
-      processes = ProcessBasis{process_values(base, options.metric), process_values(cur, options.metric)};
+    if (const CalibrationEntry* entry = calibration_of(base, options)) {
+      row.rule = fmt::format("calibration ({} runs)", entry->values.size());
+    } else if (aa_index != nullptr) {
+      row.rule = "A/A pair";
+    } else {
+      std::vector<const ResultRecord*> judged{&base, &cur};
+      if (options.metric == CompareOptions::Metric::kSpeedup && base.variant != kEagerVariant) {
+        judged.push_back(find(base_index, base.case_name, kEagerVariant));
+        judged.push_back(find(cur_index, cur.case_name, kEagerVariant));
+      }
+      const RowKindJudgement kind = judge_row_kind(judged);
+      row.row_kind = to_string(kind.kind);
+      row.floor = kind.floor;
+      row.rule = fmt::format("{} floor {:.0f}%", row.row_kind, kind.floor * 100.0);
+      processes = ProcessBasis{process_values(base, options.metric), process_values(cur, options.metric), kind.floor};
+      row.row_kind_why = kind.why;
     }
     const ProcessBasis* basis = processes ? &*processes : nullptr;
     if (options.metric == CompareOptions::Metric::kSpeedup) {
@@ -156,6 +173,8 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
                       find(aa_index, base.case_name, kEagerVariant)};
     for (Comparison& extra : training_rows(pair, options, row.noise)) rows.push_back(std::move(extra));
   }
+  if (auto device = device_time_row(base, cur, options)) rows.push_back(std::move(*device));
+  if (auto counts = counts_row(base, cur)) rows.push_back(std::move(*counts));
   return rows;
 }
 
@@ -240,15 +259,34 @@ void add_process_warnings(CompareResult& result) {
   if (!single.empty()) {
     result.warnings.push_back(fmt::format(
         "{} row(s) have one process on a side (no process-level interval in the files): their within-run intervals know "
-        "nothing of the run-to-run noise, so they are SLOWER only beyond {:.0f}%; run both with --repetitions N (N >= 3), "
-        "or calibrate the gate on this machine (graphbench calibrate; compare --calibration): {}",
-        single.size(), kUnknownRunToRun * 100.0, fmt::join(single, ", ")));
+        "nothing of the run-to-run noise, so they are SLOWER only beyond the floor of their kind; run both with "
+        "--repetitions N (N >= 3), or calibrate the gate on this machine (graphbench calibrate; compare --calibration): {}",
+        single.size(), fmt::join(single, ", ")));
   }
   if (by_processes > 0) {
     result.warnings.push_back(fmt::format("{} row(s) judged by the files' processes (a t test of the processes' values, "
-                                          "Holm over the rows at 1%); a calibration of this machine "
-                                          "(graphbench calibrate; compare --calibration) judges with more runs",
-                                          by_processes));
+                                          "Holm over the rows at 1%), each SLOWER only past the run-level floor of its "
+                                          "kind (device-bound {:.0f}%, mixed {:.0f}%, host-bound or unknown {:.0f}%); a "
+                                          "calibration of this machine (graphbench calibrate, beside the baseline) "
+                                          "judges with more runs",
+                                          by_processes, kDeviceBoundFloor * 100.0, kMixedFloor * 100.0,
+                                          kHostBoundFloor * 100.0));
+  }
+}
+
+// Rows judged against their kind's floor say which kind and why; rows that were not judged (too
+// few samples, nothing to compare) name no rule.
+void explain_floors(std::vector<Comparison>& rows) {
+  for (Comparison& row : rows) {
+    if (row.measure != kMeasureStepTime) continue;
+    const bool judged = row.verdict == Verdict::kSame || row.verdict == Verdict::kSlower ||
+                        row.verdict == Verdict::kFaster || (row.verdict == Verdict::kUnsure && std::isfinite(row.ratio));
+    if (judged) {
+      if (!row.row_kind_why.empty()) row.note = row.note.empty() ? row.row_kind_why : row.note + "; " + row.row_kind_why;
+    } else {
+      row.rule.clear();
+      row.floor = kNaN;
+    }
   }
 }
 
@@ -288,13 +326,14 @@ const char* to_string(Verdict verdict) {
     case Verdict::kMissing: return "MISSING";
     case Verdict::kNew: return "NEW";
     case Verdict::kNotCompared: return "NOT COMPARED";
+    case Verdict::kChanged: return "CHANGED";
   }
   return "UNKNOWN";
 }
 
 bool CompareResult::is_regression(const Comparison& row) const {
   return row.verdict == Verdict::kSlower || row.verdict == Verdict::kFailed || row.verdict == Verdict::kLessAccurate ||
-         (row.lost && !allow_missing);
+         (row.verdict == Verdict::kChanged && fail_on_counts) || (row.lost && !allow_missing);
 }
 
 std::vector<const Comparison*> CompareResult::regressions() const {
@@ -420,6 +459,7 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
 
   CompareResult result;
   result.allow_missing = options.allow_missing;
+  result.fail_on_counts = options.fail_on_counts;
   add_environment_warnings(baseline, current, options, sources, result);
   if (auto clocks = clock_comparison_line(baseline, current)) result.warnings.push_back(std::move(*clocks));
   for (const ResultRecord& base : baseline.records) {
@@ -448,6 +488,7 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
   } else {
     judge_calibrated_rows(result.rows, options, kProcessRuleAlpha, kUnknownRunToRun);
   }
+  explain_floors(result.rows);
   if (options.calibration != nullptr) {
     add_calibration_warnings(options, result);
   } else if (aa_baseline == nullptr) {

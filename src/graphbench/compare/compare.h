@@ -79,19 +79,27 @@ struct CompareOptions {
   // --calibration: step-time rows of calibrated records are judged against the run-to-run spread
   // of several no-change runs, Holm over the rows (compare/calibrated_rule.h); null: the rule above.
   const GateCalibration* calibration = nullptr;
+  // --fail-on-counts: a changed count (kernels, copies or launches per step, graphs per step, graph
+  // nodes, the graph pool's bytes) is a regression, not only a verdict of its own.
+  bool fail_on_counts = false;
 };
 
 const char* to_string(CompareOptions::Metric metric);
 
 enum class Verdict {
-  kFaster, kSame, kSlower, kUnsure, kFewSamples, kFailed, kLessAccurate, kSkipped, kMissing, kNew, kNotCompared
+  kFaster, kSame, kSlower, kUnsure, kFewSamples, kFailed, kLessAccurate, kSkipped, kMissing, kNew, kNotCompared,
+  kChanged  // a counts row whose counts differ (a regression only with fail_on_counts)
 };
-const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS ACCURATE", "NOT COMPARED"
+const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS ACCURATE", "NOT COMPARED", "CHANGED"
 
 // Measures of a row (Comparison::measure).
 inline constexpr const char* kMeasureStepTime = "step time";
 inline constexpr const char* kMeasureTotalTime = "total time";
 inline constexpr const char* kMeasureAccuracy = "test accuracy";
+// The kernel profile's device time per step (busy time of the device), against its own floor.
+inline constexpr const char* kMeasureDeviceTime = "device time";
+// What does not move unless the code does, compared exactly (compare/count_rows.h).
+inline constexpr const char* kMeasureCounts = "counts";
 
 // One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
 // are NaN. baseline_median_us and current_median_us hold the measure's values: per-step
@@ -124,11 +132,19 @@ struct Comparison {
   double dof = std::numeric_limits<double>::quiet_NaN();
   // Judged by the processes of each file (compare/process_rule.h): how many on each side; else 0.
   int baseline_processes = 0, current_processes = 0;
+  // Which rule judged the row, in a few words ("device-bound floor 6%", "calibration (8 runs)",
+  // "counts, exact"), and, for step-time rows without a calibration, the row's kind
+  // (compare/row_kind.h: "device-bound", "mixed", "host-bound", "unknown"; "" elsewhere) and its floor.
+  std::string rule;
+  std::string row_kind;
+  std::string row_kind_why;  // the kind's evidence and floor, added to the note once judged
+  double floor = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct CompareResult {
   std::vector<Comparison> rows;       // baseline order, then the NEW records in current order
   bool allow_missing = false;         // from the options: whether lost records are not regressions
+  bool fail_on_counts = false;        // from the options: whether a CHANGED counts row is a regression
   std::vector<std::string> warnings;  // e.g. the two runs used different GPUs
 
   bool is_regression(const Comparison& row) const;

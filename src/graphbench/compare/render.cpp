@@ -47,6 +47,7 @@ std::string regression_line(const Comparison& row, const CompareOptions& options
                          std::isnan(row.ci95.low) ? "" : "95% CI " + interval(row.ci95, 2) + ", ",
                          percent(row.threshold_used));
     case Verdict::kFailed: return fmt::format("REGRESSION: {} {}", name, markdown_cell(row.note));
+    case Verdict::kChanged: return fmt::format("REGRESSION: {} counts {} (--fail-on-counts)", name, markdown_cell(row.note));
     case Verdict::kLessAccurate:
       return fmt::format("REGRESSION: {} final test accuracy {}", name, markdown_cell(row.note));
     case Verdict::kMissing:
@@ -76,7 +77,7 @@ std::string summary_line(const CompareResult& result) {
   std::string text = fmt::format("{} rows:", result.rows.size());
   const Verdict order[] = {Verdict::kSlower,  Verdict::kFaster,     Verdict::kSame,         Verdict::kUnsure,
                            Verdict::kFewSamples, Verdict::kFailed, Verdict::kLessAccurate, Verdict::kSkipped,
-                           Verdict::kMissing, Verdict::kNew,        Verdict::kNotCompared};
+                           Verdict::kMissing, Verdict::kNew,        Verdict::kNotCompared, Verdict::kChanged};
   const char* separator = " ";
   for (Verdict v : order) {
     text += fmt::format("{}{} {}", separator, counts[v], to_string(v));
@@ -102,16 +103,17 @@ std::string render_comparison(const CompareResult& result, const CompareOptions&
   for (const std::string& warning : result.warnings) out += "warning: " + markdown_cell(warning) + "\n";
   if (!result.warnings.empty()) out += "\n";
   out += metric_line(options) + "\n";
-  out += "Step times are in us per step, total times in seconds; test accuracy is the final epoch's.\n\n";
-  out += "| case | variant | measure | baseline | current | ratio | 95% CI | threshold | verdict | note |\n";
-  out += "|---|---|---|---:|---:|---:|---|---:|---|---|\n";
+  out += "Step times and device times are in us per step, total times in seconds; test accuracy is the final "
+         "epoch's; counts (kernels, copies, launches, graphs, nodes, pool bytes) are compared exactly.\n\n";
+  out += "| case | variant | measure | baseline | current | ratio | 95% CI | threshold | verdict | rule | note |\n";
+  out += "|---|---|---|---:|---:|---:|---|---:|---|---|---|\n";
   for (const Comparison& row : result.rows) {
     const bool accuracy = row.measure == kMeasureAccuracy;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.case_name),
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.case_name),
                        markdown_cell(row.variant), row.measure, value(row, row.baseline_median_us),
                        value(row, row.current_median_us), number(row.ratio, 3), interval(row.ci95, 3),
                        accuracy ? number(row.threshold_used, 4) : percent(row.threshold_used), to_string(row.verdict),
-                       markdown_cell(row.note));
+                       row.rule.empty() ? "-" : markdown_cell(row.rule), markdown_cell(row.note));
   }
   out += "\n";
   for (const Comparison* row : result.regressions()) out += regression_line(*row, options) + "\n";

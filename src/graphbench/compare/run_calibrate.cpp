@@ -4,6 +4,7 @@
 #include "graphbench/compare/calibration.h"
 #include "graphbench/compare/gate_evaluation.h"
 #include "graphbench/compare/interval_overlap.h"
+#include "graphbench/compare/result_paths.h"
 #include "graphbench/core/errors.h"
 #include "graphbench/report/atomic_file.h"
 #include "graphbench/report/json_io.h"
@@ -125,8 +126,9 @@ int run_calibrate(const CalibrateRequest& request, std::ostream& out) {
     out << fmt::format("\nNo leave-one-out evaluation: it needs at least {} runs.\n", kMinEvaluationRuns);
   }
   if (!request.output.empty()) {
-    write_file_atomically(request.output, calibration_to_json_text(calibration, &overlap));
-    out << "\nWrote " << request.output << "\n";
+    const std::string output = calibration_output_of(request.output);
+    write_file_atomically(output, calibration_to_json_text(calibration, &overlap));
+    out << "\nWrote " << output << "\n";
   }
   return kExitOk;
 }

@@ -3,6 +3,7 @@
 #include "graphbench/compare/compare.h"
 
 #include "graphbench/compare/calibration.h"
+#include "graphbench/compare/result_paths.h"
 #include "graphbench/compare/verdict_json.h"
 #include "graphbench/report/atomic_file.h"
 #include "graphbench/report/json_io.h"
@@ -32,9 +33,11 @@ int run_compare(const std::string& baseline_path, const std::string& current_pat
   out << "Baseline: " << baseline_path << "\nCurrent:  " << current_path << "\n";
   if (!aa_baseline_path.empty()) out << "A/A:      " << aa_baseline_path << " (second baseline run: run-to-run noise)\n";
   if (!calibration_path.empty()) {
+    const bool beside = calibration_path == calibration_beside(baseline_path);
     out << fmt::format("Calibration: {} ({} records; run-to-run noise of no-change runs, Holm over the rows at "
-                       "alpha {})\n",
-                       calibration_path, calibration.entries.size(), calibration.alpha);
+                       "alpha {}){}\n",
+                       calibration_path, calibration.entries.size(), calibration.alpha,
+                       beside ? "; found beside the baseline (--no-calibration ignores it)" : "");
   }
   out << "\n" << render_comparison(result, options);
   if (!json_path.empty()) {

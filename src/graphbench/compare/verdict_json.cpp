@@ -25,6 +25,9 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
                     {"detectable_slowdown", number_or_null(c.detectable_slowdown)},  // calibrated rows only
                     {"baseline", number_or_null(c.baseline_median_us)},
                     {"current", number_or_null(c.current_median_us)},
+                    {"rule", c.rule},
+                    {"row_kind", c.row_kind},  // step-time rows judged by their kind's floor; "" elsewhere
+                    {"floor", number_or_null(c.floor)},
                     {"note", c.note}});
   }
   json files = {{"baseline", sources.baseline}, {"current", sources.current}};
@@ -35,6 +38,7 @@ json comparison_to_json(const CompareResult& result, const CompareOptions& optio
             {"threshold", options.threshold},
             {"min_samples", options.min_samples},
             {"allow_missing", options.allow_missing},
+            {"fail_on_counts", options.fail_on_counts},
             {"accuracy_tolerance", options.accuracy_tolerance}}},
           {"exit_code", result.exit_code()},
           {"regressions", result.regressions().size()},

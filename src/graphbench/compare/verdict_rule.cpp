@@ -154,7 +154,7 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
   row.aa_noise = aa_noise;
   row.threshold_used = std::max(options.threshold, noise);
   if (std::isfinite(aa_noise)) row.threshold_used = std::max(row.threshold_used, aa_noise);
-  if (one_process) row.threshold_used = std::max(row.threshold_used, kUnknownRunToRun);
+  if (one_process) row.threshold_used = std::max(row.threshold_used, processes->floor);
   row.verdict = verdict_for(row.ci95, row.threshold_used);
   row.note = describe(row, options.threshold);
   if (one_process) {
@@ -162,10 +162,10 @@ void measure(Comparison& row, const std::vector<SampleSet>& numerators, const st
     const double plain = std::max(options.threshold, noise);
     if (row.verdict == Verdict::kSame && verdict_for(row.ci95, plain) != Verdict::kSame) row.verdict = Verdict::kUnsure;
     row.note = fmt::format("{}{}one process on a side, no process-level interval: within-run 95% CI {:.3f}-{:.3f}, "
-                           "judged against {:.0f}% (a move between processes of unchanged code reached 53%)",
+                           "judged against the {:.0f}% floor of the row's kind",
                            row.verdict == Verdict::kSlower ? fmt::format("{:.2f}x slower; ", row.ratio) : "",
                            row.verdict == Verdict::kFaster ? fmt::format("{:.2f}x faster; ", 1.0 / row.ratio) : "",
-                           row.ci95.low, row.ci95.high, kUnknownRunToRun * 100.0);
+                           row.ci95.low, row.ci95.high, processes->floor * 100.0);
   }
 }
 

@@ -29,6 +29,8 @@ struct SampleSet {
 // values per process (fewer than kMinProcesses: the file holds one process for the record).
 struct ProcessBasis {
   std::vector<double> baseline, current;
+  // The run-level floor of the row's kind (compare/row_kind.h): no slowdown below it is SLOWER.
+  double floor = 0.75;
 };
 
 // A row with every number NaN.

@@ -1,0 +1,118 @@
+"""The summary of the campaign stage gate-default (scripts/campaigns/gate.sh; issue 61): for default
+runs of the ci suite and runs with more device work in one case, what the plain `graphbench
+compare` said on every ordered pair of unchanged runs (exit 0 expected) and on every regress run
+against every unchanged one (exit 1 expected, naming the case), and per row: its kind, its
+run-to-run spread over the unchanged runs, its floor and the smallest slowdown the plain gate
+catches in it.
+
+    python3 scripts/gate_summary.py DEST
+
+Reads DEST/run-K/results.json, DEST/compare/exit-codes.txt (lines `NAME CODE`), DEST/compare/NAME.json
+(`graphbench compare --json`) and NAME.txt; writes DEST/summary.md whole and prints it.
+
+Exit codes: 0 every unchanged pair passed and every regress run failed naming a row, 1 otherwise,
+2 bad input (a file missing or not what was expected, named).
+"""
+
+import argparse
+import glob
+import math
+import os
+import sys
+
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
+from ..suites import read_json, read_results, write_whole
+from .aa_summary import read_codes, read_reports
+
+PROG = "gate_summary.py"
+
+
+def run_value(record):
+    """A run's step time: the geometric mean of its processes' medians (the gate's), else its median."""
+    runs = [r.get("median_us") for r in (record.get("repetitions") or {}).get("runs", []) if r.get("median_us")]
+    if runs:
+        return math.exp(sum(math.log(v) for v in runs) / len(runs))
+    return record.get("median_us")
+
+
+def spreads(reports):
+    """{(case, variant): (step-time spread, device-time spread)} over the runs: max / min - 1."""
+    values = {}
+    for report in reports.values():
+        for r in report["records"]:
+            if r.get("status") != "ok":
+                continue
+            device = (r.get("profile") or {}).get("busy_us_per_step")
+            values.setdefault((r["case"], r["variant"]), []).append((run_value(r), device))
+    out = {}
+    for key, pairs in values.items():
+        step = [s for s, _ in pairs if s]
+        device = [d for _, d in pairs if d]
+        out[key] = (max(step) / min(step) - 1 if step else None, max(device) / min(device) - 1 if device else None)
+    return out
+
+
+def step_rows(compare):
+    for row in compare.get("rows", []):
+        if row.get("measure") == "step time":
+            yield row
+
+
+def percent(x):
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def summarize(dest):
+    reports = read_reports(dest)
+    if len(reports) < 2:
+        raise BadInput(f"{dest}: expected at least two folders run-K with a results.json")
+    codes = read_codes(os.path.join(dest, "compare", "exit-codes.txt"))
+    unchanged = {n: c for n, c in codes.items() if "regress" not in n}
+    regress = {n: c for n, c in codes.items() if "regress" in n}
+    kinds, caught = {}, {}
+    for name in unchanged:
+        compare = read_json(os.path.join(dest, "compare", name + ".json"), "compare --json file")
+        for row in step_rows(compare):
+            key = (row["case"], row["variant"])
+            floor = row.get("floor")
+            if floor is None:
+                continue
+            kinds.setdefault(key, set()).add(row.get("row_kind") or "")
+            detectable = row.get("detectable_slowdown") or 0.0
+            caught[key] = max(caught.get(key, 0.0), floor, detectable)
+    named = {}
+    for name in regress:
+        with open(os.path.join(dest, "compare", name + ".txt"), encoding="utf-8") as f:
+            named[name] = [line.strip() for line in f if line.startswith("REGRESSION:")]
+    lines = [f"# The plain gate on default runs: {dest}", ""]
+    ok = sum(1 for c in unchanged.values() if c == 0)
+    hit = sum(1 for n, c in regress.items() if c == 1 and named[n])
+    lines.append(f"- plain `graphbench compare run-i run-j`, every ordered pair of unchanged runs: exit 0 in {ok} of {len(unchanged)}")
+    lines.append(f"- plain `graphbench compare run-i regress-P`: exit 1 naming rows in {hit} of {len(regress)}")
+    for name in sorted(regress):
+        first = named[name][0] if named[name] else "no REGRESSION line"
+        lines.append(f"  - {name}: exit {regress[name]}, {len(named[name])} rows named ({first} ...)")
+    lines += ["", "Per row, over the unchanged runs: the kind the gate read, the largest move of the run's step",
+              "time (geometric mean of its processes) and of its device time between two runs, the floor, and",
+              "the smallest slowdown the plain gate catches in every pair (the floor, or what the",
+              "processes' spread can resolve at 95% power, whichever is larger):", "",
+              "| case | variant | kind | step-time spread | device-time spread | smallest slowdown caught |",
+              "|---|---|---|--:|--:|--:|"]
+    for key, (step, device) in spreads(reports).items():
+        kind = "/".join(sorted(kinds.get(key, {"-"})))
+        lines.append(f"| {key[0]} | {key[1]} | {kind} | {percent(step)} | {percent(device)} | {percent(caught.get(key))} |")
+    text = "\n".join(lines) + "\n"
+    write_whole(os.path.join(dest, "summary.md"), text)
+    print(text, end="")
+    return 0 if ok == len(unchanged) and hit == len(regress) and unchanged and regress else EXIT_FAILED
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("dest", help="the folder of the runs and their compares (results/<GPU>/gate-default)")
+    args = parser.parse_args(argv)
+    try:
+        return summarize(args.dest)
+    except BadInput as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
