@@ -282,7 +282,7 @@ add_test(NAME "cli: compare --fail-on-missing with --allow-missing (2)"
          COMMAND ${EXPECT} 2 "--fail-on-missing and --allow-missing contradict each other" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_missing.json --fail-on-missing --allow-missing)
 add_test(NAME "cli: compare a record with too few samples now: no interval, a regression (1)"
-         COMMAND ${EXPECT} 1 "\\| gelu-small \\| graph \\| step time \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| - \\| - \\| FEW SAMPLES \\| current has 3 samples, fewer than --min-samples 5: no interval \\|"
+         COMMAND ${EXPECT} 1 "\\| gelu-small \\| graph \\| step time \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| - \\| - \\| FEW SAMPLES \\| - \\| current has 3 samples, fewer than --min-samples 5: no interval \\|"
                  "REGRESSION: gelu-small/graph has too few samples in current" --
                  ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_few_samples.json)
 add_test(NAME "cli: compare --threshold 5 is refused, not read as 500% (2)"
@@ -312,13 +312,14 @@ add_test(NAME "cli: calibrate runs of different suites (2)"
 add_test(NAME "cli: calibrate a bad --alpha (2)"
          COMMAND ${EXPECT} 2 "--alpha" -- ${GB} calibrate ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json
                  ${GOLDEN}/current_noisy.json --alpha 2)
-# golden/compare/gate-calibration.json: four runs within 1% of each other, written by hand.
+# golden/compare/hand-calibration.json (not named gate-calibration.json, which compare would take
+# for the baseline's own): four runs within 1% of each other, written by hand.
 add_test(NAME "cli: compare --calibration names a 1.5x regression (1)"
-         COMMAND ${EXPECT} 1 "Calibration: .*gate-calibration.json \\(9 records" "REGRESSION: gelu-small/graph is 1.52x slower" --
-                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --calibration ${GOLDEN}/gate-calibration.json)
+         COMMAND ${EXPECT} 1 "Calibration: .*hand-calibration.json \\(9 records" "REGRESSION: gelu-small/graph is 1.52x slower" --
+                 ${GB} compare ${GOLDEN}/baseline.json ${GOLDEN}/current_slower.json --calibration ${GOLDEN}/hand-calibration.json)
 add_test(NAME "cli: compare --calibration passes an unchanged run (0)"
          COMMAND ${EXPECT} 0 "run-to-run sd" "No regression" -- ${GB} compare ${GOLDEN}/baseline.json
-                 ${GOLDEN}/current_unchanged.json --calibration ${GOLDEN}/gate-calibration.json)
+                 ${GOLDEN}/current_unchanged.json --calibration ${GOLDEN}/hand-calibration.json)
 add_test(NAME "cli: compare --calibration of the calibrate test's file (0)"
          COMMAND ${EXPECT} 0 "Calibration: .*gate-calibration.json" -- ${GB} compare ${GOLDEN}/baseline.json
                  ${GOLDEN}/current_unchanged.json --calibration ${CALIBRATION})
@@ -331,7 +332,20 @@ add_test(NAME "cli: compare --calibration of a results file (2)"
 add_test(NAME "cli: compare --calibration of another suite is bad input naming the file and the field (2)"
          COMMAND ${EXPECT} 2 "other-suite.json: /suite: the calibration is of suite \"blog\"" --
                  sh -c "sed 's/\"suite\": \"ci\"/\"suite\": \"blog\"/' \"$2\" > \"$3/other-suite.json\" && exec \"$1\" compare \"$4\" \"$5\" --calibration \"$3/other-suite.json\""
-                 sh ${GB} ${GOLDEN}/gate-calibration.json ${OUT_DIR} ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)
+                 sh ${GB} ${GOLDEN}/hand-calibration.json ${OUT_DIR} ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json)
+# A calibration travels with its baseline: calibrate -o FOLDER writes FOLDER/gate-calibration.json,
+# and a plain compare of that folder judges by it (its rows name the calibration as their rule).
+add_test(NAME "cli: compare finds the calibration beside the baseline (0)"
+         COMMAND ${EXPECT} 0 "Wrote .*beside/gate-calibration.json" "found beside the baseline" "calibration \\(3 runs\\)"
+                 "!one process on a side" --
+                 sh -c "rm -rf \"$2/beside\" && mkdir -p \"$2/beside\" && cp \"$3\" \"$2/beside/results.json\" && \"$1\" calibrate \"$3\" \"$4\" \"$5\" -o \"$2/beside\" && exec \"$1\" compare \"$2/beside\" \"$6\""
+                 sh ${GB} ${OUT_DIR} ${GOLDEN}/baseline.json ${GOLDEN}/current_unchanged.json ${GOLDEN}/current_noisy.json
+                 ${GOLDEN}/current_slower.json)
+add_test(NAME "cli: compare --no-calibration ignores the calibration beside the baseline (0)"
+         COMMAND ${EXPECT} 0 "!found beside the baseline" "one process on a side" --
+                 ${GB} compare ${OUT_DIR}/beside ${GOLDEN}/current_slower.json --no-calibration)
+set_tests_properties("cli: compare --no-calibration ignores the calibration beside the baseline (0)"
+                     PROPERTIES DEPENDS "cli: compare finds the calibration beside the baseline (0)")
 set_tests_properties("cli: calibrate three runs writes the calibration (0)" PROPERTIES FIXTURES_SETUP gate_calibration)
 set_tests_properties("cli: compare --calibration of the calibrate test's file (0)" "cli: compare --calibration with --aa (2)"
                      PROPERTIES FIXTURES_REQUIRED gate_calibration)
