@@ -105,8 +105,8 @@ TEST_CASE("compare: unchanged distributions are SAME", "[compare]") {
     if (row.variant == "jit+graph") {
       CHECK(row.verdict == Verdict::kNotCompared);
       CHECK(row.note ==
-            "baseline skipped (TorchScript is not available in this LibTorch build), current "
-            "skipped (TorchScript is not available in this LibTorch build)");
+            "baseline skipped: TorchScript is not available in this LibTorch build, current "
+            "skipped: TorchScript is not available in this LibTorch build");
       continue;
     }
     CHECK(row.verdict == Verdict::kSame);
@@ -383,7 +383,7 @@ TEST_CASE("compare: too few samples, statuses and a straddling interval", "[comp
   CHECK(std::isnan(few.ci95.high));
   CHECK(few.lost);  // ok in the baseline, too few samples now: a regression by default
   CHECK(row_of(result, "b", "graph").verdict == Verdict::kNotCompared);
-  CHECK(row_of(result, "b", "graph").note == "baseline failed (boom), current ok");
+  CHECK(row_of(result, "b", "graph").note == "baseline FAILED: boom, current ok");
   CHECK(row_of(result, "c", "graph").verdict == Verdict::kSkipped);
   CHECK(row_of(result, "c", "graph").note == "ok in baseline, skipped in current: no GPU");
   const Comparison& straddle = row_of(result, "d", "graph");

@@ -82,3 +82,8 @@ add_test(NAME "python: models: a channels-last training step hands convolution b
          COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_train_step.py ${PROJECT_SOURCE_DIR})
 set_tests_properties("python: models: a channels-last training step hands convolution backwards channels-last activations"
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The layers of src/graphbench/ (scripts/check-layers.py): no include runs up from core to the
+# engine or to data-parallel code, nor up the data-parallel layers; core includes no LibTorch.
+add_test(NAME "layers: no include in src/ runs up a layer"
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/check-layers.py ${PROJECT_SOURCE_DIR})

@@ -53,13 +53,6 @@ double median_of(const ResultRecord& r) {
   return r.stats ? r.stats->median : kNaN;
 }
 
-std::string status_text(const ResultRecord& r) {
-  std::string text = to_string(r.status);
-  if (!r.reason.empty()) text += " (" + r.reason + ")";
-  return text;
-}
-
-bool is_training(const ResultRecord& r) { return r.kind == "training" || r.training.has_value(); }
 
 // The within-run ratio variant / eager of a case, from medians; NaN when it cannot be formed.
 double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {

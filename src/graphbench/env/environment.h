@@ -1,7 +1,7 @@
 // The environment block of every result file: where, when, on what and with what it was measured.
 #pragma once
 
-#include "graphbench/record/environment.h"
+#include "graphbench/record/environment_block.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // (case, variant), plus the run's environment. No LibTorch here.
 #pragma once
 
-#include "graphbench/record/environment.h"
+#include "graphbench/record/environment_block.h"
 #include "graphbench/record/gpu_conditions.h"
 #include "graphbench/record/graph_facts.h"
 #include "graphbench/record/sweep_point.h"
@@ -302,6 +302,13 @@ struct ResultRecord {
 
 // Fewer samples than the run asked for (min_samples): a figure without an interval.
 bool has_too_few_samples(const ResultRecord& record);
+
+// A training run's record (kind training, or one that carries its training summary).
+bool is_training(const ResultRecord& record);
+
+// The record's status as results.md and the compare gate write it: "ok", "skipped: WHY",
+// "FAILED: WHY" (the reason left out where there is none).
+std::string status_text(const ResultRecord& record);
 
 struct RunReport {
   Environment environment;

@@ -35,16 +35,6 @@ std::string human(double value) { return human_number(value); }
 std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
 
 
-std::string status_text(const ResultRecord& r) {
-  switch (r.status) {
-    case RecordStatus::kOk: return r.reason.empty() ? "ok" : "ok: " + r.reason;
-    case RecordStatus::kSkipped: return r.reason.empty() ? "skipped" : "skipped: " + r.reason;
-    case RecordStatus::kFailed: return r.reason.empty() ? "FAILED" : "FAILED: " + r.reason;
-  }
-  return to_string(r.status);
-}
-
-bool is_training(const ResultRecord& r) { return r.kind == "training" || r.training.has_value(); }
 
 std::string device_line(const Environment& env) {
   std::vector<std::string> parts;

@@ -2,7 +2,7 @@
 // and each variant's speedup over eager with its bootstrap interval.
 #pragma once
 
-#include "graphbench/record/environment.h"
+#include "graphbench/record/environment_block.h"
 #include "graphbench/runner/case_timing.h"
 #include "graphbench/runner/workload.h"
 

@@ -2,7 +2,7 @@
 
 #include "graphbench/core/errors.h"
 #include "graphbench/parallel/communication/c10d_compat.h"
-#include "graphbench/parallel/runner/progress_watchdog.h"
+#include "graphbench/parallel/communication/heartbeat.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>

@@ -4,7 +4,7 @@
 #include "graphbench/ops/autograd.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
-#include "graphbench/parallel/runner/replicas.h"
+#include "graphbench/parallel/communication/fingerprints.h"
 #include "graphbench/parallel/gradient_sync/side_stream.h"
 
 #include <torch/csrc/autograd/autograd.h>

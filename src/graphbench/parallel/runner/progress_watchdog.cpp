@@ -9,19 +9,6 @@
 
 namespace graphbench::parallel {
 
-namespace {
-
-std::atomic<std::int64_t> g_last_beat_ns{0};
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
-void heartbeat() { g_last_beat_ns.store(now_ns(), std::memory_order_relaxed); }
-
 ProgressWatchdog::ProgressWatchdog(std::chrono::milliseconds timeout, std::string who)
     : timeout_(timeout), who_(std::move(who)) {
   heartbeat();
@@ -42,7 +29,7 @@ void ProgressWatchdog::watch() {
                                                           std::chrono::milliseconds(1000));
   std::unique_lock<std::mutex> lock(mutex_);
   while (!wake_.wait_for(lock, period, [this] { return stop_; })) {
-    const double idle_s = static_cast<double>(now_ns() - g_last_beat_ns.load(std::memory_order_relaxed)) * 1e-9;
+    const double idle_s = static_cast<double>(nanoseconds_since_heartbeat()) * 1e-9;
     if (idle_s * 1000.0 < static_cast<double>(timeout_.count())) continue;
     const std::string message = fmt::format(
         "graphbench: error: {}: no progress for {:.0f} s (--dist-timeout): a collective is waiting for a rank "

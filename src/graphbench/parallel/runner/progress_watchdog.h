@@ -4,9 +4,11 @@
 // The watchdog ends this rank, with a message, when nothing has made progress for its timeout;
 // the launcher (or torchrun) then ends the others.
 //
-// Progress is marked by heartbeat(): every collective and store call of a Communicator that
-// returns, and every training step of a data-parallel case.
+// Progress is marked by heartbeat() (communication/heartbeat.h): every collective and store call of
+// a Communicator that returns, and every training step of a data-parallel case.
 #pragma once
+
+#include "graphbench/parallel/communication/heartbeat.h"
 
 #include <atomic>
 #include <chrono>
@@ -16,8 +18,6 @@
 #include <thread>
 
 namespace graphbench::parallel {
-
-void heartbeat();
 
 class ProgressWatchdog {
  public:

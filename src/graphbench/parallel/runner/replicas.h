@@ -4,6 +4,7 @@
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/communication/fingerprints.h"
 #include "graphbench/exec/model_store.h"
 
 #include <ATen/ATen.h>
@@ -28,19 +29,5 @@ struct Shard {
 Shard shard_of(std::int64_t total, int rank, int world);
 // The rows of `global` (dimension 0) that belong to `rank`.
 at::Tensor shard_rows(const at::Tensor& global, int rank, int world);
-
-// A 64-bit FNV-1a hash of the tensors' shapes, dtypes and bytes: equal only for bit-identical tensors.
-std::uint64_t fingerprint(const std::vector<at::Tensor>& tensors);
-std::uint64_t fingerprint(const ModelStore& store, const std::vector<std::string>& names);
-
-// Whether every rank holds the same fingerprint (an all-reduce of its minimum and maximum).
-struct Agreement {
-  bool same = false;
-  std::uint64_t mine = 0;
-  std::uint64_t min = 0;
-  std::uint64_t max = 0;
-  std::string describe() const;
-};
-Agreement agree_across_ranks(Communicator& communicator, std::uint64_t mine);
 
 }  // namespace graphbench::parallel

@@ -1,5 +1,5 @@
-// Where, when, on what and with what a run was measured: the environment block of every result
-// file. Plain data, no LibTorch: env/ fills it in, report/ writes and reads it.
+// The environment block of every result file (struct Environment): where, when, on what and with
+// what a run was measured. Plain data, no LibTorch: env/environment.h fills it in, report/ writes and reads it.
 #pragma once
 
 #include <optional>

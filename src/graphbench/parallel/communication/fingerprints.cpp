@@ -1,0 +1,61 @@
+// Fingerprints of tensors and whether the ranks agree on one (see fingerprints.h).
+#include "graphbench/parallel/communication/fingerprints.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace graphbench::parallel {
+
+namespace {
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+void mix(std::uint64_t& hash, const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < bytes; ++i) {
+    hash ^= p[i];
+    hash *= kFnvPrime;
+  }
+}
+
+}  // namespace
+
+std::uint64_t fingerprint(const std::vector<at::Tensor>& tensors) {
+  std::uint64_t hash = kFnvOffset;
+  for (const at::Tensor& t : tensors) {
+    const at::Tensor host = t.detach().to(at::kCPU).contiguous();
+    const auto dtype = static_cast<std::int64_t>(host.scalar_type());
+    mix(hash, &dtype, sizeof dtype);
+    for (std::int64_t d : host.sizes()) mix(hash, &d, sizeof d);
+    mix(hash, host.data_ptr(), host.numel() * host.element_size());
+  }
+  return hash;
+}
+
+std::uint64_t fingerprint(const ModelStore& store, const std::vector<std::string>& names) {
+  std::vector<at::Tensor> tensors;
+  for (const auto& name : names) tensors.push_back(store.at(name));
+  return fingerprint(tensors);
+}
+
+std::string Agreement::describe() const {
+  return same ? fmt::format("every rank holds fingerprint {:016x}", mine)
+              : fmt::format("ranks disagree: fingerprints range from {:016x} to {:016x} (this rank: {:016x})", min, max, mine);
+}
+
+Agreement agree_across_ranks(Communicator& communicator, std::uint64_t mine) {
+  std::int64_t as_signed = 0;
+  std::memcpy(&as_signed, &mine, sizeof mine);
+  const std::int64_t low = communicator.all_reduce_ints({as_signed}, IntReduce::kMin)[0];
+  const std::int64_t high = communicator.all_reduce_ints({as_signed}, IntReduce::kMax)[0];
+  Agreement a;
+  a.mine = mine;
+  std::memcpy(&a.min, &low, sizeof low);
+  std::memcpy(&a.max, &high, sizeof high);
+  a.same = low == high;
+  return a;
+}
+
+}  // namespace graphbench::parallel

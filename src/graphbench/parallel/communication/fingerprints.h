@@ -1,0 +1,30 @@
+// Fingerprints of tensors, and whether every rank holds the same one: how the data-parallel layers
+// check that replicas and orders agree (runner/replica_checks.h, gradient_sync/overlapped_backward.h).
+#pragma once
+
+#include "graphbench/exec/model_store.h"
+#include "graphbench/parallel/communication/communicator.h"
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace graphbench::parallel {
+
+// A 64-bit FNV-1a hash of the tensors' shapes, dtypes and bytes: equal only for bit-identical tensors.
+std::uint64_t fingerprint(const std::vector<at::Tensor>& tensors);
+std::uint64_t fingerprint(const ModelStore& store, const std::vector<std::string>& names);
+
+// Whether every rank holds the same fingerprint (an all-reduce of its minimum and maximum).
+struct Agreement {
+  bool same = false;
+  std::uint64_t mine = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  std::string describe() const;
+};
+Agreement agree_across_ranks(Communicator& communicator, std::uint64_t mine);
+
+}  // namespace graphbench::parallel
