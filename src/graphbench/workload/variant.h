@@ -14,6 +14,8 @@
 //   native, native+graph[:replay]      native                the step as one ATen kernel (at::gelu): the floor
 //   reference, reference+graph[:replay] reference            plain LibTorch written as the tutorial writes it,
 //                                                            captured by hand with at::cuda::CUDAGraph
+//   conditional             graph      engine     fed        one graph whose data-dependent branches are CUDA
+//                                                            conditional nodes (exec/conditional_graph.h)
 //
 // The ":replay" modifier (InputMethod::kInPlace) exists for graph variants only. A plain graph
 // variant keeps its meaning of earlier result files: inputs copied in, then replayed.

@@ -1,0 +1,30 @@
+// The kernels that set the condition of a CUDA graph's conditional nodes from values on the device,
+// compiled by nvcc on their own (conditional nodes: CUDA 12.4 and later; conditional_chain.h).
+#pragma once
+
+#ifdef GRAPHBENCH_WITH_CUDA
+#include <cuda_runtime_api.h>
+
+#if CUDART_VERSION >= 12040
+#define GRAPHBENCH_HAS_CONDITIONAL_NODES 1
+
+namespace graphbench {
+
+// Adds to `graph`, after `dependencies`, a kernel node of one thread that keeps a chain of early
+// exits going: active = (first ? 1 : *active) && !(*confidence > threshold); then sets `handle` to
+// active, so that the IF node it guards runs its body only while no earlier exit was taken.
+// `confidence` and `active` are device memory that outlive the graph.
+cudaError_t add_exit_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                    size_t count, cudaGraphConditionalHandle handle, const float* confidence,
+                                    int* active, float threshold, bool first);
+
+// Adds to `graph`, after `dependencies`, a kernel node of one thread that sets `handle` to
+// (*value > threshold): the condition of an IF node whose body is the branch taken then.
+cudaError_t add_branch_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                      size_t count, cudaGraphConditionalHandle handle, const float* value,
+                                      float threshold);
+
+}  // namespace graphbench
+
+#endif
+#endif
