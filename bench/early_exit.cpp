@@ -35,7 +35,8 @@ WorkloadDescriptor early_exit_descriptor() {
               "early exit, eager, broken at each exit, and as one graph of conditional nodes";
   d.modes = {"inference"};
   d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional")};
+  d.variants = {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional"),
+                Variant::named("conditional:replay")};
   d.dtypes = {"float32"};
   d.params = {bench::int_param("batch", 32, "rows per step"),
               bench::int_param("width", 512, "features of each residual block"),
@@ -169,13 +170,13 @@ class SplitExitRunner final : public VariantRunner {
 // One graph, the exits decided on the device by IF nodes.
 class ConditionalExitRunner final : public VariantRunner {
  public:
-  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, at::Tensor input, double threshold)
-      : pieces_(std::move(model), input), case_input_(std::move(input)) {
+  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, at::Tensor input, double threshold, bool fed)
+      : pieces_(std::move(model), input), case_input_(std::move(input)), fed_(fed) {
     pieces_.warm_up();
     graph_ = ConditionalGraph::exit_chain(pieces_.pieces(), threshold);
   }
   void step() override {
-    pieces_.input.copy_(case_input_);
+    if (fed_) pieces_.input.copy_(case_input_);
     graph_->replay();
   }
   std::vector<at::Tensor> observe() override { return pieces_.out.observe(); }
@@ -189,6 +190,7 @@ class ConditionalExitRunner final : public VariantRunner {
  private:
   ExitPieces pieces_;
   at::Tensor case_input_;
+  bool fed_;  // conditional: the input copied in every step; conditional:replay: already in place
   std::unique_ptr<ConditionalGraph> graph_;
 };
 
@@ -217,7 +219,9 @@ class EarlyExitCase final : public CaseInstance {
   std::vector<std::string> setup_notes() const override { return {outcome_}; }
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
-    if (variant.name() == "conditional") return std::make_unique<ConditionalExitRunner>(model_, input_, threshold_);
+    if (variant.source() == StepSource::kConditional) {
+      return std::make_unique<ConditionalExitRunner>(model_, input_, threshold_, !variant.inputs_in_place());
+    }
 #ifdef GRAPHBENCH_WITH_CUDA
     if (variant.needs_cuda_graph()) return std::make_unique<SplitExitRunner>(model_, input_, threshold_);
 #endif
@@ -225,7 +229,7 @@ class EarlyExitCase final : public CaseInstance {
   }
 
   std::string skip_reason(const Variant& variant) const override {
-    if (variant.name() == "conditional") return conditional_nodes_unavailable();
+    if (variant.source() == StepSource::kConditional) return conditional_nodes_unavailable();
     return "";
   }
 

@@ -278,7 +278,7 @@ TEST_CASE("spec: variant errors") {
         message("/cases/0/variants/1: expected one of \"eager\", \"static\", \"graph\", \"graph:replay\", "
                 "\"jit\", \"jit+graph\", \"jit+graph:replay\", \"native\", \"native+graph\", "
                 "\"native+graph:replay\", \"reference\", \"reference+graph\", \"reference+graph:replay\", "
-                "got \"grph\""));
+                "\"conditional\", \"conditional:replay\", got \"grph\""));
   CHECK(variants(R"(["graph", "eager", "graph"])") ==
         message("/cases/0/variants/2: duplicate variant \"graph\" (also at /cases/0/variants/0)"));
   CHECK(variants(R"(["eager", "reference"])") ==

@@ -46,9 +46,11 @@ const std::vector<Variant>& Variant::all() {
        "the same, captured by hand with at::cuda::CUDAGraph as the tutorial does; inputs copied in, then replayed"},
       {"reference+graph:replay", E::kGraph, S::kReference, I::kInPlace, T::kIndependentCode,
        "the hand-captured graph replayed alone: a bare CUDAGraph::replay(), inputs already in place"},
-      {"conditional", E::kGraph, S::kEngine, I::kFed, T::kSameKernels,
+      {"conditional", E::kGraph, S::kConditional, I::kFed, T::kSameKernels,
        "one CUDA graph whose data-dependent branches and early exits are conditional nodes (CUDA 12.4+): the "
        "device decides, no host sync in a step; inputs copied in, then replayed"},
+      {"conditional:replay", E::kGraph, S::kConditional, I::kInPlace, T::kSameKernels,
+       "the graph of conditional nodes replayed alone, inputs already in place"},
   };
   return variants;
 }

@@ -14,7 +14,7 @@
 //   native, native+graph[:replay]      native                the step as one ATen kernel (at::gelu): the floor
 //   reference, reference+graph[:replay] reference            plain LibTorch written as the tutorial writes it,
 //                                                            captured by hand with at::cuda::CUDAGraph
-//   conditional             graph      engine     fed        one graph whose data-dependent branches are CUDA
+//   conditional[:replay]    graph      conditional ...       one graph whose data-dependent branches are CUDA
 //                                                            conditional nodes (exec/conditional_graph.h)
 //
 // The ":replay" modifier (InputMethod::kInPlace) exists for graph variants only. A plain graph
@@ -35,6 +35,7 @@ enum class StepSource {
   kScript,     // the same computation compiled by TorchScript (its fuser merges kernels)
   kNative,     // the computation as one native ATen op (GELU: at::gelu, one kernel)
   kReference,  // plain LibTorch code, written independently of the engine
+  kConditional,  // one graph whose data-dependent branches are conditional nodes (exec/conditional_graph.h)
 };
 
 // How a step gets its inputs.
