@@ -184,7 +184,7 @@ class ConditionalExitRunner final : public VariantRunner {
   std::vector<GraphFacts> graphs() const override { return {graph_->facts()}; }
   std::optional<std::int64_t> graphs_per_step() const override { return 1; }
   std::map<std::string, std::int64_t> counters() const override {
-    return {{"conditional_nodes", graph_->conditional_nodes()}};
+    return {{"conditional_nodes", graph_->conditional_nodes()}, {"body_kernel_nodes", graph_->body_kernel_nodes()}};
   }
 
  private:

@@ -47,6 +47,8 @@ TEST_CASE("conditional graph: an exit chain stops where eager stops, decided on 
   CHECK(graph->conditional_nodes() == 2);
   REQUIRE(graph->facts().nodes.has_value());
   CHECK(*graph->facts().nodes == 5);  // piece 0, then (condition kernel, IF node) twice
+  CHECK_FALSE(graph->facts().kernel_nodes.has_value());  // a replay runs only the bodies it picks
+  CHECK(graph->body_kernel_nodes() >= 3);
   struct Outcome {
     float input, total;
     std::vector<float> ran;

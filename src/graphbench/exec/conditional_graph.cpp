@@ -198,11 +198,13 @@ void ConditionalGraph::replay() {
 }
 
 int ConditionalGraph::conditional_nodes() const { return state_->conditional_nodes; }
+std::int64_t ConditionalGraph::body_kernel_nodes() const { return state_->piece_kernel_nodes; }
 
 GraphFacts ConditionalGraph::facts() const {
   GraphFacts f;
   f.nodes = state_->top_nodes;
-  f.kernel_nodes = state_->piece_kernel_nodes;
+  // Not kernel_nodes: only the bodies the conditions pick run, so the kernels of a replay are not
+  // the graph's (the kernels inside all bodies: body_kernel_nodes()).
   return f;
 }
 
@@ -232,6 +234,7 @@ std::unique_ptr<ConditionalGraph> ConditionalGraph::branch(const Piece&, const S
 
 void ConditionalGraph::replay() { throw EngineError(conditional_nodes_unavailable()); }
 int ConditionalGraph::conditional_nodes() const { return 0; }
+std::int64_t ConditionalGraph::body_kernel_nodes() const { return 0; }
 GraphFacts ConditionalGraph::facts() const { return {}; }
 double ConditionalGraph::capture_ms() const { return 0.0; }
 

@@ -20,6 +20,7 @@
 
 #include <ATen/ATen.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -48,8 +49,10 @@ class ConditionalGraph {
   void replay();  // on the current CUDA stream
 
   int conditional_nodes() const;
+  // The kernel nodes of all the pieces, taken or not.
+  std::int64_t body_kernel_nodes() const;
   // The assembled graph: its nodes at the top level (child graphs, condition kernels, conditional
-  // nodes); kernel nodes counted inside the pieces; the pool the pieces share.
+  // nodes). No kernel count: a replay runs only the bodies its conditions pick.
   GraphFacts facts() const;
   double capture_ms() const;  // the pieces' captures and the assembly
 
