@@ -280,7 +280,16 @@ def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
+    entry["sweep"] = {"scope": scope_sweep(scope)}
     return entry
+
+
+def scope_sweep(scope):
+    """The scopes a split model's case runs: full (the whole model, the baseline each scope's share
+    of the gain is read against) beside each scope it was split at, so that the run a user starts
+    first with the suite shows the scope that works (`--sweep scope=...` on the command line still
+    replaces it)."""
+    return ["full"] + [s.text() for s in scope]
 
 
 def state_path(package_file):
