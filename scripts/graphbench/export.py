@@ -505,6 +505,11 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, on
         split = model_pieces.split(model, inputs, scope, case.model)
         if train:
             model_pieces.check_params_apart(split, case.model)
+        if any(s.kind == "auto" for s in scope):
+            print(f"{PROG}: what cannot be captured: " + (
+                "found on the device (each op run once under CUDA's sync debug mode)" if split.capturability == "device"
+                else f"no GPU here ({device}): judged from graphbench's list of ops (pieces.py), which a "
+                     "[cuda] test holds against the device's answer"), file=sys.stderr)
         if split.breaks:
             # Modules whose Python control flow broke torch.compile's graph are scripted in their
             # pieces; the whole model's file, traced, would keep only the branch its example took:
