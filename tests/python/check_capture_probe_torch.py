@@ -10,7 +10,8 @@ not (relu, repeat_interleave by an integer, index_select).
 Without --device (the CPU): graphbench's list names each op the device would, the user's own op
 aside (the list cannot know it); examples/unique_tower.py is split around unique by
 export_model.py --scope auto, the output saying the list judged it, the MLP after the rows spread
-back by the inverse captured. With --device (a [cuda] test): the same models run on the GPU under
+back by the inverse captured; examples/early_exit.py exits after one block or runs all six as its
+inputs say, and --scope auto refuses it naming torch.compile's break and its line. With --device (a [cuda] test): the same models run on the GPU under
 CUDA's sync debug mode, and the device's answer must equal the list's for every model (and name
 the user's own op, which the list misses); the unique tower's split says the device judged it.
 Exit code 77 (skipped) without PyTorch, or with --device where there is no CUDA device.
@@ -139,6 +140,34 @@ def check_tower(source_dir, work, on_device):
         check(case.get("sweep") == {"scope": ["full", "auto"]}, f"the case runs auto beside full: {case.get('sweep')}")
 
 
+def check_early_exit(source_dir, work):
+    """examples/early_exit.py: each outcome forced by its inputs (all six blocks at scale 1, one at
+    scale 10); --scope auto refused (2) naming torch.compile's break and its source line."""
+    import importlib.util
+
+    import torch
+
+    spec = importlib.util.spec_from_file_location("early_exit", os.path.join(source_dir, "examples", "early_exit.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for scale, blocks in ((1.0, 6), (10.0, 1)):
+        made = example.make_model(scale=scale)
+        ran = []
+        hooks = [b.register_forward_hook(lambda *_: ran.append(1)) for b in made["model"].blocks]
+        with torch.no_grad():
+            made["model"](*made["inputs"])
+        for h in hooks:
+            h.remove()
+        check(len(ran) == blocks, f"early_exit at scale {scale}: {len(ran)} blocks ran, expected {blocks}")
+    out = os.path.join(work, "early-exit")
+    fresh_dir(out)
+    p = export(source_dir, "py:examples/early_exit.py:make_model", "--batch", "4", "--scope", "auto",
+               "--device", "cpu", "-o", out)
+    check(p.returncode == 2, f"early_exit --scope auto: exit {p.returncode}, expected 2 (refused): {p.stderr[-1500:]}")
+    check("break 1 at examples/early_exit.py:42 `if logits.softmax(-1).amax().item() > self.threshold:`" in p.stderr,
+          f"the refusal names torch.compile's break and its line: {p.stderr[-1500:]}")
+
+
 def main(argv):
     if len(argv) < 2:
         print(f"usage: {PROG} SOURCE_DIR WORK_DIR [GRAPHBENCH] [--device]", file=sys.stderr)
@@ -162,6 +191,7 @@ def main(argv):
         check_device(cases)
     else:
         check_list(cases)
+        check_early_exit(source_dir, work)
     check_tower(source_dir, work, on_device)
     return finish(PROG)
 
