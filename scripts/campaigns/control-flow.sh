@@ -8,8 +8,8 @@
 #             --scope auto (split where the device says) and run by graphbench with no flag of
 #             their own (each suite runs full beside auto), Python's figures beside them;
 #             examples/early_exit.py: its --scope auto refusal naming torch.compile's graph
-#             break, and Python's figures of the whole model (eager, reduce-overhead) at both
-#             outcomes (scale 1: six blocks; scale 10: one). Into results/control-flow (one folder
+#             break, and Python's figures of the whole model (eager, reduce-overhead; its
+#             default inputs, scale 1: all six blocks run). Into results/control-flow (one folder
 #             per model: results.json, exported-suite.json, python-baseline.json; the logs in
 #             $OUT/logs/control-flow-*.log). About 5 minutes on an H200.
 
