@@ -25,6 +25,7 @@ from check_support import SKIP, case_named, check, export, finish, fresh_dir, ha
 
 PROG = "check_capture_probe_torch.py"
 TOWER = "py:examples/unique_tower.py:make_model"
+SOURCE = [""]  # the source folder, set by main
 
 
 def models():
@@ -97,6 +98,34 @@ def check_list(cases):
         else:
             check(bool(listed) == syncs, f"{name}: the list says {listed or 'capturable'}; expected "
                   f"{'something it cannot capture' if syncs else 'capturable'}")
+
+
+def check_synced_reading():
+    """uncapturable's reading of a device answer, on the CPU: the unique tower with its unique node
+    said to synchronize (what the probe reports on a GPU) leaves the same nodes eager as the list,
+    the MLP after the gather by the inverse captured, and each reason says the device found it."""
+    import importlib.util
+
+    import torch
+
+    from graphbench import pieces
+
+    spec = importlib.util.spec_from_file_location("unique_tower", os.path.join(SOURCE[0], "examples", "unique_tower.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    made = example.make_model(batch=8)
+    with torch.no_grad():
+        gm = pieces.trace(made["model"], 1)
+        values, _ = pieces.record_values(gm, list(made["inputs"]))
+    unique = next(n for n in gm.graph.nodes if pieces.op_name(n) == "unique")
+    synced = {unique: "called a synchronizing CUDA operation (as the probe says)"}
+    listed = {n.name for n in pieces.uncapturable(gm, values)}
+    read = pieces.uncapturable(gm, values, None, synced)
+    check({n.name for n in read} == listed, f"a device answer read as the list is: {sorted(n.name for n in read)} "
+          f"against {sorted(listed)}")
+    check(all("found on the device" in why for why in read.values()), f"the reasons say the device found it: {read}")
+    check(not any(n.target == "mlp.0" or str(n.target).startswith("mlp") for n in read),
+          f"the MLP after the gather by the inverse is captured: {sorted(n.name for n in read)}")
 
 
 def check_device(cases):
@@ -185,12 +214,14 @@ def main(argv):
         print(f"{PROG}: skipped: --device needs a CUDA device (none here)")
         return SKIP
     package_on_path(source_dir)
+    SOURCE[0] = source_dir
     fresh_dir(work)
     cases = models()
     if on_device:
         check_device(cases)
     else:
         check_list(cases)
+        check_synced_reading()
         check_early_exit(source_dir, work)
     check_tower(source_dir, work, on_device)
     return finish(PROG)
