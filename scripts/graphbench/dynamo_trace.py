@@ -103,17 +103,10 @@ def _break_site(model, frames):
 
 
 def _where(frame):
-    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`": the file (relative to
-    the working folder where under it), the line and its source."""
-    import linecache
-    import os
+    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`" (graph_breaks.py)."""
+    from .graph_breaks import _where as where
 
-    name = frame.filename
-    relative = os.path.relpath(name)
-    if not relative.startswith(".."):
-        name = relative
-    line = (linecache.getline(frame.filename, frame.lineno) or "").strip()
-    return f"{name}:{frame.lineno}" + (f" `{line}`" if line else "")
+    return where(frame.filename, frame.lineno)
 
 
 def _record_outputs(model, inputs, paths):

@@ -8,7 +8,6 @@ break (a branch or an early exit in the model's own forward: dynamo_trace.py ref
 """
 
 import re
-import types
 
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
@@ -57,9 +56,17 @@ def _add(out, where, reason):
 
 
 def _where(filename, lineno):
-    from .dynamo_trace import _where as where_of
+    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`": the file (relative to
+    the working folder where under it), the line and its source."""
+    import linecache
+    import os
 
-    return where_of(types.SimpleNamespace(filename=filename, lineno=lineno))
+    name = filename
+    relative = os.path.relpath(name)
+    if not relative.startswith(".."):
+        name = relative
+    line = (linecache.getline(filename, lineno) or "").strip()
+    return f"{name}:{lineno}" + (f" `{line}`" if line else "")
 
 
 def describe(breaks):
