@@ -36,7 +36,7 @@ beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pi
 only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
 when loaded with PyTorch 2.11; docs/scopes.md). The suite's case (named <stem>-pt-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
-`piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
+`piece_outputs`), and runs full beside the scope (`"sweep": {"scope": ["full", SCOPE]}`). The chain of traced pieces is checked against the whole model before the case is
 written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
 model that neither tracer can split (a branch on a tensor's value in the model's own forward, a
