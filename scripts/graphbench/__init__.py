@@ -7,7 +7,9 @@ steps, and the tables and pictures of the results (docs/python.md).
                   the user's own code), decoders (Hugging Face decoding steps) and state (the KV
                   cache's starting values), trace_fixes
     pieces        a model split at a capture scope's boundaries; the scope grammar
+    capture_probe what cannot be captured, found on the device (CUDA's sync debug mode)
     dynamo_trace  a model torch.fx cannot trace, traced by torch.compile's tracer for pieces
+    graph_breaks  where torch.compile breaks a model's graph by default, each break's source line
     aoti_probe    AOTInductor packages of pieces loaded in fresh processes (a crash's native stack)
     train_step    a whole training step traced for one AOTInductor package
     export        export_model.py: model files and the suite that runs them; export_times

@@ -103,17 +103,10 @@ def _break_site(model, frames):
 
 
 def _where(frame):
-    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`": the file (relative to
-    the working folder where under it), the line and its source."""
-    import linecache
-    import os
+    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`" (graph_breaks.py)."""
+    from .graph_breaks import _where as where
 
-    name = frame.filename
-    relative = os.path.relpath(name)
-    if not relative.startswith(".."):
-        name = relative
-    line = (linecache.getline(frame.filename, frame.lineno) or "").strip()
-    return f"{name}:{frame.lineno}" + (f" `{line}`" if line else "")
+    return where(frame.filename, frame.lineno)
 
 
 def _record_outputs(model, inputs, paths):
@@ -239,12 +232,29 @@ def trace(model, inputs, model_name="the model", max_rounds=8):
         with _configured(), _made_opaque(model, opaque), torch.no_grad():
             torch.compile(model, backend=backend, fullgraph=True)(*inputs)
     except Exception as e:  # noqa: BLE001 - Dynamo's own errors, said in one line
-        raise DynamoTraceError(f"{model_name}: torch.compile cannot trace the model in one graph "
-                               f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})")
+        said = f"{model_name}: torch.compile cannot trace the model in one graph " \
+               f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        raise DynamoTraceError(said + _default_breaks(model, inputs))
     finally:
         dynamo.reset()
     gm, examples = graphs[-1]
     return _as_module_graph(model, inputs, gm, examples, opaque, model_name), {p: breaks[p] for p in opaque}
+
+
+def _default_breaks(model, inputs):
+    """Where torch.compile, as it runs by default, breaks the graph (graph_breaks.py), said after a
+    failed trace: a branch or early exit on a value read in the model's own forward."""
+    from . import graph_breaks
+
+    try:
+        breaks = graph_breaks.graph_breaks(model, inputs)
+    except Exception as e:  # noqa: BLE001 - the listing is an aid; its own failure is said, not raised
+        return f"; torch._dynamo.explain failed too ({type(e).__name__})"
+    if not breaks:
+        return ""
+    return (f"; torch.compile's default graph breaks: {graph_breaks.describe(breaks)}: graphbench splits at "
+            "breaks inside submodules only (a break in the model's own forward is not split yet): move that "
+            "code into a submodule, or export the model whole (without --scope)")
 
 
 def _as_module_graph(model, inputs, gm, examples, opaque, model_name):

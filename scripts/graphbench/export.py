@@ -36,7 +36,7 @@ beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pi
 only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
 when loaded with PyTorch 2.11; docs/scopes.md). The suite's case (named <stem>-pt-<scope>)
 keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
-`piece_outputs`). The chain of traced pieces is checked against the whole model before the case is
+`piece_outputs`), and runs full beside the scope (`"sweep": {"scope": ["full", SCOPE]}`). The chain of traced pieces is checked against the whole model before the case is
 written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
 case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
 model that neither tracer can split (a branch on a tensor's value in the model's own forward, a
@@ -280,7 +280,16 @@ def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
+    entry["sweep"] = {"scope": scope_sweep(scope)}
     return entry
+
+
+def scope_sweep(scope):
+    """The scopes a split model's case runs: full (the whole model, the baseline each scope's share
+    of the gain is read against) beside each scope it was split at, so that the run a user starts
+    first with the suite shows the scope that works (`--sweep scope=...` on the command line still
+    replaces it)."""
+    return ["full"] + [s.text() for s in scope]
 
 
 def state_path(package_file):
@@ -496,6 +505,11 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, on
         split = model_pieces.split(model, inputs, scope, case.model)
         if train:
             model_pieces.check_params_apart(split, case.model)
+        if any(s.kind == "auto" for s in scope):
+            print(f"{PROG}: what cannot be captured: " + (
+                "found on the device (each op run once under CUDA's sync debug mode)" if split.capturability == "device"
+                else f"no GPU here ({device}): judged from graphbench's list of ops (pieces.py), which a "
+                     "[cuda] test holds against the device's answer"), file=sys.stderr)
         if split.breaks:
             # Modules whose Python control flow broke torch.compile's graph are scripted in their
             # pieces; the whole model's file, traced, would keep only the branch its example took:

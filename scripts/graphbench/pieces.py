@@ -153,6 +153,7 @@ class Split:
     outputs: list  # the model's outputs, flattened, as refs
     tracer: str = "torch.fx"  # or "torch.compile" (dynamo_trace.py, where torch.fx cannot trace)
     breaks: dict = field(default_factory=dict)  # {module path: why}: modules run whole, eagerly (dynamo_trace)
+    capturability: str = "list"  # "device": the ops that synchronize found on the GPU (capture_probe.py)
 
 
 # ---- tracing ----
@@ -344,37 +345,85 @@ def node_attention(node):
     return False
 
 
-def uncapturable(gm, values, breaks=None):
+def uncapturable(gm, values, breaks=None, synced=None):
     """{node: why} for the nodes the auto scope runs eagerly: those that make a data-dependent shape
     or read the host, and those that take a value of data-dependent shape. A scatter of such rows
-    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again. `breaks`:
+    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again, as has a
+    gather of them by an integer index of fixed shape (`table(uniq)[inverse]`). `breaks`:
     {module path: why} of the modules that break torch.compile's graph (dynamo_trace.py), called
-    whole: eager, their outputs of fixed shape."""
-    import torch
-
+    whole: eager, their outputs of fixed shape. `synced`: {node: what the device said} of the nodes
+    that synchronized on the device (capture_probe.py): where given, it decides which ops cannot be
+    captured, not the lists (DATA_DEPENDENT, HOST_READS, a boolean mask as an index)."""
     breaks = breaks or {}
     why = {}
     varying = {}  # node: why its value's shape depends on the data
     for node in gm.graph.nodes:
         if node.op not in ("call_function", "call_method", "call_module"):
             continue
-        name = op_name(node)
+        name = op_name(node) or str(node.target)
         args = [a for a in _flatten_nodes(list(node.args) + list(node.kwargs.values())) if a in varying]
+        listed = _listed_reason(node, name, values)
         if node.op == "call_module" and node.target in breaks:
             why[node] = breaks[node.target]
-        elif name in HOST_READS:
-            why[node] = f"a host read ({name})"
-        elif _makes_data_dependent_shape(node, name, values):
-            why[node] = varying[node] = f"a data-dependent shape ({name})"
-        elif name == "getitem" and len(node.args) == 2 and isinstance(values.get(node.args[0]), torch.Tensor) and \
-                _has_mask(node.args[1], values):
-            why[node] = varying[node] = "a data-dependent shape (a boolean mask as an index)"
+        elif synced is not None and node in synced:
+            why[node] = f"{listed or f'an op that synchronizes ({name})'}, found on the device: {synced[node]}"
+            host_read = not _is_tensors(values.get(node)) or name in HOST_READS
+            if not (host_read or name in SCATTERS or _fixed_gather(node, name, values, varying)):
+                varying[node] = why[node]
+        elif synced is None and listed:
+            why[node] = listed
+            if name not in HOST_READS:
+                varying[node] = listed
         elif args:
             why[node] = varying[args[0]]
-            fixed = name in SCATTERS and node.args and node.args[0] not in varying
+            fixed = (name in SCATTERS and node.args and node.args[0] not in varying) or \
+                _fixed_gather(node, name, values, varying)
             if not fixed:
                 varying[node] = why[node]
     return why
+
+
+def _listed_reason(node, name, values):
+    """Why graphbench's lists say the node cannot be captured (a host read, a data-dependent shape),
+    or None."""
+    import torch
+
+    if name in HOST_READS:
+        return f"a host read ({name})"
+    if _makes_data_dependent_shape(node, name, values):
+        return f"a data-dependent shape ({name})"
+    if name == "getitem" and len(node.args) == 2 and isinstance(values.get(node.args[0]), torch.Tensor) and \
+            _has_mask(node.args[1], values):
+        return "a data-dependent shape (a boolean mask as an index)"
+    return None
+
+
+def _fixed_gather(node, name, values, varying):
+    """Whether the node indexes a tensor along its first dimension by an integer tensor whose shape
+    does not depend on the data (`rows[inverse]`, `rows.index_select(0, index)`): its result's shape
+    is the index's and the rows' trailing ones, fixed whatever the rows' count."""
+    import torch
+
+    if name == "getitem" and len(node.args) == 2 and _inverse_of_unique(node):
+        return True  # unique's inverse indices: the shape of unique's input
+    if name == "getitem" and len(node.args) == 2:
+        index = node.args[1]
+    elif name == "index_select" and len(node.args) == 3 and node.args[1] == 0:
+        index = node.args[2]
+    else:
+        return False
+    value = values.get(index) if hasattr(index, "op") else None
+    return isinstance(value, torch.Tensor) and not value.is_floating_point() and value.dtype != torch.bool and \
+        index not in varying
+
+
+def _inverse_of_unique(node):
+    """Whether the node is the inverse indices of a torch.unique / unique_consecutive called with
+    return_inverse=True (the second of its results), whose shape is the input's."""
+    source, index = node.args
+    if index != 1 or not hasattr(source, "op") or op_name(source) not in ("unique", "unique_consecutive", "_unique2"):
+        return False
+    return bool(source.kwargs.get("return_inverse", source.args[2] if len(source.args) > 2 else False))
 
 
 def _makes_data_dependent_shape(node, name, values):
@@ -480,11 +529,14 @@ def split(model, inputs, scopes, model_name="the model"):
             raise BadScope(f"{fx_failed}; {d}")
         tracer = "torch.compile"
     values, _ = record_values(gm, inputs)
+    from . import capture_probe
+
+    synced = capture_probe.probe(gm, inputs)  # None without a GPU: the lists decide
     blocks = repeated_blocks(model)  # every piece's tag names its layer
     if "layer" in [s.kind for s in scopes] and not blocks:
         raise BadScope(f"{model_name}: no repeated block found for --scope layer (torchvision's layer1..layerN, or a "
                        "ModuleList or Sequential of two or more modules of one class)")
-    why = uncapturable(gm, values, breaks)
+    why = uncapturable(gm, values, breaks, synced)
     keys = node_keys(gm, scopes, blocks, why)
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
     run_of = {}
@@ -570,7 +622,8 @@ def split(model, inputs, scopes, model_name="the model"):
             tag["module"] = key if key is not None else ("" if re.search(scope.regex, tag["module"]) else
                                                          tag["module"])
         pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
-    return Split(pieces=pieces, outputs=model_outputs, tracer=tracer, breaks=breaks)
+    return Split(pieces=pieces, outputs=model_outputs, tracer=tracer, breaks=breaks,
+                 capturability="list" if synced is None else "device")
 
 
 def check_params_apart(split, model_name="the model"):

@@ -63,6 +63,21 @@ graphbench_torch_check("python: pieces: models split by scope with PyTorch, wire
 # graphbench runs both swept over full and auto, eager and static, validated.
 graphbench_torch_check("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
                        check_dynamo_pieces_torch.py dynamo-pieces-torch 300)
+# What cannot be captured (scripts/graphbench/capture_probe.py, pieces.py's list), with PyTorch 2.4
+# or later where this Python has it (skipped without): graphbench's list names torch.unique, nonzero,
+# masked_select, repeat_interleave without output_size, a boolean mask, .tolist() and .item() (not
+# a user's own op, which it cannot know); examples/unique_tower.py split around unique by
+# --scope auto, the export saying the list judged it; examples/early_exit.py's two outcomes, and its
+# --scope auto refused naming torch.compile's graph break and its line. The [cuda] one holds the list against the
+# device's answer (each op run under CUDA's sync debug mode), which names the user's own op too
+# (skipped without a CUDA device).
+graphbench_torch_check("python: capture: the list of ops that cannot be captured, the unique tower split around unique"
+                       check_capture_probe_torch.py capture-probe-torch 300)
+add_test(NAME "python: capture: [cuda] the device's answer (sync debug mode) equals the list's, the user's own op found"
+         COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_capture_probe_torch.py ${PROJECT_SOURCE_DIR}
+                 ${OUT_DIR}/capture-probe-cuda ${GB} --device)
+set_tests_properties("python: capture: [cuda] the device's answer (sync debug mode) equals the list's, the user's own op found"
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The exporter's torch.export and AOTInductor paths, with PyTorch 2.6 or later where this Python has
 # it (skipped without): examples/tiny_decode.py as one AOTInductor package for batches up to 4, its
 # KV cache as state, compiled for the CPU; the package against its model in PyTorch (outputs, the

@@ -375,10 +375,12 @@ def main(source_dir, work_dir, graphbench):
     check(run.returncode == 0, f"graphbench run: exit {run.returncode}, {run.stdout[-2000:]} {run.stderr[-2000:]}")
     records = read_records(out)
     got = sorted((r["case"], r["variant"], r["status"]) for r in records)
-    want = sorted((case, variant, "ok") for case in ("py-conv_attention-make_model-b1-pt-layer",
-                                                      "py-conv_attention-make_model-b1-pt-attention-out",
-                                                      "py-moe_block-make_model-b2-pt-auto")
-                  for variant in ("eager", "static"))
+    # Each case of pieces runs its scope beside full (its "sweep", as the export wrote it).
+    want = sorted((f"{case}[scope={scope}]", variant, "ok")
+                  for case, scope in (("py-conv_attention-make_model-b1-pt-layer", "layer"),
+                                      ("py-conv_attention-make_model-b1-pt-attention-out", "attention-out"),
+                                      ("py-moe_block-make_model-b2-pt-auto", "auto"))
+                  for scope in ("full", scope) for variant in ("eager", "static"))
     check(got == want, f"records {got}, expected {want}")
     for r in records:
         if r["variant"] != "eager":

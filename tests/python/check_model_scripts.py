@@ -111,6 +111,11 @@ def main(source_dir, work_dir):
     check([p["path"] for p in split["pieces"]] == ["m-b1.layer+attention-out.piece0.pt",
                                                    "m-b1.layer+attention-out.piece1.pt"],
           f"its pieces' paths, relative to the suite: {split['pieces']}")
+    # The suite of a --scope export runs that scope beside full: the first run shows the scope that works.
+    check(split.get("sweep") == {"scope": ["full", "layer", "attention-out"]},
+          f"the case of pieces runs its scopes beside full: {split.get('sweep')}")
+    auto = export_model.pieces_case(whole, model_pieces.parse_scopes("auto"), [], [], work_dir)
+    check(auto.get("sweep") == {"scope": ["full", "auto"]}, f"a --scope auto case runs auto: {auto.get('sweep')}")
 
     def step(input_ids, cache_position, *caches):
         return input_ids

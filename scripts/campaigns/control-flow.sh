@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# Stages of scripts/campaigns/run.sh (sourced by it): data-dependent control flow (docs/models.md,
+# "What cannot be captured").
+#
+#   control-flow  what cannot be captured, found on the device: the [cuda] check that holds
+#             graphbench's list against CUDA's sync debug mode (tests/python/check_capture_probe_torch.py
+#             --device); examples/unique_tower.py and examples/padded_tokens.py exported with
+#             --scope auto (split where the device says) and run by graphbench with no flag of
+#             their own (each suite runs full beside auto), Python's figures beside them;
+#             examples/early_exit.py: its --scope auto refusal naming torch.compile's graph
+#             break, and Python's figures of the whole model (eager, reduce-overhead; its
+#             default inputs, scale 1: all six blocks run). Into results/control-flow (one folder
+#             per model: results.json, exported-suite.json, python-baseline.json; the logs in
+#             $OUT/logs/control-flow-*.log). About 5 minutes on an H200.
+
+stage_control_flow() {
+  py=${PYTHON:-python3}
+  local dir="$OUT/results/control-flow" models=models/control-flow
+  mkdir -p "$dir" "$models"
+  run control-flow-probe "$py" tests/python/check_capture_probe_torch.py . "$models/probe" "$gb" --device || status=1
+  cp "$OUT/logs/control-flow-probe.log" "$dir/capture-probe.log" 2>/dev/null
+  local name model
+  for name in unique_tower padded_tokens; do
+    model="py:examples/$name.py:make_model"
+    mkdir -p "$dir/$name"
+    run "control-flow-export-$name" "$py" scripts/export_model.py "$model" --scope auto -o "$models/$name" \
+      || status=1
+    run "control-flow-$name" "$gb" run --config "$models/$name/suite.json" "${model_args[@]}" -o "$dir/$name" \
+      || status=1
+    cp "$models/$name/suite.json" "$dir/$name/exported-suite.json" 2>/dev/null
+    cp "$OUT/logs/control-flow-export-$name.log" "$dir/$name/export.log" 2>/dev/null
+    run "control-flow-python-$name" "$py" scripts/python_baseline.py --suite "$models/$name/suite.json" \
+      --graphbench "$dir/$name/results.json" "${python_args[@]}" -o "$dir/$name/python-baseline.json" || status=1
+  done
+  mkdir -p "$dir/early_exit"
+  # Refused (exit 2) naming the break: the run records it, the stage does not fail on it.
+  "$py" scripts/export_model.py py:examples/early_exit.py:make_model --batch 8 --scope auto \
+    -o "$models/early_exit" > "$dir/early_exit/export-scope-auto.log" 2>&1
+  echo "exit $?" >> "$dir/early_exit/export-scope-auto.log"
+  run control-flow-python-early_exit "$py" scripts/python_baseline.py py:examples/early_exit.py:make_model \
+    --batch 8 "${python_args[@]}" -o "$dir/early_exit/python-baseline.json" || status=1
+}

@@ -1,0 +1,59 @@
+"""What cannot be captured, learned from the model on the device: each node of a traced model run
+once on CUDA under torch.cuda.set_sync_debug_mode("error"), which raises at the op that makes the
+host wait for the device (torch.unique, nonzero, masked_select, repeat_interleave without
+output_size, a boolean mask as an index, .item(), .tolist(), and a user's own op that does so).
+A graph cannot hold such an op: the host would read a value the replay never writes.
+
+    probe(gm, inputs)   {node: why} of the nodes that synchronize, or None where the inputs are not
+                        on a CUDA device (the caller then falls back to pieces.py's list and says so)
+"""
+
+SYNC_WORDS = ("synchroniz", "synchronis")
+
+
+def on_cuda(inputs):
+    import torch
+
+    return any(isinstance(t, torch.Tensor) and t.is_cuda for t in inputs)
+
+
+def probe(gm, inputs):
+    """Runs `gm` once on `inputs`, each call node under sync debug mode "error"; {node: why} of the
+    nodes that raised for a synchronisation (run again without the mode, so that the run goes on).
+    None where no input is on a CUDA device."""
+    import torch
+    import torch.fx as fx
+
+    if not on_cuda(inputs) or not hasattr(torch.cuda, "set_sync_debug_mode"):
+        return None
+    found = {}
+
+    class Prober(fx.Interpreter):
+        def run_node(self, n):
+            if n.op not in ("call_function", "call_method", "call_module"):
+                return super().run_node(n)
+            before = torch.cuda.get_sync_debug_mode()
+            torch.cuda.synchronize()
+            torch.cuda.set_sync_debug_mode("error")
+            try:
+                return super().run_node(n)
+            except RuntimeError as e:
+                text = str(e)
+                if not any(w in text.lower() for w in SYNC_WORDS):
+                    raise
+                found[n] = first_line(text)
+            finally:
+                torch.cuda.set_sync_debug_mode(before)
+            return super().run_node(n)
+
+    with torch.no_grad():
+        Prober(gm).run(*inputs)
+    torch.cuda.synchronize()
+    return found
+
+
+def first_line(text):
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:160]
+    return text[:160]
