@@ -1,0 +1,37 @@
+#include "graphbench/timing/case_budget.h"
+
+#include "graphbench/report/progress.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace graphbench {
+
+double minimum_case_seconds(double eager_step_s, int variants, int validation_steps, const SamplingSpec& sampling) {
+  const double step_s = std::max(eager_step_s, 0.0);
+  const double v = std::max(variants, 1);
+  const double sample_s = std::max(step_s, sampling.min_sample_time_ms * 1e-3);
+  const double validation_s = v * std::max(validation_steps, 1) * step_s;
+  const double sampling_s = v * (step_s + sample_s + kMinimumRounds * sample_s);
+  return step_s + validation_s + sampling_s;
+}
+
+double offered_max_time(double seconds) {
+  if (!(seconds > 0)) return 1.0;
+  if (seconds <= 60) return std::max(1.0, std::ceil(seconds));
+  return std::ceil(seconds / 10.0) * 10.0;
+}
+
+std::string too_long_reason(double eager_step_s, int variants, int validation_steps, const SamplingSpec& sampling) {
+  const double need_s = minimum_case_seconds(eager_step_s, variants, validation_steps, sampling);
+  if (need_s <= sampling.max_time_s) return "";
+  return fmt::format("skipped before it started: one eager step took {} on this device, so this case needs about {} "
+                     "at the least (one validation run and {} samples of each of its {} variant(s)), more than its "
+                     "time limit of {}: --max-time {:g} gives it that time",
+                     format_duration(eager_step_s), format_duration(need_s), kMinimumRounds, std::max(variants, 1),
+                     format_duration(sampling.max_time_s), offered_max_time(need_s));
+}
+
+}  // namespace graphbench
