@@ -233,7 +233,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   if (o.shuffle) context.shuffle = true;
   context.cold_l2 = o.l2 == "cold";
   context.profile = o.profile != "off";
-  context.time_limit_cuts_validation = o.max_time_s.has_value();
+  // On the CPU the default limit holds for the whole case too (run_support.h, kCpuCaseTimeLimitS).
+  context.time_limit_cuts_validation = o.max_time_s.has_value() || !device.is_cuda();
   context.energy = o.energy == "on" && device.is_cuda();
   if (o.energy == "on" && !device.is_cuda()) {
     // Not an error, as with --trace: the run measures what it can.

@@ -34,17 +34,39 @@ TEST_CASE("too_long_reason: a case whose minimum exceeds the limit is skipped wi
   const std::string why = graphbench::too_long_reason(9.5, 3, 1, s);
   CHECK_THAT(why, Catch::Contains("skipped before it started: one eager step took 9.5 s on this device"));
   CHECK_THAT(why, Catch::Contains("needs about 3 min 01 s at the least"));
-  CHECK_THAT(why, Catch::Contains("more than its time limit of 3.0 s: --max-time 190 gives it that time"));
-  // That flag is enough: the same case fits under it.
-  s.max_time_s = 190.0;
+  // 180.5 s, and a tenth of the limit kept for after sampling: 200.6 s, offered as 210.
+  CHECK_THAT(why, Catch::Contains("more than its time limit of 3.0 s allows: --max-time 210 gives it that time"));
+  // That flag is enough: the same case fits under it; 200 s is not.
+  s.max_time_s = 210.0;
   CHECK(graphbench::too_long_reason(9.5, 3, 1, s).empty());
+  s.max_time_s = 200.0;
+  CHECK_FALSE(graphbench::too_long_reason(9.5, 3, 1, s).empty());
 }
 
 TEST_CASE("too_long_reason: a case that fits runs") {
   SamplingSpec s;
   s.max_time_s = 3.0;
   CHECK(graphbench::too_long_reason(0.01, 3, 1, s).empty());
-  // Just over: 0.1 + 0.3 + 3 x 0.5 = 1.9 s fits 3 s; 0.2 s a step (3.8 s) does not.
+  // 0.1 + 0.3 + 3 x 0.5 = 1.9 s fits the 2.7 s sampling may end by; 0.2 s a step (3.8 s) does not.
   CHECK(graphbench::too_long_reason(0.1, 3, 1, s).empty());
   CHECK_FALSE(graphbench::too_long_reason(0.2, 3, 1, s).empty());
+}
+
+TEST_CASE("expected_case_seconds: a case that fits is expected inside its limit") {
+  SamplingSpec s;
+  s.max_time_s = 3.0;
+  s.warmup_steps = 20;
+  // 1.3 ms a step (linear-dropout-small on the 2-core CPU), 3 variants: the probe, validation,
+  // warm-up, calibration and 0.5 s of samples per variant: about 1.6 s at the least, the limit at most.
+  const auto r = graphbench::expected_case_seconds(1.3e-3, 3, 1, s);
+  CHECK(r.most_s == Approx(3.0));
+  CHECK(r.least_s > 1.5);
+  CHECK(r.least_s < 3.0);
+  // Long steps: the least is the limit (sampling stops there), never more.
+  const auto slow = graphbench::expected_case_seconds(0.1, 3, 1, s);
+  CHECK(slow.least_s <= 3.0);
+  CHECK(slow.most_s == Approx(3.0));
+  CHECK_THAT(graphbench::expected_time_note(1.3e-3, 3, 1, s),
+             Catch::Contains("one eager step took 1 ms on this device, so this case takes about ") &&
+                 Catch::Contains("to 3.0 s (its time limit: 3.0 s)"));
 }

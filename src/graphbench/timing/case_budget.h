@@ -10,6 +10,10 @@
 
 namespace graphbench {
 
+// The share of a case's limit kept for what comes after sampling (the summary's bootstraps; on a
+// GPU the kernel profile and the back-to-back steps): sampling stops by the rest.
+inline constexpr double kAfterSamplingShare = 0.1;
+
 // Rounds a case samples at the least under a limit: fewer give no median worth the name.
 inline constexpr int kMinimumRounds = 3;
 
@@ -23,9 +27,22 @@ double minimum_case_seconds(double eager_step_s, int variants, int validation_st
 // under a minute, then tens of seconds), so that the offer is never below the need.
 double offered_max_time(double seconds);
 
-// Why a case whose minimum does not fit its limit `sampling.max_time_s` is skipped, or "" when it
-// fits: "one eager step took 9.5 s, so this case needs about 2 min 23 s at the least (...), more
-// than its limit of 3 s: --max-time 150 gives it that time".
+// Why a case whose minimum does not fit its limit `sampling.max_time_s` (less kAfterSamplingShare)
+// is skipped, or "" when it fits: "one eager step took 9.5 s, so this case needs about 3 min 01 s
+// at the least (...), more than its time limit of 3.0 s allows: --max-time 210 gives it that time".
 std::string too_long_reason(double eager_step_s, int variants, int validation_steps, const SamplingSpec& sampling);
+
+// What a case that fits will take, from its probe: at least its validation, warm-up and minimum
+// samples (report/progress.h, estimate_case), at most its limit; the probe's step counted.
+struct CaseTimeRange {
+  double least_s = 0.0;
+  double most_s = 0.0;
+};
+CaseTimeRange expected_case_seconds(double eager_step_s, int variants, int validation_steps,
+                                    const SamplingSpec& sampling);
+
+// "one eager step took 1.3 ms on this device, so this case takes about 1.6 s to 3.0 s (its time
+// limit: 3.0 s)", for the log before a case that fits runs.
+std::string expected_time_note(double eager_step_s, int variants, int validation_steps, const SamplingSpec& sampling);
 
 }  // namespace graphbench
