@@ -11,8 +11,9 @@ set(CLI_DIR ${CMAKE_CURRENT_SOURCE_DIR}/cli)
 set(OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
 # Short sampling so that CPU runs take seconds.
 set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 1)
-# The same with time for a case of every GELU variant (seven run on the CPU) at the large shape.
-set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 10 --warmup 1)
+# The same with time for a case of every GELU variant (seven run on the CPU) at the large shape: the
+# case must fit its minimum (timing/case_budget.h) under -j2 on the 2-core machine, or it is skipped.
+set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 30 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
 # Checks of one command share its run (each start of graphbench loads LibTorch).

@@ -17,6 +17,10 @@ TEST_CASE("minimum_case_seconds: the probe, one validation run, one warm-up step
   CHECK(graphbench::minimum_case_seconds(2.0, 2, 5, s) == Approx(2.0 + 20.0 + 2 * 10.0));
   // A fast step: a sample lasts min_sample_time_ms, not one step.
   CHECK(graphbench::minimum_case_seconds(1e-5, 2, 1, s) == Approx(1e-5 + 2e-5 + 2 * (1e-5 + 4e-3)));
+  // Fewer where asked: --min-samples 1 --warmup 0: one calibration block and one sample each.
+  s.min_samples = 1;
+  s.warmup_steps = 0;
+  CHECK(graphbench::minimum_case_seconds(2.0, 2, 1, s) == Approx(2.0 + 4.0 + 2 * (2.0 + 2.0)));
 }
 
 TEST_CASE("offered_max_time: never below the need, round figures") {
@@ -33,7 +37,7 @@ TEST_CASE("too_long_reason: a case whose minimum exceeds the limit is skipped wi
   s.max_time_s = 3.0;  // the CPU's default limit
   const std::string why = graphbench::too_long_reason(9.5, 3, 1, s);
   CHECK_THAT(why, Catch::Contains("skipped before it started: one eager step took 9.5 s on this device"));
-  CHECK_THAT(why, Catch::Contains("needs about 3 min 01 s at the least"));
+  CHECK_THAT(why, Catch::Contains("needs about 3 min 01 s at the least (one validation run and 3 sample(s) of each of its 3 variant(s))"));
   // 180.5 s, and a tenth of the limit kept for after sampling: 200.6 s, offered as 210.
   CHECK_THAT(why, Catch::Contains("more than its time limit of 3.0 s allows: --max-time 210 gives it that time"));
   // That flag is enough: the same case fits under it; 200 s is not.

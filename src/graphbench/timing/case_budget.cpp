@@ -14,7 +14,10 @@ double minimum_case_seconds(double eager_step_s, int variants, int validation_st
   const double v = std::max(variants, 1);
   const double sample_s = std::max(step_s, sampling.min_sample_time_ms * 1e-3);
   const double validation_s = v * std::max(validation_steps, 1) * step_s;
-  const double sampling_s = v * (step_s + sample_s + kMinimumRounds * sample_s);
+  // Fewer where the settings ask for fewer (--min-samples 1, --warmup 0).
+  const double rounds = std::clamp(sampling.min_samples, 1, kMinimumRounds);
+  const double warm_up_s = sampling.warmup_steps > 0 ? step_s : 0.0;
+  const double sampling_s = v * (warm_up_s + sample_s + rounds * sample_s);
   return step_s + validation_s + sampling_s;
 }
 
@@ -30,9 +33,10 @@ std::string too_long_reason(double eager_step_s, int variants, int validation_st
   const double limit_needed_s = need_s / (1.0 - kAfterSamplingShare);
   if (limit_needed_s <= sampling.max_time_s) return "";
   return fmt::format("skipped before it started: one eager step took {} on this device, so this case needs about {} "
-                     "at the least (one validation run and {} samples of each of its {} variant(s)), more than its "
+                     "at the least (one validation run and {:g} sample(s) of each of its {} variant(s)), more than its "
                      "time limit of {} allows: --max-time {:g} gives it that time",
-                     format_duration(eager_step_s), format_duration(need_s), kMinimumRounds, std::max(variants, 1),
+                     format_duration(eager_step_s), format_duration(need_s), static_cast<double>(std::clamp(sampling.min_samples, 1, kMinimumRounds)),
+                     std::max(variants, 1),
                      format_duration(sampling.max_time_s), offered_max_time(limit_needed_s));
 }
 

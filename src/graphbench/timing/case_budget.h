@@ -19,8 +19,9 @@ inline constexpr int kMinimumRounds = 3;
 
 // The least a case runs under its limit: the eager step that measures it (the probe), one
 // validation run of every variant (`validation_steps` steps each), one warm-up step, one
-// calibration block and kMinimumRounds samples of every variant. A sample lasts one step or
-// min_sample_time_ms, whichever is longer.
+// calibration block and kMinimumRounds samples of every variant (fewer where min_samples is lower;
+// no warm-up step where warmup_steps is 0). A sample lasts one step or min_sample_time_ms,
+// whichever is longer.
 double minimum_case_seconds(double eager_step_s, int variants, int validation_steps, const SamplingSpec& sampling);
 
 // The --max-time to offer for a case that needs `seconds`: that time rounded up (whole seconds
