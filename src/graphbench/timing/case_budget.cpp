@@ -37,7 +37,7 @@ std::string too_long_reason(double eager_step_s, int variants, int validation_st
                      "time limit of {} allows: --max-time {:g} gives it that time",
                      format_duration(eager_step_s), format_duration(need_s), static_cast<double>(std::clamp(sampling.min_samples, 1, kMinimumRounds)),
                      std::max(variants, 1),
-                     format_duration(sampling.max_time_s), offered_max_time(limit_needed_s));
+                     format_duration(sampling.max_time_s), offered_max_time(kOfferedRoom * limit_needed_s));
 }
 
 CaseTimeRange expected_case_seconds(double eager_step_s, int variants, int validation_steps,
