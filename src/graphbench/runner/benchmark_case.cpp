@@ -13,6 +13,7 @@
 #include "graphbench/runner/validation.h"
 #include "graphbench/timing/case_budget.h"
 #include "graphbench/timing/nvtx_range.h"
+#include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
 
@@ -57,15 +58,18 @@ class CachedMemoryReleasedAtEnd {
 
 // The probe: eager's step, timed, before anything else of the case runs. A second step where the
 // first was short (it pays one-time costs, which a short step does not hide); the shorter counts.
-double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecord>& runnable, double limit_s) {
+double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecord>& runnable, double limit_s,
+                          bool cuda) {
   const VariantRecord* eager = &runnable.front();
   for (const auto& v : runnable) {
     if (v.variant.is_eager_baseline()) eager = &v;
   }
   const auto runner = instance.make_runner(eager->variant, /*validation=*/false);
   auto timed_step = [&] {
+    synchronize_device(cuda);
     const auto start = std::chrono::steady_clock::now();
     runner->step();
+    synchronize_device(cuda);  // on a GPU the step is asynchronous: its time is the device's too
     return seconds_since(start);
   };
   const double first_s = timed_step();
@@ -122,7 +126,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     // eager step tells) fits the limit, or the case is skipped before the rest of it runs.
     double step_s = 0.0;
     try {
-      step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s);
+      step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda());
     } catch (const std::exception&) {
       step_s = 0.0;  // validation runs eager again and reports what failed
     }
