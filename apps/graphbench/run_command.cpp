@@ -233,7 +233,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   if (o.shuffle) context.shuffle = true;
   context.cold_l2 = o.l2 == "cold";
   context.profile = o.profile != "off";
-  context.time_limit_cuts_validation = o.max_time_s.has_value();
+  // On the CPU the default limit holds for the whole case too (run_support.h, kCpuCaseTimeLimitS).
+  context.time_limit_cuts_validation = o.max_time_s.has_value() || !device.is_cuda();
   context.energy = o.energy == "on" && device.is_cuda();
   if (o.energy == "on" && !device.is_cuda()) {
     // Not an error, as with --trace: the run measures what it can.
@@ -449,6 +450,13 @@ int run_command(const RunOptions& given, const std::string& command_line) {
       *log << fmt::format("graphbench: on the CPU each case is timed for at most {:g} s (the default limit is meant "
                           "for GPUs; --max-time sets another)\n",
                           kCpuCaseTimeLimitS);
+    }
+    const bool trains = std::any_of(run.suite.cases.begin(), run.suite.cases.end(),
+                                    [](const CaseSpec& c) { return c.kind == "training"; });
+    if (trains && (run.cpu_limited_cases > 0 || o.max_time_s)) {
+      // Not yet held to the limit (issue 65): said up front rather than found out.
+      *log << "graphbench: training cases are not held to the time limit: they run all their epochs (--epochs 1 "
+              "shortens them)\n";
     }
   }
   install_stop_handlers();

@@ -3,7 +3,7 @@
 The libraries are layers, each allowed to include its own headers and those of the layers below:
 
     core      (graphbench_core: no LibTorch)  core json record suite stats report compare sweep data
-                                              workload clocks, and timing/sampler, timing/energy_block
+                                              workload clocks, and timing/sampler, timing/energy_block, timing/case_budget
     engine    (graphbench_engine)             plan ops exec env runner, the rest of timing/
     parallel  (graphbench_parallel), itself three layers: communication < gradient_sync < runner
 
@@ -19,7 +19,7 @@ import re
 import sys
 
 CORE = {"core", "json", "record", "suite", "stats", "report", "compare", "sweep", "data", "workload", "clocks"}
-CORE_FILES = {"timing/sampler", "timing/energy_block"}
+CORE_FILES = {"timing/sampler", "timing/energy_block", "timing/case_budget"}
 ENGINE = {"plan", "ops", "exec", "env", "runner", "timing"}
 PARALLEL = ["parallel/communication", "parallel/gradient_sync", "parallel/runner"]
 NAMES = ["core", "engine"] + PARALLEL

@@ -380,3 +380,20 @@ TEST_CASE("sampler: the ranks of a data-parallel case cut the warm-up together, 
   CHECK(variants[0].warmup_cut.rfind("warm-up cut to 2 of 20 steps by the time limit", 0) == 0);
   CHECK(warm_up_checks == 2);
 }
+
+TEST_CASE("sampler: a round that would end past the limit is not started, so a case that fits stays inside it") {
+  Script script;
+  SamplingSpec s = quick();
+  s.warmup_steps = 10;
+  s.max_time_s = 3.0;
+  // 0.4 s a step, two variants: one warm-up step each (each variant's share, 0.375 s, is spent by
+  // then), one calibration step each, then rounds of 0.8 s: 2.4 s after the first round, and a
+  // second would end at 3.2 s, past the limit.
+  std::vector<TimedVariant> variants = {script.variant("eager", [](int) { return 4e5; }),
+                                        script.variant("graph", [](int) { return 4e5; })};
+  const std::string reason = graphbench::sample_interleaved(variants, s, script.timer);
+  CHECK(script.timer.now_s() <= s.max_time_s);
+  CHECK(script.timer.now_s() == Approx(2.4));
+  CHECK_THAT(reason, Catch::Contains("timeout after 2.4 s with only 1 samples (min_samples 10): another round (0.8 s) "
+                                     "would end past the limit of 3 s"));
+}

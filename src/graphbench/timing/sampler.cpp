@@ -136,9 +136,10 @@ class NoiseSchedule {
 };
 
 // Why sampling stops after this round, or "" to go on. `judge_noise`: whether the noise target
-// is judged this round (NoiseSchedule).
+// is judged this round (NoiseSchedule). `round_s`: how long the last round took; a round that would
+// end past the timeout is not started (rounds are alike: every variant's sample once).
 std::string stop_reason(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling, double elapsed_s,
-                        bool judge_noise) {
+                        bool judge_noise, double round_s) {
   bool all_converged = judge_noise;
   bool all_at_max = true;
   bool any_active = false;
@@ -153,11 +154,16 @@ std::string stop_reason(const std::vector<TimedVariant>& variants, const Samplin
   if (!any_active) return "every variant failed";
   if (all_converged) return "noise target reached";
   if (all_at_max) return fmt::format("max samples ({}) reached before the noise target", sampling.max_samples);
-  if (elapsed_s >= sampling.max_time_s) {
-    return fewest < sampling.min_samples
-               ? fmt::format("timeout after {:.1f} s with only {} samples (min_samples {})", elapsed_s, fewest,
-                             sampling.min_samples)
-               : fmt::format("timeout after {:.1f} s before the noise target", elapsed_s);
+  if (elapsed_s + round_s > sampling.max_time_s) {
+    std::string reason = fewest < sampling.min_samples
+                             ? fmt::format("timeout after {:.1f} s with only {} samples (min_samples {})", elapsed_s,
+                                           fewest, sampling.min_samples)
+                             : fmt::format("timeout after {:.1f} s before the noise target", elapsed_s);
+    if (elapsed_s < sampling.max_time_s) {
+      reason += fmt::format(": another round ({:.2g} s) would end past the limit of {:.3g} s", round_s,
+                            sampling.max_time_s);
+    }
+    return reason;
   }
   return "";
 }
@@ -238,6 +244,7 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
   const double rounds_started = elapsed_s();
   NoiseSchedule noise_schedule;
   for (std::size_t round = 0;; ++round) {
+    const double round_started = elapsed_s();
     const std::size_t n = variants.size();
     for (std::size_t k = 0; k < n; ++k) {
       // A stop request ends sampling at the end of the current sample.
@@ -263,7 +270,8 @@ std::string sample_interleaved(std::vector<TimedVariant>& variants, const Sampli
     // With an agreement, sampling goes on while any rank wants more: this rank stops only with a
     // reason of its own.
     const bool judge_noise = noise_schedule.due(variants, sampling, round + 1);
-    const std::string reason = stop_reason(variants, sampling, elapsed_s(), judge_noise);
+    const double now = elapsed_s();
+    const std::string reason = stop_reason(variants, sampling, now, judge_noise, now - round_started);
     if (agree_on_round(variants, reason.empty(), agreement)) continue;
     return reason;
   }
