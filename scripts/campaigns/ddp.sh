@@ -118,3 +118,31 @@ stage_ddp_python() {
   run ddp-python "${PYTHON:-python3}" scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 "${gb_n2[@]}" \
     -o "$OUT/results/python-ddp.json" || status=1
 }
+
+# two-node: configs/ddp.json's steps as two torchrun nodes of one GPU each on this two-GPU host
+# (two agents, --nnodes 2, a c10d rendezvous on 127.0.0.1), NCCL kept off shared memory and peer
+# access so that it uses its network transport as between hosts; beside it the same steps in a
+# world of one, and PyTorch's DDP with the same NCCL settings (scripts/python_ddp_baseline.py,
+# its own two processes). NCCL's own account of the transport (NCCL_DEBUG=INFO) is kept in
+# nccl-transport.txt beside what the records derived. Results in results/two-node/.
+stage_two_node() {
+  nvlink_multicast_off
+  local dest=$OUT/results/two-node port=${TWO_NODE_PORT:-29533} gate r
+  mkdir -p "$dest"
+  read -r -a ddp_args <<< "${DDP_ARGS:---max-time 4}"
+  gate=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
+  run two-node-n1 "$gb" run --config configs/ddp.json --nproc 1 "${ddp_args[@]}" -o "$dest/one-rank" || status=1
+  for r in 1 0; do
+    CUDA_VISIBLE_DEVICES=$r NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_DEBUG=INFO \
+      timeout 300 torchrun --nnodes 2 --node-rank "$r" --nproc-per-node 1 --rdzv-backend c10d \
+      --rdzv-endpoint "127.0.0.1:$port" --no-python "$gate" run --config configs/ddp.json "${ddp_args[@]}" \
+      -o "$dest/two-nodes" > "$OUT/logs/two-node-node$r.log" 2>&1 &
+  done
+  wait || status=1
+  for r in 0 1; do tail -n 30 "$OUT/logs/two-node-node$r.log"; done
+  grep -hE "via NET|nNodes|NET/Socket|Using network" "$OUT"/logs/two-node-node*.log | sort -u | head -n 20 > "$dest/nccl-transport.txt"
+  [[ -f $dest/two-nodes/results.json ]] || status=1
+  NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 run two-node-python "${PYTHON:-python3}" scripts/python_ddp_baseline.py \
+    --config configs/ddp.json --nproc 2 --graphbench "$dest/two-nodes/results.json" -o "$dest/python-ddp.json" || status=1
+  cp "$OUT/logs/two-node-python.log" "$dest/python-ddp.md"
+}

@@ -162,6 +162,17 @@ struct DataParallelFigures {
   // How each bucket's sum travelled ("grad_transport": "collective" or "copy-engine"). Files written
   // before it existed read "collective".
   std::string grad_transport = "collective";
+  // Where the ranks were (parallel/communication/node_layout.h): on how many nodes (torchrun's
+  // nodes: the ranks one agent started, or hosts) and hosts, the ranks on each node (by node, in
+  // the order of their lowest rank), and what carried the all-reduces between them ("NET/Socket",
+  // "NET", "P2P/SHM", "gloo/tcp", ...) with what that rests on: derived from the backend, the layout
+  // and its settings (NCCL_DEBUG=INFO's "via NET/Socket" lines confirm it). Files written before
+  // these existed read 0 nodes, 0 hosts, none and "" (not recorded).
+  int nodes = 0;
+  int hosts = 0;
+  std::vector<int> ranks_per_node;
+  std::string transport;
+  std::string transport_basis;
   // The gradient all-reduce alone (pack, all-reduce, average), median on rank 0: run as this
   // variant runs it (eagerly, or captured and replayed for graph variants).
   std::optional<double> all_reduce_us;
@@ -309,6 +320,9 @@ bool is_training(const ResultRecord& record);
 // The record's status as results.md and the compare gate write it: "ok", "skipped: WHY",
 // "FAILED: WHY" (the reason left out where there is none).
 std::string status_text(const ResultRecord& record);
+
+// "2 nodes of 1 rank", "1 node of 4 ranks", "2 nodes of 3, 1 ranks": ranks laid out on nodes, by node.
+std::string nodes_text(const std::vector<int>& ranks_per_node);
 
 struct RunReport {
   Environment environment;

@@ -312,6 +312,16 @@ DataParallelFigures read_data_parallel(const ObjectReader& d) {
   out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
   out.chunked_gradients = read_chunked_gradients(d);
   if (d.find("grad_transport")) out.grad_transport = d.string("grad_transport");
+  out.nodes = static_cast<int>(d.integer("nodes", 0, std::numeric_limits<int>::max()));
+  out.hosts = static_cast<int>(d.integer("hosts", 0, std::numeric_limits<int>::max()));
+  for (double n : d.numbers("ranks_per_node")) {
+    if (!(n >= 1.0 && n <= std::numeric_limits<int>::max()) || n != static_cast<double>(static_cast<int>(n))) {
+      d.fail_expected(d.pointer("ranks_per_node"), "an array of positive integers", *d.find("ranks_per_node"));
+    }
+    out.ranks_per_node.push_back(static_cast<int>(n));
+  }
+  out.transport = d.string("transport");
+  out.transport_basis = d.string("transport_basis");
   out.all_reduce_us = d.optional_number("all_reduce_us");
   out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
   out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");

@@ -361,10 +361,16 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
 }
 
-// "nccl 2.27.5, under NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0": what the records' all-reduces ran on.
+// "nccl 2.27.5 on 2 nodes of 1 rank (1 host), over NET/Socket (how that is known), under
+// NCCL_MIN_NCHANNELS=32, NCCL_NVLS_ENABLE=0": what the records' all-reduces ran on.
 std::string communication_text(const DataParallelFigures& d) {
   std::string text = d.backend;
   if (!d.backend_version.empty()) text += " " + d.backend_version;
+  if (!d.ranks_per_node.empty()) {
+    text += fmt::format(" on {}{}", nodes_text(d.ranks_per_node),
+                        d.hosts > 0 ? fmt::format(" ({} host{})", d.hosts, d.hosts == 1 ? "" : "s") : "");
+  }
+  if (!d.transport.empty()) text += fmt::format(", over {} ({})", d.transport, d.transport_basis);
   if (!d.backend_settings) return text + " (its tuning variables were not recorded)";
   if (d.backend_settings->empty()) return text + ", no tuning variables set";
   std::vector<std::string> settings;

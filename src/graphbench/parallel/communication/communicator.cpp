@@ -9,6 +9,8 @@
 #endif
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <future>
 #include <thread>
@@ -61,6 +63,7 @@ struct Communicator::Impl {
   std::chrono::milliseconds timeout{0};
   bool shut_down = false;
   bool solo = false;  // made by solo()
+  NodeLayout layout;
   std::int64_t gathers = 0;  // every rank gathers in the same order: the count names the keys
 };
 
@@ -206,7 +209,11 @@ std::shared_ptr<Communicator> Communicator::connect(const RankEnv& env, at::Devi
     throw DistributedError(fmt::format("creating the {} process group failed on {}: {}", impl->backend, env.describe(),
                                        e.what()));
   }
-  return std::make_shared<Communicator>(std::move(impl));
+  auto communicator = std::make_shared<Communicator>(std::move(impl));
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '?';
+  communicator->impl_->layout = layout_of(communicator->all_gather_strings(node_key(host, env.node_rank)));
+  return communicator;
 }
 
 Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -217,6 +224,7 @@ int Communicator::rank() const { return impl_->rank; }
 int Communicator::world_size() const { return impl_->world_size; }
 bool Communicator::is_solo() const { return impl_->solo; }
 at::Device Communicator::device() const { return impl_->device; }
+const NodeLayout& Communicator::node_layout() const { return impl_->layout; }
 const std::string& Communicator::backend() const { return impl_->backend; }
 std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
 bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
@@ -389,6 +397,10 @@ int Communicator::rank() const { return 0; }
 int Communicator::world_size() const { return 1; }
 bool Communicator::is_solo() const { return false; }
 at::Device Communicator::device() const { return at::kCPU; }
+const NodeLayout& Communicator::node_layout() const {
+  static const NodeLayout one;
+  return one;
+}
 const std::string& Communicator::backend() const {
   static const std::string none = "none";
   return none;

@@ -8,6 +8,7 @@
 // to be ended by the launcher that watches them.
 #pragma once
 
+#include "graphbench/parallel/communication/node_layout.h"
 #include "graphbench/parallel/communication/rank_env.h"
 
 #include <ATen/ATen.h>
@@ -52,7 +53,7 @@ class Communicator {
   // agent hosts it) and every rank waits until all env.world_size ranks have joined, at most
   // `timeout`. Then the process group for `device` (a CUDA device becomes this process's current
   // device). Throws DistributedError when the rendezvous times out, InputError when this build has
-  // no backend for the device.
+  // no backend for the device. The ranks then tell each other their nodes (node_layout()).
   static std::shared_ptr<Communicator> connect(const RankEnv& env, at::Device device, std::chrono::milliseconds timeout);
 
   ~Communicator();
@@ -64,6 +65,9 @@ class Communicator {
   // A world made by solo(): the one-GPU baseline, whose step averages nothing (gradient_buckets.h).
   bool is_solo() const;
   at::Device device() const;
+  // On how many nodes (torchrun's, or hosts) the ranks are, as every rank told at connect(); one
+  // node of one rank for a world made by solo().
+  const NodeLayout& node_layout() const;
   const std::string& backend() const;  // "nccl" or "gloo"
   // The backend library's version where it tells ("2.27.5" for NCCL), else "".
   std::string backend_version() const;

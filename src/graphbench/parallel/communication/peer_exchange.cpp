@@ -154,6 +154,7 @@ std::atomic<std::uint64_t> exchanges_opened{0};
 }  // namespace
 
 bool peer_exchange_possible(Communicator& comm) {
+  if (!comm.node_layout().one_node()) return false;  // the same layout on every rank: no rank asks
   const at::Device device = comm.device();
   const bool usable = peer_exchange_unavailable(device).empty();
   const std::vector<std::string> places =

@@ -66,6 +66,10 @@ std::optional<RankEnv> read_rank_env(const EnvLookup& env) {
     r.master_addr = *addr;
   }
   r.master_port = optional_int(env, "MASTER_PORT", r.master_port, 1, 65535, "in [1, 65535]");
+  if (env("GROUP_RANK")) {
+    r.node_rank = optional_int(env, "GROUP_RANK", 0, 0, r.world_size - 1,
+                               fmt::format("in [0, {}) (WORLD_SIZE {})", r.world_size, r.world_size));
+  }
   const auto agent = env("TORCHELASTIC_USE_AGENT_STORE");
   r.agent_store = agent && (*agent == "True" || *agent == "true" || *agent == "1");
   if (r.agent_store) {

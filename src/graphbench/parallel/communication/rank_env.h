@@ -4,6 +4,7 @@
 //   LOCAL_RANK               its index on this host: the GPU it uses (default: RANK)
 //   LOCAL_WORLD_SIZE         ranks on this host (default: WORLD_SIZE)
 //   MASTER_ADDR, MASTER_PORT where rank 0 hosts the rendezvous store (default 127.0.0.1:29500)
+//   GROUP_RANK               torchrun's node rank: which agent started this rank (node_layout.h)
 // torchrun hosts that store itself and says so with TORCHELASTIC_USE_AGENT_STORE=True; every rank
 // is then a client, under the key prefix torchrun uses (/worker/attempt_<restart count>).
 #pragma once
@@ -23,6 +24,7 @@ struct RankEnv {
   int master_port = 29500;
   bool agent_store = false;  // torchrun's agent hosts the store: no rank is its server
   std::string store_prefix;  // key prefix inside that store ("" for our own store)
+  std::optional<int> node_rank;  // GROUP_RANK: torchrun's node; none outside torchrun
 
   // "rank 1 of 2 (local rank 1), store 127.0.0.1:29500"
   std::string describe() const;

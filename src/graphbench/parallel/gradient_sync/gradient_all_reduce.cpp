@@ -91,7 +91,9 @@ std::string resolve_transport(const GradientSyncSpec& spec, Communicator& commun
   // whole (the MNIST step's one bucket) is summed sooner by NCCL. Only two ranks: with more,
   // each rank copies its buckets to every other (N - 1 times a bucket out of each GPU, against
   // about twice a bucket for NCCL's ring), not measured to pay.
-  if (spec.chunk_mb <= 0.0 || !spec.overlap || communicator.world_size() != 2 || communicator.is_solo()) {
+  // Never across nodes: the copy engines and peer access reach the GPUs of one node only.
+  if (spec.chunk_mb <= 0.0 || !spec.overlap || communicator.world_size() != 2 || communicator.is_solo() ||
+      !communicator.node_layout().one_node()) {
     return "collective";
   }
   return peer_exchange_possible(communicator) ? "copy-engine" : "collective";

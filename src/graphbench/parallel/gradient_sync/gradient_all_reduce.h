@@ -34,7 +34,7 @@ struct GradientAverageOptions {
 GradientAverageOptions average_options(const GradientSyncSpec& spec);
 
 // "grad_transport" as it runs among `communicator`'s ranks: "auto" is "copy-engine" for two ranks
-// whose GPUs reach each other on one host, in a step with gradient chunks and the overlap on (where
+// whose GPUs reach each other on one node (never across nodes: node_layout.h), in a step with gradient chunks and the overlap on (where
 // the copies were measured to run beside the chunks' products: docs/distributed.md), else
 // "collective"; any other value as it is. Collective where "auto" needs to ask the ranks (every
 // rank, in the same order).

@@ -227,6 +227,13 @@ std::vector<ValueId> step_gradients(Builder& b, ValueId loss, const std::vector<
                                     const DataParallelSetup& setup) {
   if (!setup.communicator) return ops::backward(b, loss, params);
   if (setup.gradient_sync.transport == "copy-engine" && setup.communicator->world_size() > 1) {
+    const NodeLayout& layout = setup.communicator->node_layout();
+    if (!layout.one_node()) {
+      throw EngineError(fmt::format("grad_transport copy-engine: the ranks are on {}, and the copy engines and peer "
+                                    "access reach the GPUs of one node only; use \"collective\" or \"auto\" "
+                                    "(docs/distributed.md)",
+                                    layout.describe()));
+    }
     const std::string why = peer_exchange_unavailable(setup.communicator->device());
     if (!why.empty()) throw EngineError("grad_transport copy-engine: " + why);
   }

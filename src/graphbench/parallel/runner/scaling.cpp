@@ -174,6 +174,13 @@ DataParallelFigures world_figures(const Communicator& communicator) {
   d.backend = communicator.backend();
   d.backend_version = communicator.backend_version();
   d.backend_settings = communication_settings(current_environment(), d.backend);
+  const NodeLayout& layout = communicator.node_layout();
+  d.nodes = layout.nodes;
+  d.hosts = layout.hosts;
+  d.ranks_per_node = layout.ranks_per_node;
+  const TransportReport transport = derive_transport(d.backend, layout, *d.backend_settings);
+  d.transport = transport.transport;
+  d.transport_basis = transport.basis;
   return d;
 }
 
