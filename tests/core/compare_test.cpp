@@ -752,14 +752,7 @@ ResultRecord processes(const std::string& case_name, const std::string& variant,
   return graphbench::testing::merged_record(case_name, variant, medians, speedups);
 }
 
-RunReport report_of(std::vector<ResultRecord> records) {
-  RunReport report;
-  report.environment.suite = "ci";
-  report.environment.device = "cuda";
-  report.environment.gpu_name = "NVIDIA H200";
-  report.records = std::move(records);
-  return report;
-}
+RunReport report_of(std::vector<ResultRecord> records) { return graphbench::testing::ci_report(std::move(records)); }
 
 }  // namespace
 

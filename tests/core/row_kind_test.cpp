@@ -48,14 +48,7 @@ ResultRecord profiled(const std::string& case_name, const std::string& variant, 
   return r;
 }
 
-RunReport report_of(std::vector<ResultRecord> records) {
-  RunReport report;
-  report.environment.suite = "ci";
-  report.environment.device = "cuda";
-  report.environment.gpu_name = "NVIDIA H200";
-  report.records = std::move(records);
-  return report;
-}
+RunReport report_of(std::vector<ResultRecord> records) { return graphbench::testing::ci_report(std::move(records)); }
 
 std::vector<double> scaled(const std::vector<double>& values, double factor) {
   std::vector<double> out;

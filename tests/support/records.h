@@ -53,4 +53,14 @@ inline ResultRecord merged_record(const std::string& case_name, const std::strin
   return r;
 }
 
+// A run of the ci suite on one H200 holding `records`.
+inline RunReport ci_report(std::vector<ResultRecord> records) {
+  RunReport report;
+  report.environment.suite = "ci";
+  report.environment.device = "cuda";
+  report.environment.gpu_name = "NVIDIA H200";
+  report.records = std::move(records);
+  return report;
+}
+
 }  // namespace graphbench::testing
