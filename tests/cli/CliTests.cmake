@@ -110,7 +110,7 @@ add_test(NAME "cli: configs/sweeps.json without its model files names the script
                  sh ${GB} ${OUT_DIR}/sweeps-missing ${PROJECT_SOURCE_DIR}/configs/sweeps.json)
 add_test(NAME "cli: configs/sweep-gelu.json runs as shipped on the CPU"
          COMMAND ${EXPECT} 0 "\\| gelu\\[batch=2\\] +\\| static +\\|" --
-                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 0.5
+                 ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 3
                  --min-samples 3 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
 
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
