@@ -24,6 +24,10 @@
 #             default 8: fc1.weight's gradient computed and all-reduced in four row chunks) at
 #             N=1 and N=2, in results/ddp-chunks-n1 and -n2, and its table, beside the ddp
 #             stage's (unchunked) one
+#   ddp-four  four GPUs: configs/ddp.json's timed cases at N=1 and N=4 as configured (auto: NCCL at
+#             four ranks), with the levers at N=4 (--grad-transport copy-engine with 8 MiB chunks,
+#             --grad-dtype bfloat16), and PyTorch's DDP at N=4 in the same call; results in
+#             results/ddp-four/ with their tables
 #   ddp-python  PyTorch's own DistributedDataParallel on configs/ddp.json's Linear+Dropout steps,
 #             eager and in torch.cuda.graph, at N=1 and N=2 (scripts/python_ddp_baseline.py), in
 #             results/python-ddp.json and .md; beside the ddp stage's N=2 figures when it ran first
@@ -117,6 +121,24 @@ stage_ddp_python() {
   [[ -f $OUT/results/ddp-n2/results.json ]] && gb_n2=(--graphbench "$OUT/results/ddp-n2/results.json")
   run ddp-python "${PYTHON:-python3}" scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 "${gb_n2[@]}" \
     -o "$OUT/results/python-ddp.json" || status=1
+}
+
+stage_ddp_four() {
+  nvlink_multicast_off
+  local dest=$OUT/results/ddp-four
+  read -r -a ddp_args <<< "${DDP_ARGS:---max-time 3 --variants eager,graph}"
+  run four-n1 "$gb" run --config configs/ddp.json --nproc 1 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" -o "$dest/n1" || status=1
+  run four-n4 "$gb" run --config configs/ddp.json --nproc 4 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" -o "$dest/n4" || status=1
+  run four-n4-ce "$gb" run --config configs/ddp.json --nproc 4 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
+    --grad-transport copy-engine --grad-chunk-mb 8 -o "$dest/n4-copy-engine" || status=1
+  run four-n4-bf16 "$gb" run --config configs/ddp.json --nproc 4 "${ddp_args[@]}" --cases "$DDP_BENCHMARKS" \
+    --grad-dtype bfloat16 -o "$dest/n4-bf16" || status=1
+  for v in n4 n4-copy-engine n4-bf16; do
+    run "four-table-$v" python3 scripts/ddp_table.py "$dest/$v/results.json" --n1 "$dest/n1/results.json" --title "N=4: $v" || status=1
+    cp "$OUT/logs/four-table-$v.log" "$dest/table-$v.md" 2>/dev/null || true
+  done
+  run four-python "${PYTHON:-python3}" scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 4 \
+    --graphbench "$dest/n4/results.json" -o "$dest/python-ddp.json" || status=1
 }
 
 # two-node: configs/ddp.json's steps as two torchrun nodes of one GPU each on this two-GPU host

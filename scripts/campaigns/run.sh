@@ -10,7 +10,7 @@
 # models.sh (models-export wait-export models decode-export decode train-pt2 own-code
 # mobilenet-adam sweep-export sweeps vit-pt trace decode-llama-pt cache-state), scopes.sh
 # (scopes-export scopes scopes-inductor-export scopes-inductor scopes-inductor-python aoti-probe), serving.sh (serving-export serving-llama serving-reexport
-# serving-weights-apart), ddp.sh (ddp ddp-bf16 ddp-trace ddp-copy-engine ddp-chunks ddp-python),
+# serving-weights-apart), ddp.sh (ddp ddp-bf16 ddp-trace ddp-copy-engine ddp-chunks ddp-four ddp-python two-node),
 # control-flow.sh (control-flow), conditional.sh (conditional-nodes).
 # A stage started in the background (NAME-export) is waited for by the stage that needs it, in the
 # same call. Logs and results as scripts/gpu-check.sh writes them ($OUT, gpu-results.tgz).
