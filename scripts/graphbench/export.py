@@ -576,6 +576,17 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, on
     return pieces, split.outputs
 
 
+def export_at_branches(case, scope, whole_file, device, tolerances, suite_dir, command):
+    """--scope auto on an inference model whose own forward branches on a value it computed: the cases
+    of its pieces between the branches (branch_export.py), or None for every other model."""
+    if case.mode == "train" or not any(s.kind == "auto" for s in scope):
+        return None
+    from . import branch_export
+
+    rtol, atol = default_tolerance(case, tolerances)
+    return branch_export.export_branches(case, whole_file, device, rtol, atol, suite_dir, command)
+
+
 def made_by_arguments(argv):
     """The arguments that decide what the files are: without --dry-run and the suite's description."""
     out = []
@@ -634,6 +645,10 @@ def main(argv):
             entry = suite_case(case, fmt, os.path.abspath(path), suite_dir, command, tolerances)
             if args.scope is not None:
                 try:
+                    branched = export_at_branches(case, args.scope, path, device, tolerances, suite_dir, command)
+                    if branched is not None:
+                        entries.extend(branched)
+                        continue
                     pieces, outputs = export_pieces(case, args.scope, path, device, tolerances,
                                                     dict(args.inductor_config) if compiled_pieces else None,
                                                     args.pieces_package == "one")

@@ -185,10 +185,11 @@ def op_name(node):
     return ""
 
 
-def trace(model, input_count=None):
+def trace(model, input_count=None, decide=None):
     """The model as a torch.fx GraphModule whose nodes know their module stack (meta "gb_stack":
     [(path, class name), ...] from the outermost module in); a forward(*args) is traced with
-    `input_count` named arguments."""
+    `input_count` named arguments. `decide(proxy)`, where given, answers each Python branch on a
+    traced value (branches.py forces each outcome in turn); without it such a branch fails the trace."""
     import torch.fx as fx
 
     class PathTracer(fx.Tracer):
@@ -210,6 +211,9 @@ def trace(model, input_count=None):
             node = super().create_node(*args, **kwargs)
             node.meta["gb_stack"] = list(self.stack)
             return node
+
+        def to_bool(self, obj):
+            return decide(obj) if decide is not None else super().to_bool(obj)
 
     tracer = PathTracer()
     with _unpacking_fixed(), _named_arguments(model, input_count):

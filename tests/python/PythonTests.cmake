@@ -59,10 +59,16 @@ graphbench_torch_check("python: pieces: models split by scope with PyTorch, wire
 # with PyTorch 2.4 or later where this Python has it (skipped without): examples/padded_tokens.py (a
 # boolean mask and an item assignment) and examples/gated_layers.py (a branch on .item() in a
 # submodule) exported with --scope auto, their eager pieces tagged with the reason, the gated chain
-# and whole file running both branches; a branch in the model's own forward refused naming the line;
+# and whole file running both branches; a branch on a tensor in the model's own forward refused naming the line;
 # graphbench runs both swept over full and auto, eager and static, validated.
 graphbench_torch_check("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
                        check_dynamo_pieces_torch.py dynamo-pieces-torch 300)
+# A model whose own forward branches on a value it read, split at its branches (scripts/graphbench/
+# branches.py), with PyTorch where this Python has it (skipped without): examples/early_exit.py and an
+# if/else exported with --scope auto, their trees of decisions and pieces, a loop on the data refused,
+# and graphbench running the early exit's cases (eager on every outcome; the graphs skipped on the CPU).
+graphbench_torch_check("python: branches: a model's own branches split into a tree of pieces, run on the CPU"
+                       check_branches_torch.py branches-torch 300)
 # What cannot be captured (scripts/graphbench/capture_probe.py, pieces.py's list), with PyTorch 2.4
 # or later where this Python has it (skipped without): graphbench's list names torch.unique, nonzero,
 # masked_select, repeat_interleave without output_size, a boolean mask, .tolist() and .item() (not

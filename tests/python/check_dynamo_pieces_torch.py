@@ -26,7 +26,7 @@ from check_support import (package_on_path, SKIP, check, export, finish, has_tor
 
 PADDED = "py:examples/padded_tokens.py:make_model"
 GATED = "py:examples/gated_layers.py:make_model"
-ROOT = "py:tests/cli/pieces/root_branch.py:make_model"
+ROOT = "py:tests/cli/pieces/tensor_branch.py:make_model"
 
 
 def check_tags(suite):
@@ -157,7 +157,7 @@ def main(source_dir, work_dir, graphbench):
               f"export of {model} --scope auto: exit {run.returncode}, {run.stderr[-3000:]}")
     run = export(source_dir, ROOT, "--scope", "auto", "--device", "cpu", "-o", os.path.join(work_dir, "root"))
     check(run.returncode == 2 and "torch.compile breaks the graph in the model's own forward at "
-          "tests/cli/pieces/root_branch.py:17 `if x.sum().item() > 0:`" in run.stderr,
+          "tests/cli/pieces/tensor_branch.py:18 `if x.sum() > 0:`" in run.stderr,
           f"a branch in the model's own forward: exit {run.returncode}, {run.stderr[-2000:]}")
     print(f"check_dynamo_pieces_torch.py: exports in {time.monotonic() - started:.1f} s")
 

@@ -1,6 +1,6 @@
-"""A model whose own forward branches on a tensor's value (tests/python/check_dynamo_pieces_torch.py):
-torch.fx cannot trace it, and torch.compile breaks its graph in the model's own forward, where no
-piece can be cut around the branch: export_model.py --scope refuses it naming the line."""
+"""A model whose own forward branches on a value it read (`if x.sum().item() > 0:`), an if/else whose
+two ways go on to the same layer: export_model.py --scope auto splits it at the branch into a tree of
+pieces (tests/python/check_branches_torch.py)."""
 
 import torch
 from torch import nn

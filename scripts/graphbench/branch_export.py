@@ -1,0 +1,119 @@
+"""`export_model.py --scope auto` on a model whose own forward branches on a value it computed:
+its pieces between the branches as TorchScript files and a suite case of workload
+torchscript_branches (branches.py splits; docs/control-flow.md says what graphbench runs).
+
+Every path through the branches is checked before the case is written: the pieces run along it
+(each branch forced that way) against the path's own trace, and the pieces with the host deciding
+against the model itself on its example inputs. A difference is an error and nothing is written.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from . import branches, suites
+from .models import zoo as model_zoo
+from .output_match import outputs_match
+from .pieces import largest_difference
+
+PROG = "export_model.py"
+
+
+def piece_file(whole_file, k):
+    """<stem>.branches.piece<k>.pt beside the whole model's <stem>.pt."""
+    stem = str(whole_file)[:-len(".pt")] if str(whole_file).endswith(".pt") else str(whole_file)
+    return Path(f"{stem}.branches.piece{k}.pt")
+
+
+def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):
+    """The suite's cases of the model split at its own forward's branches (on its example inputs, and
+    with every branch forced each way), or None where its forward has none (the other splitters then try). Raises BadScope (bad input) or RuntimeError (a check
+    that failed)."""
+    import torch
+
+    model = model_zoo.build_model(case, device).to(device).eval()
+    inputs = model_zoo.make_inputs(case, device)
+    with torch.no_grad():
+        split = branches.split(model, inputs, case.model)
+        if split is None:
+            return None
+        lines = branches.describe(split.control)
+        print(f"{PROG}: torch.compile breaks the graph at the model's own branches; split there into "
+              f"{len(split.pieces)} pieces and {len(split.paths)} paths:\n  " + "\n  ".join(lines), file=sys.stderr)
+        traced, files = _trace_pieces(case, split, inputs, whole_file)
+        calls = [(traced[k], p.inputs) for k, p in enumerate(split.pieces)]
+        for path in split.paths:
+            got, _ = branches.run_tree(split.control, calls, inputs, force=list(path.outcomes))
+            _check(got, model_zoo.flat_tensors(path.gm(*inputs)), rtol, atol,
+                   f"the pieces along path {_outcomes(path.outcomes)} differ from that path's trace")
+        got, taken = branches.run_tree(split.control, calls, inputs)
+        _check(got, model_zoo.flat_tensors(model(*inputs)), rtol, atol,
+               "the pieces, the host deciding, differ from the model")
+    print(f"{PROG}: every path's pieces equal its trace; on the example inputs the host takes "
+          f"{_outcomes(taken)} and the pieces equal the model", file=sys.stderr)
+    entry = {"name": f"{case.stem()}-pt-branches", "workload": "torchscript_branches",
+             "description": f"made by: {command}", "inputs": case.inputs(),
+             "pieces": [{"path": os.path.relpath(files[k], suite_dir), "inputs": p.inputs, "outputs": p.outputs,
+                         **p.tag} for k, p in enumerate(split.pieces)],
+             "control": split.control, "variants": VARIANTS}
+    if case.dtype != "float32":
+        entry["dtype"] = case.dtype
+    return [entry] + _forced(entry, split.control)
+
+
+VARIANTS = ["eager", "graph", "conditional", "conditional:replay"]
+
+
+def _forced(entry, control):
+    """Beside the case on its example inputs, one case per way that every branch can be forced (each
+    decision's `than` replaced by the case's threshold): "-then" takes every branch's then, "-else"
+    every else. None where the branches compare both ways (no one threshold forces them alike)."""
+    compares = set()
+
+    def walk(node):
+        if "decide" in node:
+            compares.add(node["decide"]["compare"])
+            walk(node["decide"]["then"])
+            walk(node["decide"]["else"])
+
+    walk(control)
+    up = compares <= {">", ">="}
+    if not up and not compares <= {"<", "<="}:
+        return []
+    return [{**entry, "name": f"{entry['name']}-{way}", "threshold": limit if up else -limit,
+             "description": f"{entry['description']}; every branch forced to {way} (threshold {limit if up else -limit:g})"}
+            for way, limit in (("then", -1e30), ("else", 1e30))]
+
+
+def _trace_pieces(case, split, inputs, whole_file):
+    """Each piece traced as TorchScript on the arguments it gets on the first path through it."""
+    import torch
+
+    traced, files = {}, {}
+
+    def tracing(k, piece):
+        def call(*args):
+            if k not in traced:
+                files[k] = piece_file(whole_file, k)
+                traced[k] = torch.jit.trace(piece.module, tuple(args), check_trace=False, strict=False)
+                torch.jit.save(traced[k], str(files[k]))
+                suites.write_manifest(files[k], {**case.to_json(), "scope": "branches", "piece": k})
+            return traced[k](*args)
+        return call
+
+    calls = [(tracing(k, p), p.inputs) for k, p in enumerate(split.pieces)]
+    for path in split.paths:
+        branches.run_tree(split.control, calls, inputs, force=list(path.outcomes))
+    return [traced[k] for k in range(len(split.pieces))], [files[k].resolve() for k in range(len(split.pieces))]
+
+
+def _check(got, expected, rtol, atol, what):
+    got, expected = [t.detach() for t in got], [t.detach() for t in expected]
+    if len(got) != len(expected) or any(a.shape != b.shape or not outputs_match(b, a, rtol, atol)
+                                        for a, b in zip(got, expected)):
+        raise RuntimeError(f"{what} (largest difference {largest_difference(got, expected):.3g}, rtol {rtol}, "
+                           f"atol {atol})")
+
+
+def _outcomes(outcomes):
+    return "(" + ", ".join("then" if o else "else" for o in outcomes) + ")" if outcomes else "(no branch)"
