@@ -51,3 +51,8 @@ def make_model(batch=8, scale=1.0):
     torch.manual_seed(0)
     model = EarlyExit().eval()
     return {"model": model, "inputs": (scale * torch.randn(batch, WIDTH),)}
+
+
+def make_model_exits_first(batch=8):
+    """The same model on inputs at scale 10: the first head is sure, the forward stops after one block."""
+    return make_model(batch, scale=10.0)

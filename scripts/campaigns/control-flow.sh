@@ -7,9 +7,8 @@
 #             --device); examples/unique_tower.py and examples/padded_tokens.py exported with
 #             --scope auto (split where the device says) and run by graphbench with no flag of
 #             their own (each suite runs full beside auto), Python's figures beside them;
-#             examples/early_exit.py: its --scope auto refusal naming torch.compile's graph
-#             break, and Python's figures of the whole model (eager, reduce-overhead; its
-#             default inputs, scale 1: all six blocks run). Into results/control-flow (one folder
+#             examples/early_exit.py: Python's figures of the whole model (eager,
+#             reduce-overhead; its default inputs, scale 1: all six blocks run). Into results/control-flow (one folder
 #             per model: results.json, exported-suite.json, python-baseline.json; the logs in
 #             $OUT/logs/control-flow-*.log). About 5 minutes on an H200.
 
@@ -33,10 +32,30 @@ stage_control_flow() {
       --graphbench "$dir/$name/results.json" "${python_args[@]}" -o "$dir/$name/python-baseline.json" || status=1
   done
   mkdir -p "$dir/early_exit"
-  # Refused (exit 2) naming the break: the run records it, the stage does not fail on it.
-  "$py" scripts/export_model.py py:examples/early_exit.py:make_model --batch 8 --scope auto \
-    -o "$models/early_exit" > "$dir/early_exit/export-scope-auto.log" 2>&1
-  echo "exit $?" >> "$dir/early_exit/export-scope-auto.log"
   run control-flow-python-early_exit "$py" scripts/python_baseline.py py:examples/early_exit.py:make_model \
     --batch 8 "${python_args[@]}" -o "$dir/early_exit/python-baseline.json" || status=1
+}
+
+# branches  examples/early_exit.py split at its own forward's branches (export_model.py --scope auto):
+#           on its default inputs (every block runs) and at scale 10 (make_model_exits_first: the
+#           first head decides), each with its cases forcing every branch each way; graphbench runs
+#           eager, graph (broken at each branch) and conditional (one graph); Python's pieces eager
+#           and with make_graphed_callables (python_branches_baseline.py), and the whole model's
+#           eager and reduce-overhead (python_baseline.py) at both scales. Into results/branches.
+stage_branches() {
+  py=${PYTHON:-python3}
+  local dir="$OUT/results/branches" models=models/branches callable
+  mkdir -p "$dir" "$models"
+  for callable in make_model make_model_exits_first; do
+    run "branches-export-$callable" "$py" scripts/export_model.py "py:examples/early_exit.py:$callable" --batch 8 \
+      --scope auto -o "$models" --append || status=1
+    cp "$OUT/logs/branches-export-$callable.log" "$dir/export-$callable.log" 2>/dev/null
+    run "branches-python-model-$callable" "$py" scripts/python_baseline.py "py:examples/early_exit.py:$callable" \
+      --batch 8 -o "$dir/python-model-$callable.json" || status=1
+  done
+  cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
+  run branches "$gb" run --config "$models/suite.json" -o "$dir/graphbench" || status=1
+  run branches-python "$py" scripts/python_branches_baseline.py --suite "$models/suite.json" \
+    --graphbench "$dir/graphbench/results.json" -o "$dir/python-pieces.json" || status=1
+  cp "$OUT/logs/branches-python.log" "$dir/python-pieces.md" 2>/dev/null
 }

@@ -11,7 +11,7 @@
 # mobilenet-adam sweep-export sweeps vit-pt trace decode-llama-pt cache-state), scopes.sh
 # (scopes-export scopes scopes-inductor-export scopes-inductor scopes-inductor-python aoti-probe), serving.sh (serving-export serving-llama serving-reexport
 # serving-weights-apart), ddp.sh (ddp ddp-bf16 ddp-trace ddp-copy-engine ddp-chunks ddp-four ddp-python two-node),
-# control-flow.sh (control-flow), conditional.sh (conditional-nodes).
+# control-flow.sh (control-flow branches), conditional.sh (conditional-nodes).
 # A stage started in the background (NAME-export) is waited for by the stage that needs it, in the
 # same call. Logs and results as scripts/gpu-check.sh writes them ($OUT, gpu-results.tgz).
 # Exit codes: 0 every stage passed, 1 one failed, 2 an unknown stage.

@@ -1,0 +1,122 @@
+"""Python PyTorch at a model split at its own branches (workload torchscript_branches: export_model.py
+--scope auto, docs/control-flow.md): the same piece files and tree of decisions as graphbench runs,
+to put beside its eager, graph and conditional figures.
+
+    python3 scripts/python_branches_baseline.py --suite models/suite.json [--graphbench results.json] -o FILE
+
+Per case of the suite (its `threshold`, where given, replaces every decision's number, as graphbench does):
+    eager                   the pieces (TorchScript) called in turn, the host reading each decision's value
+    make_graphed_callables  each piece graphed with torch.cuda.make_graphed_callables, the host reading
+                            each decision's value between them (Python's form of graphbench's `graph`)
+(torch.compile's reduce-overhead of the model itself: scripts/python_baseline.py on the model.)
+Every variant's outputs and outcomes are checked against eager's before it is timed. Output: JSON
+(one entry per case and variant: median_us, the outcomes taken) and a Markdown table on standard
+output. Exit codes: 0 written, 1 no CUDA device, 2 bad input.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from .. import suites
+from ..branches import run_tree
+from ..errors import EXIT_BAD_INPUT
+from .timing import time_median_us
+
+PROG = "python_branches_baseline.py"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    p.add_argument("--suite", required=True, help="a suite file with torchscript_branches cases")
+    p.add_argument("--graphbench", help="graphbench's results.json of the same suite, for the table")
+    p.add_argument("-o", "--output", required=True, help="the JSON file to write (whole or not at all)")
+    p.add_argument("--samples", type=int, default=30)
+    p.add_argument("--min-sample-ms", type=float, default=1.0)
+    p.add_argument("--warmup", type=int, default=10)
+    return p.parse_args(argv)
+
+
+def forced(control, threshold):
+    """The tree with every decision's number replaced by `threshold` (None: as it is)."""
+    if threshold is None or "decide" not in control:
+        return control
+    d = control["decide"]
+    return {**control, "decide": {**d, "than": threshold, "then": forced(d["then"], threshold),
+                                  "else": forced(d["else"], threshold)}}
+
+
+def case_figures(case, suite_dir, options):
+    import torch
+
+    inputs = [torch.randn(i["shape"], device="cuda") for i in case["inputs"]]
+    modules = [torch.jit.load(os.path.join(suite_dir, p["path"]), map_location="cuda") for p in case["pieces"]]
+    control = forced(case["control"], case.get("threshold"))
+    eager_calls = [(m, p["inputs"]) for m, p in zip(modules, case["pieces"])]
+    with torch.no_grad():
+        expected, taken = run_tree(control, eager_calls, inputs)
+    # Each piece graphed on the arguments it gets on the path the inputs take (every piece on it).
+    graphed, on_path = list(eager_calls), []
+
+    def recording(k):
+        def call(*args):
+            on_path.append((k, args))
+            return modules[k](*args)
+        return call
+
+    with torch.no_grad():
+        run_tree(control, [(recording(k), p["inputs"]) for k, p in enumerate(case["pieces"])], inputs)
+    for k, args in on_path:
+        graphed[k] = (torch.cuda.make_graphed_callables(modules[k], tuple(a.detach() for a in args)),
+                      case["pieces"][k]["inputs"])
+    figures = {}
+    for name, calls in (("eager", eager_calls), ("make_graphed_callables", graphed)):
+        with torch.no_grad():
+            got, path = run_tree(control, calls, inputs)
+            if path != taken or any(not torch.allclose(a, b, rtol=1e-3, atol=1e-4) for a, b in zip(got, expected)):
+                figures[name] = {"error": f"differs from eager (outcomes {path} against {taken})"}
+                continue
+            figures[name] = {**time_median_us(lambda: run_tree(control, calls, inputs), options), "outcomes": path}
+            figures[name].pop("samples_us", None)
+    return figures
+
+
+def graphbench_medians(path):
+    if not path:
+        return {}
+    records = suites.read_results(path)["records"]
+    return {(r["case"], r["variant"]): r.get("median_us") for r in records if r.get("status") == "ok"}
+
+
+def main(argv):
+    options = parse_args(argv)
+    import torch
+
+    if not torch.cuda.is_available():
+        print(f"{PROG}: no CUDA device", file=sys.stderr)
+        return 1
+    try:
+        with open(options.suite, encoding="utf-8") as f:
+            cases = [c for c in json.load(f)["cases"] if c.get("workload") == "torchscript_branches"]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"{PROG}: error: {options.suite}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not cases:
+        print(f"{PROG}: error: {options.suite}: no case of workload torchscript_branches", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    suite_dir = os.path.dirname(os.path.abspath(options.suite))
+    out = {"environment": {"torch": torch.__version__, "device": torch.cuda.get_device_name()},
+           "cases": {c["name"]: case_figures(c, suite_dir, options) for c in cases}}
+    theirs = graphbench_medians(options.graphbench)
+    print("| case | outcomes | Python eager (us) | make_graphed_callables (us) | graphbench eager | graph | conditional |")
+    print("|---|---|--:|--:|--:|--:|--:|")
+    for name, figures in out["cases"].items():
+        ours = [theirs.get((name, v)) for v in ("eager", "graph", "conditional")]
+        cells = [f"{figures[v]['median_us']:.1f}" if "median_us" in figures[v] else figures[v]["error"]
+                 for v in ("eager", "make_graphed_callables")]
+        outcomes = figures["eager"].get("outcomes", [])
+        print(f"| {name} | {' '.join('T' if o else 'F' for o in outcomes)} | {cells[0]} | {cells[1]} | " +
+              " | ".join(f"{x:.1f}" if x is not None else "-" for x in ours) + " |")
+    suites.write_json(options.output, out)
+    return 0
