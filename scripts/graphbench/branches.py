@@ -20,8 +20,8 @@ import inspect
 import operator
 from dataclasses import dataclass, field
 
-from .pieces import BadScope, Piece, _is_tensor, _is_tensors, _tag, record_values, repeated_blocks, trace, \
-    uncapturable
+from .pieces import BadScope, Piece, _flatten_nodes as _flat, _is_tensor, _is_tensors, _tag, record_values, \
+    repeated_blocks, trace, uncapturable
 
 MAX_PATHS = 64  # paths through the branches traced before the model is refused
 MAX_DECISIONS = 32  # branches on one path: past it, a loop the data end (`while x.item() > t`) is refused
@@ -127,14 +127,6 @@ def _decision(node, line, model_name):
 
 def _is_item(arg):
     return getattr(arg, "op", None) == "call_method" and arg.target == "item"
-
-
-def _flat(arg):
-    if isinstance(arg, (tuple, list)):
-        return [n for a in arg for n in _flat(a)]
-    if isinstance(arg, dict):
-        return [n for a in arg.values() for n in _flat(a)]
-    return [arg] if hasattr(arg, "op") else []
 
 
 # ---- pieces ----
