@@ -3,7 +3,7 @@
 # 127.0.0.1 (RDZV: c10d or static), run SUITE data-parallel over Gloo as users run it on two hosts
 # (docs/distributed.md, "Several hosts"); rank 0's results.json must then name 2 nodes of NPROC
 # ranks, the Gloo transport and params identical on every rank (check_results.py CHECK...).
-# Exit 77, a skip, where there is no Gloo or PYTHON has no torch.distributed with Gloo.
+# Exit 77, a skip, where there is no Gloo or no torch.distributed with Gloo (PYTHON's, else Debian's).
 #   torchrun_two_nodes.sh PYTHON GRAPHBENCH SUITE OUT_DIR RDZV NPROC [CHECK...] -- [GRAPHBENCH RUN ARGS...]
 set -u
 python=$1 gb=$2 suite=$3 out=$4 rdzv=$5 nproc=$6
@@ -12,10 +12,16 @@ checks=()
 while [[ $# -gt 0 && $1 != "--" ]]; do checks+=("$1"); shift; done
 shift
 if [[ -n ${GRAPHBENCH_NO_GLOO:-} ]]; then echo "skipped: $GRAPHBENCH_NO_GLOO"; exit 77; fi
-torch=$("$python" -c 'import torch, torch.distributed as d; assert d.is_available() and d.is_gloo_available(); print(torch.__version__)' 2>/dev/null) || {
-  echo "skipped: $python has no torch.distributed with Gloo, so no torchrun to test with (Debian: apt-get install python3-torch)"
+# PYTHON, else Debian's (python3-torch), which a Python first on the path may hide.
+torch=""
+for candidate in "$python" /usr/bin/python3; do
+  torch=$("$candidate" -c 'import torch, torch.distributed as d; assert d.is_gloo_available(); print(torch.__version__)' 2>/dev/null) &&
+    python=$candidate && break
+done
+if [[ -z $torch ]]; then
+  echo "skipped: neither $python nor /usr/bin/python3 has torch.distributed with Gloo, so no torchrun to test with (Debian: apt-get install python3-torch)"
   exit 77
-}
+fi
 libtorch=$("$gb" --version | sed -n 's/.*(LibTorch \([0-9]*\.[0-9]*\).*/\1/p')
 if [[ $(cut -d. -f1,2 <<<"$torch") != "$libtorch" ]]; then
   # torchrun's agent store may not understand this LibTorch's store client: rank 0 hosts the store.
