@@ -97,7 +97,7 @@ void join(c10d::Store& store, const RankEnv& env, std::chrono::milliseconds time
     while (joined < env.world_size && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       joined = store.add("joined", 0);
-      heartbeat();  // the store answered: the rendezvous's watchdog waits on
+      heartbeat();  // the store answered: progress, for the rendezvous's watchdog
     }
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rendezvous: {} lost the store at {}:{}: {}{}", env.describe(), env.master_addr,
