@@ -91,7 +91,13 @@ int run_as_rank(const RunOptions& o, const parallel::RankEnv& rank, const std::s
     run.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank.local_rank));
     run.context.device = run.device;
   }
-  const auto communicator = parallel::Communicator::connect(rank, run.device, timeout);
+  // LibTorch 1.13's store client waits for an answer without a bound: a watchdog bounds the rendezvous,
+  // with a margin over its own timeouts so that theirs say what happened where they can.
+  const auto communicator = [&] {
+    parallel::ProgressWatchdog watchdog(timeout + std::chrono::seconds(5), rank.describe(),
+                                        "the rendezvous store did not answer" + rank.store_hint());
+    return parallel::Communicator::connect(rank, run.device, timeout);
+  }();
   if (o.inject_rank_failure && *o.inject_rank_failure == rank.rank) {
     std::cerr << fmt::format("graphbench: rank {}: --inject-rank-failure: killing this rank\n", rank.rank);
     std::raise(SIGKILL);

@@ -671,12 +671,43 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                    --max-samples 5 --min-time 0.001 --max-time 0.002 --warmup 1 -o ${OUT_DIR}/ddp-limit)
   set_tests_properties("cli: --nproc 2 holds validation to --max-time, the ranks cutting it together" PROPERTIES TIMEOUT 60)
 
+  # A store that never answers (a torchrun agent's store of another LibTorch): LibTorch 1.13's client
+  # waits without a bound, the rendezvous's watchdog ends the rank after --dist-timeout and 5 s.
+  add_test(NAME "cli: a rendezvous store that never answers ends the rank with 1, saying what to do"
+           COMMAND ${EXPECT} 1 "(no progress for [0-9]+ s \\(--dist-timeout\\): the rendezvous store did not answer|could not reach the store).*; torchrun's agent hosts this store.*TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1" --
+                   ${CMAKE_COMMAND} -E env RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 TORCHELASTIC_USE_AGENT_STORE=True
+                   ${Python3_EXECUTABLE} ${CLI_DIR}/silent_store.py ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 1
+                   -o ${OUT_DIR}/ddp-silent-store)
+  set_tests_properties("cli: a rendezvous store that never answers ends the rank with 1, saying what to do" PROPERTIES TIMEOUT 60)
+
   add_test(NAME "cli: a rendezvous that times out ends the rank with 1"
            COMMAND ${EXPECT} 1 "rendezvous timed out after 1 s: 1 of 2 ranks joined at 127.0.0.1:29731" --
                    ${GB} run --config ${DDP_CPU} --device cpu --dist-timeout 1 -o ${OUT_DIR}/ddp-alone)
   set_tests_properties("cli: a rendezvous that times out ends the rank with 1" PROPERTIES TIMEOUT 60
                        ENVIRONMENT "RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;MASTER_PORT=29731")
 endif()
+
+# Two torchrun nodes on this host, as on two hosts: torchrun of GRAPHBENCH_TORCH_PYTHON (Debian's
+# python3-torch, the LibTorch graphbench links, in CI), one c10d rendezvous of two ranks a node and
+# one static rendezvous (torchrun's agent hosts the store) of one. Skipped without Gloo or torchrun.
+set(NO_GLOO "")
+if(NOT GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
+  set(NO_GLOO "GRAPHBENCH_NO_GLOO=this build has no Gloo backend (${GRAPHBENCH_DIST_BACKEND})")
+endif()
+foreach(layout "c10d;2;2+2" "static;1;1+1")
+  list(GET layout 0 rdzv)
+  list(GET layout 1 per_node)
+  list(GET layout 2 ranks)
+  math(EXPR world "2 * ${per_node}")
+  set(name "cli: torchrun: two nodes of ${per_node} rank(s) over Gloo, ${rdzv} rendezvous")
+  add_test(NAME "${name}"
+           COMMAND ${CLI_DIR}/torchrun_two_nodes.sh ${GRAPHBENCH_TORCH_PYTHON} ${GB} ${CLI_DIR}/ddp_cpu.json
+                   ${OUT_DIR}/torchrun-${rdzv} ${rdzv} ${per_node}
+                   dataparallel:ddp-small/eager=${world} dataparallel:ddp-small/static=${world}
+                   nodes:ddp-small/eager=2,${ranks},gloo/tcp nodes:ddp-small/static=2,${ranks},gloo/tcp
+                   -- --dist-timeout 60 ${QUICK})
+  set_tests_properties("${name}" PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS torchrun ENVIRONMENT "${NO_GLOO}")
+endforeach()
 
 add_test(NAME "cli: --grad-bucket-mb 0 is bad input (2)"
          COMMAND ${EXPECT} 2 "--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 \\(e.g. 25\\), got 0" --

@@ -14,6 +14,7 @@ check_results.py RESULTS_JSON CHECK...
                                     (backward), DTYPE float32 or bfloat16, in B buckets
   chunks:CASE/VARIANT=CAP:PARAM=R+R,...  its gradient chunks: the chunk cap in bytes, and each chunked
                                     param with its rows per chunk ("CAP:" alone: none chunked)
+  nodes:CASE/VARIANT=N,R+R,TRANSPORT  its ranks on N nodes of R ranks each (by node), over TRANSPORT
   settings:CASE/VARIANT=NAME=VALUE,-NAME  its data-parallel backend settings hold NAME=VALUE, and no -NAME
   dptrained:CASE/VARIANT=N          a data-parallel training record of N ranks: every rank's median
                                     step, the slowest rank, samples/s, params identical on every rank
@@ -135,6 +136,13 @@ def main():
                 fail(f"{spec}: params identical {d['params_identical']}, error vs one process {d.get('max_error_vs_one_process')}")
             if d["gradient_bytes"] <= 0 or d["buckets"] < 1:
                 fail(f"{spec}: {d['gradient_bytes']} gradient bytes in {d['buckets']} buckets")
+        elif kind == "nodes":
+            spec, expected = arg.split("=")
+            nodes, ranks, transport = expected.split(",")
+            d = record(spec).get("data_parallel") or {}
+            seen = (d.get("nodes"), d.get("ranks_per_node"), d.get("transport"))
+            if seen != (int(nodes), [int(n) for n in ranks.split("+")], transport) or not d.get("transport_basis"):
+                fail(f"{spec}: nodes, ranks per node, transport {seen} ({d.get('transport_basis')}), expected {expected}")
         elif kind == "gradsync":
             spec, expected = arg.split("=")
             how, dtype, buckets = expected.split(",")

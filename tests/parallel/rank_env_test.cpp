@@ -44,6 +44,7 @@ TEST_CASE("torchrun's variables are read as they are set", "[dist]") {
   CHECK(env->master_addr == "node0");
   CHECK(env->master_port == 29400);
   CHECK_FALSE(env->agent_store);
+  CHECK(env->store_hint().empty());
   CHECK(env->describe() == "rank 3 of 8 (local rank 1), store node0:29400");
 }
 
@@ -68,6 +69,7 @@ TEST_CASE("torchrun's agent store: every rank a client under its prefix", "[dist
   REQUIRE(env.has_value());
   CHECK(env->agent_store);
   CHECK(env->store_prefix == "/worker/attempt_2");
+  CHECK(env->store_hint().find("TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1") != std::string::npos);
 }
 
 TEST_CASE("a bad rank variable is named with what was expected", "[dist]") {

@@ -80,9 +80,9 @@ c10::intrusive_ptr<c10d::Store> open_store(const RankEnv& env, std::chrono::mill
   try {
     store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, options);
   } catch (const std::exception& e) {
-    throw DistributedError(fmt::format("rendezvous: rank {} of {} could not {} the store at {}:{} within {}: {}",
+    throw DistributedError(fmt::format("rendezvous: rank {} of {} could not {} the store at {}:{} within {}: {}{}",
                                        env.rank, env.world_size, options.isServer ? "host" : "reach", env.master_addr,
-                                       env.master_port, seconds_text(timeout), e.what()));
+                                       env.master_port, seconds_text(timeout), e.what(), env.store_hint()));
   }
   if (!env.store_prefix.empty()) store = c10::make_intrusive<c10d::PrefixStore>(env.store_prefix, store);
   return c10::make_intrusive<c10d::PrefixStore>("graphbench", store);
@@ -97,10 +97,11 @@ void join(c10d::Store& store, const RankEnv& env, std::chrono::milliseconds time
     while (joined < env.world_size && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       joined = store.add("joined", 0);
+      heartbeat();  // the store answered: progress, for the rendezvous's watchdog
     }
   } catch (const std::exception& e) {
-    throw DistributedError(fmt::format("rendezvous: {} lost the store at {}:{}: {}", env.describe(), env.master_addr,
-                                       env.master_port, e.what()));
+    throw DistributedError(fmt::format("rendezvous: {} lost the store at {}:{}: {}{}", env.describe(), env.master_addr,
+                                       env.master_port, e.what(), env.store_hint()));
   }
   if (joined < env.world_size) {
     throw DistributedError(fmt::format("rendezvous timed out after {}: {} of {} ranks joined at {}:{} ({})",

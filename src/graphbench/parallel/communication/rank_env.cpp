@@ -3,6 +3,7 @@
 #include "graphbench/core/errors.h"
 
 #include <fmt/format.h>
+#include <torch/version.h>
 
 #include <cstdlib>
 
@@ -35,6 +36,16 @@ int optional_int(const EnvLookup& env, const std::string& name, int fallback, in
 std::string RankEnv::describe() const {
   return fmt::format("rank {} of {} (local rank {}), store {}:{}{}", rank, world_size, local_rank, master_addr,
                      master_port, agent_store ? " (torchrun's)" : "");
+}
+
+// A store server of another LibTorch may not understand this one's client: torchrun 2.11's agent
+// store (libuv) fails LibTorch 1.13's requests, or never answers them.
+std::string RankEnv::store_hint() const {
+  if (!agent_store) return "";
+  return fmt::format("; torchrun's agent hosts this store, and the torchrun of another PyTorch than graphbench's "
+                     "LibTorch {} may speak another store protocol: use torchrun of PyTorch {}.{}, or set "
+                     "TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (with --rdzv-backend c10d) so that rank 0 hosts the store",
+                     TORCH_VERSION, TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR);
 }
 
 EnvLookup process_environment() {

@@ -28,6 +28,8 @@ struct RankEnv {
 
   // "rank 1 of 2 (local rank 1), store 127.0.0.1:29500"
   std::string describe() const;
+  // Where torchrun's agent hosts the store, what to do when this rank cannot talk to it ("" otherwise).
+  std::string store_hint() const;
 };
 
 // Reads one environment variable; std::nullopt when unset.

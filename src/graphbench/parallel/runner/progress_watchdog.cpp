@@ -9,8 +9,8 @@
 
 namespace graphbench::parallel {
 
-ProgressWatchdog::ProgressWatchdog(std::chrono::milliseconds timeout, std::string who)
-    : timeout_(timeout), who_(std::move(who)) {
+ProgressWatchdog::ProgressWatchdog(std::chrono::milliseconds timeout, std::string who, std::string waiting)
+    : timeout_(timeout), who_(std::move(who)), waiting_(std::move(waiting)) {
   heartbeat();
   thread_ = std::thread([this] { watch(); });
 }
@@ -32,9 +32,8 @@ void ProgressWatchdog::watch() {
     const double idle_s = static_cast<double>(nanoseconds_since_heartbeat()) * 1e-9;
     if (idle_s * 1000.0 < static_cast<double>(timeout_.count())) continue;
     const std::string message = fmt::format(
-        "graphbench: error: {}: no progress for {:.0f} s (--dist-timeout): a collective is waiting for a rank "
-        "that failed, died or took another path; ending this rank\n",
-        who_, idle_s);
+        "graphbench: error: {}: no progress for {:.0f} s (--dist-timeout): {}; ending this rank\n", who_, idle_s,
+        waiting_);
     std::fputs(message.c_str(), stderr);
     std::fflush(stderr);
     std::fflush(stdout);

@@ -21,8 +21,10 @@ namespace graphbench::parallel {
 
 class ProgressWatchdog {
  public:
-  // Starts watching; `who` names this rank in the message ("rank 1 of 2").
-  ProgressWatchdog(std::chrono::milliseconds timeout, std::string who);
+  // Starts watching; `who` names this rank in the message ("rank 1 of 2"), `waiting` says what is
+  // likely waiting on what.
+  ProgressWatchdog(std::chrono::milliseconds timeout, std::string who,
+                   std::string waiting = "a collective is waiting for a rank that failed, died or took another path");
   // Stops watching (before long work of this rank alone, e.g. writing the results).
   ~ProgressWatchdog();
   ProgressWatchdog(const ProgressWatchdog&) = delete;
@@ -33,6 +35,7 @@ class ProgressWatchdog {
 
   std::chrono::milliseconds timeout_;
   std::string who_;
+  std::string waiting_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false;
