@@ -3,10 +3,11 @@
 # 127.0.0.1 (RDZV: c10d or static), run SUITE data-parallel over Gloo as users run it on two hosts
 # (docs/distributed.md, "Several hosts"); rank 0's results.json must then name 2 nodes of NPROC
 # ranks, the Gloo transport and params identical on every rank (check_results.py CHECK...).
-# Exit 77, a skip, where there is no Gloo or no torch.distributed with Gloo (PYTHON's, else Debian's).
+# Exit 77, a skip, where there is no Gloo or no torch.distributed with Gloo (PYTHON's, or
+# $GRAPHBENCH_TORCHRUN_PYTHON's where set, else Debian's).
 #   torchrun_two_nodes.sh PYTHON GRAPHBENCH SUITE OUT_DIR RDZV NPROC [CHECK...] -- [GRAPHBENCH RUN ARGS...]
 set -u
-python=$1 gb=$2 suite=$3 out=$4 rdzv=$5 nproc=$6
+python=${GRAPHBENCH_TORCHRUN_PYTHON:-$1} gb=$2 suite=$3 out=$4 rdzv=$5 nproc=$6
 shift 6
 checks=()
 while [[ $# -gt 0 && $1 != "--" ]]; do checks+=("$1"); shift; done
@@ -24,6 +25,11 @@ if [[ -z $torch ]]; then
 fi
 libtorch=$("$gb" --version | sed -n 's/.*(LibTorch \([0-9]*\.[0-9]*\).*/\1/p')
 if [[ $(cut -d. -f1,2 <<<"$torch") != "$libtorch" ]]; then
+  if [[ $rdzv == static ]]; then
+    # A static rendezvous's store is torchrun's own, in a protocol this LibTorch's client may not speak.
+    echo "skipped: a static rendezvous serves torchrun's own store, and torchrun of PyTorch $torch speaks another store protocol than graphbench's LibTorch $libtorch (use the torchrun of PyTorch $libtorch)"
+    exit 77
+  fi
   # torchrun's agent store may not understand this LibTorch's store client: rank 0 hosts the store.
   echo "torchrun of PyTorch $torch, graphbench's LibTorch $libtorch: TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1"
   export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1
