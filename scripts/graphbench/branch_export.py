@@ -37,16 +37,16 @@ def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):
         split = branches.split(model, inputs, case.model)
         if split is None:
             return None
-        lines = branches.describe(split.control)
+        lines = branches.describe(split.nodes)
         print(f"{PROG}: torch.compile breaks the graph at the model's own branches; split there into "
               f"{len(split.pieces)} pieces and {len(split.paths)} paths:\n  " + "\n  ".join(lines), file=sys.stderr)
         traced, files = _trace_pieces(case, split, inputs, whole_file)
         calls = [(traced[k], p.inputs) for k, p in enumerate(split.pieces)]
         for path in split.paths:
-            got, _ = branches.run_tree(split.control, calls, inputs, force=list(path.outcomes))
+            got, _ = branches.run_tree(split.nodes, calls, inputs, force=list(path.outcomes))
             _check(got, model_zoo.flat_tensors(path.gm(*inputs)), rtol, atol,
                    f"the pieces along path {_outcomes(path.outcomes)} differ from that path's trace")
-        got, taken = branches.run_tree(split.control, calls, inputs)
+        got, taken = branches.run_tree(split.nodes, calls, inputs)
         _check(got, model_zoo.flat_tensors(model(*inputs)), rtol, atol,
                "the pieces, the host deciding, differ from the model")
     print(f"{PROG}: every path's pieces equal its trace; on the example inputs the host takes "
@@ -55,28 +55,20 @@ def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):
              "description": f"made by: {command}", "inputs": case.inputs(),
              "pieces": [{"path": os.path.relpath(files[k], suite_dir), "inputs": p.inputs, "outputs": p.outputs,
                          **p.tag} for k, p in enumerate(split.pieces)],
-             "control": split.control, "variants": VARIANTS}
+             "branches": split.nodes, "variants": VARIANTS}
     if case.dtype != "float32":
         entry["dtype"] = case.dtype
-    return [entry] + _forced(entry, split.control)
+    return [entry] + _forced(entry, split.nodes)
 
 
 VARIANTS = ["eager", "graph", "conditional", "conditional:replay"]
 
 
-def _forced(entry, control):
+def _forced(entry, nodes):
     """Beside the case on its example inputs, one case per way that every branch can be forced (each
     decision's `than` replaced by the case's threshold): "-then" takes every branch's then, "-else"
     every else. None where the branches compare both ways (no one threshold forces them alike)."""
-    compares = set()
-
-    def walk(node):
-        if "decide" in node:
-            compares.add(node["decide"]["compare"])
-            walk(node["decide"]["then"])
-            walk(node["decide"]["else"])
-
-    walk(control)
+    compares = {n["compare"] for n in nodes if "value" in n}
     up = compares <= {">", ">="}
     if not up and not compares <= {"<", "<="}:
         return []
@@ -103,7 +95,7 @@ def _trace_pieces(case, split, inputs, whole_file):
 
     calls = [(tracing(k, p), p.inputs) for k, p in enumerate(split.pieces)]
     for path in split.paths:
-        branches.run_tree(split.control, calls, inputs, force=list(path.outcomes))
+        branches.run_tree(split.nodes, calls, inputs, force=list(path.outcomes))
     return [traced[k] for k in range(len(split.pieces))], [files[k].resolve() for k in range(len(split.pieces))]
 
 

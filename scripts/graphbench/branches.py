@@ -52,7 +52,8 @@ class Path:
 @dataclass
 class Branches:
     pieces: list  # [Piece]: one per stretch of ops between branches that holds any
-    control: dict  # the tree: {"run": [K], "decide": {...}} or {"run": [K], "outputs": [refs]}
+    nodes: list  # the tree, root first, a node's children after it: {"run": [K], "outputs": [refs]} (a leaf)
+    # or {"run": [K], "value": ref, "compare": ">", "than": 0.5, "line": "...", "then": J, "else": J}
     paths: list = field(default_factory=list)  # [Path]
 
 
@@ -165,7 +166,8 @@ class _Cutter:
         return self.paths[k], self.info[k]
 
     def cut(self):
-        control = self._node(())
+        self.nodes = []
+        self._node(())
         pieces = []
         for k, prefix in enumerate(self.runs):
             path, info = self._path(prefix)
@@ -175,16 +177,19 @@ class _Cutter:
             run = [n for n in path.gm.graph.nodes if self._in_run(n, prefix, info)]
             tag = _tag(run, self.blocks, uncapturable(path.gm, info["values"]))
             pieces.append(Piece(module=module, inputs=self.inputs_of[k], outputs=len(outs), tag=tag))
-        return Branches(pieces=pieces, control=control, paths=self.paths)
+        return Branches(pieces=pieces, nodes=self.nodes, paths=self.paths)
 
     def _in_run(self, node, prefix, info):
         return (info["segment"][node.name] == len(prefix) and node.name not in info["host"]
                 and node.op not in ("placeholder", "get_attr", "output") and _is_tensors(info["values"].get(node)))
 
     def _node(self, prefix):
+        """Appends the tree node of `prefix` (and its children after it); returns its index."""
         path, info = self._path(prefix)
         run = [n for n in path.gm.graph.nodes if self._in_run(n, prefix, info)]
+        index = len(self.nodes)
         node = {"run": []}
+        self.nodes.append(node)
         if run:
             k = len(self.graphs)
             self.piece_of[prefix], self.out_of[prefix] = k, []
@@ -202,13 +207,15 @@ class _Cutter:
             if not _is_tensor(got) or got.numel() != 1:
                 raise BadScope(f"{self.model_name}: the branch at {d.line} reads .item() of a value that is not a "
                                "one-element tensor")
-            then, other = self._node(prefix + (True,)), self._node(prefix + (False,))
-            if then == other and not then["run"]:
+            then = self._node(prefix + (True,))
+            other = self._node(prefix + (False,))
+            if self.nodes[then] == self.nodes[other] and not self.nodes[then]["run"]:
                 # Both ways end alike (the last exit of a loop: `break`, or the loop's end): no decision.
-                node["outputs"] = then["outputs"]
-                return node
-            node["decide"] = {"value": self._ref(prefix, value, info), "compare": d.compare, "than": d.than,
-                              "line": d.line, "then": then, "else": other}
+                node["outputs"] = self.nodes[then]["outputs"]
+                del self.nodes[then:]
+                return index
+            node.update({"value": self._ref(prefix, value, info), "compare": d.compare, "than": d.than,
+                         "line": d.line, "then": then, "else": other})
         else:
             output = next(n for n in path.gm.graph.nodes if n.op == "output")
             refs = []
@@ -217,7 +224,7 @@ class _Cutter:
                     raise BadScope(f"{self.model_name}: output {a.name} is not a tensor")
                 refs.append(self._ref(prefix, a, info))
             node["outputs"] = refs
-        return node
+        return index
 
     def _ref(self, prefix, node, info):
         """The ref of a tensor computed on this path at or before `prefix`'s node: its owner hands it on."""
@@ -251,12 +258,12 @@ class _Cutter:
 
 # ---- running ----
 
-def run_tree(control, calls, inputs, force=None):
-    """Runs the tree: calls[k] is (piece k's callable, its input refs), `force` (a list of outcomes, consumed in order) overrides
-    the host's reads. Returns (the model's outputs, the outcomes taken)."""
+def run_tree(nodes, calls, inputs, force=None):
+    """Runs the tree: calls[k] is (piece k's callable, its input refs), `force` (a list of outcomes,
+    consumed in order) overrides the host's reads. Returns (the model's outputs, the outcomes taken)."""
     from .pieces import resolve
 
-    taken, node = [], control
+    taken, node = [], nodes[0]
     ordered = []  # resolve() indexes pieces by position: every piece's outputs at its index
 
     def value(ref):
@@ -270,26 +277,31 @@ def run_tree(control, calls, inputs, force=None):
             ordered[k] = tuple(result) if isinstance(result, (tuple, list)) else (result,)
         if "outputs" in node:
             return [value(r) for r in node["outputs"]], taken
-        d = node["decide"]
         if force is not None and len(taken) < len(force):
             outcome = force[len(taken)]
         else:
-            v = value(d["value"]).item()
-            outcome = {">": v > d["than"], ">=": v >= d["than"], "<": v < d["than"], "<=": v <= d["than"]}[d["compare"]]
+            v, than = value(node["value"]).item(), node["than"]
+            outcome = {">": v > than, ">=": v >= than, "<": v < than, "<=": v <= than}[node["compare"]]
         taken.append(outcome)
-        node = d["then"] if outcome else d["else"]
+        node = nodes[node["then"] if outcome else node["else"]]
 
 
-def describe(control):
-    """The branches, one line each, in the order of the tree (for the export's log)."""
+def with_threshold(nodes, threshold):
+    """The tree with every decision's number replaced by `threshold` (None: as it is), as graphbench
+    reads a case's `threshold`."""
+    return [dict(n, than=threshold) if "value" in n and threshold is not None else n for n in nodes]
+
+
+def describe(nodes):
+    """The branches, one line each, depth first (for the export's log)."""
     lines = []
 
-    def walk(node, depth):
-        if "decide" in node:
-            d = node["decide"]
-            lines.append(f"{'  ' * depth}branch at {d['line']}: {d['value']} {d['compare']} {d['than']:g}")
-            walk(d["then"], depth + 1)
-            walk(d["else"], depth + 1)
+    def walk(index, depth):
+        node = nodes[index]
+        if "value" in node:
+            lines.append(f"{'  ' * depth}branch at {node['line']}: {node['value']} {node['compare']} {node['than']:g}")
+            walk(node["then"], depth + 1)
+            walk(node["else"], depth + 1)
 
-    walk(control, 0)
+    walk(0, 0)
     return lines

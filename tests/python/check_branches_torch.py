@@ -24,12 +24,12 @@ ROOT = "py:tests/cli/pieces/root_branch.py:make_model"
 LOOP = "py:tests/cli/pieces/data_loop.py:make_model"
 
 
-def decisions(node):
-    """[(then node, else node)] along the else side: the chain of an early exit."""
-    out = []
-    while "decide" in node:
-        out.append(node["decide"])
-        node = node["decide"]["else"]
+def decisions(nodes):
+    """The decisions along the else side from the root: the chain of an early exit."""
+    out, node = [], nodes[0]
+    while "value" in node:
+        out.append(node)
+        node = nodes[node["else"]]
     return out
 
 
@@ -39,14 +39,16 @@ def check_early_exit(suite, models):
     if not case:
         return
     check(case["workload"] == "torchscript_branches" and "path" not in case, f"the case {case.get('workload')}")
-    chain = decisions(case["control"])
+    nodes = case["branches"]
+    chain = decisions(nodes)
     # Six blocks, a head after each: an exit after each of the first five (after the sixth, both ways end alike).
     check(len(chain) == 5, f"{len(chain)} decisions, expected 5")
     for k, d in enumerate(chain):
         check(d["compare"] == ">" and d["than"] == 0.999, f"decision {k}: {d['compare']} {d['than']}")
         check(d["line"].startswith("examples/early_exit.py:42 `if logits.softmax(-1).amax().item()"), d["line"])
-        check(d["then"]["run"] == [] and len(d["then"]["outputs"]) == 1 and d["then"]["outputs"][0].startswith(
-            f"piece{k}."), f"decision {k}'s exit {d['then']}")
+        exit_node = nodes[d["then"]]
+        check(exit_node["run"] == [] and len(exit_node.get("outputs", [])) == 1 and
+              exit_node["outputs"][0].startswith(f"piece{k}."), f"decision {k}'s exit {exit_node}")
     check(len(case["pieces"]) == 6, f"{len(case['pieces'])} pieces, expected 6")
     for p in case["pieces"]:
         check(os.path.isfile(os.path.join(models, p["path"])) and p["capturable"], f"piece {p['path']}")
@@ -60,13 +62,13 @@ def check_root_branch(suite):
     check(case is not None, "no case of the root branch")
     if not case:
         return
-    control = case["control"]
-    d = control.get("decide", {})
-    check(control["run"] == [0] and d.get("line", "").startswith("tests/cli/pieces/root_branch.py:17"), str(control))
+    nodes = case["branches"]
+    root = nodes[0]
+    check(root["run"] == [0] and root.get("line", "").startswith("tests/cli/pieces/root_branch.py:17"), str(root))
     # Both ways go on to layer b: each has a piece of its own, and the model's output from it.
-    check(d.get("then", {}).get("run") == [1] and d.get("else", {}).get("run") == [2], str(d))
-    check(d.get("then", {}).get("outputs") == ["piece1.out0"] and d.get("else", {}).get("outputs") == ["piece2.out0"],
-          str(d))
+    then, other = nodes[root.get("then", 0)], nodes[root.get("else", 0)]
+    check(then.get("run") == [1] and other.get("run") == [2], str(nodes))
+    check(then.get("outputs") == ["piece1.out0"] and other.get("outputs") == ["piece2.out0"], str(nodes))
 
 
 def main(source_dir, work_dir, graphbench):

@@ -20,7 +20,7 @@ import os
 import sys
 
 from .. import suites
-from ..branches import run_tree
+from ..branches import run_tree, with_threshold
 from ..errors import EXIT_BAD_INPUT
 from .timing import time_median_us
 
@@ -38,21 +38,12 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def forced(control, threshold):
-    """The tree with every decision's number replaced by `threshold` (None: as it is)."""
-    if threshold is None or "decide" not in control:
-        return control
-    d = control["decide"]
-    return {**control, "decide": {**d, "than": threshold, "then": forced(d["then"], threshold),
-                                  "else": forced(d["else"], threshold)}}
-
-
 def case_figures(case, suite_dir, options):
     import torch
 
     inputs = [torch.randn(i["shape"], device="cuda") for i in case["inputs"]]
     modules = [torch.jit.load(os.path.join(suite_dir, p["path"]), map_location="cuda") for p in case["pieces"]]
-    control = forced(case["control"], case.get("threshold"))
+    control = with_threshold(case["branches"], case.get("threshold"))
     eager_calls = [(m, p["inputs"]) for m, p in zip(modules, case["pieces"])]
     with torch.no_grad():
         expected, taken = run_tree(control, eager_calls, inputs)
