@@ -22,8 +22,9 @@ using nlohmann::json;
 
 namespace {
 
-// A ref's text read, without checking what it names; nullopt when it is neither form.
-std::optional<PieceRef> parse_ref(const std::string& text) {
+}  // namespace
+
+std::optional<PieceRef> parse_piece_ref(const std::string& text) {
   static const std::regex kInput("input(\\d{1,6})");
   static const std::regex kPieceOutput("piece(\\d{1,6})\\.out(\\d{1,6})");
   std::smatch m;
@@ -40,10 +41,12 @@ std::optional<PieceRef> parse_ref(const std::string& text) {
   return std::nullopt;
 }
 
+namespace {
+
 // What is wrong with `text` as a ref read by piece `reader` (pieces.size() for piece_outputs); ""
 // when it names something that exists before it.
 std::string ref_problem(const std::string& text, std::size_t reader, const json& pieces, std::size_t model_inputs) {
-  const auto ref = parse_ref(text);
+  const auto ref = parse_piece_ref(text);
   if (!ref) {
     return fmt::format("expected a model input (\"input0\" to \"input{}\") or an earlier piece's output "
                        "(\"pieceJ.outN\"), got \"{}\"",
@@ -75,7 +78,7 @@ std::string ref_problem(const std::string& text, std::size_t reader, const json&
   return "";
 }
 
-PieceRef ref_of(const json& text) { return *parse_ref(text.get<std::string>()); }
+PieceRef ref_of(const json& text) { return *parse_piece_ref(text.get<std::string>()); }
 
 std::string pieces_where(std::size_t k, const char* name) { return fmt::format("pieces/{}/{}", k, name); }
 
@@ -165,7 +168,9 @@ ScriptPieces read_pieces(const CaseSpec& spec) {
     if (p.contains("model")) piece.package_model = p.at("model").get<std::string>();
     out.pieces.push_back(std::move(piece));
   }
-  for (const json& ref : spec.params.at("piece_outputs")) out.outputs.push_back(ref_of(ref));
+  if (spec.params.contains("piece_outputs")) {
+    for (const json& ref : spec.params.at("piece_outputs")) out.outputs.push_back(ref_of(ref));
+  }
   return out;
 }
 

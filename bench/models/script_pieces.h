@@ -38,6 +38,10 @@ struct PieceRef {
   int output = 0;
 };
 
+// A ref's text read ("input0", "piece2.out1"), without checking what it names; nullopt when it is
+// neither form.
+std::optional<PieceRef> parse_piece_ref(const std::string& text);
+
 struct ScriptPiece {
   std::string path;  // resolved against the suite file's folder
   std::string package_model = "model";  // a .pt2 piece: its model's name in the package ("model")
@@ -62,6 +66,7 @@ ParamDecl piece_outputs_param();
 std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 
 bool has_pieces(const CaseSpec& spec);
+// The pieces, and piece_outputs where the case has them (a model split at its branches has none).
 ScriptPieces read_pieces(const CaseSpec& spec);
 
 // True for a piece that is an AOTInductor package (its path ends in .pt2).

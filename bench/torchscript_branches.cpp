@@ -1,0 +1,375 @@
+// torchscript_branches: a model whose own forward branches on a value it read (`if t.item() > c:`),
+// split at its branches by scripts/export_model.py --scope auto (models/branch_tree.h says the case;
+// docs/control-flow.md, "Your own model's branches").
+//   eager        the pieces (TorchScript) called in turn, the host reading each decision's value
+//   graph        each node's pieces captured as one CUDA graph, the host reading the value between
+//                replays: the step broken where torch.compile breaks it
+//   conditional  one CUDA graph of conditional nodes, the device deciding (exec/conditional_graph.h):
+//                where the tree is a chain of exits or one branch
+// Every variant leaves the outputs of the leaf it reached and that leaf's index, which validation
+// compares with eager's, so that a variant that took another way fails even where the outputs agree.
+#include "common/case_helpers.h"
+#include "common/case_workload.h"
+#include "models/branch_tree.h"
+#include "models/model_case.h"
+#include "models/script_pieces.h"
+
+#include "graphbench/exec/conditional_graph.h"
+#include "graphbench/ops/aoti_package.h"
+#include "graphbench/ops/script_module.h"
+
+#include <ATen/ATen.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#ifdef GRAPHBENCH_WITH_CUDA
+#include "graphbench/exec/graph_inspect.h"
+
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+#include <memory>
+
+namespace graphbench {
+
+namespace {
+
+using bench::BranchNode;
+using bench::PieceRef;
+
+WorkloadDescriptor branches_descriptor() {
+  WorkloadDescriptor d;
+  d.name = "torchscript_branches";
+  d.summary = "your own model split at the branches of its own forward (export_model.py --scope auto): its pieces "
+              "with the host deciding between them, eager and a graph per piece, or one graph of conditional nodes";
+  d.modes = {"inference"};
+  d.kinds = {"benchmark"};
+  d.variants = {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional"),
+                Variant::named("conditional:replay")};
+  d.dtypes = {"float32", "float16", "bfloat16"};
+  d.params = {bench::model_inputs_param(), bench::pieces_param(), bench::branches_param(), bench::threshold_param()};
+  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
+  d.check = [](const nlohmann::json& params, const std::string&) -> std::optional<ParamProblem> {
+    if (auto problem = bench::check_model_inputs(params)) return problem;
+    if (auto problem = bench::check_no_state_inputs(params, "a model split at its branches")) return problem;
+    return bench::check_branches(params);
+  };
+  return d;
+}
+
+// The pieces and the tree, loaded once for every runner of the case.
+struct BranchProgram {
+  bench::ScriptPieces pieces;
+  std::vector<bench::LoadedPiece> loaded;
+  std::vector<BranchNode> nodes;
+};
+
+// What one pass through the tree computes: the model's inputs and every piece's outputs.
+struct BranchValues {
+  std::shared_ptr<BranchProgram> program;
+  std::vector<at::Tensor> inputs;
+  std::vector<std::vector<at::Tensor>> outputs;  // by piece
+
+  BranchValues(std::shared_ptr<BranchProgram> p, std::vector<at::Tensor> in)
+      : program(std::move(p)), inputs(std::move(in)), outputs(program->pieces.pieces.size()) {}
+  at::Tensor at(const PieceRef& ref) const {
+    return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
+  }
+  void run_node(int n) {
+    for (int k : program->nodes.at(n).run) {
+      std::vector<at::Tensor> args;
+      for (const PieceRef& ref : program->pieces.pieces[k].inputs) args.push_back(at(ref));
+      bench::LoadedPiece& piece = program->loaded[k];
+      outputs[k] = piece.is_package() ? piece.package->run(args)
+                                      : ops::flatten_tensors(piece.module.forward({args.begin(), args.end()}));
+    }
+  }
+  // The decision's value read on the host (a sync).
+  int next(int n) const { return program->nodes[n].next(at(*program->nodes[n].value).item<double>()); }
+  std::vector<at::Tensor> leaf_outputs(int leaf) const {
+    std::vector<at::Tensor> out;
+    for (const PieceRef& ref : program->nodes[leaf].outputs) out.push_back(at(ref));
+    return out;
+  }
+  // Every path run once, each decision forced both ways (warm-up before a capture; shapes of leaves).
+  std::vector<std::vector<at::Tensor>> run_every_path() {
+    std::vector<std::vector<at::Tensor>> leaves(program->nodes.size());
+    for (const auto& path : bench::every_path(program->nodes)) {
+      for (int n : path) run_node(n);
+      leaves[path.back()] = leaf_outputs(path.back());
+    }
+    return leaves;
+  }
+};
+
+// Validation's view: the leaf's outputs and the leaf's index, as a one-element tensor.
+std::vector<at::Tensor> observed(const std::vector<at::Tensor>& outputs, const at::Tensor& leaf) {
+  std::vector<at::Tensor> out;
+  for (const auto& t : outputs) out.push_back(t.clone());
+  out.push_back(leaf.clone());
+  return out;
+}
+
+class EagerBranchRunner final : public VariantRunner {
+ public:
+  EagerBranchRunner(std::shared_ptr<BranchProgram> program, std::vector<at::Tensor> inputs)
+      : values_(std::move(program), std::move(inputs)) {}
+  void step() override {
+    path_ = {0};
+    for (values_.run_node(0); values_.program->nodes[path_.back()].decides(); values_.run_node(path_.back())) {
+      path_.push_back(values_.next(path_.back()));
+    }
+  }
+  std::vector<at::Tensor> observe() override {
+    return observed(values_.leaf_outputs(path_.back()),
+                    at::full({1}, static_cast<double>(path_.back()), values_.inputs.at(0).options().dtype(at::kFloat)));
+  }
+  const std::vector<int>& path() const { return path_; }
+
+ private:
+  BranchValues values_;
+  std::vector<int> path_;  // the nodes the last step went through
+};
+
+#ifdef GRAPHBENCH_WITH_CUDA
+// A graph per node that runs pieces (those with a piece that cannot be captured run eagerly), one
+// memory pool for all, so that what a node leaves stays in place for the nodes after it.
+class SplitBranchRunner final : public VariantRunner {
+ public:
+  SplitBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs)
+      : values_(std::move(program), clones(inputs)), case_inputs_(inputs) {
+    values_.run_every_path();
+    const auto& nodes = values_.program->nodes;
+    graphs_.resize(nodes.size());
+    const c10::cuda::CUDAStreamGuard guard(c10::cuda::getStreamFromPool());
+    for (std::size_t n = 0; n < nodes.size(); ++n) {  // parents before children: their outputs are in place
+      if (nodes[n].run.empty() || !capturable(nodes[n])) continue;
+      auto g = make_inspectable_graph();
+      g->capture_begin(pool_.has_value() ? *pool_ : at::cuda::MempoolId_t{0, 0}, cudaStreamCaptureModeThreadLocal);
+      values_.run_node(static_cast<int>(n));
+      g->capture_end();
+      instantiate_kept(*g);
+      if (!pool_) pool_ = g->pool();
+      facts_.push_back(inspect_graph(*g, *pool_, inputs.at(0).device().index()));
+      graphs_[n] = std::move(g);
+    }
+  }
+  void step() override {
+    for (std::size_t i = 0; i < case_inputs_.size(); ++i) values_.inputs[i].copy_(case_inputs_[i]);
+    leaf_ = 0;
+    for (run(leaf_); values_.program->nodes[leaf_].decides(); run(leaf_)) leaf_ = values_.next(leaf_);
+  }
+  std::vector<at::Tensor> observe() override {
+    return observed(values_.leaf_outputs(leaf_), at::full({1}, static_cast<double>(leaf_), values_.inputs.at(0).options().dtype(at::kFloat)));
+  }
+  std::vector<GraphFacts> graphs() const override { return facts_; }
+  std::map<std::string, std::int64_t> counters() const override { return {{"replays", replays_}}; }
+
+ private:
+  static std::vector<at::Tensor> clones(const std::vector<at::Tensor>& in) {
+    std::vector<at::Tensor> out;
+    for (const auto& t : in) out.push_back(t.clone());
+    return out;
+  }
+  bool capturable(const BranchNode& node) const {
+    for (int k : node.run) {
+      if (!values_.program->pieces.pieces[k].tag.capturable) return false;
+    }
+    return true;
+  }
+  void run(int n) {
+    if (graphs_[n]) {
+      graphs_[n]->replay();
+      ++replays_;
+    } else {
+      values_.run_node(n);
+    }
+  }
+
+  BranchValues values_;
+  std::vector<at::Tensor> case_inputs_;
+  std::vector<std::unique_ptr<at::cuda::CUDAGraph>> graphs_;  // by node; none where it runs eagerly
+  std::optional<at::cuda::MempoolId_t> pool_;
+  std::vector<GraphFacts> facts_;
+  std::int64_t replays_ = 0;
+  int leaf_ = 0;
+};
+#endif
+
+// The tree as conditional nodes: a chain of exits (each decision's then a leaf that runs nothing,
+// every compare ">" with one number) or one branch between two leaves (">"). "" where it is one of
+// them, else why not.
+std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std::vector<int>& chain) {
+  const BranchNode& root = nodes.at(0);
+  if (!root.decides()) return "the model has no branch left to decide";
+  for (int n = 0;; n = nodes[n].else_node) {
+    chain.push_back(n);
+    const BranchNode& node = nodes[n];
+    if (!node.decides()) break;
+    if (node.compare != ">" || node.than != root.than) {
+      chain.clear();
+      break;
+    }
+    if (nodes[node.then_node].decides() || !nodes[node.then_node].run.empty()) {
+      chain.clear();
+      break;
+    }
+  }
+  if (!chain.empty()) return "";
+  if (root.compare == ">" && !nodes[root.then_node].decides() && !nodes[root.else_node].decides()) return "";
+  return "the tree is not a chain of exits (each decision's then ending the step, `>` one number) or one branch "
+         "between two leaves (`>`): it runs as eager and graph only";
+}
+
+// One graph, the device deciding. Each leaf copies its outputs into fixed buffers and writes its
+// index, so that a replay leaves what the step reached in place.
+class ConditionalBranchRunner final : public VariantRunner {
+ public:
+  ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,
+                          const std::vector<int>& chain, bool fed)
+      : values_(program, clones(inputs)), case_inputs_(inputs), fed_(fed) {
+    const auto leaves = values_.run_every_path();
+    const auto& nodes = values_.program->nodes;
+    const int any_leaf = chain.empty() ? nodes[0].then_node : chain.back();
+    for (const auto& t : leaves[any_leaf]) buffers_.push_back(at::zeros_like(t));
+    leaf_ = at::zeros({1}, inputs.at(0).options().dtype(at::kFloat));
+    const double than = nodes[0].than;
+    if (!chain.empty()) {
+      std::vector<ConditionalGraph::Piece> pieces;
+      for (std::size_t i = 0; i < chain.size(); ++i) {
+        const int n = chain[i];
+        const bool last = i + 1 == chain.size();
+        pieces.push_back([this, n, last, &nodes] {
+          values_.run_node(n);
+          end_at(last ? n : nodes[n].then_node);
+          return last ? at::Tensor() : decision_value(n);
+        });
+      }
+      graph_ = ConditionalGraph::exit_chain(pieces, than);
+    } else {
+      const int then_leaf = nodes[0].then_node, else_leaf = nodes[0].else_node;
+      graph_ = ConditionalGraph::branch([this] { values_.run_node(0); return decision_value(0); },
+                                        [this, then_leaf] { values_.run_node(then_leaf); end_at(then_leaf); },
+                                        [this, else_leaf] { values_.run_node(else_leaf); end_at(else_leaf); }, than);
+    }
+  }
+  void step() override {
+    if (fed_) {
+      for (std::size_t i = 0; i < case_inputs_.size(); ++i) values_.inputs[i].copy_(case_inputs_[i]);
+    }
+    graph_->replay();
+  }
+  std::vector<at::Tensor> observe() override { return observed(buffers_, leaf_); }
+  std::optional<double> capture_ms() const override { return graph_->capture_ms(); }
+  std::vector<GraphFacts> graphs() const override { return {graph_->facts()}; }
+  std::optional<std::int64_t> graphs_per_step() const override { return 1; }
+  std::map<std::string, std::int64_t> counters() const override {
+    return {{"conditional_nodes", graph_->conditional_nodes()}, {"body_kernel_nodes", graph_->body_kernel_nodes()}};
+  }
+
+ private:
+  static std::vector<at::Tensor> clones(const std::vector<at::Tensor>& in) {
+    std::vector<at::Tensor> out;
+    for (const auto& t : in) out.push_back(t.clone());
+    return out;
+  }
+  at::Tensor decision_value(int n) { return values_.at(*values_.program->nodes[n].value).to(at::kFloat).reshape({1}); }
+  void end_at(int leaf) {
+    const auto outputs = values_.leaf_outputs(leaf);
+    for (std::size_t i = 0; i < outputs.size(); ++i) buffers_[i].copy_(outputs[i]);
+    leaf_.fill_(static_cast<double>(leaf));
+  }
+
+  BranchValues values_;
+  std::vector<at::Tensor> case_inputs_;
+  bool fed_;  // conditional: the inputs copied in every step; conditional:replay: already in place
+  std::vector<at::Tensor> buffers_;
+  at::Tensor leaf_;
+  std::unique_ptr<ConditionalGraph> graph_;
+};
+
+class BranchesCase final : public CaseInstance {
+ public:
+  BranchesCase(const CaseSpec& spec, const CaseContext& context)
+      : program_(std::make_shared<BranchProgram>()), tolerance_(bench::model_tolerance(spec)) {
+    program_->pieces = bench::read_pieces(spec);
+    program_->loaded = bench::load_pieces(spec, program_->pieces, context.device);
+    program_->nodes = bench::read_branches(spec);
+    inputs_ = bench::make_model_inputs(bench::read_model_inputs(spec), context.device);
+    // Which way the case's inputs go, from one eager step (every record says it); and whether every
+    // leaf gives outputs of one make-up, which one set of buffers needs.
+    EagerBranchRunner probe(program_, inputs_);
+    probe.step();
+    notes_.push_back(path_note(probe.path()));
+    conditional_problem_ = conditional_shape_problem(program_->nodes, chain_);
+    if (conditional_problem_.empty()) conditional_problem_ = leaves_differ();
+  }
+
+  std::vector<std::string> setup_notes() const override { return notes_; }
+
+  std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
+    if (variant.source() == StepSource::kConditional) {
+      return std::make_unique<ConditionalBranchRunner>(program_, inputs_, chain_, !variant.inputs_in_place());
+    }
+#ifdef GRAPHBENCH_WITH_CUDA
+    if (variant.needs_cuda_graph()) return std::make_unique<SplitBranchRunner>(program_, inputs_);
+#endif
+    return std::make_unique<EagerBranchRunner>(program_, inputs_);
+  }
+
+  std::string skip_reason(const Variant& variant) const override {
+    if (variant.source() != StepSource::kConditional) return "";
+    const std::string unavailable = conditional_nodes_unavailable();
+    return unavailable.empty() ? conditional_problem_ : unavailable;
+  }
+
+  StepCost cost() const override { return {}; }
+  double rtol(const Variant&) const override { return tolerance_.rtol; }
+  double atol(const Variant&) const override { return tolerance_.atol; }
+
+ private:
+  std::string path_note(const std::vector<int>& path) const {
+    const auto& nodes = program_->nodes;
+    std::vector<std::string> ways;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      const BranchNode& node = nodes[path[i]];
+      ways.push_back(fmt::format("{} at {}", path[i + 1] == node.then_node ? "then" : "else", node.line));
+    }
+    return fmt::format("the case's inputs take {} branch(es) of the model's own forward and end at node {} of {}{}{}",
+                       ways.size(), path.back(), nodes.size(), ways.empty() ? "" : ": ", fmt::join(ways, "; "));
+  }
+
+  std::string leaves_differ() {
+    BranchValues values(program_, inputs_);
+    const auto leaves = values.run_every_path();
+    const std::vector<at::Tensor>* first = nullptr;
+    for (std::size_t n = 0; n < leaves.size(); ++n) {
+      if (program_->nodes[n].decides()) continue;
+      if (first == nullptr) {
+        first = &leaves[n];
+        continue;
+      }
+      bool same = leaves[n].size() == first->size();
+      for (std::size_t i = 0; same && i < first->size(); ++i) {
+        same = leaves[n][i].sizes() == (*first)[i].sizes() && leaves[n][i].scalar_type() == (*first)[i].scalar_type();
+      }
+      if (!same) return fmt::format("leaf {} gives outputs of other shapes or dtypes than the first leaf: one graph "
+                                    "needs one set of output buffers", n);
+    }
+    return "";
+  }
+
+  std::shared_ptr<BranchProgram> program_;
+  std::vector<at::Tensor> inputs_;
+  bench::Tolerance tolerance_;
+  std::vector<std::string> notes_;
+  std::vector<int> chain_;  // a chain of exits: its decisions and last leaf; empty: one branch
+  std::string conditional_problem_;
+};
+
+}  // namespace
+
+GRAPHBENCH_REGISTER_CASE_WORKLOAD(BranchesCase, branches_descriptor, bench::Grad::kOff);
+
+}  // namespace graphbench
