@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/export-parallel.sh with a stand-in for export_model.py (no PyTorch): two jobs side by side,
-one failing; the other's suite is joined, the failure named with its log, the exit code 1; no job: 2.
+one failing; the other's suite is joined, the failure named with its log, the exit code 1; two jobs
+into one suite (the second with --append) one after the other; no job: 2.
 
     check_export_parallel.py SOURCE_DIR WORK_DIR
 """
@@ -12,8 +13,9 @@ import sys
 
 from check_support import check, finish, fresh_dir
 
-# Run as $PYTHON: export_model.py MODEL --suite PART writes a suite of one case named MODEL (MODEL
-# "broken": says so and exits 1, writing nothing); any other script runs with this Python.
+# Run as $PYTHON: export_model.py MODEL --suite PART [--append] writes a suite of one case named MODEL
+# (added to PART's with --append; MODEL "broken": says so and exits 1, writing nothing); any other
+# script runs with this Python.
 STAND_IN = f"""#!{sys.executable}
 import json, os, sys, time
 if not sys.argv[1].endswith("export_model.py"):
@@ -22,8 +24,9 @@ model, part = sys.argv[2], sys.argv[sys.argv.index("--suite") + 1]
 time.sleep(0.5)
 if model == "broken":
     sys.exit("export_model.py: error: exporting broken failed")
+cases = json.load(open(part))["cases"] if "--append" in sys.argv and os.path.exists(part) else []
 with open(part, "w") as f:
-    json.dump({{"suite": "part", "cases": [{{"name": model, "workload": "torchscript", "path": model + ".pt"}}]}}, f)
+    json.dump({{"suite": "part", "cases": cases + [{{"name": model, "workload": "torchscript", "path": model + ".pt"}}]}}, f)
 print("exported", model)
 """
 
@@ -57,6 +60,11 @@ def main(source_dir, work_dir):
     check(suite["suite"] == "both" and [c["name"] for c in suite["cases"]] == ["resnet"],
           f"the joined suite holds the job that was exported: {suite}")
     check(suite["cases"][0]["path"] == "parts/resnet.pt", f"its path relative to the joined suite: {suite}")
+    one = os.path.join(work_dir, "one.json")
+    done = run(source_dir, work_dir, ":::", "first", "--suite", one, ":::", "second", "--suite", one, "--append")
+    with open(one, encoding="utf-8") as f:
+        names = [c["name"] for c in json.load(f)["cases"]]
+    check(done.returncode == 0 and names == ["first", "second"], f"two jobs into one suite: {names}, {done.stderr}")
     usage = run(source_dir, work_dir, joined)
     check(usage.returncode == 2 and "usage:" in usage.stderr, f"no job: exit {usage.returncode}, {usage.stderr}")
     return finish("check_export_parallel.py")
