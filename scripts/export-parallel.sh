@@ -10,7 +10,8 @@
 # naming the suite of the job before it starts after the jobs before it (it appends to that suite).
 # A job that fails is named with its log, and the others go on. Then SUITE, when given, is the
 # suites that were written, in the order given (scripts/suites.py join SUITE PART... JOIN OPTION...).
-# Exit codes: 0 every job and the join done, 1 one failed, 2 no job given (or one without --suite).
+# Exit codes: 0 every job and the join done, 1 one failed, 2 bad arguments (no job, a job without
+# --suite, an $EXPORT_JOBS that is not a count).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=
@@ -30,13 +31,15 @@ while [[ ${1:-} == ::: ]]; do
 done
 [[ $# -eq 0 && ${#queue[@]} -gt 0 ]] ||
   { echo "usage: export-parallel.sh [--logs DIR] [SUITE [JOIN OPTION...]] ::: ARGS... [::: ARGS...]..." >&2; exit 2; }
+n=${EXPORT_JOBS:-$(nproc)}
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "export-parallel.sh: EXPORT_JOBS=$n: expected a whole number of at least 1" >&2; exit 2; }
 log_of() { local name=${1##*/}; echo "${logs:-$(dirname "$1")}/${name%.json}.log"; }
 codes=$(mktemp -d)
 trap 'rm -rf "$codes"' EXIT
 for part in "${unique[@]}"; do mkdir -p "$(dirname "$(log_of "$part")")"; rm -f "$part" "$(log_of "$part")"; done
 for i in "${!queue[@]}"; do
   [[ $i -gt 0 && ${parts[i]} == "${parts[i - 1]}" ]] && wait  # it appends to the suite before it
-  while [[ $(jobs -rp | wc -l) -ge ${EXPORT_JOBS:-$(nproc)} ]]; do wait -n; done
+  while [[ $(jobs -rp | wc -l) -ge $n ]]; do wait -n; done
   eval "args=(${queue[i]})"
   ("${PYTHON:-python3}" "$here/export_model.py" "${args[@]}" 2>&1 | tee -a "$(log_of "${parts[i]}")" >&2
    echo "${PIPESTATUS[0]}" > "$codes/$i") &

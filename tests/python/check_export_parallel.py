@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/export-parallel.sh with a stand-in for export_model.py (no PyTorch): two jobs side by side,
 one failing; the other's suite is joined, the failure named with its log, the exit code 1; two jobs
-into one suite (the second with --append) one after the other; no job: 2.
+into one suite (the second with --append) one after the other; no job, or EXPORT_JOBS=0: 2.
 
     check_export_parallel.py SOURCE_DIR WORK_DIR
 """
@@ -31,13 +31,13 @@ print("exported", model)
 """
 
 
-def run(source_dir, work_dir, *args):
+def run(source_dir, work_dir, *args, jobs="2"):
     stand_in = os.path.join(work_dir, "python")
     with open(stand_in, "w", encoding="utf-8") as f:
         f.write(STAND_IN)
     os.chmod(stand_in, 0o755)
     return subprocess.run([os.path.join(source_dir, "scripts", "export-parallel.sh"), *args], capture_output=True,
-                          text=True, env={**os.environ, "PYTHON": stand_in, "EXPORT_JOBS": "2"})
+                          text=True, env={**os.environ, "PYTHON": stand_in, "EXPORT_JOBS": jobs})
 
 
 def main(source_dir, work_dir):
@@ -67,6 +67,9 @@ def main(source_dir, work_dir):
     check(done.returncode == 0 and names == ["first", "second"], f"two jobs into one suite: {names}, {done.stderr}")
     usage = run(source_dir, work_dir, joined)
     check(usage.returncode == 2 and "usage:" in usage.stderr, f"no job: exit {usage.returncode}, {usage.stderr}")
+    zero = run(source_dir, work_dir, ":::", "first", "--suite", one, jobs="0")
+    check(zero.returncode == 2 and "EXPORT_JOBS=0: expected a whole number" in zero.stderr,
+          f"EXPORT_JOBS=0: exit {zero.returncode}, {zero.stderr}")
     return finish("check_export_parallel.py")
 
 
