@@ -8,8 +8,9 @@
 # suite (--suite PART, written fresh: removed first); its output goes to stderr and to PART's name
 # with .log (in DIR with --logs). $EXPORT_JOBS jobs run at a time (default: the cores, nproc); a job
 # naming the suite of the job before it starts after the jobs before it (it appends to that suite).
-# A job that fails is named with its log, and the others go on. Then SUITE, when given, is the
-# suites that were written, in the order given (scripts/suites.py join SUITE PART... JOIN OPTION...).
+# A job that fails is named with its log, and the others go on. Then SUITE, when given (removed
+# first), is the suites that were written, in the order given (scripts/suites.py join SUITE PART...
+# JOIN OPTION...).
 # Exit codes: 0 every job and the join done, 1 one failed, 2 bad arguments (no job, a job without
 # --suite, an $EXPORT_JOBS that is not a count).
 set -uo pipefail
@@ -36,6 +37,7 @@ n=${EXPORT_JOBS:-$(nproc)}
 log_of() { local name=${1##*/}; echo "${logs:-$(dirname "$1")}/${name%.json}.log"; }
 codes=$(mktemp -d)
 trap 'rm -rf "$codes"' EXIT
+rm -f "${join[0]:-}"  # what it held before: it holds what this call exported, or is absent
 for part in "${unique[@]}"; do mkdir -p "$(dirname "$(log_of "$part")")"; rm -f "$part" "$(log_of "$part")"; done
 for i in "${!queue[@]}"; do
   [[ $i -gt 0 && ${parts[i]} == "${parts[i - 1]}" ]] && wait  # it appends to the suite before it
