@@ -9,8 +9,8 @@
 #
 # configs/decode.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
 # configs/decode.json (a test checks that they agree). Every export is attempted; the exit code is
-# 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter; with
-# JOBS=2 the two models export side by side (each into a suite file of its own, merged at the end).
+# 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter; JOBS=N
+# runs N exports at a time (scripts/export-parallel.sh, each into a suite of its own, joined at the end).
 # MODELS=llama exports the Llama-class decoder alone, FORMATS=pt (or pt2) one format: a suite of
 # those cases only.
 # shellcheck source=scripts/export-common.sh
@@ -24,36 +24,23 @@ model files are not committed: make them with scripts/decode-suite.sh (needs PyT
 llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
        --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
        --hf-config max_position_embeddings=2048)
-export_model() {
-  export_py "$@" --dtype bfloat16 -o "$out" --suite-name decode \
-    ${FORMATS:+--format "$FORMATS"} "${dry[@]}"
-}
-# Each returns 1 when an export failed, after trying all of them.
-gpt2() {
-  local code=0
-  export_model hf:gpt2 --batch 1,8,32,128 --decode --max-seq 1024 --pos 512 --suite "$1" \
-    --suite-description "$description" || code=1
-  export_model hf:gpt2 --batch 1 --seq 512 --suite "$1" --append || code=1
-  return $code
-}
-llama() {
-  local code=0
-  export_model hf:llama "${llama[@]}" --batch 1,8,32,128 --decode --max-seq 1024 --pos 512 --suite "$1" "${@:2}" || code=1
-  export_model hf:llama "${llama[@]}" --batch 1 --seq 512 --suite "$1" --append || code=1
-  return $code
+jobs=${JOBS:-1}
+[[ ${#dry[@]} -gt 0 ]] && jobs=1
+queue=() n=0
+after=(--suite-description "$description")  # after the first export's --suite, then --append
+export_model() {  # one after the other, each appends to SUITE_FILE; with JOBS > 1 a part each
+  local part=$suite
+  [[ $jobs -gt 1 ]] && part=${suite%.json}-part-$((n++)).json
+  queue+=(::: "$@" --suite "$part" "${after[@]}" --dtype bfloat16 -o "$out" --suite-name decode \
+    ${FORMATS:+--format "$FORMATS"} "${dry[@]}")
+  after=(--append)
 }
 if [[ ${MODELS:-gpt2 llama} == llama ]]; then
-  llama "$suite" || status=1
-elif [[ ${JOBS:-1} -ge 2 && ${#dry[@]} -eq 0 ]]; then
-  part=$(mktemp -d)
-  gpt2 "$suite" || status=1 &
-  llama "$part/llama.json" || status=1
-  wait $! || status=1
-  # The Llama cases join the suite that the GPT-2 exports wrote (paths relative to the same folder).
-  "${PYTHON:-python3}" "$here/suites.py" join "$suite" "$suite" "$part/llama.json" || status=1
-  rm -rf "$part"
+  after=()
 else
-  gpt2 "$suite" || status=1
-  llama "$suite" --append || status=1
+  export_model hf:gpt2 --batch 1,8,32,128 --decode --max-seq 1024 --pos 512
+  export_model hf:gpt2 --batch 1 --seq 512
 fi
-exit $status
+export_model hf:llama "${llama[@]}" --batch 1,8,32,128 --decode --max-seq 1024 --pos 512
+export_model hf:llama "${llama[@]}" --batch 1 --seq 512
+EXPORT_JOBS=$jobs exec "$here/export-parallel.sh" "$suite" "${queue[@]}"

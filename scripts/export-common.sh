@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # What the export scripts share (scripts/decode-suite.sh, models-suite.sh, sweep-models.sh source it
 # first, without arguments, so that it reads theirs): `here` (scripts/), `dry` (--dry-run when that
-# is their first argument, which it takes off), `out` (their next argument, default models), `status`
-# 0, and export_py ARGS...: scripts/export_model.py ARGS... run by $PYTHON (default python3).
+# is their first argument, which it takes off) and `out` (their next argument, default models).
+# They run their exports with scripts/export-parallel.sh.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dry=()
@@ -11,5 +11,3 @@ if [[ ${1:-} == --dry-run ]]; then
   shift
 fi
 out=${1:-models}
-status=0
-export_py() { "${PYTHON:-python3}" "$here/export_model.py" "$@"; }

@@ -7,21 +7,18 @@
 # configs/models.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
 # configs/models.json (a test checks that they agree). Every export is attempted; the exit code
 # is 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter.
-# JOBS=N runs N exports at a time (AOTInductor's compiles are long); the suite file is then written
-# after them, by the same commands with --dry-run, as one after the other would write it (a command
-# that failed is left out of it).
+# JOBS=N runs N exports at a time (AOTInductor's compiles are long; scripts/export-parallel.sh), each
+# into a suite of its own beside SUITE_FILE (SUITE_FILE's name with -part-N), joined into it at the end.
 # shellcheck source=scripts/export-common.sh
 source "$(dirname "$0")/export-common.sh"
 suite=${2:-$out/suite.json}
 jobs=${JOBS:-1}
 [[ ${#dry[@]} -gt 0 ]] && jobs=1
-commands=()   # each command's arguments, one string per command (JOBS > 1)
-export_model() {
-  if [[ $jobs -le 1 ]]; then
-    export_py "$@" -o "$out" --suite "$suite" "${dry[@]}" || status=1
-  else
-    commands+=("$(printf '%q ' "$@")")
-  fi
+queue=() n=0
+export_model() {  # one after the other, each appends to SUITE_FILE; with JOBS > 1 a part each
+  local part=$suite
+  [[ $jobs -gt 1 ]] && part=${suite%.json}-part-$((n++)).json
+  queue+=(::: "$@" -o "$out" --suite "$part" "${dry[@]}")
 }
 export_model torchvision:resnet50 --batch 1,32 --suite-description "Your own model, eager and captured: \
 ResNet-50 (batch 1 and 32), ViT-B/16 and a BERT-base encoder (sequence 128) as TorchScript and AOTInductor \
@@ -37,24 +34,4 @@ export_model "${resnet18_train[@]}" --format pt2 --channels-last --append
 # A training step with dropout and Adam: its validation once judged the random stream, not the capture.
 export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt --optimizer adam --append
 export_model torchvision:mobilenet_v3_small --batch 32 --mode train --format pt2 --channels-last --optimizer adam --append
-if [[ $jobs -gt 1 ]]; then
-  parts=$(mktemp -d)
-  for i in "${!commands[@]}"; do
-    while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n; done
-    eval "args=(${commands[$i]})"
-    ( export_py "${args[@]}" -o "$out" --suite "$parts/$i.json" \
-        > "$parts/$i.log" 2>&1 || touch "$parts/$i.failed"; cat "$parts/$i.log" >&2 ) &
-  done
-  wait
-  rm -f "$suite"
-  for i in "${!commands[@]}"; do
-    eval "args=(${commands[$i]})"
-    if [[ -f $parts/$i.failed ]]; then
-      status=1
-    else
-      export_py "${args[@]}" -o "$out" --suite "$suite" --dry-run || status=1
-    fi
-  done
-  rm -rf "$parts"
-fi
-exit $status
+EXPORT_JOBS=$jobs exec "$here/export-parallel.sh" "$suite" "${queue[@]}"

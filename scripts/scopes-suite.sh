@@ -24,17 +24,16 @@
 # for a shorter run. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with
 # Inductor (AOTInductor packages; the training step's pieces stay TorchScript), the cases named
 # <stem>-inductor-<scope> ($SCOPES_PIECES_PACKAGE=one: every compiled piece of a model a named model
-# of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1), each model and
-# batch into a suite of its own beside the models, joined into SUITE at the end ($SCOPES_JOIN_ALL=1:
-# with the parts earlier calls left in the folder).
+# of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1; scripts/export-parallel.sh),
+# each model and batch into a suite of its own beside the models (OUTPUT_DIR/scopes-part-NAME.json,
+# its log beside it), joined into SUITE at the end ($SCOPES_JOIN_ALL=1: with the parts earlier calls
+# left in the folder).
 # Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
 # configs/scopes.json for Python's figures on the same pieces.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-models}
 suite=${2:-configs/scopes.json}
-py=${PYTHON:-python3}
-status=0
 description="Capture scopes side by side: the whole step in one graph (full), one graph per repeated block \
 (layer), every piece between attention ops captured with attention eager (attention-out), forward and backward \
 captured with the optimizer eager (fwd-bwd), and pieces around what cannot be captured (auto), beside eager: a \
@@ -45,24 +44,14 @@ scripts/export_model.py --scope; random weights. The model files are not committ
 scripts/scopes-suite.sh (needs PyTorch and torchvision)."
 format=${SCOPES_FORMAT:-pt}
 llama_batches=${SCOPES_LLAMA_BATCHES:-1,8,32,128}
-jobs=${SCOPES_PARALLEL:-1}
-mkdir -p "$out"
-parts=()
-pids=()
-export_model() {  # PART ARGS...: one export into the suite $out/scopes-part-PART.json (its log beside it)
+queue=()
+export_model() {  # PART ARGS...: one export into the suite $out/scopes-part-PART.json
   local part=$1 fmt=$format packaging=()
   shift
   [[ " $* " == *" --mode train "* ]] && fmt=pt  # a training step's pieces are TorchScript
   [[ $fmt == pt2 && -n ${SCOPES_PIECES_PACKAGE:-} ]] && packaging=(--pieces-package "$SCOPES_PIECES_PACKAGE")
-  parts+=("$out/scopes-part-$part.json")
-  rm -f "$out/scopes-part-$part.json"
-  "$py" "$here/export_model.py" "$@" --format "$fmt" "${packaging[@]}" -o "$out" --suite "$out/scopes-part-$part.json" \
-    --suite-name scopes --suite-description "$description" > "$out/scopes-part-$part.log" 2>&1 &
-  pids+=($!)
-  if ((${#pids[@]} >= jobs)); then
-    wait "${pids[0]}" || { status=1; tail -n 5 "$out/scopes-part-$part.log" >&2; }
-    pids=("${pids[@]:1}")
-  fi
+  queue+=(::: "$@" --format "$fmt" "${packaging[@]}" -o "$out" --suite "$out/scopes-part-$part.json"
+          --suite-name scopes --suite-description "$description")
 }
 for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
   case $model in
@@ -80,14 +69,13 @@ for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
        exit 2 ;;
   esac
 done
-for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for part in "${parts[@]}"; do cat "${part%.json}.log" >&2; done
 # One suite of the parts, in the order above (a part whose export failed is named and left out),
 # each case swept over the scopes it compares (the eager variant beside them).
+status=0
+EXPORT_JOBS=${SCOPES_PARALLEL:-1} "$here/export-parallel.sh" "$suite" --suite-name scopes "${queue[@]}" || status=1
 # $SCOPES_JOIN_ALL=1: every part in the folder, those of earlier calls too (exports split over calls).
 if [[ -n ${SCOPES_JOIN_ALL:-} ]]; then
-  parts=("$out"/scopes-part-*.json)
+  "${PYTHON:-python3}" "$here/suites.py" join "$suite" "$out"/scopes-part-*.json --suite-name scopes || status=1
 fi
-"$py" "$here/suites.py" join "$suite" "${parts[@]}" --suite-name scopes || status=1
-"$py" "$here/suites.py" sweep-scopes "$suite" || status=1
+"${PYTHON:-python3}" "$here/suites.py" sweep-scopes "$suite" || status=1
 exit $status

@@ -10,27 +10,16 @@
 #
 # The cache is a constant of each package: a package stores it compressed, but loading one unpacks
 # it whole (at 1024 positions, batch 256 would unpack 9.6 GB), so the sweep's cache is 256
-# positions. JOBS exports run side by side (default 4), each a share of the sizes. Every export is attempted;
-# the exit code is 1 when one failed (its sweep point then fails, the others run).
+# positions. JOBS exports run side by side (default 4; scripts/export-parallel.sh), one per package.
+# Every export is attempted; the exit code is 1 when one failed (its sweep point then fails, the others run).
 # shellcheck source=scripts/export-common.sh
 source "$(dirname "$0")/export-common.sh"
-sizes=(1 2 4 8 16 32 64 128 256)
-jobs=${JOBS:-4}
-scratch=$(mktemp -d)
+scratch=$(mktemp -d)  # the suites the exports write (configs/sweeps.json is the sweep's suite)
 trap 'rm -rf "$scratch"' EXIT
-pids=()
-for ((job = 0; job < jobs; ++job)); do
-  share=()
-  for ((i = job; i < ${#sizes[@]}; i += jobs)); do share+=("${sizes[i]}"); done
-  [[ ${#share[@]} -gt 0 ]] || continue
-  list=$(IFS=,; echo "${share[*]}")
-  export_py hf:gpt2 --batch "$list" --decode --max-seq 256 --pos 128 \
-    --format pt2 --dtype bfloat16 -o "$out" --suite "$scratch/part-$job.json" --suite-name sweeps "${dry[@]}" &
-  pids+=($!)
-done
+common=(--format pt2 -o "$out" --suite-name sweeps "${dry[@]}")
 # ResNet-18 inference: one package for every batch size up to 256 (a dynamic batch dimension).
-export_py torchvision:resnet18 --batch 8 --dynamic-batch 256 --format pt2 -o "$out" \
-  --suite "$scratch/resnet18.json" --suite-name sweeps "${dry[@]}" &
-pids+=($!)
-for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-exit $status
+queue=(::: torchvision:resnet18 --batch 8 --dynamic-batch 256 "${common[@]}" --suite "$scratch/resnet18.json")
+for b in 1 2 4 8 16 32 64 128 256; do
+  queue+=(::: hf:gpt2 --batch "$b" --decode --max-seq 256 --pos 128 --dtype bfloat16 "${common[@]}" --suite "$scratch/gpt2-b$b.json")
+done
+EXPORT_JOBS=${JOBS:-4} "$here/export-parallel.sh" "${queue[@]}"

@@ -69,21 +69,6 @@ wait_scopes_export() { wait_background scopes-export "$scopes_export_pid"; scope
 wait_all_exports() {
   wait_export; wait_decode_export; wait_sweep_export; wait_serving_export; wait_scopes_export; wait_serving_wide_export
 }
-# parallel_exports "NAME|EXPORT ARGS" ...: scripts/export_model.py for each, side by side, each into
-# models/NAME.json with its log in $OUT/logs/NAME.log; fails when one failed.
-parallel_exports() {
-  local spec name pids=() code=0
-  for spec in "$@"; do
-    name=${spec%%|*}
-    # shellcheck disable=SC2086 # the arguments are words
-    "${PYTHON:-python3}" scripts/export_model.py ${spec#*|} -o models --suite "models/$name.json" \
-      > "$OUT/logs/$name.log" 2>&1 &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do wait "$pid" || code=1; done
-  return $code
-}
-
 stage_models_export() {
   env PYTHON="${PYTHON:-python3}" JOBS="${MODEL_JOBS:-4}" scripts/models-suite.sh models models/suite.json \
     > "$OUT/logs/models-export.log" 2>&1 &
@@ -145,22 +130,17 @@ stage_own_code() {
   formats=${OWN_CODE_FORMATS:-pt}
   rm -f models/own-code*.json
   # The exports side by side (each an Inductor compile of a minute or two with pt2), each into a
-  # suite of its own, then joined: --append to one file from several processes would race.
-  export_pids=()
+  # suite of its own (scripts/export-parallel.sh, logs in $OUT/logs), then joined.
+  local mode exports=()
   for mode in inference train; do
-    run "own-code-export-example-$mode" "$py" scripts/export_model.py py:examples/conv_attention.py:make_model \
-      --batch 8 --mode "$mode" --format "$formats" -o models --suite "models/own-code-example-$mode.json" &
-    export_pids+=($!)
-    run "own-code-export-tagger-$mode" "$py" scripts/export_model.py py:tests.cli.own_code.token_tagger:make_model \
-      --batch 16 --mode "$mode" --format "$formats" -o models --suite "models/own-code-tagger-$mode.json" &
-    export_pids+=($!)
+    exports+=(::: py:examples/conv_attention.py:make_model --batch 8 --mode "$mode" --format "$formats" -o models
+              --suite "models/own-code-example-$mode.json"
+              ::: py:tests.cli.own_code.token_tagger:make_model --batch 16 --mode "$mode" --format "$formats" -o models
+              --suite "models/own-code-tagger-$mode.json")
   done
-  if [[ ,$formats, == *,pt2,* ]]; then
-    run own-code-export-dynamic "$py" scripts/export_model.py py:examples/conv_attention.py:make_model --batch 8 \
-      --dynamic-batch 64 --format pt2 -o models --suite models/own-code-dynamic.json &
-    export_pids+=($!)
-  fi
-  for pid in "${export_pids[@]}"; do wait "$pid" || status=1; done
+  [[ ,$formats, == *,pt2,* ]] && exports+=(::: py:examples/conv_attention.py:make_model --batch 8 --dynamic-batch 64
+                                           --format pt2 -o models --suite models/own-code-dynamic.json)
+  run own-code-exports scripts/export-parallel.sh --logs "$OUT/logs" "${exports[@]}" || status=1
   "$py" scripts/suites.py join models/own-code.json models/own-code-example-*.json models/own-code-tagger-*.json \
     --suite-name own-code || status=1
   run own-code "$gb" run --config models/own-code.json "${model_args[@]}" -o "$OUT/results/own-code" || status=1
@@ -243,13 +223,14 @@ stage_cache_state() {
               --hf-config num_attention_heads=4 --hf-config num_key_value_heads=2 --hf-config vocab_size=1024)
   llama_state=(hf:llama "${tiny_llama[@]}" --decode --cache-as-state --max-seq 256 --pos 128 --batch 2)
   # The five exports side by side (their times are not the point here), each into a suite of its
-  # own, then joined.
-  run cache-state-exports parallel_exports \
-    "cache-state-a|py:examples/tiny_decode.py:make_model --batch 2 --format pt" \
-    "cache-state-b|py:examples/tiny_decode.py:make_model --batch 2 --dynamic-batch 8 --format pt2" \
-    "cache-state-c|py:examples/tiny_decode.py:make_model --batch 2 --dynamic-batch 8 --dynamic-cache 512 --format pt2" \
-    "cache-state-llama-a|${llama_state[*]} --format pt" \
-    "cache-state-llama-b|${llama_state[*]} --dynamic-batch 8 --format pt2" || status=1
+  # own (scripts/export-parallel.sh, logs in $OUT/logs), then joined.
+  local tiny=py:examples/tiny_decode.py:make_model
+  run cache-state-exports scripts/export-parallel.sh --logs "$OUT/logs" \
+    ::: "$tiny" --batch 2 --format pt -o models --suite models/cache-state-a.json \
+    ::: "$tiny" --batch 2 --dynamic-batch 8 --format pt2 -o models --suite models/cache-state-b.json \
+    ::: "$tiny" --batch 2 --dynamic-batch 8 --dynamic-cache 512 --format pt2 -o models --suite models/cache-state-c.json \
+    ::: "${llama_state[@]}" --format pt -o models --suite models/cache-state-llama-a.json \
+    ::: "${llama_state[@]}" --dynamic-batch 8 --format pt2 -o models --suite models/cache-state-llama-b.json || status=1
   "${PYTHON:-python3}" scripts/suites.py join models/cache-state.json models/cache-state-a.json models/cache-state-b.json
   "${PYTHON:-python3}" scripts/suites.py join models/cache-state-length.json models/cache-state-a.json models/cache-state-c.json
   "${PYTHON:-python3}" scripts/suites.py join models/cache-state-llama.json models/cache-state-llama-a.json models/cache-state-llama-b.json

@@ -31,6 +31,10 @@ endif()
 # and, without the exported files, says how to make them.
 add_test(NAME "python: models: the model scripts and configs/models.json agree"
          COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_model_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/model-scripts)
+# The one way to export side by side (scripts/export-parallel.sh), with a stand-in for export_model.py:
+# two jobs, one failing: the other's suite joined, the failure named with its log, exit code 1.
+add_test(NAME "python: export-parallel.sh: jobs side by side, a failure named, the others joined"
+         COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_export_parallel.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/export-parallel)
 # Your own code (py:FILE.py:CALLABLE) without PyTorch: the source parsed, every bad input refused
 # (2) naming the file and the callable, the suite written from a callable's examples (the user's
 # code runs against a stand-in torch, tests/cli/own_code/stub_torch).
