@@ -29,6 +29,7 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
+#include <algorithm>
 #include <memory>
 
 namespace graphbench {
@@ -331,13 +332,15 @@ class BranchesCase final : public CaseInstance {
  private:
   std::string path_note(const std::vector<int>& path) const {
     const auto& nodes = program_->nodes;
-    std::vector<std::string> ways;
+    std::vector<std::string> ways, lines;  // each branch's way; the source lines, each once
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
       const BranchNode& node = nodes[path[i]];
-      ways.push_back(fmt::format("{} at {}", path[i + 1] == node.then_node ? "then" : "else", node.line));
+      ways.push_back(path[i + 1] == node.then_node ? "then" : "else");
+      if (std::find(lines.begin(), lines.end(), node.line) == lines.end()) lines.push_back(node.line);
     }
-    return fmt::format("the case's inputs take {} branch(es) of the model's own forward and end at node {} of {}{}{}",
-                       ways.size(), path.back(), nodes.size(), ways.empty() ? "" : ": ", fmt::join(ways, "; "));
+    return fmt::format("the case's inputs take {} branch(es) of the model's own forward and end at node {} of {}{}{}{}",
+                       ways.size(), path.back(), nodes.size(), ways.empty() ? "" : ": ", fmt::join(ways, ", "),
+                       lines.empty() ? "" : fmt::format(" (at {})", fmt::join(lines, "; ")));
   }
 
   std::string leaves_differ() {
