@@ -36,26 +36,27 @@ stage_control_flow() {
     --batch 8 "${python_args[@]}" -o "$dir/early_exit/python-baseline.json" || status=1
 }
 
-# branches  examples/early_exit.py split at its own forward's branches (export_model.py --scope auto):
-#           on its default inputs (every block runs) and at scale 10 (make_model_exits_first: the
-#           first head decides), each with its cases forcing every branch each way; graphbench runs
-#           eager, graph (broken at each branch) and conditional (one graph); Python's pieces eager
-#           and with make_graphed_callables (python_branches_baseline.py), and the whole model's
-#           eager and reduce-overhead (python_baseline.py) at both scales. Into results/branches.
+# branches  examples/early_exit.py split at its own forward's branches (export_model.py --scope auto),
+#           its case and the two that force every branch each way; graphbench runs eager, graph
+#           (broken at each branch) and conditional (one graph); Python's pieces eager and with
+#           make_graphed_callables (python_branches_baseline.py), and the whole model's eager and
+#           reduce-overhead (python_baseline.py) on its own inputs at scale 1 (every block runs) and
+#           10 (make_model_exits_first: the first head decides). Into results/branches.
 stage_branches() {
   py=${PYTHON:-python3}
   local dir="$OUT/results/branches" models=models/branches callable
   mkdir -p "$dir" "$models"
+  run branches-export "$py" scripts/export_model.py py:examples/early_exit.py:make_model --batch 8 --scope auto \
+    -o "$models" || status=1
+  cp "$OUT/logs/branches-export.log" "$dir/export.log" 2>/dev/null
+  cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
+  # Python's whole model on its own inputs: at scale 1 every block runs, at scale 10 the first head decides.
   for callable in make_model make_model_exits_first; do
-    run "branches-export-$callable" "$py" scripts/export_model.py "py:examples/early_exit.py:$callable" --batch 8 \
-      --scope auto -o "$models" --append || status=1
-    cp "$OUT/logs/branches-export-$callable.log" "$dir/export-$callable.log" 2>/dev/null
     run "branches-python-model-$callable" "$py" scripts/python_baseline.py "py:examples/early_exit.py:$callable" \
       --batch 8 -o "$dir/python-model-$callable.json" || status=1
   done
-  cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
   run branches "$gb" run --config "$models/suite.json" -o "$dir/graphbench" || status=1
   run branches-python "$py" scripts/python_branches_baseline.py --suite "$models/suite.json" \
     --graphbench "$dir/graphbench/results.json" -o "$dir/python-pieces.json" || status=1
-  cp "$OUT/logs/branches-python.log" "$dir/python-pieces.md" 2>/dev/null
+  grep '^|' "$OUT/logs/branches-python.log" > "$dir/python-pieces.md"
 }

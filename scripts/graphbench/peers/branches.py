@@ -59,6 +59,8 @@ def case_figures(case, suite_dir, options):
     with torch.no_grad():
         run_tree(control, [(recording(k), p["inputs"]) for k, p in enumerate(case["pieces"])], inputs)
     for k, args in on_path:
+        for p in modules[k].parameters():
+            p.requires_grad_(False)  # inference: make_graphed_callables then graphs the forward alone
         graphed[k] = (torch.cuda.make_graphed_callables(modules[k], tuple(a.detach() for a in args)),
                       case["pieces"][k]["inputs"])
     figures = {}
