@@ -78,6 +78,7 @@ struct BranchValues {
     return ref.input >= 0 ? inputs.at(ref.input) : outputs.at(ref.piece).at(ref.output);
   }
   void run_node(int n) {
+    const at::NoGradGuard no_grad;  // inference: the pieces' parameters require grad as saved
     for (int k : program->nodes.at(n).run) {
       std::vector<at::Tensor> args;
       for (const PieceRef& ref : program->pieces.pieces[k].inputs) args.push_back(at(ref));
