@@ -1,6 +1,7 @@
 #include "graphbench/runner/training_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/statistics.h"
@@ -43,6 +44,12 @@ void fill_step_samples(ResultRecord& record) {
 
 }  // namespace
 
+double epochs_seconds(const TrainingSummary& t) {
+  double seconds = 0.0;
+  for (const TrainingEpoch& e : t.epochs) seconds += e.train_seconds + e.test_seconds;
+  return seconds;
+}
+
 CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
                                           std::ostream* log) {
   CaseContext::TrainingLimit limit;
@@ -76,6 +83,14 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
       record.training = workload.train(spec, variant, limited);
       fill_step_samples(record);
       if (!record.training->time_limit_note.empty()) record.warnings.push_back(record.training->time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        // What the limit counted: the epochs, from the first training step.
+        *log << fmt::format("  {}: trained {} epoch(s) in {} (its time limit: {})", spec.name,
+                            record.training->epochs.size(),
+                            format_duration(epochs_seconds(*record.training)),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
       if (const std::string why = nothing_done_reason(*record.training); !why.empty()) mark_failed(record, why);
     } catch (const InputError&) {
       throw;  // bad data or settings: the suite runner records it for every variant

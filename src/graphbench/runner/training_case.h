@@ -16,6 +16,9 @@ namespace graphbench {
 CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
                                           std::ostream* log);
 
+// The seconds of a run's epochs, training and testing: what its time limit counts.
+double epochs_seconds(const TrainingSummary& training);
+
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log);
 

@@ -4,6 +4,7 @@
 #include "graphbench/parallel/runner/agreement.h"
 #include "graphbench/parallel/runner/replicas.h"
 #include "graphbench/parallel/runner/scaling.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/data_parallel.h"
 #include "graphbench/runner/training_case.h"
@@ -111,6 +112,12 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
       record.data_parallel = training_figures(comm, *run, same.same, spec.gradient_sync, *bucket_log);
       record.training = run->summary;
       if (!run->summary.time_limit_note.empty()) record.warnings.push_back(run->summary.time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        *log << fmt::format("  {}: trained {} epoch(s) in {} on rank {} (its time limit: {})", spec.name,
+                            run->summary.epochs.size(), format_duration(epochs_seconds(run->summary)), comm.rank(),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
       if (!same.same) mark_failed(record, "params differ across ranks after training: " + same.describe());
     }
     records.push_back(std::move(record));
