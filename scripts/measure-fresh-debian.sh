@@ -40,12 +40,18 @@ timed() {  # timed LABEL COMMAND
   start=$(date +%s.%N)
   in_root "$2" > "$work/$1.log" 2>&1 || { echo "$1: failed; its log:"; tail -30 "$work/$1.log"; exit 1; }
   end=$(date +%s.%N)
-  printf '%-28s %7.1f s\n' "$1" "$(echo "$end - $start" | bc)"
+  last_s=$(echo "$end - $start" | bc)
+  printf '%-28s %7.1f s\n' "$1" "$last_s"
 }
 timed "first command" 'scripts/setup.sh && build/graphbench --workload gelu'
 grep -h '^setup:' "$work/first command.log" | sed 's/^/  /'
+# The reference the budgets are ratios to (docs/building.md), between the two commands as in .ci/run.
+in_root 'scripts/measure-reference.sh build' | sed 's/^/  /'
 timed "test command" 'cmake --build build && ctest --test-dir build --output-on-failure -j "$(nproc)"'
 grep -h 'tests passed\|Total Test time' "$work/test command.log" | sed 's/^/  /'
+for check in "check-build-time.sh build" "check-test-time.sh $last_s build"; do
+  in_root "scripts/$check" 2>&1 | sed 's/^/  /' || true
+done
 echo "slowest tests:"
 grep -E 'Test +#[0-9]+:' "$work/test command.log" | sed -E 's/.* Test +#[0-9]+: (.*[^ .]) \.+ *(\*\*\*)?[A-Za-z]+ +([0-9.]+) sec/\3 \1/' |
   sort -rn | head -5 | awk '{t=$1; $1=""; printf "  %6.1f s %s\n", t, $0}'

@@ -1,26 +1,36 @@
 # shellcheck shell=bash
 # What scripts/check-build-time.sh and scripts/check-test-time.sh share (sourced by both): a time
-# held to a budget that docs/building.md states, a loud warning beyond 120% of it.
+# held to a budget that docs/building.md states as a ratio to the machine's reference, measured in
+# the same run (scripts/measure-reference.sh), so that a slower machine is not taken for a project
+# that grew; a loud warning beyond 120% of it.
 #
-# hold_to_budget PROG SECONDS DOC PHRASE HEADLINE HINT OK
-#   reads N from DOC's line "Budget: PHRASE N s" (exit 2 naming the line where there is none); over
-#   120% of N: the warning, HEADLINE its first line and HINT where to look, and exit 3; else prints
-#   OK with the budget beside it.
+# hold_to_budget PROG SECONDS BUILD_DIR DOC PHRASE HEADLINE HINT OK
+#   reads R from BUILD_DIR/reference-time.txt and N from DOC's line "Budget: PHRASE N times the
+#   reference" (exit 2 naming the file or line where there is none); SECONDS / R over 120% of N:
+#   the warning, HEADLINE its first line and HINT where to look, and exit 3; else prints OK with
+#   the ratio and the budget beside it.
 hold_to_budget() {
-  local prog=$1 seconds=$2 doc=$3 phrase=$4 headline=$5 hint=$6 ok=$7 budget limit
-  budget=$(sed -n "s/.*Budget: $phrase \\([0-9.]*\\) s.*/\\1/p" "$doc" | head -1)
-  [[ -n $budget ]] || { echo "$prog: $doc: no line \"Budget: $phrase N s\"" >&2; exit 2; }
-  limit=$(awk -v b="$budget" 'BEGIN {printf "%.1f", b * 1.2}')
-  if awk -v w="$seconds" -v l="$limit" 'BEGIN {exit !(w > l)}'; then
+  local prog=$1 seconds=$2 build_dir=$3 doc=$4 phrase=$5 headline=$6 hint=$7 ok=$8 budget limit ref ratio
+  local ref_file=$build_dir/reference-time.txt
+  [[ -r $ref_file ]] || { echo "$prog: $ref_file: missing (scripts/measure-reference.sh writes it)" >&2; exit 2; }
+  ref=$(sed -n 's/.*reference_s \([0-9.]*\).*/\1/p' "$ref_file")
+  awk -v r="${ref:-0}" 'BEGIN {exit !(r > 0)}' ||
+    { echo "$prog: $ref_file: expected \"compile_s C load_s L reference_s R\" with R > 0" >&2; exit 2; }
+  [[ -r $doc ]] || { echo "$prog: $doc: missing" >&2; exit 2; }
+  budget=$(sed -n "s/.*Budget: $phrase \\([0-9.]*\\) times the reference.*/\\1/p" "$doc" | head -1)
+  [[ -n $budget ]] || { echo "$prog: $doc: no line \"Budget: $phrase N times the reference\"" >&2; exit 2; }
+  ratio=$(awk -v s="$seconds" -v r="$ref" 'BEGIN {printf "%.2f", s / r}')
+  limit=$(awk -v b="$budget" 'BEGIN {printf "%.2f", b * 1.2}')
+  if awk -v w="$ratio" -v l="$limit" 'BEGIN {exit !(w > l)}'; then
     {
       echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-      echo "!!! $headline,"
-      echo "!!! more than 120% of the $budget s in docs/building.md (limit $limit s)."
+      echo "!!! $headline: $ratio times the reference of $ref s,"
+      echo "!!! more than 120% of the $budget in docs/building.md (limit $limit)."
       echo "!!! Find what grew ($hint) or, if the"
       echo "!!! growth is worth it, measure again and update docs/building.md's budget."
       echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
     } >&2
     exit 3
   fi
-  echo "$ok, within 120% of the $budget s budget"
+  echo "$ok: $ratio times the reference of $ref s, within 120% of the budget of $budget"
 }

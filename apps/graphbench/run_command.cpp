@@ -333,9 +333,11 @@ PreparedRun prepare_run(const RunOptions& o) {
   apply_gradient_sync_overrides(suite, o);
   run.device = resolve_device(o.device);
   if (!run.device.is_cuda() && !o.max_time_s) {
+    // The suites' limits are meant for GPUs: on the CPU each case is held to at most the CPU's
+    // (a suite's lower limit is kept).
     for (auto& c : suite.cases) {
       SamplingSpec& s = c.sampling;
-      if (s.max_time_s != SamplingSpec{}.max_time_s) continue;
+      if (s.max_time_s <= kCpuCaseTimeLimitS) continue;
       s.max_time_s = kCpuCaseTimeLimitS;
       s.min_time_s = std::min(s.min_time_s, s.max_time_s);
       ++run.cpu_limited_cases;
@@ -447,16 +449,10 @@ int run_command(const RunOptions& given, const std::string& command_line) {
     *log << fmt::format("graphbench: suite {} ({} case(s)) from {} on {}\n", run.suite.name, run.suite.cases.size(),
                         run.path, run.device.is_cuda() ? "cuda" : "cpu");
     if (run.cpu_limited_cases > 0) {
-      *log << fmt::format("graphbench: on the CPU each case is timed for at most {:g} s (the default limit is meant "
-                          "for GPUs; --max-time sets another)\n",
+      *log << fmt::format("graphbench: on the CPU each case is timed for at most {:g} s, validation and training "
+                          "included (the suites' limits are meant for GPUs; --max-time sets another); a case that "
+                          "cannot fit is skipped before it starts, with the --max-time it needs\n",
                           kCpuCaseTimeLimitS);
-    }
-    const bool trains = std::any_of(run.suite.cases.begin(), run.suite.cases.end(),
-                                    [](const CaseSpec& c) { return c.kind == "training"; });
-    if (trains && (run.cpu_limited_cases > 0 || o.max_time_s)) {
-      // Not yet held to the limit (issue 65): said up front rather than found out.
-      *log << "graphbench: training cases are not held to the time limit: they run all their epochs (--epochs 1 "
-              "shortens them)\n";
     }
   }
   install_stop_handlers();

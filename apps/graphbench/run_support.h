@@ -22,13 +22,14 @@ struct PreparedRun {
   at::Device device = at::kCPU;
   CaseContext context;
   std::string directory;  // where the result files go
-  int cpu_limited_cases = 0;  // cases held to kCpuCaseTimeLimitS (a CPU run at the default limit)
+  int cpu_limited_cases = 0;  // cases held to kCpuCaseTimeLimitS (a CPU run without --max-time)
 };
 
-// A case left at the default time limit (SamplingSpec's max_time_s, chosen for GPUs) is timed for
-// at most this long on the CPU: the CPU build is for trying graphbench and for its tests, and a
-// first run should take seconds, not the minutes of noisy CPU samples that never reach the noise
-// target. A limit from the suite file or --max-time is kept.
+// On the CPU each case is timed for at most this long, from its probe to its last sample (the
+// default limit and the suites' own are chosen for GPUs): the CPU build is for trying graphbench
+// and for its tests, and a first run should take seconds, not the minutes of noisy CPU samples that
+// never reach the noise target. A suite's lower limit and --max-time are kept. Every suite of
+// configs/ on the 2-core CPU under it: docs/time-limits.md.
 inline constexpr double kCpuCaseTimeLimitS = 3.0;
 
 // --device: cpu, cuda or auto. InputError when cuda is asked for and cannot be had.

@@ -201,6 +201,7 @@ class MnistWorkload final : public bench::TrainingStepWorkload<MnistStepCase> {
         (context.last_batch.empty() ? bench::param_string(spec, "last_batch") : context.last_batch) == "capture";
     config.out = context.quiet ? nullptr : context.out;
     config.progress = context.quiet ? nullptr : context.progress;
+    config.time_limit = context.training_limit;
     return config;
   }
 };

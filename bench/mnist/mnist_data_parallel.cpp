@@ -8,6 +8,7 @@
 #include "graphbench/parallel/runner/progress_watchdog.h"
 #include "graphbench/parallel/runner/replicas.h"
 #include "graphbench/stats/statistics.h"
+#include "graphbench/timing/case_budget.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -59,7 +60,10 @@ class DataParallelTrainer {
     summary.train_executor = to_string(config_.train_executor);
     summary.test_executor = to_string(config_.test_executor);
     const int world = comm_->world_size();
-    for (int epoch = 1; epoch <= config_.epochs; ++epoch) {
+    training_started_ = Clock::now();
+    epochs_ = config_.epochs;
+    double longest_epoch_s = 0.0;
+    for (int epoch = 1; epoch <= epochs_; ++epoch) {
       TrainingEpoch record;
       record.epoch = epoch;
       record.dataset_size = train_all_.size();
@@ -75,6 +79,18 @@ class DataParallelTrainer {
       record.test_seconds = seconds_since(test_start);
       print(fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
       summary.epochs.push_back(record);
+      longest_epoch_s = std::max(longest_epoch_s, record.train_seconds + record.test_seconds);
+      // The ranks stop together, by the slowest rank's clock: each step holds collectives.
+      if (config_.time_limit && epoch < epochs_ &&
+          !another_epoch_fits(slowest_rank(seconds_since(training_started_)), slowest_rank(longest_epoch_s),
+                              config_.time_limit->seconds)) {
+        epochs_ = epoch;
+      }
+    }
+    if (config_.time_limit && epochs_ < config_.epochs) {
+      summary.time_limit_note = epochs_cut_warning(epochs_, config_.epochs, longest_epoch_s,
+                                                   config_.time_limit->seconds, config_.time_limit->variants);
+      print(fmt::format("note: {}\n", summary.time_limit_note));
     }
     summary.total_seconds = seconds_since(started);
     const auto per_step = step_times_.per_step_us();
@@ -98,6 +114,10 @@ class DataParallelTrainer {
     std::int64_t in_block = 0;
     step_times_.mark(0);
     std::int64_t batch_index = 0;
+    // Under a time limit the first steps of the first epoch are the probe (steps 1 to probe_steps;
+    // step 0 pays one-time costs), then the plan (timing/case_budget.h).
+    const std::int64_t steps = config_.train_last_short_batch ? (n + config_.batch - 1) / config_.batch : n / config_.batch;
+    const std::int64_t probe_steps = std::min<std::int64_t>(kTrainingProbeSteps, steps - 1);
     for (std::int64_t start = 0; start < n; start += config_.batch) {
       const std::int64_t rows = std::min(config_.batch, n - start);
       // Every shard has the same size, so every rank skips (or trains on) the same short batch.
@@ -106,7 +126,13 @@ class DataParallelTrainer {
         continue;
       }
       Feed feed{{"x", train_.images.narrow(0, start, rows)}, {"y", train_.labels.narrow(0, start, rows)}};
+      const bool probing = record.epoch == 1 && config_.time_limit && batch_index >= 1 && batch_index <= probe_steps;
+      if (probing && batch_index == 1) {
+        synchronize_device(cuda_);
+        probe_started_ = Clock::now();
+      }
       const auto outputs = train_executor_->run(train_program_, feed);
+      if (probing && batch_index == probe_steps) plan_epochs(seconds_since(probe_started_) / probe_steps, steps);
       parallel::heartbeat();
       ++summary.train_steps;
       if (++in_block == kBlock) {
@@ -119,6 +145,26 @@ class DataParallelTrainer {
       }
     }
     return logged_loss;
+  }
+
+  // `seconds` at its largest over the ranks (a collective: every rank calls it at the same point).
+  double slowest_rank(double seconds) {
+    const auto us = comm_->all_reduce_ints({static_cast<std::int64_t>(seconds * 1e6)}, parallel::IntReduce::kMax);
+    return static_cast<double>(us.at(0)) * 1e-6;
+  }
+
+  // After the probe: the epochs that fit, by the slowest rank's step, the same on every rank; or
+  // the case skipped on every rank.
+  void plan_epochs(double step_s, std::int64_t steps_per_epoch) {
+    synchronize_device(cuda_);
+    const double slowest_s = slowest_rank(step_s);
+    const CaseContext::TrainingLimit& limit = *config_.time_limit;
+    const TrainingPlan plan =
+        plan_training(slowest_s, steps_per_epoch, test_pass_seconds(slowest_s, config_.batch, test_.size()),
+                      config_.epochs, limit.seconds, limit.variants);
+    if (plan.epochs == 0) throw CaseSkipped(plan.skip_reason);
+    epochs_ = plan.epochs;
+    if (limit.say && comm_->rank() == 0) limit.say(plan.note);
   }
 
   // This rank's shard of the test set; the sums of all ranks.
@@ -161,6 +207,9 @@ class DataParallelTrainer {
   std::unique_ptr<Executor> train_executor_;
   std::unique_ptr<Executor> test_executor_;
   IntervalRecorder step_times_;
+  Clock::time_point training_started_;
+  Clock::time_point probe_started_;
+  int epochs_ = 0;  // the epochs this run trains: config_.epochs, or fewer under a time limit
 };
 
 }  // namespace

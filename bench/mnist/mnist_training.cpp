@@ -5,9 +5,11 @@
 #include "mnist/mnist_training_data.h"
 #include "mnist/training_progress.h"
 
+#include "graphbench/core/errors.h"
 #include "graphbench/core/interrupt.h"
 #include "graphbench/report/progress.h"
 #include "graphbench/stats/statistics.h"
+#include "graphbench/timing/case_budget.h"
 #include "graphbench/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -96,7 +98,11 @@ class Trainer {
 
     bench::TrainingProgress progress(config_.progress, config_.epochs, options.train.steps(), config_.batch,
                                      options.train.size, config_.progress_interval_s);
-    for (int epoch = 1; epoch <= config_.epochs; ++epoch) {
+    training_started_ = Clock::now();
+    epochs_ = config_.epochs;
+    test_images_ = options.test.size;
+    double longest_epoch_s = 0.0;
+    for (int epoch = 1; epoch <= epochs_; ++epoch) {
       TrainingEpoch record;
       record.epoch = epoch;
       record.dataset_size = options.train.size;
@@ -117,6 +123,16 @@ class Trainer {
       summary.train_seconds += record.train_seconds;
       summary.test_seconds += record.test_seconds;
       summary.epochs.push_back(record);
+      longest_epoch_s = std::max(longest_epoch_s, record.train_seconds + record.test_seconds);
+      if (config_.time_limit && epoch < epochs_ &&
+          !another_epoch_fits(seconds_training(), longest_epoch_s, config_.time_limit->seconds)) {
+        epochs_ = epoch;
+      }
+    }
+    if (config_.time_limit && epochs_ < config_.epochs) {
+      summary.time_limit_note = epochs_cut_warning(epochs_, config_.epochs, longest_epoch_s,
+                                                   config_.time_limit->seconds, config_.time_limit->variants);
+      print(fmt::format("note: {}\n", summary.time_limit_note));
     }
 
     const auto per_step = step_times_.per_step_us();
@@ -175,14 +191,18 @@ class Trainer {
         throw_if_stop_requested();
       }
       const bool keep = step % std::max(config_.log_interval, 1) == 0;
-      data.train_step(executor, step, keep);
+      if (record.epoch == 1 && config_.time_limit) {
+        probe_step(data, executor, step, keep, plan.steps());
+      } else {
+        data.train_step(executor, step, keep);
+      }
       if (keep) logged = step;
       if (++in_block == kStepBlock) {
         step_times_.mark(in_block);
         in_block = 0;
       }
       if (progress.active()) progress.step_queued(record.epoch, logged, loss_of);
-      if (record.epoch == 1) {
+      if (record.epoch == 1 && !config_.time_limit) {
         const std::string note = long_run_note(step + 1, plan.steps());
         if (!note.empty()) {
           progress.clear();
@@ -194,6 +214,32 @@ class Trainer {
     // The tutorial's [59584/60000]: batches so far times this batch's size.
     record.logged_samples = (logged + 1) * plan.rows(logged);
     record.logged_loss = data.loss_of(logged).item<double>();
+  }
+
+  double seconds_training() const { return std::chrono::duration<double>(Clock::now() - training_started_).count(); }
+
+  // Under a time limit, the first steps of the first epoch are the probe: the first (one-time
+  // costs) and kTrainingProbeSteps after it, timed with the device synchronised; after them the
+  // plan (timing/case_budget.h): the epochs that fit, or the case skipped, before the rest runs.
+  void probe_step(TrainingData& data, Executor& executor, std::int64_t step, bool keep, std::int64_t steps_per_epoch) {
+    // Step 0 untimed (it pays one-time costs), steps 1 to n timed; with one step an epoch, step 0.
+    const std::int64_t first_timed = steps_per_epoch > 1 ? 1 : 0;
+    const std::int64_t n = steps_per_epoch > 1 ? std::min<std::int64_t>(kTrainingProbeSteps, steps_per_epoch - 1) : 1;
+    if (step == first_timed) {
+      synchronize_device(cuda_);
+      probe_started_ = Clock::now();
+    }
+    data.train_step(executor, step, keep);
+    if (step != first_timed + n - 1) return;
+    synchronize_device(cuda_);
+    const double step_s =
+        std::chrono::duration<double>(Clock::now() - probe_started_).count() / static_cast<double>(n);
+    const CaseContext::TrainingLimit& limit = *config_.time_limit;
+    const TrainingPlan plan = plan_training(step_s, steps_per_epoch, test_pass_seconds(step_s, config_.batch, test_images_),
+                                            config_.epochs, limit.seconds, limit.variants);
+    if (plan.epochs == 0) throw CaseSkipped(plan.skip_reason);
+    epochs_ = plan.epochs;
+    if (limit.say) limit.say(plan.note);
   }
 
   // After the second block of steps of the first epoch (the first pays one-time costs), says how
@@ -214,6 +260,10 @@ class Trainer {
   bool cuda_;
   IntervalRecorder step_times_;
   Clock::time_point second_block_start_;
+  Clock::time_point training_started_;
+  Clock::time_point probe_started_;
+  int epochs_ = 0;              // the epochs this run trains: config_.epochs, or fewer under a time limit
+  std::int64_t test_images_ = 0;
 };
 
 }  // namespace

@@ -43,6 +43,14 @@ class CaptureError : public EngineError {
   using EngineError::EngineError;
 };
 
+// A case that cannot run inside its time limit, found by its probe before the rest of it runs
+// (timing/case_budget.h): its records are skipped with what() (what it needs and the --max-time
+// that gives it), and the run goes on.
+class CaseSkipped : public Error {
+ public:
+  using Error::Error;
+};
+
 // Several ranks could not work together: a rendezvous or a collective timed out, a rank died, or
 // the ranks disagree (different parameters after the same steps). Ends a distributed run with 1.
 class DistributedError : public Error {

@@ -71,6 +71,9 @@ struct TrainingSummary {
   double first_calls_seconds = 0.0;
   std::string data_placement;  // "device": batches gathered on the device; "host": copied from host memory
   std::string batch_order;     // "sequential" or "shuffled"
+  // Not written: where a time limit cut the run short, why ("trained 3 of 10 epochs: ..."); the
+  // runner moves it into the record's warnings.
+  std::string time_limit_note;
 };
 
 struct Roofline {

@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace graphbench {
@@ -55,27 +56,6 @@ class CachedMemoryReleasedAtEnd {
  private:
   bool cuda_;
 };
-
-// The probe: eager's step, timed, before anything else of the case runs. A second step wherever the
-// first left room for one inside the limit: a first step pays one-time costs (LibTorch 2.11's first
-// CPU call of GELU took 1.4 s against 3 ms after it, which skipped a 3 ms case); the shorter counts.
-double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecord>& runnable, double limit_s,
-                          bool cuda) {
-  const VariantRecord* eager = &runnable.front();
-  for (const auto& v : runnable) {
-    if (v.variant.is_eager_baseline()) eager = &v;
-  }
-  const auto runner = instance.make_runner(eager->variant, /*validation=*/false);
-  auto timed_step = [&] {
-    synchronize_device(cuda);
-    const auto start = std::chrono::steady_clock::now();
-    runner->step();
-    synchronize_device(cuda);  // on a GPU the step is asynchronous: its time is the device's too
-    return seconds_since(start);
-  };
-  const double first_s = timed_step();
-  return first_s < limit_s ? std::min(first_s, timed_step()) : first_s;
-}
 
 }  // namespace
 
@@ -122,10 +102,23 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   // The case's time limit (max_time_s) runs from here: validation (up to its share), then sampling
   // with what is left. Making the case (loading a model) is not counted.
   const auto case_started = std::chrono::steady_clock::now();
+  double step_s = 0.0;
   if (context.time_limit_cuts_validation) {
     // One rule under a limit that holds for the whole case: what the case needs at the least (one
-    // eager step tells) fits the limit, or the case is skipped before the rest of it runs.
-    double step_s = 0.0;
+    // eager step tells) fits the limit, or the case is skipped before the rest of it runs. On the
+    // CPU its roofline may tell before that step runs.
+    const StepCost cost = instance->cost();
+    if (!context.device.is_cuda() && (cost.flops > 0 || cost.bytes > 0)) {
+      const DevicePeaks& peaks = cpu_peaks();
+      const std::string why = roofline_too_long_reason(cost.flops, cost.bytes, peaks.flops_per_s, peaks.bytes_per_s,
+                                                       static_cast<int>(runnable.size()), instance->validation_steps(),
+                                                       0, spec.sampling);
+      if (!why.empty()) {
+        say(why);
+        for (auto& v : runnable) mark_skipped(*v.record, why);
+        return records;
+      }
+    }
     try {
       step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda());
     } catch (const std::exception&) {
@@ -151,6 +144,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       if (s.seconds < 0) return;
       // An eager step stands for every step of the case: the second (the first pays one-time
       // costs), or the first when it is long anyway (one-time costs do not matter then) or alone.
+      // Under a limit for the whole case the probe's estimate was said already.
+      if (context.time_limit_cuts_validation) return;
       if (!estimated && s.index == 1 && (s.step == 2 || s.step == s.steps || s.seconds >= 1.0)) {
         estimated = true;
         const int variants = static_cast<int>(runnable.size());
@@ -161,7 +156,12 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
           *log << "  " << note << std::endl;
         }
       }
-    }, context.time_limit_cuts_validation ? kValidationShare * spec.sampling.max_time_s : 0.0);
+    }, context.time_limit_cuts_validation
+           ? std::max(validation_budget_s(spec.sampling.max_time_s, seconds_since(case_started),
+                                          minimum_sampling_seconds(step_s, static_cast<int>(runnable.size()),
+                                                                   spec.sampling)),
+                      1e-6)  // a budget of 0 would be none at all
+           : 0.0);
   }
   say("timing the validated variants, interleaved");
   TimedCase timed = [&] {
@@ -177,10 +177,25 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     return time_variants(*instance, runnable, spec, context, nullptr, std::max(limit_from_here, 0.0));
   }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
-  if (context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
+  // Under a limit for the whole case the kernel profile runs where its steps fit what is left.
+  CaseContext profile_context = context;
+  if (context.profile && context.device.is_cuda() && context.time_limit_cuts_validation) {
+    const double need_s = static_cast<double>(timed.timed.size() * kProfiledSteps) * step_s;
+    const double left_s = spec.sampling.max_time_s - seconds_since(case_started);
+    if (need_s > left_s) {
+      profile_context.profile = false;
+      for (const auto& v : timed.variants) {
+        v.record->warnings.push_back(fmt::format("no kernel profile: its {} steps of each variant (about {}) would "
+                                                 "end past the case's time limit of {}",
+                                                 kProfiledSteps, format_duration(need_s),
+                                                 format_duration(spec.sampling.max_time_s)));
+      }
+    }
+  }
+  if (profile_context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
   {
     const NvtxRange phase("profile");
-    profile_variants(timed, *instance, context);
+    profile_variants(timed, *instance, profile_context);
   }
   if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
   {

@@ -16,6 +16,10 @@
 
 namespace graphbench {
 
+// Under a limit for the whole case, the share of the sampler's time kept for the energy blocks
+// after it (--energy on; each block at most kEnergyBlockMaxSeconds).
+inline constexpr double kEnergyShare = 0.25;
+
 struct TimedCase {
   std::vector<VariantRecord> variants;  // parallel to runners and timed
   std::vector<std::unique_ptr<VariantRunner>> runners;
@@ -30,10 +34,29 @@ struct TimedCase {
   std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
 };
 
+// The probe of a case under a limit that holds for the whole of it (timing/case_budget.h): eager's
+// step, timed, before anything else of the case runs; a second step wherever the first left room
+// for one inside `limit_s` (a first step pays one-time costs: LibTorch 2.11's first CPU call of
+// GELU took 1.4 s against 3 ms after it), the shorter counting. With an agreement (the ranks of a
+// data-parallel case, whose steps hold collectives) every rank takes the same steps and the
+// slowest rank's time counts.
+double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecord>& runnable, double limit_s,
+                          bool cuda, const SamplingAgreement* agreement = nullptr);
+
+// What this CPU does at the most (timing/case_budget.h, roofline_too_long_reason), measured once per
+// process with LibTorch's own threads: a matrix product of 512 x 512 (flops per second) and a copy
+// of 32 MiB (bytes per second), the best of three each.
+struct DevicePeaks {
+  double flops_per_s = 0.0;
+  double bytes_per_s = 0.0;
+};
+const DevicePeaks& cpu_peaks();
+
 // Times the variants whose records are still ok; a runner that cannot be made fails its record.
 // `agreement`: the ranks of a data-parallel case sampling together (sampler.h), or null.
 // `time_left_s`: what is left of the case's time limit (spec.sampling.max_time_s) after validation;
-// the sampler's timeout is that less the time the runners took to make (none: the whole limit).
+// the sampler's timeout is that less the time the runners took to make (none: the whole limit),
+// and less kEnergyShare of it kept for the energy blocks (--energy on), which then share it.
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
                         const CaseContext& context, const SamplingAgreement* agreement = nullptr,
                         std::optional<double> time_left_s = std::nullopt);

@@ -1,12 +1,14 @@
 #include "graphbench/runner/training_case.h"
 
 #include "graphbench/core/errors.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/stats/block_bootstrap.h"
 #include "graphbench/stats/statistics.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace graphbench {
@@ -42,9 +44,31 @@ void fill_step_samples(ResultRecord& record) {
 
 }  // namespace
 
+double epochs_seconds(const TrainingSummary& t) {
+  double seconds = 0.0;
+  for (const TrainingEpoch& e : t.epochs) seconds += e.train_seconds + e.test_seconds;
+  return seconds;
+}
+
+CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
+                                          std::ostream* log) {
+  CaseContext::TrainingLimit limit;
+  limit.variants = std::max(variants, 1);
+  limit.seconds = spec.sampling.max_time_s / limit.variants;
+  limit.say = [log, name = spec.name](const std::string& line) {
+    if (log != nullptr) *log << "  " << name << ": " << line << std::endl;
+  };
+  return limit;
+}
+
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log) {
   std::vector<ResultRecord> records;
+  // Under a limit that holds for the whole case, each variant that runs has its share of it.
+  int runnable = 0;
+  for (const auto& variant : spec.variants) runnable += skip_reason(variant, context).empty() ? 1 : 0;
+  CaseContext limited = context;
+  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
   for (const auto& variant : spec.variants) {
     ResultRecord record = make_record(spec, variant, context);
     const std::string why = skip_reason(variant, context);
@@ -56,11 +80,23 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
     if (log != nullptr) *log << "  " << spec.name << ": training, variant " << variant.name() << std::endl;
     try {
       at::manual_seed(context.seed);
-      record.training = workload.train(spec, variant, context);
+      record.training = workload.train(spec, variant, limited);
       fill_step_samples(record);
+      if (!record.training->time_limit_note.empty()) record.warnings.push_back(record.training->time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        // What the limit counted: the epochs, from the first training step.
+        *log << fmt::format("  {}: trained {} epoch(s) in {} (its time limit: {})", spec.name,
+                            record.training->epochs.size(),
+                            format_duration(epochs_seconds(*record.training)),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
       if (const std::string why = nothing_done_reason(*record.training); !why.empty()) mark_failed(record, why);
     } catch (const InputError&) {
       throw;  // bad data or settings: the suite runner records it for every variant
+    } catch (const CaseSkipped& e) {
+      if (log != nullptr) *log << "  " << spec.name << ": " << e.what() << std::endl;
+      mark_skipped(record, e.what());
     } catch (const std::exception& e) {
       mark_failed(record, e.what());
     }

@@ -12,6 +12,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,6 +51,15 @@ struct CaseContext {
   std::optional<bool> data_on_host;  // --data-on-host: batches copied from host memory
   std::optional<bool> shuffle;       // --shuffle: a seeded permutation of the data per epoch
   std::vector<std::string> case_names;  // the suite's cases, for the note before a long one
+  // A training case under a limit that holds for the whole case (time_limit_cuts_validation): the
+  // share of one variant, and where its plan is said (the run's log). Set by the runner for each
+  // variant; unset, the epochs run whole (timing/case_budget.h, plan_training).
+  struct TrainingLimit {
+    double seconds = 0.0;
+    int variants = 1;  // how many variants share the case's limit
+    std::function<void(const std::string&)> say;
+  };
+  std::optional<TrainingLimit> training_limit;
 };
 
 // Bytes a step must move at least and its floating-point operations: the roofline of a case.

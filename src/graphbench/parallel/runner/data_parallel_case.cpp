@@ -12,11 +12,15 @@
 #include "graphbench/runner/case_summary.h"
 #include "graphbench/runner/case_timing.h"
 #include "graphbench/runner/data_parallel.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/validation.h"
+#include "graphbench/timing/case_budget.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace graphbench::parallel {
 
@@ -114,6 +118,18 @@ void check_replicas_after_timing(Communicator& communicator, const DataParallelC
   }
 }
 
+// The spec of one timed phase of a case under a limit: `seconds` of sampling.
+CaseSpec phase_spec(const CaseSpec& spec, double seconds) {
+  CaseSpec phase = spec;
+  phase.sampling.max_time_s = std::max(seconds, 0.0);
+  phase.sampling.min_time_s = std::min(phase.sampling.min_time_s, phase.sampling.max_time_s);
+  return phase;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const CaseSpec& spec,
@@ -153,23 +169,82 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   runnable = std::move(kept);
   if (runnable.empty()) return records;
 
-  // Under --max-time, validation may take its share of the limit as in one process, the ranks
-  // cutting it together by the slowest rank's clock (docs/measuring.md, "The time limit of a case").
+  // Under a limit that holds for the whole case, the rule of one process (docs/measuring.md, "The
+  // time limit of a case"), the ranks deciding together by the slowest rank's clock: the probe,
+  // then the case skipped where its minimum does not fit; validation up to its share; the timed
+  // phases sharing what is left.
   const SamplingAgreement agreement = sampling_agreement(comm);
+  const bool limited = context.time_limit_cuts_validation;
+  const auto case_started = std::chrono::steady_clock::now();
+  // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
+  const auto spent_s = [&] {
+    return static_cast<double>(
+               agreement.max_over_ranks({static_cast<std::int64_t>(seconds_since(case_started) * 1e6)})[0]) *
+           1e-6;
+  };
+  DataParallelMinimum minimum;
+  double step_s = 0.0;
+  if (limited && !context.device.is_cuda()) {
+    // On the CPU its roofline may tell before a step runs, from the ranks' highest peaks (the same
+    // figures on every rank, so the same decision).
+    const StepCost cost = instance->cost();
+    const DevicePeaks& own = cpu_peaks();
+    const auto peaks = agreement.max_over_ranks({static_cast<std::int64_t>(own.flops_per_s * 1e-3),
+                                                 static_cast<std::int64_t>(own.bytes_per_s * 1e-3)});
+    const std::string why = roofline_too_long_reason(
+        cost.flops, cost.bytes, static_cast<double>(peaks[0]) * 1e3, static_cast<double>(peaks[1]) * 1e3,
+        static_cast<int>(runnable.size()), instance->validation_steps(), comm.world_size(), spec.sampling);
+    if (!why.empty()) {
+      say(why);
+      for (auto& v : runnable) mark_skipped(*v.record, why);
+      return records;
+    }
+  }
+  if (limited) {
+    std::string failed;
+    try {
+      step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda(), &agreement);
+    } catch (const DistributedError&) {
+      throw;
+    } catch (const std::exception& e) {
+      failed = e.what();  // validation runs eager again and reports what failed
+    }
+    if (!agree_on_errors(comm, failed).empty()) step_s = 0.0;
+    minimum = data_parallel_minimum(step_s, static_cast<int>(runnable.size()), instance->validation_steps(),
+                                    comm.world_size(), spec.sampling);
+    const std::string why = data_parallel_too_long_reason(step_s, static_cast<int>(runnable.size()),
+                                                          instance->validation_steps(), comm.world_size(), spec.sampling);
+    if (!why.empty()) {
+      say(why);
+      for (auto& v : runnable) mark_skipped(*v.record, why);
+      return records;
+    }
+    say(fmt::format("one eager step took {} on the slowest rank, so this case takes at most {} (its time limit), at "
+                    "the least {}",
+                    format_duration(step_s), format_duration(spec.sampling.max_time_s),
+                    format_duration(minimum.total_s())));
+  }
   say(fmt::format("validating against eager on each of {} ranks ({})", comm.world_size(), comm.backend()));
-  const double validation_budget_s =
-      context.time_limit_cuts_validation ? kValidationShare * spec.sampling.max_time_s : 0.0;
+  // Validation leaves the rest of the minimum its time (a budget of 0 would be none at all).
+  const double validation_budget =
+      limited ? std::max(validation_budget_s(spec.sampling.max_time_s, spent_s(), minimum.after_validation_s()), 1e-6)
+              : 0.0;
   const auto validation_started = std::chrono::steady_clock::now();
   ValidatedRuns validated;  // what each variant's validation run observed: the replica check reads it
-  validate_against_eager(*instance, runnable, {}, validation_budget_s, &agreement, &validated);
+  validate_against_eager(*instance, runnable, {}, validation_budget, &agreement, &validated);
   agree_on_records(comm, runnable);
   // Validation used its share of the limit (on the slowest rank): one process is compared after
   // one step only.
   const double validation_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - validation_started).count();
+  // So does a check on every validation step that would leave the timed phases less than their
+  // minimum (one process on the global batch runs them all).
+  const bool check_fits =
+      !limited || (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() -
+                          comm.world_size() * instance->validation_steps() * step_s >=
+                      minimum.after_validation_s() - minimum.one_process_s;
   const bool short_check =
-      validation_budget_s > 0 &&
-      agreement.max_over_ranks({validation_s >= validation_budget_s ? 1 : 0})[0] != 0;
+      limited && (!check_fits || agreement.max_over_ranks({validation_s >= validation_budget ? 1 : 0})[0] != 0);
 
   say(short_check ? "checking the params: bit-identical on every rank, close to one process on the global batch "
                     "after one step (validation used its share of --max-time)"
@@ -178,9 +253,11 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     for (const auto& v : runnable) {
       if (v.record->status != RecordStatus::kOk) continue;
       v.record->warnings.push_back(fmt::format(
-          "params compared with one process on the global batch after 1 step, not {}: validation used its share of "
-          "the case's time limit",
-          instance->validation_steps()));
+          "params compared with one process on the global batch after 1 step, not {}: {}",
+          instance->validation_steps(),
+          check_fits ? "validation used its share of the case's time limit"
+                     : "the steps of the whole check would leave the timed phases less than their minimum under the "
+                       "case's time limit"));
     }
   }
   std::vector<ReplicaCheck> checks;
@@ -202,8 +279,20 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     runnable[i].record->data_parallel = d;
   }
 
+  // What is left of the limit (less the share kept for after sampling), by the slowest rank's
+  // clock, shared by the timed phases; without a limit for the whole case, each phase has the
+  // case's limit for its warm-up and sampling.
+  DataParallelPhaseShares shares;
+  if (limited) {
+    shares = data_parallel_phase_shares((1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s(), minimum);
+  }
+  const CaseSpec no_all_reduce_spec = limited ? phase_spec(spec, shares.no_all_reduce) : spec;
+  const CaseSpec all_reduce_spec = limited ? phase_spec(spec, shares.all_reduce_alone) : spec;
+  const CaseSpec one_rank_spec = limited ? phase_spec(spec, shares.one_rank) : spec;
+
   say("timing the validated variants, interleaved, the ranks in step");
-  TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement);
+  TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement,
+                                  limited ? std::optional<double>(shares.timed) : std::nullopt);
   check_replicas_after_timing(comm, *instance, timed);
   // Every rank traces the same variants (their records agree), so their collectives pair up.
   if (!context.trace_dir.empty()) say("tracing a few steps of each variant on every rank into " + context.trace_dir);
@@ -217,13 +306,13 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
 
   if (!timed.timed.empty()) {
     say("timing the same variants without all-reduce, each rank on its shard (the exposed all-reduce)");
-    timings.no_all_reduce = time_without_all_reduce(comm, workload, spec, context, instance->initial_params(),
-                                                    timed.variants);
+    timings.no_all_reduce = time_without_all_reduce(comm, workload, no_all_reduce_spec, context,
+                                                    instance->initial_params(), timed.variants);
     say("timing the gradient all-reduce alone");
     try {
       timings.all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(),
-                                                    average_options(spec.gradient_sync), bucket_log->order, spec,
-                                                    context);
+                                                    average_options(spec.gradient_sync), bucket_log->order,
+                                                    all_reduce_spec, context);
     } catch (const DistributedError&) {
       throw;
     } catch (const std::exception& e) {
@@ -231,9 +320,13 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     }
     if (comm.world_size() > 1) say("timing the same variants on rank 0 alone (the one-rank baseline)");
     timings.one_rank =
-        time_one_rank(communicator, workload, spec, context, instance->initial_params(), timed.variants, own);
+        time_one_rank(communicator, workload, one_rank_spec, context, instance->initial_params(), timed.variants, own);
   }
   fill_data_parallel_figures(timed, timings, *instance, spec.gradient_sync, bucket_log->buckets.size(), comm);
+  if (limited) {
+    say(fmt::format("took {} on rank {} (its time limit: {})", format_duration(seconds_since(case_started)), comm.rank(),
+                    format_duration(spec.sampling.max_time_s)));
+  }
   return records;
 }
 

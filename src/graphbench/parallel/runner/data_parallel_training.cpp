@@ -4,8 +4,10 @@
 #include "graphbench/parallel/runner/agreement.h"
 #include "graphbench/parallel/runner/replicas.h"
 #include "graphbench/parallel/runner/scaling.h"
+#include "graphbench/report/progress.h"
 #include "graphbench/runner/case_records.h"
 #include "graphbench/runner/data_parallel.h"
+#include "graphbench/runner/training_case.h"
 #include "graphbench/stats/statistics.h"
 #include "graphbench/suite/gradient_sync_fields.h"
 
@@ -49,6 +51,14 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
                                                      const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
   Communicator& comm = *communicator;
   std::vector<ResultRecord> records;
+  // Under a limit that holds for the whole case, each variant that runs has its share of it; the
+  // ranks plan and cut their epochs together (timing/case_budget.h).
+  int runnable = 0;
+  for (const Variant& variant : spec.variants) {
+    runnable += skip_reason(variant, context).empty() && variant.source() == StepSource::kEngine ? 1 : 0;
+  }
+  CaseContext limited = context;
+  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
   for (std::size_t i = 0; i < spec.variants.size(); ++i) {
     const Variant& variant = spec.variants[i];
     ResultRecord record = make_record(spec, variant, context);
@@ -69,6 +79,7 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
     std::unique_ptr<DataParallelTraining> run;
     const auto bucket_log = std::make_shared<GradientBucketLog>();
     std::string error;
+    std::string skipped;
     bool bad_input = false;
     try {
       DataParallelSetup setup;
@@ -78,10 +89,12 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
       setup.gradient_sync = spec.gradient_sync;
       setup.bucket_log = bucket_log;
       at::manual_seed(context.seed);
-      run = workload.train_data_parallel(spec, variant, context, setup);
+      run = workload.train_data_parallel(spec, variant, limited, setup);
     } catch (const InputError& e) {
       error = e.what();
       bad_input = true;
+    } catch (const CaseSkipped& e) {
+      skipped = e.what();  // the same on every rank: the ranks planned together
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -89,12 +102,22 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
     if (bad_input) throw InputError(error);
     if (!agreed.empty()) {
       mark_failed(record, agreed);
+    } else if (!skipped.empty()) {
+      if (log != nullptr) *log << "  " << spec.name << ": " << skipped << std::endl;
+      mark_skipped(record, skipped);
     } else if (!run) {
       mark_skipped(record, fmt::format("workload {} has no data-parallel training", spec.workload));
     } else {
       const Agreement same = agree_across_ranks(comm, fingerprint(run->final_params));
       record.data_parallel = training_figures(comm, *run, same.same, spec.gradient_sync, *bucket_log);
       record.training = run->summary;
+      if (!run->summary.time_limit_note.empty()) record.warnings.push_back(run->summary.time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        *log << fmt::format("  {}: trained {} epoch(s) in {} on rank {} (its time limit: {})", spec.name,
+                            run->summary.epochs.size(), format_duration(epochs_seconds(run->summary)), comm.rank(),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
       if (!same.same) mark_failed(record, "params differ across ranks after training: " + same.describe());
     }
     records.push_back(std::move(record));
