@@ -44,7 +44,8 @@ import subprocess
 import sys
 import tempfile
 
-from .. import entry_point, suites
+from .. import suites
+from ..commands import module_command
 from ..errors import EXIT_BAD_INPUT, BadInput
 from .timing import sample_us
 
@@ -297,9 +298,9 @@ def run_ranks(nproc, cases, args, work_dir):
     out_path = os.path.join(work_dir, f"out-n{nproc}.json")
     options = {"samples": args.samples, "calls": args.calls, "warmup": args.warmup}
     suites.write_json(spec_path, {"cases": cases, "options": options, "output": out_path}, compact=False)
-    env = {**os.environ, "TORCH_NCCL_ASYNC_ERROR_HANDLING": "0", "NCCL_ASYNC_ERROR_HANDLING": "0"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc),
-               entry_point("python_ddp_baseline.py"), "--config", args.config, "--worker", spec_path]
+    rerun, env = module_command("python_ddp_baseline", "--config", args.config, "--worker", spec_path)
+    env.update(TORCH_NCCL_ASYNC_ERROR_HANDLING="0", NCCL_ASYNC_ERROR_HANDLING="0")
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc), *rerun]
     print(f"{PROG}: {nproc} rank(s): {' '.join(command)}", file=sys.stderr)
     run = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stderr.write(run.stdout)
