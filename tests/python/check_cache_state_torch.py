@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+from check_support import (SKIP, check, export, finish, has_torch, read_records,
                            run_graphbench, fresh_dir)
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
@@ -30,7 +30,6 @@ def main(source_dir, work_dir, graphbench):
     import torch
 
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench.models import zoo as model_zoo
 
     fresh_dir(work_dir)
@@ -64,7 +63,6 @@ def main(source_dir, work_dir, graphbench):
     from graphbench import export as export_model
     import types
 
-    sys.path.insert(0, source_dir)
     from examples import tiny_decode
 
     dynamic = model_zoo.ModelCase(EXAMPLE, 2, dynamic_batch=8, dynamic_cache=512, example_inputs=case["inputs"])

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 
-from check_support import SKIP, case_named, check, export, finish, fresh_dir, has_torch, package_on_path
+from check_support import SKIP, case_named, check, export, finish, fresh_dir, has_torch
 
 PROG = "check_capture_probe_torch.py"
 TOWER = "py:examples/unique_tower.py:make_model"
@@ -213,7 +213,6 @@ def main(argv):
     if on_device and not torch.cuda.is_available():
         print(f"{PROG}: skipped: --device needs a CUDA device (none here)")
         return SKIP
-    package_on_path(source_dir)
     SOURCE[0] = source_dir
     fresh_dir(work)
     cases = models()

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path, fresh_dir
+from check_support import check, finish, fresh_dir
 
 
 def check_cases(baseline, source_dir):
@@ -193,7 +193,6 @@ def check_overlap_arguments(source_dir):
 
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench import suites
     from graphbench.peers import ddp as python_ddp_baseline
 

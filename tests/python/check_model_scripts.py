@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path, fresh_dir
+from check_support import check, finish, fresh_dir
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -77,7 +77,6 @@ def check_pieces_suite(work_dir, python_baseline, model_zoo):
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
-    package_on_path(source_dir)
     from graphbench.models import zoo as model_zoo
     from graphbench.peers import baseline as python_baseline
 

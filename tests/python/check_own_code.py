@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path, fresh_dir
+from check_support import check, finish, fresh_dir
 
 BAD = "py:tests/cli/own_code/bad_models.py"
 
@@ -200,7 +200,6 @@ def check_dry_run(source_dir, work_dir):
           f"its own loss, which the model-with-loss returns, is taken as loss mean: {train}")
 
     # The manifest beside the file names what python_baseline.py builds again.
-    package_on_path(source_dir)
     from graphbench.peers import baseline as python_baseline
 
     manifest = {name: case for name, case, _ in python_baseline.cases_from_suite(os.path.join(out, "suite.json"))}
@@ -255,7 +254,6 @@ def check_code_imports_the_package(source_dir, work_dir):
 
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench.models import own_code
     from graphbench.models import zoo as model_zoo
 

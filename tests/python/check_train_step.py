@@ -17,7 +17,7 @@ GPU machine runs it.
 import os
 import sys
 
-from check_support import check, finish, package_on_path
+from check_support import check, finish
 
 SKIP = 77
 
@@ -75,7 +75,6 @@ def main(source_dir):
     if torch is None:
         print("check_train_step.py: skipped: needs PyTorch 2 in this Python")
         return SKIP
-    package_on_path(source_dir)
     from graphbench import train_step
 
     model = small_model(torch).to(memory_format=torch.channels_last)

@@ -12,7 +12,6 @@ import tempfile
 import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench.errors import BadInput  # noqa: E402
 from graphbench.tables import process_gate_simulation as sim  # noqa: E402

@@ -61,6 +61,7 @@ from .. import suites
 from ..errors import EXIT_BAD_INPUT, BadInput
 from ..models import own_code
 from ..models import zoo as model_zoo
+from ..results import read_results
 from .timing import capture, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
@@ -120,9 +121,8 @@ def case_scope(model_file, case):
         return None
     manifest = suites.manifest_path(model_file(pieces[0]["path"]))
     try:
-        with open(manifest, "r", encoding="utf-8") as f:
-            text = json.load(f)["scope"]
-    except (OSError, ValueError, KeyError) as e:
+        text = suites.read_json(manifest, "manifest")["scope"]
+    except (BadInput, KeyError, TypeError) as e:
         raise BadInput(f"{manifest}: cannot read the scope of case {case.get('name')} ({e}); "
                                  "scripts/export_model.py --scope writes it")
     try:
@@ -134,11 +134,7 @@ def case_scope(model_file, case):
 def cases_from_suite(path, pattern=None):
     """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
     where given), from the manifests beside its model files."""
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            suite = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        raise BadInput(f"{path}: cannot read the suite ({e})")
+    suite = suites.read_json(path, "suite")
     base = os.path.dirname(os.path.abspath(path))
     out = []
     for case in suite.get("cases", []):
@@ -543,25 +539,14 @@ def measure_all(cases, args):
 def graphbench_medians(path):
     """{(case, variant): (median us, reason, roofline share, scope group, scope)} of a graphbench
     results.json; a point of a scope sweep also under ((scope group, scope), variant)."""
-    with open(path, "r", encoding="utf-8") as f:
-        report = json.load(f)
-    records = report.get("records", [])
-    # Files written before records carried "scope_group" named a scope sweep's points NAME[scope=SCOPE]
-    # and said nothing else: their groups are read from the names, as graphbench report does.
-    legacy = not any("scope_group" in r for r in records)
     out = {}
-    for r in records:
-        if r.get("status") == "ok" and r.get("median_us") is not None:
-            share = (r.get("roofline") or {}).get("bandwidth_share")
-            scope = r.get("scope", "full")
-            group = r.get("scope_group", "")
-            label = f"[scope={scope}]"
-            if legacy and label in r["case"]:
-                group = r["case"].replace(label, "", 1)
-            value = (r["median_us"], r.get("reason", ""), share, group, scope)
-            out[(r["case"], r["variant"])] = value
-            if group:
-                out[((group, scope), r["variant"])] = value
+    for r in read_results(path).records:
+        if r.ok and r.median_us is not None:
+            value = (r.median_us, r.get("reason", ""), (r.get("roofline") or {}).get("bandwidth_share"),
+                     r.scope_group, r.scope)
+            out[(r.case, r.variant)] = value
+            if r.scope_group:
+                out[((r.scope_group, r.scope), r.variant)] = value
     return out
 
 
@@ -709,9 +694,6 @@ def main(argv):
         graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
     except BadInput as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (OSError, json.JSONDecodeError, KeyError) as e:
-        print(f"{PROG}: error: {args.graphbench}: cannot read graphbench results ({e})", file=sys.stderr)
         return EXIT_BAD_INPUT
     import torch
 
