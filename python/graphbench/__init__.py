@@ -21,7 +21,7 @@ steps, and the tables and pictures of the results (docs/python.md).
     tables/       tables and target checks of committed results
 
 The commands (commands.py) are entry points of python/pyproject.toml (pip install -e python/) and
-scripts/NAME.py, a few lines each (scripts/graphbench links to this package, and Python puts a
+scripts/NAME.py, a few lines each (python/graphbench links to this package, and Python puts a
 script's own folder first on its path). Nothing here edits sys.path (the user's own code aside:
 models/own_code.py puts the user's folder first, as Python does for a script it runs).
 """

@@ -44,7 +44,7 @@ def main(source_dir, work_dir, graphbench):
           all(s["shape"] == [2, 2, 32, 16] and s["dtype"] == "float32" for s in state),
           f"the suite's state inputs: {state}")
 
-    # Where the export's time went, in the file's manifest (scripts/graphbench/export_times.py).
+    # Where the export's time went, in the file's manifest (python/graphbench/export_times.py).
     with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
         manifest = json.load(f)
     times = manifest.get("export_times") or {}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What cannot be captured, by list and by trying (scripts/graphbench/capture_probe.py,
-scripts/graphbench/pieces.py's uncapturable): small models, one op each that makes the host wait
+"""What cannot be captured, by list and by trying (python/graphbench/capture_probe.py,
+python/graphbench/pieces.py's uncapturable): small models, one op each that makes the host wait
 (torch.unique, nonzero, masked_select, repeat_interleave without output_size, a boolean mask as
 an index, .tolist(), .item(), and a user's own op that reads a value on the host), and ops that do
 not (relu, repeat_interleave by an integer, index_select).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Models torch.fx cannot trace, split by torch.compile's tracer (scripts/graphbench/dynamo_trace.py;
+"""Models torch.fx cannot trace, split by torch.compile's tracer (python/graphbench/dynamo_trace.py;
 docs/models.md, "Splitting a model into pieces"), with a real PyTorch on the CPU:
 examples/padded_tokens.py (a boolean mask as an index and an item assignment) and
 examples/gated_layers.py (a branch on `.item()` inside a submodule) exported with --scope auto: the

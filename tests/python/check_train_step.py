@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of scripts/graphbench/train_step.py's traced step that need PyTorch 2 (make_fx, torch.func): a
+"""Checks of python/graphbench/train_step.py's traced step that need PyTorch 2 (make_fx, torch.func): a
 small convolutional model, traced as export_model.py --mode train --channels-last traces it.
 
 - every 2-d convolution's backward gets grad_output and input from a clone to channels-last, and

@@ -9,7 +9,7 @@ torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
 With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
 naming the model it was made from; that model is built again in Python (same name, batch, dtype,
 inputs; random weights: timing does not depend on them) and each distinct one is timed once. A
-py: model (your own code, scripts/graphbench/models/own_code.py) is made by its callable again, with its own loss in
+py: model (your own code, python/graphbench/models/own_code.py) is made by its callable again, with its own loss in
 mode train where it has one.
 
 Per model, on the GPU, in this process:
@@ -27,7 +27,7 @@ Per model, on the GPU, in this process:
                   the calls until it runs compiled: one for compile, three for reduce-overhead)
 With --scope SCOPE (model names), or for a suite's case of pieces (scripts/export_model.py --scope:
 the scope is read from its first piece's manifest), the model is split again at the same
-boundaries (scripts/graphbench/pieces.py) and two more figures come beside:
+boundaries (python/graphbench/pieces.py) and two more figures come beside:
     pieces        the chain of pieces called eagerly, piece after piece
     graphed pieces  torch.cuda.make_graphed_callables on the pieces the scope captures (all of them
                   for layer; attention-out leaves the attention pieces eager, auto those that cannot
@@ -38,7 +38,7 @@ whole training step over the chain of pieces in train mode: eagerly, and per sco
 every piece in one graph) with make_graphed_callables on the pieces of each graph (forward and
 backward captured), the loss, backward and the optimizer eager.
 reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
-A decoding step (scripts/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
+A decoding step (python/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
 static cache, the step at the same position every call.
 Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
 many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's

@@ -6,6 +6,8 @@ python3-matplotlib installs into."""
 import os
 import sys
 
+from ..commands import module_command
+
 
 
 def save_png(plt, fig, output):
@@ -23,8 +25,8 @@ def import_pyplot(prog):
         system_python = "/usr/bin/python3"
         if (os.path.exists(system_python) and os.path.realpath(sys.executable) != os.path.realpath(system_python)
                 and not os.environ.get("GRAPHBENCH_PLOT_REEXEC")):
-            os.environ["GRAPHBENCH_PLOT_REEXEC"] = "1"
-            os.execv(system_python, [system_python] + sys.argv)
+            rerun, env = module_command(prog[:-len(".py")], *sys.argv[1:])  # the command, however it was started
+            os.execve(system_python, [system_python, *rerun], {**env, "GRAPHBENCH_PLOT_REEXEC": "1"})
         print(f"{prog}: error: matplotlib is not installed for {sys.executable} "
               "(apt-get install python3-matplotlib)", file=sys.stderr)
         sys.exit(1)
