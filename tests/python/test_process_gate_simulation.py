@@ -36,7 +36,8 @@ class ProcessGateSimulation(unittest.TestCase):
 
     def write_runs(self, count):
         for run in range(count):
-            records = [{"case": case, "variant": variant, "samples_us": samples(median, run)}
+            records = [{"case": case, "variant": variant, "kind": "benchmark", "status": "ok",
+                        "samples_us": samples(median, run)}
                        for case, eager, graph in (("mlp", 100.0, 50.0), ("gelu", 20.0, 8.0))
                        for variant, median in (("eager", eager), ("graph", graph))]
             with open(os.path.join(self.dir.name, f"run-{run}.json"), "w", encoding="utf-8") as f:
