@@ -38,11 +38,14 @@ def training_record(path):
 
 def tutorial_times(path):
     times = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 2 and parts[0] in ("eager", "graph"):
-                times[parts[0]] = float(parts[1])
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2 and parts[0] in ("eager", "graph"):
+                    times[parts[0]] = float(parts[1])
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path}: cannot read the tutorial's times ({e})")
     return times
 
 
