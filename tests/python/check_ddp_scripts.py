@@ -109,7 +109,7 @@ def check_table(baseline, source_dir):
         baseline.graphbench_figures(os.path.join(source_dir, "configs", "nope.json"))
         check(False, "unreadable graphbench results accepted")
     except baseline.BadInput as e:
-        check("cannot read graphbench results" in str(e), f"message for unreadable graphbench results: {e}")
+        check("nope.json: cannot read the results file" in str(e), f"message for unreadable graphbench results: {e}")
 
 
 def check_write_whole(suites, work_dir):
