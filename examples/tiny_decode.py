@@ -88,7 +88,7 @@ class TinyDecode(nn.Module):
 def make_model(batch=1):
     """The step, its inputs (tokens, position, then the caches), which inputs are state and which
     one is the position."""
-    from graphbench.models.state import state_fill  # scripts/graphbench, imported by the command that runs this
+    from graphbench.models.state import state_fill  # python/graphbench, imported by the command that runs this
 
     torch.manual_seed(0)
     model = TinyDecode().eval()

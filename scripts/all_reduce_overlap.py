@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Whether an NCCL all-reduce and a matrix product share the GPU (run under torchrun) (scripts/graphbench/peers/all_reduce_overlap.py)."""
+"""Whether an NCCL all-reduce and a matrix product share the GPU (run under torchrun) (python/graphbench/peers/all_reduce_overlap.py)."""
 import sys
 
-from graphbench.peers.all_reduce_overlap import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("all_reduce_overlap"))

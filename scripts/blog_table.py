@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The README's table from the blog run's results.json (scripts/graphbench/tables/blog_table.py)."""
+"""The README's table from the blog run's results.json (python/graphbench/tables/blog_table.py)."""
 import sys
 
-from graphbench.tables.blog_table import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("blog_table"))

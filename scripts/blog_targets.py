@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The blog run against its targets (scripts/graphbench/tables/blog_targets.py)."""
+"""The blog run against its targets (python/graphbench/tables/blog_targets.py)."""
 import sys
 
-from graphbench.tables.blog_targets import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("blog_targets"))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what the GPU machine builds, on a machine without a GPU, and runs what can run there:
 #   1. a Python environment with the PyTorch the GPU machine runs (PyTorch's wheel from the Python
-#      package registry, CUDA 13; kept between runs, see "Where" below);
+#      package registry, CUDA 13; kept between runs, see "Where" below), the Python side
+#      (python/) installed into it with pip in editable mode;
 #   2. graphbench and its tests configured against that wheel's LibTorch (CUDA paths on) and
 #      compiled with the CUDA Toolkit's nvcc, into build-cuda/: every line guarded for CUDA compiles;
 #   3. ctest in build-cuda: the tests that need a GPU show as skipped, the rest run on the CPU
@@ -64,6 +65,13 @@ if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split(
     || { rm -rf "$venv"; say "pip could not install ${packages[*]}" >&2; exit 2; }
 fi
 python=$venv/bin/python
+# The Python side (python/pyproject.toml) installed editable into the environment whose Python runs
+# its tests, so that its commands are on the environment's PATH; a fresh folder and no PYTHONPATH
+# prove the install, not the checkout, is what finds it (ctest puts python/ on PYTHONPATH first).
+"$venv/bin/pip" install -q --disable-pip-version-check -e "$root/python" \
+  || { say "pip could not install $root/python (editable)" >&2; exit 2; }
+(cd / && env -u PYTHONPATH "$venv/bin/export_model" --help > /dev/null) \
+  || { say "the installed command export_model does not run" >&2; exit 2; }
 torch_dir=$("$python" -c "import os, torch; print(os.path.dirname(torch.__file__))")
 nccl_include=$("$python" -c "import nvidia.nccl as m; print(list(m.__path__)[0])" 2> /dev/null)/include
 nvml_include=$("$python" -c "import os, nvidia.cu13 as m; print(os.path.join(list(m.__path__)[0], 'include'))" 2> /dev/null)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Fails on an #include in src/graphbench/ that runs up a layer (scripts/graphbench/layers.py)."""
+"""Fails on an #include in src/graphbench/ that runs up a layer (python/graphbench/layers.py)."""
 import sys
 
-from graphbench.layers import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("check_layers"))

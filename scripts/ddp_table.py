@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The data-parallel table: a step at N=1 and N=2, the exposed all-reduce, the scaling (scripts/graphbench/tables/ddp_table.py)."""
+"""The data-parallel table: a step at N=1 and N=2, the exposed all-reduce, the scaling (python/graphbench/tables/ddp_table.py)."""
 import sys
 
-from graphbench.tables.ddp_table import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("ddp_table"))

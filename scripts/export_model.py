@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Exports models for graphbench's model workloads and the suite that runs them (scripts/graphbench/export.py)."""
+"""Exports models for graphbench's model workloads and the suite that runs them (python/graphbench/export.py)."""
 import sys
 
-from graphbench.export import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("export_model"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The gate-default stage's summary (scripts/campaigns/gate.sh): the plain gate on default runs and runs with more device work (scripts/graphbench/tables/gate_summary.py)."""
+"""The gate-default stage's summary (scripts/campaigns/gate.sh): the plain gate on default runs and runs with more device work (python/graphbench/tables/gate_summary.py)."""
 import sys
 
-from graphbench.tables.gate_summary import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("gate_summary"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The MNIST targets checked on the eager and train-graph results (scripts/graphbench/tables/mnist_ratios.py)."""
+"""The MNIST targets checked on the eager and train-graph results (python/graphbench/tables/mnist_ratios.py)."""
 import sys
 
-from graphbench.tables.mnist_ratios import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("mnist_ratios"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Speedup chart of a results.json (scripts/graphbench/plots/speedups.py)."""
+"""Speedup chart of a results.json (python/graphbench/plots/speedups.py)."""
 import sys
 
-from graphbench.plots.speedups import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("plot_speedups"))

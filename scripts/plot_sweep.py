@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""One picture per sweep of a results.json (scripts/graphbench/plots/sweep.py)."""
+"""One picture per sweep of a results.json (python/graphbench/plots/sweep.py)."""
 import sys
 
-from graphbench.plots.sweep import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("plot_sweep"))

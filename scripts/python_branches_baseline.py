@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Python PyTorch at a model split at its own branches (scripts/graphbench/peers/branches.py)."""
+"""Python PyTorch at a model split at its own branches (python/graphbench/peers/branches.py)."""
 import sys
 
-from graphbench.peers.branches import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("python_branches_baseline"))

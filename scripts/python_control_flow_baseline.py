@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Python PyTorch's best at graphbench's early_exit workload (scripts/graphbench/peers/early_exit.py)."""
+"""Python PyTorch's best at graphbench's early_exit workload (python/graphbench/peers/early_exit.py)."""
 import sys
 
-from graphbench.peers.early_exit import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("python_control_flow_baseline"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""PyTorch's DistributedDataParallel on configs/ddp.json's steps, eager and captured (scripts/graphbench/peers/ddp.py)."""
+"""PyTorch's DistributedDataParallel on configs/ddp.json's steps, eager and captured (python/graphbench/peers/ddp.py)."""
 import sys
 
-from graphbench.peers.ddp import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("python_ddp_baseline"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Python PyTorch's replay figures of graphbench's built-in steps (scripts/graphbench/peers/replay.py)."""
+"""Python PyTorch's replay figures of graphbench's built-in steps (python/graphbench/peers/replay.py)."""
 import sys
 
-from graphbench.peers.replay import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("python_replay_baseline"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The default gate's rule and the hierarchical interval simulated on committed runs (scripts/graphbench/tables/process_gate_simulation.py)."""
+"""The default gate's rule and the hierarchical interval simulated on committed runs (python/graphbench/tables/process_gate_simulation.py)."""
 import sys
 
-from graphbench.tables.process_gate_simulation import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("simulate_process_gate"))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Joins and rewrites suite files; describes packages; merges results files (the shell scripts' JSON edits) (scripts/graphbench/suites.py)."""
+"""Joins and rewrites suite files; describes packages; merges results files (the shell scripts' JSON edits) (python/graphbench/suites.py)."""
 import sys
 
-from graphbench.suites import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("suites"))

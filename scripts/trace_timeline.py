@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""One step of each trace drawn one above the other (scripts/graphbench/plots/timeline.py)."""
+"""One step of each trace drawn one above the other (python/graphbench/plots/timeline.py)."""
 import sys
 
-from graphbench.plots.timeline import main
+from graphbench.commands import run
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run("trace_timeline"))

@@ -802,6 +802,7 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
                    ddp-small.eager.rank0.trace.json ddp-small.eager.rank1.trace.json
                    ddp-small.graph.rank0.trace.json ddp-small.graph.rank1.trace.json)
   set_tests_properties("cli: --nproc 2 on two GPUs: --trace writes each rank's trace" PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT "PYTHONPATH=${CMAKE_CURRENT_SOURCE_DIR}/python"
                        DEPENDS "cli: --nproc 2 on two GPUs: data-parallel over NCCL, the all-reduce captured")
   # bfloat16 gradients over NCCL, the overlapped all-reduce captured with them.
   add_test(NAME "cli: --nproc 2 on two GPUs with bfloat16 gradients"

@@ -9,8 +9,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
-from check_support import check, finish  # noqa: E402 - tests/python/check_support.py
+from check_support import check, finish  # tests/python/check_support.py, on PYTHONPATH (CliTests.cmake)
 
 
 def main(directory, names):

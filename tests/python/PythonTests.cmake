@@ -1,4 +1,4 @@
-# The Python side (scripts/graphbench, docs/python.md): the package's own tests and the checks of its
+# The Python side (python/graphbench, docs/python.md): the package's own tests and the checks of its
 # commands. Included by tests/CMakeLists.txt after cli/CliTests.cmake (GB, OUT_DIR, EXPECT and
 # GRAPHBENCH_TORCH_PYTHON, the Python with PyTorch that the export tests use: skipped, exit 77,
 # where it has none).
@@ -59,7 +59,7 @@ graphbench_torch_check("python: cache as state: a tiny decoding step exported wi
 # and layer, every bad wiring refused naming its field, and python_baseline.py's per-scope segments.
 graphbench_torch_check("python: pieces: models split by scope with PyTorch, wired, run on the CPU against the whole model"
                        check_model_pieces_torch.py model-pieces-torch 300)
-# Models torch.fx cannot trace, split by torch.compile's tracer (scripts/graphbench/dynamo_trace.py),
+# Models torch.fx cannot trace, split by torch.compile's tracer (python/graphbench/dynamo_trace.py),
 # with PyTorch 2.4 or later where this Python has it (skipped without): examples/padded_tokens.py (a
 # boolean mask and an item assignment) and examples/gated_layers.py (a branch on .item() in a
 # submodule) exported with --scope auto, their eager pieces tagged with the reason, the gated chain
@@ -67,13 +67,13 @@ graphbench_torch_check("python: pieces: models split by scope with PyTorch, wire
 # graphbench runs both swept over full and auto, eager and static, validated.
 graphbench_torch_check("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
                        check_dynamo_pieces_torch.py dynamo-pieces-torch 300)
-# A model whose own forward branches on a value it read, split at its branches (scripts/graphbench/
+# A model whose own forward branches on a value it read, split at its branches (python/graphbench/
 # branches.py), with PyTorch where this Python has it (skipped without): examples/early_exit.py and an
 # if/else exported with --scope auto, their trees of decisions and pieces, a loop on the data refused,
 # and graphbench running the early exit's cases (eager on every outcome; the graphs skipped on the CPU).
 graphbench_torch_check("python: branches: a model's own branches split into a tree of pieces, run on the CPU"
                        check_branches_torch.py branches-torch 300)
-# What cannot be captured (scripts/graphbench/capture_probe.py, pieces.py's list), with PyTorch 2.4
+# What cannot be captured (python/graphbench/capture_probe.py, pieces.py's list), with PyTorch 2.4
 # or later where this Python has it (skipped without): graphbench's list names torch.unique, nonzero,
 # masked_select, repeat_interleave without output_size, a boolean mask, .tolist() and .item() (not
 # a user's own op, which it cannot know); examples/unique_tower.py split around unique by
@@ -101,7 +101,7 @@ graphbench_torch_check("python: pt2: a decoding step exported with torch.export 
 # all_reduce_overlap.py's bad arguments refused (2).
 add_test(NAME "python: ddp: python_ddp_baseline.py builds the suite's steps, refuses bad input, writes whole files, ddp_table.py names the communication, all_reduce_overlap.py checks its arguments"
          COMMAND ${Python3_EXECUTABLE} ${PY_TESTS}/check_ddp_scripts.py ${PROJECT_SOURCE_DIR} ${OUT_DIR}/ddp-scripts)
-# The training step's trace (scripts/graphbench/train_step.py), where this Python has PyTorch 2 (the GPU
+# The training step's trace (python/graphbench/train_step.py), where this Python has PyTorch 2 (the GPU
 # machine; skipped on CI's Debian machine).
 add_test(NAME "python: models: a channels-last training step hands convolution backwards channels-last activations"
          COMMAND ${GRAPHBENCH_TORCH_PYTHON} ${PY_TESTS}/check_train_step.py ${PROJECT_SOURCE_DIR})
@@ -112,3 +112,11 @@ set_tests_properties("python: models: a channels-last training step hands convol
 # engine or to data-parallel code, nor up the data-parallel layers; core includes no LibTorch.
 add_test(NAME "layers: no include in src/ runs up a layer"
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/check-layers.py ${PROJECT_SOURCE_DIR})
+
+# The tests import the package by name, as an install (pip install -e python/) finds it; here, where
+# nothing is installed (the README's test command on a fresh Debian 12), PYTHONPATH names python/ (and
+# the checkout's root, for examples/ and tests/python's check_support), so no test edits sys.path.
+get_property(GRAPHBENCH_PY_TESTS DIRECTORY PROPERTY TESTS)
+list(FILTER GRAPHBENCH_PY_TESTS INCLUDE REGEX "^(python|layers):")
+set_tests_properties(${GRAPHBENCH_PY_TESTS} PROPERTIES
+                     ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/python:${PROJECT_SOURCE_DIR}:${PY_TESTS}")

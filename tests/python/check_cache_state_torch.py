@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+from check_support import (SKIP, check, export, finish, has_torch, read_records,
                            run_graphbench, fresh_dir)
 
 EXAMPLE = "py:examples/tiny_decode.py:make_model"
@@ -30,7 +30,6 @@ def main(source_dir, work_dir, graphbench):
     import torch
 
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench.models import zoo as model_zoo
 
     fresh_dir(work_dir)
@@ -45,7 +44,7 @@ def main(source_dir, work_dir, graphbench):
           all(s["shape"] == [2, 2, 32, 16] and s["dtype"] == "float32" for s in state),
           f"the suite's state inputs: {state}")
 
-    # Where the export's time went, in the file's manifest (scripts/graphbench/export_times.py).
+    # Where the export's time went, in the file's manifest (python/graphbench/export_times.py).
     with open(os.path.join(models, case["path"] + ".json"), encoding="utf-8") as f:
         manifest = json.load(f)
     times = manifest.get("export_times") or {}
@@ -64,7 +63,6 @@ def main(source_dir, work_dir, graphbench):
     from graphbench import export as export_model
     import types
 
-    sys.path.insert(0, source_dir)
     from examples import tiny_decode
 
     dynamic = model_zoo.ModelCase(EXAMPLE, 2, dynamic_batch=8, dynamic_cache=512, example_inputs=case["inputs"])

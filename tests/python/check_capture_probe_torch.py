@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What cannot be captured, by list and by trying (scripts/graphbench/capture_probe.py,
-scripts/graphbench/pieces.py's uncapturable): small models, one op each that makes the host wait
+"""What cannot be captured, by list and by trying (python/graphbench/capture_probe.py,
+python/graphbench/pieces.py's uncapturable): small models, one op each that makes the host wait
 (torch.unique, nonzero, masked_select, repeat_interleave without output_size, a boolean mask as
 an index, .tolist(), .item(), and a user's own op that reads a value on the host), and ops that do
 not (relu, repeat_interleave by an integer, index_select).
@@ -21,7 +21,7 @@ import json
 import os
 import sys
 
-from check_support import SKIP, case_named, check, export, finish, fresh_dir, has_torch, package_on_path
+from check_support import SKIP, case_named, check, export, finish, fresh_dir, has_torch
 
 PROG = "check_capture_probe_torch.py"
 TOWER = "py:examples/unique_tower.py:make_model"
@@ -213,7 +213,6 @@ def main(argv):
     if on_device and not torch.cuda.is_available():
         print(f"{PROG}: skipped: --device needs a CUDA device (none here)")
         return SKIP
-    package_on_path(source_dir)
     SOURCE[0] = source_dir
     fresh_dir(work)
     cases = models()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Models torch.fx cannot trace, split by torch.compile's tracer (scripts/graphbench/dynamo_trace.py;
+"""Models torch.fx cannot trace, split by torch.compile's tracer (python/graphbench/dynamo_trace.py;
 docs/models.md, "Splitting a model into pieces"), with a real PyTorch on the CPU:
 examples/padded_tokens.py (a boolean mask as an index and an item assignment) and
 examples/gated_layers.py (a branch on `.item()` inside a submodule) exported with --scope auto: the
@@ -21,7 +21,7 @@ import os
 import sys
 import time
 
-from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+from check_support import (SKIP, check, export, finish, has_torch, read_records,
                            run_graphbench, fresh_dir, case_named)
 
 PADDED = "py:examples/padded_tokens.py:make_model"
@@ -141,7 +141,6 @@ def main(source_dir, work_dir, graphbench):
     if not has_torch("check_dynamo_pieces_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench import pieces as model_pieces
 
     if not model_pieces.dynamo_available():

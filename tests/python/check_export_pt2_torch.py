@@ -35,7 +35,6 @@ PROBE = """
 import json, sys, torch, torch._inductor
 from torch.utils._pytree import tree_leaves
 package, source_dir = sys.argv[1:3]
-sys.path[:0] = [source_dir, source_dir + "/scripts"]
 from examples import tiny_decode
 made = tiny_decode.make_model(batch=2)
 tokens, pos, *caches = made["inputs"]

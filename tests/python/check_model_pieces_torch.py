@@ -21,7 +21,7 @@ import os
 import sys
 import time
 
-from check_support import (package_on_path, SKIP, check, export, finish, has_torch, read_records,
+from check_support import (SKIP, check, export, finish, has_torch, read_records,
                            run_graphbench, fresh_dir, case_named)
 
 CONV = "py:examples/conv_attention.py:make_model"
@@ -66,7 +66,6 @@ def check_repeat_counts(source_dir):
     per head by an integer (grouped-query attention) stay capturable under --scope auto."""
     import torch
 
-    sys.path.insert(0, os.path.join(source_dir, "scripts"))
     from graphbench import pieces as P
 
     class Repeats(torch.nn.Module):
@@ -256,7 +255,6 @@ def python_figures(source_dir):
     make_graphed_callables returns the callables as they are (a graph needs CUDA)."""
     import torch
 
-    package_on_path(source_dir)
     from graphbench import pieces as model_pieces
     from graphbench.models import zoo as model_zoo
     from graphbench.peers import baseline as python_baseline

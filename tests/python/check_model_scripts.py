@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path, fresh_dir
+from check_support import check, finish, fresh_dir
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -77,7 +77,6 @@ def check_pieces_suite(work_dir, python_baseline, model_zoo):
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
     scripts = os.path.join(source_dir, "scripts")
-    package_on_path(source_dir)
     from graphbench.models import zoo as model_zoo
     from graphbench.peers import baseline as python_baseline
 
@@ -302,8 +301,8 @@ def main(source_dir, work_dir):
     entry = {"model": "torchvision:resnet50", "batch": 1, "mode": "inference", "status": "ok",
              "eager": {**timing, "median_us": 1400.0}, "graph": timing, "graph_copy": {**timing, "median_us": 510.0}}
     results = {"records": [
-        {"case": "resnet50-b1-pt", "variant": "eager", "status": "ok", "reason": "", "median_us": 900.0},
-        {"case": "resnet50-b1-pt", "variant": "graph", "status": "ok", "reason": "", "median_us": 450.0}]}
+        {"case": "resnet50-b1-pt", "variant": "eager", "kind": "benchmark", "status": "ok", "reason": "", "median_us": 900.0},
+        {"case": "resnet50-b1-pt", "variant": "graph", "kind": "benchmark", "status": "ok", "reason": "", "median_us": 450.0}]}
     results_path = os.path.join(work_dir, "results.json")
     with open(results_path, "w", encoding="utf-8") as f:
         json.dump(results, f)
@@ -324,11 +323,11 @@ def main(source_dir, work_dir):
     check("| 400 (9.0 s) | 1.125 (reduce-overhead) |" in text, f"the best Python path:\n{text}")
     # A case swept over scopes: its records carry their scope_group; a file written before that field
     # names the points NAME[scope=SCOPE] only, and is read by the names.
-    scoped = [{"case": "m-pt-layer[scope=full]", "variant": "graph", "status": "ok", "median_us": 300.0,
+    scoped = [{"case": "m-pt-layer[scope=full]", "variant": "graph", "kind": "benchmark", "status": "ok", "median_us": 300.0,
                "scope_group": "m-pt-layer"},
-              {"case": "m-pt-layer[scope=layer]", "variant": "graph", "status": "ok", "median_us": 320.0,
+              {"case": "m-pt-layer[scope=layer]", "variant": "graph", "kind": "benchmark", "status": "ok", "median_us": 320.0,
                "scope": "layer", "scope_group": "m-pt-layer"},
-              {"case": "other[scope=layer]", "variant": "graph", "status": "ok", "median_us": 1.0, "scope": "layer"}]
+              {"case": "other[scope=layer]", "variant": "graph", "kind": "benchmark", "status": "ok", "median_us": 1.0, "scope": "layer"}]
     for legacy in (False, True):
         records = [{k: v for k, v in r.items() if not (legacy and k == "scope_group")} for r in scoped]
         with open(results_path, "w", encoding="utf-8") as f:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of the py: model source (scripts/graphbench/models/own_code.py, your own code) that need no PyTorch: the
+"""Checks of the py: model source (python/graphbench/models/own_code.py, your own code) that need no PyTorch: the
 parsing of py:FILE.py:CALLABLE and py:MODULE:CALLABLE and of --input-range, every bad input
 refused by export_model.py with exit code 2 and a message naming the file and the callable, and
 the suite --dry-run writes from a callable's examples, and a user's file that imports the package
@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, package_on_path, fresh_dir
+from check_support import check, finish, fresh_dir
 
 BAD = "py:tests/cli/own_code/bad_models.py"
 
@@ -200,7 +200,6 @@ def check_dry_run(source_dir, work_dir):
           f"its own loss, which the model-with-loss returns, is taken as loss mean: {train}")
 
     # The manifest beside the file names what python_baseline.py builds again.
-    package_on_path(source_dir)
     from graphbench.peers import baseline as python_baseline
 
     manifest = {name: case for name, case, _ in python_baseline.cases_from_suite(os.path.join(out, "suite.json"))}
@@ -228,7 +227,7 @@ def check_dry_run(source_dir, work_dir):
 
 def check_code_imports_the_package(source_dir, work_dir):
     """Your own code imports the package as `graphbench` (examples/tiny_decode.py's state_fill):
-    export_model.py, run from a folder outside the checkout, has it loaded from scripts/graphbench,
+    export_model.py, run from a folder outside the checkout, has it loaded from python/graphbench,
     and a graphbench.py in your folder (which goes first on the path) does not take its place."""
     mine = os.path.join(work_dir, "mine")
     os.makedirs(mine)
@@ -255,7 +254,6 @@ def check_code_imports_the_package(source_dir, work_dir):
 
 def main(source_dir, work_dir):
     source_dir = os.path.abspath(source_dir)
-    package_on_path(source_dir)
     from graphbench.models import own_code
     from graphbench.models import zoo as model_zoo
 

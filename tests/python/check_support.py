@@ -1,5 +1,6 @@
 """What the Python check scripts of tests/python (and tests/cli/check_rank_traces.py) share: checks
-that record a failure and go on, the exit code that sums them up, and the package on the path."""
+that record a failure and go on and the exit code that sums them up.
+The package is imported by name: installed (pip install -e python/) or on PYTHONPATH (ctest sets it)."""
 
 import os
 import shutil
@@ -13,15 +14,6 @@ def check(condition, what):
     if not condition:
         failures.append(what)
         print(f"FAILED: {what}", file=sys.stderr)
-
-
-def package_on_path(source_dir):
-    """scripts/ of the source folder first on sys.path, so that `import graphbench` is the package of
-    this checkout (scripts/graphbench): the tests are the one place that puts it there (a command of
-    scripts/ finds it beside itself, its folder being first on Python's path)."""
-    folder = os.path.join(os.path.abspath(source_dir), "scripts")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
 
 
 def fresh_dir(path):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of scripts/graphbench/train_step.py's traced step that need PyTorch 2 (make_fx, torch.func): a
+"""Checks of python/graphbench/train_step.py's traced step that need PyTorch 2 (make_fx, torch.func): a
 small convolutional model, traced as export_model.py --mode train --channels-last traces it.
 
 - every 2-d convolution's backward gets grad_output and input from a clone to channels-last, and
@@ -17,7 +17,7 @@ GPU machine runs it.
 import os
 import sys
 
-from check_support import check, finish, package_on_path
+from check_support import check, finish
 
 SKIP = 77
 
@@ -75,7 +75,6 @@ def main(source_dir):
     if torch is None:
         print("check_train_step.py: skipped: needs PyTorch 2 in this Python")
         return SKIP
-    package_on_path(source_dir)
     from graphbench import train_step
 
     model = small_model(torch).to(memory_format=torch.channels_last)

@@ -11,7 +11,6 @@ import tempfile
 import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench.tables import aa_summary  # noqa: E402
 
@@ -19,7 +18,7 @@ COMMAND = os.path.join(SOURCE, "scripts", "aa_summary.py")
 
 
 def record(case, variant, median, speedup=None, median_ci=None, rel_noise=None, status="ok"):
-    r = {"case": case, "variant": variant, "status": status, "median_us": median}
+    r = {"case": case, "variant": variant, "kind": "benchmark", "status": status, "median_us": median}
     if speedup is not None:
         r["speedup_ci95"] = list(speedup)
     if median_ci is not None:

@@ -6,7 +6,6 @@ import sys
 import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench.output_match import outputs_match  # noqa: E402
 

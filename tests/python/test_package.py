@@ -1,8 +1,8 @@
-"""The package's shape (scripts/graphbench): every module imports in a fresh interpreter, no module
+"""The package's shape (python/graphbench): every module imports in a fresh interpreter, no module
 imports itself back through others (lazy imports inside functions counted), one BadInput, one
-capture(), one writer, nothing put on sys.path outside the tests, the commands of scripts/ thin,
-importing the package beside them plainly and working from any folder, the one `graphbench` on the
-path being the package, and no shell script editing JSON. Runs without PyTorch (a module that needs it at import
+capture(), one writer, one reader of results, nothing put on sys.path, the entry points of
+python/pyproject.toml and the commands of scripts/ thin, importing the package (linked beside them)
+plainly and working from any folder, and no shell script editing JSON. Runs without PyTorch (a module that needs it at import
 is then checked to say so)."""
 
 import ast
@@ -15,7 +15,9 @@ import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(SOURCE, "scripts")
-PACKAGE = os.path.join(SCRIPTS, "graphbench")
+PYTHON = os.path.join(SOURCE, "python")  # the package's project: pyproject.toml and graphbench/
+PACKAGE = os.path.join(PYTHON, "graphbench")
+PLAIN_ENV = {**os.environ, "PYTHONPATH": PYTHON}  # the package found as an install finds it
 # Modules whose classes derive from torch.nn.Module, so that importing them imports torch.
 TORCH_AT_IMPORT = {"graphbench.models.decoders"}
 
@@ -35,7 +37,7 @@ def modules():
         for name in files:
             if name.endswith(".py"):
                 path = os.path.join(folder, name)
-                rel = os.path.relpath(path, SCRIPTS)[:-len(".py")].split(os.sep)
+                rel = os.path.relpath(path, PYTHON)[:-len(".py")].split(os.sep)
                 if rel[-1] == "__init__":
                     rel = rel[:-1]
                 out[".".join(rel)] = path
@@ -120,8 +122,8 @@ class PackageShape(unittest.TestCase):
         torch = has_torch()
         for module in sorted(modules()):
             with self.subTest(module=module):
-                run = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, sys.argv[1]); import {module}",
-                                      SCRIPTS], capture_output=True, text=True)
+                run = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
+                                     env=PLAIN_ENV)
                 if module in TORCH_AT_IMPORT and not torch:
                     self.assertIn("No module named 'torch'", run.stderr)
                 else:
@@ -132,9 +134,8 @@ class PackageShape(unittest.TestCase):
         imports torch when imported (python -X importtime lists what an import loaded)."""
         for module in sorted(set(modules()) - TORCH_AT_IMPORT):
             with self.subTest(module=module):
-                run = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                                      f"import sys; sys.path.insert(0, sys.argv[1]); import {module}", SCRIPTS],
-                                     capture_output=True, text=True)
+                run = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                                     capture_output=True, text=True, env=PLAIN_ENV)
                 self.assertEqual(run.returncode, 0, run.stderr)
                 loaded = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
                 self.assertNotIn("torch", loaded)
@@ -151,12 +152,22 @@ class PackageShape(unittest.TestCase):
         self.assertNotIn("graphbench.models.zoo", graph["graphbench.models.decoders"])
 
     def test_one_bad_input_one_capture_one_writer(self):
-        self.assertEqual(definitions(ast.ClassDef, "BadInput"), ["scripts/graphbench/errors.py"])
-        self.assertEqual(definitions(ast.FunctionDef, "capture"), ["scripts/graphbench/peers/timing.py"])
-        self.assertEqual(definitions(ast.FunctionDef, "sample_us"), ["scripts/graphbench/peers/timing.py"])
-        self.assertEqual(definitions(ast.FunctionDef, "scope_arg"), ["scripts/graphbench/pieces.py"])
+        self.assertEqual(definitions(ast.ClassDef, "BadInput"), ["python/graphbench/errors.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "capture"), ["python/graphbench/peers/timing.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "sample_us"), ["python/graphbench/peers/timing.py"])
+        self.assertEqual(definitions(ast.FunctionDef, "scope_arg"), ["python/graphbench/pieces.py"])
         for writer in ("write_whole", "to_json_text", "write_manifest", "manifest_path"):
-            self.assertEqual(definitions(ast.FunctionDef, writer), ["scripts/graphbench/suites.py"], writer)
+            self.assertEqual(definitions(ast.FunctionDef, writer), ["python/graphbench/suites.py"], writer)
+        for reader in ("read_json", "read_results", "read_record", "name_scope_groups_of_old_files"):
+            self.assertEqual(definitions(ast.FunctionDef, reader), ["python/graphbench/results.py"], reader)
+
+    def test_one_reader_of_files(self):
+        """No module but results.py parses a JSON file (json.load); the others read through it."""
+        for path in python_files():
+            if path.endswith(os.path.join("graphbench", "results.py")):
+                continue
+            with self.subTest(file=os.path.relpath(path, SOURCE)):
+                self.assertNotIn("json.load(", open(path, encoding="utf-8").read())
 
     def test_one_writer_of_files(self):
         """No module but suites.py opens a file for writing or dumps JSON into one."""
@@ -170,7 +181,7 @@ class PackageShape(unittest.TestCase):
                         self.assertIsNone(writes.search(line), line.strip())
 
     def test_nothing_put_on_sys_path(self):
-        """Outside the tests, sys.path is changed in one place only: the user's own code's folder
+        """In the package, its commands and its tests, sys.path is changed in one place only: the user's own code's folder
         (models/own_code.py, user_folder_first), never to find the package; a change at a module's
         top level (a command's, say) counts as one."""
         def edits_path(node):
@@ -199,8 +210,10 @@ class PackageShape(unittest.TestCase):
                       if id(node) not in in_functions and edits_path(node)]
             return found
 
-        self.assertEqual(sorted({e for path in python_files() for e in edits(path)}),
-                         ["scripts/graphbench/models/own_code.py:user_folder_first"])
+        tests = [os.path.join(SOURCE, "tests", sub, n) for sub in ("python", "cli")
+                 for n in os.listdir(os.path.join(SOURCE, "tests", sub)) if n.endswith(".py")]
+        self.assertEqual(sorted({e for path in python_files() + tests for e in edits(path)}),
+                         ["python/graphbench/models/own_code.py:user_folder_first"])
         # The check sees an edit at the top level and in a function, by call and by assignment.
         with tempfile.TemporaryDirectory() as folder:
             bad = os.path.join(folder, "bad.py")
@@ -220,22 +233,16 @@ class PackageShape(unittest.TestCase):
                 if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
                         and isinstance(node.value, ast.Attribute) and node.value.attr == "modules"):
                     found.append(os.path.relpath(path, SOURCE))
-        self.assertEqual(sorted(set(found)), ["scripts/graphbench/models/own_code.py"])
+        self.assertEqual(sorted(set(found)), ["python/graphbench/models/own_code.py"])
 
     def test_graphbench_on_the_path_is_the_package(self):
         """A command's folder, scripts/, is first on Python's path: `graphbench` there is this package
-        and nothing else of that name (no graphbench.py, no compiled graphbench module); the commands'
-        own names shadow no module of Python's standard library nor one the package imports by name."""
+        (a link to python/graphbench) and nothing else of that name; the commands' own names shadow no
+        module of Python's standard library nor one the package imports by name."""
         beside = sorted(n for n in os.listdir(SCRIPTS) if n.split(".")[0] == "graphbench")
         self.assertEqual(beside, ["graphbench"])
+        self.assertEqual(os.path.realpath(os.path.join(SCRIPTS, "graphbench")), os.path.realpath(PACKAGE))
         self.assertTrue(os.path.isfile(os.path.join(PACKAGE, "__init__.py")))
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        with tempfile.TemporaryDirectory() as folder:
-            run = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import graphbench; "
-                                  "print(graphbench.__file__); print(*graphbench.__path__)", SCRIPTS],
-                                 capture_output=True, text=True, cwd=folder, env=env)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertEqual(run.stdout.split("\n")[:2], [os.path.join(PACKAGE, "__init__.py"), PACKAGE])
         commands = {n[:-len(".py")] for n in os.listdir(SCRIPTS) if n.endswith(".py")}
         imported_by_name = set()
         for path in modules().values():
@@ -248,9 +255,9 @@ class PackageShape(unittest.TestCase):
         self.assertEqual(sorted(commands & (imported_by_name | set(sys.stdlib_module_names))), [])
 
     def test_commands_are_thin_and_answer_help(self):
-        """Each command imports sys and its module of the package by name, nothing else, and answers
-        --help run from a folder outside the checkout with no PYTHONPATH: the package is found
-        beside it."""
+        """Each command of scripts/ imports sys and graphbench.commands, nothing else, runs its own
+        command, and answers --help run from a folder outside the checkout with no PYTHONPATH: the
+        package is found beside it (the link)."""
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         for name in sorted(os.listdir(SCRIPTS)):
             if not name.endswith(".py"):
@@ -263,12 +270,31 @@ class PackageShape(unittest.TestCase):
                 imports = [node for node in ast.walk(parse(path)) if isinstance(node, (ast.Import, ast.ImportFrom))]
                 self.assertEqual([ast.unparse(node) for node in imports if isinstance(node, ast.Import)], ["import sys"])
                 self.assertEqual(len([node for node in imports if isinstance(node, ast.ImportFrom)]), 1)
-                self.assertRegex(text, r"\nfrom graphbench(\.[a-z_]+)+ import main\n")
+                self.assertIn("\nfrom graphbench.commands import run\n", text)
+                self.assertIn(f'sys.exit(run("{name[:-len(".py")].replace("-", "_")}"))', text)
                 with tempfile.TemporaryDirectory() as folder:
                     run = subprocess.run([sys.executable, path, "--help"], capture_output=True, text=True,
                                          cwd=folder, env=env)
                 self.assertEqual(run.returncode, 0, run.stderr)
                 self.assertIn("usage:", run.stdout)
+
+    def test_entry_points_are_the_commands(self):
+        """python/pyproject.toml's [project.scripts] are graphbench.commands' commands, each naming a
+        module with a main; scripts/ holds no command that is not one of them."""
+        try:
+            import tomllib
+        except ImportError:
+            self.skipTest("no tomllib (Python 3.11 or later reads pyproject.toml)")
+        with open(os.path.join(PYTHON, "pyproject.toml"), "rb") as f:
+            project = tomllib.load(f)["project"]
+        self.assertEqual(project["dependencies"], [])
+        run = subprocess.run([sys.executable, "-c", "import graphbench.commands as c; print(*sorted(c.COMMANDS))"],
+                             capture_output=True, text=True, env=PLAIN_ENV)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        commands = run.stdout.split()
+        self.assertEqual(project["scripts"], {n: f"graphbench.commands:{n}" for n in commands})
+        wrappers = {n[:-len(".py")].replace("-", "_") for n in os.listdir(SCRIPTS) if n.endswith(".py")}
+        self.assertEqual(wrappers - set(commands), set())
 
     def test_docs_name_stages_that_exist(self):
         """Every `scripts/gpu-check.sh STAGE...` and `scripts/campaigns/run.sh STAGE...` of the README

@@ -12,7 +12,6 @@ import tempfile
 import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench.errors import BadInput  # noqa: E402
 from graphbench.tables import process_gate_simulation as sim  # noqa: E402
@@ -37,7 +36,8 @@ class ProcessGateSimulation(unittest.TestCase):
 
     def write_runs(self, count):
         for run in range(count):
-            records = [{"case": case, "variant": variant, "samples_us": samples(median, run)}
+            records = [{"case": case, "variant": variant, "kind": "benchmark", "status": "ok",
+                        "samples_us": samples(median, run)}
                        for case, eager, graph in (("mlp", 100.0, 50.0), ("gelu", 20.0, 8.0))
                        for variant, median in (("eager", eager), ("graph", graph))]
             with open(os.path.join(self.dir.name, f"run-{run}.json"), "w", encoding="utf-8") as f:

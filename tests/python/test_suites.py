@@ -11,7 +11,6 @@ import unittest
 import zipfile
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(SOURCE, "scripts"))  # the tests put the package on the path
 
 from graphbench import suites  # noqa: E402
 from graphbench.errors import BadInput  # noqa: E402
@@ -22,6 +21,11 @@ COMMAND = os.path.join(SOURCE, "scripts", "suites.py")
 def suite(name, *cases):
     return {"schema_version": 1, "suite": name, "description": "d", "defaults": {"warmup": 1}, "cases": list(cases)}
 
+
+
+def rec(**fields):
+    """A results record with the fields every reader needs (graphbench.results)."""
+    return {"case": "a", "variant": "eager", "kind": "benchmark", "status": "ok", **fields}
 
 class Suites(unittest.TestCase):
     def setUp(self):
@@ -122,10 +126,10 @@ class Suites(unittest.TestCase):
 
     def test_merge_results_joins_the_parts_records_in_order(self):
         one = self.write("parts/part-1/results.json", {"schema_version": 3, "environment": {"gpu": "g"},
-                                                       "records": [{"case": "a", "batch": 1}, {"case": "a", "batch": 2}],
+                                                       "records": [rec(batch=1), rec(batch=2)],
                                                        "sweeps": [{"over": "batch"}]})
         self.write("parts/part-2/results.json", {"schema_version": 3, "environment": {"gpu": "other"},
-                                                 "records": [{"case": "a", "batch": 4}], "sweeps": [{"over": "batch"}]})
+                                                 "records": [rec(batch=4)], "sweeps": [{"over": "batch"}]})
         out = self.path("out", "merged.json")
         run = self.command("merge-results", one, self.path("parts", "part-2"), "-o", out)  # a file and a folder
         self.assertEqual(run.returncode, 0, run.stderr)

@@ -1,4 +1,4 @@
-"""A stand-in for PyTorch, for the checks of scripts/graphbench/models/own_code.py on a machine without it (CI's
+"""A stand-in for PyTorch, for the checks of python/graphbench/models/own_code.py on a machine without it (CI's
 Debian machine): tensors that have a shape, a dtype and one value, modules that call forward.
 Only what own_code.py and tests/cli/own_code/bad_models.py use; on PYTHONPATH in
 check_own_code.py's runs of export_model.py, never beside a real PyTorch in one process."""

@@ -12,23 +12,16 @@ steps, and the tables and pictures of the results (docs/python.md).
     graph_breaks  where torch.compile breaks a model's graph by default, each break's source line
     aoti_probe    AOTInductor packages of pieces loaded in fresh processes (a crash's native stack)
     train_step    a whole training step traced for one AOTInductor package
+    commands      the commands, each a module's main(); BadInput is exit 2
+    results       the one reader of results.json
     export        export_model.py: model files and the suite that runs them; export_times
     peers/        Python's timing peers (baseline, replay, ddp, all_reduce_overlap) and their one
                   capture()
     plots/        pictures of results and traces
     tables/       tables and target checks of committed results
 
-The commands are scripts/*.py, beside this package: each a few lines that import its module and
-call its main() (Python puts a script's own folder, scripts/, first on its path, so `graphbench` is
-this package). Nothing here edits sys.path (the user's own code aside: models/own_code.py puts the
-user's folder first, as Python does for a script it runs).
+The commands (commands.py) are entry points of python/pyproject.toml (pip install -e python/) and
+scripts/NAME.py, a few lines each (python/graphbench links to this package, and Python puts a
+script's own folder first on its path). Nothing here edits sys.path (the user's own code aside:
+models/own_code.py puts the user's folder first, as Python does for a script it runs).
 """
-
-import os
-
-SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the commands' folder, this package's parent
-
-
-def entry_point(name):
-    """The path of a command of scripts/ (for a process that runs it again, e.g. under torchrun)."""
-    return os.path.join(SCRIPTS, name)

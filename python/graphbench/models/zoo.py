@@ -15,7 +15,6 @@ only by the functions that build models, so that names, inputs and suite files c
 without them (export_model.py --dry-run).
 """
 
-import json
 import os
 import re
 import sys
@@ -384,11 +383,8 @@ def build_own_code(case):
 def read_manifest(model_file):
     path = suites.manifest_path(model_file)
     try:
-        with open(path, "r", encoding="utf-8") as f:
-            return ModelCase.from_json(json.load(f))
-    except FileNotFoundError:
-        raise BadInput(f"{path}: not found (a model file written by scripts/export_model.py has one beside it)")
-    except (json.JSONDecodeError, TypeError) as e:
+        return ModelCase.from_json(suites.read_json(path, "manifest (scripts/export_model.py writes one beside each model file)"))
+    except TypeError as e:
         raise BadInput(f"{path}: not a manifest written by scripts/export_model.py ({e})")
 
 

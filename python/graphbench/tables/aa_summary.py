@@ -22,7 +22,8 @@ import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
-from ..suites import read_results, write_whole
+from ..results import read_results
+from ..suites import write_whole
 
 PROG = "aa_summary.py"
 
@@ -66,11 +67,11 @@ def intervals(report, field):
     variants beside eager) or median interval (field "median": the processes' interval, else the
     median widened by its relative noise)."""
     out = {}
-    for r in report["records"]:
-        if r.get("status") != "ok":
+    for r in report.records:
+        if not r.ok:
             continue
-        key = (r["case"], r["variant"])
-        if field == "speedup" and r["variant"] != "eager" and r.get("speedup_ci95"):
+        key = (r.case, r.variant)
+        if field == "speedup" and r.variant != "eager" and r.get("speedup_ci95"):
             out[key] = tuple(r["speedup_ci95"])
         elif field == "median":
             reps = r.get("repetitions") or {}
@@ -78,7 +79,7 @@ def intervals(report, field):
             if ci:
                 out[key] = tuple(ci)
             elif r.get("rel_noise") is not None:
-                m = r["median_us"]
+                m = r.median_us
                 out[key] = (m * (1 - r["rel_noise"]), m * (1 + r["rel_noise"]))
     return out
 
@@ -103,7 +104,7 @@ def overlaps(reports, field):
 def summary(reports, codes, dest):
     """The summary's lines and whether the gate behaved (unchanged runs pass, slow fails)."""
     lines = ["# Default runs of the ci suite: intervals and the plain gate", ""]
-    env = next(iter(reports.values())).get("environment", {}) if reports else {}
+    env = next(iter(reports.values())).environment if reports else {}
     lines.append(f"GPU {env.get('gpu_name')}, commit {env.get('git_commit')}, {len(reports)} runs "
                  f"(`graphbench --workload ci --device cuda`), one with `--inject-slowdown graph=2` (slow).")
     lines.append("")

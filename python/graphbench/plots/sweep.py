@@ -20,7 +20,8 @@ import re
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput, is_number
-from .common import import_pyplot, read_json, save_png
+from ..results import read_results
+from .common import import_pyplot, save_png
 
 PROG = "plot_sweep.py"
 MIB = 1024.0 * 1024.0
@@ -30,24 +31,22 @@ MIB = 1024.0 * 1024.0
 
 def load_step_times(path, doc):
     """{(case, axis): {variant: [(value, median_us)]}} of the ok records of swept cases."""
-    records = doc.get("records") if isinstance(doc, dict) else None
     series = {}
-    for r in records if isinstance(records, list) else []:
-        sweep = r.get("sweep") if isinstance(r, dict) else None
-        if not isinstance(sweep, dict) or r.get("status") != "ok" or not is_number(r.get("median_us")):
+    for r in doc.records:
+        sweep = r.get("sweep")
+        if not isinstance(sweep, dict) or not r.ok or r.median_us is None:
             continue
         if not (isinstance(sweep.get("group"), str) and isinstance(sweep.get("axis"), str) and is_number(sweep.get("value"))):
-            raise BadInput(f"{path}: record {r.get('case')!r}/{r.get('variant')!r}: \"sweep\" needs group, axis and a numeric value")
+            raise BadInput(f"{path}: record {r.case!r}/{r.variant!r}: \"sweep\" needs group, axis and a numeric value")
         by_variant = series.setdefault((sweep["group"], sweep["axis"]), {})
-        by_variant.setdefault(str(r.get("variant")), []).append((sweep["value"], r["median_us"]))
+        by_variant.setdefault(r.variant, []).append((sweep["value"], r.median_us))
     return series
 
 
 def load_sweeps(path):
     """The sweeps of the file, or ([], environment, step times) where no graph variant was measured."""
-    doc = read_json(path)
-    sweeps = doc.get("sweeps") if isinstance(doc, dict) else None
-    environment = doc.get("environment") if isinstance(doc, dict) and isinstance(doc.get("environment"), dict) else {}
+    doc = read_results(path)
+    sweeps, environment = doc.raw.get("sweeps"), doc.environment
     if not isinstance(sweeps, list) or not sweeps:
         times = load_step_times(path, doc)
         if times:

@@ -9,7 +9,7 @@ torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
 With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
 naming the model it was made from; that model is built again in Python (same name, batch, dtype,
 inputs; random weights: timing does not depend on them) and each distinct one is timed once. A
-py: model (your own code, scripts/graphbench/models/own_code.py) is made by its callable again, with its own loss in
+py: model (your own code, python/graphbench/models/own_code.py) is made by its callable again, with its own loss in
 mode train where it has one.
 
 Per model, on the GPU, in this process:
@@ -27,7 +27,7 @@ Per model, on the GPU, in this process:
                   the calls until it runs compiled: one for compile, three for reduce-overhead)
 With --scope SCOPE (model names), or for a suite's case of pieces (scripts/export_model.py --scope:
 the scope is read from its first piece's manifest), the model is split again at the same
-boundaries (scripts/graphbench/pieces.py) and two more figures come beside:
+boundaries (python/graphbench/pieces.py) and two more figures come beside:
     pieces        the chain of pieces called eagerly, piece after piece
     graphed pieces  torch.cuda.make_graphed_callables on the pieces the scope captures (all of them
                   for layer; attention-out leaves the attention pieces eager, auto those that cannot
@@ -38,7 +38,7 @@ whole training step over the chain of pieces in train mode: eagerly, and per sco
 every piece in one graph) with make_graphed_callables on the pieces of each graph (forward and
 backward captured), the loss, backward and the optimizer eager.
 reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
-A decoding step (scripts/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
+A decoding step (python/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
 static cache, the step at the same position every call.
 Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
 many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's
@@ -61,6 +61,7 @@ from .. import suites
 from ..errors import EXIT_BAD_INPUT, BadInput
 from ..models import own_code
 from ..models import zoo as model_zoo
+from ..results import read_results
 from .timing import capture, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
@@ -120,9 +121,8 @@ def case_scope(model_file, case):
         return None
     manifest = suites.manifest_path(model_file(pieces[0]["path"]))
     try:
-        with open(manifest, "r", encoding="utf-8") as f:
-            text = json.load(f)["scope"]
-    except (OSError, ValueError, KeyError) as e:
+        text = suites.read_json(manifest, "manifest")["scope"]
+    except (BadInput, KeyError, TypeError) as e:
         raise BadInput(f"{manifest}: cannot read the scope of case {case.get('name')} ({e}); "
                                  "scripts/export_model.py --scope writes it")
     try:
@@ -134,11 +134,7 @@ def case_scope(model_file, case):
 def cases_from_suite(path, pattern=None):
     """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
     where given), from the manifests beside its model files."""
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            suite = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        raise BadInput(f"{path}: cannot read the suite ({e})")
+    suite = suites.read_json(path, "suite")
     base = os.path.dirname(os.path.abspath(path))
     out = []
     for case in suite.get("cases", []):
@@ -542,25 +538,14 @@ def measure_all(cases, args):
 def graphbench_medians(path):
     """{(case, variant): (median us, reason, roofline share, scope group, scope)} of a graphbench
     results.json; a point of a scope sweep also under ((scope group, scope), variant)."""
-    with open(path, "r", encoding="utf-8") as f:
-        report = json.load(f)
-    records = report.get("records", [])
-    # Files written before records carried "scope_group" named a scope sweep's points NAME[scope=SCOPE]
-    # and said nothing else: their groups are read from the names, as graphbench report does.
-    legacy = not any("scope_group" in r for r in records)
     out = {}
-    for r in records:
-        if r.get("status") == "ok" and r.get("median_us") is not None:
-            share = (r.get("roofline") or {}).get("bandwidth_share")
-            scope = r.get("scope", "full")
-            group = r.get("scope_group", "")
-            label = f"[scope={scope}]"
-            if legacy and label in r["case"]:
-                group = r["case"].replace(label, "", 1)
-            value = (r["median_us"], r.get("reason", ""), share, group, scope)
-            out[(r["case"], r["variant"])] = value
-            if group:
-                out[((group, scope), r["variant"])] = value
+    for r in read_results(path).records:
+        if r.ok and r.median_us is not None:
+            value = (r.median_us, r.get("reason", ""), (r.get("roofline") or {}).get("bandwidth_share"),
+                     r.scope_group, r.scope)
+            out[(r.case, r.variant)] = value
+            if r.scope_group:
+                out[((r.scope_group, r.scope), r.variant)] = value
     return out
 
 
@@ -708,9 +693,6 @@ def main(argv):
         graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
     except BadInput as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (OSError, json.JSONDecodeError, KeyError) as e:
-        print(f"{PROG}: error: {args.graphbench}: cannot read graphbench results ({e})", file=sys.stderr)
         return EXIT_BAD_INPUT
     import torch
 

@@ -20,10 +20,9 @@ Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no data-parallel
 """
 
 import argparse
-import json
-import sys
 
-from ..errors import EXIT_BAD_INPUT, is_number
+from ..errors import BadInput, is_number
+from ..results import read_results
 
 
 def us(value):
@@ -49,22 +48,8 @@ def speedup(value):
     return f"{value:.2f}x" if is_number(value) else "-"
 
 
-def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            document = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        print(f"ddp_table.py: {path}: cannot read: {e}", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
-    if not isinstance(document, dict) or not isinstance(document.get("records"), list):
-        print(f"ddp_table.py: {path}: not a graphbench results file (no records)", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
-    return document
-
-
-def benchmark_records(document):
-    return [r for r in document["records"]
-            if isinstance(r, dict) and r.get("kind") == "benchmark" and r.get("data_parallel")]
+def benchmark_records(results):
+    return [r for r in results.benchmarks() if r.get("data_parallel")]
 
 
 def gradients(d):
@@ -102,19 +87,18 @@ def main(argv):
     parser.add_argument("--title", default="", help="a line printed above the table")
     args = parser.parse_args(argv)
 
-    document = load(args.results)
+    document = read_results(args.results)
     records = benchmark_records(document)
     if not records:
-        print(f"ddp_table.py: {args.results}: no data-parallel benchmark records", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
+        raise BadInput(f"{args.results}: /records: no data-parallel benchmark records")
     one = {}
     if args.n1:
-        one = {(r["case"], r["variant"]): r for r in benchmark_records(load(args.n1))}
+        one = {(r["case"], r["variant"]): r for r in benchmark_records(read_results(args.n1))}
     world = max(r["data_parallel"].get("world_size", 0) for r in records)
 
     if args.title:
         print(args.title + "\n")
-    env = document.get("environment") or {}
+    env = document.environment
     print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
           f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
     n1_header = " N=1 run, its own process (us) |" if one else ""

@@ -10,10 +10,9 @@ why. Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no records)
 """
 
 import argparse
-import json
-import sys
 
-from ..errors import EXIT_BAD_INPUT, is_number
+from ..errors import BadInput, is_number
+from ..results import read_results
 
 
 def us(value):
@@ -57,25 +56,14 @@ def main(argv):
     parser.add_argument("results")
     parser.add_argument("--cases", default="", help="only these cases, comma-separated, in this order")
     args = parser.parse_args(argv)
-    try:
-        with open(args.results, "r", encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"blog_table.py: {args.results}: cannot read: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except json.JSONDecodeError as e:
-        print(f"blog_table.py: {args.results}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
-    records = doc.get("records") if isinstance(doc, dict) else None
-    if not isinstance(records, list) or not records:
-        print(f"blog_table.py: {args.results}: no records", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    benchmark = [r for r in records if isinstance(r, dict) and r.get("kind") == "benchmark"]
+    doc = read_results(args.results)
+    if not doc.records:
+        raise BadInput(f"{args.results}: /records: no records")
+    benchmark = doc.benchmarks()
     if args.cases:
         wanted = [c for c in args.cases.split(",") if c]
         benchmark = [r for c in wanted for r in benchmark if r.get("case") == c]
-    env = doc.get("environment") or {}
+    env = doc.environment
     print(f"From {args.results}: {env.get('gpu_name', '?')}, LibTorch {env.get('libtorch_version', '?')}, "
           f"commit {env.get('git_commit', '?')}, {env.get('date_utc', '?')}.\n")
     print("| case | variant | method | published | published speedup | ours | our speedup [95% CI] "

@@ -1,4 +1,4 @@
-"""Models from the user's own Python code: the `py:` source of scripts/graphbench/models/zoo.py.
+"""Models from the user's own Python code: the `py:` source of python/graphbench/models/zoo.py.
 
     py:path/to/file.py:make_model       a function (or any callable) of a file
     py:package.module:make_model        ... of a module importable from the current directory

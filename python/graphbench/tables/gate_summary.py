@@ -21,7 +21,8 @@ import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
-from ..suites import read_json, read_results, write_whole
+from ..results import read_json, read_results
+from ..suites import write_whole
 from .aa_summary import read_codes, read_reports
 
 PROG = "gate_summary.py"
@@ -39,11 +40,11 @@ def spreads(reports):
     """{(case, variant): (step-time spread, device-time spread)} over the runs: max / min - 1."""
     values = {}
     for report in reports.values():
-        for r in report["records"]:
-            if r.get("status") != "ok":
+        for r in report.records:
+            if not r.ok:
                 continue
             device = (r.get("profile") or {}).get("busy_us_per_step")
-            values.setdefault((r["case"], r["variant"]), []).append((run_value(r), device))
+            values.setdefault((r.case, r.variant), []).append((run_value(r), device))
     out = {}
     for key, pairs in values.items():
         step = [s for s, _ in pairs if s]

@@ -18,7 +18,8 @@ import sys
 import textwrap
 
 from ..errors import EXIT_BAD_INPUT, BadInput, is_number
-from .common import import_pyplot, read_json
+from ..results import read_results
+from .common import import_pyplot
 
 LOG_SCALE_SPAN = 20.0  # log y axis when max/min of the plotted speedups is above this
 PROG = "plot_speedups.py"
@@ -27,25 +28,17 @@ PROG = "plot_speedups.py"
 
 
 def load_results(path):
-    """Returns the parsed results.json, checked to have a non-empty records list."""
-    doc = read_json(path)
-    if not isinstance(doc, dict):
-        raise BadInput(f"{path}: expected a JSON object with \"records\" (docs/results.md), found {type(doc).__name__}")
-    records = doc.get("records")
-    if not isinstance(records, list) or not records:
-        raise BadInput(f"{path}: no records to plot (\"records\" is missing or empty)")
-    return doc
+    """The results file, checked to have records."""
+    results = read_results(path)
+    if not results.records:
+        raise BadInput(f"{path}: /records: no records to plot")
+    return results
 
 
 def check_record(path, index, record):
     """Returns (case, variant, status) of one record, or raises BadInput naming the field."""
-    if not isinstance(record, dict):
-        raise BadInput(f"{path}: records[{index}] is not an object")
-    case, variant = record.get("case"), record.get("variant")
-    if not isinstance(case, str) or not isinstance(variant, str):
-        raise BadInput(f"{path}: records[{index}] needs string fields \"case\" and \"variant\"")
+    case, variant, status = record.case, record.variant, record.status
     where = f"{path}: records[{index}] ({case}/{variant})"
-    status = record.get("status", "ok")
     if status not in ("ok", "skipped", "failed"):
         raise BadInput(f"{where}: status is {status!r}, expected ok, skipped or failed")
     speedup = record.get("speedup_vs_eager")
@@ -68,14 +61,14 @@ class ChartData:
     """What the chart shows, gathered from the records in file order."""
 
     def __init__(self, path, doc):
-        self.environment = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+        self.environment = doc.environment
         self.suite = self.environment.get("suite")
         self.cases = []     # case names, in order of first appearance
         self.variants = []  # variant names other than eager, in order of first appearance
         self.bars = {}      # (case, variant) -> (speedup, ci or None)
         self.published = {}  # (case, variant) -> (speedup, source)
         self.omitted = []   # "case/variant: status (reason)"
-        for index, record in enumerate(doc["records"]):
+        for index, record in enumerate(doc.records):
             case, variant, status = check_record(path, index, record)
             published = record.get("published") or {}
             if is_number(published.get("speedup")):

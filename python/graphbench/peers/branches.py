@@ -15,13 +15,13 @@ output. Exit codes: 0 written, 1 no CUDA device, 2 bad input.
 """
 
 import argparse
-import json
 import os
 import sys
 
 from .. import suites
 from ..branches import run_tree, with_threshold
-from ..errors import EXIT_BAD_INPUT
+from ..errors import EXIT_BAD_INPUT, BadInput
+from ..results import read_results
 from .timing import time_median_us
 
 PROG = "python_branches_baseline.py"
@@ -78,8 +78,7 @@ def case_figures(case, suite_dir, options):
 def graphbench_medians(path):
     if not path:
         return {}
-    records = suites.read_results(path)["records"]
-    return {(r["case"], r["variant"]): r.get("median_us") for r in records if r.get("status") == "ok"}
+    return {(r.case, r.variant): r.median_us for r in read_results(path).records if r.status == "ok"}
 
 
 def main(argv):
@@ -90,18 +89,16 @@ def main(argv):
         print(f"{PROG}: no CUDA device", file=sys.stderr)
         return 1
     try:
-        with open(options.suite, encoding="utf-8") as f:
-            cases = [c for c in json.load(f)["cases"] if c.get("workload") == "torchscript_branches"]
-    except (OSError, ValueError, KeyError) as e:
-        print(f"{PROG}: error: {options.suite}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if not cases:
-        print(f"{PROG}: error: {options.suite}: no case of workload torchscript_branches", file=sys.stderr)
+        cases = [c for c in suites.read_suite(options.suite)["cases"] if c.get("workload") == "torchscript_branches"]
+        if not cases:
+            raise BadInput(f"{options.suite}: /cases: no case of workload torchscript_branches")
+        theirs = graphbench_medians(options.graphbench)
+    except BadInput as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     suite_dir = os.path.dirname(os.path.abspath(options.suite))
     out = {"environment": {"torch": torch.__version__, "device": torch.cuda.get_device_name()},
            "cases": {c["name"]: case_figures(c, suite_dir, options) for c in cases}}
-    theirs = graphbench_medians(options.graphbench)
     print("| case | outcomes | Python eager (us) | make_graphed_callables (us) | graphbench eager | graph | conditional |")
     print("|---|---|--:|--:|--:|--:|--:|")
     for name, figures in out["cases"].items():

@@ -20,7 +20,8 @@ import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput, is_number
-from .common import import_pyplot, read_json, save_png
+from ..results import read_json
+from .common import import_pyplot, save_png
 
 PROG = "trace_timeline.py"
 HOST_CATEGORIES = ("cuda_runtime", "cuda_driver")
@@ -31,7 +32,7 @@ STEP_PREFIX = "graphbench step "
 
 
 def load_events(path):
-    doc = read_json(path)
+    doc = read_json(path, "trace")
     events = doc.get("traceEvents") if isinstance(doc, dict) else doc
     if not isinstance(events, list):
         raise BadInput(f"{path}: expected a Chrome trace (an object with \"traceEvents\", or a list of events)")

@@ -29,6 +29,7 @@ import tempfile
 import zipfile
 
 from .errors import EXIT_BAD_INPUT, BadInput
+from .results import read_json, read_results
 
 PROG = "suites.py"
 
@@ -65,17 +66,6 @@ def write_whole(path, text):
 def write_json(path, value, compact=True):
     """`value` as JSON (to_json_text's layout, or indented by 2 with compact=False), whole."""
     write_whole(path, (to_json_text(value) if compact else json.dumps(value, indent=2)) + "\n")
-
-
-def read_json(path, what="file"):
-    """The JSON document at `path`; BadInput naming the file when it is missing or not JSON."""
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as e:
-        raise BadInput(f"{path}: cannot read the {what} ({e.strerror or e})")
-    except ValueError as e:
-        raise BadInput(f"{path}: cannot read the {what}: not JSON ({e})")
 
 
 # ---- manifests ----
@@ -177,15 +167,6 @@ def package_facts(package):
     ])
 
 
-def read_results(path):
-    """The graphbench results file at `path` (docs/results.md); BadInput naming the file when it is
-    missing, not JSON, or has no list of records."""
-    run = read_json(path, "results file")
-    if not isinstance(run, dict) or not isinstance(run.get("records"), list):
-        raise BadInput(f"{path}: /records: expected a list of records (a graphbench results file)")
-    return run
-
-
 def merge_results(parts, out):
     """The records of the graphbench results files `parts` (each a results.json or a folder holding
     one), in the order given, in one results file at `out` (the first part's other fields kept; its
@@ -193,9 +174,7 @@ def merge_results(parts, out):
     (parts, records) merged; BadInput naming a part that is missing or not a results file."""
     if not parts:
         raise BadInput("no results to merge")
-    runs = []
-    for part in parts:
-        runs.append(read_results(os.path.join(part, "results.json") if os.path.isdir(part) else part))
+    runs = [read_results(part).raw for part in parts]
     merged = dict(runs[0], records=[r for run in runs for r in run["records"]],
                   sweeps=list(runs[0].get("sweeps", [])) if len(runs) == 1 else [])
     write_json(out, merged, compact=False)

@@ -20,34 +20,32 @@ run's time went and checks:
 Exit status: 0 when every check holds, 1 when one fails, 2 on bad input.
 """
 import argparse
-import json
-import sys
+
+from ..errors import BadInput
+from ..results import read_results
 
 
 def training_record(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except (OSError, ValueError) as e:
-        sys.exit(f"mnist_ratios.py: cannot read {path}: {e}")
-    records = [r for r in report.get("records", []) if r.get("training") and r.get("status") == "ok"]
+    """The one ok training record of the results file at `path`, and its environment."""
+    results = read_results(path)
+    records = [r for r in results.records if r.get("training") and r.ok]
     if len(records) != 1:
-        print(f"mnist_ratios.py: {path}: expected one ok training record, found {len(records)}", file=sys.stderr)
-        sys.exit(2)
+        raise BadInput(f"{path}: /records: expected one ok training record, found {len(records)}")
     if "train_seconds" not in records[0]["training"]:
-        print(f"mnist_ratios.py: {path}: the training record has no time breakdown (written by an older graphbench)",
-              file=sys.stderr)
-        sys.exit(2)
-    return records[0], report.get("environment", {})
+        raise BadInput(f"{path}: /records/training/train_seconds: missing (written by an older graphbench)")
+    return records[0], results.environment
 
 
 def tutorial_times(path):
     times = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 2 and parts[0] in ("eager", "graph"):
-                times[parts[0]] = float(parts[1])
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2 and parts[0] in ("eager", "graph"):
+                    times[parts[0]] = float(parts[1])
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{path}: cannot read the tutorial's times ({e})")
     return times
 
 

@@ -19,7 +19,7 @@ import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, BadInput
-from ..suites import read_results
+from ..results import read_results
 
 PROG = "simulate_process_gate.py"
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -71,11 +71,11 @@ def simulate(runs, rounds, alpha, out=print):
     import numpy as np
 
     rng = np.random.default_rng(1)
-    keys = [(r["case"], r["variant"]) for r in runs[0]["records"]]
+    keys = [(r.case, r.variant) for r in runs[0].records]
     proc = {k: [] for k in keys}
     for d in runs:
-        for r in d["records"]:
-            proc[(r["case"], r["variant"])].append(np.array(r["samples_us"][:rounds]))
+        for r in d.records:
+            proc[(r.case, r.variant)].append(np.array(r["samples_us"][:rounds]))
 
     def proc_sub(k, idx):
         return [proc[k][i] for i in idx]

@@ -16,17 +16,9 @@ Exit codes: 0 every target met, 1 a target missed, 2 bad input.
 """
 
 import argparse
-import json
 import sys
 
-
-def load(path):
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"blog_targets.py: {path}: {e}", file=sys.stderr)
-        sys.exit(2)
+from ..results import read_json, read_results
 
 
 def fmt3(value):
@@ -49,8 +41,7 @@ def main(argv):
     parser.add_argument("results")
     parser.add_argument("--python", default="")
     args = parser.parse_args(argv)
-    doc = load(args.results)
-    records = {(r.get("case"), r.get("variant")): r for r in doc.get("records", [])}
+    records = {(r.case, r.variant): r for r in read_results(args.results).records}
     t = Targets()
 
     def ok_record(case, variant):
@@ -99,7 +90,7 @@ def main(argv):
             + (f" (missing in: {', '.join(incomplete)})" if incomplete else ""))
 
     if args.python:
-        py = load(args.python)
+        py = read_json(args.python, "Python replay results")
         py_records = {(r.get("case"), r.get("variant")): r for r in py.get("records", [])}
         ours = ok_record("gelu-small", "graph:replay")
         theirs = py_records.get(("gelu-small", "graph:replay"))

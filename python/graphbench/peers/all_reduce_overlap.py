@@ -18,11 +18,11 @@ Exit codes: 0 done, 2 bad arguments or not under torchrun.
 """
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 
+from ..results import read_json
 from .timing import sample_us  # CUDA events around back-to-back calls
 
 CALLS = 20
@@ -71,8 +71,7 @@ class Bench:
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "trace.json")
             prof.export_chrome_trace(path)
-            with open(path, encoding="utf-8") as f:
-                events = json.load(f)["traceEvents"]
+            events = read_json(path, "trace")["traceEvents"]
         found = []
         for e in events:
             if e.get("cat") != "kernel":

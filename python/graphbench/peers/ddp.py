@@ -44,7 +44,9 @@ import subprocess
 import sys
 import tempfile
 
-from .. import entry_point, suites
+from .. import suites
+from ..commands import module_command
+from ..results import read_json, read_results
 from ..errors import EXIT_BAD_INPUT, BadInput
 from .timing import sample_us
 
@@ -82,13 +84,7 @@ def step_cases(path, names=None):
     """The linear_dropout training cases of suite `path` (the suite's defaults applied), in suite
     order; `names` (a list) selects some and must all be such cases. Raises BadInput naming the
     file and the field."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            suite = json.load(f)
-    except OSError as e:
-        raise BadInput(f"{path}: cannot read the suite file ({e.strerror})") from e
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: not JSON ({e})") from e
+    suite = read_json(path, "suite file")
     if not isinstance(suite, dict) or not isinstance(suite.get("cases"), list):
         raise BadInput(f"{path}: /cases: expected a list of cases")
     defaults = suite.get("defaults", {})
@@ -243,8 +239,7 @@ def worker(spec_path):
     import torch
     import torch.distributed as dist
 
-    with open(spec_path, encoding="utf-8") as f:
-        spec = json.load(f)
+    spec = read_json(spec_path, "ranks' spec")
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     local_rank = int(os.environ.get("LOCAL_RANK", rank))
     torch.cuda.set_device(local_rank)
@@ -297,33 +292,27 @@ def run_ranks(nproc, cases, args, work_dir):
     out_path = os.path.join(work_dir, f"out-n{nproc}.json")
     options = {"samples": args.samples, "calls": args.calls, "warmup": args.warmup}
     suites.write_json(spec_path, {"cases": cases, "options": options, "output": out_path}, compact=False)
-    env = {**os.environ, "TORCH_NCCL_ASYNC_ERROR_HANDLING": "0", "NCCL_ASYNC_ERROR_HANDLING": "0"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc),
-               entry_point("python_ddp_baseline.py"), "--config", args.config, "--worker", spec_path]
+    rerun, env = module_command("python_ddp_baseline", "--config", args.config, "--worker", spec_path)
+    env.update(TORCH_NCCL_ASYNC_ERROR_HANDLING="0", NCCL_ASYNC_ERROR_HANDLING="0")
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc), *rerun]
     print(f"{PROG}: {nproc} rank(s): {' '.join(command)}", file=sys.stderr)
     run = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stderr.write(run.stdout)
     if run.returncode != 0 or not os.path.exists(out_path):
         tail = " | ".join(run.stdout.strip().splitlines()[-3:])
         return f"the {nproc}-rank run failed (exit code {run.returncode}): {tail}"
-    with open(out_path, encoding="utf-8") as f:
-        return json.load(f)
+    return read_json(out_path, "ranks' figures")
 
 
 def graphbench_figures(path):
     """{(case, variant): (slowest rank's step median in us, scaling efficiency or None)} of a graphbench
     data-parallel results.json."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            records = json.load(f)["records"]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
-        raise BadInput(f"{path}: cannot read graphbench results ({e})") from e
     figures = {}
-    for r in records:
+    for r in read_results(path).records:
         dp = r.get("data_parallel") or {}
-        value = dp.get("slowest_median_us", r.get("median_us"))
-        if r.get("status") == "ok" and value is not None:
-            figures[(r.get("case"), r.get("variant"))] = (value, dp.get("scaling_efficiency"))
+        value = dp.get("slowest_median_us", r.median_us)
+        if r.ok and value is not None:
+            figures[(r.case, r.variant)] = (value, dp.get("scaling_efficiency"))
     return figures
 
 

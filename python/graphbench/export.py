@@ -9,12 +9,12 @@ Writes, per model and batch size, into the output folder:
     <stem>.pt2        an AOTInductor package (workload aoti): torch.export, then
                       torch._inductor.aoti_compile_and_package; the package records its inputs.
                       With --mode train, one whole training step (forward, loss, backward and the
-                      optimizer's update, traced by make_fx: scripts/graphbench/train_step.py), its state
+                      optimizer's update, traced by make_fx: python/graphbench/train_step.py), its state
                       (params, buffers, optimizer state) inputs that the step updates in place, and
     <stem>.state.pt   beside it, that state's initial values (TorchScript buffers s0, s1, ...)
     <file>.json       beside each file: what made it (model name, batch, ...), read by
                       scripts/python_baseline.py to build the same model in Python, and where
-                      the export's time went ("export_times": scripts/graphbench/export_times.py)
+                      the export's time went ("export_times": python/graphbench/export_times.py)
 and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
 are relative to the suite file. --append adds the cases to an existing suite file (replacing
 cases of the same name), so that several commands can build one suite.
@@ -22,15 +22,15 @@ cases of the same name), so that several commands can build one suite.
 Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE: an encoder built from its config (hf:bert is
 BERT-base), or a decoder-only model (hf:gpt2, hf:llama, hf:qwen2, hf:mistral, ...): its forward over
 --seq tokens with the KV cache off (the prefill), or with --decode one decoding step: one token per
-sequence, a static KV cache of --max-seq positions written at position --pos (scripts/graphbench/models/decoders.py).
+sequence, a static KV cache of --max-seq positions written at position --pos (python/graphbench/models/decoders.py).
 Your own code: py:FILE.py:CALLABLE or py:MODULE:CALLABLE (e.g. py:examples/conv_attention.py:make_model)
 names a callable that returns the model and example inputs, (model, inputs) or (model, inputs, loss)
-(scripts/graphbench/models/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
+(python/graphbench/models/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
 (--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
 one (--loss otherwise). Calling it imports torch, under --dry-run too.
 Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
 torch.fx at the scope's boundaries, or with torch.compile's tracer where torch.fx cannot trace it
-(scripts/graphbench/dynamo_trace.py: inference) (scripts/graphbench/pieces.py; several scopes, comma-separated, split at
+(python/graphbench/dynamo_trace.py: inference) (python/graphbench/pieces.py; several scopes, comma-separated, split at
 the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
 beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pieces are TorchScript
 only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
@@ -358,7 +358,7 @@ def package_configs(case, settings, read_bytes=None, weights_bytes=None):
 
 
 def export_aoti_train_step(case, model, inputs, path, device, settings, channels_last):
-    """One whole training step as a package, and its initial state beside it (scripts/graphbench/train_step.py)."""
+    """One whole training step as a package, and its initial state beside it (python/graphbench/train_step.py)."""
     import torch
 
     from . import train_step

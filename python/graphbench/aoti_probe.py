@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from .commands import module_command
+
 HANDLER_C = r"""
 #define _GNU_SOURCE
 #include <cxxabi.h>
@@ -188,10 +190,11 @@ def child(argv):
 def run_child(args, out, handler, jobs, label):
     """Loads and runs the jobs' packages in one fresh process, with the fault handler preloaded where
     `handler` is given (a small C++ library loaded before torch), else in a plain process."""
-    cmd = [sys.executable, str(Path(__file__).resolve().parents[1] / "aoti_pieces_probe.py"), "--child", args.device]
+    rerun, env = module_command("aoti_pieces_probe", "--child", args.device)
+    cmd = [sys.executable, *rerun]
     for _, _, package, name, io in jobs:
         cmd += [package, name, str(out / io)]
-    env = dict(os.environ, GB_FAULT_STACK=str(handler) if handler else "")
+    env["GB_FAULT_STACK"] = str(handler) if handler else ""
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     log = out / f"{label}.log"
     log.write_text(proc.stdout + proc.stderr)

@@ -1,28 +1,13 @@
-"""What the plot scripts share: reading a JSON input with errors that name the file, writing a figure
+"""What the plot scripts share: writing a figure
 as a PNG, and matplotlib's pyplot with the Agg backend, from this interpreter or, where it lacks matplotlib (a virtual
 environment, pyenv), by running the script again under Debian's python3, which
 python3-matplotlib installs into."""
 
-import json
 import os
 import sys
 
-from ..errors import BadInput
+from ..commands import module_command
 
-
-def read_json(path):
-    """The parsed JSON file at `path`; BadInput naming the file when it is missing or not JSON."""
-    if not os.path.exists(path):
-        raise BadInput(f"{path}: file not found")
-    if os.path.isdir(path):
-        raise BadInput(f"{path}: is a directory, expected a JSON file")
-    try:
-        with open(path, "r", encoding="utf-8") as f:
-            return json.load(f)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"{path}: cannot read: {e}") from None
 
 
 def save_png(plt, fig, output):
@@ -40,8 +25,8 @@ def import_pyplot(prog):
         system_python = "/usr/bin/python3"
         if (os.path.exists(system_python) and os.path.realpath(sys.executable) != os.path.realpath(system_python)
                 and not os.environ.get("GRAPHBENCH_PLOT_REEXEC")):
-            os.environ["GRAPHBENCH_PLOT_REEXEC"] = "1"
-            os.execv(system_python, [system_python] + sys.argv)
+            rerun, env = module_command(prog[:-len(".py")], *sys.argv[1:])  # the command, however it was started
+            os.execve(system_python, [system_python, *rerun], {**env, "GRAPHBENCH_PLOT_REEXEC": "1"})
         print(f"{prog}: error: matplotlib is not installed for {sys.executable} "
               "(apt-get install python3-matplotlib)", file=sys.stderr)
         sys.exit(1)
