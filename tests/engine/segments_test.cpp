@@ -206,7 +206,7 @@ TEST_CASE("segments: split_ops reads the builder's tags and which ops autograd t
   for (const SplitOp& op : inference) CHECK_FALSE(op.tied_by_autograd);
 }
 
-// The contract with the Python peers (scripts/graphbench/pieces.py's segments, which
+// The contract with the Python peers (python/graphbench/pieces.py's segments, which
 // tests/python/test_segments.py checks against the same file): the tags of each golden case cut
 // into its segments, [first, end, captured].
 TEST_CASE("segments: the golden cases that the Python side shares (tests/golden/segments.json)", "[engine][scope]") {

@@ -1,7 +1,7 @@
 // The one rule for whether two outputs of the same computation agree: a variant against eager
 // (runner/validation.h), the chain of a model's pieces against the whole model
 // (bench/models/script_pieces.cpp; the exporter's chain check mirrors this rule in
-// Python, scripts/graphbench/output_match.py), and a data-parallel replica against one process
+// Python, python/graphbench/output_match.py), and a data-parallel replica against one process
 // (parallel/runner/replica_checks.h).
 //
 // A verdict must hold both ways, whatever eager's own determinism: a correct capture never fails,
