@@ -27,7 +27,7 @@ struct TimedCase {
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
   int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
-  std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
+  std::optional<L2Cache> l2;  // on a CUDA device
 };
 
 // Times the variants whose records are still ok; a runner that cannot be made fails its record.
