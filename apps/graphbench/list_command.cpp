@@ -162,7 +162,7 @@ int list_command(const std::string& configs_dir) {
   }
   std::cout << "\nVariants:\n";
   for (const Variant& v : Variant::all()) {
-    std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), v.method(), v.help());
+    std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), to_string(v.method()), v.help());
   }
 
   // What each capture scope captures (workload/capture_scope.h), for a case's "scope" and --sweep scope=...

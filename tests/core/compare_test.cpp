@@ -82,7 +82,7 @@ ResultRecord timed(const std::string& case_name, const std::string& variant,
   r.case_name = case_name;
   r.workload = "gelu";
   r.variant = variant;
-  r.kind = "benchmark";
+  r.kind = graphbench::RecordKind::kBenchmark;
   r.samples_us = std::move(samples);
   return r;
 }

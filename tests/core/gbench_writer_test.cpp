@@ -103,8 +103,8 @@ ResultRecord record(const std::string& case_name, const std::string& variant) {
   r.case_name = case_name;
   r.workload = "gelu";
   r.variant = variant;
-  r.kind = "benchmark";
-  r.mode = "inference";
+  r.kind = RecordKind::kBenchmark;
+  r.mode = Mode::kInference;
   r.dtype = "float32";
   r.device = "cuda";
   return r;
@@ -140,7 +140,7 @@ RunReport sample() {
   report.records.push_back(skipped);
 
   ResultRecord training = record("mnist", "graph");
-  training.kind = "training";
+  training.kind = RecordKind::kTraining;
   training.samples_us = {230.0, 227.0, 229.0};
   training.steps_per_sample = 100;
   TrainingSummary t;

@@ -85,9 +85,9 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.case_name == "gelu-small");
     CHECK(r.workload == "gelu");
     CHECK(r.variant == "graph");
-    CHECK(r.method == "feed+replay");
-    CHECK(r.kind == "benchmark");
-    CHECK(r.mode == "inference");
+    CHECK(r.method == StepMethod::kFeedReplay);
+    CHECK(r.kind == RecordKind::kBenchmark);
+    CHECK(r.mode == Mode::kInference);
     CHECK(r.dtype == "float32");
     CHECK(r.device == "cuda");
     CHECK(r.params == json{{"shape", {1, 3, 224, 224}}});
@@ -95,7 +95,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     CHECK(r.issue_median_us == 7.61);
     CHECK(r.host_bound == true);
     CHECK(r.back_to_back_us == 6.9);
-    CHECK(r.l2 == "hot");
+    CHECK(r.l2 == L2Cache::kHot);
     REQUIRE(r.profile.has_value());
     CHECK(r.profile->steps == 10);
     CHECK(r.profile->kernels_per_step == 5.0);
@@ -168,7 +168,7 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
   SECTION("skipped record: absent optional values are empty") {
     const auto& r = report.records[1];
     CHECK(r.variant == "jit+graph:replay");
-    CHECK(r.method == "replay");
+    CHECK(r.method == StepMethod::kReplay);
     CHECK(r.issue_samples_us.empty());
     CHECK_FALSE(r.issue_median_us.has_value());
     CHECK_FALSE(r.host_bound.has_value());
@@ -203,8 +203,8 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
     const auto& r = report.records[2];
     CHECK(r.case_name == "gelu-large");
     CHECK(r.variant == "static");
-    CHECK(r.method == "feed+run");
-    CHECK(r.l2 == "cold");
+    CHECK(r.method == StepMethod::kFeedRun);
+    CHECK(r.l2 == L2Cache::kCold);
     CHECK(r.dtype == "float16");
     CHECK(r.status == RecordStatus::kFailed);
     CHECK(r.reason == "validation against eager: max abs error 0.5 above tolerance 0.001");
@@ -223,8 +223,8 @@ TEST_CASE("the golden results file reads field by field", "[json_io]") {
   SECTION("training record") {
     const auto& r = report.records[3];
     CHECK(r.case_name == "mnist-train");
-    CHECK(r.kind == "training");
-    CHECK(r.mode == "train");
+    CHECK(r.kind == RecordKind::kTraining);
+    CHECK(r.mode == Mode::kTrain);
     CHECK(r.speedup_vs_eager == 4.1);
     CHECK(r.capture_ms == 35.5);
     REQUIRE(r.training.has_value());
@@ -280,8 +280,8 @@ TEST_CASE("a report built in code survives a round trip", "[json_io]") {
   r.case_name = "a/b~c";  // characters that JSON pointers escape
   r.workload = "gelu";
   r.variant = "eager";
-  r.kind = "benchmark";
-  r.mode = "inference";
+  r.kind = RecordKind::kBenchmark;
+  r.mode = Mode::kInference;
   r.dtype = "bfloat16";
   r.device = "cpu";
   r.params = {{"shape", {3, 4}}, {"approximate", "tanh"}};
@@ -389,8 +389,7 @@ TEST_CASE("bad documents give exact messages", "[json_io]") {
   SECTION("an unknown status") {
     rec["status"] = "done";
     CHECK(document_error(doc) ==
-          "base.json: /records/0/status: expected one of \"ok\", \"skipped\", \"failed\", got "
-          "\"done\"");
+          "base.json: /records/0/status: expected \"ok\" or \"skipped\" or \"failed\", got \"done\"");
   }
   SECTION("a fractional integer") {
     rec["steps_per_sample"] = 1.5;
@@ -489,7 +488,7 @@ TEST_CASE("absent values are written as null, never as 0", "[json_io]") {
   graphbench::ResultRecord untrained = skipped;
   untrained.variant = "eager";
   untrained.case_name = "t";
-  untrained.kind = "training";
+  untrained.kind = RecordKind::kTraining;
   untrained.status = RecordStatus::kFailed;
   untrained.training = graphbench::TrainingSummary{};  // no step ran: no median step
   report.records.push_back(untrained);
@@ -526,7 +525,7 @@ TEST_CASE("an interrupted run and a training run's samples survive a round trip"
   graphbench::ResultRecord r;
   r.case_name = "mnist";
   r.variant = "graph";
-  r.kind = "training";
+  r.kind = RecordKind::kTraining;
   r.samples_us = {230.0, 228.5};
   r.steps_per_sample = 100;
   r.training = graphbench::TrainingSummary{};
@@ -557,9 +556,9 @@ TEST_CASE("records without the newer fields read as before, their method taken f
   doc["records"][1]["variant"] = "reference+graph:replay";
   doc["records"][2]["variant"] = "not-a-known-variant";
   const RunReport report = report_from_json(doc, "old.json");
-  CHECK(report.records[0].method == "feed+replay");
-  CHECK(report.records[1].method == "replay");
-  CHECK(report.records[2].method.empty());
+  CHECK(report.records[0].method == StepMethod::kFeedReplay);
+  CHECK(report.records[1].method == StepMethod::kReplay);
+  CHECK(report.records[2].method == StepMethod::kUnknown);
   CHECK(report.records[0].issue_samples_us.empty());
   CHECK_FALSE(report.records[0].host_bound.has_value());
   CHECK_FALSE(report.records[0].profile.has_value());
@@ -579,7 +578,11 @@ TEST_CASE("the newer record fields are checked when read", "[json_io]") {
     return std::string("(no error)");
   };
   CHECK(error_with("host_bound", "yes") == "bad.json: /records/0/host_bound: expected true, false or null, got \"yes\"");
-  CHECK(error_with("l2", "warm") == "bad.json: /records/0/l2: expected \"hot\" or \"cold\" or null, got \"warm\"");
+  CHECK(error_with("l2", "warm") == "bad.json: /records/0/l2: expected \"hot\" or \"cold\", got \"warm\"");
+  CHECK(error_with("kind", "bench") == "bad.json: /records/0/kind: expected \"benchmark\" or \"training\", got \"bench\"");
+  CHECK(error_with("mode", "eval") == "bad.json: /records/0/mode: expected \"inference\" or \"train\", got \"eval\"");
+  CHECK(error_with("method", "replay twice") ==
+        "bad.json: /records/0/method: expected \"\" or \"run\" or \"feed+run\" or \"feed+replay\" or \"replay\", got \"replay twice\"");
   CHECK(error_with("graphs", json::object()) == "bad.json: /records/0/graphs: expected an array of graphs, got {}");
   CHECK(error_with("graphs", json::array({{{"kernel_nodes", -1}}})) ==
         "bad.json: /records/0/graphs/0/kernel_nodes: expected a non-negative integer or null, got -1");
@@ -594,8 +597,8 @@ TEST_CASE("the data-parallel figures survive a round trip, and files before the 
   r.case_name = "ddp";
   r.workload = "linear_dropout";
   r.variant = "graph";
-  r.kind = "benchmark";
-  r.mode = "train";
+  r.kind = RecordKind::kBenchmark;
+  r.mode = Mode::kTrain;
   r.dtype = "float32";
   r.device = "cuda";
   graphbench::DataParallelFigures d;

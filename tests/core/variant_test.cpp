@@ -16,20 +16,20 @@ using graphbench::variant_names;
 }  // namespace
 
 TEST_CASE("variants: every variant names the method of its steps") {
-  CHECK(std::string(Variant::named("eager").method()) == "run");
-  CHECK(std::string(Variant::named("jit").method()) == "run");
-  CHECK(std::string(Variant::named("native").method()) == "run");
-  CHECK(std::string(Variant::named("static").method()) == "feed+run");
+  CHECK(std::string(to_string(Variant::named("eager").method())) == "run");
+  CHECK(std::string(to_string(Variant::named("jit").method())) == "run");
+  CHECK(std::string(to_string(Variant::named("native").method())) == "run");
+  CHECK(std::string(to_string(Variant::named("static").method())) == "feed+run");
   // A plain graph variant keeps the meaning it had in earlier result files: feed, then replay.
   for (const char* name : {"graph", "jit+graph", "native+graph", "reference+graph"}) {
     CAPTURE(name);
-    CHECK(std::string(Variant::named(name).method()) == "feed+replay");
+    CHECK(std::string(to_string(Variant::named(name).method())) == "feed+replay");
     CHECK(Variant::named(name).input_method() == InputMethod::kFed);
   }
   for (const char* name : {"graph:replay", "jit+graph:replay", "native+graph:replay", "reference+graph:replay"}) {
     CAPTURE(name);
     const Variant v = Variant::named(name);
-    CHECK(std::string(v.method()) == "replay");
+    CHECK(std::string(to_string(v.method())) == "replay");
     CHECK(v.inputs_in_place());
     CHECK(v.needs_cuda_graph());
   }

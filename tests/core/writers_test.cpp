@@ -49,8 +49,8 @@ ResultRecord record(const std::string& case_name, const std::string& workload,
   r.case_name = case_name;
   r.workload = workload;
   r.variant = variant;
-  r.kind = kind;
-  r.mode = mode;
+  r.kind = *from_string<RecordKind>(kind);
+  r.mode = *from_string<Mode>(mode);
   r.dtype = "float32";
   r.device = "cuda";
   if (const Variant* v = Variant::find(variant)) r.method = v->method();
@@ -79,7 +79,7 @@ RunReport sample_report() {
   eager.issue_median_us = 48.7;
   eager.host_bound = true;
   eager.back_to_back_us = 6.8;
-  eager.l2 = "hot";
+  eager.l2 = L2Cache::kHot;
   KernelProfile eager_profile;
   eager_profile.steps = 10;
   eager_profile.kernels_per_step = 5;
@@ -120,7 +120,7 @@ RunReport sample_report() {
   graph.issue_median_us = 3.1;
   graph.host_bound = false;
   graph.back_to_back_us = 7.7;
-  graph.l2 = "hot";
+  graph.l2 = L2Cache::kHot;
   KernelProfile graph_profile;
   graph_profile.steps = 10;
   graph_profile.kernels_per_step = 5;
@@ -371,7 +371,7 @@ TEST_CASE("writers: a speedup from fewer samples than min_samples is marked, wit
   r.case_name = "c";
   r.workload = "gelu";
   r.variant = "graph";
-  r.kind = "benchmark";
+  r.kind = RecordKind::kBenchmark;
   r.samples_us = {10.0, 10.5, 11.0};
   r.stats = stats::summarize(r.samples_us);
   r.min_samples = 10;

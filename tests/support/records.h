@@ -15,8 +15,8 @@ inline ResultRecord benchmark_record(const std::string& case_name, const std::st
   r.case_name = case_name;
   r.workload = "gelu";
   r.variant = variant;
-  r.kind = "benchmark";
-  r.mode = "inference";
+  r.kind = RecordKind::kBenchmark;
+  r.mode = Mode::kInference;
   r.dtype = "float32";
   r.device = device;
   return r;

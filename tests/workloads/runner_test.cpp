@@ -489,7 +489,7 @@ TEST_CASE("benchmark case: on the CPU the GPU-only fields are absent, never zero
   const auto records = run_benchmark_case(workload, spec, CaseContext{}, Environment{}, nullptr);
   const auto& eager = find(records, "eager");
   REQUIRE(eager.status == RecordStatus::kOk);
-  CHECK(eager.method == "run");
+  CHECK(eager.method == StepMethod::kRun);
   CHECK(eager.issue_samples_us.empty());
   CHECK_FALSE(eager.issue_median_us.has_value());
   CHECK_FALSE(eager.host_bound.has_value());
@@ -499,7 +499,7 @@ TEST_CASE("benchmark case: on the CPU the GPU-only fields are absent, never zero
   CHECK(eager.graphs.empty());
   const auto& replay = find(records, "graph:replay");
   CHECK(replay.status == RecordStatus::kSkipped);
-  CHECK(replay.method == "replay");
+  CHECK(replay.method == StepMethod::kReplay);
 }
 
 TEST_CASE("benchmark case: a variant that runs other kernels than its workload says fails with the count") {
@@ -626,7 +626,7 @@ TEST_CASE("summary: a step whose host time is within 5% of its device time is ho
   ResultRecord device_bound_record;
   TimedCase timed;
   timed.variants = {{Variant::named("eager"), &host_bound_record}, {Variant::named("reference"), &device_bound_record}};
-  timed.l2 = "hot";
+  timed.l2 = L2Cache::kHot;
   const std::vector<double> device = {10.0, 40.0};
   const std::vector<double> issue = {9.8, 3.0};
   for (std::size_t i = 0; i < 2; ++i) {
@@ -662,7 +662,7 @@ TEST_CASE("summary: a step whose host time is within 5% of its device time is ho
   REQUIRE(host_bound_record.memory.has_value());
   CHECK(host_bound_record.memory->peak_allocated_bytes == 100);
   CHECK(host_bound_record.memory->graph_pool_bytes == (3 << 20));
-  CHECK(host_bound_record.l2 == "hot");
+  CHECK(host_bound_record.l2 == L2Cache::kHot);
 
   REQUIRE(device_bound_record.host_bound.has_value());
   CHECK_FALSE(*device_bound_record.host_bound);

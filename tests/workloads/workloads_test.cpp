@@ -140,7 +140,7 @@ TEST_CASE("gelu on the GPU: both methods, the fused kernel checked, every figure
     REQUIRE(r.host_bound.has_value());
     REQUIRE(r.memory.has_value());
     CHECK(r.memory->peak_allocated_bytes > 0);
-    CHECK(r.l2 == "hot");
+    CHECK(r.l2 == L2Cache::kHot);
     // Queued ahead of the device, a step is never slower than when the host paces it (noise aside).
     REQUIRE(r.back_to_back_us.has_value());
     CHECK(*r.back_to_back_us > 0);

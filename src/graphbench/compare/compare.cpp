@@ -127,7 +127,7 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
   }
   if (base.samples_us.empty() && cur.samples_us.empty()) {
     row.note = is_training(cur) ? "no per-step samples on either side (results written before training runs kept them)"
-                                : fmt::format("no samples_us on either side (kind {})", cur.kind);
+                                : fmt::format("no samples_us on either side (kind {})", to_string(cur.kind));
   } else {
     const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
     // Neither a calibration nor an A/A pair: the files' own processes (process_rule.h), held to
@@ -361,7 +361,7 @@ void check_samples(const RunReport& report, const std::string& source_name) {
     if (r.status != RecordStatus::kOk) continue;
     // Training records gate their totals and accuracy too; files written before their per-step
     // samples were kept have none.
-    if (r.samples_us.empty() && r.kind != "training") {
+    if (r.samples_us.empty() && r.kind != graphbench::RecordKind::kTraining) {
       throw InputError(fmt::format("{}: /records/{}/samples_us: an ok record (case \"{}\", variant \"{}\") without "
                                    "samples: a corrupt or truncated file",
                                    source_name, i, r.case_name, r.variant));

@@ -8,14 +8,9 @@
 #pragma once
 
 #include "graphbench/plan/roles.h"
-
-#include <string>
+#include "graphbench/record/record_kinds.h"
 
 namespace graphbench {
-
-enum class Mode { kInference, kTrain };
-const char* to_string(Mode mode);
-Mode mode_from_name(const std::string& name);  // "inference" | "train"; throws InputError
 
 struct Policy {
   Mode mode = Mode::kInference;

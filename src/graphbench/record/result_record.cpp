@@ -2,16 +2,7 @@
 
 namespace graphbench {
 
-const char* to_string(RecordStatus status) {
-  switch (status) {
-    case RecordStatus::kOk: return "ok";
-    case RecordStatus::kSkipped: return "skipped";
-    case RecordStatus::kFailed: return "failed";
-  }
-  return "unknown";
-}
-
-bool is_training(const ResultRecord& record) { return record.kind == "training" || record.training.has_value(); }
+bool is_training(const ResultRecord& record) { return record.kind == RecordKind::kTraining || record.training.has_value(); }
 
 std::string status_text(const ResultRecord& record) {
   switch (record.status) {

@@ -5,6 +5,7 @@
 #include "graphbench/record/environment_block.h"
 #include "graphbench/record/gpu_conditions.h"
 #include "graphbench/record/graph_facts.h"
+#include "graphbench/record/record_kinds.h"
 #include "graphbench/record/sweep_point.h"
 #include "graphbench/stats/statistics.h"
 
@@ -17,9 +18,6 @@
 #include <vector>
 
 namespace graphbench {
-
-enum class RecordStatus { kOk, kSkipped, kFailed };
-const char* to_string(RecordStatus status);
 
 // One epoch of a training run (kind "training"), as the tutorial prints it.
 struct TrainingEpoch {
@@ -236,9 +234,9 @@ struct ResultRecord {
   std::string variant;
   // What one timed step did: "run", "feed+run", "feed+replay" (inputs copied into the graph's
   // buffers, then replayed) or "replay" (the replay alone, inputs already in place).
-  std::string method;
-  std::string kind;  // benchmark or training
-  std::string mode;  // inference or train
+  StepMethod method = StepMethod::kUnknown;
+  RecordKind kind = RecordKind::kBenchmark;
+  Mode mode = Mode::kInference;
   std::string dtype;
   std::string device;
   nlohmann::json params = nlohmann::json::object();
@@ -271,7 +269,7 @@ struct ResultRecord {
   // Device time per step with the steps queued ahead of the device, the host's launches off the
   // clock (timing/back_to_back.h). CUDA with a hot L2 only; absent elsewhere.
   std::optional<double> back_to_back_us;
-  std::optional<std::string> l2;  // "hot" or "cold" (CUDA runs; absent on the CPU)
+  std::optional<L2Cache> l2;  // CUDA runs; absent on the CPU
   double rel_noise = 0.0;  // relative 95% half-width of the median
   // The samples the run asked for at least (the case's min_samples; absent in files written before
   // it was recorded). A record with fewer (its case timed out) has no interval: rel_noise

@@ -138,8 +138,8 @@ void add_timing_counters(json& entry, const ResultRecord& r) {
 
 std::string label_of(const ResultRecord& r) {
   // The capture scope only where it is not the whole step (labels of other runs are unchanged).
-  return fmt::format("{} {} {} {} {}{}{}", r.workload, r.kind, r.mode, r.dtype, r.device,
-                     r.method.empty() ? "" : " " + r.method, r.scope == "full" ? "" : " scope=" + r.scope);
+  return fmt::format("{} {} {} {} {}{}{}", r.workload, to_string(r.kind), to_string(r.mode), r.dtype, r.device,
+                     r.method == StepMethod::kUnknown ? "" : std::string(" ") + to_string(r.method), r.scope == "full" ? "" : " scope=" + r.scope);
 }
 
 // Each sample as a repetition (an "iteration" entry with its repetition_index), then the

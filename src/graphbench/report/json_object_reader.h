@@ -116,18 +116,6 @@ class ObjectReader {
     return v->get<bool>();
   }
 
-  // One of `choices`, or nullopt when absent or null.
-  std::optional<std::string> optional_choice(const std::string& key, const std::vector<std::string>& choices) const {
-    const nlohmann::json* v = find_value(key);
-    if (!v) return std::nullopt;
-    for (const std::string& c : choices) {
-      if (*v == c) return c;
-    }
-    std::string listed;
-    for (const std::string& c : choices) listed += fmt::format("{}\"{}\"", listed.empty() ? "" : " or ", c);
-    fail_expected(pointer(key), listed + " or null", *v);
-  }
-
   std::vector<double> numbers(const std::string& key) const {
     std::vector<double> out;
     const nlohmann::json* v = find(key);

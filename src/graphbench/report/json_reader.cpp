@@ -8,6 +8,7 @@
 #include "graphbench/workload/variant.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -54,12 +55,12 @@ Environment read_environment(const ObjectReader& root) {
   return e;
 }
 
-RecordStatus read_status(const ObjectReader& r) {
-  const json& v = *r.find("status", true);
-  if (v == "ok") return RecordStatus::kOk;
-  if (v == "skipped") return RecordStatus::kSkipped;
-  if (v == "failed") return RecordStatus::kFailed;
-  r.fail_expected(r.pointer("status"), "one of \"ok\", \"skipped\", \"failed\"", v);
+// The kind at `key`, written as one of E's names ("" when absent and not required).
+template <class E>
+E read_kind(const ObjectReader& r, const std::string& key, bool required = false) {
+  const std::string text = r.string(key, required);
+  if (const auto kind = from_string<E>(text)) return *kind;
+  r.fail_expected(r.pointer(key), fmt::format("\"{}\"", fmt::join(KindNames<E>::names, "\" or \"")), text);
 }
 
 std::optional<stats::Interval> read_interval(const ObjectReader& r, const std::string& key) {
@@ -79,7 +80,7 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.issue_median_us = r.optional_number("issue_median_us");
   rec.host_bound = r.optional_bool("host_bound");
   rec.back_to_back_us = r.optional_number("back_to_back_us");
-  rec.l2 = r.optional_choice("l2", {"hot", "cold"});
+  if (r.find_value("l2")) rec.l2 = read_kind<L2Cache>(r, "l2");
   if (r.optional_number("median_us")) {
     stats::Summary s;
     s.count = rec.samples_us.size();
@@ -363,21 +364,21 @@ ResultRecord read_record(const ObjectReader& r) {
   rec.case_name = r.string("case", true);
   rec.workload = r.string("workload", true);
   rec.variant = r.string("variant", true);
-  rec.method = r.string("method");
+  rec.method = read_kind<StepMethod>(r, "method");
   if (!r.find("method")) {
     // Files written before records named their method: the variant's own (a plain graph variant
     // always fed its inputs, then replayed).
     if (const Variant* v = Variant::find(rec.variant)) rec.method = v->method();
   }
-  rec.kind = r.string("kind", true);
-  rec.mode = r.string("mode", true);
+  rec.kind = read_kind<RecordKind>(r, "kind", true);
+  rec.mode = read_kind<Mode>(r, "mode", true);
   rec.dtype = r.string("dtype", true);
   rec.device = r.string("device", true);
   if (const json* params = r.find("params")) {
     if (!params->is_object()) r.fail_expected(r.pointer("params"), "an object", *params);
     rec.params = *params;
   }
-  rec.status = read_status(r);
+  rec.status = read_kind<RecordStatus>(r, "status", true);
   rec.reason = r.string("reason");
   read_timing(r, rec);
   read_extras(r, rec);

@@ -231,9 +231,9 @@ json record_to_json(const ResultRecord& rec) {
   r["case"] = rec.case_name;
   r["workload"] = rec.workload;
   r["variant"] = rec.variant;
-  r["method"] = rec.method;
-  r["kind"] = rec.kind;
-  r["mode"] = rec.mode;
+  r["method"] = to_string(rec.method);
+  r["kind"] = to_string(rec.kind);
+  r["mode"] = to_string(rec.mode);
   r["dtype"] = rec.dtype;
   r["device"] = rec.device;
   r["params"] = rec.params;
@@ -253,7 +253,7 @@ json record_to_json(const ResultRecord& rec) {
   r["issue_median_us"] = optional_number(rec.issue_median_us);
   r["host_bound"] = rec.host_bound ? json(*rec.host_bound) : json(nullptr);
   r["back_to_back_us"] = optional_number(rec.back_to_back_us);
-  r["l2"] = rec.l2 ? json(*rec.l2) : json(nullptr);
+  r["l2"] = rec.l2 ? json(to_string(*rec.l2)) : json(nullptr);
   r["rel_noise"] = rec.stats ? number_or_null(rec.rel_noise) : json(nullptr);
   r["stop_reason"] = rec.stop_reason;
   r["min_samples"] = rec.min_samples ? json(*rec.min_samples) : json(nullptr);

@@ -72,7 +72,7 @@ std::vector<std::string> benchmark_row(const ResultRecord& r) {
   }
   return {r.case_name,
           r.variant,
-          r.method,
+          to_string(r.method),
           status_text(r),
           r.stats ? human(r.stats->median) : "",
           r.issue_median_us ? human(*r.issue_median_us) : "",
@@ -222,7 +222,7 @@ std::vector<std::string> breakdown_row(const ResultRecord& r) {
   const auto& p = r.profile;
   return {r.case_name,
           r.variant,
-          r.method,
+          to_string(r.method),
           p ? human(p->kernels_per_step) : "",
           kernel_nodes,
           p ? human(p->busy_us_per_step) : "",

@@ -11,8 +11,8 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   record.workload = spec.workload;
   record.variant = variant.name();
   record.method = variant.method();
-  record.kind = spec.kind;
-  record.mode = spec.mode;
+  record.kind = spec.kind == "training" ? RecordKind::kTraining : RecordKind::kBenchmark;
+  record.mode = spec.mode == "train" ? Mode::kTrain : Mode::kInference;
   record.dtype = spec.dtype;
   record.device = context.device.is_cuda() ? "cuda" : "cpu";
   record.params = spec.params;

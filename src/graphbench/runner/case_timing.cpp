@@ -141,7 +141,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
   if (out.timed.empty()) return out;
   if (context.device.is_cuda()) watch_gpu(out);
   const L2Cache l2 = context.cold_l2 ? L2Cache::kCold : L2Cache::kHot;
-  if (context.device.is_cuda()) out.l2 = to_string(l2);
+  if (context.device.is_cuda()) out.l2 = l2;
   StepTimer timer(context.device.is_cuda(), l2);
   ProgressLine progress(context.progress);
   SamplingObserver observer;

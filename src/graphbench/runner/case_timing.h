@@ -31,7 +31,7 @@ struct TimedCase {
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
   int min_samples = 0;  // the case's min_samples: a variant with fewer has no interval
-  std::optional<std::string> l2;  // "hot" or "cold" on a CUDA device
+  std::optional<L2Cache> l2;  // on a CUDA device
 };
 
 // The probe of a case under a limit that holds for the whole of it (timing/case_budget.h): eager's

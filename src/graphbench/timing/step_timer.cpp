@@ -27,8 +27,6 @@ void synchronize_device(bool cuda) {
 #endif
 }
 
-const char* to_string(L2Cache l2) { return l2 == L2Cache::kCold ? "cold" : "hot"; }
-
 struct StepTimer::Impl {
   bool cuda = false;
   bool cold = false;  // CUDA only

@@ -11,6 +11,7 @@
 // See docs/measuring.md (device time, host time, issue time, cold L2, training runs).
 #pragma once
 
+#include "graphbench/record/record_kinds.h"
 #include "graphbench/timing/sampler.h"
 
 #include <cstdint>
@@ -18,9 +19,6 @@
 #include <vector>
 
 namespace graphbench {
-
-enum class L2Cache { kHot, kCold };
-const char* to_string(L2Cache l2);
 
 class StepTimer final : public SampleTimer {
  public:

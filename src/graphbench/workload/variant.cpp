@@ -55,13 +55,13 @@ const std::vector<Variant>& Variant::all() {
   return variants;
 }
 
-const char* Variant::method() const {
+StepMethod Variant::method() const {
   switch (execution_) {
-    case Execution::kEager: return "run";
-    case Execution::kStatic: return "feed+run";
-    case Execution::kGraph: return input_method_ == InputMethod::kInPlace ? "replay" : "feed+replay";
+    case Execution::kEager: return StepMethod::kRun;
+    case Execution::kStatic: return StepMethod::kFeedRun;
+    case Execution::kGraph: return input_method_ == InputMethod::kInPlace ? StepMethod::kReplay : StepMethod::kFeedReplay;
   }
-  return "run";
+  return StepMethod::kRun;
 }
 
 const Variant* Variant::in_place_form() const {

@@ -21,6 +21,8 @@
 // variant keeps its meaning of earlier result files: inputs copied in, then replayed.
 #pragma once
 
+#include "graphbench/record/record_kinds.h"
+
 #include <string>
 #include <vector>
 
@@ -68,7 +70,7 @@ class Variant {
 
   // What one timed step does, for every table: "run" (eager execution: the fed tensors are used
   // where they are), "feed+run" (static), "feed+replay" or "replay" (graph).
-  const char* method() const;
+  StepMethod method() const;
 
   // The ":replay" form of a graph variant (itself for one already in place); nullptr otherwise.
   const Variant* in_place_form() const;
