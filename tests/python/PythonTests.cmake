@@ -78,7 +78,7 @@ graphbench_torch_check("python: branches: a model's own branches split into a tr
 # masked_select, repeat_interleave without output_size, a boolean mask, .tolist() and .item() (not
 # a user's own op, which it cannot know); examples/unique_tower.py split around unique by
 # --scope auto, the export saying the list judged it; examples/early_exit.py's two outcomes, and its
-# --scope auto refused naming torch.compile's graph break and its line. The [cuda] one holds the list against the
+# --scope auto split at its branches. The [cuda] one holds the list against the
 # device's answer (each op run under CUDA's sync debug mode), which names the user's own op too
 # (skipped without a CUDA device).
 graphbench_torch_check("python: capture: the list of ops that cannot be captured, the unique tower split around unique"

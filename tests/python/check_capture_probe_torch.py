@@ -11,7 +11,7 @@ Without --device (the CPU): graphbench's list names each op the device would, th
 aside (the list cannot know it); examples/unique_tower.py is split around unique by
 export_model.py --scope auto, the output saying the list judged it, the MLP after the rows spread
 back by the inverse captured; examples/early_exit.py exits after one block or runs all six as its
-inputs say, and --scope auto refuses it naming torch.compile's break and its line. With --device (a [cuda] test): the same models run on the GPU under
+inputs say, and --scope auto splits it at its branches, naming each with its line. With --device (a [cuda] test): the same models run on the GPU under
 CUDA's sync debug mode, and the device's answer must equal the list's for every model (and name
 the user's own op, which the list misses); the unique tower's split says the device judged it.
 Exit code 77 (skipped) without PyTorch, or with --device where there is no CUDA device.
@@ -192,9 +192,11 @@ def check_early_exit(source_dir, work):
     fresh_dir(out)
     p = export(source_dir, "py:examples/early_exit.py:make_model", "--batch", "4", "--scope", "auto",
                "--device", "cpu", "-o", out)
-    check(p.returncode == 2, f"early_exit --scope auto: exit {p.returncode}, expected 2 (refused): {p.stderr[-1500:]}")
-    check("break 1 at examples/early_exit.py:42 `if logits.softmax(-1).amax().item() > self.threshold:`" in p.stderr,
-          f"the refusal names torch.compile's break and its line: {p.stderr[-1500:]}")
+    # A branch on .item() in the model's own forward is split there (branches.py), each branch named with its line.
+    check(p.returncode == 0 and "split there into 6 pieces and 7 paths" in p.stderr, f"early_exit --scope auto: exit "
+          f"{p.returncode}, expected 0 (split at its branches): {p.stderr[-1500:]}")
+    check("branch at examples/early_exit.py:42 `if logits.softmax(-1).amax().item() > self.threshold:`" in p.stderr,
+          f"the split names the branch and its line: {p.stderr[-1500:]}")
 
 
 def main(argv):
