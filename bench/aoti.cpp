@@ -20,13 +20,13 @@
 #include "models/model_instance.h"
 #include "models/training_package.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/data/zip_sizes.h"
-#include "graphbench/exec/error_text.h"
-#include "graphbench/ops/aoti_package.h"
-#include "graphbench/ops/aoti_training_step.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/data/zip_sizes.h"
+#include "graphbench/engine/exec/error_text.h"
+#include "graphbench/engine/ops/aoti_package.h"
+#include "graphbench/engine/ops/aoti_training_step.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/plan/tensor_spec.h"
 
 #include <fmt/format.h>
 

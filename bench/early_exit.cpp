@@ -4,14 +4,14 @@
 //   eager        LibTorch ops; after each head the host reads the confidence (.item(), a sync)
 //   graph        each block and its head captured as a graph of its own; between them the host reads
 //                the confidence and decides: the step broken at the branch, as torch.compile breaks it
-//   conditional  one CUDA graph: the device decides, through IF nodes (exec/conditional_graph.h)
+//   conditional  one CUDA graph: the device decides, through IF nodes (engine/exec/conditional_graph.h)
 // Every variant writes the logits of the head it stopped at and that head's depth (1..blocks),
 // which validation compares with eager. Thresholds force the outcomes: 0 stops at the first head,
 // above 1 never stops early, in between the data decide (configs/control-flow.json).
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 
-#include "graphbench/exec/conditional_graph.h"
+#include "graphbench/engine/exec/conditional_graph.h"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>

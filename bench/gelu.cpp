@@ -13,10 +13,10 @@
 #include "common/function_reference.h"
 #include "common/op_tags.h"
 
-#include "graphbench/ops/elementwise.h"
-#include "graphbench/ops/script.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/ops/elementwise.h"
+#include "graphbench/engine/ops/script.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 namespace graphbench {
 

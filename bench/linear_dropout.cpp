@@ -8,16 +8,16 @@
 #include "common/op_tags.h"
 #include "common/training_step_case.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/gradient_sync/chunked_params.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 #include "graphbench/parallel/gradient_sync/overlapped_backward.h"
 #include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
-#include "graphbench/parallel/runner/replicas.h"
-#include "graphbench/ops/nn.h"
-#include "graphbench/ops/optimizers.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/suite/gradient_sync_fields.h"
+#include "graphbench/parallel/cases/replicas.h"
+#include "graphbench/engine/ops/nn.h"
+#include "graphbench/engine/ops/optimizers.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/core/suite/gradient_sync_fields.h"
 
 #include "common/torch_nn.h"
 
@@ -68,7 +68,7 @@ struct Dims {
   std::int64_t n, d_in, h, d_out;
 };
 
-// One case; data-parallel when `setup` says so (runner/data_parallel.h): every rank draws the
+// One case; data-parallel when `setup` says so (engine/runner/data_parallel.h): every rank draws the
 // same global batch of ranks x batch rows and trains on its shard, the gradients all-reduced
 // between backward and the update. With gradient chunks ("grad_chunk_mb", overlap on) a weight
 // whose gradient exceeds the cap is computed and all-reduced in row chunks

@@ -10,9 +10,9 @@
 #include "common/case_workload.h"
 #include "common/function_reference.h"
 
-#include "graphbench/ops/elementwise.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/ops/elementwise.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 namespace graphbench {
 

@@ -22,13 +22,13 @@
 #include "models/script_model.h"
 #include "models/script_pieces.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/ops/aoti_package.h"
-#include "graphbench/ops/autograd.h"
-#include "graphbench/ops/nn.h"
-#include "graphbench/ops/optimizers.h"
-#include "graphbench/ops/script_module.h"
-#include "graphbench/plan/builder.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/ops/aoti_package.h"
+#include "graphbench/engine/ops/autograd.h"
+#include "graphbench/engine/ops/nn.h"
+#include "graphbench/engine/ops/optimizers.h"
+#include "graphbench/engine/ops/script_module.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <ATen/Context.h>
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 //   eager        the pieces (TorchScript) called in turn, the host reading each decision's value
 //   graph        each node's pieces captured as one CUDA graph, the host reading the value between
 //                replays: the step broken where torch.compile breaks it
-//   conditional  one CUDA graph of conditional nodes, the device deciding (exec/conditional_graph.h):
+//   conditional  one CUDA graph of conditional nodes, the device deciding (engine/exec/conditional_graph.h):
 //                where the tree is a chain of exits or one branch
 // Every variant leaves the outputs of the leaf it reached and that leaf's index, which validation
 // compares with eager's, so that a variant that took another way fails even where the outputs agree.
@@ -14,15 +14,15 @@
 #include "models/model_case.h"
 #include "models/script_pieces.h"
 
-#include "graphbench/exec/conditional_graph.h"
-#include "graphbench/ops/aoti_package.h"
-#include "graphbench/ops/script_module.h"
+#include "graphbench/engine/exec/conditional_graph.h"
+#include "graphbench/engine/ops/aoti_package.h"
+#include "graphbench/engine/ops/script_module.h"
 
 #include <ATen/ATen.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #ifdef GRAPHBENCH_WITH_CUDA
-#include "graphbench/exec/graph_inspect.h"
+#include "graphbench/engine/exec/graph_inspect.h"
 
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>

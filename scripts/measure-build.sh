@@ -26,7 +26,7 @@ timed() {  # timed LABEL COMMAND...
 
 timed "first command (setup, build, GELU run)" sh -c 'scripts/setup.sh --no-install && build/graphbench --workload gelu'
 timed "test command (build tests, ctest)" scripts/test.sh
-for file in src/graphbench/exec/graph_executor.cpp bench/gelu.cpp src/graphbench/report/csv_writer.cpp; do
+for file in src/graphbench/engine/exec/graph_executor.cpp bench/gelu.cpp src/graphbench/core/report/csv_writer.cpp; do
   touch "$file"
   timed "rebuild graphbench after touching $(basename "$file")" cmake --build build --target graphbench
 done

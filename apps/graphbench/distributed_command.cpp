@@ -4,13 +4,13 @@
 // writing the results.
 #include "run_support.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/communicator.h"
-#include "graphbench/parallel/runner/data_parallel_suite.h"
-#include "graphbench/parallel/runner/launcher.h"
-#include "graphbench/parallel/runner/progress_watchdog.h"
-#include "graphbench/runner/workload_registry.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/parallel/cases/data_parallel_suite.h"
+#include "graphbench/parallel/cases/launcher.h"
+#include "graphbench/parallel/cases/progress_watchdog.h"
+#include "graphbench/engine/runner/workload_registry.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>

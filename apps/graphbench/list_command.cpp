@@ -1,9 +1,9 @@
 // `graphbench list`: what can be run.
 #include "run_command.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/json/json_text.h"
-#include "graphbench/runner/workload_registry.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/json/json_text.h"
+#include "graphbench/engine/runner/workload_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -165,7 +165,7 @@ int list_command(const std::string& configs_dir) {
     std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), to_string(v.method()), v.help());
   }
 
-  // What each capture scope captures (workload/capture_scope.h), for a case's "scope" and --sweep scope=...
+  // What each capture scope captures (core/workload/capture_scope.h), for a case's "scope" and --sweep scope=...
   static const std::vector<std::pair<std::string, std::string>> kScopeHelp = {
       {"full", "the whole step, one graph (the default)"},
       {"layer", "one graph per repeated block (a transformer layer, a ResNet stage), the ops between eager"},

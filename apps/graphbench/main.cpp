@@ -5,15 +5,15 @@
 #include "run_command.h"
 #include "stop_signals.h"
 
-#include "graphbench/compare/compare.h"
-#include "graphbench/compare/run_calibrate.h"
-#include "graphbench/compare/result_paths.h"
-#include "graphbench/core/errors.h"
-#include "graphbench/core/version.h"
-#include "graphbench/env/build_info.h"
-#include "graphbench/suite/gradient_sync_fields.h"
-#include "graphbench/workload/capture_scope.h"
-#include "graphbench/workload/variant.h"
+#include "graphbench/core/compare/compare.h"
+#include "graphbench/core/compare/run_calibrate.h"
+#include "graphbench/core/compare/result_paths.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/version.h"
+#include "graphbench/engine/env/build_info.h"
+#include "graphbench/core/suite/gradient_sync_fields.h"
+#include "graphbench/core/workload/capture_scope.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

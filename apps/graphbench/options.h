@@ -15,7 +15,7 @@ struct RunOptions {
   std::optional<std::string> variants;  // comma-separated filter (given empty: an error)
   // Each --cases value is a comma-separated list of case names; "\," is a comma inside a name.
   std::vector<std::string> cases;
-  std::string filter;        // --filter REGEX: cases (or case/variant) by pattern (suite/case_filter.h)
+  std::string filter;        // --filter REGEX: cases (or case/variant) by pattern (core/suite/case_filter.h)
   // --sweep AXIS=V1,V2,... (and --sweep scope=S1,S2,...): every case swept over them (none: the suite's own sweeps)
   std::vector<std::string> sweeps;
   std::string device = "auto";

@@ -1,17 +1,17 @@
 // `graphbench ... --repetitions N` (docs/measuring.md, repetitions): the run repeated N times, one
 // after the other, each repetition this program again with the same arguments in a process of its
-// own (parallel/runner/launcher.h's run_child) writing its results.json into a temporary folder; then the
-// repetitions merged (record/merge_repetitions.h) and written as one run.
+// own (parallel/cases/launcher.h's run_child) writing its results.json into a temporary folder; then the
+// repetitions merged (core/record/merge_repetitions.h) and written as one run.
 #include "run_support.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/core/interrupt.h"
-#include "graphbench/core/remove_tree.h"
-#include "graphbench/parallel/runner/launcher.h"
-#include "graphbench/record/merge_repetitions.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/rescue_file.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/base/remove_tree.h"
+#include "graphbench/parallel/cases/launcher.h"
+#include "graphbench/core/record/merge_repetitions.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/rescue_file.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <fmt/format.h>
 

@@ -4,11 +4,11 @@
 // sweeps' in results.json and results.md) judged again by this version's rules.
 #include "run_command.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/record/launches.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/report_files.h"
-#include "graphbench/report/rescue_file.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/record/launches.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/report_files.h"
+#include "graphbench/core/report/rescue_file.h"
 
 #include <fmt/format.h>
 

@@ -5,9 +5,9 @@
 #include "options.h"
 
 #include "graphbench/parallel/communication/rank_env.h"
-#include "graphbench/env/environment.h"
-#include "graphbench/report/report_files.h"
-#include "graphbench/runner/suite_runner.h"
+#include "graphbench/engine/env/environment.h"
+#include "graphbench/core/report/report_files.h"
+#include "graphbench/engine/runner/suite_runner.h"
 
 #include <ostream>
 #include <string>
@@ -52,7 +52,7 @@ int report_outcome(const RunOptions& options, const PreparedRun& run, const Suit
 // "--nproc=N"): a child process's arguments, the parent's less what only the parent acts on.
 std::vector<std::string> without_option(const std::vector<std::string>& arguments, const std::string& flag);
 
-// --nproc N: checks the request and the suite, then starts and watches N ranks (parallel/runner/launcher.h).
+// --nproc N: checks the request and the suite, then starts and watches N ranks (parallel/cases/launcher.h).
 int launch_ranks_command(const RunOptions& options);
 
 // A process started with RANK and WORLD_SIZE set: one rank of a data-parallel run.

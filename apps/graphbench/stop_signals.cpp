@@ -1,7 +1,7 @@
 #include "stop_signals.h"
 
-#include "graphbench/core/interrupt.h"
-#include "graphbench/report/atomic_file.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/report/atomic_file.h"
 
 #include <csignal>
 #include <cstdint>

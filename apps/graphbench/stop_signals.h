@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM during a run: the first asks the run to stop (core/interrupt.h) at the end
+// SIGINT and SIGTERM during a run: the first asks the run to stop (core/base/interrupt.h) at the end
 // of the current sample or training step, so that the finished cases are written; a second ends
 // the process at once, removing the temporary file it was writing, if any.
 #pragma once

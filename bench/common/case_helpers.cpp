@@ -1,6 +1,6 @@
 #include "common/case_helpers.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 
 #include <fmt/format.h>
 

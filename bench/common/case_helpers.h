@@ -2,10 +2,10 @@
 // and program flavour behind each variant name.
 #pragma once
 
-#include "graphbench/exec/executor.h"
-#include "graphbench/suite/suite_spec.h"
-#include "graphbench/workload/descriptor.h"
-#include "graphbench/workload/variant.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/core/suite/suite_spec.h"
+#include "graphbench/core/workload/descriptor.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <nlohmann/json.hpp>
 

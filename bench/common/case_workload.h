@@ -7,8 +7,8 @@
 // CaseWorkload and adds those overrides.
 #pragma once
 
-#include "graphbench/runner/workload.h"
-#include "graphbench/runner/workload_registry.h"
+#include "graphbench/engine/runner/workload.h"
+#include "graphbench/engine/runner/workload_registry.h"
 
 #include <ATen/core/grad_mode.h>
 

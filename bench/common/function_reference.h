@@ -3,8 +3,8 @@
 // (at::cuda::CUDAGraph, as the blog writes it).
 #pragma once
 
-#include "graphbench/runner/reference_runner.h"
-#include "graphbench/workload/variant.h"
+#include "graphbench/engine/runner/reference_runner.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <ATen/ATen.h>
 

@@ -1,8 +1,8 @@
-// The tags the built-in workloads put on their ops (plan/op_tag.h), so that the capture scopes
+// The tags the built-in workloads put on their ops (engine/plan/op_tag.h), so that the capture scopes
 // (docs/scopes.md) cut their steps: a module with its layer index, the optimizer's update.
 #pragma once
 
-#include "graphbench/plan/op_tag.h"
+#include "graphbench/engine/plan/op_tag.h"
 
 #include <string>
 

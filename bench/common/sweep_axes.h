@@ -2,7 +2,7 @@
 // case's parameters.
 #pragma once
 
-#include "graphbench/workload/descriptor.h"
+#include "graphbench/core/workload/descriptor.h"
 
 namespace graphbench::bench {
 

@@ -2,8 +2,8 @@
 
 #include "common/case_helpers.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 #include <torch/utils.h>
 

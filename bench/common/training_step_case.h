@@ -7,11 +7,11 @@
 
 #include "common/case_workload.h"
 
-#include "graphbench/exec/feed.h"
-#include "graphbench/exec/model_store.h"
-#include "graphbench/exec/policy.h"
-#include "graphbench/runner/data_parallel.h"
-#include "graphbench/runner/reference_runner.h"
+#include "graphbench/engine/exec/feed.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/exec/policy.h"
+#include "graphbench/engine/runner/data_parallel.h"
+#include "graphbench/engine/runner/reference_runner.h"
 
 #include <torch/optim/sgd.h>
 

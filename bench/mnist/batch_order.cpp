@@ -1,6 +1,6 @@
 #include "mnist/batch_order.h"
 
-#include "graphbench/stats/random.h"
+#include "graphbench/core/stats/random.h"
 
 #include <utility>
 

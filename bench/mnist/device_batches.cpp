@@ -1,8 +1,8 @@
 #include "mnist/device_batches.h"
 #include "mnist/in_place_update_op.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/plan/op.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/plan/op.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>

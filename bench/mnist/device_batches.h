@@ -18,8 +18,8 @@
 // out of bounds.
 #pragma once
 
-#include "graphbench/exec/model_store.h"
-#include "graphbench/plan/builder.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <ATen/ATen.h>
 

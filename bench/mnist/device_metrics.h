@@ -5,7 +5,7 @@
 // replay); the caller resets it between epochs through the model store.
 #pragma once
 
-#include "graphbench/plan/builder.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 // output, so that the static and graph executors allocate nothing for it.
 #pragma once
 
-#include "graphbench/plan/op.h"
+#include "graphbench/engine/plan/op.h"
 
 #include <ATen/core/grad_mode.h>
 

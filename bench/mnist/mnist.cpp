@@ -13,8 +13,8 @@
 #include "mnist/mnist_model.h"
 #include "mnist/mnist_training.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/data/mnist_files.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/data/mnist_files.h"
 
 #include <fmt/format.h>
 
@@ -56,7 +56,7 @@ WorkloadDescriptor mnist_descriptor() {
 }
 
 // One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
-// (runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
+// (engine/runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
 // r-th (its shard), the gradients averaged over the ranks inside the step.
 class MnistStepCase final : public bench::TrainingStepCase {
  public:

@@ -1,7 +1,7 @@
 #include "mnist/mnist_data.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/data/mnist_files.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/data/mnist_files.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>

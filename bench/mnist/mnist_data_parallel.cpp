@@ -3,13 +3,13 @@
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_model.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/communicator.h"
-#include "graphbench/parallel/runner/progress_watchdog.h"
-#include "graphbench/parallel/runner/replicas.h"
-#include "graphbench/stats/statistics.h"
-#include "graphbench/timing/case_budget.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/parallel/cases/progress_watchdog.h"
+#include "graphbench/parallel/cases/replicas.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
 
@@ -115,7 +115,7 @@ class DataParallelTrainer {
     step_times_.mark(0);
     std::int64_t batch_index = 0;
     // Under a time limit the first steps of the first epoch are the probe (steps 1 to probe_steps;
-    // step 0 pays one-time costs), then the plan (timing/case_budget.h).
+    // step 0 pays one-time costs), then the plan (core/sampling/case_budget.h).
     const std::int64_t steps = config_.train_last_short_batch ? (n + config_.batch - 1) / config_.batch : n / config_.batch;
     const std::int64_t probe_steps = std::min<std::int64_t>(kTrainingProbeSteps, steps - 1);
     for (std::int64_t start = 0; start < n; start += config_.batch) {

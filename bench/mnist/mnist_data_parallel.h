@@ -1,4 +1,4 @@
-// The tutorial's whole MNIST run, data-parallel (runner/data_parallel.h): every rank trains on its
+// The tutorial's whole MNIST run, data-parallel (engine/runner/data_parallel.h): every rank trains on its
 // shard of every epoch (rank r: the r-th of N equal contiguous parts of the 60000 training
 // images), batch 64 per rank, the gradients averaged inside each step; the test set is split the
 // same way and the ranks' sums all-reduced. Rank 0 prints the tutorial's lines, with the samples
@@ -7,7 +7,7 @@
 
 #include "mnist/mnist_training.h"
 
-#include "graphbench/runner/data_parallel.h"
+#include "graphbench/engine/runner/data_parallel.h"
 
 namespace graphbench::mnist {
 

@@ -4,12 +4,12 @@
 
 #include "common/op_tags.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/gradient_sync/overlapped_backward.h"
-#include "graphbench/ops/elementwise.h"
-#include "graphbench/ops/nn.h"
-#include "graphbench/ops/optimizers.h"
-#include "graphbench/plan/builder.h"
+#include "graphbench/engine/ops/elementwise.h"
+#include "graphbench/engine/ops/nn.h"
+#include "graphbench/engine/ops/optimizers.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <fmt/format.h>
 

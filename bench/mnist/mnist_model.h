@@ -5,9 +5,9 @@
 
 #include "mnist/device_batches.h"
 
-#include "graphbench/exec/model_store.h"
-#include "graphbench/plan/program.h"
-#include "graphbench/runner/data_parallel.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/plan/program.h"
+#include "graphbench/engine/runner/data_parallel.h"
 
 #include "common/torch_nn.h"
 

@@ -5,12 +5,12 @@
 #include "mnist/mnist_training_data.h"
 #include "mnist/training_progress.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/core/interrupt.h"
-#include "graphbench/report/progress.h"
-#include "graphbench/stats/statistics.h"
-#include "graphbench/timing/case_budget.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/report/progress.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
 
@@ -220,7 +220,7 @@ class Trainer {
 
   // Under a time limit, the first steps of the first epoch are the probe: the first (one-time
   // costs) and kTrainingProbeSteps after it, timed with the device synchronised; after them the
-  // plan (timing/case_budget.h): the epochs that fit, or the case skipped, before the rest runs.
+  // plan (core/sampling/case_budget.h): the epochs that fit, or the case skipped, before the rest runs.
   void probe_step(TrainingData& data, Executor& executor, std::int64_t step, bool keep, std::int64_t steps_per_epoch) {
     // Step 0 untimed (it pays one-time costs), steps 1 to n timed; with one step an epoch, step 0.
     const std::int64_t first_timed = steps_per_epoch > 1 ? 1 : 0;

@@ -7,9 +7,9 @@
 
 #include "mnist/batch_order.h"
 
-#include "graphbench/exec/executor.h"
-#include "graphbench/record/result_record.h"
-#include "graphbench/runner/workload.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/core/record/result_record.h"
+#include "graphbench/engine/runner/workload.h"
 
 #include <cstdint>
 #include <optional>
@@ -37,7 +37,7 @@ struct TrainingConfig {
   std::ostream* out = nullptr;          // the tutorial's lines (null: silent)
   std::ostream* progress = nullptr;     // a terminal for the live progress line (null: none)
   double progress_interval_s = 0.1;     // least time between two progress updates
-  // Under a time limit (timing/case_budget.h, plan_training): whole epochs inside it, counted from
+  // Under a time limit (core/sampling/case_budget.h, plan_training): whole epochs inside it, counted from
   // the first training step; the plan said there. Unset: every epoch runs.
   std::optional<CaseContext::TrainingLimit> time_limit;
 };

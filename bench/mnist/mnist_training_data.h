@@ -16,8 +16,8 @@
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_model.h"
 
-#include "graphbench/exec/executor.h"
-#include "graphbench/exec/model_store.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/engine/exec/model_store.h"
 
 #include <ATen/ATen.h>
 

@@ -6,7 +6,7 @@
 
 #include "mnist/async_readback.h"
 
-#include "graphbench/report/progress.h"
+#include "graphbench/core/report/progress.h"
 
 #include <ATen/ATen.h>
 

@@ -11,8 +11,8 @@
 
 #include "models/script_pieces.h"
 
-#include "graphbench/suite/suite_spec.h"
-#include "graphbench/workload/descriptor.h"
+#include "graphbench/core/suite/suite_spec.h"
+#include "graphbench/core/workload/descriptor.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "models/chain_check.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/plan/tensor_spec.h"
-#include "graphbench/runner/output_match.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/plan/tensor_spec.h"
+#include "graphbench/engine/runner/output_match.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@ std::string chain_difference(const std::vector<at::Tensor>& chain, const std::ve
       return fmt::format("output {} is {} in the chain, {} in the whole model", i, to_string(spec_of(chain[i])),
                          to_string(spec_of(whole[i])));
     }
-    // The one rule for two outputs of one computation (runner/output_match.h): the tolerances, then
+    // The one rule for two outputs of one computation (engine/runner/output_match.h): the tolerances, then
     // the float64 reference where one is given, else for float16 and bfloat16 a few rounding steps
     // at the output's largest magnitude.
     const bool has_reference = i < reference.size() && reference[i].sizes() == whole[i].sizes();

@@ -21,7 +21,7 @@ struct ChainRun {
 
 // "" when the chain's outputs equal the whole model's within the tolerance, else what differs.
 // `reference` (optional): the whole model's outputs in float64, by which a chain of compiled pieces
-// is judged where the tolerances alone fail (runner/output_match.h, rule 2).
+// is judged where the tolerances alone fail (engine/runner/output_match.h, rule 2).
 std::string chain_difference(const std::vector<at::Tensor>& chain, const std::vector<at::Tensor>& whole, double rtol,
                              double atol, const std::vector<at::Tensor>& reference = {});
 // EngineError "the chain of N pieces differs from the whole <whole>: ..." where chain_difference

@@ -3,10 +3,10 @@
 #include "common/case_helpers.h"
 #include "common/sweep_axes.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/json/json_text.h"
-#include "graphbench/plan/tensor_spec.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/json/json_text.h"
+#include "graphbench/engine/plan/tensor_spec.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #ifdef GRAPHBENCH_WITH_CUDA

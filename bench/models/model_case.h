@@ -3,12 +3,12 @@
 // comparison with eager, and the checks of the file before anything runs.
 #pragma once
 
-#include "graphbench/exec/feed.h"
-#include "graphbench/exec/model_store.h"
-#include "graphbench/exec/policy.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/suite/suite_spec.h"
-#include "graphbench/workload/descriptor.h"
+#include "graphbench/engine/exec/feed.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/exec/policy.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/core/suite/suite_spec.h"
+#include "graphbench/core/workload/descriptor.h"
 
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 
 #include "common/case_helpers.h"
 
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include "models/model_case.h"
 
-#include "graphbench/runner/workload.h"
+#include "graphbench/engine/runner/workload.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 
 #include "models/model_case.h"
 
-#include "graphbench/exec/error_text.h"
+#include "graphbench/engine/exec/error_text.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -2,7 +2,7 @@
 // errors that say what is wrong with the file and which case named it.
 #pragma once
 
-#include "graphbench/suite/suite_spec.h"
+#include "graphbench/core/suite/suite_spec.h"
 
 #include <torch/script.h>
 

@@ -4,11 +4,11 @@
 #include "models/model_case.h"
 #include "models/script_model.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/exec/error_text.h"
-#include "graphbench/ops/aoti_package.h"
-#include "graphbench/ops/script_module.h"
-#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/exec/error_text.h"
+#include "graphbench/engine/ops/aoti_package.h"
+#include "graphbench/engine/ops/script_module.h"
+#include "graphbench/engine/plan/tensor_spec.h"
 
 #include <fmt/format.h>
 

@@ -11,10 +11,10 @@
 
 #include "models/chain_check.h"
 
-#include "graphbench/plan/op_tag.h"
-#include "graphbench/plan/program.h"
-#include "graphbench/suite/suite_spec.h"
-#include "graphbench/workload/descriptor.h"
+#include "graphbench/engine/plan/op_tag.h"
+#include "graphbench/engine/plan/program.h"
+#include "graphbench/core/suite/suite_spec.h"
+#include "graphbench/core/workload/descriptor.h"
 
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 
 #include "common/case_helpers.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/exec/error_text.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/exec/error_text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -2,13 +2,13 @@
 // it records about itself (metadata key graphbench_train, JSON) and its initial state (the case's
 // `state` file: a TorchScript module whose buffers s0, s1, ... are the state in the package's
 // order). The package is called as (inputs..., target, state...) -> loss, the state updated in
-// place (or returned after the loss; see ops/aoti_training_step.h).
+// place (or returned after the loss; see engine/ops/aoti_training_step.h).
 #pragma once
 
 #include "models/model_case.h"
 
-#include "graphbench/plan/tensor_spec.h"
-#include "graphbench/suite/suite_spec.h"
+#include "graphbench/engine/plan/tensor_spec.h"
+#include "graphbench/core/suite/suite_spec.h"
 
 #include <ATen/ATen.h>
 

@@ -1,14 +1,15 @@
 """Fails on an #include that runs up a layer of src/graphbench/ (scripts/check-layers.py).
 
-The libraries are layers, each allowed to include its own headers and those of the layers below:
+Each library is a folder, src/graphbench/<library>/<folder>/, and the libraries are layers, read
+from the folder names: each may include its own headers and those of the layers below.
 
-    core      (graphbench_core: no LibTorch)  core json record suite stats report compare sweep data
-                                              workload clocks, and timing/sampler, timing/energy_block, timing/case_budget
-    engine    (graphbench_engine)             plan ops exec env runner, the rest of timing/
-    parallel  (graphbench_parallel), itself three layers: communication < gradient_sync < runner
+    core      graphbench_core, no LibTorch
+    engine    graphbench_engine
+    parallel  graphbench_parallel, itself three layers: communication < gradient_sync < cases
+    apps/ bench/  above them all: nothing in src/ includes the CLI's or the workloads' headers
 
-A core file must also include no LibTorch header (ATen, c10, torch). src/CMakeLists.txt builds the
-same folders into the same libraries; this script is the rule a reader and CI can check.
+A core file must also include no LibTorch header (ATen, c10, torch). src/CMakeLists.txt builds each
+library from its folder; this script is the rule a reader and CI can check.
 
     python3 scripts/check-layers.py [ROOT]      exit 0: none runs up; 1: each offender printed
 """
@@ -18,33 +19,33 @@ import os
 import re
 import sys
 
-CORE = {"core", "json", "record", "suite", "stats", "report", "compare", "sweep", "data", "workload", "clocks"}
-CORE_FILES = {"timing/sampler", "timing/energy_block", "timing/case_budget"}
-ENGINE = {"plan", "ops", "exec", "env", "runner", "timing"}
-PARALLEL = ["parallel/communication", "parallel/gradient_sync", "parallel/runner"]
-NAMES = ["core", "engine"] + PARALLEL
+LIBRARIES = ["core", "engine", "parallel"]
+PARALLEL = ["communication", "gradient_sync", "cases"]
+NAMES = LIBRARIES[:2] + [f"parallel/{p}" for p in PARALLEL] + ["apps/bench"]
+ABOVE = len(NAMES) - 1
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
 TORCH = ("ATen/", "c10/", "torch/")
 
 
 def layer_of(path):
-    """The layer index of a path below src/graphbench/ ("exec/engine.h"), None if it has none."""
-    stem = os.path.splitext(path)[0]
-    for i, folder in enumerate(PARALLEL):
-        if path.startswith(folder + "/"):
-            return 2 + i
-    top = path.split("/", 1)[0]
-    if top in CORE or stem in CORE_FILES:
-        return 0
-    if top in ENGINE:
-        return 1
-    return None
+    """The layer index of a path below src/graphbench/ ("engine/exec/engine.h"), None if it has none."""
+    parts = path.split("/")
+    if len(parts) < 3 or parts[0] not in LIBRARIES:
+        return None
+    if parts[0] != "parallel":
+        return LIBRARIES.index(parts[0])
+    return 2 + PARALLEL.index(parts[1]) if parts[1] in PARALLEL else None
+
+
+def above_src(root, target):
+    """Whether a quoted include names a header of apps/graphbench/ or bench/ (the layer above src/)."""
+    return any(os.path.isfile(os.path.join(root, top, target)) for top in ("apps/graphbench", "bench"))
 
 
 def check(root):
     base = os.path.join(root, "src", "graphbench")
     offences = []
-    for folder, _, files in os.walk(base):
+    for folder, _, files in sorted(os.walk(base)):
         for name in sorted(files):
             if not name.endswith((".h", ".cpp", ".cu")):
                 continue
@@ -52,7 +53,7 @@ def check(root):
             rel = os.path.relpath(full, base).replace(os.sep, "/")
             mine = layer_of(rel)
             if mine is None:
-                offences.append(f"src/graphbench/{rel}: a folder of no layer (scripts/check-layers.py lists them)")
+                offences.append(f"src/graphbench/{rel}: a folder of no layer (layers.py names the layers)")
                 continue
             with open(full, encoding="utf-8") as f:
                 for number, line in enumerate(f, 1):
@@ -63,9 +64,12 @@ def check(root):
                     where = f"src/graphbench/{rel}:{number}"
                     if mine == 0 and target.startswith(TORCH):
                         offences.append(f"{where}: the core layer includes LibTorch ({target})")
-                    if not target.startswith("graphbench/"):
+                    if target.startswith("graphbench/"):
+                        theirs = layer_of(target[len("graphbench/"):])
+                    elif not target.startswith(TORCH) and above_src(root, target):
+                        theirs = ABOVE
+                    else:
                         continue
-                    theirs = layer_of(target[len("graphbench/"):])
                     if theirs is None:
                         offences.append(f"{where}: includes {target}, which is in no layer")
                     elif theirs > mine:
@@ -84,5 +88,9 @@ def main(argv):
     if offences:
         print(f"check-layers: {len(offences)} include(s) run up a layer", file=sys.stderr)
         return 1
-    print("check-layers: no include runs up a layer (core < engine < parallel: communication < gradient_sync < runner)")
+    print("check-layers: no include runs up a layer (" + " < ".join(NAMES) + ")")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,5 +1,5 @@
 """graphbench's one rule for two outputs of the same computation, as the C++ side applies it
-(src/graphbench/runner/output_match.h, the case without a float64 reference): within
+(src/graphbench/engine/runner/output_match.h, the case without a float64 reference): within
 atol + rtol * |expected| everywhere; or, for float16 and bfloat16, within 4 rounding steps of the
 dtype at the output's largest magnitude with what the tolerances leave unexplained at most one step
 RMS. A rounding step of a low-precision output's largest value moves every value summed into it by

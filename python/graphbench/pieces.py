@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from .errors import BadInput
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
-# graphbench's capture scopes, as workload/capture_scope.cpp names them; a scope that cuts the step
+# graphbench's capture scopes, as core/workload/capture_scope.cpp names them; a scope that cuts the step
 # into graphs may end in POOL_EACH (a memory pool per graph).
 CAPTURE_SCOPES = ("full", "layer", "attention-out", "modules=REGEX", "auto", "fwd-bwd")
 POOL_EACH = ":pool-each"
@@ -65,7 +65,7 @@ class Scope:
 
 def parse_capture_scope(text):
     """graphbench's scope grammar, the one reader of it on the Python side: what C++'s
-    parse_capture_scope (workload/capture_scope.cpp) reads, the same way; tests/golden/segments.json's
+    parse_capture_scope (core/workload/capture_scope.cpp) reads, the same way; tests/golden/segments.json's
     "grammar" holds both to it. Raises BadScope."""
     if text.endswith(POOL_EACH) and len(text) > len(POOL_EACH):
         scope = _parse_scope_kind(text[:-len(POOL_EACH)], text)
@@ -700,7 +700,7 @@ def largest_difference(got, expected):
 
 def piece_plan(scope, tag):
     """(captured, must run eagerly, group) of a piece under the scope, as graphbench's plan_by_scope
-    (plan/segments.cpp) makes them from its tag: layer captures the pieces of a layer (>= 0), a
+    (engine/plan/segments.cpp) makes them from its tag: layer captures the pieces of a layer (>= 0), a
     graph per layer; attention-out leaves attention eager; modules= captures what matches; auto
     leaves what cannot be captured eager."""
     if scope.kind == "layer":

@@ -1,7 +1,7 @@
 """The one reader of graphbench's results.json (docs/results.md) for every table, plot, peer and
 summary. A file that is missing, not JSON, or lacks a field this reader needs is BadInput naming the
 file and the field (the commands exit 2). The rules for old files are here and nowhere else in Python
-(src/graphbench/report/json_reader.cpp holds C++'s)."""
+(src/graphbench/core/report/json_reader.cpp holds C++'s)."""
 
 import json
 import os

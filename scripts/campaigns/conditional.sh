@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): data-dependent control flow on the GPU.
 #
-#   conditional-nodes  the [cuda] tests of exec/conditional_graph.h (an exit chain and an IF/ELSE branch
+#   conditional-nodes  the [cuda] tests of engine/exec/conditional_graph.h (an exit chain and an IF/ELSE branch
 #             against eager, every outcome), then configs/control-flow.json (the early exit at a
 #             threshold that stops at the first head, one the data decide, one that never stops
 #             early: eager, the step broken into a graph per block, one graph of conditional nodes)

@@ -21,7 +21,7 @@
 # Issue 50's real-width bfloat16 decoder (results/NVIDIA-H200/serving-wide): hf:mistral at width
 # 4096, grouped-query attention 32/8, MLP 14336, 4 layers, vocabulary 32000, 4096 positions, its KV
 # cache as state, one package for every batch up to 256, swept over vLLM's 35 sizes with eager and
-# graph, every size validated (bfloat16 logits: runner/output_match.h):
+# graph, every size validated (bfloat16 logits: engine/runner/output_match.h):
 #   serving-wide-export  starts its export into models/serving-wide in the background, like
 #             models-export (about 140 s on an H200; 2.27 GB)
 #   serving-wide-sweep  waits for the exports, then sweeps $SERVING_BATCHES (default vLLM's 35 sizes)

@@ -12,7 +12,7 @@ set(OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli-out)
 # Short sampling so that CPU runs take seconds.
 set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 1)
 # The same with time for a case of every GELU variant (seven run on the CPU) at the large shape: the
-# case must fit its minimum (timing/case_budget.h) under -j2 on the 2-core machine, or it is skipped.
+# case must fit its minimum (core/sampling/case_budget.h) under -j2 on the 2-core machine, or it is skipped.
 set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 30 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
@@ -179,7 +179,7 @@ add_test(NAME "cli: mnist --data-on-host learned, its record says so"
                  learned:mnist-tutorial/eager training:mnist-tutorial/eager:data_placement=host
                  training:mnist-tutorial/eager:batch_order=shuffled)
 set_tests_properties("cli: mnist --data-on-host learned, its record says so" PROPERTIES DEPENDS "cli: mnist --data-on-host --shuffle")
-# A training case is held to its time limit (timing/case_budget.h, plan_training): skipped before
+# A training case is held to its time limit (core/sampling/case_budget.h, plan_training): skipped before
 # its first epoch where one cannot fit, with the --max-time that gives it one and all; otherwise
 # cut to the whole epochs that fit, its record saying so. 640 pictures: an epoch of 10 steps.
 add_test(NAME "cli: a training case whose epoch cannot fit its limit is skipped before it starts, with the --max-time it needs"
@@ -931,7 +931,7 @@ add_test(NAME "cli: on the CPU a case at the default limit is timed for at most 
          COMMAND ${EXPECT} 0 "^graphbench: on the CPU each case is timed for at most 3 s" --
                  ${GB} --suite gelu --device cpu --cases gelu-small --variants eager --min-samples 3 -o ${OUT_DIR}/cpu-limit)
 # A case whose minimum cannot fit its limit is skipped before it runs, with what it needs and the
-# flag that gives it (timing/case_budget.h); the run goes on and exits 0.
+# flag that gives it (core/sampling/case_budget.h); the run goes on and exits 0.
 add_test(NAME "cli: a case that cannot fit its limit is skipped before it starts, with the --max-time it needs"
          COMMAND ${EXPECT} 0 "^  gelu-large: skipped before it started: one eager step took .* so this case needs about .* at the least .*more than its time limit of 300 ms allows: --max-time [0-9]+ gives it that time$"
                  "!gelu-large: validating" --

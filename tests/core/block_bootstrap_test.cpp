@@ -1,12 +1,12 @@
-// Tests of the block bootstrap over rounds (stats/block_bootstrap.h) on generated series: an
+// Tests of the block bootstrap over rounds (core/stats/block_bootstrap.h) on generated series: an
 // autocorrelated series gets long blocks and wider intervals than the independent bootstrap's,
 // two variants sampled in the same rounds stay paired, and on simulated A/A pairs of drifting
 // runs the block intervals overlap where the independent ones do not.
 #include "support/catch.h"
 
-#include "graphbench/stats/block_bootstrap.h"
-#include "graphbench/stats/bootstrap.h"
-#include "graphbench/stats/random.h"
+#include "graphbench/core/stats/block_bootstrap.h"
+#include "graphbench/core/stats/bootstrap.h"
+#include "graphbench/core/stats/random.h"
 
 #include <cmath>
 #include <limits>

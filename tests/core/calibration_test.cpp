@@ -1,23 +1,23 @@
-// Tests of the gate's calibration from no-change runs (compare/calibration.h), the calibrated
-// verdicts with Holm's correction (compare/calibrated_rule.h), the leave-one-out evaluation
-// (compare/gate_evaluation.h) and `graphbench calibrate`'s output and file, on synthetic runs whose
+// Tests of the gate's calibration from no-change runs (core/compare/calibration.h), the calibrated
+// verdicts with Holm's correction (core/compare/calibrated_rule.h), the leave-one-out evaluation
+// (core/compare/gate_evaluation.h) and `graphbench calibrate`'s output and file, on synthetic runs whose
 // run-to-run spread is given.
 #include "support/catch.h"
 #include "support/error_of.h"
 #include "support/records.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/compare/calibration.h"
-#include "graphbench/compare/compare.h"
-#include "graphbench/compare/gate_evaluation.h"
-#include "graphbench/compare/interval_overlap.h"
-#include "graphbench/compare/run_calibrate.h"
-#include "graphbench/compare/verdict_json.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/stats/holm.h"
-#include "graphbench/stats/random.h"
-#include "graphbench/stats/statistics.h"
-#include "graphbench/stats/student_t.h"
+#include "graphbench/core/compare/calibration.h"
+#include "graphbench/core/compare/compare.h"
+#include "graphbench/core/compare/gate_evaluation.h"
+#include "graphbench/core/compare/interval_overlap.h"
+#include "graphbench/core/compare/run_calibrate.h"
+#include "graphbench/core/compare/verdict_json.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/stats/holm.h"
+#include "graphbench/core/stats/random.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/stats/student_t.h"
 
 #include <cmath>
 #include <sstream>

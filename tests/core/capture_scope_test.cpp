@@ -1,9 +1,9 @@
-// Tests of the capture scope's names and their errors (workload/capture_scope.h).
+// Tests of the capture scope's names and their errors (core/workload/capture_scope.h).
 #include "support/catch.h"
 #include "support/error_of.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/workload/capture_scope.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/workload/capture_scope.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 // The decision before a case starts, on given step times: skipped with what it needs and the
-// --max-time that gives it, or run (timing/case_budget.h).
+// --max-time that gives it, or run (core/sampling/case_budget.h).
 #include "support/catch.h"
 
-#include "graphbench/stats/random.h"
-#include "graphbench/timing/case_budget.h"
-#include "graphbench/timing/sampler.h"
+#include "graphbench/core/stats/random.h"
+#include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/core/sampling/sampler.h"
 
 #include <string>
 #include <tuple>
@@ -224,7 +224,7 @@ double simulate_case(double step_s, int variants, int validation_steps, const Sa
   ScriptedTimer timer;
   const double probe_s = step_s < sampling.max_time_s ? 2 * step_s : step_s;
   timer.now_us += probe_s * 1e6;
-  const double whole_s = (variants + 2 /* kEagerSpreadRuns, runner/validation.h */) * validation_steps * step_s;
+  const double whole_s = (variants + 2 /* kEagerSpreadRuns, engine/runner/validation.h */) * validation_steps * step_s;
   const double validation_s =
       whole_s <= graphbench::kValidationShare * sampling.max_time_s ? whole_s : variants * validation_steps * step_s;
   timer.now_us += validation_s * 1e6;

@@ -1,10 +1,10 @@
-// --filter REGEX (src/graphbench/suite/case_filter): which cases and variants a pattern keeps, and
+// --filter REGEX (src/graphbench/core/suite/case_filter): which cases and variants a pattern keeps, and
 // the errors of a pattern that keeps nothing or is not a regular expression.
 #include "support/catch.h"
 #include "support/error_of.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/suite/case_filter.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/suite/case_filter.h"
 
 namespace {
 

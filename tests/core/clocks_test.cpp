@@ -6,14 +6,14 @@
 #include "support/error_of.h"
 #include "support/records.h"
 
-#include "graphbench/clocks/clock_comparison.h"
-#include "graphbench/clocks/clock_warnings.h"
-#include "graphbench/clocks/conditions_log.h"
-#include "graphbench/clocks/energy.h"
-#include "graphbench/clocks/throttle_reasons.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/sweep_energy.h"
-#include "graphbench/timing/energy_block.h"
+#include "graphbench/core/clocks/clock_comparison.h"
+#include "graphbench/core/clocks/clock_warnings.h"
+#include "graphbench/core/clocks/conditions_log.h"
+#include "graphbench/core/clocks/energy.h"
+#include "graphbench/core/clocks/throttle_reasons.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/sweep_energy.h"
+#include "graphbench/core/sampling/energy_block.h"
 
 #include <cmath>
 #include <fstream>

@@ -3,9 +3,9 @@
 #include "support/catch.h"
 #include "support/skip.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/data/idx_file.h"
-#include "graphbench/data/mnist_files.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/data/idx_file.h"
+#include "graphbench/core/data/mnist_files.h"
 
 #include <zlib.h>
 

@@ -5,9 +5,9 @@
 #include "support/records.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/core/version.h"
-#include "graphbench/report/json_io.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/version.h"
+#include "graphbench/core/report/json_io.h"
 
 #include <unistd.h>
 

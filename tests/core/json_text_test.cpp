@@ -1,9 +1,9 @@
-// The JSON reader every suite and results file goes through (src/graphbench/json/json_text.h):
+// The JSON reader every suite and results file goes through (src/graphbench/core/json/json_text.h):
 // hostile files are bad input naming the file, never a crash or a silent pass.
 #include "support/catch.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/json/json_text.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/json/json_text.h"
 
 #include <string>
 

@@ -4,9 +4,9 @@
 #include "support/records.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/output_space.h"
-#include "graphbench/report/rescue_file.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/output_space.h"
+#include "graphbench/core/report/rescue_file.h"
 
 #include <sstream>
 

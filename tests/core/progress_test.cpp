@@ -2,7 +2,7 @@
 // throttling (on a scripted clock), and silence without a terminal.
 #include "support/catch.h"
 
-#include "graphbench/report/progress.h"
+#include "graphbench/core/report/progress.h"
 
 #include <sstream>
 #include <string>

@@ -1,13 +1,13 @@
 // Tests of --repetitions' merge on given numbers: the interval across repetitions
-// (stats/across_runs.h) and the merged records (record/merge_repetitions.h), with their JSON.
+// (core/stats/across_runs.h) and the merged records (core/record/merge_repetitions.h), with their JSON.
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/compare/interval_overlap.h"
-#include "graphbench/core/errors.h"
-#include "graphbench/record/merge_repetitions.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/stats/across_runs.h"
+#include "graphbench/core/compare/interval_overlap.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/record/merge_repetitions.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/stats/across_runs.h"
 
 #include <stdexcept>
 #include <vector>

@@ -1,13 +1,13 @@
-// The result files as a set (src/graphbench/report/report_files.h): the output directory checked
+// The result files as a set (src/graphbench/core/report/report_files.h): the output directory checked
 // before a run, temporaries of killed runs removed, every format replaced together, no file of an
 // earlier run left beside the new ones.
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/report/atomic_file.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/report_files.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/report/atomic_file.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/report_files.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

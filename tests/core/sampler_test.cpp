@@ -2,9 +2,9 @@
 // stop rules, rotation and timeouts are checked exactly and instantly.
 #include "support/catch.h"
 
-#include "graphbench/core/interrupt.h"
-#include "graphbench/stats/random.h"
-#include "graphbench/timing/sampler.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/stats/random.h"
+#include "graphbench/core/sampling/sampler.h"
 
 #include <csignal>
 

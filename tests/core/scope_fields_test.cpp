@@ -1,12 +1,12 @@
-// Capture scopes in suite files and on the command line (src/graphbench/suite/scope_fields): a
+// Capture scopes in suite files and on the command line (src/graphbench/core/suite/scope_fields): a
 // case's "scope", a sweep over scopes (alone and beside batch), --sweep scope=..., and every bad
 // value with its message.
 #include "support/catch.h"
 #include "support/error_of.h"
 
-#include "graphbench/suite/scope_fields.h"
-#include "graphbench/suite/suite_parser.h"
-#include "graphbench/suite/sweep_fields.h"
+#include "graphbench/core/suite/scope_fields.h"
+#include "graphbench/core/suite/suite_parser.h"
+#include "graphbench/core/suite/sweep_fields.h"
 
 namespace {
 

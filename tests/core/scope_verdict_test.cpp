@@ -1,4 +1,4 @@
-// The Scopes verdict (src/graphbench/sweep/scope_verdict, report/scope_sections) on given numbers:
+// The Scopes verdict (src/graphbench/core/sweep/scope_verdict, core/report/scope_sections) on given numbers:
 // the order of the scopes, the share of the full graph's gain each keeps, the narrowest that keeps
 // 95%, what each wider one costs, and the cases without a verdict; the record fields behind it
 // through results.json, CSV and Markdown.
@@ -6,14 +6,14 @@
 #include "support/error_of.h"
 #include "support/records.h"
 
-#include "graphbench/core/version.h"
-#include "graphbench/record/launches.h"
-#include "graphbench/report/csv_writer.h"
-#include "graphbench/report/json_io.h"
-#include "graphbench/report/markdown_writer.h"
-#include "graphbench/report/scope_sections.h"
-#include "graphbench/stats/statistics.h"
-#include "graphbench/sweep/scope_verdict.h"
+#include "graphbench/core/base/version.h"
+#include "graphbench/core/record/launches.h"
+#include "graphbench/core/report/csv_writer.h"
+#include "graphbench/core/report/json_io.h"
+#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/report/scope_sections.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/sweep/scope_verdict.h"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // counts how many of it are alive.
 #include "support/catch.h"
 
-#include "graphbench/core/shared_load_cache.h"
+#include "graphbench/core/base/shared_load_cache.h"
 
 #include <stdexcept>
 #include <vector>

@@ -1,3 +1,3 @@
 #include "support/catch.h"
-#include "graphbench/record/result_record.h"
+#include "graphbench/core/record/result_record.h"
 TEST_CASE("record status names") { CHECK(std::string(graphbench::to_string(graphbench::RecordStatus::kSkipped)) == "skipped"); }

@@ -2,13 +2,13 @@
 // percentile (method "linear").
 #include "support/catch.h"
 
-#include "graphbench/stats/bootstrap.h"
-#include "graphbench/stats/break_even.h"
-#include "graphbench/stats/chi_square.h"
-#include "graphbench/stats/statistics.h"
-#include "graphbench/stats/hierarchical_bootstrap.h"
-#include "graphbench/stats/interval_union.h"
-#include "graphbench/stats/variance_components.h"
+#include "graphbench/core/stats/bootstrap.h"
+#include "graphbench/core/stats/break_even.h"
+#include "graphbench/core/stats/chi_square.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/stats/hierarchical_bootstrap.h"
+#include "graphbench/core/stats/interval_union.h"
+#include "graphbench/core/stats/variance_components.h"
 
 #include <cmath>
 #include <limits>

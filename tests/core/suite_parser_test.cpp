@@ -3,9 +3,9 @@
 #include "support/catch.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/suite/gradient_sync_fields.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/suite/gradient_sync_fields.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,11 +1,11 @@
-// Sweeps in suite files and on the command line (src/graphbench/suite/sweep_fields): what is read,
+// Sweeps in suite files and on the command line (src/graphbench/core/suite/sweep_fields): what is read,
 // how a swept case becomes one case per value, and each bad input with its message.
 #include "support/catch.h"
 #include "support/error_of.h"
 
-#include "graphbench/suite/published_fields.h"
-#include "graphbench/suite/suite_parser.h"
-#include "graphbench/suite/sweep_fields.h"
+#include "graphbench/core/suite/published_fields.h"
+#include "graphbench/core/suite/suite_parser.h"
+#include "graphbench/core/suite/sweep_fields.h"
 
 namespace {
 

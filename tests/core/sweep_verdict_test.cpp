@@ -1,12 +1,12 @@
-// The verdict of a sweep on given numbers (src/graphbench/sweep, stats/break_even): break-even,
+// The verdict of a sweep on given numbers (src/graphbench/core/sweep, core/stats/break_even): break-even,
 // crossover, the recommended capture sizes, the plan for sizes between them, the memory, and how
 // results.json and results.md show them.
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/report/sweep_sections.h"
-#include "graphbench/stats/break_even.h"
-#include "graphbench/sweep/sweep_verdict.h"
+#include "graphbench/core/report/sweep_sections.h"
+#include "graphbench/core/stats/break_even.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <algorithm>
 #include <cmath>

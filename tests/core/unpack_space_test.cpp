@@ -2,7 +2,7 @@
 #include "support/catch.h"
 #include "support/error_of.h"
 
-#include "graphbench/report/unpack_space.h"
+#include "graphbench/core/report/unpack_space.h"
 
 #include <map>
 

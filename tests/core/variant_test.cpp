@@ -2,7 +2,7 @@
 // and the declaration helper that adds them.
 #include "support/catch.h"
 
-#include "graphbench/workload/variant.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <string>
 #include <vector>

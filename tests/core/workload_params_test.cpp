@@ -3,8 +3,8 @@
 // file, optional parameters, a workload's own rules between parameters, and the keys it refuses.
 #include "support/catch.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 namespace {
 

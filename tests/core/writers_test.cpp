@@ -5,12 +5,12 @@
 #include "support/catch.h"
 #include "support/skip.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/report/atomic_file.h"
-#include "graphbench/report/csv_writer.h"
-#include "graphbench/report/gbench_writer.h"
-#include "graphbench/report/markdown_writer.h"
-#include "graphbench/workload/variant.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/report/atomic_file.h"
+#include "graphbench/core/report/csv_writer.h"
+#include "graphbench/core/report/gbench_writer.h"
+#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>

@@ -4,7 +4,7 @@
 #include "support/error_of.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/data/zip_sizes.h"
+#include "graphbench/core/data/zip_sizes.h"
 
 #include <fstream>
 #include <string>

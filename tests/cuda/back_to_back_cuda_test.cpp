@@ -1,10 +1,10 @@
-// On the GPU: steps queued behind the holding kernel run back to back (timing/back_to_back.h), and
+// On the GPU: steps queued behind the holding kernel run back to back (engine/timing/back_to_back.h), and
 // a step that waits for the device cannot be queued ahead, so its sample is refused.
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/timing/back_to_back.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/engine/timing/back_to_back.h"
+#include "graphbench/engine/timing/step_timer.h"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-// Tests of exec/conditional_graph.h on the GPU: a chain of early exits and an IF/ELSE branch replayed
+// Tests of engine/exec/conditional_graph.h on the GPU: a chain of early exits and an IF/ELSE branch replayed
 // as one graph give what the same ops give eagerly, for every outcome of the decision, and the
 // decision is the device's (a changed input changes the outcome without a new capture). Skipped
 // without a GPU; without conditional nodes in the build, making one says why.
@@ -6,7 +6,7 @@
 #include "support/cuda_skip.h"
 #include "support/error_of.h"
 
-#include "graphbench/exec/conditional_graph.h"
+#include "graphbench/engine/exec/conditional_graph.h"
 
 #include <ATen/ATen.h>
 

@@ -9,7 +9,7 @@
 // is skipped with a message.
 #include "engine/engine_test_util.h"
 #include "engine/segment_programs.h"
-#include "graphbench/exec/cached_memory.h"
+#include "graphbench/engine/exec/cached_memory.h"
 #include "support/cuda_skip.h"
 #include "support/graph_pools.h"
 

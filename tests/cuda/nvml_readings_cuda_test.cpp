@@ -4,11 +4,11 @@
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/clocks/energy.h"
-#include "graphbench/clocks/throttle_reasons.h"
-#include "graphbench/env/gpu_info.h"
-#include "graphbench/timing/energy_block.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/core/clocks/energy.h"
+#include "graphbench/core/clocks/throttle_reasons.h"
+#include "graphbench/engine/env/gpu_info.h"
+#include "graphbench/core/sampling/energy_block.h"
+#include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -5,9 +5,9 @@
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/timing/device_memory.h"
-#include "graphbench/timing/kernel_profile.h"
-#include "graphbench/timing/step_timer.h"
+#include "graphbench/engine/timing/device_memory.h"
+#include "graphbench/engine/timing/kernel_profile.h"
+#include "graphbench/engine/timing/step_timer.h"
 
 using namespace graphbench;
 using namespace graphbench::test_util;

@@ -1,4 +1,4 @@
-// The op that runs a training step's AOTInductor package (ops/aoti_training_step.h), with a step
+// The op that runs a training step's AOTInductor package (engine/ops/aoti_training_step.h), with a step
 // function written here standing in for the package (the CPU build has no package loader): the
 // state it updates is the model store's, so it accumulates from step to step, eager and on the
 // fixed buffers alike; a package that returns its new state has it copied into the same buffers;
@@ -6,7 +6,7 @@
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/ops/aoti_training_step.h"
+#include "graphbench/engine/ops/aoti_training_step.h"
 
 using namespace graphbench;
 using namespace graphbench::test_util;

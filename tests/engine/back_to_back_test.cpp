@@ -1,9 +1,9 @@
-// The back-to-back timing's plan and its retries (timing/back_to_back.h), with a stand-in sample;
+// The back-to-back timing's plan and its retries (engine/timing/back_to_back.h), with a stand-in sample;
 // the CUDA sample itself is tested on the GPU (tests/cuda/back_to_back_cuda_test.cpp).
 #include "engine/engine_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/timing/back_to_back.h"
+#include "graphbench/engine/timing/back_to_back.h"
 
 #include <vector>
 

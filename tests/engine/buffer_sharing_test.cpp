@@ -3,7 +3,7 @@
 // programs that train keep one buffer per slot.
 #include "engine/engine_test_util.h"
 
-#include "graphbench/exec/buffer_sharing.h"
+#include "graphbench/engine/exec/buffer_sharing.h"
 
 #include <set>
 

@@ -2,16 +2,16 @@
 // Builder, seeded data, a store with initial params, and a way to read an EngineError's message.
 #pragma once
 
-#include "graphbench/core/errors.h"
-#include "graphbench/exec/engine.h"
-#include "graphbench/exec/executor.h"
-#include "graphbench/exec/model_store.h"
-#include "graphbench/exec/policy.h"
-#include "graphbench/ops/autograd.h"
-#include "graphbench/ops/elementwise.h"
-#include "graphbench/ops/nn.h"
-#include "graphbench/ops/optimizers.h"
-#include "graphbench/plan/builder.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/exec/engine.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/exec/policy.h"
+#include "graphbench/engine/ops/autograd.h"
+#include "graphbench/engine/ops/elementwise.h"
+#include "graphbench/engine/ops/nn.h"
+#include "graphbench/engine/ops/optimizers.h"
+#include "graphbench/engine/plan/builder.h"
 #include "support/catch.h"
 #include "support/error_of.h"
 

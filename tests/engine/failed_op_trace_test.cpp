@@ -3,8 +3,8 @@
 // model's own message and the line that raised it).
 #include "support/catch.h"
 
-#include "graphbench/exec/error_text.h"
-#include "graphbench/exec/failed_op_trace.h"
+#include "graphbench/engine/exec/error_text.h"
+#include "graphbench/engine/exec/failed_op_trace.h"
 
 #include <torch/jit.h>
 #include <torch/script.h>

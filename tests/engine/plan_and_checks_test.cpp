@@ -3,8 +3,8 @@
 // check, feed validation, the in-place alias check, fixed pointers, and the graph executor
 // without CUDA.
 #include "engine/engine_test_util.h"
-#include "graphbench/exec/graph_key.h"
-#include "graphbench/plan/compile_cache.h"
+#include "graphbench/engine/exec/graph_key.h"
+#include "graphbench/engine/plan/compile_cache.h"
 #include "support/skip.h"
 
 using namespace graphbench;

@@ -4,7 +4,7 @@
 // tells shapes apart.
 #include "engine/engine_test_util.h"
 
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 using namespace graphbench;
 using namespace graphbench::test_util;

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "engine/engine_test_util.h"
-#include "graphbench/plan/op_tag.h"
-#include "graphbench/plan/segments.h"
+#include "graphbench/engine/plan/op_tag.h"
+#include "graphbench/engine/plan/segments.h"
 
 #include <ostream>
 

@@ -1,8 +1,8 @@
-// Capture scopes applied to programs (plan/segments.h): every split rule on given tag lists, the
+// Capture scopes applied to programs (engine/plan/segments.h): every split rule on given tag lists, the
 // training rule that keeps autograd's ops on one side, and the error for a scope that captures
 // nothing.
 #include "engine/segment_programs.h"
-#include "graphbench/plan/segments.h"
+#include "graphbench/engine/plan/segments.h"
 
 #include <nlohmann/json.hpp>
 

@@ -9,7 +9,7 @@
 #include "parallel/parallel_test_util.h"
 #include "support/cuda_skip.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
 #include "graphbench/parallel/communication/rank_env.h"
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"

@@ -1,7 +1,7 @@
 // The launcher behind --nproc, with /bin/sh as the ranks: the environment each rank gets, and what
 // happens when a rank fails or dies (the others are ended, within a bounded time).
-#include "graphbench/core/errors.h"
-#include "graphbench/parallel/runner/launcher.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/parallel/cases/launcher.h"
 #include "support/catch.h"
 
 #include <chrono>

@@ -10,9 +10,9 @@
 #include "graphbench/parallel/gradient_sync/all_reduce_alone.h"
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
-#include "graphbench/parallel/runner/launcher.h"
+#include "graphbench/parallel/cases/launcher.h"
 #include "graphbench/parallel/gradient_sync/overlapped_backward.h"
-#include "graphbench/parallel/runner/replicas.h"
+#include "graphbench/parallel/cases/replicas.h"
 
 #include <chrono>
 #include <exception>

@@ -1,5 +1,5 @@
 // The rank environment: torchrun's variables, their defaults, and messages naming a bad variable.
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/rank_env.h"
 #include "support/catch.h"
 

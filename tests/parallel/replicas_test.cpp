@@ -1,6 +1,6 @@
 // Sharding, gradient buckets and fingerprints: the pure parts of data-parallel training.
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
-#include "graphbench/parallel/runner/replicas.h"
+#include "graphbench/parallel/cases/replicas.h"
 #include "support/catch.h"
 
 #include <ATen/ATen.h>

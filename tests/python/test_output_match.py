@@ -1,5 +1,5 @@
 """The exporter's chain check (graphbench.output_match): the same rule as the C++ side's
-runner/output_match, on given tensors. Needs PyTorch; skipped without."""
+engine/runner/output_match, on given tensors. Needs PyTorch; skipped without."""
 
 import os
 import sys

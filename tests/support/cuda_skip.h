@@ -2,7 +2,7 @@
 // there is no GPU (see support/skip.h).
 #pragma once
 
-#include "graphbench/exec/executor.h"
+#include "graphbench/engine/exec/executor.h"
 #include "support/skip.h"
 
 #define GRAPHBENCH_REQUIRE_CUDA()                                                                   \

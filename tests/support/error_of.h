@@ -1,7 +1,7 @@
 // The message of the exception a piece of test code throws, for checks of error messages.
 #pragma once
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 
 #include <string>
 

@@ -6,7 +6,7 @@
 #include "support/skip.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
-#include "graphbench/exec/graph_inspect.h"
+#include "graphbench/engine/exec/graph_inspect.h"
 
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>

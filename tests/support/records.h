@@ -1,8 +1,8 @@
 // A result record of a benchmark case, its identity filled in, for tests of writers and readers.
 #pragma once
 
-#include "graphbench/record/result_record.h"
-#include "graphbench/stats/statistics.h"
+#include "graphbench/core/record/result_record.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <string>
 #include <vector>
@@ -31,7 +31,7 @@ inline std::vector<double> samples_around(double median, int count, double sprea
   return out;
 }
 
-// A record merged from processes with these medians, 20 samples each (record/merge_repetitions.h),
+// A record merged from processes with these medians, 20 samples each (core/record/merge_repetitions.h),
 // with each process's speedup where given.
 inline ResultRecord merged_record(const std::string& case_name, const std::string& variant,
                                   const std::vector<double>& medians, const std::vector<double>& speedups = {}) {

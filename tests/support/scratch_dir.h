@@ -1,8 +1,8 @@
 // A temporary directory for one test, removed with everything in it when the test ends (by
-// remove_tree: core/remove_tree.h says why not std::filesystem::remove_all).
+// remove_tree: core/base/remove_tree.h says why not std::filesystem::remove_all).
 #pragma once
 
-#include "graphbench/core/remove_tree.h"
+#include "graphbench/core/base/remove_tree.h"
 
 #include <stdlib.h>
 

@@ -7,8 +7,8 @@
 
 #include "models/training_package.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/runner/suite_runner.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/runner/suite_runner.h"
 
 #include <torch/script.h>
 

@@ -1,10 +1,10 @@
 // The room an aoti case needs where LibTorch's loader unpacks its package, for the check before a
-// run (report/unpack_space.h). The package stands in as any zip archive (a TorchScript file is
+// run (core/report/unpack_space.h). The package stands in as any zip archive (a TorchScript file is
 // one): the need is read from its zip directory, without the loader.
 #include "workloads/model_test_util.h"
 
-#include "graphbench/data/zip_sizes.h"
-#include "graphbench/ops/aoti_package.h"
+#include "graphbench/core/data/zip_sizes.h"
+#include "graphbench/engine/ops/aoti_package.h"
 
 #include <torch/script.h>
 

@@ -11,10 +11,10 @@
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_training.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/exec/engine.h"
-#include "graphbench/exec/executor.h"
-#include "graphbench/stats/random.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/exec/engine.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/core/stats/random.h"
 
 #include <filesystem>
 #include <fstream>

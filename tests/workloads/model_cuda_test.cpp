@@ -5,8 +5,8 @@
 
 #include "support/cuda_skip.h"
 
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>

@@ -3,9 +3,9 @@
 // case with the model's message while the run goes on (exit code 1).
 #include "workloads/model_test_util.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/ops/aoti_package.h"
-#include "graphbench/runner/suite_runner.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/ops/aoti_package.h"
+#include "graphbench/engine/runner/suite_runner.h"
 
 #include <fmt/format.h>
 

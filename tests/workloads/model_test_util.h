@@ -7,12 +7,12 @@
 #include "support/scratch_dir.h"
 #include "support/test_models.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/record/result_record.h"
-#include "graphbench/runner/benchmark_case.h"
-#include "graphbench/runner/suite_runner.h"
-#include "graphbench/runner/workload_registry.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/record/result_record.h"
+#include "graphbench/engine/runner/benchmark_case.h"
+#include "graphbench/engine/runner/suite_runner.h"
+#include "graphbench/engine/runner/workload_registry.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-// The one rule for whether two outputs agree (runner/output_match.h), on given tensors shaped like
+// The one rule for whether two outputs agree (engine/runner/output_match.h), on given tensors shaped like
 // a bfloat16 decoder's logits (16 x 32000 = 512000): a correct capture whose outputs are one or
 // two rounding steps apart at about a thousand elements passes, whether or not eager repeated
 // itself; a stale input, a missed cache update and pieces run in the wrong order fail. And the
@@ -7,9 +7,9 @@
 
 #include "models/chain_check.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/runner/output_match.h"
-#include "graphbench/runner/validation.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/runner/output_match.h"
+#include "graphbench/engine/runner/validation.h"
 
 #include <ATen/ATen.h>
 

@@ -2,13 +2,13 @@
 // only its variant, a failing case is recorded and the run goes on, bad input is exit code 2.
 #include "support/catch.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/core/interrupt.h"
-#include "graphbench/runner/benchmark_case.h"
-#include "graphbench/runner/case_profile.h"
-#include "graphbench/runner/case_summary.h"
-#include "graphbench/runner/suite_runner.h"
-#include "graphbench/runner/workload_registry.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/engine/runner/benchmark_case.h"
+#include "graphbench/engine/runner/case_profile.h"
+#include "graphbench/engine/runner/case_summary.h"
+#include "graphbench/engine/runner/suite_runner.h"
+#include "graphbench/engine/runner/workload_registry.h"
 
 #include <ATen/ATen.h>
 

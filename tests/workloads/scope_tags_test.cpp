@@ -2,9 +2,9 @@
 // MNIST's training step splits as make_graphed_callables would capture it (fwd-bwd: forward and
 // backward, the optimizer eager) and by layer, and the static executor's segmented run of it
 // trains exactly as eager does.
-#include "graphbench/exec/engine.h"
-#include "graphbench/exec/executor.h"
-#include "graphbench/plan/segments.h"
+#include "graphbench/engine/exec/engine.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/engine/plan/segments.h"
 #include "mnist/mnist_model.h"
 #include "support/catch.h"
 

@@ -5,10 +5,10 @@
 
 #include "models/model_case.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/ops/script_module.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/ops/script_module.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/engine_runner.h"
 #include "support/cuda_skip.h"
 
 #include <ATen/CPUGeneratorImpl.h>

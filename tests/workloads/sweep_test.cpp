@@ -5,9 +5,9 @@
 
 #include "models/model_case.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/runner/suite_runner.h"
-#include "graphbench/suite/sweep_fields.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/runner/suite_runner.h"
+#include "graphbench/core/suite/sweep_fields.h"
 
 #include "support/error_of.h"
 

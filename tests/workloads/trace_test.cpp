@@ -1,13 +1,13 @@
-// --trace (runner/case_trace, timing/step_trace): the file names, and on the GPU machine ([cuda])
+// --trace (engine/runner/case_trace, engine/timing/step_trace): the file names, and on the GPU machine ([cuda])
 // a Chrome trace per variant with the device's kernels and each traced step marked.
 #include "support/catch.h"
 #include "support/cuda_skip.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/runner/benchmark_case.h"
-#include "graphbench/runner/case_trace.h"
-#include "graphbench/runner/workload_registry.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/engine/runner/benchmark_case.h"
+#include "graphbench/engine/runner/case_trace.h"
+#include "graphbench/engine/runner/workload_registry.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 // w -= lr * sign(x_t + dropout noise), observed as (loss, w, b).
 #include "support/catch.h"
 
-#include "graphbench/runner/validation.h"
+#include "graphbench/engine/runner/validation.h"
 
 #include <ATen/ATen.h>
 

@@ -5,12 +5,12 @@
 #include "support/graph_pools.h"
 #include "workloads/model_test_util.h"
 
-#include "graphbench/runner/workload_registry.h"
+#include "graphbench/engine/runner/workload_registry.h"
 
-#include "graphbench/data/mnist_files.h"
-#include "graphbench/exec/cached_memory.h"
-#include "graphbench/runner/benchmark_case.h"
-#include "graphbench/suite/suite_parser.h"
+#include "graphbench/core/data/mnist_files.h"
+#include "graphbench/engine/exec/cached_memory.h"
+#include "graphbench/engine/runner/benchmark_case.h"
+#include "graphbench/core/suite/suite_parser.h"
 
 #include <filesystem>
 

@@ -1,5 +1,5 @@
-"""The default gate's rule (compare/process_rule.h) and the hierarchical interval
-(stats/hierarchical_bootstrap.h) simulated on committed runs: the eight one-process ci runs of
+"""The default gate's rule (core/compare/process_rule.h) and the hierarchical interval
+(core/stats/hierarchical_bootstrap.h) simulated on committed runs: the eight one-process ci runs of
 results/NVIDIA-H100/ci-calibration, the first ROUNDS rounds of each taken as one process, every
 split of the runs into two halves. Prints how often the two halves' 95% speedup intervals overlap,
 how often a plain compare of unchanged code would fail (both ways), and how often a doubled graph
@@ -30,7 +30,7 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182446, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365
 
 
 def expansion(n):
-    """The hierarchical interval's widening for n processes (stats/hierarchical_bootstrap.h)."""
+    """The hierarchical interval's widening for n processes (core/stats/hierarchical_bootstrap.h)."""
     return math.sqrt(n / (n - 1)) * T975[n - 1] / 1.959964
 
 

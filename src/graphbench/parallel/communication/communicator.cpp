@@ -1,6 +1,6 @@
 #include "graphbench/parallel/communication/communicator.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/c10d_compat.h"
 #include "graphbench/parallel/communication/heartbeat.h"
 

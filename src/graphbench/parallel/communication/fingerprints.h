@@ -1,8 +1,8 @@
 // Fingerprints of tensors, and whether every rank holds the same one: how the data-parallel layers
-// check that replicas and orders agree (runner/replica_checks.h, gradient_sync/overlapped_backward.h).
+// check that replicas and orders agree (parallel/cases/replica_checks.h, parallel/gradient_sync/overlapped_backward.h).
 #pragma once
 
-#include "graphbench/exec/model_store.h"
+#include "graphbench/engine/exec/model_store.h"
 #include "graphbench/parallel/communication/communicator.h"
 
 #include <ATen/ATen.h>

@@ -1,6 +1,6 @@
 // The progress mark of a rank: every collective and store call of a Communicator that returns, and
 // every training step of a data-parallel case, calls heartbeat(); the runner's ProgressWatchdog
-// (runner/progress_watchdog.h) ends a rank that has not beaten for its timeout. Here, below the
+// (parallel/cases/progress_watchdog.h) ends a rank that has not beaten for its timeout. Here, below the
 // communicator, so that the communication layer marks progress without knowing who watches.
 #pragma once
 

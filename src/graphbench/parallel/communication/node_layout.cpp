@@ -1,7 +1,7 @@
 #include "graphbench/parallel/communication/node_layout.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/record/result_record.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/record/result_record.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "graphbench/parallel/communication/peer_exchange.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/peer_kernels.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA

@@ -1,6 +1,6 @@
 #include "graphbench/parallel/communication/rank_env.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 
 #include <fmt/format.h>
 #include <torch/version.h>

@@ -1,6 +1,6 @@
 #include "graphbench/parallel/gradient_sync/all_reduce_alone.h"
 
-#include "graphbench/runner/engine_runner.h"
+#include "graphbench/engine/runner/engine_runner.h"
 
 #include <fmt/format.h>
 

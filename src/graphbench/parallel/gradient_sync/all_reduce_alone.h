@@ -6,8 +6,8 @@
 
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
-#include "graphbench/exec/executor.h"
-#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/engine/exec/executor.h"
+#include "graphbench/engine/plan/tensor_spec.h"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "graphbench/parallel/gradient_sync/chunked_params.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 
 #include <fmt/format.h>

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
-#include "graphbench/plan/builder.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <cstddef>
 #include <vector>

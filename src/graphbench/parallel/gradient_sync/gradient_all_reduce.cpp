@@ -1,8 +1,8 @@
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
-#include "graphbench/suite/gradient_sync_fields.h"
+#include "graphbench/core/suite/gradient_sync_fields.h"
 
 #include <fmt/format.h>
 

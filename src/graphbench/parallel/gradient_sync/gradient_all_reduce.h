@@ -13,9 +13,9 @@
 
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/gradient_sync/gradient_buckets.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/data_parallel.h"
-#include "graphbench/suite/suite_spec.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/data_parallel.h"
+#include "graphbench/core/suite/suite_spec.h"
 
 #include <cstddef>
 #include <memory>

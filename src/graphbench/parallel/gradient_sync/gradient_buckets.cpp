@@ -1,6 +1,6 @@
 #include "graphbench/parallel/gradient_sync/gradient_buckets.h"
 
-#include "graphbench/core/errors.h"
+#include "graphbench/core/base/errors.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>

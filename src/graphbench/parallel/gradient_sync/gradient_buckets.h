@@ -33,7 +33,7 @@
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
 #include "graphbench/parallel/gradient_sync/side_stream.h"
-#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/engine/plan/tensor_spec.h"
 
 #include <ATen/ATen.h>
 

@@ -5,7 +5,7 @@
 // whole: one chunk of all its rows.
 #pragma once
 
-#include "graphbench/plan/tensor_spec.h"
+#include "graphbench/engine/plan/tensor_spec.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "graphbench/parallel/gradient_sync/overlapped_backward.h"
 
-#include "graphbench/core/errors.h"
-#include "graphbench/ops/autograd.h"
+#include "graphbench/core/base/errors.h"
+#include "graphbench/engine/ops/autograd.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
 #include "graphbench/parallel/communication/fingerprints.h"

@@ -23,8 +23,8 @@
 
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
-#include "graphbench/plan/builder.h"
-#include "graphbench/runner/data_parallel.h"
+#include "graphbench/engine/plan/builder.h"
+#include "graphbench/engine/runner/data_parallel.h"
 
 #include <memory>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
 
-#include "graphbench/ops/nn.h"
-#include "graphbench/ops/op_helpers.h"
+#include "graphbench/engine/ops/nn.h"
+#include "graphbench/engine/ops/op_helpers.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 
 #include <fmt/format.h>

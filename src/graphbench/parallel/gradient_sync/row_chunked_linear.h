@@ -15,7 +15,7 @@
 //   ValueId h = parallel::row_chunked_linear(b, x, w1, bias1);
 #pragma once
 
-#include "graphbench/plan/builder.h"
+#include "graphbench/engine/plan/builder.h"
 
 #include <cstddef>
 #include <cstdint>

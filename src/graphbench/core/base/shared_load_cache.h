@@ -1,0 +1,81 @@
+// One load of a costly resource per key and process: every holder asking for the same key gets the
+// same std::shared_ptr while any holds it (the cache itself keeps weak references, so the resource
+// is given back when no holder is left), and the last one handed out is also kept until a
+// different key is asked for.
+//
+// The AOTInductor packages of a run are loaded through it (engine/ops/aoti_package.cpp): LibTorch's
+// loader unpacks a package into a directory of its own on every load, and the points of a size
+// sweep are cases of their own, made one after the other and destroyed in between, and then all
+// held at once to measure their graphs in one pool. Kept weakly only, the package would be
+// unpacked once per point; kept for good, every package of the run would stay in memory. Keeping
+// the last one, released before a different one is loaded, holds one package at a time beyond what
+// live cases hold.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace graphbench {
+
+template <typename T>
+class SharedLoadCache {
+ public:
+  using Loader = std::function<std::shared_ptr<T>()>;
+
+  // The resource for `key`: the one a holder (or the cache) still has, else what `load` returns.
+  // The resource kept from an earlier key is released before `load` runs, so that the two are not
+  // held at once by the cache. `load` may throw; nothing is cached then.
+  std::shared_ptr<T> get(const std::string& key, const Loader& load) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    forget_expired();
+    if (auto held = find(key)) {
+      kept_ = held;
+      return held;
+    }
+    kept_.reset();  // before the load: the earlier resource's memory and disk are given back first
+    forget_expired();
+    std::shared_ptr<T> loaded = load();
+    entries_[key] = loaded;
+    kept_ = loaded;
+    ++loads_;
+    return loaded;
+  }
+
+  // Drops the kept resource (holders keep theirs).
+  void release_kept() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kept_.reset();
+    forget_expired();
+  }
+
+  // How many times a loader ran, and how many resources are alive now (held by someone).
+  std::size_t loads() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return loads_;
+  }
+  std::size_t alive() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t n = 0;
+    for (const auto& entry : entries_) n += entry.second.expired() ? 0 : 1;
+    return n;
+  }
+
+ private:
+  std::shared_ptr<T> find(const std::string& key) const {
+    const auto found = entries_.find(key);
+    return found == entries_.end() ? nullptr : found->second.lock();
+  }
+  void forget_expired() {
+    for (auto it = entries_.begin(); it != entries_.end();) it = it->second.expired() ? entries_.erase(it) : std::next(it);
+  }
+
+  mutable std::mutex mutex_;
+  std::map<std::string, std::weak_ptr<T>> entries_;
+  std::shared_ptr<T> kept_;
+  std::size_t loads_ = 0;
+};
+
+}  // namespace graphbench

@@ -1,0 +1,96 @@
+// The gate's calibration from several no-change runs of one suite (`graphbench calibrate`).
+//
+// Within-run intervals miss what changes from one run (one process) to the next: on a GPU the
+// same code's medians move by a few percent between runs while each run's interval is a fraction of
+// that. So the gate's noise is measured where it arises: N >= 3 runs of the same code, and per
+// record and metric the values each run gives,
+//   metric time:    the record's median step time;
+//   metric speedup: median(variant) / median(eager) of the same run (eager itself has no row),
+// and their spread on a log scale: log_sd, the standard deviation of log(value) over the runs
+// (N - 1 degrees of freedom), and q95, the 95% quantile of |log(v_i / v_j)| over the pairs of
+// runs (the run-to-run differences themselves, for reading). `compare --calibration` tests each
+// row against log_sd (core/compare/calibrated_rule.h). Only records ok in every run are calibrated.
+#pragma once
+
+#include "graphbench/core/compare/compare.h"
+#include "graphbench/core/compare/interval_overlap.h"
+#include "graphbench/core/record/result_record.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+inline constexpr const char* kCalibrationKind = "graphbench gate calibration";
+inline constexpr int kCalibrationSchemaVersion = 1;
+inline constexpr int kMinCalibrationRuns = 3;
+// The slowdown a calibrated gate is expected to catch: the one `calibrate` injects by default
+// (--slowdown), and the one compare names the calibrated rows too noisy to catch 95% of the time.
+inline constexpr double kExpectedSlowdown = 0.10;
+
+struct CalibrationEntry {
+  std::string case_name, variant;
+  CompareOptions::Metric metric = CompareOptions::Metric::kTime;
+  std::vector<double> values;  // one per run, in the order of GateCalibration::runs
+  double log_sd = 0.0;         // standard deviation of log(values) (N - 1)
+  double q95 = 0.0;            // 95% quantile of |log(v_i / v_j)| over the pairs of runs
+};
+
+// The leave-one-out evaluation of the gate (core/compare/gate_evaluation.h), kept with the calibration.
+struct GateEvaluation {
+  struct Rates {
+    int comparisons = 0;   // no-change comparisons (a held-out run against each other run)
+    int false_alarms = 0;  // of them, how many failed the gate
+    int injections = 0;    // comparisons with one record slowed down
+    int caught = 0;        // of them, how many marked that record's row SLOWER
+  };
+  double slowdown = kExpectedSlowdown;  // the injected slowdown
+  Rates time, speedup;
+};
+
+struct GateCalibration {
+  std::string suite, device, gpu_name;
+  std::vector<std::string> runs;         // the files, as given
+  std::vector<std::string> git_commits;  // of each run
+  double alpha = 0.05;                   // family-wise false-alarm rate over a suite's rows (Holm)
+  std::vector<CalibrationEntry> entries;
+  std::vector<std::string> uncalibrated;  // "case/variant: why" for records left out
+  std::optional<GateEvaluation> evaluation;
+
+  const CalibrationEntry* find(const std::string& case_name, const std::string& variant,
+                               CompareOptions::Metric metric) const;
+};
+
+// Calibrates from `runs` (named by `names` in errors). InputError (exit 2) with fewer than
+// kMinCalibrationRuns runs, runs of different suites or devices, duplicate records or corrupt
+// samples, or nothing to calibrate (no record ok in every run); alpha outside (0, 1).
+GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
+                               double alpha = 0.05);
+
+// log_sd and q95 of a record's values (positive numbers, at least two).
+void fill_spread(CalibrationEntry& entry);
+
+// The smallest slowdown of this row that the calibrated gate (core/compare/calibrated_rule.h) catches
+// 95% of the time: the row tested at Holm's strictest level, alpha / rows (rows: the calibrated
+// rows of its metric), a one-sided t test of log(ratio) against s sqrt(2) with N - 1 degrees of
+// freedom, so the ratio must reach exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)). As a fraction
+// (0.1: 10%). A row whose run-to-run spread is several percent cannot show a 10% slowdown: this
+// says which rows the gate really guards.
+double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
+// The same from a spread `log_sd` measured over `runs` runs.
+double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
+// The same for a log-ratio whose standard deviation under no change is `difference_sd`, with `dof`
+// degrees of freedom (the process-level rule: core/compare/process_rule.h).
+double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha);
+
+
+// The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
+// (interval_overlap.h), kept beside it for the record.
+std::string calibration_to_json_text(const GateCalibration& calibration, const IntervalOverlap* overlap = nullptr);
+
+// Reads a calibration file; InputError naming the file and the field on anything unexpected
+// (another kind of file, a newer schema, fewer than 3 values, a value that is not positive).
+GateCalibration read_calibration_file(const std::string& path);
+
+}  // namespace graphbench

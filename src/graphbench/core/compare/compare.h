@@ -1,0 +1,197 @@
+// The CI regression gate behind `graphbench compare BASELINE CURRENT`.
+//
+// Why not a fixed threshold: a fixed 5% or 7% threshold on point estimates floods CI with false
+// alarms on shared or noisy machines (pytorch/benchmark #2400; PR #1681 raised it to 30% after
+// measuring the noise). So the gate looks at an interval, not a point, and never
+// uses a threshold below the noise it measured in the very samples it compares.
+//
+// The rule, per (case, variant) matched by name between the two files:
+//   ratio  metric time:    median(current samples_us) / median(baseline samples_us);
+//          metric speedup: (current variant / current eager) / (baseline variant / baseline
+//                          eager), medians of the same case within each run, so drift between
+//                          the runs (clocks, another GPU, a busy host) cancels.
+//          > 1 means slower. 95% percentile interval of a circular block bootstrap over rounds
+//          (2000 resamples, fixed seed; core/stats/block_bootstrap.h): the sets of one run resampled
+//          together (the same rounds), the two runs independently.
+//   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
+//   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
+//          far the two baselines' medians (with --metric speedup, their ratios) are apart (|r - 1|, r >= 1). Within-run spread misses
+//          shifts between runs (a host-bound eager step can move 20% between two processes on a
+//          VM while each run is tight); the A/A pair measures them.
+//   t      max(options.threshold, noise, A/A noise): never below the measured noise.
+//   With a calibration (options.calibration, `compare --calibration`), the step-time rows of the
+//   records it holds are judged against the run-to-run spread of several no-change runs instead,
+//   with Holm's correction over the rows (core/compare/calibrated_rule.h).
+//   SLOWER  the whole interval above 1 + t             (a regression)
+//   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
+//   SAME    the whole interval within [1 / (1 + t), 1 + t]
+//   UNSURE  otherwise, or a median <= 0; inconclusive is not a failure. The note says why.
+//   FEW SAMPLES  a sample set has fewer than min_samples samples, or fewer than its run asked
+//           for (the record's min_samples: a case that timed out): the ratio of medians is
+//           shown, without an interval (a figure from fewer samples than asked for has none).
+//   FAILED  ok in the baseline, failed in the current run (a regression).
+//   SKIPPED ok in the baseline, skipped in the current run (a runner that lost its GPU).
+//   NOT COMPARED  not ok in the baseline, or nothing to compare (no samples on either side, the
+//           eager reference row or no ok eager record under metric speedup); the note gives the
+//           statuses.
+//   MISSING in the baseline only; NEW in current only.
+// Lost records: a record ok in the baseline that the current run lost (SKIPPED, MISSING, or FEW
+// SAMPLES where a current sample set is the short one) is a regression, unless allow_missing: a
+// gate must not pass a run that measured less than its baseline. A short baseline set is not a
+// regression (the baseline must be recorded again; the note says so).
+// A training record (kind training) gives three rows, each with its `measure`:
+//   "step time"      its per-step samples (blocks of steps), by the rule above;
+//   "total time"     the whole run, one value per side: the ratio itself against 1 + t, with
+//                    t = max(threshold, the per-step noise, the A/A spread of the totals);
+//   "test accuracy"  the final test accuracy: LESS ACCURATE (a regression) when it dropped by
+//                    more than max(accuracy_tolerance, the A/A difference), else SAME.
+// Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or a lost record
+// without allow_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
+// records, an ok record with a sample that is not a positive time, an ok benchmark record with no
+// samples or with a median_us its samples do not give (a corrupt file), bad options, files with no
+// record in common, an --aa file of another suite or
+// device, or nothing that could be compared at all and no regression (every common record
+// skipped or failed in the baseline, or lost with allow_missing), since a gate that compared
+// nothing must not pass.
+// See docs/measuring.md (the compare gate).
+#pragma once
+
+#include "graphbench/core/record/result_record.h"
+#include "graphbench/core/stats/statistics.h"
+
+#include <iosfwd>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct GateCalibration;  // core/compare/calibration.h
+
+struct CompareOptions {
+  double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
+  enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
+  // Lost records (ok in the baseline; skipped, missing or with too few samples now) are not
+  // regressions (--allow-missing).
+  bool allow_missing = false;
+  int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
+  double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
+  // --calibration: step-time rows of calibrated records are judged against the run-to-run spread
+  // of several no-change runs, Holm over the rows (core/compare/calibrated_rule.h); null: the rule above.
+  const GateCalibration* calibration = nullptr;
+  // --fail-on-counts: a changed count (kernels, copies or launches per step, graphs per step, graph
+  // nodes, the graph pool's bytes) is a regression, not only a verdict of its own.
+  bool fail_on_counts = false;
+};
+
+const char* to_string(CompareOptions::Metric metric);
+
+enum class Verdict {
+  kFaster, kSame, kSlower, kUnsure, kFewSamples, kFailed, kLessAccurate, kSkipped, kMissing, kNew, kNotCompared,
+  kChanged  // a counts row whose counts differ (a regression only with fail_on_counts)
+};
+const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS ACCURATE", "NOT COMPARED", "CHANGED"
+
+// Measures of a row (Comparison::measure).
+inline constexpr const char* kMeasureStepTime = "step time";
+inline constexpr const char* kMeasureTotalTime = "total time";
+inline constexpr const char* kMeasureAccuracy = "test accuracy";
+// The kernel profile's device time per step (busy time of the device), against its own floor.
+inline constexpr const char* kMeasureDeviceTime = "device time";
+// What does not move unless the code does, compared exactly (core/compare/count_rows.h).
+inline constexpr const char* kMeasureCounts = "counts";
+
+// One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
+// are NaN. baseline_median_us and current_median_us hold the measure's values: per-step
+// microseconds, a training run's total seconds, or its final test accuracy.
+struct Comparison {
+  std::string case_name, variant;
+  std::string measure = kMeasureStepTime;
+  Verdict verdict = Verdict::kNotCompared;
+  double ratio = 0.0;  // > 1: slower
+  stats::Interval ci95;
+  double threshold_used = 0.0;
+  double noise = 0.0;     // within-run noise
+  double aa_noise = 0.0;  // run-to-run noise from the A/A baseline pair (NaN without one)
+  double baseline_median_us = 0.0, current_median_us = 0.0;
+  std::string note;
+  // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
+  // side): a regression unless allow_missing.
+  bool lost = false;
+  // Judged against a calibration (core/compare/calibrated_rule.h): the one-sided p-value of "slower"
+  // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
+  double p_value = std::numeric_limits<double>::quiet_NaN();
+  int calibration_runs = 0;
+  // Calibrated rows: the smallest slowdown of this row the gate catches 95% of the time, given its
+  // run-to-run spread and Holm's strictest level over the calibrated rows compared
+  // (core/compare/calibration.h, detectable_slowdown); NaN elsewhere.
+  double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
+  // Rows judged by a t test of log(ratio) (calibrated, or by the files' processes): the standard
+  // deviation of log(ratio) under no change and its degrees of freedom; NaN elsewhere.
+  double difference_sd = std::numeric_limits<double>::quiet_NaN();
+  double dof = std::numeric_limits<double>::quiet_NaN();
+  // Judged by the processes of each file (core/compare/process_rule.h): how many on each side; else 0.
+  int baseline_processes = 0, current_processes = 0;
+  // Which rule judged the row, in a few words ("device-bound floor 6%", "calibration (8 runs)",
+  // "counts, exact"), and, for step-time rows without a calibration, the row's kind
+  // (core/compare/row_kind.h: "device-bound", "mixed", "host-bound", "unknown"; "" elsewhere) and its floor.
+  std::string rule;
+  std::string row_kind;
+  std::string row_kind_why;  // the kind's evidence and floor, added to the note once judged
+  double floor = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct CompareResult {
+  std::vector<Comparison> rows;       // baseline order, then the NEW records in current order
+  bool allow_missing = false;         // from the options: whether lost records are not regressions
+  bool fail_on_counts = false;        // from the options: whether a CHANGED counts row is a regression
+  std::vector<std::string> warnings;  // e.g. the two runs used different GPUs
+
+  bool is_regression(const Comparison& row) const;
+  std::vector<const Comparison*> regressions() const;
+  int exit_code() const;  // kExitOk or kExitFailure
+};
+
+// InputError when `report` holds two records of one (case, variant); `source_name` names it.
+void check_unique_records(const RunReport& report, const std::string& source_name);
+
+// InputError when an ok record holds a sample that is not a positive finite time (null, 0,
+// negative): graphbench never writes one, so the file is corrupt.
+void check_samples(const RunReport& report, const std::string& source_name);
+
+// The names of the compared files, for messages.
+struct CompareSources {
+  std::string baseline = "baseline";
+  std::string current = "current";
+  std::string aa_baseline = "A/A baseline";
+  std::string calibration = "calibration";
+};
+
+// InputError (naming the file and the field) when a calibration (compare --calibration) is of
+// another suite or device than the baseline, as an --aa file is.
+void check_calibration_matches(const GateCalibration& calibration, const RunReport& baseline,
+                               const CompareSources& sources);
+
+// InputError when the files cannot be compared: no (case, variant) in both, or an A/A baseline
+// from another suite or device, or with no record in common with the baseline.
+void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
+                      const CompareSources& sources);
+
+// InputError on bad options or duplicate records. `aa_baseline` (may be null): a second baseline
+// run of the same code, whose difference from `baseline` sets the run-to-run noise floor.
+CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
+                              const CompareOptions& options, const RunReport* aa_baseline = nullptr,
+                              const CompareSources& sources = {});
+
+// A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
+std::string render_comparison(const CompareResult& result, const CompareOptions& options);
+
+// Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
+// to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
+// `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
+// `json_path`: "" or where the verdicts go as JSON (core/compare/verdict_json.h), written whole.
+int run_compare(const std::string& baseline_path, const std::string& current_path,
+                const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
+                const std::string& calibration_path = "", const std::string& json_path = "");
+
+}  // namespace graphbench

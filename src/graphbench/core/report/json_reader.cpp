@@ -1,0 +1,472 @@
+// results.json -> RunReport: the checked reader and the file entry point (json_io.h).
+#include "graphbench/core/report/json_io.h"
+
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/version.h"
+#include "graphbench/core/json/json_text.h"
+#include "graphbench/core/report/json_object_reader.h"
+#include "graphbench/core/workload/variant.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace graphbench {
+
+using nlohmann::json;
+
+namespace {
+
+Environment read_environment(const ObjectReader& root) {
+  Environment e;
+  e.tool_version = root.string("tool_version");
+  if (!root.find("environment")) return e;
+  const ObjectReader env = root.object("environment");
+  e.date_utc = env.string("date_utc");
+  e.host = env.string("host");
+  e.os = env.string("os");
+  e.git_commit = env.string("git_commit");
+  e.build_type = env.string("build_type");
+  e.compiler = env.string("compiler");
+  e.libtorch_version = env.string("libtorch_version");
+  e.device = env.string("device");
+  e.gpu_name = env.string("gpu_name");
+  e.driver_version = env.string("driver_version");
+  e.cuda_runtime_version = env.string("cuda_runtime_version");
+  e.cudnn_version = env.string("cudnn_version");
+  if (const auto sm_count = env.optional_integer("sm_count", std::numeric_limits<int>::max())) {
+    e.sm_count = static_cast<int>(*sm_count);
+  }
+  e.gpu_memory_gib = env.optional_number("gpu_memory_gib");
+  e.sm_clock_max_mhz = env.optional_number("sm_clock_max_mhz");
+  e.copy_bandwidth_gbps = env.optional_number("copy_bandwidth_gbps");
+  if (const auto cpus = env.optional_integer("cpu_count", std::numeric_limits<int>::max())) {
+    e.cpu_count = static_cast<int>(*cpus);
+  }
+  e.cpu_mhz = env.optional_number("cpu_mhz");
+  e.cpu_scaling_enabled = env.optional_bool("cpu_scaling_enabled");
+  e.load_avg = env.numbers("load_avg");
+  e.command_line = env.string("command_line");
+  e.suite = env.string("suite");
+  e.config_path = env.string("config_path");
+  return e;
+}
+
+// The kind at `key`, written as one of E's names ("" when absent and not required).
+template <class E>
+E read_kind(const ObjectReader& r, const std::string& key, bool required = false) {
+  const std::string text = r.string(key, required);
+  if (const auto kind = from_string<E>(text)) return *kind;
+  r.fail_expected(r.pointer(key), fmt::format("\"{}\"", fmt::join(KindNames<E>::names, "\" or \"")), text);
+}
+
+std::optional<stats::Interval> read_interval(const ObjectReader& r, const std::string& key) {
+  const json* v = r.find_value(key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number() || !(*v)[1].is_number()) {
+    r.fail_expected(r.pointer(key), "[low, high] (two numbers) or null", *v);
+  }
+  return stats::Interval{(*v)[0].get<double>(), (*v)[1].get<double>()};
+}
+
+void read_timing(const ObjectReader& r, ResultRecord& rec) {
+  rec.steps_per_sample = r.optional_integer("steps_per_sample").value_or(0);
+  rec.samples_us = r.numbers("samples_us");
+  rec.host_samples_us = r.numbers("host_samples_us");
+  rec.issue_samples_us = r.numbers("issue_samples_us");
+  rec.issue_median_us = r.optional_number("issue_median_us");
+  rec.host_bound = r.optional_bool("host_bound");
+  rec.back_to_back_us = r.optional_number("back_to_back_us");
+  if (r.find_value("l2")) rec.l2 = read_kind<L2Cache>(r, "l2");
+  if (r.optional_number("median_us")) {
+    stats::Summary s;
+    s.count = rec.samples_us.size();
+    s.median = r.number("median_us");
+    s.iqr = r.number("iqr_us");
+    s.min = r.number("min_us");
+    s.max = r.number("max_us");
+    s.mean = r.number("mean_us");
+    s.stddev = r.number("stddev_us");
+    s.cv = r.number("cv");
+    s.q1 = r.number("q1_us");
+    s.q3 = r.number("q3_us");
+    rec.stats = s;
+  }
+  if (const auto host_median = r.optional_number("host_median_us")) {
+    stats::Summary s;
+    if (!rec.host_samples_us.empty()) s = stats::summarize(rec.host_samples_us);
+    s.median = *host_median;
+    rec.host_stats = s;
+  }
+  const json* noise = r.find("rel_noise");
+  // null: no interval yet (infinite noise) for a timed record; not timed at all otherwise.
+  rec.rel_noise = !noise             ? 0.0
+                  : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
+                                     : r.number("rel_noise");
+  rec.stop_reason = r.string("stop_reason");
+  if (const auto min_samples = r.optional_integer("min_samples", std::numeric_limits<int>::max())) {
+    rec.min_samples = static_cast<int>(*min_samples);
+  }
+  rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
+  rec.speedup_ci95 = read_interval(r, "speedup_ci95");
+}
+
+KernelProfile read_profile(const ObjectReader& p) {
+  KernelProfile out;
+  out.steps = static_cast<int>(p.integer("steps", 0, std::numeric_limits<int>::max()));
+  out.kernels_per_step = p.number("kernels_per_step");
+  out.copies_per_step = p.number("copies_per_step");
+  out.busy_us_per_step = p.number("busy_us_per_step");
+  out.summed_us_per_step = p.optional_number("summed_us_per_step");
+  out.busy_share = p.optional_number("busy_share");
+  for (const ObjectReader& k : p.objects("kernels", "an array of kernels")) {
+    out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
+  }
+  return out;
+}
+
+std::vector<GraphFacts> read_graphs(const ObjectReader& r) {
+  std::vector<GraphFacts> out;
+  for (const ObjectReader& g : r.objects("graphs", "an array of graphs")) {
+    out.push_back({g.optional_integer("kernel_nodes"), g.optional_integer("nodes"),
+                   g.optional_integer("pool_reserved_bytes"), g.optional_integer("pool_allocated_bytes")});
+  }
+  return out;
+}
+
+MemoryUse read_memory(const ObjectReader& m) {
+  MemoryUse out;
+  out.peak_allocated_bytes = m.integer("peak_allocated_bytes");
+  out.peak_reserved_bytes = m.integer("peak_reserved_bytes");
+  out.step_peak_bytes = m.integer("step_peak_bytes", std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max(), "an integer");
+  out.graph_pool_bytes = m.optional_integer("graph_pool_bytes");
+  return out;
+}
+
+StartEnd read_start_end(const ObjectReader& r, const std::string& key) {
+  if (!r.find_value(key)) return {};
+  const ObjectReader v = r.object(key);
+  return {v.optional_number("start"), v.optional_number("end")};
+}
+
+// Files written before these fields existed have neither key: the record reads without them.
+GpuConditions read_gpu_conditions(const ObjectReader& g) {
+  GpuConditions c;
+  c.memory_clock_mhz = read_start_end(g, "memory_clock_mhz");
+  c.temperature_c = read_start_end(g, "temperature_c");
+  c.power_w = read_start_end(g, "power_w");
+  c.sm_clock_mean_mhz = g.optional_number("sm_clock_mean_mhz");
+  c.sm_clock_reference_mhz = g.optional_number("sm_clock_reference_mhz");
+  if (g.find_value("throttle_reasons")) c.throttle_reasons = g.strings("throttle_reasons");
+  return c;
+}
+
+EnergyPerStep read_energy(const ObjectReader& e) {
+  EnergyPerStep out;
+  out.joules_per_step = e.optional_number("joules_per_step");
+  out.vs_eager = e.optional_number("vs_eager");
+  out.joules = e.optional_number("joules");
+  out.steps = e.integer("steps", 0, std::numeric_limits<std::int64_t>::max());
+  out.seconds = e.optional_number("seconds").value_or(0.0);
+  out.update_interval_ms = e.optional_number("update_interval_ms");
+  out.unavailable = e.find_value("unavailable") ? e.string("unavailable") : "";
+  return out;
+}
+
+void read_extras(const ObjectReader& r, ResultRecord& rec) {
+  rec.capture_ms = r.optional_number("capture_ms");
+  rec.warmup_ms = r.optional_number("warmup_ms");
+  rec.break_even_replays = r.optional_integer("break_even_replays");
+  rec.break_even_s = r.optional_number("break_even_s");
+  if (r.find_value("sweep")) {
+    const ObjectReader sweep = r.object("sweep");
+    rec.sweep = SweepPoint{sweep.string("group"), sweep.string("axis"), sweep.integer("value")};
+  }
+  rec.max_abs_error = r.optional_number("max_abs_error");
+  rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
+  if (r.find_value("sm_clock_mhz")) {
+    const ObjectReader clock = r.object("sm_clock_mhz");
+    rec.sm_clock_start_mhz = clock.optional_number("start");
+    rec.sm_clock_end_mhz = clock.optional_number("end");
+  }
+  if (r.find_value("gpu_conditions")) rec.gpu_conditions = read_gpu_conditions(r.object("gpu_conditions"));
+  if (r.find_value("energy")) rec.energy = read_energy(r.object("energy"));
+  if (r.find_value("roofline")) {
+    const ObjectReader f = r.object("roofline");
+    rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),
+                            f.optional_number("bandwidth_share"), f.number("achieved_tflops")};
+  }
+  if (const json* counters = r.find("counters")) {
+    const ObjectReader c(r.file(), *counters, r.pointer("counters"));
+    for (const auto& item : counters->items()) {
+      rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
+                                           std::numeric_limits<std::int64_t>::max(), "an integer");
+    }
+  }
+  if (r.find_value("profile")) rec.profile = read_profile(r.object("profile"));
+  rec.graphs = read_graphs(r);
+  rec.graphs_per_step = r.optional_integer("graphs_per_step");
+  rec.launches_per_step = r.optional_number("launches_per_step");
+  if (r.find_value("scope")) rec.scope = r.string("scope");
+  if (r.find_value("scope_group")) rec.scope_group = r.string("scope_group");
+  if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
+  rec.warnings = r.strings("warnings");
+  if (r.find_value("published")) {
+    const ObjectReader p = r.object("published");
+    rec.published = PublishedComparison{p.optional_number("speedup"), p.optional_number("eager_us"),
+                                        p.optional_number("variant_us"), p.string("source"),
+                                        p.string("device")};
+  }
+}
+
+TrainingSummary read_training(const ObjectReader& t) {
+  TrainingSummary out;
+  if (const json* epochs = t.find("epochs")) {
+    if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
+    for (std::size_t i = 0; i < epochs->size(); ++i) {
+      const ObjectReader e(t.file(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
+      TrainingEpoch epoch;
+      epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
+      epoch.train_seconds = e.number("train_seconds");
+      epoch.test_seconds = e.number("test_seconds");
+      epoch.logged_samples = e.integer("logged_samples");
+      epoch.dataset_size = e.integer("dataset_size");
+      epoch.logged_loss = e.number("logged_loss");
+      epoch.test_loss = e.number("test_loss");
+      epoch.test_accuracy = e.number("test_accuracy");
+      out.epochs.push_back(epoch);
+    }
+  }
+  out.total_seconds = t.number("total_seconds");
+  out.median_step_us = t.optional_number("median_step_us").value_or(0.0);
+  out.train_steps = t.integer("train_steps");
+  out.skipped_batches = t.integer("skipped_batches");
+  out.train_executor = t.string("train_executor");
+  out.test_executor = t.string("test_executor");
+  // Absent from files written before the breakdown existed: they read as 0 and "".
+  out.load_seconds = t.number("load_seconds");
+  out.setup_seconds = t.number("setup_seconds");
+  out.capture_seconds = t.number("capture_seconds");
+  out.train_seconds = t.number("train_seconds");
+  out.test_seconds = t.number("test_seconds");
+  out.other_seconds = t.number("other_seconds");
+  out.decode_seconds = t.number("decode_seconds");
+  out.context_seconds = t.number("context_seconds");
+  out.graph_capture_seconds = t.number("graph_capture_seconds");
+  out.first_calls_seconds = t.number("first_calls_seconds");
+  out.data_placement = t.string("data_placement");
+  out.batch_order = t.string("batch_order");
+  return out;
+}
+
+std::vector<GradientChunks> read_chunked_gradients(const ObjectReader& d) {
+  std::vector<GradientChunks> out;
+  for (const ObjectReader& c : d.objects("chunked_gradients", "an array of chunked gradients")) {
+    GradientChunks chunks{c.string("param", true), {}};
+    const std::string rows_pointer = c.pointer("rows");
+    const json* rows = c.find("rows", true);
+    if (!rows->is_array()) c.fail_expected(rows_pointer, "an array of positive integers", *rows);
+    for (std::size_t k = 0; k < rows->size(); ++k) {
+      chunks.rows.push_back(c.integer_at((*rows)[k], json_pointer_append(rows_pointer, k), 1,
+                                         std::numeric_limits<std::int64_t>::max(), "a positive integer"));
+    }
+    out.push_back(std::move(chunks));
+  }
+  return out;
+}
+
+// NAME: value strings; absent or null reads as no value.
+std::optional<std::map<std::string, std::string>> read_string_map(const ObjectReader& d, const std::string& key) {
+  const json* v = d.find_value(key);
+  if (!v) return std::nullopt;
+  std::map<std::string, std::string> out;
+  if (!v->is_object()) d.fail_expected(d.pointer(key), "an object of strings", *v);
+  for (const auto& [name, value] : v->items()) {
+    if (!value.is_string()) d.fail_expected(json_pointer_append(d.pointer(key), name), "a string", value);
+    out.emplace(name, value.get<std::string>());
+  }
+  return out;
+}
+
+DataParallelFigures read_data_parallel(const ObjectReader& d) {
+  DataParallelFigures out;
+  out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
+  out.backend = d.string("backend");
+  out.backend_version = d.string("backend_version");
+  out.backend_settings = read_string_map(d, "backend_settings");
+  out.samples_per_rank = d.integer("samples_per_rank");
+  out.global_batch = d.integer("global_batch");
+  out.rank_median_us = d.numbers("rank_median_us");
+  out.median_us = d.number("median_us");
+  out.slowest_rank = static_cast<int>(d.integer("slowest_rank", 0, std::numeric_limits<int>::max()));
+  out.slowest_median_us = d.number("slowest_median_us");
+  out.samples_per_second = d.number("samples_per_second");
+  out.gradient_bytes = d.integer("gradient_bytes");
+  out.buckets = d.integer("buckets");
+  if (d.find("grad_dtype")) out.grad_dtype = d.string("grad_dtype");
+  out.bucket_cap_bytes = d.integer("bucket_cap_bytes");
+  out.overlapped = d.optional_bool("overlapped").value_or(false);
+  out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
+  out.chunked_gradients = read_chunked_gradients(d);
+  if (d.find("grad_transport")) out.grad_transport = d.string("grad_transport");
+  out.nodes = static_cast<int>(d.integer("nodes", 0, std::numeric_limits<int>::max()));
+  out.hosts = static_cast<int>(d.integer("hosts", 0, std::numeric_limits<int>::max()));
+  for (double n : d.numbers("ranks_per_node")) {
+    if (!(n >= 1.0 && n <= std::numeric_limits<int>::max()) || n != static_cast<double>(static_cast<int>(n))) {
+      d.fail_expected(d.pointer("ranks_per_node"), "an array of positive integers", *d.find("ranks_per_node"));
+    }
+    out.ranks_per_node.push_back(static_cast<int>(n));
+  }
+  out.transport = d.string("transport");
+  out.transport_basis = d.string("transport_basis");
+  out.all_reduce_us = d.optional_number("all_reduce_us");
+  out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
+  out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");
+  out.one_rank_us = d.optional_number("one_rank_us");
+  out.scaling_efficiency = d.optional_number("scaling_efficiency");
+  out.scaling_ci95 = read_interval(d, "scaling_efficiency_ci95");
+  if (const json* same = d.find("params_identical")) {
+    if (!same->is_boolean()) d.fail_expected(d.pointer("params_identical"), "true or false", *same);
+    out.params_identical = same->get<bool>();
+  }
+  out.max_error_vs_one_process = d.optional_number("max_error_vs_one_process");
+  return out;
+}
+
+Repetitions read_repetitions(const ObjectReader& p) {
+  Repetitions out;
+  out.requested = static_cast<int>(p.integer("requested", 1, std::numeric_limits<int>::max()));
+  out.succeeded = static_cast<int>(p.integer("succeeded", 0, std::numeric_limits<int>::max()));
+  out.median_ci95 = read_interval(p, "median_ci95");
+  out.round_sd = p.optional_number("round_sd");
+  out.process_sd = p.optional_number("process_sd");
+  out.optimal_rounds = p.optional_number("optimal_rounds");
+  for (const ObjectReader& f : p.objects("runs", "an array of repetitions")) {
+    RepetitionFigures figures;
+    figures.status = f.string("status");
+    figures.reason = f.string("reason");
+    figures.samples = f.integer("samples");
+    figures.median_us = f.optional_number("median_us");
+    figures.median_ci95 = read_interval(f, "median_ci95");
+    figures.speedup_vs_eager = f.optional_number("speedup_vs_eager");
+    figures.speedup_ci95 = read_interval(f, "speedup_ci95");
+    out.runs.push_back(std::move(figures));
+  }
+  return out;
+}
+
+ResultRecord read_record(const ObjectReader& r) {
+  ResultRecord rec;
+  rec.case_name = r.string("case", true);
+  rec.workload = r.string("workload", true);
+  rec.variant = r.string("variant", true);
+  rec.method = read_kind<StepMethod>(r, "method");
+  if (!r.find("method")) {
+    // Files written before records named their method: the variant's own (a plain graph variant
+    // always fed its inputs, then replayed).
+    if (const Variant* v = Variant::find(rec.variant)) rec.method = v->method();
+  }
+  rec.kind = read_kind<RecordKind>(r, "kind", true);
+  rec.mode = read_kind<Mode>(r, "mode", true);
+  rec.dtype = r.string("dtype", true);
+  rec.device = r.string("device", true);
+  if (const json* params = r.find("params")) {
+    if (!params->is_object()) r.fail_expected(r.pointer("params"), "an object", *params);
+    rec.params = *params;
+  }
+  rec.status = read_kind<RecordStatus>(r, "status", true);
+  rec.reason = r.string("reason");
+  read_timing(r, rec);
+  read_extras(r, rec);
+  if (r.find_value("training")) {
+    rec.training = read_training(r.object("training"));
+    rec.training->step_samples_us = rec.samples_us;
+    rec.training->steps_per_block = rec.steps_per_sample;
+  }
+  if (r.find_value("data_parallel")) rec.data_parallel = read_data_parallel(r.object("data_parallel"));
+  if (r.find_value("repetitions")) rec.repetitions = read_repetitions(r.object("repetitions"));
+  return rec;
+}
+
+void check_schema_version(const ObjectReader& root) {
+  const json& v = *root.find("schema_version", true);
+  const std::int64_t version = root.integer_at(
+      v, "/schema_version", 1, std::numeric_limits<int>::max(), "a positive integer");
+  if (version > kResultsSchemaVersion) {
+    root.fail("/schema_version",
+              fmt::format("schema version {} is newer than the version this graphbench reads ({}); "
+                          "use a newer graphbench",
+                          version, kResultsSchemaVersion));
+  }
+}
+
+// The shared pools the runner measured after each sweep, kept only in the top-level "sweeps"
+// array (core/report/sweep_sections.h): read back so that a report written again keeps them. The
+// pool held the graphs of capture_sizes, captured largest first.
+std::vector<SharedPoolMeasurement> read_shared_pools(const ObjectReader& root) {
+  std::vector<SharedPoolMeasurement> pools;
+  for (const ObjectReader& sweep : root.objects("sweeps", "an array of sweeps")) {
+    const auto bytes = sweep.optional_integer("shared_pool_bytes");
+    const std::string error = sweep.find_value("shared_pool_error") ? sweep.string("shared_pool_error") : "";
+    if (!bytes && error.empty()) continue;
+    SharedPoolMeasurement m;
+    m.group = sweep.string("case", true);
+    m.variant = sweep.string("variant", true);
+    for (const double size : sweep.numbers("capture_sizes")) m.sizes.insert(m.sizes.begin(), static_cast<std::int64_t>(size));
+    m.reserved_bytes = bytes;
+    m.error = error;
+    pools.push_back(std::move(m));
+  }
+  return pools;
+}
+
+// Results files written before records carried "scope_group" said a record was a point of a scope
+// sweep only by its name, NAME[scope=SCOPE]: where no record of the file has the field, each
+// record named so gets NAME as its scope_group, so that old files still give their scope verdicts.
+void name_scope_groups_of_old_files(std::vector<ResultRecord>& records) {
+  for (const ResultRecord& r : records) {
+    if (!r.scope_group.empty()) return;
+  }
+  for (ResultRecord& r : records) {
+    const std::string label = "[scope=" + r.scope + "]";
+    const auto at = r.case_name.find(label);
+    if (at != std::string::npos) r.scope_group = r.case_name.substr(0, at) + r.case_name.substr(at + label.size());
+  }
+}
+
+}  // namespace
+
+RunReport report_from_json(const json& document, const std::string& source_name) {
+  const ObjectReader root(source_name, document, "");
+  check_schema_version(root);
+  if (const json* tool = root.find("tool"); tool && *tool != "graphbench") {
+    root.fail_expected("/tool", "\"graphbench\"", *tool);
+  }
+  RunReport report;
+  report.environment = read_environment(root);
+  report.environment.schema_version = document.at("schema_version").get<int>();
+  if (const json* interrupted = root.find_value("interrupted")) {
+    if (!interrupted->is_boolean()) root.fail_expected("/interrupted", "true or false", *interrupted);
+    report.interrupted = interrupted->get<bool>();
+  }
+  report.interrupted_by = root.find_value("interrupted_by") ? root.string("interrupted_by") : "";
+  const json& records = *root.find("records", true);
+  if (!records.is_array()) root.fail_expected("/records", "an array of records", records);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    report.records.push_back(
+        read_record(ObjectReader(source_name, records[i], json_pointer_append("/records", i))));
+  }
+  report.shared_pools = read_shared_pools(root);
+  name_scope_groups_of_old_files(report.records);
+  return report;
+}
+
+RunReport read_results_file(const std::string& path) {
+  return report_from_json(parse_json_text(read_text_file(path, "results file"), path), path);
+}
+
+}  // namespace graphbench

@@ -1,0 +1,46 @@
+// The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap",
+// "grad_chunk_mb", "grad_transport"): how a data-parallel step averages its gradients. Written in "defaults" or in a
+// case (the case wins).
+#pragma once
+
+#include "graphbench/core/json/json_checker.h"
+#include "graphbench/core/suite/suite_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// The values "grad_dtype" may take.
+const std::vector<std::string>& gradient_dtypes();
+
+// The values "grad_transport" may take.
+const std::vector<std::string>& gradient_transports();
+
+const std::vector<std::string>& gradient_sync_keys();
+
+// Throws, saying why, for a key of `object` (at `pointer`) that a data-parallel lever no longer in
+// graphbench had ("grad_sm_carveout"). Called before the unknown-key check, which would only list the
+// keys there are.
+void reject_removed_gradient_sync_keys(const JsonChecker& checker, const nlohmann::json& object,
+                                       const std::string& pointer);
+
+// Reads the keys of gradient_sync_keys() present in `object` (at `pointer`) over `into`.
+void read_gradient_sync(const JsonChecker& checker, const nlohmann::json& object, const std::string& pointer,
+                        GradientSyncSpec& into);
+
+// The bucket cap in bytes: bucket_mb MiB, at least one byte.
+std::size_t bucket_cap_bytes(const GradientSyncSpec& spec);
+
+// What "grad_chunk_mb" and --grad-chunk-mb expect, for their messages; and whether `mb` is one.
+extern const char* const kChunkMbExpected;
+bool valid_chunk_mb(double mb);
+
+// The cap of a gradient chunk in bytes (chunk_mb MiB, at least one byte), or 0: no chunking
+// (chunk_mb is 0, or the all-reduce runs after backward, where chunks would hide nothing).
+std::size_t chunk_cap_bytes(const GradientSyncSpec& spec);
+
+}  // namespace graphbench

@@ -1,0 +1,112 @@
+// The verdict of a sweep (docs/results.md, "Sweeps"): from the records of its points, for each graph
+// variant, where the graph stops paying, which sizes to capture, what keeping them costs in memory,
+// and what to do with a real size that falls between two captured ones. Plain arithmetic on the
+// records, no LibTorch: the runner adds only the memory of the shared pool, which it measures.
+#pragma once
+
+#include "graphbench/core/record/result_record.h"
+#include "graphbench/core/sweep/against_eager.h"
+#include "graphbench/core/stats/statistics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+// A graph pays when it is at least this much faster than eager (speedup >= 1.05).
+inline constexpr double kPaysAtLeast = 1.05;
+
+// One point of a sweep, for one graph variant against eager (step_us: the graph's replay;
+// pool_bytes: the graph's own pool at this size).
+struct SweepPointFigures : AgainstEager {
+  std::int64_t value = 0;
+  // Energy per step of eager and of the graph (--energy on; absent where not measured or not
+  // resolved), and whether either record carried an energy figure at all.
+  std::optional<double> eager_j_per_step;
+  std::optional<double> graph_j_per_step;
+  bool energy_measured = false;
+};
+
+// What to do with a real size equal to a point's value.
+struct SizePlan {
+  std::int64_t value = 0;
+  std::string action;  // "replay" (captured), "pad" (replay the next captured size) or "eager"
+  std::optional<std::int64_t> pad_to;
+  double eager_us = 0.0;                 // eager at the true size
+  std::optional<double> replay_us;       // the replay it would run (its own or the padded one)
+  std::optional<double> speedup;         // eager_us / replay_us
+};
+
+struct SweepVerdict {
+  std::string group;
+  std::string axis;
+  std::string variant;
+  std::vector<SweepPointFigures> points;  // by value
+  // Faster with 95% confidence (the speedup's interval above 1) from the smallest size up to
+  // `crossover`: the last size before the first one that is not (`not_faster_at`), so no slower
+  // measured size lies below it. A point not measured is neither faster nor not: it is skipped and
+  // named in `not_measured`. None: not faster at the
+  // smallest size. `faster_again_at`: the sizes above `not_faster_at` where the graph is faster
+  // again, those that break the pattern.
+  std::optional<std::int64_t> crossover;
+  std::optional<std::int64_t> not_faster_at;
+  std::vector<std::int64_t> faster_again_at;
+  // Likewise for paying at least 5% (speedup >= kPaysAtLeast).
+  std::optional<std::int64_t> pays_up_to;
+  std::optional<std::int64_t> not_paying_at;
+  std::vector<std::int64_t> pays_again_at;
+  std::vector<std::int64_t> not_measured;   // sizes whose point is not ok (no figure: not judged)
+  std::vector<std::int64_t> capture_sizes;  // recommended, increasing
+  std::vector<SizePlan> plan;               // one per measured point
+  // Keeping the graphs of capture_sizes: each in its own pool (the sum of the points' pools), and
+  // all in one shared pool (measured; absent where it was not).
+  std::optional<std::int64_t> separate_pools_bytes;
+  std::optional<std::int64_t> shared_pool_bytes;
+  std::string shared_pool_error;
+};
+
+// The points of `variant` at each value, eager's and the variant's records of the same point side
+// by side. Values without both records ok are kept, !ok with the reason.
+std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& records, const std::string& group,
+                                            const std::string& variant);
+
+// The recommendation rule (docs/results.md): the candidates are the points where the graph pays
+// (speedup >= kPaysAtLeast and its interval above 1). The largest candidate is captured; going
+// down, a candidate is left to padding when replaying the next captured size is within 5% of its
+// own replay and still pays against eager at its size, and captured otherwise.
+std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFigures>& points);
+
+// For each ok point: replay its own graph, pad up to the next captured size when that replay
+// pays against eager at the true size, or run eagerly.
+// Where a property of the points holds from the smallest size on: `up_to`, the last size before
+// the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
+// holds at every size), and the sizes above `stops_at` where it holds again. Points by value;
+// points not measured are skipped (neither with the property nor without it) and listed.
+struct LeadingRun {
+  std::optional<std::int64_t> up_to;
+  std::optional<std::int64_t> stops_at;
+  std::vector<std::int64_t> again_at;
+  std::vector<std::int64_t> not_measured;
+};
+LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&));
+
+// Faster with 95% confidence: measured, and the low end of the speedup's interval above 1.
+bool faster_with_confidence(const SweepPointFigures& p);
+// Pays: measured, and at least kPaysAtLeast faster.
+bool pays_at_least_5_percent(const SweepPointFigures& p);
+
+std::vector<SizePlan> plan_sizes(const std::vector<SweepPointFigures>& points, const std::vector<std::int64_t>& captured);
+
+// Every sweep of `report` with every graph variant it ran (a variant with a capture time at some
+// point), in the order the records come; the shared pools measured by the runner joined in.
+std::vector<SweepVerdict> sweep_verdicts(const RunReport& report);
+
+// The verdict of one sweep (`group`, swept over `axis`) for one graph variant, from its records
+// alone (no shared pool): the runner asks for it after the sweep's last point to know which sizes
+// to capture into one pool.
+SweepVerdict verdict_of(const std::vector<ResultRecord>& records, const std::string& group, const std::string& axis,
+                        const std::string& variant);
+
+}  // namespace graphbench

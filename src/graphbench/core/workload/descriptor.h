@@ -1,0 +1,89 @@
+// What a workload declares about itself, as plain data: its name, the modes, kinds, variants and
+// dtypes it supports, and the parameters a case of it may set. The spec validator reads only
+// this, so spec parsing stays free of LibTorch; bench/ registers one descriptor per workload.
+#pragma once
+
+#include "graphbench/core/workload/variant.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+enum class ParamType {
+  kPositiveInt,      // an integer >= 1
+  kPositiveIntList,  // a non-empty list of integers >= 1 (a shape)
+  kNumber,           // a number in [min, max]
+  kNumberList,       // a list of numbers, each in [min, max]
+  kString,           // one of `choices` (any string if `choices` is empty)
+  kBool,
+  kIntList,          // a list of integers, each in [min, max]
+  kPath,             // a file name, relative to the suite file's directory or absolute; stored
+                     // resolved (the suite's directory joined in), so that it works from any cwd
+  kObjectList,       // a non-empty list of objects, each with the keys that `fields` declare
+  kStringList,       // a list of strings (possibly empty)
+};
+
+struct ParamDecl {
+  std::string name;
+  ParamType type = ParamType::kPositiveInt;
+  nlohmann::json default_value;  // null: the parameter is required (unless `optional`)
+  std::string help;
+  double min = 0.0;  // kNumber, kNumberList, kIntList
+  double max = 0.0;
+  std::vector<std::string> choices;  // kString
+  std::size_t length = 0;            // lists: exactly this many items (0: any number)
+  bool optional = false;             // a missing parameter without default is left out
+  std::vector<ParamDecl> fields;     // kObjectList: the keys of each object
+};
+
+// A rule between parameters that their declarations cannot express (say, `range` only for
+// integer inputs). It sees a case's checked parameters, defaults filled in, and its mode; a
+// problem names the offending value by a JSON pointer relative to the case ("/inputs/0/range")
+// and says what was expected. The spec parser reports it as any other error of the file.
+struct ParamProblem {
+  std::string pointer;
+  std::string message;
+};
+using ParamsCheck =
+    std::function<std::optional<ParamProblem>(const nlohmann::json& params, const std::string& mode)>;
+
+// An axis a case of this workload may sweep (docs/spec.md, "Sweeps"): its name and how one of
+// its values goes into a case's parameters (defaults filled in). `apply` returns a problem when
+// this case cannot take the axis (say, a model case without a batched input).
+struct SweepAxis {
+  std::string name;  // "batch", "pos"
+  std::string help;
+  std::function<std::optional<ParamProblem>(nlohmann::json& params, std::int64_t value)> apply;
+  // The case parameter that fixes this axis, if any ("batch"): a suite case may not set it and
+  // sweep it at once.
+  std::string fixed_param;
+};
+
+// A key that a case of this workload may not set, refused with its own message rather than as an
+// unknown key: what the workload no longer takes, or what belongs to another workload.
+struct RefusedParam {
+  std::string name;
+  std::string message;
+};
+
+struct WorkloadDescriptor {
+  std::string name;
+  std::string summary;
+  std::vector<std::string> modes;     // "inference", "train"
+  std::vector<std::string> kinds;     // "benchmark", "training"
+  std::vector<Variant> variants;      // the variants a case of it may run, in report order
+  std::vector<std::string> dtypes;    // float32, float16, bfloat16
+  std::vector<ParamDecl> params;
+  std::vector<RefusedParam> refused_params;
+  ParamsCheck check;  // optional
+  std::vector<SweepAxis> sweep_axes;  // none: its cases cannot sweep
+};
+
+}  // namespace graphbench

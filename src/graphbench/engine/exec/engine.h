@@ -1,0 +1,29 @@
+// The engine's shared state for one model: its store, the compile cache and the counters. Every
+// executor of the model goes through compile_cached, so one program always means one plan.
+#pragma once
+
+#include "graphbench/engine/exec/counters.h"
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/plan/compile_cache.h"
+
+#include <memory>
+
+namespace graphbench {
+
+class Engine {
+ public:
+  explicit Engine(ModelStore& store) : store_(store) {}
+
+  const CompiledProgram& compile_cached(const std::shared_ptr<const Program>& program);
+
+  ModelStore& store() { return store_; }
+  Counters& counters() { return counters_; }
+  const Counters& counters() const { return counters_; }
+
+ private:
+  ModelStore& store_;
+  CompileCache cache_;
+  Counters counters_;
+};
+
+}  // namespace graphbench

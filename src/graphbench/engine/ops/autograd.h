@@ -1,0 +1,20 @@
+// The backward pass as an op: gradients of a loss with respect to params, by LibTorch autograd.
+// The gradients are internal values of the program (no `.grad` fields, nothing to zero).
+#pragma once
+
+#include "graphbench/engine/plan/builder.h"
+
+#include <vector>
+
+namespace graphbench::ops {
+
+// Returns one gradient value per param, in order. The params get requires_grad in the program.
+std::vector<ValueId> backward(Builder& b, ValueId loss, const std::vector<ValueId>& params);
+
+// For an op whose input 0 is a loss and inputs 1..num_params the params it differentiates (the
+// backward op, and parallel/gradient_sync/overlapped_backward.h's): its outputs' specs, the params' (throws
+// naming `op` unless the loss is 0-dim), and the inputs it differentiates.
+std::vector<TensorSpec> gradient_specs_of(const Op& op, const std::vector<TensorSpec>& in, std::size_t num_params);
+std::vector<int> param_inputs(std::size_t num_params);
+
+}  // namespace graphbench::ops

@@ -1,0 +1,25 @@
+// Elementwise ops. Each computes into a fixed output when it is given one (`_out` kernels), so
+// the static and graph executors allocate nothing for them.
+#pragma once
+
+#include "graphbench/engine/plan/builder.h"
+
+namespace graphbench::ops {
+
+ValueId mul(Builder& b, ValueId x, ValueId y);
+ValueId add(Builder& b, ValueId x, ValueId y);
+ValueId mul_scalar(Builder& b, ValueId x, double c);
+ValueId div_scalar(Builder& b, ValueId x, double c);
+ValueId add_scalar(Builder& b, ValueId x, double c);
+ValueId erf(Builder& b, ValueId x);
+ValueId relu(Builder& b, ValueId x);
+
+// The blog's GELU, op by op as eager PyTorch runs it (5 kernels):
+//   y = x * 0.5 * (1.0 + erf(x / 1.41421))
+ValueId gelu_formula(Builder& b, ValueId x);
+
+// GELU as ATen's own op, at::gelu (the exact, erf form): one kernel, the floor of what any GELU
+// costs on the device.
+ValueId gelu_native(Builder& b, ValueId x);
+
+}  // namespace graphbench::ops

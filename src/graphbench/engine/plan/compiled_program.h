@@ -1,0 +1,64 @@
+// A compiled program: ops lowered to slot indices, a spec for every slot, and the alias map.
+//
+// Slots: every value gets a slot, except that an in-place output shares the slot of the value it
+// updates (the alias map, applied here once instead of as a runtime flag inside a kernel). An
+// executor keeps one tensor per slot; what differs between executors is only where those
+// tensors come from (fresh each step, or fixed buffers that a CUDA graph can replay on).
+#pragma once
+
+#include "graphbench/engine/plan/program.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+struct LoweredOp {
+  const Op* op = nullptr;
+  std::vector<int> input_slots;
+  std::vector<int> output_slots;
+  // Outputs are computed by the op (autograd records it, or the op has no `_out` form) rather
+  // than into preallocated slots.
+  bool allocates = true;
+  std::vector<int> in_place_slots;  // output slots updated in place (shared with an input)
+  std::string label;  // "#3 dropout(p=0.2)", for messages
+};
+
+class CompiledProgram {
+ public:
+  const Program& program() const { return *program_; }
+  // Identity of the plan: the program's id and a fingerprint of its ops and specs.
+  const std::string& plan_key() const { return plan_key_; }
+  const std::vector<LoweredOp>& ops() const { return ops_; }
+  std::size_t num_slots() const { return slot_specs_.size(); }
+  int slot_of(ValueId id) const { return slot_of_value_.at(static_cast<std::size_t>(id)); }
+  // Specs for the declared external specs.
+  const std::vector<TensorSpec>& slot_specs() const { return slot_specs_; }
+  // The values sharing each slot (size > 1 for alias groups), first the root.
+  const std::vector<std::vector<ValueId>>& slot_values() const { return slot_values_; }
+  // Slots that executors with fixed buffers allocate up front (internals computed into).
+  const std::vector<bool>& preallocated() const { return preallocated_; }
+  const std::vector<int>& output_slots() const { return output_slots_; }
+
+  // Slot specs when the externals have `external_specs` (value id -> spec) instead of their
+  // declared specs, e.g. the short last batch of an epoch. Re-infers every op.
+  std::vector<TensorSpec> specs_for(const std::map<ValueId, TensorSpec>& external_specs) const;
+
+ private:
+  friend std::shared_ptr<const CompiledProgram> compile(std::shared_ptr<const Program>);
+  std::shared_ptr<const Program> program_;
+  std::string plan_key_;
+  std::vector<LoweredOp> ops_;
+  std::vector<int> slot_of_value_;
+  std::vector<TensorSpec> slot_specs_;
+  std::vector<std::vector<ValueId>> slot_values_;
+  std::vector<bool> preallocated_;
+  std::vector<int> output_slots_;
+};
+
+// Compiles without caching. Executors never call this: they go through CompileCache.
+std::shared_ptr<const CompiledProgram> compile(std::shared_ptr<const Program> program);
+
+}  // namespace graphbench

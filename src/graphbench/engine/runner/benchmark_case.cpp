@@ -1,0 +1,215 @@
+#include "graphbench/engine/runner/benchmark_case.h"
+
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/interrupt.h"
+#include "graphbench/engine/exec/cached_memory.h"
+#include "graphbench/core/report/progress.h"
+#include "graphbench/engine/runner/case_back_to_back.h"
+#include "graphbench/engine/runner/case_profile.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/engine/runner/case_summary.h"
+#include "graphbench/engine/runner/case_timing.h"
+#include "graphbench/engine/runner/case_trace.h"
+#include "graphbench/engine/runner/validation.h"
+#include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/engine/timing/nvtx_range.h"
+#include "graphbench/engine/timing/step_timer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace graphbench {
+
+namespace {
+
+std::vector<std::string> other_cases(const std::vector<std::string>& all, const std::string& name) {
+  std::vector<std::string> others;
+  for (const auto& c : all) {
+    if (c != name) others.push_back(c);
+  }
+  return others;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Declared before the case's instance and runners, destroyed after them: gives back the device
+// memory the caching allocator still keeps cached for them (their graphs' pools, the eager steps'
+// blocks; engine/exec/cached_memory.h), so that the next case starts without it.
+class CachedMemoryReleasedAtEnd {
+ public:
+  explicit CachedMemoryReleasedAtEnd(bool cuda) : cuda_(cuda) {}
+  ~CachedMemoryReleasedAtEnd() {
+    if (!cuda_) return;
+    try {
+      release_cached_device_memory();
+    } catch (const std::exception&) {
+      // A CUDA error left by the case: the next one reports it.
+    }
+  }
+  CachedMemoryReleasedAtEnd(const CachedMemoryReleasedAtEnd&) = delete;
+  CachedMemoryReleasedAtEnd& operator=(const CachedMemoryReleasedAtEnd&) = delete;
+
+ private:
+  bool cuda_;
+};
+
+}  // namespace
+
+std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
+                                             const CaseContext& context, const Environment& environment,
+                                             std::ostream* log) {
+  const NvtxRange case_range("case " + spec.name);
+  std::vector<ResultRecord> records;
+  records.reserve(spec.variants.size());
+  for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
+  auto say = [&](const std::string& line) {
+    if (log != nullptr) *log << "  " << spec.name << ": " << line << std::endl;
+  };
+
+  const CachedMemoryReleasedAtEnd release_at_end(context.device.is_cuda());
+  std::unique_ptr<CaseInstance> instance;
+  try {
+    at::manual_seed(context.seed);
+    instance = workload.instantiate(spec, context);
+  } catch (const InputError&) {
+    throw;  // bad data or parameters: the suite runner records it and exits with 2 at the end
+  } catch (const std::exception& e) {
+    for (auto& r : records) mark_failed(r, std::string("setting up the case failed: ") + e.what());
+    return records;
+  }
+
+  for (const std::string& note : instance->setup_notes()) {
+    for (auto& r : records) r.warnings.push_back(note);
+  }
+  std::vector<VariantRecord> runnable;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    // The case's own reason first: a model format this build cannot load skips every variant.
+    std::string why = instance->skip_reason(spec.variants[i]);
+    if (why.empty()) why = skip_reason(spec.variants[i], context);
+    if (why.empty()) {
+      runnable.push_back({spec.variants[i], &records[i]});
+    } else {
+      mark_skipped(records[i], why);
+    }
+  }
+
+  if (runnable.empty()) return records;
+
+  // The case's time limit (max_time_s) runs from here: validation (up to its share), then sampling
+  // with what is left. Making the case (loading a model) is not counted.
+  const auto case_started = std::chrono::steady_clock::now();
+  double step_s = 0.0;
+  if (context.time_limit_cuts_validation) {
+    // One rule under a limit that holds for the whole case: what the case needs at the least (one
+    // eager step tells) fits the limit, or the case is skipped before the rest of it runs. On the
+    // CPU its roofline may tell before that step runs.
+    const StepCost cost = instance->cost();
+    if (!context.device.is_cuda() && (cost.flops > 0 || cost.bytes > 0)) {
+      const DevicePeaks& peaks = cpu_peaks();
+      const std::string why = roofline_too_long_reason(cost.flops, cost.bytes, peaks.flops_per_s, peaks.bytes_per_s,
+                                                       static_cast<int>(runnable.size()), instance->validation_steps(),
+                                                       0, spec.sampling);
+      if (!why.empty()) {
+        say(why);
+        for (auto& v : runnable) mark_skipped(*v.record, why);
+        return records;
+      }
+    }
+    try {
+      step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda());
+    } catch (const std::exception&) {
+      step_s = 0.0;  // validation runs eager again and reports what failed
+    }
+    const std::string why = too_long_reason(step_s, static_cast<int>(runnable.size()), instance->validation_steps(),
+                                            spec.sampling);
+    if (!why.empty()) {
+      say(why);
+      for (auto& v : runnable) mark_skipped(*v.record, why);
+      return records;
+    }
+    say(expected_time_note(step_s, static_cast<int>(runnable.size()), instance->validation_steps(), spec.sampling));
+  }
+  say("validating against eager");
+  {
+    const NvtxRange phase("validate");
+    ProgressLine progress(context.progress);
+    bool estimated = false;
+    validate_against_eager(*instance, runnable, [&](const ValidationStep& s) {
+      progress.update(validation_progress_text(spec.name, s.variant, s.index, s.count, s.step, s.steps),
+                      /*force=*/s.seconds < 0 && s.step == 1);
+      if (s.seconds < 0) return;
+      // An eager step stands for every step of the case: the second (the first pays one-time
+      // costs), or the first when it is long anyway (one-time costs do not matter then) or alone.
+      // Under a limit for the whole case the probe's estimate was said already.
+      if (context.time_limit_cuts_validation) return;
+      if (!estimated && s.index == 1 && (s.step == 2 || s.step == s.steps || s.seconds >= 1.0)) {
+        estimated = true;
+        const int variants = static_cast<int>(runnable.size());
+        const std::string note = long_case_note(spec.name, estimate_case(s.seconds, variants, s.steps, spec.sampling),
+                                                other_cases(context.case_names, spec.name), spec.sampling, variants);
+        if (!note.empty() && log != nullptr) {
+          progress.clear();
+          *log << "  " << note << std::endl;
+        }
+      }
+    }, context.time_limit_cuts_validation
+           ? std::max(validation_budget_s(spec.sampling.max_time_s, seconds_since(case_started),
+                                          minimum_sampling_seconds(step_s, static_cast<int>(runnable.size()),
+                                                                   spec.sampling)),
+                      1e-6)  // a budget of 0 would be none at all
+           : 0.0);
+  }
+  say("timing the validated variants, interleaved");
+  TimedCase timed = [&] {
+    const NvtxRange phase("time");
+    // Under --max-time the limit holds from the start of validation; else it bounds warm-up and
+    // sampling, from here.
+    // Under a limit that holds for the whole case, kAfterSamplingShare of it is kept for what comes
+    // after sampling (the summary's bootstraps; on a GPU the kernel profile and back-to-back steps).
+    const double limit_from_here =
+        context.time_limit_cuts_validation
+            ? (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - seconds_since(case_started)
+            : spec.sampling.max_time_s;
+    return time_variants(*instance, runnable, spec, context, nullptr, std::max(limit_from_here, 0.0));
+  }();
+  if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
+  // Under a limit for the whole case the kernel profile runs where its steps fit what is left.
+  CaseContext profile_context = context;
+  if (context.profile && context.device.is_cuda() && context.time_limit_cuts_validation) {
+    const double need_s = static_cast<double>(timed.timed.size() * kProfiledSteps) * step_s;
+    const double left_s = spec.sampling.max_time_s - seconds_since(case_started);
+    if (need_s > left_s) {
+      profile_context.profile = false;
+      for (const auto& v : timed.variants) {
+        v.record->warnings.push_back(fmt::format("no kernel profile: its {} steps of each variant (about {}) would "
+                                                 "end past the case's time limit of {}",
+                                                 kProfiledSteps, format_duration(need_s),
+                                                 format_duration(spec.sampling.max_time_s)));
+      }
+    }
+  }
+  if (profile_context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
+  {
+    const NvtxRange phase("profile");
+    profile_variants(timed, *instance, profile_context);
+  }
+  if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
+  {
+    const NvtxRange phase("back-to-back");
+    time_variants_back_to_back(timed, context);
+  }
+  if (!context.trace_dir.empty()) say("tracing a few steps of each variant into " + context.trace_dir);
+  trace_variants(timed, context);
+  summarize_timing(timed, instance->cost(), environment);
+  if (context.time_limit_cuts_validation) {
+    say(fmt::format("took {} (its time limit: {})", format_duration(seconds_since(case_started)),
+                    format_duration(spec.sampling.max_time_s)));
+  }
+  return records;
+}
+
+}  // namespace graphbench

@@ -1,0 +1,121 @@
+#include "graphbench/engine/runner/training_case.h"
+
+#include "graphbench/core/base/errors.h"
+#include "graphbench/core/report/progress.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/core/stats/block_bootstrap.h"
+#include "graphbench/core/stats/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace graphbench {
+
+namespace {
+
+// Why a run that completed measured nothing worth a result, or "": no training step ran (no
+// images, or fewer than one batch: a loss of 0 and a step time of 0 would pass for results), or
+// no test image was scored.
+std::string nothing_done_reason(const TrainingSummary& t) {
+  if (t.train_steps == 0) {
+    const std::int64_t images = t.epochs.empty() ? 0 : t.epochs.front().dataset_size;
+    return fmt::format("trained nothing: 0 training steps in {} epoch(s) over {} training images ({} short batch(es) "
+                       "skipped: fewer images than one batch?)",
+                       t.epochs.size(), images, t.skipped_batches);
+  }
+  for (const TrainingEpoch& e : t.epochs) {
+    if (!std::isfinite(e.test_accuracy)) return fmt::format("tested nothing: no test accuracy after epoch {} (empty test set?)", e.epoch);
+  }
+  return "";
+}
+
+// The per-step times of the run's blocks of steps become the record's raw samples, as a
+// benchmark record's are, so that `compare` gates training runs on them.
+void fill_step_samples(ResultRecord& record) {
+  const TrainingSummary& t = *record.training;
+  if (t.step_samples_us.empty()) return;
+  record.samples_us = t.step_samples_us;
+  record.steps_per_sample = t.steps_per_block;
+  record.stats = stats::summarize(record.samples_us);
+  record.rel_noise = stats::median_block_noise(record.samples_us);
+}
+
+}  // namespace
+
+double epochs_seconds(const TrainingSummary& t) {
+  double seconds = 0.0;
+  for (const TrainingEpoch& e : t.epochs) seconds += e.train_seconds + e.test_seconds;
+  return seconds;
+}
+
+CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
+                                          std::ostream* log) {
+  CaseContext::TrainingLimit limit;
+  limit.variants = std::max(variants, 1);
+  limit.seconds = spec.sampling.max_time_s / limit.variants;
+  limit.say = [log, name = spec.name](const std::string& line) {
+    if (log != nullptr) *log << "  " << name << ": " << line << std::endl;
+  };
+  return limit;
+}
+
+std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
+                                            const CaseContext& context, std::ostream* log) {
+  std::vector<ResultRecord> records;
+  // Under a limit that holds for the whole case, each variant that runs has its share of it.
+  int runnable = 0;
+  for (const auto& variant : spec.variants) runnable += skip_reason(variant, context).empty() ? 1 : 0;
+  CaseContext limited = context;
+  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  for (const auto& variant : spec.variants) {
+    ResultRecord record = make_record(spec, variant, context);
+    const std::string why = skip_reason(variant, context);
+    if (!why.empty()) {
+      mark_skipped(record, why);
+      records.push_back(std::move(record));
+      continue;
+    }
+    if (log != nullptr) *log << "  " << spec.name << ": training, variant " << variant.name() << std::endl;
+    try {
+      at::manual_seed(context.seed);
+      record.training = workload.train(spec, variant, limited);
+      fill_step_samples(record);
+      if (!record.training->time_limit_note.empty()) record.warnings.push_back(record.training->time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        // What the limit counted: the epochs, from the first training step.
+        *log << fmt::format("  {}: trained {} epoch(s) in {} (its time limit: {})", spec.name,
+                            record.training->epochs.size(),
+                            format_duration(epochs_seconds(*record.training)),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
+      if (const std::string why = nothing_done_reason(*record.training); !why.empty()) mark_failed(record, why);
+    } catch (const InputError&) {
+      throw;  // bad data or settings: the suite runner records it for every variant
+    } catch (const CaseSkipped& e) {
+      if (log != nullptr) *log << "  " << spec.name << ": " << e.what() << std::endl;
+      mark_skipped(record, e.what());
+    } catch (const std::exception& e) {
+      mark_failed(record, e.what());
+    }
+    records.push_back(std::move(record));
+  }
+  // Speed-up of whole runs: eager's total time over each variant's.
+  const ResultRecord* eager = nullptr;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ResultRecord& r = records[i];
+    if (spec.variants[i].is_eager_baseline() && r.status == RecordStatus::kOk && r.training) eager = &r;
+  }
+  if (eager != nullptr) {
+    for (auto& r : records) {
+      if (r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
+        r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
+      }
+    }
+  }
+  return records;
+}
+
+}  // namespace graphbench

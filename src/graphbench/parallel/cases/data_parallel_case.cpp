@@ -1,0 +1,333 @@
+#include "graphbench/parallel/cases/data_parallel_case.h"
+
+#include "graphbench/core/base/errors.h"
+#include "graphbench/parallel/cases/agreement.h"
+#include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
+#include "graphbench/parallel/cases/no_all_reduce_step.h"
+#include "graphbench/parallel/cases/replica_checks.h"
+#include "graphbench/parallel/cases/replicas.h"
+#include "graphbench/parallel/cases/scaling.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/engine/runner/case_trace.h"
+#include "graphbench/engine/runner/case_summary.h"
+#include "graphbench/engine/runner/case_timing.h"
+#include "graphbench/engine/runner/data_parallel.h"
+#include "graphbench/core/report/progress.h"
+#include "graphbench/engine/runner/validation.h"
+#include "graphbench/core/sampling/case_budget.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+namespace graphbench::parallel {
+
+namespace {
+
+// Why `variant` cannot run data-parallel here, or "".
+std::string data_parallel_skip_reason(const Variant& variant, const CaseContext& context) {
+  std::string why = skip_reason(variant, context);
+  if (why.empty() && variant.source() != StepSource::kEngine) {
+    why = "no data-parallel form: the gradient all-reduce is an op of the engine's programs (eager, static, graph)";
+  }
+  return why;
+}
+
+// After a phase: a variant that failed on any rank fails on every rank, with the ranks' reasons.
+void agree_on_records(Communicator& communicator, const std::vector<VariantRecord>& variants) {
+  for (const VariantRecord& v : variants) {
+    const bool failed = v.record->status == RecordStatus::kFailed;
+    const std::string agreed = agree_on_errors(communicator, failed ? v.record->reason : "");
+    if (!agreed.empty()) mark_failed(*v.record, agreed);
+  }
+}
+
+// The workload's data-parallel instance for this rank (nullptr: no data-parallel form), made on
+// every rank or on none. Its programs log their gradient buckets into `bucket_log`.
+std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const CaseSpec& spec, const CaseContext& context,
+                                              const std::shared_ptr<Communicator>& communicator,
+                                              const std::shared_ptr<GradientBucketLog>& bucket_log,
+                                              std::vector<ResultRecord>& records) {
+  std::unique_ptr<DataParallelCase> instance;
+  std::string error;
+  bool bad_input = false;
+  try {
+    DataParallelSetup setup;
+    setup.communicator = communicator;
+    setup.ranks = communicator->world_size();
+    setup.shard = communicator->rank();
+    setup.gradient_sync = spec.gradient_sync;
+    setup.bucket_log = bucket_log;
+    at::manual_seed(context.seed);
+    instance = workload.instantiate_data_parallel(spec, context, setup);
+  } catch (const InputError& e) {
+    error = e.what();
+    bad_input = true;
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const std::string agreed = agree_on_errors(*communicator, error);
+  if (bad_input) throw InputError(error);
+  if (!agreed.empty()) {
+    for (auto& r : records) mark_failed(r, "setting up the case failed: " + agreed);
+    return nullptr;
+  }
+  if (!instance) {
+    for (auto& r : records) {
+      if (r.status == RecordStatus::kOk) {
+        mark_skipped(r, fmt::format("workload {} has no data-parallel form for this case", spec.workload));
+      }
+    }
+    return nullptr;
+  }
+  // The replicas start equal: rank 0's params.
+  broadcast_store(*communicator, instance->initial_params());
+  return instance;
+}
+
+// The instance that trains on every shard of the global batch in one process (no all-reduce).
+std::unique_ptr<DataParallelCase> one_process_instance(const Workload& workload, const CaseSpec& spec,
+                                                       const CaseContext& context, const DataParallelCase& instance,
+                                                       int ranks) {
+  DataParallelSetup setup;
+  setup.ranks = ranks;
+  setup.shard = DataParallelSetup::kWholeBatch;
+  at::manual_seed(context.seed);
+  auto one = workload.instantiate_data_parallel(spec, context, setup);
+  if (!one) throw EngineError("the workload made no one-process instance of its data-parallel case");
+  one->initial_params().copy_values_from(const_cast<DataParallelCase&>(instance).initial_params());
+  return one;
+}
+
+// After timing: the params of every timed runner must still be bit-identical on every rank.
+void check_replicas_after_timing(Communicator& communicator, const DataParallelCase& instance, TimedCase& timed) {
+  for (std::size_t i = 0; i < timed.timed.size(); ++i) {
+    std::vector<at::Tensor> params;
+    std::string error;
+    try {
+      if (timed.timed[i].error.empty()) params = observed_params(*timed.runners[i], instance);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    const Agreement agreement = agree_across_ranks(communicator, params.empty() ? 0 : fingerprint(params));
+    if (!params.empty() && !agreement.same) {
+      timed.timed[i].error = "params differ across ranks after timing: " + agreement.describe();
+    }
+  }
+}
+
+// The spec of one timed phase of a case under a limit: `seconds` of sampling.
+CaseSpec phase_spec(const CaseSpec& spec, double seconds) {
+  CaseSpec phase = spec;
+  phase.sampling.max_time_s = std::max(seconds, 0.0);
+  phase.sampling.min_time_s = std::min(phase.sampling.min_time_s, phase.sampling.max_time_s);
+  return phase;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const CaseSpec& spec,
+                                                 const CaseContext& context, const Environment& environment,
+                                                 const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
+  Communicator& comm = *communicator;
+  std::vector<ResultRecord> records;
+  records.reserve(spec.variants.size());
+  for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
+  auto say = [&](const std::string& line) {
+    if (log != nullptr) *log << "  " << spec.name << ": " << line << std::endl;
+  };
+
+  std::vector<VariantRecord> runnable;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::string why = data_parallel_skip_reason(spec.variants[i], context);
+    if (why.empty()) {
+      runnable.push_back({spec.variants[i], &records[i]});
+    } else {
+      mark_skipped(records[i], why);
+    }
+  }
+
+  const auto bucket_log = std::make_shared<GradientBucketLog>();
+  auto instance = instantiate(workload, spec, context, communicator, bucket_log, records);
+  if (!instance) return records;
+  // The case's own reasons (the same on every rank: they depend on the case and the build).
+  std::vector<VariantRecord> kept;
+  for (const VariantRecord& v : runnable) {
+    const std::string why = instance->skip_reason(v.variant);
+    if (why.empty()) {
+      kept.push_back(v);
+    } else {
+      mark_skipped(*v.record, why);
+    }
+  }
+  runnable = std::move(kept);
+  if (runnable.empty()) return records;
+
+  // Under a limit that holds for the whole case, the rule of one process (docs/measuring.md, "The
+  // time limit of a case"), the ranks deciding together by the slowest rank's clock: the probe,
+  // then the case skipped where its minimum does not fit; validation up to its share; the timed
+  // phases sharing what is left.
+  const SamplingAgreement agreement = sampling_agreement(comm);
+  const bool limited = context.time_limit_cuts_validation;
+  const auto case_started = std::chrono::steady_clock::now();
+  // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
+  const auto spent_s = [&] {
+    return static_cast<double>(
+               agreement.max_over_ranks({static_cast<std::int64_t>(seconds_since(case_started) * 1e6)})[0]) *
+           1e-6;
+  };
+  DataParallelMinimum minimum;
+  double step_s = 0.0;
+  if (limited && !context.device.is_cuda()) {
+    // On the CPU its roofline may tell before a step runs, from the ranks' highest peaks (the same
+    // figures on every rank, so the same decision).
+    const StepCost cost = instance->cost();
+    const DevicePeaks& own = cpu_peaks();
+    const auto peaks = agreement.max_over_ranks({static_cast<std::int64_t>(own.flops_per_s * 1e-3),
+                                                 static_cast<std::int64_t>(own.bytes_per_s * 1e-3)});
+    const std::string why = roofline_too_long_reason(
+        cost.flops, cost.bytes, static_cast<double>(peaks[0]) * 1e3, static_cast<double>(peaks[1]) * 1e3,
+        static_cast<int>(runnable.size()), instance->validation_steps(), comm.world_size(), spec.sampling);
+    if (!why.empty()) {
+      say(why);
+      for (auto& v : runnable) mark_skipped(*v.record, why);
+      return records;
+    }
+  }
+  if (limited) {
+    std::string failed;
+    try {
+      step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda(), &agreement);
+    } catch (const DistributedError&) {
+      throw;
+    } catch (const std::exception& e) {
+      failed = e.what();  // validation runs eager again and reports what failed
+    }
+    if (!agree_on_errors(comm, failed).empty()) step_s = 0.0;
+    minimum = data_parallel_minimum(step_s, static_cast<int>(runnable.size()), instance->validation_steps(),
+                                    comm.world_size(), spec.sampling);
+    const std::string why = data_parallel_too_long_reason(step_s, static_cast<int>(runnable.size()),
+                                                          instance->validation_steps(), comm.world_size(), spec.sampling);
+    if (!why.empty()) {
+      say(why);
+      for (auto& v : runnable) mark_skipped(*v.record, why);
+      return records;
+    }
+    say(fmt::format("one eager step took {} on the slowest rank, so this case takes at most {} (its time limit), at "
+                    "the least {}",
+                    format_duration(step_s), format_duration(spec.sampling.max_time_s),
+                    format_duration(minimum.total_s())));
+  }
+  say(fmt::format("validating against eager on each of {} ranks ({})", comm.world_size(), comm.backend()));
+  // Validation leaves the rest of the minimum its time (a budget of 0 would be none at all).
+  const double validation_budget =
+      limited ? std::max(validation_budget_s(spec.sampling.max_time_s, spent_s(), minimum.after_validation_s()), 1e-6)
+              : 0.0;
+  const auto validation_started = std::chrono::steady_clock::now();
+  ValidatedRuns validated;  // what each variant's validation run observed: the replica check reads it
+  validate_against_eager(*instance, runnable, {}, validation_budget, &agreement, &validated);
+  agree_on_records(comm, runnable);
+  // Validation used its share of the limit (on the slowest rank): one process is compared after
+  // one step only.
+  const double validation_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - validation_started).count();
+  // So does a check on every validation step that would leave the timed phases less than their
+  // minimum (one process on the global batch runs them all).
+  const bool check_fits =
+      !limited || (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() -
+                          comm.world_size() * instance->validation_steps() * step_s >=
+                      minimum.after_validation_s() - minimum.one_process_s;
+  const bool short_check =
+      limited && (!check_fits || agreement.max_over_ranks({validation_s >= validation_budget ? 1 : 0})[0] != 0);
+
+  say(short_check ? "checking the params: bit-identical on every rank, close to one process on the global batch "
+                    "after one step (validation used its share of --max-time)"
+                  : "checking the params: bit-identical on every rank, close to one process on the global batch");
+  if (short_check) {
+    for (const auto& v : runnable) {
+      if (v.record->status != RecordStatus::kOk) continue;
+      v.record->warnings.push_back(fmt::format(
+          "params compared with one process on the global batch after 1 step, not {}: {}",
+          instance->validation_steps(),
+          check_fits ? "validation used its share of the case's time limit"
+                     : "the steps of the whole check would leave the timed phases less than their minimum under the "
+                       "case's time limit"));
+    }
+  }
+  std::vector<ReplicaCheck> checks;
+  try {
+    auto one = one_process_instance(workload, spec, context, *instance, comm.world_size());
+    checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16", &validated,
+                            short_check);
+  } catch (const std::exception& e) {
+    // Only the one-process instance can throw here, and it throws alike on every rank.
+    for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
+  }
+  const DataParallelFigures world = world_figures(comm);
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    DataParallelFigures d = world;
+    d.samples_per_rank = instance->samples_per_step();
+    d.global_batch = d.samples_per_rank * d.world_size;
+    d.params_identical = checks[i].identical;
+    d.max_error_vs_one_process = checks[i].max_error_vs_one_process;
+    runnable[i].record->data_parallel = d;
+  }
+
+  // What is left of the limit (less the share kept for after sampling), by the slowest rank's
+  // clock, shared by the timed phases; without a limit for the whole case, each phase has the
+  // case's limit for its warm-up and sampling.
+  DataParallelPhaseShares shares;
+  if (limited) {
+    shares = data_parallel_phase_shares((1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s(), minimum);
+  }
+  const CaseSpec no_all_reduce_spec = limited ? phase_spec(spec, shares.no_all_reduce) : spec;
+  const CaseSpec all_reduce_spec = limited ? phase_spec(spec, shares.all_reduce_alone) : spec;
+  const CaseSpec one_rank_spec = limited ? phase_spec(spec, shares.one_rank) : spec;
+
+  say("timing the validated variants, interleaved, the ranks in step");
+  TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement,
+                                  limited ? std::optional<double>(shares.timed) : std::nullopt);
+  check_replicas_after_timing(comm, *instance, timed);
+  // Every rank traces the same variants (their records agree), so their collectives pair up.
+  if (!context.trace_dir.empty()) say("tracing a few steps of each variant on every rank into " + context.trace_dir);
+  trace_variants(timed, context, comm.rank());
+  summarize_timing(timed, instance->cost(), environment);
+  DataParallelTimings timings;
+  timings.ranks = gather_rank_timings(comm, timed);
+  const std::map<std::string, std::vector<double>> own = samples_of(timed);
+  // The runners (and their graphs) are no longer needed.
+  for (auto& runner : timed.runners) runner.reset();
+
+  if (!timed.timed.empty()) {
+    say("timing the same variants without all-reduce, each rank on its shard (the exposed all-reduce)");
+    timings.no_all_reduce = time_without_all_reduce(comm, workload, no_all_reduce_spec, context,
+                                                    instance->initial_params(), timed.variants);
+    say("timing the gradient all-reduce alone");
+    try {
+      timings.all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(),
+                                                    average_options(spec.gradient_sync), bucket_log->order,
+                                                    all_reduce_spec, context);
+    } catch (const DistributedError&) {
+      throw;
+    } catch (const std::exception& e) {
+      for (const auto& v : timed.variants) v.record->warnings.push_back(std::string("all-reduce alone: ") + e.what());
+    }
+    if (comm.world_size() > 1) say("timing the same variants on rank 0 alone (the one-rank baseline)");
+    timings.one_rank =
+        time_one_rank(communicator, workload, one_rank_spec, context, instance->initial_params(), timed.variants, own);
+  }
+  fill_data_parallel_figures(timed, timings, *instance, spec.gradient_sync, bucket_log->buckets.size(), comm);
+  if (limited) {
+    say(fmt::format("took {} on rank {} (its time limit: {})", format_duration(seconds_since(case_started)), comm.rank(),
+                    format_duration(spec.sampling.max_time_s)));
+  }
+  return records;
+}
+
+}  // namespace graphbench::parallel

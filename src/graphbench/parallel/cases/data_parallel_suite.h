@@ -1,0 +1,20 @@
+// A whole suite run data-parallel: every rank runs every case in step, benchmark cases
+// (data_parallel_case.h) and training cases (data_parallel_training.h). Cases whose workload has
+// no data-parallel form are skipped with the reason. `log` and `errors` as run_suite's (rank 0
+// passes them; the other ranks pass null).
+#pragma once
+
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/engine/runner/suite_runner.h"
+
+#include <memory>
+#include <ostream>
+
+namespace graphbench::parallel {
+
+SuiteOutcome run_suite_data_parallel(const SuiteSpec& suite, const WorkloadRegistry& workloads,
+                                     const CaseContext& context, Environment environment,
+                                     const std::shared_ptr<Communicator>& communicator, std::ostream* log,
+                                     std::ostream* errors);
+
+}  // namespace graphbench::parallel

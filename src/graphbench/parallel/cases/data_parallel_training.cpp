@@ -1,0 +1,142 @@
+#include "graphbench/parallel/cases/data_parallel_training.h"
+
+#include "graphbench/core/base/errors.h"
+#include "graphbench/parallel/cases/agreement.h"
+#include "graphbench/parallel/cases/replicas.h"
+#include "graphbench/parallel/cases/scaling.h"
+#include "graphbench/core/report/progress.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/engine/runner/data_parallel.h"
+#include "graphbench/engine/runner/training_case.h"
+#include "graphbench/core/stats/statistics.h"
+#include "graphbench/core/suite/gradient_sync_fields.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace graphbench::parallel {
+
+namespace {
+
+DataParallelFigures training_figures(Communicator& comm, const DataParallelTraining& run, bool identical,
+                                     const GradientSyncSpec& sync, const GradientBucketLog& buckets) {
+  DataParallelFigures d = world_figures(comm);
+  d.grad_dtype = sync.dtype;
+  d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
+  d.overlapped = sync.overlap;
+  d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
+  d.buckets = static_cast<std::int64_t>(buckets.buckets.size());
+  d.samples_per_rank = run.samples_per_step;
+  d.global_batch = d.samples_per_rank * d.world_size;
+  d.params_identical = identical;
+  for (const auto& text : comm.gather_to_rank0(fmt::format("{}", run.summary.median_step_us))) {
+    d.rank_median_us.push_back(std::stod(text));
+  }
+  if (!d.rank_median_us.empty()) {
+    d.median_us = stats::summarize(d.rank_median_us).median;
+    const auto slowest = std::max_element(d.rank_median_us.begin(), d.rank_median_us.end());
+    d.slowest_rank = static_cast<int>(slowest - d.rank_median_us.begin());
+    d.slowest_median_us = *slowest;
+    if (d.slowest_median_us > 0) d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
+  }
+  return d;
+}
+
+}  // namespace
+
+std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, const CaseSpec& spec,
+                                                     const CaseContext& context,
+                                                     const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
+  Communicator& comm = *communicator;
+  std::vector<ResultRecord> records;
+  // Under a limit that holds for the whole case, each variant that runs has its share of it; the
+  // ranks plan and cut their epochs together (core/sampling/case_budget.h).
+  int runnable = 0;
+  for (const Variant& variant : spec.variants) {
+    runnable += skip_reason(variant, context).empty() && variant.source() == StepSource::kEngine ? 1 : 0;
+  }
+  CaseContext limited = context;
+  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  for (std::size_t i = 0; i < spec.variants.size(); ++i) {
+    const Variant& variant = spec.variants[i];
+    ResultRecord record = make_record(spec, variant, context);
+    std::string why = skip_reason(variant, context);
+    if (why.empty() && variant.source() != StepSource::kEngine) {
+      why = "no data-parallel form: the gradient all-reduce is an op of the engine's programs (eager, static, graph)";
+    }
+    if (!why.empty()) {
+      mark_skipped(record, why);
+      records.push_back(std::move(record));
+      continue;
+    }
+    if (log != nullptr) {
+      *log << fmt::format("  {}: training, variant {}, each of {} ranks a shard of every epoch", spec.name,
+                          variant.name(), comm.world_size())
+           << std::endl;
+    }
+    std::unique_ptr<DataParallelTraining> run;
+    const auto bucket_log = std::make_shared<GradientBucketLog>();
+    std::string error;
+    std::string skipped;
+    bool bad_input = false;
+    try {
+      DataParallelSetup setup;
+      setup.communicator = communicator;
+      setup.ranks = comm.world_size();
+      setup.shard = comm.rank();
+      setup.gradient_sync = spec.gradient_sync;
+      setup.bucket_log = bucket_log;
+      at::manual_seed(context.seed);
+      run = workload.train_data_parallel(spec, variant, limited, setup);
+    } catch (const InputError& e) {
+      error = e.what();
+      bad_input = true;
+    } catch (const CaseSkipped& e) {
+      skipped = e.what();  // the same on every rank: the ranks planned together
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    const std::string agreed = agree_on_errors(comm, error);
+    if (bad_input) throw InputError(error);
+    if (!agreed.empty()) {
+      mark_failed(record, agreed);
+    } else if (!skipped.empty()) {
+      if (log != nullptr) *log << "  " << spec.name << ": " << skipped << std::endl;
+      mark_skipped(record, skipped);
+    } else if (!run) {
+      mark_skipped(record, fmt::format("workload {} has no data-parallel training", spec.workload));
+    } else {
+      const Agreement same = agree_across_ranks(comm, fingerprint(run->final_params));
+      record.data_parallel = training_figures(comm, *run, same.same, spec.gradient_sync, *bucket_log);
+      record.training = run->summary;
+      if (!run->summary.time_limit_note.empty()) record.warnings.push_back(run->summary.time_limit_note);
+      if (limited.training_limit && log != nullptr) {
+        *log << fmt::format("  {}: trained {} epoch(s) in {} on rank {} (its time limit: {})", spec.name,
+                            run->summary.epochs.size(), format_duration(epochs_seconds(run->summary)), comm.rank(),
+                            format_duration(limited.training_limit->seconds))
+             << std::endl;
+      }
+      if (!same.same) mark_failed(record, "params differ across ranks after training: " + same.describe());
+    }
+    records.push_back(std::move(record));
+  }
+  // Speed-up of whole runs, as for one process: eager's total time over each variant's.
+  const ResultRecord* eager = nullptr;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (spec.variants[i].is_eager_baseline() && records[i].status == RecordStatus::kOk && records[i].training) {
+      eager = &records[i];
+    }
+  }
+  if (eager != nullptr) {
+    for (auto& r : records) {
+      if (r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
+        r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
+      }
+    }
+  }
+  return records;
+}
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,30 @@
+// Phase 5 of a data-parallel case (data_parallel_case.h): the step without any all-reduce. Every
+// rank times the same variants on its own shard with the gradients of that shard alone (the
+// workload's instance without a communicator, its gradients chunked as the step's are), all ranks
+// at once, so that the step at N ranks minus this one is the all-reduce time the backward pass did
+// not hide: the exposed all-reduce.
+#pragma once
+
+#include "graphbench/engine/exec/model_store.h"
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/engine/runner/workload.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace graphbench::parallel {
+
+struct NoAllReduceTiming {
+  // By variant name, then by rank (rank 0 only); NaN where the variant failed on a rank.
+  std::map<std::string, std::vector<double>> rank_median_us;
+  std::string error;  // why the instance could not be made (the same on every rank)
+};
+
+NoAllReduceTiming time_without_all_reduce(Communicator& communicator, const Workload& workload, const CaseSpec& spec,
+                                          const CaseContext& context, const ModelStore& initial_params,
+                                          const std::vector<VariantRecord>& variants);
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,45 @@
+#include "graphbench/parallel/cases/replicas.h"
+
+#include "graphbench/core/base/errors.h"
+
+#include <ATen/core/grad_mode.h>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <map>
+
+namespace graphbench::parallel {
+
+void broadcast_store(Communicator& communicator, ModelStore& store, int root) {
+  at::NoGradGuard no_grad;
+  // Entries grouped by dtype, in name order (the same on every rank).
+  std::map<at::ScalarType, std::vector<std::string>> by_dtype;
+  for (const auto& name : store.names()) by_dtype[store.at(name).scalar_type()].push_back(name);
+  for (const auto& [dtype, names] : by_dtype) {
+    std::vector<at::Tensor> parts;
+    for (const auto& name : names) parts.push_back(store.at(name).detach().reshape({-1}).to(communicator.device()));
+    at::Tensor flat = at::cat(parts);
+    communicator.broadcast_(flat, root);
+    std::int64_t offset = 0;
+    for (const auto& name : names) {
+      at::Tensor& entry = store.at(name);
+      entry.detach().copy_(flat.narrow(0, offset, entry.numel()).view(entry.sizes()));
+      offset += entry.numel();
+    }
+  }
+}
+
+Shard shard_of(std::int64_t total, int rank, int world) {
+  if (world < 1 || rank < 0 || rank >= world || total < 0) {
+    throw EngineError(fmt::format("shard_of: rank {} of {} over {} items", rank, world, total));
+  }
+  const std::int64_t size = total / world;
+  return Shard{size * rank, size};
+}
+
+at::Tensor shard_rows(const at::Tensor& global, int rank, int world) {
+  const Shard s = shard_of(global.size(0), rank, world);
+  return global.narrow(0, s.begin, s.size);
+}
+
+}  // namespace graphbench::parallel

@@ -1,0 +1,70 @@
+// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): what the records' data-parallel
+// figures need beyond the timing of the step itself.
+#pragma once
+
+#include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/gradient_sync/gradient_all_reduce.h"
+#include "graphbench/parallel/cases/no_all_reduce_step.h"
+#include "graphbench/engine/runner/case_timing.h"
+#include "graphbench/engine/runner/data_parallel.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace graphbench::parallel {
+
+// Each timed variant's step times on every rank, gathered to rank 0 (empty elsewhere): by variant
+// name, then by rank, the median and the samples it is the median of. A variant that failed on a
+// rank has NaN as its median there and no samples.
+struct RankTimings {
+  std::map<std::string, std::vector<double>> median_us;
+  std::map<std::string, std::vector<std::vector<double>>> samples_us;
+};
+RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& timed);
+
+// This rank's samples of every variant that timed without error, by variant name.
+std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed);
+
+// The gradient all-reduce alone, median per step on this rank: "eager" always, "graph" when CUDA
+// graphs can run. Sampled like the case (all ranks in step). The gradients are bucketed as the
+// step buckets them: `order` is the step's bucketing order (GradientBucketLog::order).
+std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
+                                                    const std::vector<TensorSpec>& gradients,
+                                                    const GradientAverageOptions& options,
+                                                    const std::vector<std::size_t>& order, const CaseSpec& spec,
+                                                    const CaseContext& context);
+
+// The variants' step times in a world of one: rank 0 alone (a process group of its own), the same
+// batch, while the other ranks wait. Every rank gets the samples (by variant name; a variant that
+// failed alone is missing) and why the baseline failed, if it did. With one rank, nothing runs:
+// `own` (this rank's samples) is the answer.
+struct OneRankBaseline {
+  std::map<std::string, std::vector<double>> samples_us;
+  std::string error;
+};
+OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator, const Workload& workload,
+                              const CaseSpec& spec, const CaseContext& context, const ModelStore& initial_params,
+                              const std::vector<VariantRecord>& variants,
+                              const std::map<std::string, std::vector<double>>& own);
+
+// What the figures are made of, besides the timed step (rank 0 holds the gathered ones).
+struct DataParallelTimings {
+  RankTimings ranks;  // the step, by variant, by rank
+  NoAllReduceTiming no_all_reduce;
+  std::map<std::string, double> all_reduce_us;  // "eager", "graph"
+  OneRankBaseline one_rank;
+};
+
+// The figures every record of this world shares: its size, the backend, the backend's version and
+// the environment variables that tune it (rank 0's, as the records are rank 0's).
+DataParallelFigures world_figures(const Communicator& communicator);
+
+// Fills each timed record's data-parallel figures (rank 0). `sync`: how the step averaged its
+// gradients; `buckets`: how many buckets it launched.
+void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
+                                const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
+                                const Communicator& communicator);
+
+}  // namespace graphbench::parallel
