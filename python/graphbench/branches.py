@@ -90,8 +90,10 @@ def _trace_path(model, count, forced, model_name):
     own = type(model).forward.__code__
 
     def decide(proxy):
-        frame = next((f for f in inspect.stack(0) if f.frame.f_code is own), None)
-        if frame is None:
+        # The code that branches: the innermost frame outside torch and this package (a submodule's
+        # forward is called from the model's, so the model's frame is on the stack there too).
+        frame = next((f for f in inspect.stack(0) if not _ours(f.filename)), None)
+        if frame is None or frame.frame.f_code is not own:
             raise NotOwnBranches("a branch inside a submodule")
         line = _where(frame.filename, frame.lineno)
         decisions.append(_decision(proxy.node, line, model_name))
@@ -111,6 +113,16 @@ def _trace_path(model, count, forced, model_name):
     names = [n.name for n in gm.graph.nodes]
     return Path(outcomes=tuple(forced) + (False,) * (len(decisions) - len(forced)), gm=gm, decisions=decisions,
                 ends=[names.index(c) for c in compares])
+
+
+def _ours(filename):
+    """A frame of torch or of this package, not of the user's model."""
+    import os
+
+    import torch
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    return filename.startswith((os.path.dirname(torch.__file__), here)) or filename.startswith("<")
 
 
 def _decision(node, line, model_name):
