@@ -105,12 +105,23 @@ struct BranchValues {
   }
 };
 
+std::vector<at::Tensor> clones(const std::vector<at::Tensor>& in) {
+  std::vector<at::Tensor> out;
+  for (const auto& t : in) out.push_back(t.clone());
+  return out;
+}
+
 // Validation's view: the leaf's outputs and the leaf's index, as a one-element tensor.
 std::vector<at::Tensor> observed(const std::vector<at::Tensor>& outputs, const at::Tensor& leaf) {
-  std::vector<at::Tensor> out;
-  for (const auto& t : outputs) out.push_back(t.clone());
+  std::vector<at::Tensor> out = clones(outputs);
   out.push_back(leaf.clone());
   return out;
+}
+
+// What a runner that decided on the host observes after reaching `leaf`.
+std::vector<at::Tensor> observed_at(const BranchValues& values, int leaf) {
+  return observed(values.leaf_outputs(leaf),
+                  at::full({1}, static_cast<double>(leaf), values.inputs.at(0).options().dtype(at::kFloat)));
 }
 
 class EagerBranchRunner final : public VariantRunner {
@@ -124,8 +135,7 @@ class EagerBranchRunner final : public VariantRunner {
     }
   }
   std::vector<at::Tensor> observe() override {
-    return observed(values_.leaf_outputs(path_.back()),
-                    at::full({1}, static_cast<double>(path_.back()), values_.inputs.at(0).options().dtype(at::kFloat)));
+    return observed_at(values_, path_.back());
   }
   const std::vector<int>& path() const { return path_; }
 
@@ -163,17 +173,12 @@ class SplitBranchRunner final : public VariantRunner {
     for (run(leaf_); values_.program->nodes[leaf_].decides(); run(leaf_)) leaf_ = values_.next(leaf_);
   }
   std::vector<at::Tensor> observe() override {
-    return observed(values_.leaf_outputs(leaf_), at::full({1}, static_cast<double>(leaf_), values_.inputs.at(0).options().dtype(at::kFloat)));
+    return observed_at(values_, leaf_);
   }
   std::vector<GraphFacts> graphs() const override { return facts_; }
   std::map<std::string, std::int64_t> counters() const override { return {{"replays", replays_}}; }
 
  private:
-  static std::vector<at::Tensor> clones(const std::vector<at::Tensor>& in) {
-    std::vector<at::Tensor> out;
-    for (const auto& t : in) out.push_back(t.clone());
-    return out;
-  }
   bool capturable(const BranchNode& node) const {
     for (int k : node.run) {
       if (!values_.program->pieces.pieces[k].tag.capturable) return false;
@@ -271,11 +276,6 @@ class ConditionalBranchRunner final : public VariantRunner {
   }
 
  private:
-  static std::vector<at::Tensor> clones(const std::vector<at::Tensor>& in) {
-    std::vector<at::Tensor> out;
-    for (const auto& t : in) out.push_back(t.clone());
-    return out;
-  }
   at::Tensor decision_value(int n) { return values_.at(*values_.program->nodes[n].value).to(at::kFloat).reshape({1}); }
   void end_at(int leaf) {
     const auto outputs = values_.leaf_outputs(leaf);
