@@ -10,6 +10,7 @@
 // above 1 never stops early, in between the data decide (configs/control-flow.json).
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/conditional_runner.h"
 
 #include "graphbench/engine/exec/conditional_graph.h"
 
@@ -29,14 +30,11 @@ namespace graphbench {
 namespace {
 
 WorkloadDescriptor early_exit_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "early_exit";
-  d.summary = "residual blocks with a head after each, stopping at the first confident head: a data-dependent "
-              "early exit, eager, broken at each exit, and as one graph of conditional nodes";
-  d.modes = {"inference"};
-  d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional"),
-                Variant::named("conditional:replay")};
+  WorkloadDescriptor d = describe_workload("early_exit", {"inference"}, {"benchmark"},
+                                          "residual blocks with a head after each, stopping at the first confident "
+                                          "head: a data-dependent early exit, eager, broken at each exit, and as one "
+                                          "graph of conditional nodes");
+  d.variants = branching_variants();
   d.dtypes = {"float32"};
   d.params = {bench::int_param("batch", 32, "rows per step"),
               bench::int_param("width", 512, "features of each residual block"),
@@ -168,7 +166,7 @@ class SplitExitRunner final : public VariantRunner {
 #endif
 
 // One graph, the exits decided on the device by IF nodes.
-class ConditionalExitRunner final : public VariantRunner {
+class ConditionalExitRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, at::Tensor input, double threshold, bool fed)
       : pieces_(std::move(model), input), case_input_(std::move(input)), fed_(fed) {
@@ -180,18 +178,11 @@ class ConditionalExitRunner final : public VariantRunner {
     graph_->replay();
   }
   std::vector<at::Tensor> observe() override { return pieces_.out.observe(); }
-  std::optional<double> capture_ms() const override { return graph_->capture_ms(); }
-  std::vector<GraphFacts> graphs() const override { return {graph_->facts()}; }
-  std::optional<std::int64_t> graphs_per_step() const override { return 1; }
-  std::map<std::string, std::int64_t> counters() const override {
-    return {{"conditional_nodes", graph_->conditional_nodes()}, {"body_kernel_nodes", graph_->body_kernel_nodes()}};
-  }
 
  private:
   ExitPieces pieces_;
   at::Tensor case_input_;
   bool fed_;  // conditional: the input copied in every step; conditional:replay: already in place
-  std::unique_ptr<ConditionalGraph> graph_;
 };
 
 class EarlyExitCase final : public CaseInstance {

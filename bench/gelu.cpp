@@ -23,11 +23,9 @@ namespace graphbench {
 namespace {
 
 WorkloadDescriptor gelu_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "gelu";
-  d.summary = "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog); TorchScript and at::gelu beside it";
-  d.modes = {"inference"};
-  d.kinds = {"benchmark"};
+  WorkloadDescriptor d = describe_workload("gelu", {"inference"}, {"benchmark"},
+                                          "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog); "
+                                          "TorchScript and at::gelu beside it");
   // Every variant but the conditional ones: GELU has no branch for a conditional node to take.
   for (const Variant& v : Variant::all()) {
     if (v.source() != StepSource::kConditional) d.variants.push_back(v);

@@ -34,11 +34,9 @@ using bench::int_param;
 using bench::number_param;
 
 WorkloadDescriptor linear_dropout_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "linear_dropout";
-  d.summary = "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph docs, blog)";
-  d.modes = {"train", "inference"};
-  d.kinds = {"benchmark"};
+  WorkloadDescriptor d = describe_workload("linear_dropout", {"train", "inference"}, {"benchmark"},
+                                          "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph "
+                                          "docs, blog)");
   d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
                                   Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};

@@ -19,11 +19,9 @@ namespace graphbench {
 namespace {
 
 WorkloadDescriptor one_kernel_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "one_kernel";
-  d.summary = "one at::gelu kernel: the engine's replay path beside a bare CUDAGraph::replay() of the same graph";
-  d.modes = {"inference"};
-  d.kinds = {"benchmark"};
+  WorkloadDescriptor d = describe_workload("one_kernel", {"inference"}, {"benchmark"},
+                                          "one at::gelu kernel: the engine's replay path beside a bare "
+                                          "CUDAGraph::replay() of the same graph");
   d.variants = with_replay_forms({Variant::named("eager"), Variant::named("graph"), Variant::named("reference"),
                                   Variant::named("reference+graph")});
   d.dtypes = {"float32"};

@@ -10,6 +10,7 @@
 // compares with eager's, so that a variant that took another way fails even where the outputs agree.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
+#include "common/conditional_runner.h"
 #include "models/branch_tree.h"
 #include "models/model_case.h"
 #include "models/script_pieces.h"
@@ -40,14 +41,11 @@ using bench::BranchNode;
 using bench::PieceRef;
 
 WorkloadDescriptor branches_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "torchscript_branches";
-  d.summary = "your own model split at the branches of its own forward (export_model.py --scope auto): its pieces "
-              "with the host deciding between them, eager and a graph per piece, or one graph of conditional nodes";
-  d.modes = {"inference"};
-  d.kinds = {"benchmark"};
-  d.variants = {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional"),
-                Variant::named("conditional:replay")};
+  WorkloadDescriptor d = describe_workload("torchscript_branches", {"inference"}, {"benchmark"},
+                                          "your own model split at the branches of its own forward (export_model.py "
+                                          "--scope auto): its pieces with the host deciding between them, eager and "
+                                          "a graph per piece, or one graph of conditional nodes");
+  d.variants = branching_variants();
   d.dtypes = {"float32", "float16", "bfloat16"};
   d.params = {bench::model_inputs_param(), bench::pieces_param(), bench::branches_param(), bench::threshold_param()};
   for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
@@ -231,7 +229,7 @@ std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std:
 
 // One graph, the device deciding. Each leaf copies its outputs into fixed buffers and writes its
 // index, so that a replay leaves what the step reached in place.
-class ConditionalBranchRunner final : public VariantRunner {
+class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,
                           const std::vector<int>& chain, bool fed)
@@ -268,12 +266,6 @@ class ConditionalBranchRunner final : public VariantRunner {
     graph_->replay();
   }
   std::vector<at::Tensor> observe() override { return observed(buffers_, leaf_); }
-  std::optional<double> capture_ms() const override { return graph_->capture_ms(); }
-  std::vector<GraphFacts> graphs() const override { return {graph_->facts()}; }
-  std::optional<std::int64_t> graphs_per_step() const override { return 1; }
-  std::map<std::string, std::int64_t> counters() const override {
-    return {{"conditional_nodes", graph_->conditional_nodes()}, {"body_kernel_nodes", graph_->body_kernel_nodes()}};
-  }
 
  private:
   at::Tensor decision_value(int n) { return values_.at(*values_.program->nodes[n].value).to(at::kFloat).reshape({1}); }
@@ -288,7 +280,6 @@ class ConditionalBranchRunner final : public VariantRunner {
   bool fed_;  // conditional: the inputs copied in every step; conditional:replay: already in place
   std::vector<at::Tensor> buffers_;
   at::Tensor leaf_;
-  std::unique_ptr<ConditionalGraph> graph_;
 };
 
 class BranchesCase final : public CaseInstance {

@@ -4,6 +4,8 @@
 // done at once.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <ATen/ATen.h>
 
 #include <cstdint>
@@ -12,12 +14,10 @@
 
 namespace graphbench::bench {
 
-class AsyncReadback {
+class AsyncReadback : NonCopyable {
  public:
   AsyncReadback();
   ~AsyncReadback();
-  AsyncReadback(const AsyncReadback&) = delete;
-  AsyncReadback& operator=(const AsyncReadback&) = delete;
 
   // True while a copy is in flight (start() then waits for poll() to see it land).
   bool busy() const { return busy_; }

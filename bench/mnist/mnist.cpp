@@ -27,11 +27,9 @@ using bench::int_param;
 using bench::number_param;
 
 WorkloadDescriptor mnist_descriptor() {
-  WorkloadDescriptor d;
-  d.name = "mnist";
-  d.summary = "the LibTorch MNIST example: whole training runs, or one timed training step";
-  d.modes = {"train"};
-  d.kinds = {"training", "benchmark"};
+  WorkloadDescriptor d = describe_workload("mnist", {"train"}, {"training", "benchmark"},
+                                          "the LibTorch MNIST example: whole training runs, or one timed training "
+                                          "step");
   d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
                                   Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};

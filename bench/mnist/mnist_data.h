@@ -3,6 +3,8 @@
 // memory for the host path, --data-on-host).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <ATen/ATen.h>
 
 #include <memory>
@@ -36,12 +38,10 @@ struct Splits {
 // host memory. finish() waits for them and puts the data in place (copied to the device and
 // normalised into those very tensors), so programs bound or captured on them meanwhile read the
 // data. Errors in the files come out of the constructor (headers) or finish() (the rest).
-class SplitsLoader {
+class SplitsLoader : NonCopyable {
  public:
   SplitsLoader(const std::string& dir, at::Device device);
   ~SplitsLoader();
-  SplitsLoader(const SplitsLoader&) = delete;
-  SplitsLoader& operator=(const SplitsLoader&) = delete;
 
   // The tensors; their values are the data once finish() has returned.
   const Splits& splits() const { return splits_; }

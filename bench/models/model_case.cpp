@@ -50,11 +50,7 @@ ParamDecl read_bytes_param() {
 
 WorkloadDescriptor model_descriptor(const char* name, const char* summary, std::vector<Variant> variants,
                                    const char* path_help, std::vector<ParamDecl> own) {
-  WorkloadDescriptor d;
-  d.name = name;
-  d.summary = summary;
-  d.modes = {"inference", "train"};
-  d.kinds = {"benchmark"};
+  WorkloadDescriptor d = describe_workload(name, {"inference", "train"}, {"benchmark"}, summary);
   d.variants = std::move(variants);
   d.dtypes = {"float32", "float16", "bfloat16"};
   d.params = {model_path_param(path_help), model_inputs_param()};

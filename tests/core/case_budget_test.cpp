@@ -189,6 +189,30 @@ TEST_CASE("data-parallel cases: the minimum counts every rank's phases, and the 
   CHECK(graphbench::data_parallel_phase_shares(-1.0, two).timed == 0.0);
 }
 
+TEST_CASE("data-parallel cases: the set-up of every later instance is counted, and a phase that overran leaves the "
+          "later ones less") {
+  graphbench::SamplingSpec s;
+  s.max_time_s = 3.0;
+  // ddp-mnist-step on the 2-core CPU: a step of 43 ms fits 3 s without counting the set-ups, not
+  // with the three later instances set up in 0.6 s each, as the case's own took.
+  const double step_s = 0.043;
+  CHECK(graphbench::data_parallel_too_long_reason(step_s, 3, 1, 2, s).empty());
+  const auto with_setups = graphbench::data_parallel_minimum(step_s, 3, 1, 2, s, 0.6);
+  CHECK(with_setups.instances == 3);
+  CHECK(with_setups.total_s() == Approx(graphbench::data_parallel_minimum(step_s, 3, 1, 2, s).total_s() + 1.8));
+  const std::string why = graphbench::data_parallel_too_long_reason(step_s, 3, 1, 2, s, 0.6);
+  CHECK_THAT(why, Catch::Contains("skipped before it started: one eager step took 43 ms"));
+  CHECK_THAT(why, Catch::Contains("the case set up 3 more times (600 ms each)"));
+  CHECK(graphbench::data_parallel_minimum(step_s, 3, 1, 1, s, 0.6).instances == 2);
+
+  // Phases of 2, 1 and 1 s planned: the first overran, 1 s is left for the other two, 0.5 s each;
+  // ended early, 3 s left, 1.5 s each. Nothing left: none.
+  CHECK(graphbench::rolling_phase_seconds(1.0, 2.0, 1.0) == Approx(0.5));
+  CHECK(graphbench::rolling_phase_seconds(1.0, 2.0, 3.0) == Approx(1.5));
+  CHECK(graphbench::rolling_phase_seconds(1.0, 2.0, -0.2) == 0.0);
+  CHECK(graphbench::rolling_phase_seconds(1.0, 0.0, 1.0) == 0.0);
+}
+
 TEST_CASE("validation_budget_s: half the limit, and never what the rest of the minimum needs") {
   // 10 s: half is 5 s; after a probe of 1 s and 5 s the rest needs at the least, 3 s are left.
   CHECK(graphbench::validation_budget_s(10.0, 1.0, 5.0) == Approx(3.0));

@@ -5,6 +5,7 @@
 // See docs/measuring.md (progress and estimates).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/core/suite/suite_spec.h"
 #include "graphbench/core/sampling/sampler.h"
 
@@ -17,14 +18,12 @@
 
 namespace graphbench {
 
-class ProgressLine {
+class ProgressLine : NonCopyable {
  public:
   using Clock = std::function<double()>;  // seconds on a steady clock
   // `terminal` null: silent. Updates closer together than `min_interval_s` are dropped.
   explicit ProgressLine(std::ostream* terminal, double min_interval_s = 0.1, Clock clock = {});
   ~ProgressLine();
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
 
   bool active() const { return out_ != nullptr; }
   // True when an update would be shown now (lets callers skip building the text).

@@ -115,21 +115,25 @@ std::string expected_time_note(double eager_step_s, int variants, int validation
 
 
 std::string data_parallel_too_long_reason(double eager_step_s, int variants, int validation_steps, int ranks,
-                                          const SamplingSpec& sampling) {
-  const double need_s = data_parallel_minimum(eager_step_s, variants, validation_steps, ranks, sampling).total_s();
+                                          const SamplingSpec& sampling, double setup_s) {
+  const DataParallelMinimum minimum = data_parallel_minimum(eager_step_s, variants, validation_steps, ranks, sampling, setup_s);
+  const double need_s = minimum.total_s();
   if (need_s / (1.0 - kAfterSamplingShare) <= sampling.max_time_s) return "";
   return skip_text(eager_step_s, need_s,
                    fmt::format("on each of {} ranks one validation run of each of its {} variant(s), one step of one "
                                "process on the global batch, and {:g} sample(s) of each variant with all-reduce, "
-                               "without{}",
+                               "without{}{}",
                                std::max(ranks, 1), std::max(variants, 1),
                                static_cast<double>(std::clamp(sampling.min_samples, 1, kMinimumRounds)),
-                               ranks > 1 ? " and on rank 0 alone" : ""),
+                               ranks > 1 ? " and on rank 0 alone" : "",
+                               setup_s > 0 ? fmt::format(", the case set up {} more times ({} each)", minimum.instances,
+                                                         format_duration(setup_s))
+                                           : ""),
                    sampling);
 }
 
 DataParallelMinimum data_parallel_minimum(double eager_step_s, int variants, int validation_steps, int ranks,
-                                          const SamplingSpec& sampling) {
+                                          const SamplingSpec& sampling, double setup_s) {
   const double step_s = std::max(eager_step_s, 0.0);
   DataParallelMinimum m;
   m.probe_s = step_s;
@@ -139,7 +143,14 @@ DataParallelMinimum data_parallel_minimum(double eager_step_s, int variants, int
   m.phases = ranks > 1 ? 3 : 2;  // with all-reduce, without, rank 0 alone
   // The all-reduce alone, eager and graph: its calibration and samples last a sample each.
   m.all_reduce_s = 2.0 * (2.0 + std::clamp(sampling.min_samples, 1, kMinimumRounds)) * sampling.min_sample_time_ms * 1e-3;
+  m.setup_s = std::max(setup_s, 0.0);
+  m.instances = m.phases;  // the one-process reference, the phase without all-reduce, rank 0 alone
   return m;
+}
+
+double rolling_phase_seconds(double planned_s, double planned_left_s, double left_s) {
+  if (planned_left_s <= 0.0) return 0.0;
+  return std::max(planned_s, 0.0) * std::max(left_s, 0.0) / planned_left_s;
 }
 
 DataParallelPhaseShares data_parallel_phase_shares(double left_s, const DataParallelMinimum& minimum) {

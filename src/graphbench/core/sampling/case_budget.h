@@ -86,9 +86,10 @@ double minimum_sampling_seconds(double step_s, int variants, const SamplingSpec&
 
 // A data-parallel case (`--nproc N`) under a limit, at the least: the probe, eager's validation run
 // and one of every other variant, one step of one process on the global batch (`ranks` times a
-// rank's step), and its timed phases (minimum_sampling_seconds each): with all-reduce, without,
-// rank 0 alone (only with more than one rank), and the all-reduce alone (its samples far shorter
-// than a step).
+// rank's step), its timed phases (minimum_sampling_seconds each): with all-reduce, without, rank 0
+// alone (only with more than one rank), and the all-reduce alone (its samples far shorter than a
+// step); and the set-up of the instances made after the case's own (the one-process reference, the
+// phase without all-reduce, rank 0 alone), each `setup_s`, as long as the case's own took.
 struct DataParallelMinimum {
   double probe_s = 0.0;
   double validation_s = 0.0;
@@ -96,21 +97,24 @@ struct DataParallelMinimum {
   double phase_s = 0.0;        // each timed phase of the variants
   int phases = 0;
   double all_reduce_s = 0.0;
-  double after_validation_s() const { return one_process_s + phases * phase_s + all_reduce_s; }
+  double setup_s = 0.0;  // one instance's set-up
+  int instances = 0;     // instances made after the case's own
+  double after_validation_s() const { return one_process_s + phases * phase_s + all_reduce_s + instances * setup_s; }
   double total_s() const { return probe_s + validation_s + after_validation_s(); }
 };
 DataParallelMinimum data_parallel_minimum(double eager_step_s, int variants, int validation_steps, int ranks,
-                                          const SamplingSpec& sampling);
+                                          const SamplingSpec& sampling, double setup_s = 0.0);
 
 // As too_long_reason, for a data-parallel case of `ranks` ranks (`eager_step_s`: the slowest
-// rank's).
+// rank's; `setup_s`: its instance's set-up, the slowest rank's).
 std::string data_parallel_too_long_reason(double eager_step_s, int variants, int validation_steps, int ranks,
-                                          const SamplingSpec& sampling);
+                                          const SamplingSpec& sampling, double setup_s = 0.0);
 
 // After validation and the replica check, the timed phases share what is left of the limit (less
-// kAfterSamplingShare): each its minimum first (`minimum`), then what is over in proportion to
-// these weights: 2 the variants with their all-reduce (the result), 1 the same without it, 1 rank
-// 0 alone, 0.5 the all-reduce alone. Short of the minimums, each has its part of what is left.
+// kAfterSamplingShare, less the set-up of the instances still to make): each its minimum first
+// (`minimum`), then what is over in proportion to these weights: 2 the variants with their
+// all-reduce (the result), 1 the same without it, 1 rank 0 alone, 0.5 the all-reduce alone. Short
+// of the minimums, each has its part of what is left.
 struct DataParallelPhaseShares {
   double timed = 0.0;
   double no_all_reduce = 0.0;
@@ -118,6 +122,12 @@ struct DataParallelPhaseShares {
   double one_rank = 0.0;
 };
 DataParallelPhaseShares data_parallel_phase_shares(double left_s, const DataParallelMinimum& minimum);
+
+// The phases run one after the other, each making its runners (and, but for the all-reduce alone,
+// an instance) before it samples: what one takes beyond its share is taken from the phases after it.
+// Before a phase starts, its seconds of sampling are its planned share `planned_s` scaled by what is
+// left now (`left_s`) over the shares planned for it and the phases after it (`planned_left_s`).
+double rolling_phase_seconds(double planned_s, double planned_left_s, double left_s);
 
 // A training case (kind "training") under a limit: each variant trains whole epochs, as many as
 // fit its share of the case's limit (the limit over the variants that run), counted from its first

@@ -86,4 +86,16 @@ struct WorkloadDescriptor {
   std::vector<SweepAxis> sweep_axes;  // none: its cases cannot sweep
 };
 
+// A descriptor holding what every workload states first (its name, a line on what it is, the modes
+// and kinds of its cases); the workload fills in the rest.
+inline WorkloadDescriptor describe_workload(std::string name, std::vector<std::string> modes,
+                                            std::vector<std::string> kinds, std::string summary) {
+  WorkloadDescriptor d;
+  d.name = std::move(name);
+  d.summary = std::move(summary);
+  d.modes = std::move(modes);
+  d.kinds = std::move(kinds);
+  return d;
+}
+
 }  // namespace graphbench

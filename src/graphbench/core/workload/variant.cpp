@@ -108,4 +108,9 @@ std::vector<Variant> with_replay_forms(const std::vector<Variant>& variants) {
   return out;
 }
 
+std::vector<Variant> branching_variants() {
+  return {Variant::named("eager"), Variant::named("graph"), Variant::named("conditional"),
+          Variant::named("conditional:replay")};
+}
+
 }  // namespace graphbench

@@ -105,4 +105,8 @@ std::vector<std::string> variant_names(const std::vector<Variant>& variants);
 // listed already): what a workload declares so that both methods are timed side by side.
 std::vector<Variant> with_replay_forms(const std::vector<Variant>& variants);
 
+// What a workload with data-dependent branches runs: eager, a graph per piece with the host
+// deciding between them, and one graph of conditional nodes (then its replay form).
+std::vector<Variant> branching_variants();
+
 }  // namespace graphbench

@@ -11,6 +11,8 @@
 // cache before every capture for the same reason. See docs/design.md (the private pool).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 namespace graphbench {
 
 // Waits for the current device, then gives back every cached block the allocator may free: the
@@ -30,12 +32,10 @@ void create_blas_workspaces();
 // Alive from before a capture begins until it has ended (or was ended after a failure). Made, it
 // first releases the cached memory (as above, unless another thread's capture is underway); while
 // it is alive, release_cached_device_memory() on other threads does nothing.
-class CaptureMemoryScope {
+class CaptureMemoryScope : NonCopyable {
  public:
   CaptureMemoryScope();
   ~CaptureMemoryScope();
-  CaptureMemoryScope(const CaptureMemoryScope&) = delete;
-  CaptureMemoryScope& operator=(const CaptureMemoryScope&) = delete;
 };
 
 }  // namespace graphbench

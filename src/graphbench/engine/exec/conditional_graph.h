@@ -16,6 +16,7 @@
 // kernel loading): captures must not be the first calls.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/core/record/graph_facts.h"
 
 #include <ATen/ATen.h>
@@ -28,7 +29,7 @@
 
 namespace graphbench {
 
-class ConditionalGraph {
+class ConditionalGraph : NonCopyable {
  public:
   using Piece = std::function<at::Tensor()>;  // returns the value a decision reads (one float), or undefined
   using Step = std::function<void()>;
@@ -43,8 +44,6 @@ class ConditionalGraph {
                                                   double threshold);
 
   ~ConditionalGraph();
-  ConditionalGraph(const ConditionalGraph&) = delete;
-  ConditionalGraph& operator=(const ConditionalGraph&) = delete;
 
   void replay();  // on the current CUDA stream
 

@@ -3,6 +3,7 @@
 // See docs/design.md (capture, and when a capture fails).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/counters.h"
 #include "graphbench/engine/exec/segmented_step.h"
@@ -29,7 +30,7 @@ class SegmentCaptureError : public CaptureError {
   std::optional<std::size_t> op_index_;
 };
 
-class CapturedGraph {
+class CapturedGraph : NonCopyable {
  public:
   // Warms `binding` up on a side stream (warm_up: params and state restored afterwards), then
   // captures one run of its ops on another non-default stream in thread-local capture mode, with
@@ -61,8 +62,6 @@ class CapturedGraph {
   static Segments capture_segments(SegmentedStep& step, bool pool_per_graph, Counters& counters);
 
   ~CapturedGraph();
-  CapturedGraph(const CapturedGraph&) = delete;
-  CapturedGraph& operator=(const CapturedGraph&) = delete;
 
   // Replays on the current stream.
   void replay();

@@ -5,6 +5,8 @@
 // thread-local RecordFunction callback, removed again when the trace is destroyed.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <ATen/record_function.h>
 
 #include <string>
@@ -12,12 +14,10 @@
 
 namespace graphbench {
 
-class FailedOpTrace {
+class FailedOpTrace : NonCopyable {
  public:
   FailedOpTrace();
   ~FailedOpTrace();
-  FailedOpTrace(const FailedOpTrace&) = delete;
-  FailedOpTrace& operator=(const FailedOpTrace&) = delete;
 
   // The ops the last exception unwound through, innermost first (empty when none did).
   const std::vector<std::string>& unwound_ops() const { return unwound_; }

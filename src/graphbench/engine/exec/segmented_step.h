@@ -12,6 +12,7 @@
 // reads it runs or is captured (CapturedView).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/counters.h"
 #include "graphbench/engine/exec/slot_binding.h"
 #include "graphbench/engine/plan/segments.h"
@@ -40,12 +41,10 @@ class SegmentedStep {
 
   // While alive, the slots captured segment `index` reads through fixed buffers hold those buffers
   // (see above); put back when it ends. Around a capture, and the static executor's direct runs.
-  class CapturedView {
+  class CapturedView : NonCopyable {
    public:
     CapturedView(SegmentedStep& step, std::size_t index);
     ~CapturedView();
-    CapturedView(const CapturedView&) = delete;
-    CapturedView& operator=(const CapturedView&) = delete;
 
    private:
     SegmentedStep& step_;

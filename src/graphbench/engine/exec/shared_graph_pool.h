@@ -5,6 +5,8 @@
 // largest one. The header is CUDA-free; in a build without CUDA the pool is nothing.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,12 +14,10 @@
 
 namespace graphbench {
 
-class SharedGraphPool {
+class SharedGraphPool : NonCopyable {
  public:
   SharedGraphPool();
   ~SharedGraphPool();
-  SharedGraphPool(const SharedGraphPool&) = delete;
-  SharedGraphPool& operator=(const SharedGraphPool&) = delete;
 
   // What the pool has reserved on the current device now; nullopt where it cannot be read.
   std::optional<std::int64_t> reserved_bytes() const;

@@ -8,6 +8,7 @@
 // share their input's slot (the compiled alias map).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/counters.h"
 #include "graphbench/engine/exec/feed.h"
 #include "graphbench/engine/exec/model_store.h"
@@ -18,11 +19,9 @@
 
 namespace graphbench {
 
-class SlotBinding {
+class SlotBinding : NonCopyable {
  public:
   SlotBinding(const CompiledProgram& compiled, const Policy& policy, ModelStore& store, const Feed& feed);
-  SlotBinding(const SlotBinding&) = delete;
-  SlotBinding& operator=(const SlotBinding&) = delete;
 
   const CompiledProgram& compiled() const { return compiled_; }
 

@@ -3,6 +3,7 @@
 // (warm-up steps are not training steps).
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/counters.h"
 #include "graphbench/engine/exec/slot_binding.h"
 
@@ -15,12 +16,10 @@ void warm_up(SlotBinding& binding, int steps, Counters& counters);
 // The params and state a binding updates, and the random generators of its devices, as they are
 // when made; restore() puts them back. Warm-up uses it, and so does a segmented capture, whose
 // eager segments really run (segmented_step.h).
-class UndoPoint {
+class UndoPoint : NonCopyable {
  public:
   explicit UndoPoint(SlotBinding& binding);
   ~UndoPoint();
-  UndoPoint(const UndoPoint&) = delete;
-  UndoPoint& operator=(const UndoPoint&) = delete;
   void restore();
 
  private:

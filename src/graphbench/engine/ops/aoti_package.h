@@ -10,6 +10,7 @@
 // aoti_supported() is false and loading throws EngineError with the reason.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/plan/builder.h"
 
 #include <ATen/ATen.h>
@@ -30,7 +31,7 @@ std::string aoti_unsupported_reason();
 // (torch/csrc/inductor/aoti_package/model_package_loader.cpp, create_temp_dir, on all but Windows).
 inline constexpr const char* kAotiUnpackDirectory = "/tmp";
 
-class AotiPackage {
+class AotiPackage : NonCopyable {
  public:
   // The package's model for `device` (its index, or the current device of its type), loaded once
   // per process while any case holds it: every case of the same file (by its canonical path) and
@@ -46,8 +47,6 @@ class AotiPackage {
   static std::map<std::string, std::string> read_metadata(const std::string& path);
 
   ~AotiPackage();
-  AotiPackage(const AotiPackage&) = delete;
-  AotiPackage& operator=(const AotiPackage&) = delete;
 
   // One call on the current stream.
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs);

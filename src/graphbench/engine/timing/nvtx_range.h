@@ -4,16 +4,16 @@
 // a build without CUDA's NVTX headers; nearly nothing when no tool listens.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <string>
 
 namespace graphbench {
 
-class NvtxRange {
+class NvtxRange : NonCopyable {
  public:
   explicit NvtxRange(const std::string& name);
   ~NvtxRange();
-  NvtxRange(const NvtxRange&) = delete;
-  NvtxRange& operator=(const NvtxRange&) = delete;
 };
 
 }  // namespace graphbench

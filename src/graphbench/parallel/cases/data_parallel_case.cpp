@@ -154,7 +154,9 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   }
 
   const auto bucket_log = std::make_shared<GradientBucketLog>();
+  const auto setup_started = std::chrono::steady_clock::now();
   auto instance = instantiate(workload, spec, context, communicator, bucket_log, records);
+  const double own_setup_s = seconds_since(setup_started);
   if (!instance) return records;
   // The case's own reasons (the same on every rank: they depend on the case and the build).
   std::vector<VariantRecord> kept;
@@ -184,6 +186,10 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   };
   DataParallelMinimum minimum;
   double step_s = 0.0;
+  // Every later instance is counted as long as this one took to set up, on the slowest rank.
+  const double setup_s =
+      limited ? static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_setup_s * 1e6)})[0]) * 1e-6
+              : 0.0;
   if (limited && !context.device.is_cuda()) {
     // On the CPU its roofline may tell before a step runs, from the ranks' highest peaks (the same
     // figures on every rank, so the same decision).
@@ -211,9 +217,9 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     }
     if (!agree_on_errors(comm, failed).empty()) step_s = 0.0;
     minimum = data_parallel_minimum(step_s, static_cast<int>(runnable.size()), instance->validation_steps(),
-                                    comm.world_size(), spec.sampling);
-    const std::string why = data_parallel_too_long_reason(step_s, static_cast<int>(runnable.size()),
-                                                          instance->validation_steps(), comm.world_size(), spec.sampling);
+                                    comm.world_size(), spec.sampling, setup_s);
+    const std::string why = data_parallel_too_long_reason(
+        step_s, static_cast<int>(runnable.size()), instance->validation_steps(), comm.world_size(), spec.sampling, setup_s);
     if (!why.empty()) {
       say(why);
       for (auto& v : runnable) mark_skipped(*v.record, why);
@@ -279,16 +285,20 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     runnable[i].record->data_parallel = d;
   }
 
-  // What is left of the limit (less the share kept for after sampling), by the slowest rank's
-  // clock, shared by the timed phases; without a limit for the whole case, each phase has the
-  // case's limit for its warm-up and sampling.
+  // What is left of the limit (less the share kept for after sampling and the set-up of the
+  // instances still to make), by the slowest rank's clock, shared by the timed phases; each later
+  // phase rescaled to what is left when it starts. Without a limit for the whole case, each phase
+  // has the case's limit for its warm-up and sampling.
+  const int instances_left = minimum.instances - 1;  // the one-process reference is made
+  const auto left_s = [&](int instances) {
+    return (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() - instances * minimum.setup_s;
+  };
   DataParallelPhaseShares shares;
-  if (limited) {
-    shares = data_parallel_phase_shares((1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s(), minimum);
-  }
-  const CaseSpec no_all_reduce_spec = limited ? phase_spec(spec, shares.no_all_reduce) : spec;
-  const CaseSpec all_reduce_spec = limited ? phase_spec(spec, shares.all_reduce_alone) : spec;
-  const CaseSpec one_rank_spec = limited ? phase_spec(spec, shares.one_rank) : spec;
+  if (limited) shares = data_parallel_phase_shares(left_s(instances_left), minimum);
+  // The phase `planned_s` of those still to run (`planned_left_s`, itself included), from what is left now.
+  const auto phase_now = [&](double planned_s, double planned_left_s, int instances) {
+    return limited ? phase_spec(spec, rolling_phase_seconds(planned_s, planned_left_s, left_s(instances))) : spec;
+  };
 
   say("timing the validated variants, interleaved, the ranks in step");
   TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement,
@@ -306,19 +316,28 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
 
   if (!timed.timed.empty()) {
     say("timing the same variants without all-reduce, each rank on its shard (the exposed all-reduce)");
-    timings.no_all_reduce = time_without_all_reduce(comm, workload, no_all_reduce_spec, context,
-                                                    instance->initial_params(), timed.variants);
+    timings.no_all_reduce =
+        time_without_all_reduce(comm, workload,
+                                phase_now(shares.no_all_reduce,
+                                          shares.no_all_reduce + shares.all_reduce_alone + shares.one_rank,
+                                          instances_left),
+                                context, instance->initial_params(), timed.variants);
     say("timing the gradient all-reduce alone");
     try {
       timings.all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(),
                                                     average_options(spec.gradient_sync), bucket_log->order,
-                                                    all_reduce_spec, context);
+                                                    phase_now(shares.all_reduce_alone,
+                                                              shares.all_reduce_alone + shares.one_rank,
+                                                              instances_left - 1),
+                                                    context);
     } catch (const DistributedError&) {
       throw;
     } catch (const std::exception& e) {
       for (const auto& v : timed.variants) v.record->warnings.push_back(std::string("all-reduce alone: ") + e.what());
     }
     if (comm.world_size() > 1) say("timing the same variants on rank 0 alone (the one-rank baseline)");
+    const CaseSpec one_rank_spec =
+        comm.world_size() > 1 ? phase_now(shares.one_rank, shares.one_rank, instances_left - 1) : spec;
     timings.one_rank =
         time_one_rank(communicator, workload, one_rank_spec, context, instance->initial_params(), timed.variants, own);
   }

@@ -8,6 +8,7 @@
 // a Communicator that returns, and every training step of a data-parallel case.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/parallel/communication/heartbeat.h"
 
 #include <atomic>
@@ -19,7 +20,7 @@
 
 namespace graphbench::parallel {
 
-class ProgressWatchdog {
+class ProgressWatchdog : NonCopyable {
  public:
   // Starts watching; `who` names this rank in the message ("rank 1 of 2"), `waiting` says what is
   // likely waiting on what.
@@ -27,8 +28,6 @@ class ProgressWatchdog {
                    std::string waiting = "a collective is waiting for a rank that failed, died or took another path");
   // Stops watching (before long work of this rank alone, e.g. writing the results).
   ~ProgressWatchdog();
-  ProgressWatchdog(const ProgressWatchdog&) = delete;
-  ProgressWatchdog& operator=(const ProgressWatchdog&) = delete;
 
  private:
   void watch();

@@ -8,6 +8,7 @@
 // to be ended by the launcher that watches them.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/parallel/communication/node_layout.h"
 #include "graphbench/parallel/communication/rank_env.h"
 
@@ -47,7 +48,7 @@ class PendingCollective {
   std::function<void()> wait_;
 };
 
-class Communicator {
+class Communicator : NonCopyable {
  public:
   // Rendezvous: rank 0 hosts a TCPStore at env.master_addr:env.master_port (unless torchrun's
   // agent hosts it) and every rank waits until all env.world_size ranks have joined, at most
@@ -57,8 +58,6 @@ class Communicator {
   static std::shared_ptr<Communicator> connect(const RankEnv& env, at::Device device, std::chrono::milliseconds timeout);
 
   ~Communicator();
-  Communicator(const Communicator&) = delete;
-  Communicator& operator=(const Communicator&) = delete;
 
   int rank() const;
   int world_size() const;

@@ -31,6 +31,7 @@
 // for ever. Processes sharing a GPU take turns on it (time slices): no hang, but slow waits.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/parallel/communication/communicator.h"
 
 #include <ATen/ATen.h>
@@ -50,7 +51,7 @@ std::string peer_exchange_unavailable(at::Device device);
 // rank gets the same answer.
 bool peer_exchange_possible(Communicator& communicator);
 
-class PeerExchange {
+class PeerExchange : NonCopyable {
  public:
   // Collective over `communicator`'s ranks (every rank, in the same order, outside any capture):
   // allocates the block (slots of `slot_bytes`, flags for `buckets` buckets) on communicator's
@@ -60,8 +61,6 @@ class PeerExchange {
   // Collective too: every rank unmaps its peers' blocks, then frees its own once all have (a rank
   // that does not come within the communicator's timeout leaves the block allocated).
   ~PeerExchange();
-  PeerExchange(const PeerExchange&) = delete;
-  PeerExchange& operator=(const PeerExchange&) = delete;
 
   // `numel` elements of `dtype` at byte `offset` of this rank's own slot: where bucket data is packed.
   at::Tensor own_slot(std::size_t offset, std::int64_t numel, at::ScalarType dtype) const;
