@@ -186,10 +186,15 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   };
   DataParallelMinimum minimum;
   double step_s = 0.0;
-  // Every later instance is counted as long as this one took to set up, on the slowest rank.
-  const double setup_s =
-      limited ? static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_setup_s * 1e6)})[0]) * 1e-6
-              : 0.0;
+  const auto slowest_rank_s = [&](double own_s) {
+    return static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)})[0]) * 1e-6;
+  };
+  // Before the case starts, every later instance is counted as long as this one took to set up,
+  // on the CPU, where that is the model's weights and data, the same each time. On a GPU the first
+  // instance also pays what a process pays once (the CUDA context, kernels loaded on first use): 3.5 s
+  // against milliseconds for the later ones on an H200. There the later ones are counted once the
+  // first of them, the one-process reference, was timed.
+  const double setup_s = limited && !context.device.is_cuda() ? slowest_rank_s(own_setup_s) : 0.0;
   if (limited && !context.device.is_cuda()) {
     // On the CPU its roofline may tell before a step runs, from the ranks' highest peaks (the same
     // figures on every rank, so the same decision).
@@ -267,8 +272,11 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     }
   }
   std::vector<ReplicaCheck> checks;
+  double one_setup_s = 0.0;
   try {
+    const auto one_started = std::chrono::steady_clock::now();
     auto one = one_process_instance(workload, spec, context, *instance, comm.world_size());
+    one_setup_s = seconds_since(one_started);
     checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16", &validated,
                             short_check);
   } catch (const std::exception& e) {
@@ -290,6 +298,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   // phase rescaled to what is left when it starts. Without a limit for the whole case, each phase
   // has the case's limit for its warm-up and sampling.
   const int instances_left = minimum.instances - 1;  // the one-process reference is made
+  if (limited) minimum.setup_s = slowest_rank_s(one_setup_s);  // as long as the one-process reference's
   const auto left_s = [&](int instances) {
     return (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() - instances * minimum.setup_s;
   };
