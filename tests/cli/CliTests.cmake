@@ -656,6 +656,13 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                    ${QUICK} -o ${OUT_DIR}/ddp-copy-engine)
   set_tests_properties("cli: --nproc 2 --grad-transport copy-engine on the CPU: each case fails naming why, the run goes on (1)"
                        PROPERTIES TIMEOUT 120)
+  # So does the symmetric-memory all-reduce, which sums in GPU memory (in a build without it: says that).
+  add_test(NAME "cli: --nproc 2 --grad-transport symmetric-memory on the CPU: each case fails naming why (1)"
+           COMMAND ${EXPECT} 1 "ddp-small .*setting up the case failed: rank 0: grad_transport symmetric-memory: (it sums in GPU memory, and this run is on the cpu|this build has no symmetric memory)" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cpu --dist-timeout 60 --grad-transport symmetric-memory
+                   ${QUICK} -o ${OUT_DIR}/ddp-symmetric-memory)
+  set_tests_properties("cli: --nproc 2 --grad-transport symmetric-memory on the CPU: each case fails naming why (1)"
+                       PROPERTIES TIMEOUT 120)
 
   # The tutorial's training, one epoch of the 12800-picture subset, each of two ranks a shard of
   # it (the suite's learning rate is raised: two ranks take half as many steps).

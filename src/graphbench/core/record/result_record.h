@@ -160,7 +160,7 @@ struct DataParallelFigures {
   // (their chunks count as gradients in `buckets`). Files written before these existed read 0 and none.
   std::int64_t chunk_cap_bytes = 0;
   std::vector<GradientChunks> chunked_gradients;
-  // How each bucket's sum travelled ("grad_transport": "collective" or "copy-engine"). Files written
+  // How each bucket's sum travelled ("grad_transport": "collective", "copy-engine" or "symmetric-memory"). Files written
   // before it existed read "collective".
   std::string grad_transport = "collective";
   // Where the ranks were (parallel/communication/node_layout.h): on how many nodes (torchrun's

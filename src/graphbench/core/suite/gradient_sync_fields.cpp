@@ -22,7 +22,7 @@ const std::vector<std::string>& gradient_dtypes() {
 }
 
 const std::vector<std::string>& gradient_transports() {
-  static const std::vector<std::string> transports = {"collective", "copy-engine", "auto"};
+  static const std::vector<std::string> transports = {"collective", "copy-engine", "symmetric-memory", "auto"};
   return transports;
 }
 

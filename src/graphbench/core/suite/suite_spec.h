@@ -46,7 +46,9 @@ struct GradientSyncSpec {
   double chunk_mb = 0.0;
   // How a bucket's sum travels between the ranks: "collective", the process group's all-reduce
   // (NCCL; Gloo on the CPU), or "copy-engine", copies between the GPUs of one host on their copy
-  // engines, which leave the multiprocessors to the backward pass (parallel/communication/peer_exchange.h).
+  // engines, which leave the multiprocessors to the backward pass (parallel/communication/peer_exchange.h),
+  // or "symmetric-memory", LibTorch's two-shot all-reduce over memory every GPU of one host maps
+  // (parallel/communication/symmetric_all_reduce.h).
   std::string transport = "collective";
 };
 

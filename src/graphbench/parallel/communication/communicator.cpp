@@ -304,6 +304,16 @@ bool Communicator::any_rank(bool flag) { return all_reduce_ints({flag ? 1 : 0}, 
 
 void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
 
+void Communicator::add_symmetric_memory_group(const std::string& name) const {
+#ifdef GRAPHBENCH_SYMMETRIC_MEMORY
+  c10d::symmetric_memory::set_group_info(name, impl_->rank, impl_->world_size,
+                                         c10::make_intrusive<c10d::PrefixStore>("symm/" + name, impl_->store));
+#else
+  throw DistributedError("this build has no symmetric memory (it needs LibTorch 2.5 or later built with CUDA and NCCL): "
+                         "cannot set up group \"" + name + "\"");
+#endif
+}
+
 void Communicator::store_set(const std::string& key, const std::string& value) {
   try {
     impl_->kv->set(key, std::vector<std::uint8_t>(value.begin(), value.end()));
@@ -422,6 +432,9 @@ std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::i
 bool Communicator::any_rank(bool flag) { return flag; }
 void Communicator::barrier() {}
 void Communicator::store_set(const std::string&, const std::string&) {}
+void Communicator::add_symmetric_memory_group(const std::string& name) const {
+  throw DistributedError("no distributed support in this build: no symmetric memory for group \"" + name + "\"");
+}
 std::string Communicator::store_get(const std::string& key) {
   throw DistributedError("no distributed support in this build: no store to read \"" + key + "\" from");
 }

@@ -108,6 +108,11 @@ class Communicator : NonCopyable {
   // Every rank's `mine`, by rank, on every rank.
   std::vector<std::string> all_gather_strings(const std::string& mine);
 
+  // Makes `name` a group of LibTorch's symmetric memory over these ranks, which rendezvous through
+  // this run's store under that name (symmetric_all_reduce.h). Throws DistributedError where this
+  // build has no symmetric memory.
+  void add_symmetric_memory_group(const std::string& name) const;
+
   // A world of this rank alone, sharing the store (the one-GPU baseline measured inside an N-rank
   // run). Only the ranks that call it take part; `name` must be unique per call.
   std::shared_ptr<Communicator> solo(const std::string& name) const;

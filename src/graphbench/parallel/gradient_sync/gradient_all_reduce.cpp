@@ -80,7 +80,9 @@ GradientAverageOptions average_options(const GradientSyncSpec& spec) {
   GradientAverageOptions options;
   options.bucket_bytes = bucket_cap_bytes(spec);
   options.bfloat16 = spec.dtype == "bfloat16";
-  options.transport = spec.transport == "copy-engine" ? GradientTransport::kCopyEngine : GradientTransport::kCollective;
+  options.transport = spec.transport == "copy-engine"        ? GradientTransport::kCopyEngine
+                      : spec.transport == "symmetric-memory" ? GradientTransport::kSymmetricMemory
+                                                             : GradientTransport::kCollective;
   return options;
 }
 

@@ -103,6 +103,13 @@ void BucketedAverage::begin() {
     }
     exchange_ = std::make_unique<PeerExchange>(communicator_, slot_bytes_, buckets_.size());
   }
+  if (symmetric() && !symmetric_) {
+    if (is_capturing(communicator_->device())) {
+      throw EngineError("the symmetric-memory all-reduce maps its block at the first step, which must not be captured "
+                        "(run the step once before capturing it)");
+    }
+    symmetric_ = std::make_unique<SymmetricAllReduce>(communicator_, slot_bytes_);
+  }
   grads_.assign(bucket_of_.size(), at::Tensor());
   owned_.assign(bucket_of_.size(), false);
   missing_.clear();
@@ -159,6 +166,23 @@ void BucketedAverage::launch(std::size_t b) {
     l.packed = as_is ? l.parts.front() : exchange_->own_slot(slot_offset_[b], numel, packed_dtype);
     const auto on_side_stream = side_.fork();
     exchange(b, l);
+    return;
+  }
+  if (symmetric()) {
+    // Packed into the bucket's place in the mapped block (bfloat16: halved there first, as the
+    // copy engines do), summed in place, and scaled into the averages.
+    l.result = joined.defined() ? joined : at::empty({numel}, options);
+    l.packed = symmetric_->slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
+    const auto on_side_stream = side_.fork();
+    at::cat_out(l.packed, l.parts, 0);
+    const double n = static_cast<double>(communicator_->world_size());
+    if (bfloat16_) l.packed.div_(n);
+    symmetric_->sum_(l.packed);
+    if (bfloat16_) {
+      l.result.copy_(l.packed);
+    } else {
+      at::mul_out(l.result, l.packed, at::scalar_tensor(1.0 / n, l.packed.options()));
+    }
     return;
   }
   // A bucket of one contiguous gradient that is ours alone is reduced where it is: no packing.

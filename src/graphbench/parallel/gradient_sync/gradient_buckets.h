@@ -28,10 +28,15 @@
 // in place of the process group's all-reduce; the exchange is opened at the first step. The copies
 // go on the side stream, the waits for the peers' copies and the sums on a second one, so that a
 // bucket's copy never waits for an earlier bucket's sum.
+//
+// With the symmetric-memory transport (GPUs of one host, more than one rank) a bucket is packed
+// into its place in a block every rank maps (symmetric_all_reduce.h) and summed there in place by
+// LibTorch's two-shot all-reduce, then scaled into its averages, all on the side stream.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
+#include "graphbench/parallel/communication/symmetric_all_reduce.h"
 #include "graphbench/parallel/gradient_sync/side_stream.h"
 #include "graphbench/engine/plan/tensor_spec.h"
 
@@ -56,8 +61,9 @@ std::vector<std::vector<std::size_t>> plan_buckets_in_order(const std::vector<Te
                                                             std::size_t bucket_bytes);
 
 // How a bucket's sum travels between the ranks: the process group's all-reduce (NCCL, or Gloo on
-// the CPU), or copies between the GPUs' memories on their copy engines (peer_exchange.h).
-enum class GradientTransport { kCollective, kCopyEngine };
+// the CPU), copies between the GPUs' memories on their copy engines (peer_exchange.h), or the
+// two-shot all-reduce over symmetric memory (symmetric_all_reduce.h).
+enum class GradientTransport { kCollective, kCopyEngine, kSymmetricMemory };
 
 // Gradients first, first + 1, ... of `numels` elements each, whose averages lie one after another.
 struct JoinedRange {
@@ -100,6 +106,9 @@ class BucketedAverage {
   void exchange(std::size_t b, Launched& l);
   void average(Launched& launched) const;  // after the sum: divide, or cast back
   bool copy_engine() const { return transport_ == GradientTransport::kCopyEngine && communicator_->world_size() > 1; }
+  bool symmetric() const {
+    return transport_ == GradientTransport::kSymmetricMemory && communicator_->world_size() > 1;
+  }
   // The one-GPU baseline (Communicator::solo): nothing to average. A world of one made otherwise
   // (--nproc 1, the one-GPU tests of the captured collectives) still runs the collectives.
   bool alone() const { return communicator_->is_solo(); }
@@ -119,6 +128,7 @@ class BucketedAverage {
   std::vector<std::size_t> slot_offset_;  // per bucket: its bytes' place in a rank's exchange slot
   std::size_t slot_bytes_ = 0;
   std::unique_ptr<PeerExchange> exchange_;
+  std::unique_ptr<SymmetricAllReduce> symmetric_;
   SideStream side_;
   SideStream sums_;  // copy-engine transport: the waits for the peers' copies and the sums
 

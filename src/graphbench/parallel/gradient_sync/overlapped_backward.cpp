@@ -4,6 +4,7 @@
 #include "graphbench/engine/ops/autograd.h"
 #include "graphbench/parallel/gradient_sync/gradient_chunks.h"
 #include "graphbench/parallel/communication/peer_exchange.h"
+#include "graphbench/parallel/communication/symmetric_all_reduce.h"
 #include "graphbench/parallel/communication/fingerprints.h"
 #include "graphbench/parallel/gradient_sync/side_stream.h"
 
@@ -226,16 +227,18 @@ std::vector<ValueId> backward_and_average(Builder& b, ValueId loss, const std::v
 std::vector<ValueId> step_gradients(Builder& b, ValueId loss, const std::vector<ValueId>& params,
                                     const DataParallelSetup& setup) {
   if (!setup.communicator) return ops::backward(b, loss, params);
-  if (setup.gradient_sync.transport == "copy-engine" && setup.communicator->world_size() > 1) {
+  const std::string& transport = setup.gradient_sync.transport;
+  if ((transport == "copy-engine" || transport == "symmetric-memory") && setup.communicator->world_size() > 1) {
     const NodeLayout& layout = setup.communicator->node_layout();
     if (!layout.one_node()) {
-      throw EngineError(fmt::format("grad_transport copy-engine: the ranks are on {}, and the copy engines and peer "
-                                    "access reach the GPUs of one node only; use \"collective\" or \"auto\" "
-                                    "(docs/distributed.md)",
-                                    layout.describe()));
+      throw EngineError(fmt::format("grad_transport {}: the ranks are on {}, and {} reach the GPUs of one node only; "
+                                    "use \"collective\" or \"auto\" (docs/distributed.md)",
+                                    transport, layout.describe(),
+                                    transport == "copy-engine" ? "the copy engines and peer access" : "symmetric memory"));
     }
-    const std::string why = peer_exchange_unavailable(setup.communicator->device());
-    if (!why.empty()) throw EngineError("grad_transport copy-engine: " + why);
+    const std::string why = transport == "copy-engine" ? peer_exchange_unavailable(setup.communicator->device())
+                                                       : symmetric_all_reduce_unavailable(setup.communicator->device());
+    if (!why.empty()) throw EngineError("grad_transport " + transport + ": " + why);
   }
   const GradientAverageOptions options = average_options(setup.gradient_sync);
   if (setup.gradient_sync.overlap) return backward_and_average(b, loss, params, setup.communicator, options, setup.bucket_log);
