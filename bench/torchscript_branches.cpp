@@ -202,29 +202,41 @@ class SplitBranchRunner final : public VariantRunner {
 };
 #endif
 
-// The tree as conditional nodes: a chain of exits (each decision's then a leaf that runs nothing,
-// every compare ">" with one number) or one branch between two leaves (">"). "" where it is one of
-// them, else why not.
-std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std::vector<int>& chain) {
+// The tree as conditional nodes: a chain of exits (at each decision one side a leaf that runs
+// nothing, ending the step, the other going on) or one branch between two leaves, any comparison.
+// `chain`: the chain's links (empty for one branch); "" where it is one of them, else why not.
+struct ExitLink {
+  int node = 0;        // runs its pieces, then decides (the last link: the leaf that ends the chain)
+  int exit_leaf = -1;  // where the step ends when `exit_when` holds (the last link: none)
+  ConditionalGraph::Decision exit_when;
+};
+
+std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std::vector<ExitLink>& chain) {
   const BranchNode& root = nodes.at(0);
   if (!root.decides()) return "the model has no branch left to decide";
-  for (int n = 0;; n = nodes[n].else_node) {
-    chain.push_back(n);
+  const auto ends_here = [&](int n) { return !nodes[n].decides() && nodes[n].run.empty(); };
+  for (int n = 0;;) {
     const BranchNode& node = nodes[n];
-    if (!node.decides()) break;
-    if (node.compare != ">" || node.than != root.than) {
-      chain.clear();
+    if (!node.decides()) {
+      chain.push_back({n, -1, {}});
       break;
     }
-    if (nodes[node.then_node].decides() || !nodes[node.then_node].run.empty()) {
+    const ConditionalGraph::Decision holds{ConditionalGraph::compare_from_text(node.compare), node.than};
+    if (ends_here(node.then_node)) {
+      chain.push_back({n, node.then_node, holds});
+      n = node.else_node;
+    } else if (ends_here(node.else_node)) {
+      chain.push_back({n, node.else_node, ConditionalGraph::negated(holds)});
+      n = node.then_node;
+    } else {
       chain.clear();
       break;
     }
   }
   if (!chain.empty()) return "";
-  if (root.compare == ">" && !nodes[root.then_node].decides() && !nodes[root.else_node].decides()) return "";
-  return "the tree is not a chain of exits (each decision's then ending the step, `>` one number) or one branch "
-         "between two leaves (`>`): it runs as eager and graph only";
+  if (!nodes[root.then_node].decides() && !nodes[root.else_node].decides()) return "";
+  return "the tree is not a chain of exits (at each decision one side ending the step) or one branch between two "
+         "leaves: it runs as eager and graph only";
 }
 
 // One graph, the device deciding. Each leaf copies its outputs into fixed buffers and writes its
@@ -232,31 +244,34 @@ std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std:
 class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,
-                          const std::vector<int>& chain, bool fed)
+                          const std::vector<ExitLink>& chain, bool fed)
       : values_(program, clones(inputs)), case_inputs_(inputs), fed_(fed) {
     const auto leaves = values_.run_every_path();
     const auto& nodes = values_.program->nodes;
-    const int any_leaf = chain.empty() ? nodes[0].then_node : chain.back();
+    const int any_leaf = chain.empty() ? nodes[0].then_node : chain.back().node;
     for (const auto& t : leaves[any_leaf]) buffers_.push_back(at::zeros_like(t));
     leaf_ = at::zeros({1}, inputs.at(0).options().dtype(at::kFloat));
-    const double than = nodes[0].than;
     if (!chain.empty()) {
       std::vector<ConditionalGraph::Piece> pieces;
+      std::vector<ConditionalGraph::Decision> exits;
       for (std::size_t i = 0; i < chain.size(); ++i) {
-        const int n = chain[i];
+        const ExitLink link = chain[i];
         const bool last = i + 1 == chain.size();
-        pieces.push_back([this, n, last, &nodes] {
-          values_.run_node(n);
-          end_at(last ? n : nodes[n].then_node);
-          return last ? at::Tensor() : decision_value(n);
+        pieces.push_back([this, link, last] {
+          values_.run_node(link.node);
+          end_at(last ? link.node : link.exit_leaf);
+          return last ? at::Tensor() : decision_value(link.node);
         });
+        if (!last) exits.push_back(link.exit_when);
       }
-      graph_ = ConditionalGraph::exit_chain(pieces, than);
+      graph_ = ConditionalGraph::exit_chain(pieces, exits);
     } else {
-      const int then_leaf = nodes[0].then_node, else_leaf = nodes[0].else_node;
+      const BranchNode& root = nodes[0];
+      const int then_leaf = root.then_node, else_leaf = root.else_node;
       graph_ = ConditionalGraph::branch([this] { values_.run_node(0); return decision_value(0); },
                                         [this, then_leaf] { values_.run_node(then_leaf); end_at(then_leaf); },
-                                        [this, else_leaf] { values_.run_node(else_leaf); end_at(else_leaf); }, than);
+                                        [this, else_leaf] { values_.run_node(else_leaf); end_at(else_leaf); },
+                                        {ConditionalGraph::compare_from_text(root.compare), root.than});
     }
   }
   void step() override {
@@ -359,7 +374,7 @@ class BranchesCase final : public CaseInstance {
   std::vector<at::Tensor> inputs_;
   bench::Tolerance tolerance_;
   std::vector<std::string> notes_;
-  std::vector<int> chain_;  // a chain of exits: its decisions and last leaf; empty: one branch
+  std::vector<ExitLink> chain_;  // a chain of exits: its links, the last leaf last; empty: one branch
   std::string conditional_problem_;
 };
 

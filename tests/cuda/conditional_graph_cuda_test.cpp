@@ -77,14 +77,48 @@ TEST_CASE("conditional graph: an IF/ELSE branch runs the side the device's value
   prefix();
   then_step();
   else_step();
-  auto graph = ConditionalGraph::branch(prefix, then_step, else_step, 0.0);
-  CHECK(graph->conditional_nodes() == 1);
-  x.fill_(3.0);
-  graph->replay();
-  CHECK(out.cpu()[0].item<float>() == 6.0f);  // mean 3 > 0: then
-  x.fill_(-1.0);
-  graph->replay();
-  CHECK(out.cpu()[0].item<float>() == -11.0f);  // mean -1: else
+  // Every comparison, at the number itself and on either side of it: the device takes eager's side.
+  using C = ConditionalGraph::Compare;
+  for (const C compare : {C::kGreater, C::kGreaterEqual, C::kLess, C::kLessEqual}) {
+    auto graph = ConditionalGraph::branch(prefix, then_step, else_step, {compare, 3.0});
+    CHECK(graph->conditional_nodes() == 1);
+    for (const float value : {2.0f, 3.0f, 4.0f}) {
+      const bool holds = compare == C::kGreater        ? value > 3.0f
+                         : compare == C::kGreaterEqual ? value >= 3.0f
+                         : compare == C::kLess         ? value < 3.0f
+                                                       : value <= 3.0f;
+      INFO("compare " << static_cast<int>(compare) << ", mean " << value);
+      x.fill_(value);
+      graph->replay();
+      CHECK(out.cpu()[0].item<float>() == (holds ? value * 2.0f : value - 10.0f));
+    }
+  }
+}
+
+TEST_CASE("conditional graph: an exit chain with its own decision at each exit", "[cuda]") {
+  GRAPHBENCH_REQUIRE_CUDA();
+  if (!graphbench::conditional_nodes_unavailable().empty()) GRAPHBENCH_SKIP(graphbench::conditional_nodes_unavailable());
+  Chain chain;
+  for (int k = 0; k < 3; ++k) chain.run(k);
+  using C = ConditionalGraph::Compare;
+  // After piece 0 (input + 1) exit where it is < 0; after piece 1 (input + 3) where it is >= 6.
+  auto graph = ConditionalGraph::exit_chain(chain.pieces(), {{C::kLess, 0.0}, {C::kGreaterEqual, 6.0}});
+  CHECK(graph->conditional_nodes() == 2);
+  struct Outcome {
+    float input, total;
+  };
+  // input -2: -1 < 0, stops after piece 0; input 3: 4, then 6 >= 6, after piece 1; input 0: 1, 3, 6, all three.
+  for (const Outcome& o : {Outcome{-2.f, -1.f}, Outcome{3.f, 6.f}, Outcome{0.f, 6.f}}) {
+    INFO("input " << o.input);
+    chain.input.fill_(o.input);
+    chain.ran.zero_();
+    graph->replay();
+    CHECK(chain.total.item<float>() == o.total);
+  }
+  CHECK(chain.ran.cpu()[2].item<float>() == 1.0f);  // the last, input 0, ran piece 2
+  CHECK_THAT(graphbench::testing::message_of<graphbench::EngineError>(
+                 [&] { ConditionalGraph::exit_chain(chain.pieces(), {{C::kLess, 0.0}}); }),
+             Catch::Contains("an exit chain of 3 pieces takes 2 decisions, not 1"));
 }
 
 TEST_CASE("conditional graph: pieces that return no single float are refused, naming what is expected", "[cuda]") {

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <torch/script.h>
 
+#include <algorithm>
+
 namespace {
 
 using namespace graphbench;
@@ -27,14 +29,17 @@ void write_pieces(const std::filesystem::path& dir) {
   second.save((dir / "b.piece1.pt").string());
 }
 
-std::string branch_case(const std::string& name, const std::string& extra, const std::string& else_leaf = "") {
+// `decision`: the root's comparison and its sides (node 1 ends the step with h + 1, node 2 runs piece1).
+std::string branch_case(const std::string& name, const std::string& extra, const std::string& else_leaf = "",
+                        const std::string& decision = R"("compare": ">", "then": 1, "else": 2)") {
   return fmt::format(R"({{"name": "{}", "workload": "torchscript_branches", "inputs": [{{"shape": [4, 3]}}],
        "pieces": [{{"path": "b.piece0.pt", "inputs": ["input0"], "outputs": 3}},
                   {{"path": "b.piece1.pt", "inputs": ["piece0.out0"], "outputs": 1}}],
-       "branches": [{{"run": [0], "value": "piece0.out1", "compare": ">", "than": 0.5, "line": "m.py:7", "then": 1, "else": 2}},
+       "branches": [{{"run": [0], "value": "piece0.out1", {}, "than": 0.5, "line": "m.py:7"}},
                     {{"outputs": ["piece0.out2"]}},
                     {}]{}}})",
-                     name, else_leaf.empty() ? R"({"run": [1], "outputs": ["piece1.out0"]})" : else_leaf, extra);
+                     name, decision, else_leaf.empty() ? R"({"run": [1], "outputs": ["piece1.out0"]})" : else_leaf,
+                     extra);
 }
 
 }  // namespace
@@ -100,11 +105,20 @@ TEST_CASE("torchscript_branches on the GPU: graph and conditional take eager's w
   GRAPHBENCH_REQUIRE_CUDA();
   ModelDir dir;
   write_pieces(dir.path());
-  const auto suite = dir.load(fmt::format("[{}, {}]", branch_case("then", R"(, "threshold": -1e30)"),
-                                          branch_case("else", R"(, "threshold": 1e30)")));
+  // The exit on the then side of `>`, and on the else side of `<=` (taken where it does not hold).
+  const std::string else_exit = R"("compare": "<=", "then": 2, "else": 1)";
+  const auto suite = dir.load(fmt::format("[{}, {}, {}, {}]", branch_case("then", R"(, "threshold": -1e30)"),
+                                          branch_case("else", R"(, "threshold": 1e30)"),
+                                          branch_case("le-then", R"(, "threshold": 1e30)", "", else_exit),
+                                          branch_case("le-else", R"(, "threshold": -1e30)", "", else_exit)));
   for (const CaseSpec& spec : suite.cases) {
     CAPTURE(spec.name);
     const auto records = run_case(spec, at::kCUDA);
+    const bool exits = spec.name == "then" || spec.name == "le-else";
+    const auto& notes = record_of(records, "eager").warnings;
+    CHECK(std::any_of(notes.begin(), notes.end(), [&](const std::string& note) {
+      return note.find(exits ? "end at node 1 of 3" : "end at node 2 of 3") != std::string::npos;
+    }));
     for (const char* variant : {"eager", "graph", "conditional", "conditional:replay"}) {
       const ResultRecord r = record_of(records, variant);
       INFO(variant << ": " << r.reason);

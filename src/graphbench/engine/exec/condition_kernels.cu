@@ -7,15 +7,24 @@ namespace graphbench {
 
 namespace {
 
-__global__ void set_exit_condition(cudaGraphConditionalHandle handle, const float* confidence, int* active,
-                                   float threshold, int first) {
-  const int still = (first != 0 ? 1 : *active) != 0 && !(*confidence > threshold);
+__device__ bool holds(float value, int compare, float than) {
+  switch (compare) {
+    case 0: return value > than;
+    case 1: return value >= than;
+    case 2: return value < than;
+    default: return value <= than;
+  }
+}
+
+__global__ void set_exit_condition(cudaGraphConditionalHandle handle, const float* value, int* active, int compare,
+                                   float than, int first) {
+  const int still = (first != 0 ? 1 : *active) != 0 && !holds(*value, compare, than);
   *active = still;
   cudaGraphSetConditional(handle, still ? 1u : 0u);
 }
 
-__global__ void set_branch_condition(cudaGraphConditionalHandle handle, const float* value, float threshold) {
-  cudaGraphSetConditional(handle, *value > threshold ? 1u : 0u);
+__global__ void set_branch_condition(cudaGraphConditionalHandle handle, const float* value, int compare, float than) {
+  cudaGraphSetConditional(handle, holds(*value, compare, than) ? 1u : 0u);
 }
 
 cudaError_t add_one_thread_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -33,17 +42,17 @@ cudaError_t add_one_thread_node(cudaGraphNode_t* node, cudaGraph_t graph, const 
 }  // namespace
 
 cudaError_t add_exit_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                    size_t count, cudaGraphConditionalHandle handle, const float* confidence,
-                                    int* active, float threshold, bool first) {
+                                    size_t count, cudaGraphConditionalHandle handle, const float* value, int* active,
+                                    int compare, float than, bool first) {
   int first_flag = first ? 1 : 0;
-  void* args[] = {&handle, &confidence, &active, &threshold, &first_flag};
+  void* args[] = {&handle, &value, &active, &compare, &than, &first_flag};
   return add_one_thread_node(node, graph, dependencies, count, reinterpret_cast<void*>(set_exit_condition), args);
 }
 
 cudaError_t add_branch_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                      size_t count, cudaGraphConditionalHandle handle, const float* value,
-                                      float threshold) {
-  void* args[] = {&handle, &value, &threshold};
+                                      size_t count, cudaGraphConditionalHandle handle, const float* value, int compare,
+                                      float than) {
+  void* args[] = {&handle, &value, &compare, &than};
   return add_one_thread_node(node, graph, dependencies, count, reinterpret_cast<void*>(set_branch_condition), args);
 }
 

@@ -123,8 +123,13 @@ at::Tensor one_float(const at::Tensor& value, const char* who) {
 
 }  // namespace
 
-std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector<Piece>& pieces, double threshold) {
+std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector<Piece>& pieces,
+                                                               const std::vector<Decision>& exits) {
   if (pieces.empty()) throw EngineError("conditional graph: an exit chain needs at least one piece");
+  if (exits.size() + 1 != pieces.size()) {
+    throw EngineError(fmt::format("conditional graph: an exit chain of {} pieces takes {} decisions, not {}",
+                                  pieces.size(), pieces.size() - 1, exits.size()));
+  }
   const auto start = std::chrono::steady_clock::now();
   auto state = std::make_unique<State>();
   {
@@ -142,7 +147,8 @@ std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector
     check(cudaGraphConditionalHandleCreate(&handle, state->graph, 0, 0), "cudaGraphConditionalHandleCreate");
     cudaGraphNode_t decide;
     check(add_exit_condition_node(&decide, state->graph, &last, 1, handle, state->decided_by[k - 1].data_ptr<float>(),
-                                  state->active.data_ptr<int>(), static_cast<float>(threshold), k == 1),
+                                  state->active.data_ptr<int>(), static_cast<int>(exits[k - 1].compare),
+                                  static_cast<float>(exits[k - 1].than), k == 1),
           "adding the exit condition's kernel");
     cudaGraphNode_t guard_node;
     const std::vector<cudaGraph_t> bodies = add_if_node(&guard_node, state->graph, decide, handle, 1);
@@ -157,12 +163,12 @@ std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector
 }
 
 std::unique_ptr<ConditionalGraph> ConditionalGraph::branch(const Piece& prefix, const Step& then_step,
-                                                           const Step& else_step, double threshold) {
+                                                           const Step& else_step, const Decision& decision) {
 #if CUDART_VERSION < 12080
   (void)prefix;
   (void)then_step;
   (void)else_step;
-  (void)threshold;
+  (void)decision;
   throw EngineError("conditional graph: an IF node with an ELSE body needs CUDA 12.8 or later");
 #else
   const auto start = std::chrono::steady_clock::now();
@@ -179,7 +185,7 @@ std::unique_ptr<ConditionalGraph> ConditionalGraph::branch(const Piece& prefix, 
   check(cudaGraphConditionalHandleCreate(&handle, state->graph, 0, 0), "cudaGraphConditionalHandleCreate");
   cudaGraphNode_t decide;
   check(add_branch_condition_node(&decide, state->graph, &first, 1, handle, state->decided_by[0].data_ptr<float>(),
-                                  static_cast<float>(threshold)),
+                                  static_cast<int>(decision.compare), static_cast<float>(decision.than)),
         "adding the branch condition's kernel");
   cudaGraphNode_t if_else;
   const std::vector<cudaGraph_t> bodies = add_if_node(&if_else, state->graph, decide, handle, 2);
@@ -224,11 +230,11 @@ std::string conditional_nodes_unavailable() {
 #endif
 }
 
-std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector<Piece>&, double) {
+std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector<Piece>&, const std::vector<Decision>&) {
   throw EngineError(conditional_nodes_unavailable());
 }
 
-std::unique_ptr<ConditionalGraph> ConditionalGraph::branch(const Piece&, const Step&, const Step&, double) {
+std::unique_ptr<ConditionalGraph> ConditionalGraph::branch(const Piece&, const Step&, const Step&, const Decision&) {
   throw EngineError(conditional_nodes_unavailable());
 }
 
@@ -239,6 +245,29 @@ GraphFacts ConditionalGraph::facts() const { return {}; }
 double ConditionalGraph::capture_ms() const { return 0.0; }
 
 #endif
+
+ConditionalGraph::Compare ConditionalGraph::compare_from_text(const std::string& text) {
+  if (text == ">") return Compare::kGreater;
+  if (text == ">=") return Compare::kGreaterEqual;
+  if (text == "<") return Compare::kLess;
+  if (text == "<=") return Compare::kLessEqual;
+  throw EngineError(fmt::format("conditional graph: no comparison \"{}\" (expected >, >=, < or <=)", text));
+}
+
+ConditionalGraph::Decision ConditionalGraph::negated(const Decision& d) {
+  switch (d.compare) {
+    case Compare::kGreater: return {Compare::kLessEqual, d.than};
+    case Compare::kGreaterEqual: return {Compare::kLess, d.than};
+    case Compare::kLess: return {Compare::kGreaterEqual, d.than};
+    case Compare::kLessEqual: return {Compare::kGreater, d.than};
+  }
+  return d;
+}
+
+std::unique_ptr<ConditionalGraph> ConditionalGraph::exit_chain(const std::vector<Piece>& pieces, double threshold) {
+  return exit_chain(pieces, std::vector<Decision>(pieces.empty() ? 0 : pieces.size() - 1,
+                                                  Decision{Compare::kGreater, threshold}));
+}
 
 ConditionalGraph::ConditionalGraph(std::unique_ptr<State> state) : state_(std::move(state)) {}
 ConditionalGraph::~ConditionalGraph() = default;

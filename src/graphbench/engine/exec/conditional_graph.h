@@ -34,14 +34,28 @@ class ConditionalGraph : NonCopyable {
   using Piece = std::function<at::Tensor()>;  // returns the value a decision reads (one float), or undefined
   using Step = std::function<void()>;
 
+  // What the device decides from a value: whether `value compare than` holds.
+  enum class Compare { kGreater, kGreaterEqual, kLess, kLessEqual };
+  struct Decision {
+    Compare compare = Compare::kGreater;
+    double than = 0.0;
+  };
+  // ">", ">=", "<", "<=" (anything else: EngineError), and the decision that holds where `d` does not.
+  static Compare compare_from_text(const std::string& text);
+  static Decision negated(const Decision& d);
+
   // Early exits: pieces[0] always runs; pieces[k] (k >= 1) runs only while no earlier piece's value
-  // (its confidence, a one-element float tensor) was above `threshold`. One IF node per later piece.
+  // (a one-element float tensor) met its decision: exits[k - 1] decides after pieces[k - 1] (one
+  // fewer than the pieces). One IF node per later piece.
+  static std::unique_ptr<ConditionalGraph> exit_chain(const std::vector<Piece>& pieces,
+                                                      const std::vector<Decision>& exits);
+  // The same, every exit taken where its value is above `threshold` (a confidence).
   static std::unique_ptr<ConditionalGraph> exit_chain(const std::vector<Piece>& pieces, double threshold);
 
-  // A branch: `prefix` runs and returns the value that decides; `then_step` runs when it is above
-  // `threshold`, `else_step` otherwise (one IF node with an ELSE body: CUDA 12.8).
+  // A branch: `prefix` runs and returns the value that decides; `then_step` runs where `decision`
+  // holds, `else_step` otherwise (one IF node with an ELSE body: CUDA 12.8).
   static std::unique_ptr<ConditionalGraph> branch(const Piece& prefix, const Step& then_step, const Step& else_step,
-                                                  double threshold);
+                                                  const Decision& decision);
 
   ~ConditionalGraph();
 
