@@ -6,6 +6,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <vector>
 
 namespace graphbench::parallel {
@@ -26,7 +27,7 @@ struct SymmetricAllReduce::Impl {
   std::string group;
   at::Tensor block;  // bytes
   c10::intrusive_ptr<c10d::symmetric_memory::SymmetricMemory> mapped;
-  c10::OperatorHandle two_shot;
+  std::optional<c10::OperatorHandle> two_shot;  // no default constructor
 };
 
 SymmetricAllReduce::SymmetricAllReduce(std::shared_ptr<Communicator> communicator, std::size_t bytes)
@@ -61,7 +62,7 @@ at::Tensor SymmetricAllReduce::slot(std::size_t offset, std::int64_t numel, at::
 void SymmetricAllReduce::sum_(at::Tensor& slot) {
   // Called boxed: the op's C++ signature (its string arguments' type) differs between versions.
   std::vector<c10::IValue> stack{slot, std::string("sum"), impl_->group};
-  impl_->two_shot.callBoxed(&stack);
+  impl_->two_shot->callBoxed(&stack);
 }
 
 #else
