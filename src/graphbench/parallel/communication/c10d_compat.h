@@ -18,6 +18,8 @@
 // LibTorch's symmetric memory (2.5 and later, built with CUDA): the symmetric-memory all-reduce.
 #if defined(GRAPHBENCH_WITH_CUDA) && defined(GRAPHBENCH_DIST_NCCL) && \
     __has_include(<torch/csrc/distributed/c10d/symm_mem/SymmetricMemory.hpp>)
+#include <torch/csrc/distributed/c10d/GroupRegistry.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/symm_mem/SymmetricMemory.hpp>
 #define GRAPHBENCH_SYMMETRIC_MEMORY 1
 #endif

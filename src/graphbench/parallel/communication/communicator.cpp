@@ -306,8 +306,15 @@ void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
 
 void Communicator::add_symmetric_memory_group(const std::string& name) const {
 #ifdef GRAPHBENCH_SYMMETRIC_MEMORY
-  c10d::symmetric_memory::set_group_info(name, impl_->rank, impl_->world_size,
-                                         c10::make_intrusive<c10d::PrefixStore>("symm/" + name, impl_->store));
+  // LibTorch's rendezvous finds the group by name among the registered process groups: one over
+  // this run's store, with this communicator's NCCL backend.
+  auto store = c10::make_intrusive<c10d::PrefixStore>("symm/" + name, impl_->store);
+  auto group = c10::make_intrusive<c10d::ProcessGroup>(store, impl_->rank, impl_->world_size);
+  group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL, impl_->group);
+  group->setDefaultBackend(c10d::ProcessGroup::BackendType::NCCL);
+  group->setGroupName(name);
+  c10d::register_process_group(name, group);
+  c10d::symmetric_memory::set_group_info(name, impl_->rank, impl_->world_size, store);
 #else
   throw DistributedError("this build has no symmetric memory (it needs LibTorch 2.5 or later built with CUDA and NCCL): "
                          "cannot set up group \"" + name + "\"");
