@@ -65,6 +65,10 @@ struct Communicator::Impl {
   bool solo = false;  // made by solo()
   NodeLayout layout;
   std::int64_t gathers = 0;  // every rank gathers in the same order: the count names the keys
+#ifdef GRAPHBENCH_SYMMETRIC_MEMORY
+  // The process groups of add_symmetric_memory_group(): LibTorch's registry holds them weakly.
+  std::vector<c10::intrusive_ptr<c10d::ProcessGroup>> symmetric_groups;
+#endif
 };
 
 namespace {
@@ -314,6 +318,7 @@ void Communicator::add_symmetric_memory_group(const std::string& name) const {
   group->setDefaultBackend(c10d::ProcessGroup::BackendType::NCCL);
   group->setGroupName(name);
   c10d::register_process_group(name, group);
+  impl_->symmetric_groups.push_back(group);
   c10d::symmetric_memory::set_group_info(name, impl_->rank, impl_->world_size, store);
 #else
   throw DistributedError("this build has no symmetric memory (it needs LibTorch 2.5 or later built with CUDA and NCCL): "
