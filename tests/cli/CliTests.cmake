@@ -824,6 +824,15 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
                    gradsync:ddp-small/eager=overlapped,bfloat16,1)
   set_tests_properties("cli: --nproc 2 on two GPUs with bfloat16 gradients: figures of every variant" PROPERTIES
                        SKIP_RETURN_CODE 77 DEPENDS "cli: --nproc 2 on two GPUs with bfloat16 gradients")
+  # The symmetric-memory all-reduce, captured with the backward pass: validated (params identical on
+  # both ranks, close to one process) and timed. One rank per process, as LibTorch's symmetric
+  # memory needs (its IPC channel is a socket per process).
+  add_test(NAME "cli: --nproc 2 on two GPUs with the symmetric-memory all-reduce"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| +2 \\(nccl\\) +\\|.*\\| overlapped, 1 bucket of <= 25 MiB, symmetric-memory all-reduce +\\|.*\\| yes \\(" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 --grad-transport symmetric-memory
+                   ${QUICK} -o ${OUT_DIR}/ddp-cuda-symmetric)
+  set_tests_properties("cli: --nproc 2 on two GPUs with the symmetric-memory all-reduce" PROPERTIES TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
 endif()
 
 # Sweeps: --sweep runs every case at each size, points named NAME[AXIS=VALUE], the verdict's section
