@@ -828,7 +828,7 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
   # both ranks, close to one process) and timed. One rank per process, as LibTorch's symmetric
   # memory needs (its IPC channel is a socket per process).
   add_test(NAME "cli: --nproc 2 on two GPUs with the symmetric-memory all-reduce"
-           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| +2 \\(nccl\\) +\\|.*\\| overlapped, 1 bucket of <= 25 MiB, symmetric-memory all-reduce +\\|.*\\| yes \\(" --
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| +2 \\(nccl\\) +\\|.*\\| overlapped, 1 bucket of <= 25 MiB, symmetric-memory all-reduce +\\|.*\\| +yes \\(" --
                    ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 --grad-transport symmetric-memory
                    ${QUICK} -o ${OUT_DIR}/ddp-cuda-symmetric)
   set_tests_properties("cli: --nproc 2 on two GPUs with the symmetric-memory all-reduce" PROPERTIES TIMEOUT 300
