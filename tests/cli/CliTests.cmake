@@ -765,7 +765,7 @@ add_test(NAME "cli: --grad-sm-carveout is bad input (2)"
          COMMAND ${EXPECT} 2 "The following arguments were not expected: .*--grad-sm-carveout" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-sm-carveout 16)
 add_test(NAME "cli: --grad-transport nvlink is bad input (2)"
-         COMMAND ${EXPECT} 2 "--grad-transport: nvlink not in \\{collective,copy-engine,auto\\}" --
+         COMMAND ${EXPECT} 2 "--grad-transport: nvlink not in \\{collective,copy-engine,symmetric-memory,auto\\}" --
                  ${GB} run --config ${CLI_DIR}/ddp_cpu.json --nproc 2 --device cpu --grad-transport nvlink)
 add_test(NAME "cli: a suite's bad grad_chunk_mb is bad input (2), naming the file and the field"
          COMMAND ${EXPECT} 2 "bad_chunk.json: /cases/0/grad_chunk_mb: expected a gradient chunk cap in MiB, 0 \\(no chunks\\) or above 0 and at most 1048576 \\(e.g. 8\\), got -8" --

@@ -430,7 +430,7 @@ TEST_CASE("spec: the gradient transport, from defaults and cases, collective unl
   const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
   CHECK(plain.cases[0].gradient_sync.transport == "collective");
   CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_transport": "nvlink"}])")) ==
-        message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", \"auto\", got \"nvlink\""));
+        message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", \"symmetric-memory\", \"auto\", got \"nvlink\""));
 }
 
 TEST_CASE("spec: gradient averaging errors name the field and what it takes") {

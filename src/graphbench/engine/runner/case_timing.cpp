@@ -111,6 +111,13 @@ double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecor
   return first_s < limit_s ? std::min(first_s, timed_step()) : first_s;
 }
 
+std::optional<double> phase_time_left_s(const CaseSpec& spec, const CaseContext& context,
+                                        std::chrono::steady_clock::time_point started) {
+  if (!context.time_limit_cuts_validation) return std::nullopt;
+  const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return std::max(spec.sampling.max_time_s - spent_s, 0.0);
+}
+
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
                         const CaseContext& context, const SamplingAgreement* agreement, std::optional<double> time_left_s) {
   const auto started = std::chrono::steady_clock::now();

@@ -9,6 +9,7 @@
 #include "graphbench/engine/runner/workload.h"
 #include "graphbench/core/sampling/sampler.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,5 +61,11 @@ const DevicePeaks& cpu_peaks();
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
                         const CaseContext& context, const SamplingAgreement* agreement = nullptr,
                         std::optional<double> time_left_s = std::nullopt);
+
+// A phase of a data-parallel case under a limit for the whole case (context.time_limit_cuts_validation):
+// what is left of its share (spec.sampling.max_time_s) since it `started`, its instance's set-up
+// counted; none otherwise. For time_variants' `time_left_s`.
+std::optional<double> phase_time_left_s(const CaseSpec& spec, const CaseContext& context,
+                                        std::chrono::steady_clock::time_point started);
 
 }  // namespace graphbench

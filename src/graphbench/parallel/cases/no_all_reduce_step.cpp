@@ -11,6 +11,7 @@ namespace graphbench::parallel {
 NoAllReduceTiming time_without_all_reduce(Communicator& communicator, const Workload& workload, const CaseSpec& spec,
                                           const CaseContext& context, const ModelStore& initial_params,
                                           const std::vector<VariantRecord>& variants) {
+  const auto started = std::chrono::steady_clock::now();
   NoAllReduceTiming out;
   std::unique_ptr<DataParallelCase> instance;
   std::string error;
@@ -34,7 +35,8 @@ NoAllReduceTiming time_without_all_reduce(Communicator& communicator, const Work
     if (variants[i].record->status == RecordStatus::kOk) timed_variants.push_back({variants[i].variant, &records[i]});
   }
   const SamplingAgreement agreement = sampling_agreement(communicator);
-  const TimedCase timed = time_variants(*instance, timed_variants, spec, context, &agreement);
+  const TimedCase timed =
+      time_variants(*instance, timed_variants, spec, context, &agreement, phase_time_left_s(spec, context, started));
   out.rank_median_us = gather_rank_timings(communicator, timed).median_us;
   return out;
 }

@@ -136,6 +136,7 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
     return OneRankBaseline{samples_from_json(j.at("samples")), j.at("error").get<std::string>()};
   }
   OneRankBaseline baseline;
+  const auto started = std::chrono::steady_clock::now();
   try {
     auto solo = communicator->solo(spec.name);
     {
@@ -154,7 +155,8 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
         if (variants[i].record->status == RecordStatus::kOk) alone.push_back({variants[i].variant, &records[i]});
       }
       // The graphs of the solo group end before it does (see Communicator::shutdown).
-      const TimedCase timed = time_variants(*instance, alone, spec, context);
+      const TimedCase timed =
+          time_variants(*instance, alone, spec, context, nullptr, phase_time_left_s(spec, context, started));
       baseline.samples_us = samples_of(timed);
     }
     solo->shutdown();
