@@ -34,8 +34,6 @@ WorkloadDescriptor early_exit_descriptor() {
                                           "residual blocks with a head after each, stopping at the first confident "
                                           "head: a data-dependent early exit, eager, broken at each exit, and as one "
                                           "graph of conditional nodes");
-  d.variants = branching_variants();
-  d.dtypes = {"float32"};
   d.params = {bench::int_param("batch", 32, "rows per step"),
               bench::int_param("width", 512, "features of each residual block"),
               bench::int_param("classes", 10, "outputs of each head"),
@@ -43,6 +41,8 @@ WorkloadDescriptor early_exit_descriptor() {
               bench::number_param("threshold", 0.999, 0.0, 2.0,
                                   "stop at the first head whose softmax confidence (the batch's largest) is above "
                                   "this; 0: at the first head, above 1: never early")};
+  d.variants = branching_variants();
+  d.dtypes = {"float32"};
   return d;
 }
 

@@ -601,6 +601,11 @@ def made_by_arguments(argv):
     return out
 
 
+def say_failed(what, e):
+    """One export or split that failed (`what`), and why; the others go on."""
+    print(f"{PROG}: error: {what} failed: {type(e).__name__}: {e}", file=sys.stderr)
+
+
 def main(argv):
     args = parse_args(argv)
     try:
@@ -636,8 +641,7 @@ def main(argv):
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return EXIT_BAD_INPUT
                 except Exception as e:  # noqa: BLE001 - say which export failed, go on with the others
-                    print(f"{PROG}: error: exporting {case.model} (batch {case.batch}) as .{fmt} failed: "
-                          f"{type(e).__name__}: {e}", file=sys.stderr)
+                    say_failed(f"exporting {case.model} (batch {case.batch}) as .{fmt}", e)
                     failed = True
                     continue
             suites.write_manifest(path, model_zoo.manifest(case, times.to_json() if times else None, sizes))
@@ -656,8 +660,8 @@ def main(argv):
                     print(f"{PROG}: error: {e}", file=sys.stderr)
                     return EXIT_BAD_INPUT
                 except Exception as e:  # noqa: BLE001 - say which split failed, go on with the others
-                    print(f"{PROG}: error: splitting {case.model} (batch {case.batch}) at --scope "
-                          f"{model_pieces.scopes_text(args.scope)} failed: {type(e).__name__}: {e}", file=sys.stderr)
+                    scopes = model_pieces.scopes_text(args.scope)
+                    say_failed(f"splitting {case.model} (batch {case.batch}) at --scope {scopes}", e)
                     failed = True
                     continue
                 entry = pieces_case(entry, args.scope, pieces, outputs, suite_dir, compiled_pieces)
