@@ -179,16 +179,12 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const bool limited = context.time_limit_cuts_validation;
   const auto case_started = std::chrono::steady_clock::now();
   // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
-  const auto spent_s = [&] {
-    return static_cast<double>(
-               agreement.max_over_ranks({static_cast<std::int64_t>(seconds_since(case_started) * 1e6)})[0]) *
-           1e-6;
-  };
-  DataParallelMinimum minimum;
-  double step_s = 0.0;
   const auto slowest_rank_s = [&](double own_s) {
     return static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)})[0]) * 1e-6;
   };
+  const auto spent_s = [&] { return slowest_rank_s(seconds_since(case_started)); };
+  DataParallelMinimum minimum;
+  double step_s = 0.0;
   // Before the case starts, every later instance is counted as long as this one took to set up,
   // on the CPU, where that is the model's weights and data, the same each time. On a GPU the first
   // instance also pays what a process pays once (the CUDA context, kernels loaded on first use): 3.5 s

@@ -1,6 +1,7 @@
 #include "graphbench/parallel/gradient_sync/gradient_buckets.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/engine/ops/op_helpers.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
@@ -181,7 +182,7 @@ void BucketedAverage::launch(std::size_t b) {
     if (bfloat16_) {
       l.result.copy_(l.packed);
     } else {
-      at::mul_out(l.result, l.packed, at::scalar_tensor(1.0 / n, l.packed.options()));
+      at::mul_out(l.result, l.packed, ops_detail::wrapped_scalar(1.0 / n));  // a CPU number: no kernel of its own
     }
     return;
   }
