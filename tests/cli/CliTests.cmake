@@ -704,7 +704,7 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
   # all-reduce alone, rank 0 alone) inside its limit, said before and after.
   add_test(NAME "cli: --nproc 2: a case that fits its limit says what it will take and stays inside it"
            COMMAND ${EXPECT} 0 "^  ddp-limit: one eager step took .* on the slowest rank, so this case takes at most 4.0 s \\(its time limit\\), at the least .*"
-                   "^  ddp-limit: took ([0-3]\\.[0-9] s|4\\.0 s|[0-9]+ ms) on rank 0 \\(its time limit: 4.0 s\\)$" --
+                   "^  ddp-limit: took ([0-3]\\.[0-9] s|4\\.0 s|[0-9]+ ms) on rank 0 \\(its time limit: 4.0 s\\): probe .*, validation .*, params check .*, timed .*, without all-reduce .*, all-reduce alone .*, rank 0 alone .*$" --
                    ${GB} run --config ${CLI_DIR}/ddp_limit.json --nproc 2 --device cpu --dist-timeout 60 --max-time 4
                    -o ${OUT_DIR}/ddp-fits)
   # On a machine so loaded that the step no longer fits (152 ms a step at load 9), the rule skips the
@@ -833,6 +833,14 @@ if(GRAPHBENCH_WITH_CUDA AND GRAPHBENCH_DIST_BACKEND MATCHES "^nccl")
                    ${QUICK} -o ${OUT_DIR}/ddp-cuda-symmetric)
   set_tests_properties("cli: --nproc 2 on two GPUs with the symmetric-memory all-reduce" PROPERTIES TIMEOUT 300
                        SKIP_RETURN_CODE 77)
+  # "auto" takes it where each rank is a process of its own and the step has no gradient chunks
+  # (with chunks, two ranks take the copy engines): the record names what ran.
+  add_test(NAME "cli: --nproc 2 on two GPUs, grad_transport auto takes the symmetric-memory all-reduce"
+           COMMAND ${CLI_DIR}/with_gpus.sh 2 ${EXPECT} 0 "\\| ddp-small +\\| graph +\\| +2 \\(nccl\\) +\\|.*\\| overlapped, 1 bucket of <= 25 MiB, symmetric-memory all-reduce +\\|.*\\| +yes \\(" --
+                   ${GB} run --config ${DDP_CPU} --nproc 2 --device cuda --dist-timeout 120 --grad-transport auto
+                   --variants eager,graph ${QUICK} -o ${OUT_DIR}/ddp-cuda-auto)
+  set_tests_properties("cli: --nproc 2 on two GPUs, grad_transport auto takes the symmetric-memory all-reduce"
+                       PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
 
 # Sweeps: --sweep runs every case at each size, points named NAME[AXIS=VALUE], the verdict's section

@@ -162,7 +162,9 @@ GradientSyncSpec sync_spec(const std::string& transport, double chunk_mb, bool o
 }
 
 // What each of two ranks resolves "grad_transport" to: auto with chunks, auto without, auto after
-// backward, and copy-engine as given.
+// backward, and copy-engine as given. The ranks are threads of one process here, so auto never
+// takes the symmetric memory (it needs a process per rank; the CLI test "--nproc 2 on two GPUs,
+// grad_transport auto takes the symmetric-memory all-reduce" covers processes).
 std::vector<std::vector<std::string>> resolved_on_two_ranks(bool gpus) {
   return run_world<std::vector<std::string>>(2, [&](const parallel::RankEnv& env) {
     auto comm = gpus ? parallel::Communicator::connect(env, at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(env.rank)), 60s)

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <future>
+#include <set>
 #include <thread>
 
 namespace graphbench::parallel {
@@ -64,6 +65,7 @@ struct Communicator::Impl {
   bool shut_down = false;
   bool solo = false;  // made by solo()
   NodeLayout layout;
+  bool own_processes = true;
   std::int64_t gathers = 0;  // every rank gathers in the same order: the count names the keys
 #ifdef GRAPHBENCH_SYMMETRIC_MEMORY
   // The process groups of add_symmetric_memory_group(): LibTorch's registry holds them weakly.
@@ -218,6 +220,10 @@ std::shared_ptr<Communicator> Communicator::connect(const RankEnv& env, at::Devi
   char host[256] = {};
   if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '?';
   communicator->impl_->layout = layout_of(communicator->all_gather_strings(node_key(host, env.node_rank)));
+  const std::vector<std::string> processes =
+      communicator->all_gather_strings(fmt::format("{}/{}", host, static_cast<long>(getpid())));
+  communicator->impl_->own_processes =
+      std::set<std::string>(processes.begin(), processes.end()).size() == processes.size();
   return communicator;
 }
 
@@ -230,6 +236,7 @@ int Communicator::world_size() const { return impl_->world_size; }
 bool Communicator::is_solo() const { return impl_->solo; }
 at::Device Communicator::device() const { return impl_->device; }
 const NodeLayout& Communicator::node_layout() const { return impl_->layout; }
+bool Communicator::ranks_in_own_processes() const { return impl_->own_processes; }
 const std::string& Communicator::backend() const { return impl_->backend; }
 std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
 bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
@@ -424,6 +431,7 @@ const NodeLayout& Communicator::node_layout() const {
   static const NodeLayout one;
   return one;
 }
+bool Communicator::ranks_in_own_processes() const { return true; }
 const std::string& Communicator::backend() const {
   static const std::string none = "none";
   return none;

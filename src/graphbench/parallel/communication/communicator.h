@@ -67,6 +67,9 @@ class Communicator : NonCopyable {
   // On how many nodes (torchrun's, or hosts) the ranks are, as every rank told at connect(); one
   // node of one rank for a world made by solo().
   const NodeLayout& node_layout() const;
+  // Whether every rank runs in a process of its own (not threads of one process, as tests start
+  // ranks), as the ranks told at connect(): LibTorch's symmetric memory needs it.
+  bool ranks_in_own_processes() const;
   const std::string& backend() const;  // "nccl" or "gloo"
   // The backend library's version where it tells ("2.27.5" for NCCL), else "".
   std::string backend_version() const;

@@ -4,8 +4,9 @@
 // A node is what torchrun calls one: the ranks one agent started (its GROUP_RANK), on one host.
 // Ranks of different hosts are on different nodes; two torchrun agents on one host are two nodes
 // too (what lets one host stand in for two). Ranks started by `--nproc N`, or by a launcher that
-// sets no GROUP_RANK, are on their host's node. The copy engines and peer access stop at a node's
-// boundary: "grad_transport" "auto" takes the collective across nodes, "copy-engine" is refused.
+// sets no GROUP_RANK, are on their host's node. The copy engines, peer access and symmetric memory
+// stop at a node's boundary: "grad_transport" "auto" takes the collective across nodes, "copy-engine"
+// is refused.
 //
 // The transport is derived from the backend, the layout and the backend's settings, not asked of
 // the backend (NCCL does not tell a program which transport it chose; it prints it under

@@ -33,11 +33,12 @@ struct GradientAverageOptions {
 // resolve "auto" first).
 GradientAverageOptions average_options(const GradientSyncSpec& spec);
 
-// "grad_transport" as it runs among `communicator`'s ranks: "auto" is "copy-engine" for two ranks
-// whose GPUs reach each other on one node (never across nodes: node_layout.h), in a step with gradient chunks and the overlap on (where
-// the copies were measured to run beside the chunks' products: docs/distributed.md), else
-// "collective"; any other value as it is. Collective where "auto" needs to ask the ranks (every
-// rank, in the same order).
+// "grad_transport" as it runs among `communicator`'s ranks; "auto" takes what was measured to pay
+// on GPUs of one node (docs/distributed.md, "Choosing the transport"): "copy-engine" for two ranks
+// whose GPUs reach each other, in a step with gradient chunks and the overlap on; else
+// "symmetric-memory" where this build has it and each rank is a process of its own; else
+// "collective" (and always across nodes, on the CPU, or for one rank). Any other value as it is.
+// Every rank, in the same order: "auto" may ask the ranks.
 std::string resolve_transport(const GradientSyncSpec& spec, Communicator& communicator);
 
 // Returns the averaged gradients, one per input gradient, in order. `order`: the gradients (indices
