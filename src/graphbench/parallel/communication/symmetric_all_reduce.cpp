@@ -34,6 +34,11 @@ SymmetricAllReduce::SymmetricAllReduce(std::shared_ptr<Communicator> communicato
     : impl_(std::make_unique<Impl>()) {
   const std::string why = symmetric_all_reduce_unavailable(communicator->device());
   if (!why.empty()) throw DistributedError("the symmetric-memory all-reduce: " + why);
+  if (!communicator->node_layout().one_node()) {
+    throw DistributedError(fmt::format("the symmetric-memory all-reduce: the ranks span {}, and it reaches the GPUs "
+                                       "of one node only (grad_transport auto takes the collective there)",
+                                       communicator->node_layout().describe()));
+  }
   // A group of its own per block: LibTorch keeps a group's set-up for the process's life. Every
   // rank makes its blocks in the same order, so the count names the same group on all of them.
   static int blocks = 0;
