@@ -3,8 +3,8 @@ first head that is sure enough (`if probs.amax().item() > threshold: break`), so
 depends on the data.
 
 The branch is in the model's own forward: torch.compile breaks its graph there (torch._dynamo.explain
-names the line) and resumes after it. graphbench names each break and its source line, and refuses
-to split it (docs/models.md, "Splitting a model into pieces"):
+names the line) and resumes after it. graphbench splits it there, each branch named with its line, into
+pieces and a chain of exits that runs as one CUDA graph of IF nodes (docs/control-flow.md):
 
     python3 scripts/export_model.py py:examples/early_exit.py:make_model --batch 8 --scope auto -o models
 

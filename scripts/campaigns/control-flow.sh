@@ -36,27 +36,39 @@ stage_control_flow() {
     --batch 8 "${python_args[@]}" -o "$dir/early_exit/python-baseline.json" || status=1
 }
 
-# branches  examples/early_exit.py split at its own forward's branches (export_model.py --scope auto),
-#           its case and the two that force every branch each way; graphbench runs eager, graph
-#           (broken at each branch) and conditional (one graph); Python's pieces eager and with
-#           make_graphed_callables (python_branches_baseline.py), and the whole model's eager and
-#           reduce-overhead (python_baseline.py) on its own inputs at scale 1 (every block runs) and
-#           10 (make_model_exits_first: the first head decides). Into results/branches.
+# branches  two models split at their own forward's branches (export_model.py --scope auto), each with
+#           its case and the two that force every branch each way: examples/early_exit.py (a chain
+#           of exits) and examples/routed_mlp.py (an if/else whose arms rejoin: one IF/ELSE node);
+#           graphbench runs eager, graph (broken at each branch) and conditional (one graph);
+#           Python's pieces eager and with make_graphed_callables (python_branches_baseline.py),
+#           and the whole model's eager and reduce-overhead (python_baseline.py) on inputs that
+#           force each outcome: early_exit at scale 1 (make_model: every block runs) and 10
+#           (make_model_exits_first: the first head decides), routed_mlp at scale 1
+#           (make_model_then: the wide arm) and 0.1 (make_model_else: the narrow arm). Into
+#           results/branches/<model>/ (export.log, exported-suite.json, graphbench/,
+#           python-pieces.json and .md, python-model-<callable>.json).
 stage_branches() {
   py=${PYTHON:-python3}
-  local dir="$OUT/results/branches" models=models/branches callable
-  mkdir -p "$dir" "$models"
-  run branches-export "$py" scripts/export_model.py py:examples/early_exit.py:make_model --batch 8 --scope auto \
-    -o "$models" || status=1
-  cp "$OUT/logs/branches-export.log" "$dir/export.log" 2>/dev/null
-  cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
-  # Python's whole model on its own inputs: at scale 1 every block runs, at scale 10 the first head decides.
-  for callable in make_model make_model_exits_first; do
-    run "branches-python-model-$callable" "$py" scripts/python_baseline.py "py:examples/early_exit.py:$callable" \
-      --batch 8 -o "$dir/python-model-$callable.json" || status=1
+  local name callables callable dir models
+  for name in early_exit routed_mlp; do
+    case $name in
+      early_exit) callables="make_model make_model_exits_first" ;;
+      routed_mlp) callables="make_model_then make_model_else" ;;
+    esac
+    dir="$OUT/results/branches/$name" models="models/branches/$name"
+    mkdir -p "$dir" "$models"
+    run "branches-export-$name" "$py" scripts/export_model.py "py:examples/$name.py:make_model" --batch 8 \
+      --scope auto -o "$models" || status=1
+    cp "$OUT/logs/branches-export-$name.log" "$dir/export.log" 2>/dev/null
+    cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
+    # Python's whole model on inputs that force each outcome.
+    for callable in $callables; do
+      run "branches-python-model-$name-$callable" "$py" scripts/python_baseline.py \
+        "py:examples/$name.py:$callable" --batch 8 -o "$dir/python-model-$callable.json" || status=1
+    done
+    run "branches-$name" "$gb" run --config "$models/suite.json" -o "$dir/graphbench" || status=1
+    run "branches-python-$name" "$py" scripts/python_branches_baseline.py --suite "$models/suite.json" \
+      --graphbench "$dir/graphbench/results.json" -o "$dir/python-pieces.json" || status=1
+    grep '^|' "$OUT/logs/branches-python-$name.log" > "$dir/python-pieces.md"
   done
-  run branches "$gb" run --config "$models/suite.json" -o "$dir/graphbench" || status=1
-  run branches-python "$py" scripts/python_branches_baseline.py --suite "$models/suite.json" \
-    --graphbench "$dir/graphbench/results.json" -o "$dir/python-pieces.json" || status=1
-  grep '^|' "$OUT/logs/branches-python.log" > "$dir/python-pieces.md"
 }

@@ -68,9 +68,11 @@ graphbench_torch_check("python: pieces: models split by scope with PyTorch, wire
 graphbench_torch_check("python: pieces: models torch.fx cannot trace split by torch.compile's tracer, run on the CPU"
                        check_dynamo_pieces_torch.py dynamo-pieces-torch 300)
 # A model whose own forward branches on a value it read, split at its branches (python/graphbench/
-# branches.py), with PyTorch where this Python has it (skipped without): examples/early_exit.py and an
-# if/else exported with --scope auto, their trees of decisions and pieces, a loop on the data refused,
-# and graphbench running the early exit's cases (eager on every outcome; the graphs skipped on the CPU).
+# branches.py), with PyTorch where this Python has it (skipped without): examples/early_exit.py,
+# examples/routed_mlp.py and an if/else exported with --scope auto, their trees of decisions and
+# pieces (the routed MLP's one branch between two leaves, each arm forced by its inputs), a loop on
+# the data refused, and graphbench running their cases (eager on every outcome, the routed MLP's at
+# the leaf its case takes; the graphs skipped on the CPU).
 graphbench_torch_check("python: branches: a model's own branches split into a tree of pieces, run on the CPU"
                        check_branches_torch.py branches-torch 300)
 # What cannot be captured (python/graphbench/capture_probe.py, pieces.py's list), with PyTorch 2.4

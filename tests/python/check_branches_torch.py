@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A model whose own forward branches on a value it read, split at its branches with a real PyTorch
 on the CPU (docs/control-flow.md, "Your own model's branches"): examples/early_exit.py (an early exit
-in a loop) and tests/cli/pieces/root_branch.py (an if/else that goes on to the same layer) exported
-with --scope auto, each case's tree of decisions and pieces checked, with the cases that force every
-branch each way; a loop the data end (tests/cli/pieces/data_loop.py) refused (2); graphbench runs
-the early exit's cases on the CPU, eager on every outcome, the graph variants skipped with their
-reason.
+in a loop), examples/routed_mlp.py (an if/else between two MLPs, each arm forced by its inputs) and
+tests/cli/pieces/root_branch.py (an if/else that goes on to the same layer) exported with --scope
+auto, each case's tree of decisions and pieces checked, with the cases that force every branch each
+way; a loop the data end (tests/cli/pieces/data_loop.py) refused (2); graphbench runs the cases on
+the CPU, eager on every outcome (the routed MLP's ending at the leaf its case names), the graph
+variants skipped with their reason.
 
 Exit code 77 (skipped) where this Python has no PyTorch.
 
@@ -20,6 +21,7 @@ import sys
 from check_support import QUICK, SKIP, case_named, check, export, finish, fresh_dir, has_torch, read_records
 
 EARLY = "py:examples/early_exit.py:make_model"
+ROUTED = "py:examples/routed_mlp.py:make_model"
 ROOT = "py:tests/cli/pieces/root_branch.py:make_model"
 LOOP = "py:tests/cli/pieces/data_loop.py:make_model"
 
@@ -71,13 +73,58 @@ def check_root_branch(suite):
     check(then.get("outputs") == ["piece1.out0"] and other.get("outputs") == ["piece2.out0"], str(nodes))
 
 
+def check_routed_mlp(suite, models, source_dir):
+    """One branch between two leaves, each running its arm and the head; each arm forced by its inputs."""
+    import importlib.util
+
+    import torch
+
+    case = case_named(suite, "py-routed_mlp-make_model-b2-pt-branches")
+    check(case is not None, "no case of the routed MLP's branch")
+    if not case:
+        return
+    nodes = case["branches"]
+    root = nodes[0]
+    check(len(nodes) == 3 and root["run"] == [0] and root.get("compare") == ">" and root.get("than") == 2.0 and
+          root.get("then") == 1 and root.get("else") == 2, f"the routed MLP's tree {nodes}")
+    check(root.get("line") == "examples/routed_mlp.py:37 `if x.norm(dim=-1).mean().item() > self.limit:`",
+          root.get("line"))
+    check(nodes[1:] == [{"run": [1], "outputs": ["piece1.out0"]}, {"run": [2], "outputs": ["piece2.out0"]}],
+          f"the routed MLP's leaves {nodes[1:]}")
+    check(len(case["pieces"]) == 3, f"{len(case['pieces'])} pieces, expected 3")
+    for p in case["pieces"]:
+        check(os.path.isfile(os.path.join(models, p["path"])) and p["capturable"], f"piece {p['path']}")
+    spec = importlib.util.spec_from_file_location("routed_mlp", os.path.join(source_dir, "examples", "routed_mlp.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for make, arm in ((example.make_model, "wide"), (example.make_model_then, "wide"),
+                      (example.make_model_else, "narrow")):
+        made, ran = make(batch=2), []
+        model = made["model"]
+        hooks = [getattr(model, a).register_forward_hook(lambda *_, a=a: ran.append(a)) for a in ("wide", "narrow")]
+        with torch.no_grad():
+            made["model"](*made["inputs"])
+        for h in hooks:
+            h.remove()
+        check(ran == [arm], f"routed_mlp {make.__name__}: ran {ran}, expected [{arm!r}]")
+
+
+def check_routed_leaves(records):
+    """Each routed MLP case's eager step ends at the leaf its inputs or threshold take."""
+    for suffix, leaf in (("", "node 1 of 3: then"), ("-then", "node 1 of 3: then"), ("-else", "node 2 of 3: else")):
+        name = f"py-routed_mlp-make_model-b2-pt-branches{suffix}"
+        eager = [r for r in records if r["case"] == name and r["variant"] == "eager"]
+        check(len(eager) == 1 and any(leaf in w for w in eager[0].get("warnings", [])),
+              f"{name}: eager ends at {leaf}? {[r.get('warnings') for r in eager]}")
+
+
 def main(source_dir, work_dir, graphbench):
     if not has_torch("check_branches_torch.py"):
         return SKIP
     source_dir = os.path.abspath(source_dir)
     fresh_dir(work_dir)
     models = os.path.join(work_dir, "models")
-    for model in (EARLY, ROOT):
+    for model in (EARLY, ROUTED, ROOT):
         run = export(source_dir, model, "--batch", "2", "--scope", "auto", "--device", "cpu", "-o", models, "--append")
         check(run.returncode == 0 and "split there into" in run.stderr and "every path's pieces equal its trace"
               in run.stderr, f"export of {model}: exit {run.returncode}, {run.stderr[-3000:]}")
@@ -93,6 +140,7 @@ def main(source_dir, work_dir, graphbench):
         check(False, f"no suite of the branches ({e})")
         return finish("check_branches_torch.py")
     check_early_exit(suite, models)
+    check_routed_mlp(suite, models, source_dir)
     check_root_branch(suite)
 
     out = os.path.join(work_dir, "out")
@@ -103,6 +151,7 @@ def main(source_dir, work_dir, graphbench):
     eager = sorted(r["case"] for r in records if r["variant"] == "eager" and r["status"] == "ok")
     want = sorted(c["name"] for c in suite["cases"])
     check(eager == want, f"eager records {eager}, expected {want}")
+    check_routed_leaves(records)
     for r in records:
         if r["variant"] != "eager":
             check(r["status"] == "skipped", f"{r['case']}/{r['variant']} on the CPU: {r['status']}")

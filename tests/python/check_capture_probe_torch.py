@@ -171,7 +171,7 @@ def check_tower(source_dir, work, on_device):
 
 def check_early_exit(source_dir, work):
     """examples/early_exit.py: each outcome forced by its inputs (all six blocks at scale 1, one at
-    scale 10); --scope auto refused (2) naming torch.compile's break and its source line."""
+    scale 10); --scope auto splits it at its branches, naming each with its source line."""
     import importlib.util
 
     import torch
