@@ -32,9 +32,13 @@ OutputMatch match_output(const at::Tensor& expected, const at::Tensor& actual, d
   // float16 and bfloat16 differences are exact in float32, at half the memory of float64 (a
   // decoder's KV cache at batch 256 is a billion elements); everything else in float64.
   const at::ScalarType work = is_low_precision(dtype) ? at::kFloat : at::kDouble;
-  const at::Tensor e = expected.to(at::kCPU, work);
+  // On the tensors' own device (moved to the host, a large case's params took seconds per
+  // validation there), unless the comparison's few temporaries would crowd it: then on the host.
+  const auto temporaries = static_cast<double>(expected.numel()) * static_cast<double>(c10::elementSize(work)) * 4.0;
+  const at::Device where = expected.is_cuda() && temporaries <= kDeviceCompareBytes ? expected.device() : at::kCPU;
+  const at::Tensor e = expected.to(where, work);
   // Out of place: .to() returns the tensor itself when it is already there, and the caller keeps it.
-  const at::Tensor diff = (actual.to(at::kCPU, work) - e).abs_();
+  const at::Tensor diff = (actual.to(where, work) - e).abs_();
   m.numel = diff.numel();
   if (m.numel == 0) return m;
   // NaN never passes: it is neither <= the bound nor a finite distance.
@@ -50,9 +54,9 @@ OutputMatch match_output(const at::Tensor& expected, const at::Tensor& actual, d
   m.step = rounding_step(dtype, m.magnitude);
   m.excess_rms = (diff - bound).clamp_min_(0.0).pow_(2).mean(at::kDouble).sqrt().item<double>();
   if (fp64_reference.defined()) {
-    const at::Tensor r = fp64_reference.to(at::kCPU, at::kDouble);
+    const at::Tensor r = fp64_reference.to(where, at::kDouble);
     m.reference_error = rmse(e.to(at::kDouble), r);
-    m.variant_error = rmse(actual.to(at::kCPU, at::kDouble), r);
+    m.variant_error = rmse(actual.to(where, at::kDouble), r);
     if (std::isfinite(m.variant_error) && m.variant_error <= kReferenceMultiplier * m.reference_error + atol / 10.0) {
       m.how = OutputMatch::How::kReference;
     }

@@ -35,6 +35,11 @@
 
 namespace graphbench {
 
+// The most device memory a comparison's temporaries may take (match_output compares on the
+// tensors' device up to it, on the host beyond: a decoder's KV cache at batch 256 is a billion
+// elements).
+inline constexpr double kDeviceCompareBytes = 2.0 * 1024 * 1024 * 1024;
+
 inline constexpr double kRoundingSteps = 4.0;        // per element, at the output's largest magnitude
 inline constexpr double kRmseSteps = 1.0;            // root mean square of the excess over the tolerances
 inline constexpr double kReferenceMultiplier = 3.0;  // torch/_dynamo/utils.py same(), float16 and bfloat16
