@@ -964,3 +964,13 @@ add_test(NAME "cli: a case that cannot fit its limit is skipped before it starts
 add_test(NAME "cli: on the CPU --max-time keeps its own limit"
          COMMAND ${EXPECT} 0 "!on the CPU each case is timed" --
                  ${GB} --suite gelu --device cpu --cases gelu-small --variants eager ${QUICK} -o ${OUT_DIR}/cpu-limit-given)
+
+# Tests that start ranks on two GPUs never run at the same time: in a ctest -j 8 on two H200s
+# (commit ae9f911, results/NVIDIA-H200x2/time-ae9f911/) one of them, sharing the GPUs with the
+# others, hung in its trace phase; alone it passed in 4 s.
+get_property(graphbench_cli_tests DIRECTORY PROPERTY TESTS)
+foreach(test_name IN LISTS graphbench_cli_tests)
+  if(test_name MATCHES "two GPUs")
+    set_tests_properties("${test_name}" PROPERTIES RESOURCE_LOCK two_gpus)
+  endif()
+endforeach()
