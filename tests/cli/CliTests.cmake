@@ -961,6 +961,10 @@ add_test(NAME "cli: a case that cannot fit its limit is skipped before it starts
          COMMAND ${EXPECT} 0 "^  gelu-large: skipped before it started: one eager step took .* so this case needs about .* at the least .*more than its time limit of 300 ms allows: --max-time [0-9]+ gives it that time$"
                  "!gelu-large: validating" --
                  ${GB} --workload gelu --device cpu --cases gelu-large --max-time 0.3 -o ${OUT_DIR}/too-long)
+# A case under a limit says after it what it took and where, phase by phase.
+add_test(NAME "cli: a case under --max-time names its phases when it ends"
+         COMMAND ${EXPECT} 0 "^  gelu-small: took .* \\(its time limit: 2.0 s\\): probe .*, validation .*, timed .*, summary .*$" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --max-time 2 -o ${OUT_DIR}/phase-laps)
 add_test(NAME "cli: on the CPU --max-time keeps its own limit"
          COMMAND ${EXPECT} 0 "!on the CPU each case is timed" --
                  ${GB} --suite gelu --device cpu --cases gelu-small --variants eager ${QUICK} -o ${OUT_DIR}/cpu-limit-given)

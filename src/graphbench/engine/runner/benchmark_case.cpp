@@ -5,6 +5,7 @@
 #include "graphbench/engine/exec/cached_memory.h"
 #include "graphbench/core/report/progress.h"
 #include "graphbench/engine/runner/case_back_to_back.h"
+#include "graphbench/engine/runner/phase_laps.h"
 #include "graphbench/engine/runner/case_profile.h"
 #include "graphbench/engine/runner/case_records.h"
 #include "graphbench/engine/runner/case_summary.h"
@@ -133,6 +134,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     }
     say(expected_time_note(step_s, static_cast<int>(runnable.size()), instance->validation_steps(), spec.sampling));
   }
+  PhaseLaps laps(case_started);  // where the time went, for the closing line under a limit
+  laps.lap("probe");
   say("validating against eager");
   {
     const NvtxRange phase("validate");
@@ -163,6 +166,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
                       1e-6)  // a budget of 0 would be none at all
            : 0.0);
   }
+  laps.lap("validation");
   say("timing the validated variants, interleaved");
   TimedCase timed = [&] {
     const NvtxRange phase("time");
@@ -177,6 +181,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     return time_variants(*instance, runnable, spec, context, nullptr, std::max(limit_from_here, 0.0));
   }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
+  laps.lap("timed");
   // Under a limit for the whole case the kernel profile runs where its steps fit what is left.
   CaseContext profile_context = context;
   if (context.profile && context.device.is_cuda() && context.time_limit_cuts_validation) {
@@ -197,17 +202,21 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     const NvtxRange phase("profile");
     profile_variants(timed, *instance, profile_context);
   }
+  if (profile_context.profile && context.device.is_cuda()) laps.lap("kernel profile");
   if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
   {
     const NvtxRange phase("back-to-back");
     time_variants_back_to_back(timed, context);
   }
+  if (context.device.is_cuda() && !context.cold_l2) laps.lap("back to back");
   if (!context.trace_dir.empty()) say("tracing a few steps of each variant into " + context.trace_dir);
   trace_variants(timed, context);
+  if (!context.trace_dir.empty()) laps.lap("trace");
   summarize_timing(timed, instance->cost(), environment);
+  laps.lap("summary");
   if (context.time_limit_cuts_validation) {
-    say(fmt::format("took {} (its time limit: {})", format_duration(seconds_since(case_started)),
-                    format_duration(spec.sampling.max_time_s)));
+    say(fmt::format("took {} (its time limit: {}): {}", format_duration(seconds_since(case_started)),
+                    format_duration(spec.sampling.max_time_s), laps.text()));
   }
   return records;
 }

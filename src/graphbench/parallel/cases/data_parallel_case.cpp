@@ -7,6 +7,7 @@
 #include "graphbench/parallel/cases/replica_checks.h"
 #include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/parallel/cases/scaling.h"
+#include "graphbench/engine/runner/phase_laps.h"
 #include "graphbench/engine/runner/case_records.h"
 #include "graphbench/engine/runner/case_trace.h"
 #include "graphbench/engine/runner/case_summary.h"
@@ -17,7 +18,6 @@
 #include "graphbench/core/sampling/case_budget.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -179,14 +179,8 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const SamplingAgreement agreement = sampling_agreement(comm);
   const bool limited = context.time_limit_cuts_validation;
   const auto case_started = std::chrono::steady_clock::now();
-  // Where this rank's time went, phase by phase, for the closing line under a limit.
-  std::vector<std::string> laps;
-  auto lap_started = case_started;
-  const auto lap = [&](const char* phase) {
-    const auto now = std::chrono::steady_clock::now();
-    laps.push_back(fmt::format("{} {}", phase, format_duration(std::chrono::duration<double>(now - lap_started).count())));
-    lap_started = now;
-  };
+  PhaseLaps laps(case_started);  // where this rank's time went, for the closing line under a limit
+  const auto lap = [&](const char* phase) { laps.lap(phase); };
   // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
   const auto slowest_rank_s = [&](double own_s) {
     return static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)})[0]) * 1e-6;
@@ -365,7 +359,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   fill_data_parallel_figures(timed, timings, *instance, spec.gradient_sync, bucket_log->buckets.size(), comm);
   if (limited) {
     say(fmt::format("took {} on rank {} (its time limit: {}): {}", format_duration(seconds_since(case_started)),
-                    comm.rank(), format_duration(spec.sampling.max_time_s), fmt::join(laps, ", ")));
+                    comm.rank(), format_duration(spec.sampling.max_time_s), laps.text()));
   }
   return records;
 }

@@ -1,0 +1,34 @@
+// Where a case's time went, phase by phase: each lap() names the phase that just ended and times it
+// from the previous lap (or the start). The case's closing line under a time limit lists them, so
+// that a case that overran says which phase did.
+#pragma once
+
+#include "graphbench/core/report/progress.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace graphbench {
+
+class PhaseLaps {
+ public:
+  explicit PhaseLaps(std::chrono::steady_clock::time_point start) : last_(start) {}
+
+  void lap(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    laps_.push_back(fmt::format("{} {}", phase, format_duration(std::chrono::duration<double>(now - last_).count())));
+    last_ = now;
+  }
+  // "probe 12 ms, validation 1.1 s, ..."
+  std::string text() const { return fmt::format("{}", fmt::join(laps_, ", ")); }
+
+ private:
+  std::chrono::steady_clock::time_point last_;
+  std::vector<std::string> laps_;
+};
+
+}  // namespace graphbench
