@@ -41,6 +41,25 @@ TEST_CASE("back to back: the median of the samples, each taken with the plan", "
   CHECK(steps_seen == std::vector<std::int64_t>(kBackToBackSamples, 100));
 }
 
+TEST_CASE("back to back: the case's time limit ends the figure at the samples taken before it", "[timing][back-to-back]") {
+  const std::vector<double> figures{3.0, 1.0, 2.0, 5.0, 4.0};
+  std::size_t taken = 0;
+  const auto sample = [&](std::int64_t, double) { return BackToBackTry{figures.at(taken++), 300.0}; };
+  // Out of time after two samples: their median, the rest not taken.
+  const BackToBackResult two =
+      time_back_to_back(sample, BackToBackPlan{100, 650.0, 3.0}, kBackToBackSamples, [&] { return taken >= 2; });
+  REQUIRE(two.us_per_step.has_value());
+  CHECK(*two.us_per_step == Approx(2.0));
+  CHECK(taken == 2);
+  // Out of time before the first: no figure, and why.
+  taken = 0;
+  const BackToBackResult none =
+      time_back_to_back(sample, BackToBackPlan{100, 650.0, 3.0}, kBackToBackSamples, [] { return true; });
+  CHECK_FALSE(none.us_per_step.has_value());
+  CHECK(taken == 0);
+  CHECK(none.why_not == "the case's time limit ended before a sample was taken");
+}
+
 TEST_CASE("back to back: a sample the host could not queue in time is taken again, held longer, with fewer steps",
           "[timing][back-to-back]") {
   // The host needs 3 us a step: a sample holds only if the hold outlasts the queueing.

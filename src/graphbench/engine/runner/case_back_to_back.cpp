@@ -5,7 +5,8 @@
 
 namespace graphbench {
 
-void time_variants_back_to_back(TimedCase& timed, const CaseContext& context) {
+void time_variants_back_to_back(TimedCase& timed, const CaseContext& context,
+                                std::optional<std::chrono::steady_clock::time_point> deadline) {
   // A cold L2 is flushed before every timed step; steps run back to back find it warm.
   if (!back_to_back_available(context.device.is_cuda()) || context.cold_l2) return;
   for (std::size_t i = 0; i < timed.runners.size(); ++i) {
@@ -20,7 +21,8 @@ void time_variants_back_to_back(TimedCase& timed, const CaseContext& context) {
           [&runner](std::int64_t steps, double hold_us) {
             return back_to_back_sample([&runner] { runner.step(); }, steps, hold_us);
           },
-          plan);
+          plan, kBackToBackSamples,
+          [&deadline] { return deadline.has_value() && std::chrono::steady_clock::now() >= *deadline; });
       record.back_to_back_us = result.us_per_step;
       if (!result.us_per_step) record.warnings.push_back("no back-to-back time: " + result.why_not);
     } catch (const std::exception& e) {

@@ -6,10 +6,15 @@
 
 #include "graphbench/engine/runner/case_timing.h"
 
+#include <chrono>
+#include <optional>
+
 namespace graphbench {
 
 // Fills back_to_back_us of every timed record that is still ok; a variant whose steps cannot be
 // queued ahead (one that waits for the device) gets a warning saying why instead.
-void time_variants_back_to_back(TimedCase& timed, const CaseContext& context);
+// `deadline` (where the case has a time limit): no try starts after it.
+void time_variants_back_to_back(TimedCase& timed, const CaseContext& context,
+                                std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace graphbench

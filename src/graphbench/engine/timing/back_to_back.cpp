@@ -63,12 +63,22 @@ void plan_next_try(BackToBackPlan& plan, const BackToBackTry& failed) {
 
 }  // namespace
 
-BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPlan plan, int samples) {
+BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPlan plan, int samples,
+                                   const std::function<bool()>& out_of_time) {
   BackToBackResult result;
   std::vector<double> per_step;
   for (int s = 0; s < samples; ++s) {
     BackToBackTry last;
     for (int attempt = 0; attempt < kBackToBackTries; ++attempt) {
+      if (out_of_time && out_of_time()) {
+        result.steps = plan.steps;
+        if (!per_step.empty()) {
+          result.us_per_step = stats::median_in_place(per_step);
+        } else {
+          result.why_not = "the case's time limit ended before a sample was taken";
+        }
+        return result;
+      }
       if (attempt > 0) plan_next_try(plan, last);
       last = sample(plan.steps, plan.hold_us);
       if (last.us_per_step) break;

@@ -57,8 +57,10 @@ inline constexpr double kWaitedFactor = 1.5;
 // again with a single step, since a longer hold only makes the host wait longer; a single step
 // that still cannot be queued ends the figure at once, with the reason. At most kBackToBackTries
 // tries a sample; the plan so changed stays for the samples after it.
+// `out_of_time` (may be empty), asked before each try: true ends the figure there, as the median of
+// the samples taken so far (none: no figure, saying so).
 BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPlan plan,
-                                   int samples = kBackToBackSamples);
+                                   int samples = kBackToBackSamples, const std::function<bool()>& out_of_time = {});
 
 // Whether this build can hold a stream (a CUDA build, on a CUDA device).
 bool back_to_back_available(bool cuda);
