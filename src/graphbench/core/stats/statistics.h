@@ -34,8 +34,4 @@ double median_in_place(std::vector<double>& values);
 // Summary of a non-empty sample; throws std::invalid_argument on an empty one.
 Summary summarize(const std::vector<double>& values);
 
-// Relative noise of the median: half-width of a distribution-free 95% confidence interval of the
-// median (order statistics), divided by the median. Infinity with fewer than 6 samples.
-double median_relative_noise(const std::vector<double>& values);
-
 }  // namespace graphbench::stats
