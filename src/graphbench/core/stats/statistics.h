@@ -1,8 +1,6 @@
 // Pure statistics over samples (microseconds per step). No LibTorch, no I/O.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace graphbench::stats {
