@@ -22,7 +22,6 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
-#include <functional>
 #include <memory>
 
 namespace graphbench {

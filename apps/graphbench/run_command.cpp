@@ -32,7 +32,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 namespace graphbench::cli {

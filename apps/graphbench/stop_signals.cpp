@@ -6,7 +6,6 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
-#include <ctime>
 #include <execinfo.h>
 
 #include <fcntl.h>

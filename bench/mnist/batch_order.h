@@ -7,7 +7,6 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
-#include <string>
 
 namespace graphbench::bench {
 

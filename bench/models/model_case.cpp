@@ -13,7 +13,6 @@
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #endif
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -282,17 +281,6 @@ Policy model_inference_policy(const std::vector<ModelInput>& inputs) {
   Policy policy = Policy::inference();
   if (has_state_inputs(inputs)) policy.static_roles = RoleSet{Role::kInput, Role::kParam, Role::kState};
   return policy;
-}
-
-std::string model_inputs_text(const std::vector<ModelInput>& inputs) {
-  std::vector<std::string> parts;
-  for (const auto& input : inputs) {
-    std::string text = dtype_name(input.dtype) + shape_to_string(input.shape);
-    if (input.dtype == at::kLong) text += fmt::format(" in [{}, {})", input.low, input.high);
-    if (input.state) text += " (state)";
-    parts.push_back(text);
-  }
-  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 Tolerance model_tolerance(const CaseSpec& spec) {

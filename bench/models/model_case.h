@@ -79,8 +79,6 @@ double state_bytes(const std::vector<ModelInput>& inputs);
 // Inference, with state in the static roles where the case has state inputs: their buffers are
 // fixed and written inside the graph, never overwritten by a feed.
 Policy model_inference_policy(const std::vector<ModelInput>& inputs);
-// "float32[1, 3, 224, 224], int64[1, 128] in [0, 30522)"
-std::string model_inputs_text(const std::vector<ModelInput>& inputs);
 
 struct Tolerance {
   double rtol = 0.0;

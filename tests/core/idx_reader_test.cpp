@@ -23,11 +23,38 @@ namespace fs = std::filesystem;
 using Catch::Contains;
 using graphbench::IdxArray;
 using graphbench::InputError;
-using graphbench::load_mnist_split;
 using graphbench::read_idx_file;
 using Bytes = std::vector<std::uint8_t>;
 
 namespace {
+
+// One split: `count` images of rows x cols bytes (row-major, image after image) and `count` labels.
+struct MnistSplit {
+  std::int64_t count = 0;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<std::uint8_t> images;
+  std::vector<std::uint8_t> labels;
+};
+
+// load_mnist_split_into, into vectors.
+MnistSplit load_mnist_split(const std::string& dir, bool train) {
+  MnistSplit split;
+  graphbench::MnistDestination destination;
+  destination.images = [&](std::int64_t count, std::int64_t rows, std::int64_t cols) {
+    split.images.resize(static_cast<std::size_t>(count * rows * cols));
+    return split.images.data();
+  };
+  destination.labels = [&](std::int64_t count) {
+    split.labels.resize(static_cast<std::size_t>(count));
+    return split.labels.data();
+  };
+  const graphbench::MnistShape shape = graphbench::load_mnist_split_into(dir, train, destination);
+  split.count = shape.count;
+  split.rows = shape.rows;
+  split.cols = shape.cols;
+  return split;
+}
 
 // A fresh directory under the system's temporary directory, removed with everything in it.
 class TempDir {

@@ -15,7 +15,6 @@
 #include <stdexcept>
 #include <vector>
 
-using graphbench::stats::median_relative_noise;
 using graphbench::stats::percentile;
 using graphbench::stats::ratio_of_medians;
 using graphbench::stats::summarize;
@@ -76,27 +75,6 @@ TEST_CASE("summarize a single sample and reject an empty one", "[stats]") {
   CHECK(s.stddev == 0.0);
   CHECK(s.cv == 0.0);
   CHECK_THROWS_AS(summarize({}), std::invalid_argument);
-}
-
-TEST_CASE("relative noise of the median from order statistics", "[stats]") {
-  const double inf = std::numeric_limits<double>::infinity();
-  CHECK(median_relative_noise({}) == inf);
-  CHECK(median_relative_noise({1, 2, 3, 4, 5}) == inf);  // no 95% interval from 5 samples
-  // n = 6: [x(1), x(6)] covers the median with 1 - 2/64 = 96.9%; half-width 2.5, median 3.5.
-  CHECK(median_relative_noise({6, 5, 4, 3, 2, 1}) == Approx(2.5 / 3.5));
-  // n = 10: [x(2), x(9)] (2 * 11/1024 = 2.1% outside; [x(3), x(8)] would leave 10.9%).
-  CHECK(median_relative_noise({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == Approx(3.5 / 5.5));
-  // n = 20: [x(6), x(15)], the textbook interval (coverage 95.9%).
-  std::vector<double> twenty;
-  for (int i = 1; i <= 20; ++i) twenty.push_back(100.0 + i);
-  CHECK(median_relative_noise(twenty) == Approx((115.0 - 106.0) / 2.0 / 110.5));
-  CHECK(median_relative_noise(std::vector<double>(50, 3.0)) == 0.0);
-  // Large n must not underflow: the half-width shrinks like 1/sqrt(n).
-  std::vector<double> many;
-  for (int i = 0; i < 20000; ++i) many.push_back(1000.0 + (i % 100));
-  const double noise = median_relative_noise(many);
-  CHECK(noise > 0.0);
-  CHECK(noise < 0.01);
 }
 
 TEST_CASE("ratio of medians with a deterministic bootstrap", "[stats]") {

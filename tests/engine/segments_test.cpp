@@ -4,14 +4,27 @@
 #include "engine/segment_programs.h"
 #include "graphbench/engine/plan/segments.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 using namespace graphbench;
 using namespace graphbench::test_util;
 
 namespace {
+
+// "layer 0 [#0..#3) captured, outside the layers [#4..#5) eager, ...".
+std::string describe(const std::vector<Segment>& segments) {
+  std::vector<std::string> parts;
+  for (const Segment& s : segments) {
+    parts.push_back(fmt::format("{} [#{}..#{}) {}", s.name, s.first_op, s.end_op, s.captured ? "captured" : "eager"));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
 
 SplitOp op_with(OpTag tag, bool tied = false) {
   SplitOp op;

@@ -51,7 +51,15 @@ TEST_CASE("a state input is drawn from its seed, kept out of the feed, and writt
   CHECK(declared[2].state);
   CHECK(declared[2].seed == 7);
   CHECK(declared[2].scale == 0.5);
-  CHECK(bench::model_inputs_text(declared) == "float32[2, 4], int64[1] in [3, 4), float32[2, 8, 4] (state)");
+  CHECK(declared[0].dtype == at::kFloat);
+  CHECK(declared[0].shape == std::vector<std::int64_t>{2, 4});
+  CHECK_FALSE(declared[0].state);
+  CHECK(declared[1].dtype == at::kLong);
+  CHECK(declared[1].shape == std::vector<std::int64_t>{1});
+  CHECK(declared[1].low == 3);
+  CHECK(declared[1].high == 4);
+  CHECK(declared[2].dtype == at::kFloat);
+  CHECK(declared[2].shape == std::vector<std::int64_t>{2, 8, 4});
 
   const std::vector<at::Tensor> inputs = bench::make_model_inputs(declared, at::kCPU);
   const at::Tensor fill = seeded_fill();

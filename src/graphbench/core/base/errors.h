@@ -6,7 +6,6 @@
 #pragma once
 
 #include <stdexcept>
-#include <string>
 
 namespace graphbench {
 

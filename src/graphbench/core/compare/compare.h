@@ -5,55 +5,16 @@
 // measuring the noise). So the gate looks at an interval, not a point, and never
 // uses a threshold below the noise it measured in the very samples it compares.
 //
-// The rule, per (case, variant) matched by name between the two files:
-//   ratio  metric time:    median(current samples_us) / median(baseline samples_us);
-//          metric speedup: (current variant / current eager) / (baseline variant / baseline
-//                          eager), medians of the same case within each run, so drift between
-//                          the runs (clocks, another GPU, a busy host) cancels.
-//          > 1 means slower. 95% percentile interval of a circular block bootstrap over rounds
-//          (2000 resamples, fixed seed; core/stats/block_bootstrap.h): the sets of one run resampled
-//          together (the same rounds), the two runs independently.
-//   noise  half the largest relative IQR (IQR / median) of the sample sets involved.
-//   A/A    with a second baseline run of the same code (`--aa FILE`), the run-to-run noise: how
-//          far the two baselines' medians (with --metric speedup, their ratios) are apart (|r - 1|, r >= 1). Within-run spread misses
-//          shifts between runs (a host-bound eager step can move 20% between two processes on a
-//          VM while each run is tight); the A/A pair measures them.
-//   t      max(options.threshold, noise, A/A noise): never below the measured noise.
-//   With a calibration (options.calibration, `compare --calibration`), the step-time rows of the
-//   records it holds are judged against the run-to-run spread of several no-change runs instead,
-//   with Holm's correction over the rows (core/compare/calibrated_rule.h).
-//   SLOWER  the whole interval above 1 + t             (a regression)
-//   FASTER  the whole interval below 1 / (1 + t)       (never a failure)
-//   SAME    the whole interval within [1 / (1 + t), 1 + t]
-//   UNSURE  otherwise, or a median <= 0; inconclusive is not a failure. The note says why.
-//   FEW SAMPLES  a sample set has fewer than min_samples samples, or fewer than its run asked
-//           for (the record's min_samples: a case that timed out): the ratio of medians is
-//           shown, without an interval (a figure from fewer samples than asked for has none).
-//   FAILED  ok in the baseline, failed in the current run (a regression).
-//   SKIPPED ok in the baseline, skipped in the current run (a runner that lost its GPU).
-//   NOT COMPARED  not ok in the baseline, or nothing to compare (no samples on either side, the
-//           eager reference row or no ok eager record under metric speedup); the note gives the
-//           statuses.
-//   MISSING in the baseline only; NEW in current only.
-// Lost records: a record ok in the baseline that the current run lost (SKIPPED, MISSING, or FEW
-// SAMPLES where a current sample set is the short one) is a regression, unless allow_missing: a
-// gate must not pass a run that measured less than its baseline. A short baseline set is not a
-// regression (the baseline must be recorded again; the note says so).
-// A training record (kind training) gives three rows, each with its `measure`:
-//   "step time"      its per-step samples (blocks of steps), by the rule above;
-//   "total time"     the whole run, one value per side: the ratio itself against 1 + t, with
-//                    t = max(threshold, the per-step noise, the A/A spread of the totals);
-//   "test accuracy"  the final test accuracy: LESS ACCURATE (a regression) when it dropped by
-//                    more than max(accuracy_tolerance, the A/A difference), else SAME.
-// Exit code: 1 when any row is a regression (SLOWER, FAILED, LESS ACCURATE, or a lost record
-// without allow_missing), else 0. Bad input is an InputError (exit 2): unreadable files, duplicate
-// records, an ok record with a sample that is not a positive time, an ok benchmark record with no
-// samples or with a median_us its samples do not give (a corrupt file), bad options, files with no
-// record in common, an --aa file of another suite or
-// device, or nothing that could be compared at all and no regression (every common record
-// skipped or failed in the baseline, or lost with allow_missing), since a gate that compared
-// nothing must not pass.
-// See docs/measuring.md (the compare gate).
+// The rule, per (case, variant) matched by name: the ratio of medians (metric time: current over
+// baseline; metric speedup: each run's variant over its own eager, so drift between runs cancels),
+// with a 95% block-bootstrap interval (core/stats/block_bootstrap.h), judged against
+// t = max(options.threshold, the within-run noise, the A/A noise of `--aa`): SLOWER when the whole
+// interval lies above 1 + t, FASTER below 1 / (1 + t), SAME within, UNSURE otherwise. With a
+// calibration, step-time rows are judged against the spread of several no-change runs instead
+// (core/compare/calibrated_rule.h). A record ok in the baseline and lost now (SKIPPED, MISSING, a
+// short current sample set) is a regression unless allow_missing: a gate must not pass a run that
+// measured less than its baseline, nor one that compared nothing (InputError, exit 2).
+// The verdicts, training rows and exit codes in full: docs/measuring.md (the compare gate).
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

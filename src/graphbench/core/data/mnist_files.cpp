@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
-#include <utility>
 
 namespace graphbench {
 
@@ -91,24 +90,6 @@ MnistShape load_mnist_split_into(const std::string& dir, bool train, const Mnist
     }
   }
   return shape;
-}
-
-MnistSplit load_mnist_split(const std::string& dir, bool train) {
-  MnistSplit split;
-  MnistDestination destination;
-  destination.images = [&](std::int64_t count, std::int64_t rows, std::int64_t cols) {
-    split.images.resize(static_cast<std::size_t>(count * rows * cols));
-    return split.images.data();
-  };
-  destination.labels = [&](std::int64_t count) {
-    split.labels.resize(static_cast<std::size_t>(count));
-    return split.labels.data();
-  };
-  const MnistShape shape = load_mnist_split_into(dir, train, destination);
-  split.count = shape.count;
-  split.rows = shape.rows;
-  split.cols = shape.cols;
-  return split;
 }
 
 }  // namespace graphbench

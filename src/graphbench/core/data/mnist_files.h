@@ -6,7 +6,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace graphbench {
 
@@ -29,23 +28,9 @@ struct MnistDirChoice {
 MnistDirChoice locate_mnist_dir(const std::optional<std::string>& data_dir_flag);
 std::string resolve_mnist_dir(const std::optional<std::string>& data_dir_flag);
 
-// One split: `count` images of rows x cols bytes (row-major, image after image) and `count`
-// labels in 0..9.
-struct MnistSplit {
-  std::int64_t count = 0;
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::vector<std::uint8_t> images;
-  std::vector<std::uint8_t> labels;
-};
-
 // The IDX file of one split's images or labels in `dir`: the raw name if it exists, else the
 // name plus ".gz" if that exists; InputError naming both paths and kMnistDataHint otherwise.
 std::string find_mnist_file(const std::string& dir, bool train, bool labels);
-
-// Reads train-images-idx3-ubyte / train-labels-idx1-ubyte (train) or t10k-* (test), each raw
-// or gzipped, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9.
-MnistSplit load_mnist_split(const std::string& dir, bool train);
 
 // Memory for one split, asked for once each file's header is read and checked: room for
 // count x rows x cols image bytes, then for count label bytes. Either may throw to refuse a shape.
@@ -64,8 +49,9 @@ struct MnistShape {
 // that declares more is refused before anything is allocated.
 inline constexpr std::int64_t kMaxMnistFileBytes = std::int64_t{1} << 30;
 
-// As load_mnist_split, with the same checks and messages, but zlib inflates straight into the
-// caller's memory (a tensor, say): no intermediate buffer, no copy.
+// Reads train-images-idx3-ubyte / train-labels-idx1-ubyte (train) or t10k-* (test), each raw
+// or gzipped, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9. zlib inflates
+// straight into the caller's memory (a tensor, say): no intermediate buffer, no copy.
 MnistShape load_mnist_split_into(const std::string& dir, bool train, const MnistDestination& destination);
 
 }  // namespace graphbench

@@ -91,17 +91,6 @@ std::int64_t JsonChecker::read_positive_int(const json& value, const std::string
                       "a positive integer");
 }
 
-std::int64_t JsonChecker::read_non_negative_int(const json& value,
-                                                const std::string& pointer) const {
-  return read_integer(value, pointer, 0, std::numeric_limits<std::int64_t>::max(),
-                      "a non-negative integer");
-}
-
-double JsonChecker::read_number(const json& value, const std::string& pointer) const {
-  if (!value.is_number()) fail_expected(pointer, "a number", value);
-  return value.get<double>();
-}
-
 double JsonChecker::read_positive_number(const json& value, const std::string& pointer) const {
   if (!value.is_number() || !(value.get<double>() > 0.0)) {
     fail_expected(pointer, "a positive number", value);

@@ -44,9 +44,7 @@ class JsonChecker {
   std::int64_t read_integer(const nlohmann::json& value, const std::string& pointer,
                             std::int64_t min, std::int64_t max, const std::string& what) const;
   std::int64_t read_positive_int(const nlohmann::json& value, const std::string& pointer) const;
-  std::int64_t read_non_negative_int(const nlohmann::json& value, const std::string& pointer) const;
 
-  double read_number(const nlohmann::json& value, const std::string& pointer) const;
   double read_positive_number(const nlohmann::json& value, const std::string& pointer) const;
   // A number in the closed interval [min, max].
   double read_number_in(const nlohmann::json& value, const std::string& pointer, double min,

@@ -10,8 +10,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace graphbench {

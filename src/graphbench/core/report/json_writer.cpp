@@ -7,8 +7,6 @@
 #include "graphbench/core/report/json_or_null.h"
 #include "graphbench/core/workload/variant.h"
 
-#include <cmath>
-
 namespace graphbench {
 
 using nlohmann::json;

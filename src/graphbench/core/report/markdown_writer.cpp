@@ -11,8 +11,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 #include <vector>
 
 namespace graphbench {

@@ -2,7 +2,6 @@
 
 #include "graphbench/core/report/json_io.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 

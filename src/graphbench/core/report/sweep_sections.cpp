@@ -12,7 +12,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
 
 namespace graphbench {
 

@@ -46,7 +46,7 @@ Interval median_interval_by_rounds(const std::vector<double>& samples, int resam
                                    std::uint64_t seed = 0x9e3779b97f4a7c15ull);
 
 // Relative noise of the median: half the width of median_interval_by_rounds over the median.
-// Infinity with fewer than 6 samples (as median_relative_noise) or a median of 0 with a spread.
+// Infinity with fewer than 6 samples or a median of 0 with a spread.
 double median_block_noise(const std::vector<double>& samples, int resamples = 2000,
                           std::uint64_t seed = 0x9e3779b97f4a7c15ull);
 

@@ -4,7 +4,6 @@
 // any row is rejected, so the rate to hold down is that of a false failure of the whole gate.
 #pragma once
 
-#include <cstddef>
 #include <vector>
 
 namespace graphbench::stats {

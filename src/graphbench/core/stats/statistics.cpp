@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -77,32 +76,6 @@ Summary summarize(const std::vector<double>& values) {
   }
   s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
   return s;
-}
-
-// The interval [x_(l), x_(n+1-l)] (1-based order statistics) covers the median with probability
-// 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2). We take the largest l whose coverage is >= 95%; from
-// n = 6 on, l = 1 qualifies (coverage 1 - 2/64 = 96.9%).
-double median_relative_noise(const std::vector<double>& values) {
-  constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  const std::size_t n = values.size();
-  if (n < 6) return kInfinity;
-  // Binomial(n, 1/2) probabilities in log space (2^-n underflows for large n).
-  double log_pmf = -static_cast<double>(n) * std::log(2.0);  // P(B = 0)
-  double cdf = 0.0;
-  std::size_t l = 0;  // the largest l found so far with 2 P(B <= l - 1) <= 0.05
-  for (std::size_t k = 0; k < n / 2; ++k) {
-    cdf += std::exp(log_pmf);  // P(B <= k)
-    if (2.0 * cdf > 0.05) break;
-    l = k + 1;
-    log_pmf += std::log(static_cast<double>(n - k)) - std::log(static_cast<double>(k + 1));
-  }
-  std::vector<double> sorted = values;
-  std::sort(sorted.begin(), sorted.end());
-  const double half_width = (sorted[n - l] - sorted[l - 1]) / 2.0;
-  const double median = sorted_percentile(sorted, 50.0);
-  if (half_width == 0.0) return 0.0;
-  if (median == 0.0) return kInfinity;
-  return half_width / std::abs(median);
 }
 
 }  // namespace graphbench::stats

@@ -1,8 +1,6 @@
 // Pure statistics over samples (microseconds per step). No LibTorch, no I/O.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace graphbench::stats {
@@ -33,9 +31,5 @@ double median_in_place(std::vector<double>& values);
 
 // Summary of a non-empty sample; throws std::invalid_argument on an empty one.
 Summary summarize(const std::vector<double>& values);
-
-// Relative noise of the median: half-width of a distribution-free 95% confidence interval of the
-// median (order statistics), divided by the median. Infinity with fewer than 6 samples.
-double median_relative_noise(const std::vector<double>& values);
 
 }  // namespace graphbench::stats

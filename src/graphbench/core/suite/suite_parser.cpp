@@ -17,12 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <map>
-#include <memory>
 
 namespace graphbench {
 

@@ -21,7 +21,6 @@ struct Policy {
   static Policy train() {
     return {Mode::kTrain, {Role::kInput, Role::kParam, Role::kState}, {Role::kInput}};
   }
-  static Policy for_mode(Mode mode) { return mode == Mode::kTrain ? train() : inference(); }
 };
 
 }  // namespace graphbench

@@ -78,12 +78,6 @@ void release_autograd(const CompiledProgram& compiled, std::vector<at::Tensor>& 
   }
 }
 
-std::vector<at::Tensor> read_outputs(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots) {
-  std::vector<at::Tensor> out;
-  read_outputs_into(compiled, slots, out);
-  return out;
-}
-
 void read_outputs_into(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots,
                        std::vector<at::Tensor>& out) {
   out.clear();

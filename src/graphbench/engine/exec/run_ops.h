@@ -26,9 +26,8 @@ void run_lowered_op_range(const CompiledProgram& compiled, std::vector<at::Tenso
 // The end of a step of a program that trains: lets its autograd graph go (see run_ops.cpp).
 void release_autograd(const CompiledProgram& compiled, std::vector<at::Tensor>& slots);
 
-// The program's registered outputs, read from the slots.
-std::vector<at::Tensor> read_outputs(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots);
-// The same into `out`, reusing its capacity (no allocation once it has held them).
+// The program's registered outputs, read from the slots into `out`, reusing its capacity (no
+// allocation once it has held them).
 void read_outputs_into(const CompiledProgram& compiled, const std::vector<at::Tensor>& slots,
                        std::vector<at::Tensor>& out);
 

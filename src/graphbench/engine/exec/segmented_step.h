@@ -51,12 +51,6 @@ class SegmentedStep {
     std::vector<std::pair<int, at::Tensor>> held_;
   };
 
-  // The slots segment `index` hands to later captured segments through fixed buffers.
-  const std::vector<int>& crossing_slots(std::size_t index) const { return crossing_[index]; }
-  // The fixed buffer of a crossing slot (undefined before its segment first ran, or for a slot
-  // that crosses nowhere).
-  const at::Tensor& crossing_buffer(int slot) const { return fixed_[static_cast<std::size_t>(slot)]; }
-
  private:
   SlotBinding& binding_;
   std::vector<Segment> segments_;

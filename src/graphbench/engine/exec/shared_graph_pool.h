@@ -8,9 +8,7 @@
 #include "graphbench/core/base/non_copyable.h"
 
 #include <cstdint>
-#include <memory>
 #include <optional>
-#include <utility>
 
 namespace graphbench {
 

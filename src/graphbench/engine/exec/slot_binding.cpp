@@ -151,7 +151,6 @@ void SlotBinding::run_range(std::size_t first, std::size_t end, std::size_t* run
 
 void SlotBinding::end_step() { release_autograd(compiled_, slots_); }
 
-std::vector<at::Tensor> SlotBinding::outputs() const { return read_outputs(compiled_, slots_); }
 
 void SlotBinding::outputs_into(std::vector<at::Tensor>& out) const { read_outputs_into(compiled_, slots_, out); }
 

@@ -54,7 +54,6 @@ class SlotBinding : NonCopyable {
   void allocate_internal_buffers_of(std::size_t first, std::size_t end);
 
   // The registered outputs: the fixed slots themselves, overwritten by the next run.
-  std::vector<at::Tensor> outputs() const;
   void outputs_into(std::vector<at::Tensor>& out) const;
 
   // Throws EngineError when an external no longer has the buffer it was bound to (in the slots or

@@ -119,10 +119,7 @@ class AotiCallOp final : public Op {
   }
 
   void run(OpIO& io) const override {
-    std::vector<at::Tensor> inputs;
-    inputs.reserve(io.num_inputs());
-    for (std::size_t i = 0; i < io.num_inputs(); ++i) inputs.push_back(io.in(i));
-    std::vector<at::Tensor> outputs = package_->run(inputs);
+    std::vector<at::Tensor> outputs = package_->run(io.in_list(0, io.num_inputs()));
     if (outputs.size() != io.num_outputs()) {
       throw EngineError(fmt::format("package {} returned {} tensors, {} when the program was built", label_,
                                     outputs.size(), io.num_outputs()));

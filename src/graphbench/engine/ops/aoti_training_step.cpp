@@ -43,10 +43,7 @@ class AotiTrainingStepOp final : public Op {
   }
 
   void run(OpIO& io) const override {
-    std::vector<at::Tensor> inputs;
-    inputs.reserve(io.num_inputs());
-    for (std::size_t i = 0; i < io.num_inputs(); ++i) inputs.push_back(io.in(i));
-    std::vector<at::Tensor> outputs = call_.run(inputs);
+    std::vector<at::Tensor> outputs = call_.run(io.in_list(0, io.num_inputs()));
     check_output_count(outputs.size());
     io.out(0) = std::move(outputs[0]);
     if (!call_.state_returned) return;  // written into the state inputs, which the outputs alias

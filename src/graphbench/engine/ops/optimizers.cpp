@@ -5,7 +5,6 @@
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
-#include <cmath>
 #include <stdexcept>
 
 namespace graphbench::ops {

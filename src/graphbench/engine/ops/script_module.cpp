@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
-
 namespace graphbench::ops {
 
 namespace {

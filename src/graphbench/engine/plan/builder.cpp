@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <unordered_set>
 
 namespace graphbench {
 

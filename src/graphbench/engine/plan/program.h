@@ -28,7 +28,6 @@ struct ValueInfo {
   // Params and state: the constant a new model-store entry is filled with when neither the store
   // nor the feed has a value (optimizer state: zero moments, the learning rate).
   std::optional<double> initial_fill;
-  bool is_external() const { return role.has_value(); }
 };
 
 struct OpNode {

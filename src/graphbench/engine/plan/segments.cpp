@@ -271,12 +271,4 @@ int captured_count(const std::vector<Segment>& segments) {
   return static_cast<int>(std::count_if(segments.begin(), segments.end(), [](const Segment& s) { return s.captured; }));
 }
 
-std::string describe(const std::vector<Segment>& segments) {
-  std::vector<std::string> parts;
-  for (const Segment& s : segments) {
-    parts.push_back(fmt::format("{} [#{}..#{}) {}", s.name, s.first_op, s.end_op, s.captured ? "captured" : "eager"));
-  }
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
 }  // namespace graphbench

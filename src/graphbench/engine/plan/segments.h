@@ -63,7 +63,4 @@ std::vector<Segment> split_into_segments(const Program& program, const CaptureSc
 // The number of captured segments.
 int captured_count(const std::vector<Segment>& segments);
 
-// "layer 0 [#0..#3) captured, outside the layers [#4..#5) eager, ...": for messages and logs.
-std::string describe(const std::vector<Segment>& segments);
-
 }  // namespace graphbench

@@ -6,7 +6,6 @@
 #include "graphbench/engine/runner/workload.h"
 
 #include <string>
-#include <vector>
 
 namespace graphbench {
 

@@ -4,7 +4,6 @@
 #include "graphbench/engine/timing/l2_flush.h"
 
 #include <chrono>
-#include <utility>
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
