@@ -206,15 +206,14 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
   {
     const NvtxRange phase("back-to-back");
-    // Under a limit for the whole case no try starts past the share kept for what comes after
-    // (the summary's bootstraps take the rest).
-    time_variants_back_to_back(
-        timed, context,
-        context.time_limit_cuts_validation
-            ? std::optional(case_started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>((1.0 - kAfterSamplingShare / 2.0) *
-                                                                             spec.sampling.max_time_s)))
-            : std::nullopt);
+    // Under a limit for the whole case no try starts past the first half of the share kept for
+    // what comes after sampling: the summary's bootstraps take the other half.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (context.time_limit_cuts_validation) {
+      const std::chrono::duration<double> until((1.0 - kAfterSamplingShare / 2.0) * spec.sampling.max_time_s);
+      deadline = case_started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(until);
+    }
+    time_variants_back_to_back(timed, context, deadline);
   }
   if (context.device.is_cuda() && !context.cold_l2) laps.lap("back to back");
   if (!context.trace_dir.empty()) say("tracing a few steps of each variant into " + context.trace_dir);

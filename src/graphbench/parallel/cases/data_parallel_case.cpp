@@ -180,7 +180,6 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const bool limited = context.time_limit_cuts_validation;
   const auto case_started = std::chrono::steady_clock::now();
   PhaseLaps laps(case_started);  // where this rank's time went, for the closing line under a limit
-  const auto lap = [&](const char* phase) { laps.lap(phase); };
   // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
   const auto slowest_rank_s = [&](double own_s) {
     return static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)})[0]) * 1e-6;
@@ -234,7 +233,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
                     format_duration(step_s), format_duration(spec.sampling.max_time_s),
                     format_duration(minimum.total_s())));
   }
-  lap("probe");
+  laps.lap("probe");
   say(fmt::format("validating against eager on each of {} ranks ({})", comm.world_size(), comm.backend()));
   // Validation leaves the rest of the minimum its time (a budget of 0 would be none at all).
   const double validation_budget =
@@ -257,7 +256,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const bool short_check =
       limited && (!check_fits || agreement.max_over_ranks({validation_s >= validation_budget ? 1 : 0})[0] != 0);
 
-  lap("validation");
+  laps.lap("validation");
   say(short_check ? "checking the params: bit-identical on every rank, close to one process on the global batch "
                     "after one step (validation used its share of --max-time)"
                   : "checking the params: bit-identical on every rank, close to one process on the global batch");
@@ -310,7 +309,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     return limited ? phase_spec(spec, rolling_phase_seconds(planned_s, planned_left_s, left_s(instances))) : spec;
   };
 
-  lap("params check");
+  laps.lap("params check");
   say("timing the validated variants, interleaved, the ranks in step");
   TimedCase timed = time_variants(*instance, runnable, spec, context, &agreement,
                                   limited ? std::optional<double>(shares.timed) : std::nullopt);
@@ -325,7 +324,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   // The runners (and their graphs) are no longer needed.
   for (auto& runner : timed.runners) runner.reset();
 
-  lap("timed");
+  laps.lap("timed");
   if (!timed.timed.empty()) {
     say("timing the same variants without all-reduce, each rank on its shard (the exposed all-reduce)");
     timings.no_all_reduce =
@@ -334,7 +333,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
                                           shares.no_all_reduce + shares.all_reduce_alone + shares.one_rank,
                                           instances_left),
                                 context, instance->initial_params(), timed.variants);
-    lap("without all-reduce");
+    laps.lap("without all-reduce");
     say("timing the gradient all-reduce alone");
     try {
       timings.all_reduce_us = time_all_reduce_alone(communicator, instance->gradient_specs(),
@@ -348,13 +347,13 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     } catch (const std::exception& e) {
       for (const auto& v : timed.variants) v.record->warnings.push_back(std::string("all-reduce alone: ") + e.what());
     }
-    lap("all-reduce alone");
+    laps.lap("all-reduce alone");
     if (comm.world_size() > 1) say("timing the same variants on rank 0 alone (the one-rank baseline)");
     const CaseSpec one_rank_spec =
         comm.world_size() > 1 ? phase_now(shares.one_rank, shares.one_rank, instances_left - 1) : spec;
     timings.one_rank =
         time_one_rank(communicator, workload, one_rank_spec, context, instance->initial_params(), timed.variants, own);
-    if (comm.world_size() > 1) lap("rank 0 alone");
+    if (comm.world_size() > 1) laps.lap("rank 0 alone");
   }
   fill_data_parallel_figures(timed, timings, *instance, spec.gradient_sync, bucket_log->buckets.size(), comm);
   if (limited) {
