@@ -293,6 +293,31 @@ TEST_CASE("a benchmark case that fits stays inside its limit, and takes what its
   }
 }
 
+TEST_CASE("plan_after_sampling: room for the kernel profile, the steps back to back and the summary, from the step and the rates") {
+  SamplingSpec s;  // min_sample_time_ms 1, max_samples 2000
+  const graphbench::AfterSamplingRates rates{0.03, 170e-6};
+  // gelu-small on one H200 (13 variants, a 20 us step, 2.9 s left of 3 s): 13 x (10 x 20 us + 30 ms)
+  // of profile, 5% of the limit back to back, and the samples of what is left at 1 ms a sample.
+  const auto gpu = graphbench::plan_after_sampling(3.0, 2.9, 2e-5, 13, 10, true, s, rates);
+  CHECK(gpu.profile_s == Approx(13 * (10 * 2e-5 + 0.03)));
+  CHECK(gpu.back_to_back_s == Approx(0.15));
+  const double sampling_s = (2.9 - gpu.profile_s - 0.15) / (1.0 + 0.17);
+  CHECK(gpu.summary_s == Approx(sampling_s / 1e-3 * 170e-6));
+  CHECK(gpu.reserve_s == Approx(gpu.profile_s + gpu.back_to_back_s + gpu.summary_s));
+  // What sampling then has and what comes after it end together at the limit.
+  CHECK(sampling_s + gpu.reserve_s == Approx(2.9));
+  // On the CPU (no profile, no steps back to back) a slow step takes few samples: the floor holds.
+  const auto cpu = graphbench::plan_after_sampling(3.0, 2.5, 0.1, 3, 0, false, s, rates);
+  CHECK(cpu.profile_s == 0.0);
+  CHECK(cpu.back_to_back_s == 0.0);
+  CHECK(cpu.summary_s == Approx(2.5 / (1.0 + 170e-6 / 0.1) / 0.1 * 170e-6));
+  CHECK(cpu.reserve_s == Approx(graphbench::kAfterSamplingShare * 3.0));
+  // Never more samples than max_samples of every variant; nothing left: nothing to summarize.
+  s.max_samples = 10;
+  CHECK(graphbench::plan_after_sampling(100.0, 99.0, 1e-6, 2, 0, false, s, rates).summary_s == Approx(20 * 170e-6));
+  CHECK(graphbench::plan_after_sampling(3.0, 0.1, 2e-5, 13, 10, true, s, rates).summary_s == 0.0);
+}
+
 TEST_CASE("roofline_too_long_reason: on the CPU a case whose step cannot fit even at kRooflineRoom times the peak is skipped without a step") {
   SamplingSpec s;
   s.max_time_s = 3.0;

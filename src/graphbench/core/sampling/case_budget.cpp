@@ -30,6 +30,24 @@ double validation_budget_s(double limit_s, double spent_s, double rest_min_s) {
   return std::max(std::min(share_s, leaves_s), 0.0);
 }
 
+AfterSamplingPlan plan_after_sampling(double limit_s, double left_s, double step_s, int variants, int profiled_steps,
+                                      bool back_to_back, const SamplingSpec& sampling,
+                                      const AfterSamplingRates& rates) {
+  AfterSamplingPlan plan;
+  const double n = std::max(variants, 1);
+  if (profiled_steps > 0) plan.profile_s = n * (profiled_steps * step_s + rates.profile_s_per_variant);
+  if (back_to_back) plan.back_to_back_s = kBackToBackShare * limit_s;
+  // Each round takes a sample of every variant, so the samples of all variants together are about
+  // the sampling time over a sample's length, whatever the number of variants.
+  const double sample_s = std::max(step_s, sampling.min_sample_time_ms * 1e-3);
+  const double sampling_s = std::max(left_s - plan.profile_s - plan.back_to_back_s, 0.0) /
+                            (1.0 + rates.summary_s_per_sample / sample_s);
+  const double samples = std::min(sampling_s / sample_s, n * sampling.max_samples);
+  plan.summary_s = samples * rates.summary_s_per_sample;
+  plan.reserve_s = std::max(kAfterSamplingShare * limit_s, plan.profile_s + plan.back_to_back_s + plan.summary_s);
+  return plan;
+}
+
 double offered_max_time(double seconds) {
   if (!(seconds > 0)) return 1.0;
   if (seconds <= 60) return std::max(1.0, std::ceil(seconds));

@@ -15,6 +15,29 @@ namespace graphbench {
 // GPU the kernel profile and the back-to-back steps): sampling stops by the rest.
 inline constexpr double kAfterSamplingShare = 0.1;
 
+// What a case spends after sampling under a limit for the whole case, planned before it samples so
+// that sampling leaves room for it (kAfterSamplingShare of the limit at the least): on a GPU the
+// kernel profile (`profiled_steps` of each variant and the profiler's own cost per variant) and the
+// steps back to back (kBackToBackShare of the limit), then the summary's bootstraps (their cost per
+// sample of a variant times the samples the sampling time can take). The costs per variant and per
+// sample are the host's, learned from the cases before (AfterSamplingRates; the defaults are the
+// highest measured on one H200's host before the summary ran its bootstraps side by side).
+inline constexpr double kBackToBackShare = 0.05;
+struct AfterSamplingRates {
+  double profile_s_per_variant = 0.03;
+  double summary_s_per_sample = 170e-6;
+};
+struct AfterSamplingPlan {
+  double profile_s = 0.0;
+  double back_to_back_s = 0.0;
+  double summary_s = 0.0;
+  double reserve_s = 0.0;  // what sampling leaves: their sum, at least kAfterSamplingShare of the limit
+};
+// `left_s`: what is left of `limit_s` when sampling starts; `profiled_steps` 0: no kernel profile.
+AfterSamplingPlan plan_after_sampling(double limit_s, double left_s, double step_s, int variants, int profiled_steps,
+                                      bool back_to_back, const SamplingSpec& sampling,
+                                      const AfterSamplingRates& rates);
+
 // Rounds a case samples at the least under a limit: fewer give no median worth the name.
 inline constexpr int kMinimumRounds = 3;
 

@@ -33,6 +33,13 @@ std::vector<std::string> other_cases(const std::vector<std::string>& all, const 
   return others;
 }
 
+// What the kernel profile and the summary cost on this host, as the last case measured them: the
+// next case's sampling leaves room for them (plan_after_sampling).
+AfterSamplingRates& after_sampling_rates() {
+  static AfterSamplingRates rates;
+  return rates;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -168,25 +175,31 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   }
   laps.lap("validation");
   say("timing the validated variants, interleaved");
+  // Under a limit that holds for the whole case, sampling leaves room for what comes after it (the
+  // kernel profile and the steps back to back on a GPU, the summary's bootstraps), planned from the
+  // step's time and what those cost in the cases before.
+  const bool on_gpu = context.device.is_cuda();
+  const int variants = static_cast<int>(runnable.size());
+  const AfterSamplingPlan after = plan_after_sampling(
+      spec.sampling.max_time_s, spec.sampling.max_time_s - seconds_since(case_started), step_s, variants,
+      context.profile && on_gpu ? kProfiledSteps : 0, on_gpu && !context.cold_l2, spec.sampling, after_sampling_rates());
   TimedCase timed = [&] {
     const NvtxRange phase("time");
     // Under --max-time the limit holds from the start of validation; else it bounds warm-up and
     // sampling, from here.
-    // Under a limit that holds for the whole case, kAfterSamplingShare of it is kept for what comes
-    // after sampling (the summary's bootstraps; on a GPU the kernel profile and back-to-back steps).
     const double limit_from_here =
         context.time_limit_cuts_validation
-            ? (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - seconds_since(case_started)
+            ? spec.sampling.max_time_s - after.reserve_s - seconds_since(case_started)
             : spec.sampling.max_time_s;
     return time_variants(*instance, runnable, spec, context, nullptr, std::max(limit_from_here, 0.0));
   }();
   if (stop_requested()) return records;  // interrupted: the suite runner leaves this case out
   laps.lap("timed");
-  // Under a limit for the whole case the kernel profile runs where its steps fit what is left.
+  // Under a limit for the whole case the kernel profile runs where it fits what is left.
   CaseContext profile_context = context;
-  if (context.profile && context.device.is_cuda() && context.time_limit_cuts_validation) {
-    const double need_s = static_cast<double>(timed.timed.size() * kProfiledSteps) * step_s;
-    const double left_s = spec.sampling.max_time_s - seconds_since(case_started);
+  if (context.profile && on_gpu && context.time_limit_cuts_validation) {
+    const double need_s = after.profile_s * static_cast<double>(timed.timed.size()) / std::max(variants, 1);
+    const double left_s = spec.sampling.max_time_s - after.summary_s - seconds_since(case_started);
     if (need_s > left_s) {
       profile_context.profile = false;
       for (const auto& v : timed.variants) {
@@ -197,20 +210,23 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       }
     }
   }
-  if (profile_context.profile && context.device.is_cuda()) say("profiling kernels and checking them");
+  if (profile_context.profile && on_gpu) say("profiling kernels and checking them");
   {
     const NvtxRange phase("profile");
     profile_variants(timed, *instance, profile_context);
   }
-  if (profile_context.profile && context.device.is_cuda()) laps.lap("kernel profile");
+  if (profile_context.profile && on_gpu && !timed.timed.empty()) {
+    const double n = static_cast<double>(timed.timed.size());
+    after_sampling_rates().profile_s_per_variant =
+        std::max(laps.lap("kernel profile") / n - kProfiledSteps * step_s, 0.0);
+  }
   if (context.device.is_cuda() && !context.cold_l2) say("timing steps back to back, the host's launches off the clock");
   {
     const NvtxRange phase("back-to-back");
-    // Under a limit for the whole case no try starts past the first half of the share kept for
-    // what comes after sampling: the summary's bootstraps take the other half.
+    // Under a limit for the whole case no try starts where the summary's bootstraps would no longer fit.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     if (context.time_limit_cuts_validation) {
-      const std::chrono::duration<double> until((1.0 - kAfterSamplingShare / 2.0) * spec.sampling.max_time_s);
+      const std::chrono::duration<double> until(spec.sampling.max_time_s - after.summary_s);
       deadline = case_started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(until);
     }
     time_variants_back_to_back(timed, context, deadline);
@@ -220,7 +236,10 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   trace_variants(timed, context);
   if (!context.trace_dir.empty()) laps.lap("trace");
   summarize_timing(timed, instance->cost(), environment);
-  laps.lap("summary");
+  std::size_t samples = 0;
+  for (const TimedVariant& v : timed.timed) samples += v.device_us.size();
+  const double summary_s = laps.lap("summary");
+  if (samples > 0) after_sampling_rates().summary_s_per_sample = summary_s / static_cast<double>(samples);
   if (context.time_limit_cuts_validation) {
     say(fmt::format("took {} (its time limit: {}): {}", format_duration(seconds_since(case_started)),
                     format_duration(spec.sampling.max_time_s), laps.text()));

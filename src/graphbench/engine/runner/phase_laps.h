@@ -18,10 +18,13 @@ class PhaseLaps {
  public:
   explicit PhaseLaps(std::chrono::steady_clock::time_point start) : last_(start) {}
 
-  void lap(const char* phase) {
+  // The phase's seconds.
+  double lap(const char* phase) {
     const auto now = std::chrono::steady_clock::now();
-    laps_.push_back(fmt::format("{} {}", phase, format_duration(std::chrono::duration<double>(now - last_).count())));
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    laps_.push_back(fmt::format("{} {}", phase, format_duration(seconds)));
     last_ = now;
+    return seconds;
   }
   // "probe 12 ms, validation 1.1 s, ..."
   std::string text() const { return fmt::format("{}", fmt::join(laps_, ", ")); }
