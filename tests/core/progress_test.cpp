@@ -26,7 +26,9 @@ TimedVariant variant_with(const std::string& name, std::size_t samples, const st
 
 }  // namespace
 
-TEST_CASE("format_duration: milliseconds, tenths below 10 s, then seconds, minutes, hours") {
+TEST_CASE("format_duration: microseconds, milliseconds, tenths below 10 s, then seconds, minutes, hours") {
+  CHECK(graphbench::format_duration(2.04e-5) == "20 us");
+  CHECK(graphbench::format_duration(0.0009999) == "1 ms");
   CHECK(graphbench::format_duration(0.0404) == "40 ms");
   CHECK(graphbench::format_duration(0.9999) == "1.0 s");
   CHECK(graphbench::format_duration(1.44) == "1.4 s");
@@ -34,7 +36,7 @@ TEST_CASE("format_duration: milliseconds, tenths below 10 s, then seconds, minut
   CHECK(graphbench::format_duration(12.4) == "12 s");
   CHECK(graphbench::format_duration(125) == "2 min 05 s");
   CHECK(graphbench::format_duration(3725) == "1 h 02 min");
-  CHECK(graphbench::format_duration(-1) == "0 ms");
+  CHECK(graphbench::format_duration(-1) == "0 us");
 }
 
 TEST_CASE("progress texts: validation, sampling phases and rounds, epochs") {

@@ -44,6 +44,7 @@ void ProgressLine::clear() {
 
 std::string format_duration(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
+  if (seconds < 0.0009995) return fmt::format("{:.0f} us", seconds * 1e6);  // a GPU's step
   if (seconds < 0.9995) return fmt::format("{:.0f} ms", seconds * 1e3);
   if (seconds < 10) return fmt::format("{:.1f} s", seconds);
   const auto whole = static_cast<std::int64_t>(std::llround(seconds));
