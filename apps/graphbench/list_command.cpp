@@ -133,20 +133,6 @@ std::vector<std::string> suites_with_workload(const std::vector<std::string>& di
   return found;
 }
 
-std::vector<std::string> suite_names(const std::vector<std::string>& dirs) {
-  for (const std::filesystem::path dir : dirs) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) continue;
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-      if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  return {};
-}
-
 int list_command(const std::string& configs_dir) {
   std::cout << "Workloads:\n";
   for (const Workload* w : WorkloadRegistry::global().all()) {

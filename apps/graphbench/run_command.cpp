@@ -273,13 +273,6 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
 
 }  // namespace
 
-std::vector<std::string> configs_search_dirs(const std::string& configs_dir) {
-  if (!configs_dir.empty()) return {configs_dir};
-  std::vector<std::string> dirs{"configs"};
-  if (!build_info().source_dir.empty()) dirs.push_back((std::filesystem::path(build_info().source_dir) / "configs").string());
-  return dirs;
-}
-
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
   if (!is_safe_name(workload)) {
     throw InputError(fmt::format("--suite \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "

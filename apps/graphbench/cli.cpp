@@ -1,7 +1,7 @@
 // graphbench: measures what CUDA Graphs buy for deep-learning work.
 // The command line (CLI11) -> options -> library calls; exceptions are caught here, once, and
 // mapped to the documented exit codes: 0 ok, 1 a case failed or a regression, 2 bad input.
-#include "options.h"
+#include "cli.h"
 #include "run_command.h"
 #include "stop_signals.h"
 
@@ -10,7 +10,6 @@
 #include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/version.h"
-#include "graphbench/engine/env/build_info.h"
 #include "graphbench/core/suite/gradient_sync_fields.h"
 #include "graphbench/core/workload/capture_scope.h"
 #include "graphbench/core/workload/variant.h"
@@ -19,8 +18,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 
@@ -30,10 +34,21 @@ using graphbench::cli::CalibrateCliOptions;
 using graphbench::cli::CompareCliOptions;
 using graphbench::cli::RunOptions;
 
-std::string version_text() {
-  const auto& b = graphbench::build_info();
-  return fmt::format("graphbench {} (LibTorch {}, {}, {} build)", graphbench::kToolVersion, b.libtorch_version,
-                     b.with_cuda ? "CUDA" : "CPU only", b.build_type);
+// The front hands what needs LibTorch to graphbench-run beside it, with the same arguments: the
+// process becomes that program (its exit code is the run's). Returns only when it cannot start it.
+int hand_to_runner(char** argv) {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string runner = "graphbench-run";
+  if (n > 0) {
+    self[n] = '\0';
+    const std::string path(self);
+    runner = path.substr(0, path.rfind('/') + 1) + runner;
+  }
+  execv(runner.c_str(), argv);
+  std::cerr << "graphbench: error: cannot start " << runner << " (" << std::strerror(errno)
+            << "), the part of graphbench that runs workloads: build it beside this program (cmake --build build)\n";
+  return graphbench::kExitFailure;
 }
 
 // The options CLI11 cannot read into RunOptions as they are: the seed and the repetitions, read as
@@ -236,13 +251,17 @@ std::string joined_command_line(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int graphbench::cli::run_cli(int argc, char** argv, const LibTorchCommands* torch) {
   graphbench::cli::install_crash_handlers();
   if (std::getenv("GRAPHBENCH_TEST_CRASH") != nullptr) graphbench::cli::crash_for_test();
+  // The version names the LibTorch: graphbench-run says it.
+  if (torch == nullptr && std::find_if(argv + 1, argv + argc, [](const char* a) { return std::strcmp(a, "--version") == 0; }) != argv + argc) {
+    return hand_to_runner(argv);
+  }
   CLI::App app{"graphbench: runs each workload eagerly and as a captured CUDA graph, checks that both compute "
                "the same thing, times both, and writes speedup tables (JSON, CSV, Markdown).",
                "graphbench"};
-  app.set_version_flag("--version", version_text());
+  if (torch != nullptr) app.set_version_flag("--version", torch->version());
   app.footer(
       "Examples:\n"
       "  graphbench --suite gelu                          the suite configs/gelu.json (also --workload gelu)\n"
@@ -403,15 +422,22 @@ int main(int argc, char** argv) {
       request.overlap_only = cal.overlap_only;
       return graphbench::run_calibrate(request, std::cout);
     }
-    if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
+    // What runs workloads or lists them needs LibTorch: the front hands it over, checked this far.
+    const bool needs_torch = list->parsed() || run->parsed() || !top.options.workload.empty();
+    if (torch == nullptr && needs_torch) {
+      if (run->parsed()) finish(sub, argc, argv);
+      if (!top.options.workload.empty()) finish(top, argc, argv);
+      return hand_to_runner(argv);
+    }
+    if (list->parsed()) return torch->list(top.options.configs_dir);
     if (report->parsed()) {
       return graphbench::cli::report_command(report_input, report_output, report_formats, report_quiet);
     }
-    if (run->parsed()) return graphbench::cli::run_command(finish(sub, argc, argv), command_line);
+    if (run->parsed()) return torch->run(finish(sub, argc, argv), command_line);
     if (app.count("--suite") > 0 && top.options.workload.empty()) {
       throw graphbench::InputError("--suite: empty name (expected the name of a suite: see graphbench list)");
     }
-    if (!top.options.workload.empty()) return graphbench::cli::run_command(finish(top, argc, argv), command_line);
+    if (!top.options.workload.empty()) return torch->run(finish(top, argc, argv), command_line);
     std::cerr << short_usage() << "graphbench: error: nothing to do: give --suite NAME or a subcommand\n";
     return graphbench::kExitBadInput;
   } catch (const graphbench::InputError& e) {
