@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that one job
-# can outlast a single call of the device tool (each call is limited in time; the machine stays
-# while calls keep coming). Logs and results accumulate under $GPU_SESSION_DIR (default
-# .gpu-session/ in the checkout: on the machine's disk, not in /tmp, which AOTInductor's compiles
-# can fill). Keep it in an ignored path: the device tool copies the checkout again at every call
-# and removes what is neither tracked nor ignored, so a job's state kept elsewhere is lost and a
-# second `start` would run the job twice at once on one machine.
+# can outlast a single call of the device tool. Logs and results accumulate under $GPU_SESSION_DIR
+# (default .gpu-session/, an ignored path on the machine's disk: the device tool removes what is
+# neither tracked nor ignored at every call, and a job whose state was lost would run twice).
 #
 #   scripts/gpu-session.sh start STAGE...   start the stages in its own session: gpu-check.sh's
 #                                           (build, test, ...) first, then the campaigns' stages

@@ -5,24 +5,60 @@
 #
 #   scripts/gpu-check.sh build && scripts/campaigns/run.sh models-export decode-export models decode
 #
-# Each stage is a function stage_NAME of a file of this folder, which says what it runs and where
-# its results go: gate.sh (gate-default ci-runs calibrate aa-repetitions aa-overlap l2 profile-off mnist-host),
-# models.sh (models-export wait-export models decode-export decode train-pt2 own-code
-# mobilenet-adam sweep-export sweeps vit-pt trace decode-llama-pt cache-state), scopes.sh
-# (scopes-export scopes scopes-inductor-export scopes-inductor scopes-inductor-python aoti-probe), serving.sh (serving-export serving-llama serving-reexport
-# serving-weights-apart), ddp.sh (ddp ddp-bf16 ddp-trace ddp-copy-engine ddp-chunks ddp-four ddp-python two-node),
-# control-flow.sh (control-flow branches), conditional.sh (conditional-nodes).
-# A stage started in the background (NAME-export) is waited for by the stage that needs it, in the
-# same call. Logs and results as scripts/gpu-check.sh writes them ($OUT, gpu-results.tgz).
+# Each stage is a function stage_NAME of a file of this folder, whose header says what it runs, what
+# it reads and where its results go. Logs and results as scripts/gpu-check.sh writes them ($OUT,
+# gpu-results.tgz).
 # Exit codes: 0 every stage passed, 1 one failed, 2 an unknown stage.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/gpu-common.sh
 source "$here/../gpu-common.sh"
-for file in "$here"/gate.sh "$here"/models.sh "$here"/scopes.sh "$here"/serving.sh "$here"/ddp.sh "$here"/control-flow.sh \
-            "$here"/conditional.sh; do
+
+# background NAME COMMAND...: `run NAME COMMAND...` in the background (an export that a timed stage
+# waits for: wait_for NAME, or wait_all_exports); ${bg_pids[NAME]+set}: this job started it.
+declare -A bg_pids=()
+background() {
+  run "$@" > /dev/null &
+  bg_pids[$1]=$!
+  echo "=== $1: started in the background (pid $!)" | tee -a "$OUT/logs/summary.log"
+}
+wait_for() {
+  local pid=${bg_pids[$1]:-} start=$SECONDS code
+  [[ -n $pid ]] || return 0
+  wait "$pid"
+  code=$?
+  bg_pids[$1]=
+  echo "=== $1: exit $code, waited $((SECONDS - start)) s" | tee -a "$OUT/logs/summary.log"
+  tail -n 20 "$OUT/logs/$1.log"
+  [[ $code -eq 0 ]] || status=1
+}
+wait_all_exports() { local name; for name in "${!bg_pids[@]}"; do wait_for "$name"; done; }
+
+# suite_with_python NAME SUITE DEST [EXPORTED]: graphbench runs SUITE ($MODEL_ARGS) into DEST (EXPORTED
+# copied there as exported-suite.json), then Python's figures of the same cases beside graphbench's
+# ($PYTHON_BASELINE_ARGS; scripts/python_baseline.py) into DEST/python-baseline.json, log NAME-python.
+suite_with_python() {
+  local name=$1 suite=$2 dest=$3 beside=()
+  run "$name" "$gb" run --config "$suite" "${model_args[@]}" -o "$dest" || status=1
+  mkdir -p "$dest"
+  [[ -z ${4:-} ]] || cp "$4" "$dest/exported-suite.json" 2>/dev/null
+  [[ -f $dest/results.json ]] && beside=(--graphbench "$dest/results.json")
+  run "$name-python" "$py" scripts/python_baseline.py --suite "$suite" "${beside[@]}" "${python_args[@]}" \
+    -o "$dest/python-baseline.json" || status=1
+}
+
+# disk_watch LOG PATH...: the disk use of PATH... and of /tmp every 10 s into LOG while the sweeps run
+# (AOTInductor unpacks each package it loads); kill $watch_pid ends it.
+disk_watch() {
+  local log=$1
+  shift
+  ( while sleep 10; do { date +%T; df -h "$@" | tail -n +2; du -sh /tmp 2> /dev/null; } >> "$log"; done ) &
+  watch_pid=$!
+}
+
+for file in "$here"/*.sh; do
   # shellcheck disable=SC1090 # the stage files of this folder
-  source "$file"
+  [[ $file == */run.sh ]] || source "$file"
 done
 for stage in "$@"; do
   if ! declare -F "stage_${stage//-/_}" > /dev/null; then
