@@ -27,9 +27,7 @@ else
 fi
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
 mount -t proc proc "$chroot_dir/proc"
-mount --bind /sys "$chroot_dir/sys"
-mount --bind /dev "$chroot_dir/dev"
-mount --bind /dev/pts "$chroot_dir/dev/pts"
+for m in sys dev dev/pts; do mount --bind "/$m" "$chroot_dir/$m"; done
 git clone -q "$root" "$chroot_dir/graphbench"
 git -C "$chroot_dir/graphbench" checkout -q "$rev"
 echo "revision $(git -C "$chroot_dir/graphbench" log --oneline -1 | cut -c1-72), $(nproc) cores, fresh Debian 12 minbase"

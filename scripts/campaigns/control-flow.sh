@@ -1,31 +1,18 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): data-dependent control flow (docs/models.md,
 # "What cannot be captured"; docs/control-flow.md).
-#
-#   control-flow  what cannot be captured, found on the device: the [cuda] check that holds
-#             graphbench's list against CUDA's sync debug mode (tests/python/check_capture_probe_torch.py
-#             --device); examples/unique_tower.py and examples/padded_tokens.py exported with --scope
-#             auto (split where the device says) and run as exported (each suite runs full beside
-#             auto), Python's figures beside them; examples/early_exit.py: Python's figures of the
-#             whole model (eager, reduce-overhead; scale 1: all six blocks run). Into
-#             results/control-flow, a folder per model (results.json, exported-suite.json,
-#             python-baseline.json); logs in $OUT/logs/control-flow-*.log. About 5 minutes on an H200.
-#   branches  examples/early_exit.py (a chain of exits) and examples/routed_mlp.py (an if/else whose
-#             arms rejoin: one IF/ELSE node) split at their own branches (--scope auto); graphbench
-#             runs eager, graph (broken at each branch) and conditional (one graph); Python's pieces
-#             eager and with make_graphed_callables (python_branches_baseline.py), and the whole
-#             model's eager and reduce-overhead (python_baseline.py) on inputs that force each
-#             outcome: early_exit at scale 1 (make_model: every block runs) and 10
-#             (make_model_exits_first: the first head decides), routed_mlp at scale 1
-#             (make_model_then: the wide arm) and 0.1 (make_model_else: the narrow arm). Into
-#             results/branches/<model>/ (export.log, exported-suite.json, graphbench/,
-#             python-pieces.json and .md, python-model-<callable>.json).
-#   conditional-nodes  the [cuda] tests of engine/exec/conditional_graph.h (an exit chain and an
-#             IF/ELSE branch against eager, every outcome), then configs/control-flow.json (the early
-#             exit at a threshold that stops at the first head, one the data decide, one that never
-#             stops early: eager, a graph per block, one graph of conditional nodes) and Python's
-#             best on the same model (scripts/python_control_flow_baseline.py: eager,
-#             reduce-overhead, make_graphed_callables over the blocks): results/conditional-nodes/
+#   control-flow  the [cuda] check of graphbench's list of what cannot be captured against CUDA's
+#             sync debug mode; examples/unique_tower.py and padded_tokens.py exported with --scope
+#             auto and run as exported, Python's figures beside them; examples/early_exit.py's Python
+#             figures (all six blocks run): results/control-flow/<model>/. About 5 minutes on an H200.
+#   branches  examples/early_exit.py (a chain of exits) and routed_mlp.py (an if/else: one IF/ELSE
+#             node) split at their own branches, run eager, as a graph per piece and as one
+#             conditional graph; Python's pieces (python_branches_baseline.py) and whole model
+#             (python_baseline.py) on inputs that force each outcome (the callables below):
+#             results/branches/<model>/
+#   conditional-nodes  the [cuda] tests of engine/exec/conditional_graph.h, configs/control-flow.json
+#             (eager, a graph per block, one graph of conditional nodes) and Python's best on the same
+#             model (scripts/python_control_flow_baseline.py): results/conditional-nodes/
 
 stage_control_flow() {
   local dir="$OUT/results/control-flow" models=models/control-flow name model

@@ -1,38 +1,26 @@
 # shellcheck shell=bash
-# Stages of scripts/campaigns/run.sh (sourced by it): data-parallel campaigns on two GPUs
-# (docs/distributed.md). Runs of configs/ddp.json with $DDP_ARGS (default --max-time 4), one GPU per
-# rank, NVLink multicast off; the tables by scripts/ddp_table.py (per case: the step at N=1 and N,
-# without all-reduce, the exposed all-reduce, the all-reduce alone, the scaling efficiency).
-#
-#   ddp       --nproc 1 and 2 (results/ddp-n1, -n2); then its benchmark cases as before the overlap
-#             (--grad-overlap off --grad-bucket-mb 25: the all-reduce after backward) at N=1 and 2
-#             (results/ddp-before-n1, -n2); both tables
-#   ddp-bf16  the benchmark cases with --grad-dtype bfloat16 at N=2 (results/ddp-bf16-n2), and its
-#             table (beside the ddp stage's N=1 run, when it ran first)
-#   ddp-trace first scripts/all_reduce_overlap.py on both GPUs (the all-reduce alone by size, fc1's
-#             weight-gradient product alone, and the two side by side: whether they share the GPU);
-#             then the large case at N=2, graph variant, traced on both ranks, with --grad-chunk-mb
-#             each of $DDP_TRACE_CHUNKS (default "0 16"): results/ddp-trace-chunksC, each with a
-#             timeline.png of one step of rank 0 above rank 1
-#   ddp-copy-engine  the benchmark cases with --grad-transport copy-engine at N=1 and 2
-#             (results/ddp-ce-n1, -n2), the large case also with --grad-chunk-mb $DDP_CHUNK_MB
-#             (default 8) at N=2 (results/ddp-ce-chunks-n2), and their tables
-#   ddp-chunks  the large case with --grad-chunk-mb $DDP_CHUNK_MB (default 8: fc1.weight's gradient
-#             computed and all-reduced in four row chunks) at N=1 and 2 (results/ddp-chunks-n1, -n2),
-#             and its table
-#   ddp-four  four GPUs: the benchmark cases at N=1 and 4 as configured (auto: NCCL at four ranks;
-#             $DDP_ARGS default --max-time 3 --variants eager,graph), with the levers at N=4
-#             (--grad-transport copy-engine with 8 MiB chunks, --grad-dtype bfloat16), and PyTorch's
-#             DDP at N=4: results/ddp-four/ with their tables
-#   ddp-python  PyTorch's own DistributedDataParallel on configs/ddp.json's Linear+Dropout steps,
-#             eager and in torch.cuda.graph, at N=1 and 2 (scripts/python_ddp_baseline.py):
-#             results/python-ddp.json and .md, beside the ddp stage's N=2 figures when it ran first
-#   two-node  configs/ddp.json as two torchrun nodes of one GPU each on this two-GPU host (two
-#             agents, --nnodes 2, a c10d rendezvous on 127.0.0.1, port $TWO_NODE_PORT), NCCL kept
-#             off shared memory and peer access so that it uses its network transport as between
-#             hosts; beside it the same steps in a world of one, and PyTorch's DDP with the same
-#             NCCL settings. NCCL's own account of the transport (NCCL_DEBUG=INFO) in
-#             nccl-transport.txt: results/two-node/
+# Stages of scripts/campaigns/run.sh (sourced by it): data-parallel campaigns (docs/distributed.md).
+# Runs of configs/ddp.json ($DDP_ARGS, default --max-time 4), a GPU per rank, NVLink multicast off,
+# into results/NAME; tables by scripts/ddp_table.py, at N=1 beside N=2 (or 4).
+#   ddp       --nproc 1 and 2 (ddp-n1, -n2), then the benchmark cases as before the overlap (the
+#             all-reduce after backward) at N=1 and 2 (ddp-before-n1, -n2)
+#   ddp-bf16  the benchmark cases with --grad-dtype bfloat16 at N=2 (ddp-bf16-n2), its N=1 column
+#             the ddp stage's run when it ran first
+#   ddp-trace scripts/all_reduce_overlap.py on both GPUs (whether the all-reduce and fc1's
+#             weight-gradient product share the GPU), then the large case at N=2 traced on both
+#             ranks with --grad-chunk-mb each of $DDP_TRACE_CHUNKS (default "0 16"), each with a
+#             timeline.png of one step of rank 0 above rank 1 (ddp-trace-chunksC)
+#   ddp-copy-engine  the benchmark cases with --grad-transport copy-engine at N=1 and 2 (ddp-ce-n1,
+#             -n2), the large case also with --grad-chunk-mb $DDP_CHUNK_MB (default 8) (ddp-ce-chunks-n2)
+#   ddp-chunks  the large case with --grad-chunk-mb $DDP_CHUNK_MB at N=1 and 2 (ddp-chunks-n1, -n2)
+#   ddp-four  four GPUs ($DDP_ARGS default --max-time 3 --variants eager,graph): N=1 and 4, the
+#             levers at N=4 (copy-engine with 8 MiB chunks, bfloat16) and PyTorch's DDP (ddp-four/)
+#   ddp-python  PyTorch's DistributedDataParallel on the Linear+Dropout steps, eager and in
+#             torch.cuda.graph, at N=1 and 2 (scripts/python_ddp_baseline.py; python-ddp.json, .md)
+#   two-node  configs/ddp.json as two torchrun nodes of one GPU each on this host (a c10d rendezvous
+#             on 127.0.0.1:$TWO_NODE_PORT), NCCL kept off shared memory and peer access so that it
+#             uses its network transport as between hosts, beside one rank and PyTorch's DDP with the
+#             same settings; NCCL's own account of the transport in nccl-transport.txt (two-node/)
 
 # The timed (benchmark) cases of configs/ddp.json: the runs beside the main one leave the training run out.
 DDP_BENCHMARKS=ddp-linear-dropout-small,ddp-linear-dropout-large,ddp-mnist-step

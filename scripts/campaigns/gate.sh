@@ -1,49 +1,34 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): the gate's calibration and the measurement
-# checks. Runs that add up over calls go to build-gpu/NAME/run-K, K after the last one there (kept
-# while the machine stays warm).
-#
-#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda; about a
-#             minute each) into build-gpu/ci-runs, copied to results/ci-runs/
-#   calibrate graphbench calibrate over every run in build-gpu/ci-runs: the gate's calibration
-#             (results/ci-runs/gate-calibration.json), the A/A interval overlap of the runs and,
-#             from 4 runs on, the gate's leave-one-out false-alarm and detection rates (docs/ci.md)
+# checks. Runs that add up over calls (the machine kept warm) go to build-gpu/NAME/run-K.
+#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda) into
+#             build-gpu/ci-runs, copied to results/ci-runs/
+#   calibrate graphbench calibrate over them: results/ci-runs/gate-calibration.json (docs/ci.md)
 #   aa-repetitions  $AA_RUNS (default 1) more such runs, each merged from $REPETITIONS (default 3)
-#             repetitions in processes of their own (about 3 minutes a run at 3), into
-#             build-gpu/aa-repetitions, copied to results/aa-repetitions/
-#   aa-overlap  graphbench calibrate --overlap-only over those runs: how often the merged runs' 95%
-#             intervals overlap (docs/measuring.md, repetitions)
-#   l2        configs/gelu.json's cases eager and graph with --l2 hot, then --l2 cold (the flush
-#             waited for before each step: docs/measuring.md): results/l2-hot, results/l2-cold
-#   profile-off  the blog's GELU cases again with --profile off: the same figures show that
-#             profiling a case does not slow the cases timed after it
+#             processes (build-gpu/aa-repetitions, results/aa-repetitions/)
+#   aa-overlap  calibrate --overlap-only over those: how often their 95% intervals overlap
+#   l2        configs/gelu.json's cases eager and graph with --l2 hot, then cold (results/l2-hot, -cold)
+#   profile-off  the blog's GELU cases with --profile off: profiling does not slow later cases
 #   mnist-host  the two MNIST runs with --data-on-host (the tutorial's way of feeding)
 #
-# Issue 50's default runs of the ci suite, as a user runs them (`graphbench --workload ci --device
-# cuda`, no other flag), whose intervals must hold from run to run and whose plain `graphbench
-# compare` must pass unchanged code and catch a doubled graph step (results/NVIDIA-H200/aa-default):
-#   aa-default-runs  default runs into $AA_DIR (default build-gpu/aa-default) until $AA_RUNS (default
-#             6) exist, or until another ($AA_RUN_S, default 75 s, the longest run seen so far) would
-#             not fit the call ($AA_LIMIT_S, default 540 s from run.sh's start; less when gpu-check.sh
-#             build ran in the same call); each run's exit code and wall time in times.log there
-#   aa-default-slow  one run with --inject-slowdown graph=2 into $AA_DIR/slow
-#   aa-default-summary  graphbench compare on every ordered pair of runs (each must exit 0) and slow
-#             against every run (each must exit 1 naming rows); the 95% speedup and median
-#             intervals' overlap over the pairs of runs; each run's wall time: results/aa-default
-#             (summary.md, by scripts/aa_summary.py, also in $OUT) with the runs' results and the
-#             compare outputs
+# Issue 50: default runs of the ci suite, whose intervals must hold from run to run and whose plain
+# compare must pass unchanged code and catch a doubled graph step (results/NVIDIA-H200/aa-default):
+#   aa-default-runs  runs into $AA_DIR (default build-gpu/aa-default) until $AA_RUNS (default 6)
+#             exist or another ($AA_RUN_S, default 75 s) would not fit the call ($AA_LIMIT_S, default
+#             540 s from run.sh's start); each run's exit code and wall time in times.log there
+#   aa-default-slow  one run with --inject-slowdown graph=2 ($AA_DIR/slow)
+#   aa-default-summary  compare on every ordered pair of runs (must exit 0) and slow against each
+#             (must exit 1), the intervals' overlap, the wall times: results/aa-default (summary.md by
+#             scripts/aa_summary.py, also in $OUT)
 # e.g. BUILD_TARGET=graphbench scripts/gpu-check.sh build && AA_LIMIT_S=420 scripts/campaigns/run.sh
 # aa-default-runs in one call, then scripts/campaigns/run.sh aa-default-runs aa-default-slow
 # aa-default-summary in a second.
 #
-# Issue 61's gate check: default runs of the ci suite and two in which gelu-large does 10% and 25%
-# more device work under the same name (configs/regress/), so that a plain `graphbench compare` can
-# be judged both ways: every ordered pair of unchanged runs must exit 0, every regress run against
-# every unchanged one must exit 1 naming gelu-large.
-#   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default/run-K, then regress-10 and
-#             regress-25; each run's results in results/gate-default/NAME/ and its wall time in
-#             times.log there; then every plain compare (text, --json, exit-codes.txt in compare/)
-#             and summary.md by scripts/gate_summary.py
+# Issue 61: the gate judged both ways, with two runs in which gelu-large does 10% and 25% more device
+# work under the same name (configs/regress/), each must exit 1 against every unchanged run:
+#   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default, then regress-10 and -25;
+#             results, times.log and every plain compare (compare/) in results/gate-default, and
+#             summary.md by scripts/gate_summary.py
 
 # numbered_runs DIR NAME COUNT ARGS...: COUNT more runs of configs/ci.json (ARGS added), copied to results/DIR/.
 numbered_runs() {
@@ -59,18 +44,16 @@ numbered_runs() {
 stage_ci_runs() { numbered_runs ci-runs ci-run "${CI_RUNS:-4}"; }
 stage_aa_repetitions() { numbered_runs aa-repetitions aa-repetitions "${AA_RUNS:-1}" --repetitions "${REPETITIONS:-3}"; }
 
+# calibrate NAME DIR [ARGS]: graphbench calibrate over the runs in build-gpu/DIR, its output into the summary.
+calibrate() {
+  run "$1" "$gb" calibrate "${@:3}" build-gpu/"$2"/run-*/results.json || status=1
+  cat "$OUT/logs/$1.log" >> "$OUT/logs/summary.log"
+}
 stage_calibrate() {
   mkdir -p "$OUT/results/ci-runs"
-  runs=(build-gpu/ci-runs/run-*/results.json)
-  run calibrate "$gb" calibrate "${runs[@]}" -o "$OUT/results/ci-runs/gate-calibration.json" || status=1
-  cat "$OUT/logs/calibrate.log" >> "$OUT/logs/summary.log"
+  calibrate calibrate ci-runs -o "$OUT/results/ci-runs/gate-calibration.json"
 }
-
-stage_aa_overlap() {
-  runs=(build-gpu/aa-repetitions/run-*/results.json)
-  run aa-overlap "$gb" calibrate --overlap-only "${runs[@]}" || status=1
-  cat "$OUT/logs/aa-overlap.log" >> "$OUT/logs/summary.log"
-}
+stage_aa_overlap() { calibrate aa-overlap aa-repetitions --overlap-only; }
 
 stage_l2() {
   run l2-hot "$gb" --workload gelu --device cuda --variants eager,graph --l2 hot -o "$OUT/results/l2-hot" || status=1
@@ -88,6 +71,23 @@ stage_mnist_host() {
 }
 
 aa_dir=${AA_DIR:-build-gpu/aa-default}
+
+# compare_all OUT PREFIX OTHER [ARGS]: graphbench compare (ARGS, NAME in them the pair's name) of every
+# ordered pair of the runs PREFIXrun-* and of each against PREFIXOTHER*: OUT/NAME.txt, OUT/exit-codes.txt.
+compare_all() {
+  local out=$1 p=$2 other=$3 a b name
+  shift 3
+  mkdir -p "$out"
+  : > "$out/exit-codes.txt"
+  for a in "$p"run-*; do
+    for b in "$p"run-* "$p$other"*; do
+      [[ $a == "$b" ]] && continue
+      name="$(basename "$a")-vs-$(basename "$b")"
+      "$root/$gb" compare "$a" "$b" "${@//NAME/$name}" > "$out/$name.txt" 2>&1
+      echo "$name $?" >> "$out/exit-codes.txt"
+    done
+  done
+}
 
 stage_aa_default_runs() {
   local count
@@ -109,23 +109,14 @@ stage_aa_default_slow() {
 }
 
 stage_aa_default_summary() {
-  local dest=$OUT/results/aa-default a b d name
+  local dest=$OUT/results/aa-default d
   for d in "$aa_dir"/run-* "$aa_dir"/slow; do
     [[ -f $d/results.json ]] || continue
     mkdir -p "$dest/$(basename "$d")"
     cp "$d"/results.* "$dest/$(basename "$d")/"
   done
   cp "$aa_dir/times.log" "$dest/times.log" 2> /dev/null
-  mkdir -p "$dest/compare"
-  : > "$dest/compare/exit-codes.txt"
-  for a in "$aa_dir"/run-*; do
-    for b in "$aa_dir"/run-* "$aa_dir"/slow; do
-      [[ $a == "$b" ]] && continue
-      name="$(basename "$a")-vs-$(basename "$b")"
-      "$gb" compare "$a" "$b" > "$dest/compare/$name.txt" 2>&1
-      echo "$name $?" >> "$dest/compare/exit-codes.txt"
-    done
-  done
+  compare_all "$dest/compare" "$aa_dir/" slow
   run aa-default-summary python3 scripts/aa_summary.py "$aa_dir" "$dest" --copy-to "$OUT" || status=1
 }
 
@@ -149,16 +140,6 @@ stage_gate_default() {
 
 # gate_default_compares DEST: the compares and summary of the gate-default stage (no GPU needed).
 gate_default_compares() {
-  local dest=$1 a b name
-  mkdir -p "$dest/compare"
-  : > "$dest/compare/exit-codes.txt"
-  for a in "$dest"/run-*; do
-    for b in "$dest"/run-* "$dest"/regress-*; do
-      [[ $a == "$b" ]] && continue
-      name="$(basename "$a")-vs-$(basename "$b")"
-      (cd "$dest" && "$root/$gb" compare "$(basename "$a")" "$(basename "$b")" --json "compare/$name.json" > "compare/$name.txt" 2>&1
-       echo "$name $?" >> compare/exit-codes.txt)
-    done
-  done
-  python3 scripts/gate_summary.py "$dest" || status=1
+  (cd "$1" && compare_all compare "" regress- --json compare/NAME.json)
+  python3 scripts/gate_summary.py "$1" || status=1
 }

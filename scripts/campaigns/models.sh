@@ -1,38 +1,29 @@
 # shellcheck shell=bash
-# Stages of scripts/campaigns/run.sh (sourced by it): your own models on the GPU. A NAME-export stage
-# starts its exports in the background (give it first); the stage that needs them waits for them,
-# since AOTInductor's compiles would disturb its timings. Python's figures come from
-# scripts/python_baseline.py, beside graphbench's (python-baseline.json and .md).
-#
-#   models-export, wait-export  configs/models.json's models exported (scripts/models-suite.sh,
-#             $MODEL_JOBS at a time, default 4; needs $PYTHON with torch, torchvision, transformers)
-#             into models/ (not committed); wait-export waits for it
-#   models    that suite run, then Python's eager and torch.cuda.graph figures (results/models)
-#   decode-export, decode  configs/decode.json's decoders (scripts/decode-suite.sh), then run with
-#             Python's eager, torch.cuda.graph, torch.compile and reduce-overhead figures (results/decode)
-#   train-pt2 configs/models.json's whole training steps (ResNet-18 with SGD, MobileNetV3-Small with
-#             Adam, batch 32) as AOTInductor packages alone, channels-last (results/train-pt2)
+# Stages of scripts/campaigns/run.sh (sourced by it): your own models on the GPU, into results/NAME.
+# A NAME-export stage starts its exports in the background (give it first); the stage that needs
+# them waits, so that no compile disturbs its timings. Python's figures (scripts/python_baseline.py)
+# go beside graphbench's (python-baseline.json, .md); exports into models/ (not committed).
+#   models-export, models  configs/models.json's models (scripts/models-suite.sh, $MODEL_JOBS at a
+#             time, default 4; $PYTHON with torch, torchvision, transformers); wait-export waits
+#   decode-export, decode  configs/decode.json's decoders (scripts/decode-suite.sh)
+#   train-pt2 configs/models.json's whole training steps as AOTInductor packages alone
 #   own-code  your own code (docs/models.md, "Benchmark your own code"): examples/conv_attention.py
-#             (batch 8) and tests/cli/own_code/token_tagger.py (as a module, batch 16), inference and
-#             a training step with the file's own loss, as $OWN_CODE_FORMATS (default pt; pt,pt2 adds
-#             packages and a dynamic-batch package of the example swept over batch 1 to 64,
-#             results/own-code-sweep) (results/own-code)
-#   mobilenet-adam  MobileNetV3-Small's training step with Adam (TorchScript, batch 32), the case
-#             whose validation once failed (results/mobilenet-adam)
+#             and tests/cli/own_code/token_tagger.py (as a module), inference and a training step,
+#             as $OWN_CODE_FORMATS (default pt; pt,pt2 adds packages and a dynamic-batch package of
+#             the example swept over batch 1 to 64: results/own-code-sweep)
+#   mobilenet-adam  MobileNetV3-Small's training step with Adam (TorchScript), once failing validation
 #   sweep-export, sweeps  configs/sweeps.json's packages (scripts/sweep-models.sh), then the suite
-#             ($SWEEP_ARGS): its steps in results/sweeps, its model cases in results/sweeps-models,
-#             each drawn by scripts/plot_sweep.py where matplotlib is
-#   vit-pt    ViT-B/16 as TorchScript (batch 1), whose reshape once kept it from being captured
-#             (results/vit-pt)
-#   trace     the blog's Linear+Dropout step, eager and captured, with --trace, and one eager step
-#             above one replay drawn (scripts/trace_timeline.py): results/traces
-#   decode-llama-pt  configs/decode.json's Llama-class TorchScript cases alone (results/decode-llama-pt)
-#   cache-state  a decoding step whose KV cache is state (docs/models.md, "The KV cache as state"):
-#             examples/tiny_decode.py and a two-layer hf:llama, each as TorchScript at batch 2 and as
-#             one package for batch 1 to 8, swept over batch 1, 2, 4, 8 (results/cache-state,
-#             results/cache-state-llama); then tiny_decode as one package for every length up to
-#             512 beside the TorchScript file, swept over $CACHE_LENGTHS (default 64,128,256,512) at
-#             batch 2 (results/cache-state-length)
+#             ($SWEEP_ARGS): steps in results/sweeps, model cases in results/sweeps-models, each
+#             drawn by scripts/plot_sweep.py where matplotlib is
+#   vit-pt    ViT-B/16 as TorchScript, whose reshape once kept it from being captured
+#   trace     the blog's Linear+Dropout step, eager and captured, with --trace, one eager step above
+#             one replay drawn (scripts/trace_timeline.py): results/traces
+#   decode-llama-pt  configs/decode.json's Llama-class TorchScript cases alone
+#   cache-state  a decoding step whose KV cache is state (docs/models.md): examples/tiny_decode.py
+#             and a two-layer hf:llama, as TorchScript and as one package for batch 1 to 8, swept over
+#             batch (results/cache-state, -llama); then tiny_decode as one package for every length
+#             up to 512 beside the TorchScript file, swept over $CACHE_LENGTHS (default
+#             64,128,256,512) at batch 2 (results/cache-state-length)
 
 # models_export run|background: configs/models.json's models exported into models/suite.json.
 models_export() { "$1" models-export env PYTHON="$py" JOBS="${MODEL_JOBS:-4}" scripts/models-suite.sh models models/suite.json; }

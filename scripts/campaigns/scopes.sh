@@ -1,28 +1,21 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): capture scopes side by side (docs/scopes.md).
-#
-#   scopes-export  starts the scopes stage's exports in the background (the scopes stage waits)
-#   scopes    configs/scopes.json's models exported and split into pieces (scripts/scopes-suite.sh,
-#             into $SCOPES_SUITE, default models/scopes.json; SCOPES_SUITE=configs/scopes.json
-#             rewrites the committed one; $SCOPES_MODELS picks the models), run swept over their
-#             scopes ($MODEL_ARGS), then Python's figures on the same pieces beside them
-#             (make_graphed_callables per scope, reduce-overhead and the four of the whole model):
-#             results/scopes
-#   scopes-inductor-export  those models (and examples/padded_tokens.py, examples/gated_layers.py)
-#             with their inference pieces compiled by Inductor (SCOPES_FORMAT=pt2; the training
-#             step's pieces TorchScript), $SCOPES_PARALLEL exports at a time (default 6), into
-#             models/inductor and models/scopes-inductor.json, which joins every model exported there
-#             so far, so that the exports can be split over calls ($SCOPES_INDUCTOR_MODELS picks the
-#             models, $SCOPES_LLAMA_BATCHES the decoder's batches)
-#   scopes-inductor  that suite run swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1):
+#   scopes-export  starts the scopes stage's exports in the background
+#   scopes    configs/scopes.json's models split into pieces (scripts/scopes-suite.sh, $SCOPES_MODELS)
+#             into $SCOPES_SUITE (default models/scopes.json; configs/scopes.json rewrites the
+#             committed one), run swept over their scopes ($MODEL_ARGS), then Python's figures on the
+#             same pieces beside them: results/scopes
+#   scopes-inductor-export  those models (and padded_tokens, gated_layers) with their inference
+#             pieces compiled by Inductor, $SCOPES_PARALLEL at a time (default 6), into models/inductor
+#             and models/scopes-inductor.json, which joins every model exported there so far, so that
+#             the exports can be split over calls ($SCOPES_INDUCTOR_MODELS, $SCOPES_LLAMA_BATCHES)
+#   scopes-inductor  that suite swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1):
 #             results/scopes-inductor
-#   scopes-inductor-python  Python's peers on the same split: reduce-overhead on the whole model and
-#             make_graphed_callables over the pieces compiled by torch.compile, beside graphbench's
-#             figures (results/scopes-inductor/python-baseline.json; $PYTHON_CASES, a regex, picks
-#             the cases, each call adds to the file)
+#   scopes-inductor-python  Python's peers on the same split (reduce-overhead on the whole model,
+#             make_graphed_callables over pieces compiled by torch.compile) beside graphbench's;
+#             $PYTHON_CASES, a regex, picks the cases, each call adds to python-baseline.json there
 #   aoti-probe  AOTInductor packages of pieces loaded in fresh processes, the native stack of any
-#             crash (scripts/aoti_pieces_probe.py; packages in models/aoti-probe, logs and
-#             probe.json in results/aoti-probe)
+#             crash (scripts/aoti_pieces_probe.py; packages in models/aoti-probe): results/aoti-probe
 
 scopes_suite=${SCOPES_SUITE:-models/scopes.json}
 scopes_export() { "$1" scopes-export env PYTHON="$py" scripts/scopes-suite.sh models "$scopes_suite"; }

@@ -1,36 +1,23 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): issue 42's serving sweep and its package
 # (docs/sweeps.md, docs/models.md).
-#
-#   serving-export  starts serving-llama's export in the background (serving-llama waits for every
-#             export so started, so that no compile runs beside its timings)
-#   serving-llama  the Llama-class decoder of configs/decode.json at $SERVING_MAX_SEQ (default 4096)
-#             positions, bfloat16, one package for every batch up to 256 (--cache-as-state
-#             --dynamic-batch 256), swept over vLLM's sizes 1, 2, 4, 8, 16, ..., 256 ($SERVING_BATCHES)
-#             with eager and graph ($SERVING_ARGS, default --max-time 3 --profile off):
-#             results/serving-llama, whose results.md sets graphbench's capture sizes against vLLM's
-#             list; the package's size, its weights' bytes and export times in package.txt there
-#   serving-reexport  the same export again, with the compile cache the first one filled
-#             ($TORCHINDUCTOR_CACHE_DIR): where the time goes the second time (reexport.txt there)
-#   serving-weights-apart  the decoder exported with its weights beside the library
-#             (package_constants_in_so=false, a binary blob): whether the C++ compile, which wrote
-#             the weights into the library, gets shorter, and a short run at batch 8 of such a
-#             package (results/serving-weights-apart)
+#   serving-export  starts serving-llama's export in the background
+#   serving-llama  configs/decode.json's Llama-class decoder at $SERVING_MAX_SEQ (default 4096)
+#             positions, bfloat16, one package for every batch up to 256, swept over vLLM's sizes
+#             ($SERVING_BATCHES) with eager and graph ($SERVING_ARGS, default --max-time 3 --profile
+#             off): results/serving-llama, the package's size and export times in package.txt there
+#   serving-reexport  the same export again, with the compile cache the first one filled: where the
+#             time goes the second time (reexport.txt there)
+#   serving-weights-apart  the decoder exported with its weights beside the library, not in it:
+#             whether the C++ compile gets shorter, and a short run (results/serving-weights-apart)
 #
 # Issue 50's real-width bfloat16 decoder (results/NVIDIA-H200/serving-wide): hf:mistral at width
-# 4096, grouped-query attention 32/8, MLP 14336, 4 layers, vocabulary 32000, 4096 positions, its KV
-# cache as state, one package for every batch up to 256, swept over vLLM's 35 sizes with eager and
-# graph, every size validated (bfloat16 logits: engine/runner/output_match.h):
-#   serving-wide-export  starts its export into models/serving-wide in the background (about 140 s
-#             on an H200; 2.27 GB)
-#   serving-wide-sweep  waits for the exports, then sweeps $SERVING_BATCHES (default vLLM's 35 sizes)
-#             into build-gpu/serving-wide/part-$SERVING_PART (default 1), one process
-#             (--repetitions 1: each would load the package again), $SERVING_ARGS as above
-#   serving-wide-merge  the parts' records joined into one run (scripts/suites.py merge-results) and
-#             its tables written again (graphbench report): results/serving-wide, with the sweep
-#             verdict and the judgement against vLLM's list over every size measured (the shared
-#             pool is measured within one part only, so a split sweep leaves it out), and
-#             build-gpu/serving-wide/times.log, each step's exit code and wall time over the calls
+# 4096, one package for every batch up to 256, swept over vLLM's 35 sizes with eager and graph:
+#   serving-wide-export  its export into models/serving-wide, in the background (2.27 GB)
+#   serving-wide-sweep  waits for the exports, sweeps $SERVING_BATCHES (default the 35 sizes) into
+#             build-gpu/serving-wide/part-$SERVING_PART (default 1) in one process
+#   serving-wide-merge  the parts joined into one run and its tables written again:
+#             results/serving-wide, and times.log (each step's exit code and wall time)
 # The 35 sizes take longer than one call of the device tool allows (600 s): split them over calls
 # on a machine that stays warm (build-gpu/ and models/ are kept only then), e.g.
 #   SERVING_PART=1 SERVING_BATCHES=1,2,4,8,16,24,32,40,48,56,64,72 \
