@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Builds what the GPU machine builds, on a machine without a GPU, and runs what can run there
-# (docs/building.md, "What CI builds besides the two commands"): a Python environment with the
-# GPU machine's PyTorch and the Python side (python/) installed editable; graphbench and its tests
-# built against that wheel's LibTorch with nvcc, CUDA paths on, into build-cuda/; ctest there (the
-# [cuda] tests skip). .ci/run calls it; a user needs no PyTorch to build and test graphbench.
+# (docs/building.md, "What CI builds besides the two commands"): the GPU machine's PyTorch in a
+# Python environment, with python/ installed editable; graphbench and its tests built against its
+# LibTorch with nvcc; ctest there. .ci/run calls it; a user needs no PyTorch.
 #
 # Usage: scripts/build-like-gpu.sh [--no-test] [extra ctest arguments]
 # Environment:
@@ -23,10 +22,7 @@ venv=$cache/venv-torch-$torch_version
 build_dir=${BUILD_DIR:-build-cuda}
 export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-8.0;9.0}
 run_tests=1
-if [[ "${1:-}" == "--no-test" ]]; then
-  run_tests=0
-  shift
-fi
+[[ ${1:-} == --no-test ]] && { run_tests=0; shift; }
 
 say() { echo "build-like-gpu: $*"; }
 stamp() { date +%s.%N; }
@@ -85,7 +81,6 @@ cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" || { say "the CUDA build faile
 say "built $build_dir (CUDA, LibTorch $torch_version, nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')) in $(since "$started") s"
 [[ $run_tests == 1 ]] || exit 0
 
-# 3. The tests.
 started=$(stamp)
 status=0
 ctest --test-dir "$build_dir" --output-on-failure -j "${JOBS:-$(nproc)}" "$@" || status=1

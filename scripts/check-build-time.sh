@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Holds the last build (BUILD_DIR/build-time.txt, by scripts/setup.sh) to docs/building.md's ratio to
-# the reference (scripts/time-budget.sh): a loud warning and exit 3 past 120% of it, which .ci/run
-# goes on from. The CPU seconds are printed beside, since they move less with the load.
+# Holds the last build (BUILD_DIR/build-time.txt, by scripts/setup.sh) to docs/building.md's budget
+# (scripts/time-budget.sh); the CPU seconds printed beside, since they move less with the load.
 #
 # Usage: scripts/check-build-time.sh [BUILD_DIR] [BUILDING_MD]     (default build, docs/building.md)
 # Exit: 0 within the budget, 3 over it, 2 a file missing or without its figure.

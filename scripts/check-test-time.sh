@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Holds the README's test command, timed by .ci/run, to docs/building.md's ratio to the reference
-# (scripts/time-budget.sh): a loud warning and exit 3 past 120% of it, as check-build-time.sh.
+# Holds the README's test command, timed by .ci/run, to docs/building.md's budget (scripts/time-budget.sh).
 #
 # Usage: scripts/check-test-time.sh SECONDS [BUILD_DIR] [BUILDING_MD]   (default build, docs/building.md)
 # Exit: 0 within the budget, 3 over it, 2 SECONDS not a number or the budget line missing.

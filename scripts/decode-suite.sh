@@ -1,9 +1,6 @@
 #!/usr/bin/env bash
-# Exports the models of configs/decode.json: LLM decoding steps (one token per sequence, a static
-# KV cache of 1024 positions written at position 512) at batch 1, 8, 32 and 128, and a prefill of
-# 512 tokens, of a GPT-2-small-class and a Llama-class decoder (grouped-query attention, RMSNorm,
-# rotary embeddings), in bfloat16, as TorchScript and AOTInductor packages. Random weights, nothing
-# downloaded. Run where PyTorch with transformers is installed:
+# Exports the models of configs/decode.json (its description says which; random weights, nothing
+# downloaded), where PyTorch with transformers is installed:
 #
 #   scripts/decode-suite.sh [--dry-run] [OUTPUT_DIR [SUITE_FILE]]    (default: models models/decode.json)
 #

@@ -1,15 +1,11 @@
 # shellcheck shell=bash
-# What scripts/decode-suite.sh, models-suite.sh and sweep-models.sh share (sourced first, without
-# arguments, so that it reads theirs): `here` (scripts/), `dry` (--dry-run when that is their first
-# argument, taken off), `out` (their next argument, default models) and the queue of exports that
-# they hand to scripts/export-parallel.sh.
+# What scripts/decode-suite.sh, models-suite.sh and sweep-models.sh share (sourced first, reading their
+# arguments): `here`, `dry` (a first --dry-run, taken off), `out` (the next, default models), and the
+# queue of exports for scripts/export-parallel.sh.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dry=()
-if [[ ${1:-} == --dry-run ]]; then
-  dry=(--dry-run)
-  shift
-fi
+[[ ${1:-} == --dry-run ]] && { dry=(--dry-run); shift; }
 out=${1:-models}
 jobs=${JOBS:-1}
 [[ ${#dry[@]} -gt 0 ]] && jobs=1

@@ -4,11 +4,10 @@
 #
 #   scripts/export-parallel.sh [--logs DIR] [SUITE [JOIN OPTION...]] ::: ARGS... [::: ARGS...]...
 #
-# Each job is `$PYTHON scripts/export_model.py ARGS...`, writing the suite its --suite PART names
-# afresh, its output to stderr and to PART's name with .log (in DIR with --logs); $EXPORT_JOBS at a
-# time (default nproc); a job naming the suite of the job before it appends to it, so it waits for
-# that one. A failed job is named with its log; the others go on. Then SUITE (removed first) joins the
-# suites written, in order (scripts/suites.py join SUITE PART... JOIN OPTION...).
+# Each job is `$PYTHON scripts/export_model.py ARGS...` into the suite its --suite PART names (afresh;
+# after the job before it where that names the same PART), its log PART.log (in DIR with --logs);
+# $EXPORT_JOBS at a time (default nproc). A failed job is named with its log, the others go on.
+# Then SUITE (removed first) joins the suites written (scripts/suites.py join SUITE PART... OPTION...).
 # Exit codes: 0 every job and the join done, 1 one failed, 2 bad arguments.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,27 +1,23 @@
 #!/usr/bin/env bash
-# The project's GPU check, in one call of the device tool: build against the CUDA LibTorch, run
-# every test (the [cuda] ones included) and short benchmarks. Logs and result files go under $OUT,
-# packed into $OUT/gpu-results.tgz (the device tool returns at most 8 files). The measurement
-# campaigns are stages of scripts/campaigns/run.sh, after this script's build (docs/gpu-campaigns.md).
+# The project's GPU check, in one call of the device tool (docs/gpu-campaigns.md). Logs and result
+# files go under $OUT, packed into $OUT/gpu-results.tgz (the device tool returns at most 8 files).
 #
 #   scripts/gpu-check.sh STAGE...
 #     build     configure and build into build-gpu/ (always first when given); $BUILD_TARGET (e.g.
 #               graphbench) builds that target alone
 #     test      ctest, all tests ($CTEST_EXCLUDE, $CTEST_INCLUDE: regexes of tests to leave out, to run)
 #     gelu linear_dropout blog ci     graphbench --workload NAME
-#     mnist     graphbench --workload mnist, eager and --use-train-graph, then the targets checked
-#               on the two results (scripts/mnist_ratios.py; with the tutorial's times when the
-#               tutorial stage ran first)
-#     tutorial  the tutorial's own MNIST program beside graphbench, both timed as whole processes
-#               (.tutorial/tutorial-mnist.sh, when that untracked folder was carried here)
+#     mnist     graphbench --workload mnist, eager and --use-train-graph, its targets checked
+#               (scripts/mnist_ratios.py; with the tutorial's times when that stage ran first)
+#     tutorial  the tutorial's own MNIST program (.tutorial/tutorial-mnist.sh, when carried here)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
 #     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
 #     targets   the blog run (stage blog) against its targets (scripts/blog_targets.py, with the
 #               python stage's figures when present) and the README's table (scripts/blog_table.py)
 #
-# Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
-# packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
+# Needs the offline kit in .device-kit/ (the build's Debian packages, the Fashion-MNIST files, and
+# device-env.sh that unpacks them), carried to the GPU machine.
 set -uo pipefail
 # shellcheck source=scripts/gpu-common.sh
 source "$(dirname "$0")/gpu-common.sh"

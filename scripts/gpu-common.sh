@@ -31,8 +31,7 @@ run() {  # run NAME COMMAND...: logs to $OUT/logs/NAME.log, records the exit cod
 }
 timed() { times_log=$1 run "${@:2}"; }  # timed LOG NAME COMMAND...
 
-# pack STAGE: disk use after the stage, and the logs and results packed into $OUT/gpu-results.tgz
-# after every stage, so that a call cut short by its time limit still returns its logs.
+# pack STAGE: after every stage, so that a call cut short by its time limit still returns its logs.
 pack() {
   { echo "after $1:"; df -h /tmp "$root"; } >> "$OUT/logs/disk.log" 2>&1
   tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs results $([[ -d $OUT/tutorial ]] && echo tutorial)

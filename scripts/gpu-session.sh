@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that one job
-# can outlast a single call of the device tool. Logs and results accumulate under $GPU_SESSION_DIR
-# (default .gpu-session/, an ignored path on the machine's disk: the device tool removes what is
-# neither tracked nor ignored at every call, and a job whose state was lost would run twice).
+# Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that a job can
+# outlast a call of the device tool (docs/gpu-campaigns.md). Its state under $GPU_SESSION_DIR (default
+# .gpu-session/: an ignored path, or the tool removes it at the next call and the job runs twice).
 #
-#   scripts/gpu-session.sh start STAGE...   start the stages in its own session: gpu-check.sh's
-#                                           (build, test, ...) first, then the campaigns' stages
-#                                           (scripts/campaigns/run.sh), each in the order given
-#   scripts/gpu-session.sh wait SECONDS     wait until the job ends or SECONDS pass, then copy the
-#                                           packed logs and results to $OUT (the device tool's folder)
+#   scripts/gpu-session.sh start STAGE...   the stages, gpu-check.sh's first, then the campaigns'
+#   scripts/gpu-session.sh wait SECONDS     until the job ends or SECONDS pass; the packed results to $OUT
 #   scripts/gpu-session.sh status           the job's summary so far
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

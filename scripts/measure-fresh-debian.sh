@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Times the README's two commands as a new user meets them: in a fresh Debian 12 root (debootstrap
-# --variant=minbase), packages not yet installed, from a fresh clone of REVISION. The figures of
-# docs/building.md's "On a fresh Debian 12" table. Needs root, debootstrap and the network to the
-# Debian mirror (apt-get runs inside the root); the machine otherwise idle.
+# Times the README's two commands as a new user meets them, in a fresh Debian 12 minbase root from a
+# fresh clone of REVISION: docs/building.md's "On a fresh Debian 12" table. Needs root, debootstrap
+# and the Debian mirror; the machine otherwise idle.
 #
 # Usage: scripts/measure-fresh-debian.sh [REVISION] [BASE_ROOT]
 #   REVISION   default HEAD
@@ -20,11 +19,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-if [[ -n $base ]]; then
-  cp -a "$base" "$chroot_dir"
-else
-  debootstrap --variant=minbase bookworm "$chroot_dir" >/dev/null
-fi
+if [[ -n $base ]]; then cp -a "$base" "$chroot_dir"; else debootstrap --variant=minbase bookworm "$chroot_dir" >/dev/null; fi
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
 mount -t proc proc "$chroot_dir/proc"
 for m in sys dev dev/pts; do mount --bind "/$m" "$chroot_dir/$m"; done

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The machine's reference, measured in the same CI run as the README's two commands, which their
-# budgets (docs/building.md) are ratios to: what they spend their time on, one file that includes
-# <torch/torch.h> compiled as graphbench's are (no ccache), and 10 processes that load LibTorch.
+# The machine's reference, which the budgets of the README's two commands (docs/building.md) are ratios
+# to: one file with <torch/torch.h> compiled as graphbench's are (no ccache), LibTorch loaded 10 times.
 # Writes "compile_s C load_s L reference_s R" to BUILD_DIR/reference-time.txt.
 #
 # Usage: scripts/measure-reference.sh [BUILD_DIR]     (default build; its graphbench must exist)

@@ -6,15 +6,11 @@
 #   scripts/scopes-suite.sh [OUTPUT_DIR [SUITE_FILE]]    (default: models configs/scopes.json)
 #
 # Every export is attempted; exit 1 when one failed (the suite then holds the others). $PYTHON picks
-# the interpreter; $SCOPES_MODELS the models (default "llama moe resnet18 resnet50"; also
-# conv_attention, and padded and gated: examples/padded_tokens.py and examples/gated_layers.py split by
-# torch.compile's tracer at auto); $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default
-# 1,8,32,128). $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with Inductor
-# (cases <stem>-inductor-<scope>; $SCOPES_PIECES_PACKAGE=one: a model's compiled pieces in one
-# package). $SCOPES_PARALLEL=N runs N exports at a time (default 1), each into OUTPUT_DIR/scopes-part-NAME.json,
-# joined into SUITE_FILE at the end ($SCOPES_JOIN_ALL=1: with the parts earlier calls left there).
-# Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
-# configs/scopes.json for Python's figures on the same pieces.
+# the interpreter, $SCOPES_MODELS the models (the case below), $SCOPES_LLAMA_BATCHES the decoder's
+# batches. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with Inductor
+# ($SCOPES_PIECES_PACKAGE=one: a model's in one package). $SCOPES_PARALLEL=N runs N exports at a
+# time, each into OUTPUT_DIR/scopes-part-NAME.json, joined into SUITE_FILE at the end
+# ($SCOPES_JOIN_ALL=1: with the parts earlier calls left there).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-models}

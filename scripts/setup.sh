@@ -14,10 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build_dir=${BUILD_DIR:-build}
 install=1
-if [[ "${1:-}" == "--no-install" ]]; then
-  install=0
-  shift
-fi
+[[ ${1:-} == --no-install ]] && { install=0; shift; }
 
 packages=(build-essential cmake ninja-build git pkg-config
           libtorch-dev libgloo-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Exports the model files configs/sweeps.json sweeps over (random weights, nothing downloaded), where
-# PyTorch with transformers is installed: ResNet-18 inference as one AOTInductor package whose batch
-# is dynamic, and a GPT-2-small-class decoding step (a static KV cache of 256 positions written at
-# 128, bfloat16) as a package per batch size (the cache's batch is part of the package). The cache is
-# a constant that loading a package unpacks whole (at 1024 positions batch 256 would unpack 9.6 GB),
-# hence 256 positions.
+# PyTorch with transformers is installed: ResNet-18 as one package of dynamic batch, and a GPT-2-small
+# decoding step as a package per batch size (the cache's batch is part of the package). The cache, a
+# constant that loading a package unpacks whole, has 256 positions (at 1024, batch 256 unpacks 9.6 GB).
 #
 #   scripts/sweep-models.sh [--dry-run] [OUTPUT_DIR]       (default: models)
 #

@@ -22,8 +22,7 @@ stage_control_flow() {
   for name in unique_tower padded_tokens; do
     model="py:examples/$name.py:make_model"
     mkdir -p "$dir/$name"
-    run "control-flow-export-$name" "$py" scripts/export_model.py "$model" --scope auto -o "$models/$name" \
-      || status=1
+    export_model "control-flow-export-$name" "$model" --scope auto -o "$models/$name"
     suite_with_python "control-flow-$name" "$models/$name/suite.json" "$dir/$name" "$models/$name/suite.json"
     cp "$OUT/logs/control-flow-export-$name.log" "$dir/$name/export.log" 2>/dev/null
   done
@@ -33,20 +32,15 @@ stage_control_flow() {
 }
 
 stage_branches() {
-  local name callables callable dir models
+  local name callable dir models
+  local -A callables=([early_exit]="make_model make_model_exits_first" [routed_mlp]="make_model_then make_model_else")
   for name in early_exit routed_mlp; do
-    case $name in
-      early_exit) callables="make_model make_model_exits_first" ;;
-      routed_mlp) callables="make_model_then make_model_else" ;;
-    esac
     dir="$OUT/results/branches/$name" models="models/branches/$name"
     mkdir -p "$dir" "$models"
-    run "branches-export-$name" "$py" scripts/export_model.py "py:examples/$name.py:make_model" --batch 8 \
-      --scope auto -o "$models" || status=1
+    export_model "branches-export-$name" "py:examples/$name.py:make_model" --batch 8 --scope auto -o "$models"
     cp "$OUT/logs/branches-export-$name.log" "$dir/export.log" 2>/dev/null
     cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
-    # Python's whole model on inputs that force each outcome.
-    for callable in $callables; do
+    for callable in ${callables[$name]}; do
       run "branches-python-model-$name-$callable" "$py" scripts/python_baseline.py \
         "py:examples/$name.py:$callable" --batch 8 -o "$dir/python-model-$callable.json" || status=1
     done

@@ -2,31 +2,24 @@
 # Stages of scripts/campaigns/run.sh (sourced by it): data-parallel campaigns (docs/distributed.md).
 # Runs of configs/ddp.json ($DDP_ARGS, default --max-time 4), a GPU per rank, NVLink multicast off,
 # into results/NAME; tables by scripts/ddp_table.py, at N=1 beside N=2 (or 4).
-#   ddp       --nproc 1 and 2 (ddp-n1, -n2), then the benchmark cases as before the overlap (the
-#             all-reduce after backward) at N=1 and 2 (ddp-before-n1, -n2)
-#   ddp-bf16  the benchmark cases with --grad-dtype bfloat16 at N=2 (ddp-bf16-n2), its N=1 column
-#             the ddp stage's run when it ran first
-#   ddp-trace scripts/all_reduce_overlap.py on both GPUs (whether the all-reduce and fc1's
-#             weight-gradient product share the GPU), then the large case at N=2 traced on both
-#             ranks with --grad-chunk-mb each of $DDP_TRACE_CHUNKS (default "0 16"), each with a
-#             timeline.png of one step of rank 0 above rank 1 (ddp-trace-chunksC)
-#   ddp-copy-engine  the benchmark cases with --grad-transport copy-engine at N=1 and 2 (ddp-ce-n1,
-#             -n2), the large case also with --grad-chunk-mb $DDP_CHUNK_MB (default 8) (ddp-ce-chunks-n2)
-#   ddp-chunks  the large case with --grad-chunk-mb $DDP_CHUNK_MB at N=1 and 2 (ddp-chunks-n1, -n2)
+#   ddp       --nproc 1 and 2, then as before the overlap (the all-reduce after backward)
+#   ddp-bf16  --grad-dtype bfloat16 at N=2 (its N=1 column the ddp stage's run, when it ran first)
+#   ddp-trace scripts/all_reduce_overlap.py (do the all-reduce and fc1's weight-gradient product share
+#             the GPU?), then the large case at N=2 traced on both ranks, for each --grad-chunk-mb of
+#             $DDP_TRACE_CHUNKS (default "0 16"), one step of rank 0 above rank 1 drawn
+#   ddp-copy-engine  --grad-transport copy-engine at N=1 and 2, and with --grad-chunk-mb $DDP_CHUNK_MB
+#   ddp-chunks  the large case with --grad-chunk-mb $DDP_CHUNK_MB (default 8) at N=1 and 2
 #   ddp-four  four GPUs ($DDP_ARGS default --max-time 3 --variants eager,graph): N=1 and 4, the
-#             levers at N=4 (copy-engine with 8 MiB chunks, bfloat16) and PyTorch's DDP (ddp-four/)
-#   ddp-python  PyTorch's DistributedDataParallel on the Linear+Dropout steps, eager and in
-#             torch.cuda.graph, at N=1 and 2 (scripts/python_ddp_baseline.py; python-ddp.json, .md)
-#   two-node  configs/ddp.json as two torchrun nodes of one GPU each on this host (a c10d rendezvous
-#             on 127.0.0.1:$TWO_NODE_PORT), NCCL kept off shared memory and peer access so that it
-#             uses its network transport as between hosts, beside one rank and PyTorch's DDP with the
-#             same settings; NCCL's own account of the transport in nccl-transport.txt (two-node/)
+#             levers at N=4 and PyTorch's DDP (results/ddp-four/)
+#   ddp-python  PyTorch's DistributedDataParallel on the same steps (scripts/python_ddp_baseline.py)
+#   two-node  two torchrun nodes of one GPU each on this host (rendezvous on 127.0.0.1:$TWO_NODE_PORT),
+#             NCCL kept off shared memory and peer access so that it uses its network transport,
+#             beside one rank and PyTorch's DDP (results/two-node/, NCCL's account in nccl-transport.txt)
 
 # The timed (benchmark) cases of configs/ddp.json: the runs beside the main one leave the training run out.
 DDP_BENCHMARKS=ddp-linear-dropout-small,ddp-linear-dropout-large,ddp-mnist-step
 
-# ddp_setup [DEFAULT ARGS]: NVLink multicast off, as the launcher keeps it in its ranks, exported so
-# that every process of this job (torchrun's included) sees the same settings; ddp_args read.
+# ddp_setup [DEFAULT ARGS]: NVLink multicast off for every process (as the launcher's ranks); ddp_args.
 ddp_setup() {
   export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_SYMM_MEM_DISABLE_MULTICAST=${TORCH_SYMM_MEM_DISABLE_MULTICAST:-1}
   export NVSHMEM_DISABLE_NVLS=${NVSHMEM_DISABLE_NVLS:-1}

@@ -1,34 +1,27 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): the gate's calibration and the measurement
 # checks. Runs that add up over calls (the machine kept warm) go to build-gpu/NAME/run-K.
-#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda) into
-#             build-gpu/ci-runs, copied to results/ci-runs/
+#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json, copied to results/ci-runs/
 #   calibrate graphbench calibrate over them: results/ci-runs/gate-calibration.json (docs/ci.md)
-#   aa-repetitions  $AA_RUNS (default 1) more such runs, each merged from $REPETITIONS (default 3)
-#             processes (build-gpu/aa-repetitions, results/aa-repetitions/)
+#   aa-repetitions  $AA_RUNS (default 1) more, each merged from $REPETITIONS (default 3) processes
 #   aa-overlap  calibrate --overlap-only over those: how often their 95% intervals overlap
-#   l2        configs/gelu.json's cases eager and graph with --l2 hot, then cold (results/l2-hot, -cold)
+#   l2        configs/gelu.json eager and graph with --l2 hot, then cold (results/l2-hot, -cold)
 #   profile-off  the blog's GELU cases with --profile off: profiling does not slow later cases
 #   mnist-host  the two MNIST runs with --data-on-host (the tutorial's way of feeding)
-#
 # Issue 50: default runs of the ci suite, whose intervals must hold from run to run and whose plain
 # compare must pass unchanged code and catch a doubled graph step (results/NVIDIA-H200/aa-default):
 #   aa-default-runs  runs into $AA_DIR (default build-gpu/aa-default) until $AA_RUNS (default 6)
-#             exist or another ($AA_RUN_S, default 75 s) would not fit the call ($AA_LIMIT_S, default
-#             540 s from run.sh's start); each run's exit code and wall time in times.log there
+#             exist or another ($AA_RUN_S, default 75 s) would not fit the call ($AA_LIMIT_S,
+#             default 540 s from run.sh's start); exit codes and wall times in times.log there
 #   aa-default-slow  one run with --inject-slowdown graph=2 ($AA_DIR/slow)
 #   aa-default-summary  compare on every ordered pair of runs (must exit 0) and slow against each
-#             (must exit 1), the intervals' overlap, the wall times: results/aa-default (summary.md by
-#             scripts/aa_summary.py, also in $OUT)
+#             (must exit 1), the intervals' overlap: results/aa-default (summary.md, also in $OUT)
 # e.g. BUILD_TARGET=graphbench scripts/gpu-check.sh build && AA_LIMIT_S=420 scripts/campaigns/run.sh
-# aa-default-runs in one call, then scripts/campaigns/run.sh aa-default-runs aa-default-slow
-# aa-default-summary in a second.
-#
-# Issue 61: the gate judged both ways, with two runs in which gelu-large does 10% and 25% more device
-# work under the same name (configs/regress/), each must exit 1 against every unchanged run:
-#   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default, then regress-10 and -25;
-#             results, times.log and every plain compare (compare/) in results/gate-default, and
-#             summary.md by scripts/gate_summary.py
+# aa-default-runs in one call, then run.sh aa-default-runs aa-default-slow aa-default-summary.
+# Issue 61: the gate judged both ways, with runs in which gelu-large does 10% and 25% more device
+# work under the same name (configs/regress/), which must exit 1 against every unchanged run:
+#   gate-default  $GATE_RUNS (default 6) runs, then regress-10 and -25; results, times.log, every
+#             plain compare and summary.md (scripts/gate_summary.py) in results/gate-default
 
 # numbered_runs DIR NAME COUNT ARGS...: COUNT more runs of configs/ci.json (ARGS added), copied to results/DIR/.
 numbered_runs() {
@@ -135,11 +128,6 @@ stage_gate_default() {
     mkdir -p "$dest/$name"
     cp "$d"results.json "$d"results.md "$dest/$name/" 2> /dev/null
   done
-  gate_default_compares "$dest"
-}
-
-# gate_default_compares DEST: the compares and summary of the gate-default stage (no GPU needed).
-gate_default_compares() {
-  (cd "$1" && compare_all compare "" regress- --json compare/NAME.json)
-  python3 scripts/gate_summary.py "$1" || status=1
+  (cd "$dest" && compare_all compare "" regress- --json compare/NAME.json)
+  python3 scripts/gate_summary.py "$dest" || status=1
 }

@@ -1,29 +1,23 @@
 # shellcheck shell=bash
-# Stages of scripts/campaigns/run.sh (sourced by it): your own models on the GPU, into results/NAME.
-# A NAME-export stage starts its exports in the background (give it first); the stage that needs
-# them waits, so that no compile disturbs its timings. Python's figures (scripts/python_baseline.py)
-# go beside graphbench's (python-baseline.json, .md); exports into models/ (not committed).
-#   models-export, models  configs/models.json's models (scripts/models-suite.sh, $MODEL_JOBS at a
-#             time, default 4; $PYTHON with torch, torchvision, transformers); wait-export waits
-#   decode-export, decode  configs/decode.json's decoders (scripts/decode-suite.sh)
+# Stages of scripts/campaigns/run.sh (sourced by it): your own models, into results/NAME. A NAME-export
+# stage starts its exports in the background (give it first); the stage that needs them waits, so
+# that no compile disturbs its timings. Exports go to models/ (not committed); Python's figures
+# (scripts/python_baseline.py) beside graphbench's.
+#   models-export, models  configs/models.json ($PYTHON with torch, torchvision, transformers;
+#             $MODEL_JOBS exports at a time, default 4); wait-export waits for models-export
+#   decode-export, decode  configs/decode.json's decoders
 #   train-pt2 configs/models.json's whole training steps as AOTInductor packages alone
-#   own-code  your own code (docs/models.md, "Benchmark your own code"): examples/conv_attention.py
-#             and tests/cli/own_code/token_tagger.py (as a module), inference and a training step,
-#             as $OWN_CODE_FORMATS (default pt; pt,pt2 adds packages and a dynamic-batch package of
-#             the example swept over batch 1 to 64: results/own-code-sweep)
-#   mobilenet-adam  MobileNetV3-Small's training step with Adam (TorchScript), once failing validation
-#   sweep-export, sweeps  configs/sweeps.json's packages (scripts/sweep-models.sh), then the suite
-#             ($SWEEP_ARGS): steps in results/sweeps, model cases in results/sweeps-models, each
-#             drawn by scripts/plot_sweep.py where matplotlib is
+#   own-code  your own code (docs/models.md): examples/conv_attention.py, tests/cli/own_code/token_tagger.py,
+#             as $OWN_CODE_FORMATS (default pt; pt,pt2 adds packages, one swept: results/own-code-sweep)
+#   mobilenet-adam  MobileNetV3-Small's training step with Adam, whose validation once failed
 #   vit-pt    ViT-B/16 as TorchScript, whose reshape once kept it from being captured
-#   trace     the blog's Linear+Dropout step, eager and captured, with --trace, one eager step above
-#             one replay drawn (scripts/trace_timeline.py): results/traces
+#   sweep-export, sweeps  configs/sweeps.json ($SWEEP_ARGS): results/sweeps and results/sweeps-models,
+#             drawn where matplotlib is
+#   trace     the blog's Linear+Dropout step with --trace, one eager step above one replay drawn
 #   decode-llama-pt  configs/decode.json's Llama-class TorchScript cases alone
-#   cache-state  a decoding step whose KV cache is state (docs/models.md): examples/tiny_decode.py
-#             and a two-layer hf:llama, as TorchScript and as one package for batch 1 to 8, swept over
-#             batch (results/cache-state, -llama); then tiny_decode as one package for every length
-#             up to 512 beside the TorchScript file, swept over $CACHE_LENGTHS (default
-#             64,128,256,512) at batch 2 (results/cache-state-length)
+#   cache-state  a decoding step whose KV cache is state (docs/models.md): examples/tiny_decode.py and
+#             a two-layer hf:llama swept over batch (results/cache-state, -llama), then over the
+#             cache's length, $CACHE_LENGTHS (default 64,128,256,512) (results/cache-state-length)
 
 # models_export run|background: configs/models.json's models exported into models/suite.json.
 models_export() { "$1" models-export env PYTHON="$py" JOBS="${MODEL_JOBS:-4}" scripts/models-suite.sh models models/suite.json; }
@@ -47,19 +41,17 @@ stage_decode() {
 }
 
 stage_train_pt2() {
-  run train-pt2-export "$py" scripts/export_model.py torchvision:resnet18 --batch 32 --mode train --format pt2 \
-    --channels-last --optimizer sgd --lr 0.01 --momentum 0.9 -o models --suite models/train-pt2.json || status=1
-  run train-pt2-export-mobilenet "$py" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \
-    --mode train --format pt2 --channels-last --optimizer adam -o models --suite models/train-pt2.json --append \
-    || status=1
+  export_model train-pt2-export torchvision:resnet18 --batch 32 --mode train --format pt2 \
+    --channels-last --optimizer sgd --lr 0.01 --momentum 0.9 -o models --suite models/train-pt2.json
+  export_model train-pt2-export-mobilenet torchvision:mobilenet_v3_small --batch 32 \
+    --mode train --format pt2 --channels-last --optimizer adam -o models --suite models/train-pt2.json --append
   suite_with_python train-pt2 models/train-pt2.json "$OUT/results/train-pt2"
 }
 
 stage_own_code() {
   formats=${OWN_CODE_FORMATS:-pt}
   rm -f models/own-code*.json
-  # The exports side by side (each an Inductor compile of a minute or two with pt2), each into a
-  # suite of its own (logs in $OUT/logs), then joined.
+  # The exports side by side (each an Inductor compile of a minute or two with pt2), then joined.
   local mode exports=()
   for mode in inference train; do
     exports+=(::: py:examples/conv_attention.py:make_model --batch 8 --mode "$mode" --format "$formats" -o models
@@ -73,16 +65,13 @@ stage_own_code() {
   "$py" scripts/suites.py join models/own-code.json models/own-code-example-*.json models/own-code-tagger-*.json \
     --suite-name own-code || status=1
   suite_with_python own-code models/own-code.json "$OUT/results/own-code" models/own-code.json
-  if [[ -f models/own-code-dynamic.json ]]; then
-    run own-code-sweep "$gb" run --config models/own-code-dynamic.json --sweep batch=1,8,32,64 "${model_args[@]}" \
-      -o "$OUT/results/own-code-sweep" || status=1
-  fi
+  [[ ! -f models/own-code-dynamic.json ]] || run_suite own-code-sweep models/own-code-dynamic.json --sweep batch=1,8,32,64
 }
 
 stage_mobilenet_adam() {
-  run mobilenet-export "$py" scripts/export_model.py torchvision:mobilenet_v3_small --batch 32 \
-    --mode train --format pt --optimizer adam -o models --suite models/mobilenet.json || status=1
-  run mobilenet-adam "$gb" run --config models/mobilenet.json "${model_args[@]}" -o "$OUT/results/mobilenet-adam" || status=1
+  export_model mobilenet-export torchvision:mobilenet_v3_small --batch 32 --mode train --format pt --optimizer adam \
+    -o models --suite models/mobilenet.json
+  run_suite mobilenet-adam models/mobilenet.json
 }
 
 stage_sweeps() {
@@ -105,8 +94,7 @@ stage_sweeps() {
 }
 
 stage_vit_pt() {
-  run vit-pt-export "$py" scripts/export_model.py torchvision:vit_b_16 --batch 1 --format pt -o models \
-    --suite models/vit-pt.json || status=1
+  export_model vit-pt-export torchvision:vit_b_16 --batch 1 --format pt -o models --suite models/vit-pt.json
   suite_with_python vit-pt models/vit-pt.json "$OUT/results/vit-pt"
 }
 
@@ -139,14 +127,10 @@ stage_cache_state() {
   "$py" scripts/suites.py join models/cache-state.json models/cache-state-a.json models/cache-state-b.json
   "$py" scripts/suites.py join models/cache-state-length.json models/cache-state-a.json models/cache-state-c.json
   "$py" scripts/suites.py join models/cache-state-llama.json models/cache-state-llama-a.json models/cache-state-llama-b.json
-  run cache-state "$gb" run --config models/cache-state.json --sweep batch=1,2,4,8 "${model_args[@]}" \
-    -o "$OUT/results/cache-state" || status=1
-  run cache-state-llama "$gb" run --config models/cache-state-llama.json --sweep batch=1,2,4,8 "${model_args[@]}" \
-    -o "$OUT/results/cache-state-llama" || status=1
-  # The cache's length at the export's batch (2): the TorchScript step reads it from its caches,
-  # the package takes every length up to 512.
-  run cache-state-length "$gb" run --config models/cache-state-length.json \
-    --sweep cache="${CACHE_LENGTHS:-64,128,256,512}" "${model_args[@]}" -o "$OUT/results/cache-state-length" || status=1
+  run_suite cache-state models/cache-state.json --sweep batch=1,2,4,8
+  run_suite cache-state-llama models/cache-state-llama.json --sweep batch=1,2,4,8
+  # The cache's length at the export's batch: the TorchScript step reads it from its caches.
+  run_suite cache-state-length models/cache-state-length.json --sweep cache="${CACHE_LENGTHS:-64,128,256,512}"
   cp models/cache-state-length.json models/*-cmax*.json "$OUT/results/cache-state-length/" 2>/dev/null
   mkdir -p "$OUT/results/cache-state-llama"
   cp models/cache-state*.json models/*-state*.json "$OUT/results/cache-state-llama/" 2>/dev/null

@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
-# The measurement campaigns on the GPU machine: the stages below, run in the order given, after
-# scripts/gpu-check.sh build (in the same call of the device tool, or a later one on a machine that
-# stayed warm), e.g.
-#
+# The measurement campaigns on the GPU machine, after scripts/gpu-check.sh build (in the same call of
+# the device tool, or a later one on a machine that stayed warm): the stages given, in order, e.g.
 #   scripts/gpu-check.sh build && scripts/campaigns/run.sh models-export decode-export models decode
-#
-# Each stage is a function stage_NAME of a file of this folder, whose header says what it runs, what
-# it reads and where its results go. Logs and results as scripts/gpu-check.sh writes them ($OUT,
-# gpu-results.tgz).
+# Each stage is a function stage_NAME of a file of this folder, whose header says what it runs, what it
+# reads and where its results go (under $OUT, packed as scripts/gpu-check.sh packs them).
 # Exit codes: 0 every stage passed, 1 one failed, 2 an unknown stage.
+# shellcheck disable=SC2317 # the helpers below are called by the stage files
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/gpu-common.sh
@@ -34,9 +31,12 @@ wait_for() {
 }
 wait_all_exports() { local name; for name in "${!bg_pids[@]}"; do wait_for "$name"; done; }
 
-# suite_with_python NAME SUITE DEST [EXPORTED]: graphbench runs SUITE ($MODEL_ARGS) into DEST (EXPORTED
-# copied there as exported-suite.json), then Python's figures of the same cases beside graphbench's
-# ($PYTHON_BASELINE_ARGS; scripts/python_baseline.py) into DEST/python-baseline.json, log NAME-python.
+export_model() { run "$1" "$py" scripts/export_model.py "${@:2}" || status=1; }
+# run_suite NAME SUITE [ARGS]: graphbench runs SUITE (ARGS, $MODEL_ARGS) into results/NAME.
+run_suite() { run "$1" "$gb" run --config "$2" "${@:3}" "${model_args[@]}" -o "$OUT/results/$1" || status=1; }
+
+# suite_with_python NAME SUITE DEST [EXPORTED]: graphbench runs SUITE ($MODEL_ARGS) into DEST (EXPORTED kept
+# there), then Python's figures beside graphbench's ($PYTHON_BASELINE_ARGS): DEST/python-baseline.json.
 suite_with_python() {
   local name=$1 suite=$2 dest=$3 beside=()
   run "$name" "$gb" run --config "$suite" "${model_args[@]}" -o "$dest" || status=1
@@ -47,8 +47,7 @@ suite_with_python() {
     -o "$dest/python-baseline.json" || status=1
 }
 
-# disk_watch LOG PATH...: the disk use of PATH... and of /tmp every 10 s into LOG while the sweeps run
-# (AOTInductor unpacks each package it loads); kill $watch_pid ends it.
+# disk_watch LOG PATH...: the disk use of PATH... and /tmp every 10 s into LOG, until kill $watch_pid.
 disk_watch() {
   local log=$1
   shift

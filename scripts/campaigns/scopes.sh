@@ -3,19 +3,16 @@
 #   scopes-export  starts the scopes stage's exports in the background
 #   scopes    configs/scopes.json's models split into pieces (scripts/scopes-suite.sh, $SCOPES_MODELS)
 #             into $SCOPES_SUITE (default models/scopes.json; configs/scopes.json rewrites the
-#             committed one), run swept over their scopes ($MODEL_ARGS), then Python's figures on the
-#             same pieces beside them: results/scopes
-#   scopes-inductor-export  those models (and padded_tokens, gated_layers) with their inference
-#             pieces compiled by Inductor, $SCOPES_PARALLEL at a time (default 6), into models/inductor
-#             and models/scopes-inductor.json, which joins every model exported there so far, so that
-#             the exports can be split over calls ($SCOPES_INDUCTOR_MODELS, $SCOPES_LLAMA_BATCHES)
-#   scopes-inductor  that suite swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1):
-#             results/scopes-inductor
-#   scopes-inductor-python  Python's peers on the same split (reduce-overhead on the whole model,
-#             make_graphed_callables over pieces compiled by torch.compile) beside graphbench's;
-#             $PYTHON_CASES, a regex, picks the cases, each call adds to python-baseline.json there
-#   aoti-probe  AOTInductor packages of pieces loaded in fresh processes, the native stack of any
-#             crash (scripts/aoti_pieces_probe.py; packages in models/aoti-probe): results/aoti-probe
+#             committed one), swept over their scopes ($MODEL_ARGS), Python's figures beside them
+#   scopes-inductor-export  those models with their inference pieces compiled by Inductor,
+#             $SCOPES_PARALLEL at a time (default 6), into models/inductor; models/scopes-inductor.json
+#             joins every model exported there so far, so that the exports can be split over calls
+#             ($SCOPES_INDUCTOR_MODELS, $SCOPES_LLAMA_BATCHES)
+#   scopes-inductor  that suite swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1)
+#   scopes-inductor-python  Python's peers on the same pieces compiled by torch.compile; $PYTHON_CASES,
+#             a regex, picks the cases, each call adds to python-baseline.json
+#   aoti-probe  packages of pieces loaded in fresh processes, the native stack of any crash
+#             (scripts/aoti_pieces_probe.py, $AOTI_PROBE_ARGS)
 
 scopes_suite=${SCOPES_SUITE:-models/scopes.json}
 scopes_export() { "$1" scopes-export env PYTHON="$py" scripts/scopes-suite.sh models "$scopes_suite"; }

@@ -1,23 +1,18 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): issue 42's serving sweep and its package
-# (docs/sweeps.md, docs/models.md).
+# (docs/sweeps.md, docs/models.md), into results/NAME.
 #   serving-export  starts serving-llama's export in the background
 #   serving-llama  configs/decode.json's Llama-class decoder at $SERVING_MAX_SEQ (default 4096)
-#             positions, bfloat16, one package for every batch up to 256, swept over vLLM's sizes
+#             positions, one package for every batch up to 256, swept over vLLM's sizes
 #             ($SERVING_BATCHES) with eager and graph ($SERVING_ARGS, default --max-time 3 --profile
-#             off): results/serving-llama, the package's size and export times in package.txt there
-#   serving-reexport  the same export again, with the compile cache the first one filled: where the
-#             time goes the second time (reexport.txt there)
-#   serving-weights-apart  the decoder exported with its weights beside the library, not in it:
-#             whether the C++ compile gets shorter, and a short run (results/serving-weights-apart)
-#
-# Issue 50's real-width bfloat16 decoder (results/NVIDIA-H200/serving-wide): hf:mistral at width
-# 4096, one package for every batch up to 256, swept over vLLM's 35 sizes with eager and graph:
+#             off); the package's size and export times in package.txt
+#   serving-reexport  the same export with the compile cache the first filled (reexport.txt there)
+#   serving-weights-apart  the weights beside the library, not in it: a shorter C++ compile?
+# Issue 50's real-width decoder (hf:mistral, width 4096) over vLLM's 35 sizes (results/NVIDIA-H200/serving-wide):
 #   serving-wide-export  its export into models/serving-wide, in the background (2.27 GB)
 #   serving-wide-sweep  waits for the exports, sweeps $SERVING_BATCHES (default the 35 sizes) into
-#             build-gpu/serving-wide/part-$SERVING_PART (default 1) in one process
-#   serving-wide-merge  the parts joined into one run and its tables written again:
-#             results/serving-wide, and times.log (each step's exit code and wall time)
+#             build-gpu/serving-wide/part-$SERVING_PART (default 1)
+#   serving-wide-merge  the parts joined into one run and its tables written again, with times.log
 # The 35 sizes take longer than one call of the device tool allows (600 s): split them over calls
 # on a machine that stays warm (build-gpu/ and models/ are kept only then), e.g.
 #   SERVING_PART=1 SERVING_BATCHES=1,2,4,8,16,24,32,40,48,56,64,72 \
@@ -100,6 +95,7 @@ stage_serving_wide_sweep() {
     --variants eager,graph --sweep batch="$serving_batches" --repetitions 1 \
     "${serving_args[@]}" -o "$serving_wide_parts/part-$part" || status=1
 }
+
 stage_serving_wide_merge() {
   local dest=$OUT/results/serving-wide
   mkdir -p "$dest"
