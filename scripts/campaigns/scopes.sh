@@ -10,7 +10,7 @@
 #             ($SCOPES_INDUCTOR_MODELS, $SCOPES_LLAMA_BATCHES)
 #   scopes-inductor  that suite swept over its scopes ($SCOPES_RUN_ARGS, default --max-time 1)
 #   scopes-inductor-python  Python's peers on the same pieces compiled by torch.compile; $PYTHON_CASES,
-#             a regex, picks the cases, each call adds to python-baseline.json
+#             a regex, picks the cases ($PYTHON_SAMPLES, default 20), each call adds to python-baseline.json
 #   aoti-probe  packages of pieces loaded in fresh processes, the native stack of any crash
 #             (scripts/aoti_pieces_probe.py, $AOTI_PROBE_ARGS)
 
