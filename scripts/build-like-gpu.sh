@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
-# Builds what the GPU machine builds, on a machine without a GPU, and runs what can run there:
-#   1. a Python environment with the PyTorch the GPU machine runs (PyTorch's wheel from the Python
-#      package registry, CUDA 13; kept between runs, see "Where" below), the Python side
-#      (python/) installed into it with pip in editable mode;
-#   2. graphbench and its tests configured against that wheel's LibTorch (CUDA paths on) and
-#      compiled with the CUDA Toolkit's nvcc, into build-cuda/: every line guarded for CUDA compiles;
-#   3. ctest in build-cuda: the tests that need a GPU show as skipped, the rest run on the CPU
-#      against LibTorch 2.11, and the Python side's tests (torch.export, AOTInductor, the
-#      cache-as-state decode export, the scopes' splitting) run with that PyTorch.
-# .ci/run calls it after the README's two commands; it is not part of a user's set-up (a user needs
-# no PyTorch to build and test graphbench). docs/building.md says what each part costs.
+# Builds what the GPU machine builds, on a machine without a GPU, and runs what can run there
+# (docs/building.md, "What CI builds besides the two commands"): the GPU machine's PyTorch in a
+# Python environment, with python/ installed editable; graphbench and its tests built against its
+# LibTorch with nvcc; ctest there. .ci/run calls it; a user needs no PyTorch.
 #
 # Usage: scripts/build-like-gpu.sh [--no-test] [extra ctest arguments]
 # Environment:
@@ -29,16 +22,12 @@ venv=$cache/venv-torch-$torch_version
 build_dir=${BUILD_DIR:-build-cuda}
 export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-8.0;9.0}
 run_tests=1
-if [[ "${1:-}" == "--no-test" ]]; then
-  run_tests=0
-  shift
-fi
+[[ ${1:-} == --no-test ]] && { run_tests=0; shift; }
 
 say() { echo "build-like-gpu: $*"; }
 stamp() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(stamp)" 'BEGIN {printf "%.1f", b - a}'; }
 
-# nvcc: on PATH, or where the CUDA Toolkit installs it.
 if ! command -v nvcc > /dev/null; then
   for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
     [[ -x $d/nvcc ]] && { export PATH=$d:$PATH; break; }
@@ -46,11 +35,8 @@ if ! command -v nvcc > /dev/null; then
 fi
 command -v nvcc > /dev/null || { say "no nvcc: the CUDA Toolkit is needed to compile the CUDA build" >&2; exit 2; }
 
-# 1. The Python environment. pip keeps the wheels it downloaded in its own cache, so a new
-#    environment after the first costs an unpack, not a download.
+# 1. The Python environment (NVML's header from PyPI where the CUDA Toolkit has none).
 started=$(stamp)
-# NVML's header comes from PyPI too (nvidia-nvml-dev) where the CUDA Toolkit has none (Debian's
-# machines here); graphbench opens NVML itself at run time.
 packages=("torch==$torch_version" numpy "nvidia-nvml-dev==${GRAPHBENCH_NVML_VERSION:-13.0.*}")
 if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" 2> /dev/null \
    || ! "$venv/bin/pip" show -q nvidia-nvml-dev > /dev/null 2>&1; then
@@ -65,9 +51,7 @@ if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split(
     || { rm -rf "$venv"; say "pip could not install ${packages[*]}" >&2; exit 2; }
 fi
 python=$venv/bin/python
-# The Python side (python/pyproject.toml) installed editable into the environment whose Python runs
-# its tests, so that its commands are on the environment's PATH; a fresh folder and no PYTHONPATH
-# prove the install, not the checkout, is what finds it (ctest puts python/ on PYTHONPATH first).
+# From / without PYTHONPATH: the install, not the checkout, must find the command.
 "$venv/bin/pip" install -q --disable-pip-version-check -e "$root/python" \
   || { say "pip could not install $root/python (editable)" >&2; exit 2; }
 (cd / && env -u PYTHONPATH "$venv/bin/export_model" --help > /dev/null) \
@@ -77,8 +61,7 @@ nccl_include=$("$python" -c "import nvidia.nccl as m; print(list(m.__path__)[0])
 nvml_include=$("$python" -c "import os, nvidia.cu13 as m; print(os.path.join(list(m.__path__)[0], 'include'))" 2> /dev/null)
 say "PyTorch $("$python" -c 'import torch; print(torch.__version__)') ready in $(since "$started") s ($venv)"
 
-# 2. Configure and build everything, tests included. ccache, where installed, keeps objects
-#    between runs (CCACHE_BASEDIR: so that a fresh clone elsewhere finds them).
+# 2. Configure and build everything, tests included (ccache, where installed, between runs).
 launcher=()
 if command -v ccache > /dev/null; then
   export CCACHE_BASEDIR=$root CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
@@ -98,7 +81,6 @@ cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" || { say "the CUDA build faile
 say "built $build_dir (CUDA, LibTorch $torch_version, nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')) in $(since "$started") s"
 [[ $run_tests == 1 ]] || exit 0
 
-# 3. The tests: on this machine the CUDA runtime finds no device, so the [cuda] tests skip.
 started=$(stamp)
 status=0
 ctest --test-dir "$build_dir" --output-on-failure -j "${JOBS:-$(nproc)}" "$@" || status=1

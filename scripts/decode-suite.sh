@@ -1,18 +1,13 @@
 #!/usr/bin/env bash
-# Exports the models of configs/decode.json: LLM decoding steps (one token per sequence, a static
-# KV cache of 1024 positions written at position 512) at batch 1, 8, 32 and 128, and a prefill of
-# 512 tokens, of a GPT-2-small-class and a Llama-class decoder (grouped-query attention, RMSNorm,
-# rotary embeddings), in bfloat16, as TorchScript and AOTInductor packages. Random weights, nothing
-# downloaded. Run where PyTorch with transformers is installed:
+# Exports the models of configs/decode.json (its description says which; random weights, nothing
+# downloaded), where PyTorch with transformers is installed:
 #
 #   scripts/decode-suite.sh [--dry-run] [OUTPUT_DIR [SUITE_FILE]]    (default: models models/decode.json)
 #
-# configs/decode.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
-# configs/decode.json (a test checks that they agree). Every export is attempted; the exit code is
-# 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter; JOBS=N
-# runs N exports at a time (scripts/export-parallel.sh, each into a suite of its own, joined at the end).
-# MODELS=llama exports the Llama-class decoder alone, FORMATS=pt (or pt2) one format: a suite of
-# those cases only.
+# With OUTPUT_DIR models and SUITE_FILE configs/decode.json it writes configs/decode.json as
+# committed (a test checks). Every export is attempted; exit 1 when one failed (the suite holds the
+# others). $PYTHON picks the interpreter; JOBS=N runs N exports at a time; MODELS=llama exports the
+# Llama-class decoder alone, FORMATS=pt (or pt2) one format: a suite of those cases only.
 # shellcheck source=scripts/export-common.sh
 source "$(dirname "$0")/export-common.sh"
 suite=${2:-$out/decode.json}
@@ -24,13 +19,9 @@ model files are not committed: make them with scripts/decode-suite.sh (needs PyT
 llama=(--hf-config hidden_size=2048 --hf-config intermediate_size=5632 --hf-config num_hidden_layers=6
        --hf-config num_attention_heads=16 --hf-config num_key_value_heads=4 --hf-config vocab_size=32000
        --hf-config max_position_embeddings=2048)
-jobs=${JOBS:-1}
-[[ ${#dry[@]} -gt 0 ]] && jobs=1
-queue=() n=0
 after=(--suite-description "$description")  # after the first export's --suite, then --append
-export_model() {  # one after the other, each appends to SUITE_FILE; with JOBS > 1 a part each
-  local part=$suite
-  [[ $jobs -gt 1 ]] && part=${suite%.json}-part-$((n++)).json
+export_model() {
+  next_part
   queue+=(::: "$@" --suite "$part" "${after[@]}" --dtype bfloat16 -o "$out" --suite-name decode \
     ${FORMATS:+--format "$FORMATS"} "${dry[@]}")
   after=(--append)

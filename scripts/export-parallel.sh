@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
 # Runs exports side by side and joins the suites they wrote: the one way the suite scripts and
-# campaigns export several models.
+# campaigns export several models (docs/models.md).
 #
 #   scripts/export-parallel.sh [--logs DIR] [SUITE [JOIN OPTION...]] ::: ARGS... [::: ARGS...]...
 #
-# Each job is `$PYTHON scripts/export_model.py ARGS...` (default python3), whose ARGS name its own
-# suite (--suite PART, written fresh: removed first); its output goes to stderr and to PART's name
-# with .log (in DIR with --logs). $EXPORT_JOBS jobs run at a time (default: the cores, nproc); a job
-# naming the suite of the job before it starts after the jobs before it (it appends to that suite).
-# A job that fails is named with its log, and the others go on. Then SUITE, when given (removed
-# first), is the suites that were written, in the order given (scripts/suites.py join SUITE PART...
-# JOIN OPTION...).
-# Exit codes: 0 every job and the join done, 1 one failed, 2 bad arguments (no job, a job without
-# --suite, an $EXPORT_JOBS that is not a count).
+# Each job is `$PYTHON scripts/export_model.py ARGS...` into the suite its --suite PART names (afresh;
+# after the job before it where that names the same PART), its log PART.log (in DIR with --logs);
+# $EXPORT_JOBS at a time (default nproc). A failed job is named with its log, the others go on.
+# Then SUITE (removed first) joins the suites written (scripts/suites.py join SUITE PART... OPTION...).
+# Exit codes: 0 every job and the join done, 1 one failed, 2 bad arguments.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=

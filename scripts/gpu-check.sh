@@ -1,29 +1,23 @@
 #!/usr/bin/env bash
-# The project's GPU check, in one call of the device tool: build against the CUDA LibTorch, run
-# every test (the [cuda] ones included) and short benchmarks. Logs and result files go under $OUT,
-# packed into $OUT/gpu-results.tgz (the device tool returns at most 8 files). The measurement
-# campaigns (your own models, scopes, serving, data-parallel, the gate's calibration) are stages of
-# scripts/campaigns/run.sh, after this script's build (docs/gpu-campaigns.md).
+# The project's GPU check, in one call of the device tool (docs/gpu-campaigns.md). Logs and result
+# files go under $OUT, packed into $OUT/gpu-results.tgz (the device tool returns at most 8 files).
 #
 #   scripts/gpu-check.sh STAGE...
 #     build     configure and build into build-gpu/ (always first when given); $BUILD_TARGET (e.g.
 #               graphbench) builds that target alone
-#     test      ctest, all tests
+#     test      ctest, all tests ($CTEST_EXCLUDE, $CTEST_INCLUDE: regexes of tests to leave out, to run)
 #     gelu linear_dropout blog ci     graphbench --workload NAME
-#     mnist     graphbench --workload mnist, eager and --use-train-graph, then the targets checked
-#               on the two results (scripts/mnist_ratios.py; with the tutorial's times when the
-#               tutorial stage ran first)
-#     tutorial  the tutorial's own MNIST program beside graphbench, both timed as whole processes
-#               (runs .tutorial/tutorial-mnist.sh when that untracked folder was carried here:
-#               the tutorial's program is not part of this repository)
+#     mnist     graphbench --workload mnist, eager and --use-train-graph, its targets checked
+#               (scripts/mnist_ratios.py; with the tutorial's times when that stage ran first)
+#     tutorial  the tutorial's own MNIST program (.tutorial/tutorial-mnist.sh, when carried here)
 #     compare   runs of configs/ci.json: an A/A pair compared (exit 0 expected), a third run
 #               against the pair (exit 0), one with an injected slowdown (exit 1)
 #     python    Python PyTorch's replay figures of the same steps (scripts/python_replay_baseline.py)
 #     targets   the blog run (stage blog) against its targets (scripts/blog_targets.py, with the
 #               python stage's figures when present) and the README's table (scripts/blog_table.py)
 #
-# Needs the offline kit in .device-kit/ (CLI11, nlohmann/json, fmt, Catch2, zlib headers as Debian
-# packages, the Fashion-MNIST files, and device-env.sh that unpacks them), carried to the GPU machine.
+# Needs the offline kit in .device-kit/ (the build's Debian packages, the Fashion-MNIST files, and
+# device-env.sh that unpacks them), carried to the GPU machine.
 set -uo pipefail
 # shellcheck source=scripts/gpu-common.sh
 source "$(dirname "$0")/gpu-common.sh"
@@ -34,13 +28,11 @@ for stage in "$@"; do
       nvidia-smi > "$OUT/logs/nvidia-smi.log" 2>&1
       # The tests that export models use $PYTHON's PyTorch, the one graphbench is built against here.
       run configure cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DGRAPHBENCH_TORCH_PYTHON="$(command -v "${PYTHON:-python3}")" || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
-      run build cmake --build build-gpu -j "$(nproc)" ${BUILD_TARGET:+--target "$BUILD_TARGET"} -- -k 0 || { tar czf "$OUT/gpu-results.tgz" -C "$OUT" logs; exit 1; }
+        -DGRAPHBENCH_TORCH_PYTHON="$(command -v "$py")" || { pack build; exit 1; }
+      run build cmake --build build-gpu -j "$(nproc)" ${BUILD_TARGET:+--target "$BUILD_TARGET"} -- -k 0 || { pack build; exit 1; }
       ;;
     test)
       # cpu-only: tests that expect no CUDA (e.g. --device cuda refused) do not apply here.
-      # CTEST_EXCLUDE: a regex of tests to leave out (e.g. the CPU-only MNIST epochs, which CI runs);
-      # CTEST_INCLUDE: a regex of the only tests to run (e.g. the [cuda] tests a change touches).
       run ctest ctest --test-dir build-gpu --output-on-failure -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
         -LE cpu-only ${CTEST_EXCLUDE:+-E "$CTEST_EXCLUDE"} ${CTEST_INCLUDE:+-R "$CTEST_INCLUDE"} || status=1
       ;;
@@ -63,9 +55,7 @@ for stage in "$@"; do
       fi
       ;;
     compare)
-      # An A/A pair of baselines, a plain A/A comparison (exit 0 expected), then the CI recipe:
-      # a new run against the pair (exit 0 expected) and one with the graph variant slowed down
-      # by running every step twice (exit 1 expected, the regressions named).
+      # The slowdown runs every graph step twice: the regressions must be named.
       run ci-a "$gb" --workload ci --device cuda -q --format json,csv,md,gbench -o "$OUT/results/ci-a" || status=1
       run ci-b "$gb" --workload ci --device cuda -q -o "$OUT/results/ci-b" || status=1
       run compare-aa "$gb" compare "$OUT/results/ci-a/results.json" "$OUT/results/ci-b/results.json"
@@ -81,9 +71,9 @@ for stage in "$@"; do
       run python-baseline python3 scripts/python_replay_baseline.py --output "$OUT/results/python-baseline.json" || status=1
       ;;
     targets)
-      py=()
-      [[ -f "$OUT/results/python-baseline.json" ]] && py=(--python "$OUT/results/python-baseline.json")
-      run blog-targets python3 scripts/blog_targets.py "$OUT/results/blog/results.json" "${py[@]}" || status=1
+      baseline=()
+      [[ -f "$OUT/results/python-baseline.json" ]] && baseline=(--python "$OUT/results/python-baseline.json")
+      run blog-targets python3 scripts/blog_targets.py "$OUT/results/blog/results.json" "${baseline[@]}" || status=1
       run blog-table python3 scripts/blog_table.py "$OUT/results/blog/results.json" || status=1
       ;;
     *)

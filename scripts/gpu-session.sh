@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
-# Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that one job
-# can outlast a single call of the device tool (each call is limited in time; the machine stays
-# while calls keep coming). Logs and results accumulate under $GPU_SESSION_DIR (default
-# .gpu-session/ in the checkout: on the machine's disk, not in /tmp, which AOTInductor's compiles
-# can fill). Keep it in an ignored path: the device tool copies the checkout again at every call
-# and removes what is neither tracked nor ignored, so a job's state kept elsewhere is lost and a
-# second `start` would run the job twice at once on one machine.
+# Runs scripts/gpu-check.sh and the campaigns in the background on the GPU machine, so that a job can
+# outlast a call of the device tool (docs/gpu-campaigns.md). Its state under $GPU_SESSION_DIR (default
+# .gpu-session/: an ignored path, or the tool removes it at the next call and the job runs twice).
 #
-#   scripts/gpu-session.sh start STAGE...   start the stages in its own session: gpu-check.sh's
-#                                           (build, test, ...) first, then the campaigns' stages
-#                                           (scripts/campaigns/run.sh), each in the order given
-#   scripts/gpu-session.sh wait SECONDS     wait until the job ends or SECONDS pass, then copy the
-#                                           packed logs and results to $OUT (the device tool's folder)
+#   scripts/gpu-session.sh start STAGE...   the stages, gpu-check.sh's first, then the campaigns'
+#   scripts/gpu-session.sh wait SECONDS     until the job ends or SECONDS pass; the packed results to $OUT
 #   scripts/gpu-session.sh status           the job's summary so far
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

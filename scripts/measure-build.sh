@@ -34,18 +34,7 @@ touch tests/core/compare_test.cpp
 timed "rebuild all after touching compare_test.cpp" cmake --build build
 
 # Compiler time by target, from ninja's log (every entry of the runs above).
-python3 - build/.ninja_log <<'PY'
-import collections, sys
-by_target = collections.defaultdict(float)
-total = 0.0
-for line in open(sys.argv[1]):
-    if line.startswith("#"):
-        continue
-    start, end, _, out, _ = line.split("\t")
-    seconds = (int(end) - int(start)) / 1000
-    total += seconds
-    by_target[out.split("CMakeFiles/")[1].split("/")[0] if "CMakeFiles/" in out else "links and test lists"] += seconds
-print(f"compiler and linker time, all entries: {total:.0f} s")
-for target, seconds in sorted(by_target.items(), key=lambda kv: -kv[1]):
-    print(f"  {seconds:7.1f} s  {target}")
-PY
+awk -F'\t' '!/^#/ { s = ($2 - $1) / 1000; total += s; k = "links and test lists"
+                    if (split($4, p, "CMakeFiles/") > 1) { split(p[2], q, "/"); k = q[1] }; by[k] += s }
+  END { printf "compiler and linker time, all entries: %.0f s\n", total; fflush()
+        for (k in by) printf "  %7.1f s  %s\n", by[k], k | "sort -rn" }' build/.ninja_log

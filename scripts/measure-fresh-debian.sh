@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Times the README's two commands as a new user meets them: in a fresh Debian 12 root (debootstrap
-# --variant=minbase), packages not yet installed, from a fresh clone of REVISION. The figures of
-# docs/building.md's "On a fresh Debian 12" table. Needs root, debootstrap and the network to the
-# Debian mirror (apt-get runs inside the root); the machine otherwise idle.
+# Times the README's two commands as a new user meets them, in a fresh Debian 12 minbase root from a
+# fresh clone of REVISION: docs/building.md's "On a fresh Debian 12" table. Needs root, debootstrap
+# and the Debian mirror; the machine otherwise idle.
 #
 # Usage: scripts/measure-fresh-debian.sh [REVISION] [BASE_ROOT]
 #   REVISION   default HEAD
@@ -20,16 +19,10 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-if [[ -n $base ]]; then
-  cp -a "$base" "$chroot_dir"
-else
-  debootstrap --variant=minbase bookworm "$chroot_dir" >/dev/null
-fi
+if [[ -n $base ]]; then cp -a "$base" "$chroot_dir"; else debootstrap --variant=minbase bookworm "$chroot_dir" >/dev/null; fi
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
 mount -t proc proc "$chroot_dir/proc"
-mount --bind /sys "$chroot_dir/sys"
-mount --bind /dev "$chroot_dir/dev"
-mount --bind /dev/pts "$chroot_dir/dev/pts"
+for m in sys dev dev/pts; do mount --bind "/$m" "$chroot_dir/$m"; done
 git clone -q "$root" "$chroot_dir/graphbench"
 git -C "$chroot_dir/graphbench" checkout -q "$rev"
 echo "revision $(git -C "$chroot_dir/graphbench" log --oneline -1 | cut -c1-72), $(nproc) cores, fresh Debian 12 minbase"

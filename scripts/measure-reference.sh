@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
-# The machine's reference, measured in the same CI run as the README's two commands, so that
-# their budgets (docs/building.md) are ratios to it and a slower machine is told from a project
-# that grew. Two parts, each what those commands spend most of their time on:
-#   compile  one translation unit that includes <torch/torch.h> (Debian's LibTorch), compiled
-#            as graphbench's files are (-O2 -std=c++17), without ccache;
-#   load     10 processes that load LibTorch and exit (`BUILD_DIR/graphbench --version`).
-# The reference is their sum. Writes "compile_s C load_s L reference_s R" to
-# BUILD_DIR/reference-time.txt, which scripts/check-build-time.sh and check-test-time.sh read.
+# The machine's reference, which the budgets of the README's two commands (docs/building.md) are ratios
+# to: one file with <torch/torch.h> compiled as graphbench's are (no ccache), LibTorch loaded 10 times.
+# Writes "compile_s C load_s L reference_s R" to BUILD_DIR/reference-time.txt.
 #
 # Usage: scripts/measure-reference.sh [BUILD_DIR]     (default build; its graphbench must exist)
 # Exit: 0 measured, 2 no graphbench in BUILD_DIR or the compile failed.

@@ -1,25 +1,16 @@
 #!/usr/bin/env bash
-# Exports the models of configs/models.json: the commands that make their files (random weights,
-# nothing downloaded). Run where PyTorch with torchvision and transformers is installed:
+# Exports the models of configs/models.json (random weights, nothing downloaded), where PyTorch with
+# torchvision and transformers is installed:
 #
 #   scripts/models-suite.sh [--dry-run] [OUTPUT_DIR [SUITE_FILE]]    (default: models models/suite.json)
 #
-# configs/models.json is what these commands write with OUTPUT_DIR models and SUITE_FILE
-# configs/models.json (a test checks that they agree). Every export is attempted; the exit code
-# is 1 when one failed (the suite file then holds the others). $PYTHON picks the interpreter.
-# JOBS=N runs N exports at a time (AOTInductor's compiles are long; scripts/export-parallel.sh), each
-# into a suite of its own beside SUITE_FILE (SUITE_FILE's name with -part-N), joined into it at the end.
+# With OUTPUT_DIR models and SUITE_FILE configs/models.json it writes configs/models.json as committed
+# (a test checks). Every export is attempted; exit 1 when one failed (the suite holds the others).
+# $PYTHON picks the interpreter; JOBS=N runs N exports at a time (scripts/export-parallel.sh).
 # shellcheck source=scripts/export-common.sh
 source "$(dirname "$0")/export-common.sh"
 suite=${2:-$out/suite.json}
-jobs=${JOBS:-1}
-[[ ${#dry[@]} -gt 0 ]] && jobs=1
-queue=() n=0
-export_model() {  # one after the other, each appends to SUITE_FILE; with JOBS > 1 a part each
-  local part=$suite
-  [[ $jobs -gt 1 ]] && part=${suite%.json}-part-$((n++)).json
-  queue+=(::: "$@" -o "$out" --suite "$part" "${dry[@]}")
-}
+export_model() { next_part; queue+=(::: "$@" -o "$out" --suite "$part" "${dry[@]}"); }
 export_model torchvision:resnet50 --batch 1,32 --suite-description "Your own model, eager and captured: \
 ResNet-50 (batch 1 and 32), ViT-B/16 and a BERT-base encoder (sequence 128) as TorchScript and AOTInductor \
 packages, inference; whole training steps of ResNet-18 (batch 32, SGD) and of MobileNetV3-Small (batch 32, Adam, \

@@ -1,35 +1,16 @@
 #!/usr/bin/env bash
-# Exports the models of configs/scopes.json, capture scopes side by side (docs/models.md, "Splitting
-# a model into pieces"), and writes the suite, each case swept over the scopes it compares:
-#   - a Llama-class decoding step (examples/llama_decode.py: 6 layers, width 2048, grouped-query
-#     attention 16/4, a static KV cache of 1024 positions written at 512, bfloat16) at batch 1, 8,
-#     32 and 128, split at layer and attention-out boundaries: full, attention-out, layer and
-#     layer:pool-each (the same graphs, a memory pool each)
-#   - torchvision's ResNet-50, inference at batch 1 and 32, split by stage: full, layer
-#   - torchvision's ResNet-18, a training step at batch 32 split by stage (each piece traced in train
-#     mode, its parameters the step's to update): full, fwd-bwd (forward and backward captured, the
-#     optimizer eager, as make_graphed_callables does) and layer (a graph per stage; the stem, the
-#     head, and the loss with backward captured too, the optimizer eager)
-#   - a mixture-of-experts block whose routing has data-dependent shapes (examples/moe_block.py,
-#     batch 4), which cannot be captured whole, split around them: full, auto
-# TorchScript, random weights, nothing downloaded. Run where PyTorch (with torchvision) is:
+# Exports the models of configs/scopes.json split into pieces (docs/models.md, "Splitting a model into
+# pieces"; the suite's description says which) and writes the suite, each case swept over the scopes
+# it compares. TorchScript, random weights, nothing downloaded. Run where PyTorch (with torchvision) is:
 #
 #   scripts/scopes-suite.sh [OUTPUT_DIR [SUITE_FILE]]    (default: models configs/scopes.json)
 #
-# Every export is attempted; the exit code is 1 when one failed (the suite then holds the others).
-# $PYTHON picks the interpreter; $SCOPES_MODELS the models (default "llama moe resnet18 resnet50";
-# also conv_attention: examples/conv_attention.py split at layer and attention-out boundaries;
-# padded and gated: examples/padded_tokens.py and examples/gated_layers.py, split by torch.compile's
-# tracer at auto) and $SCOPES_LLAMA_BATCHES the decoding step's batch sizes (default 1,8,32,128),
-# for a shorter run. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with
-# Inductor (AOTInductor packages; the training step's pieces stay TorchScript), the cases named
-# <stem>-inductor-<scope> ($SCOPES_PIECES_PACKAGE=one: every compiled piece of a model a named model
-# of one package); $SCOPES_PARALLEL=N runs N exports at a time (default 1; scripts/export-parallel.sh),
-# each model and batch into a suite of its own beside the models (OUTPUT_DIR/scopes-part-NAME.json,
-# its log beside it), joined into SUITE at the end ($SCOPES_JOIN_ALL=1: with the parts earlier calls
-# left in the folder).
-# Then: build/graphbench run --config configs/scopes.json, and scripts/python_baseline.py --suite
-# configs/scopes.json for Python's figures on the same pieces.
+# Every export is attempted; exit 1 when one failed (the suite then holds the others). $PYTHON picks
+# the interpreter, $SCOPES_MODELS the models (the case below), $SCOPES_LLAMA_BATCHES the decoder's
+# batches. $SCOPES_FORMAT=pt2 compiles the inference pieces that can be captured with Inductor
+# ($SCOPES_PIECES_PACKAGE=one: a model's in one package). $SCOPES_PARALLEL=N runs N exports at a
+# time, each into OUTPUT_DIR/scopes-part-NAME.json, joined into SUITE_FILE at the end
+# ($SCOPES_JOIN_ALL=1: with the parts earlier calls left there).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-models}
@@ -69,11 +50,9 @@ for model in ${SCOPES_MODELS:-llama moe resnet18 resnet50}; do
        exit 2 ;;
   esac
 done
-# One suite of the parts, in the order above (a part whose export failed is named and left out),
-# each case swept over the scopes it compares (the eager variant beside them).
+# One suite of the parts, in the order above (a part whose export failed is left out).
 status=0
 EXPORT_JOBS=${SCOPES_PARALLEL:-1} "$here/export-parallel.sh" "$suite" --suite-name scopes "${queue[@]}" || status=1
-# $SCOPES_JOIN_ALL=1: every part in the folder, those of earlier calls too (exports split over calls).
 if [[ -n ${SCOPES_JOIN_ALL:-} ]]; then
   "${PYTHON:-python3}" "$here/suites.py" join "$suite" "$out"/scopes-part-*.json --suite-name scopes || status=1
 fi

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
-# Sets up graphbench on a Debian 12 machine and builds it into build/:
-#   1. installs the Debian packages the build needs, if missing (LibTorch 1.13 CPU, Gloo for
-#      data-parallel runs on the CPU, CLI11,
-#      nlohmann/json, fmt, Catch2, zlib; Fashion-MNIST data; matplotlib for the plot script);
-#   2. configures with CMake (Release, Ninja) and builds graphbench (the tests are built by
-#      the README's second command, `cmake --build build && ctest --test-dir build ...`).
+# Sets up graphbench on a Debian 12 machine: installs the Debian packages the build needs, if missing,
+# then configures (Release, Ninja) and builds graphbench into build/ (the README's second command
+# builds the tests).
 #
 # Usage: scripts/setup.sh [--no-install] [extra CMake arguments]
 #   scripts/setup.sh                                   the CPU build, Debian's LibTorch
@@ -17,10 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build_dir=${BUILD_DIR:-build}
 install=1
-if [[ "${1:-}" == "--no-install" ]]; then
-  install=0
-  shift
-fi
+[[ ${1:-} == --no-install ]] && { install=0; shift; }
 
 packages=(build-essential cmake ninja-build git pkg-config
           libtorch-dev libgloo-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
@@ -45,8 +39,7 @@ if [[ $install == 1 ]]; then
   fi
 fi
 
-# The configure and build are timed (wall and CPU seconds) into $build_dir/build-time.txt, which
-# scripts/check-build-time.sh holds against docs/building.md's figure.
+# Wall and CPU seconds of the configure and build, for scripts/check-build-time.sh.
 build_started=$(date +%s.%N)
 cpu_before=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"

@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
-# Exports the model files configs/sweeps.json sweeps over: ResNet-18 inference as one AOTInductor
-# package whose batch is dynamic (models/resnet18-bmax256.pt2), and a GPT-2-small-class decoding step (one
-# token per sequence, a static KV cache of 256 positions written at position 128, bfloat16) as an
-# AOTInductor package per batch size (the cache's batch is part of the package, so each size is a
-# file of its own: models/hf-gpt2-b{batch}-decode-m256-p128-bfloat16.pt2). Random weights,
-# nothing downloaded. Run where PyTorch with transformers is installed:
+# Exports the model files configs/sweeps.json sweeps over (random weights, nothing downloaded), where
+# PyTorch with transformers is installed: ResNet-18 as one package of dynamic batch, and a GPT-2-small
+# decoding step as a package per batch size (the cache's batch is part of the package). The cache, a
+# constant that loading a package unpacks whole, has 256 positions (at 1024, batch 256 unpacks 9.6 GB).
 #
 #   scripts/sweep-models.sh [--dry-run] [OUTPUT_DIR]       (default: models)
 #
-# The cache is a constant of each package: a package stores it compressed, but loading one unpacks
-# it whole (at 1024 positions, batch 256 would unpack 9.6 GB), so the sweep's cache is 256
-# positions. JOBS exports run side by side (default 4; scripts/export-parallel.sh), one per package.
-# Every export is attempted; the exit code is 1 when one failed (its sweep point then fails, the others run).
+# JOBS exports run side by side (default 4). Every export is attempted; exit 1 when one failed (its
+# sweep point then fails, the others run).
 # shellcheck source=scripts/export-common.sh
 source "$(dirname "$0")/export-common.sh"
 scratch=$(mktemp -d)  # the suites the exports write (configs/sweeps.json is the sweep's suite)

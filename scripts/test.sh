@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Builds the tests into build/ (configured by scripts/setup.sh) and runs them all with ctest, as
-# many at a time as there are cores. Tests that need a GPU (tagged [cuda]) show as skipped on a
-# machine without one.
+# many at a time as there are cores ([cuda] tests skip without a GPU).
 #
 # Usage: scripts/test.sh [extra ctest arguments, e.g. -R compare]
 # Environment: BUILD_DIR (default build), JOBS (default: all cores).

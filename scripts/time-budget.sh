@@ -1,14 +1,10 @@
 # shellcheck shell=bash
-# What scripts/check-build-time.sh and scripts/check-test-time.sh share (sourced by both): a time
-# held to a budget that docs/building.md states as a ratio to the machine's reference, measured in
-# the same run (scripts/measure-reference.sh), so that a slower machine is not taken for a project
-# that grew; a loud warning beyond 120% of it.
-#
-# hold_to_budget PROG SECONDS BUILD_DIR DOC PHRASE HEADLINE HINT OK
-#   reads R from BUILD_DIR/reference-time.txt and N from DOC's line "Budget: PHRASE N times the
-#   reference" (exit 2 naming the file or line where there is none); SECONDS / R over 120% of N:
-#   the warning, HEADLINE its first line and HINT where to look, and exit 3; else prints OK with
-#   the ratio and the budget beside it.
+# What scripts/check-build-time.sh and check-test-time.sh share (sourced by both).
+# hold_to_budget PROG SECONDS BUILD_DIR DOC PHRASE HEADLINE HINT OK: SECONDS as a ratio to the
+# reference R in BUILD_DIR/reference-time.txt (scripts/measure-reference.sh, the same run: a slower
+# machine is not a project that grew), held to N of DOC's "Budget: PHRASE N times the reference":
+# over 120% of N the loud warning (HEADLINE, HINT) and exit 3, which .ci/run goes on from; else OK and
+# the ratio; 2 without R or N.
 hold_to_budget() {
   local prog=$1 seconds=$2 build_dir=$3 doc=$4 phrase=$5 headline=$6 hint=$7 ok=$8 budget limit ref ratio
   local ref_file=$build_dir/reference-time.txt
@@ -22,14 +18,10 @@ hold_to_budget() {
   ratio=$(awk -v s="$seconds" -v r="$ref" 'BEGIN {printf "%.2f", s / r}')
   limit=$(awk -v b="$budget" 'BEGIN {printf "%.2f", b * 1.2}')
   if awk -v w="$ratio" -v l="$limit" 'BEGIN {exit !(w > l)}'; then
-    {
-      echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-      echo "!!! $headline: $ratio times the reference of $ref s,"
-      echo "!!! more than 120% of the $budget in docs/building.md (limit $limit)."
-      echo "!!! Find what grew ($hint) or, if the"
-      echo "!!! growth is worth it, measure again and update docs/building.md's budget."
-      echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-    } >&2
+    local bar=!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+    printf '%s\n!!! %s\n!!! %s\n!!! %s\n!!! %s\n%s\n' "$bar" "$headline: $ratio times the reference of $ref s," \
+      "more than 120% of the $budget in docs/building.md (limit $limit)." "Find what grew ($hint) or, if the" \
+      "growth is worth it, measure again and update docs/building.md's budget." "$bar" >&2
     exit 3
   fi
   echo "$ok: $ratio times the reference of $ref s, within 120% of the budget of $budget"

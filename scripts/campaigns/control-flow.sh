@@ -1,68 +1,46 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): data-dependent control flow (docs/models.md,
-# "What cannot be captured").
-#
-#   control-flow  what cannot be captured, found on the device: the [cuda] check that holds
-#             graphbench's list against CUDA's sync debug mode (tests/python/check_capture_probe_torch.py
-#             --device); examples/unique_tower.py and examples/padded_tokens.py exported with
-#             --scope auto (split where the device says) and run by graphbench with no flag of
-#             their own (each suite runs full beside auto), Python's figures beside them;
-#             examples/early_exit.py: Python's figures of the whole model (eager,
-#             reduce-overhead; its default inputs, scale 1: all six blocks run). Into results/control-flow (one folder
-#             per model: results.json, exported-suite.json, python-baseline.json; the logs in
-#             $OUT/logs/control-flow-*.log). About 5 minutes on an H200.
+# "What cannot be captured"; docs/control-flow.md).
+#   control-flow  the [cuda] check of graphbench's list of what cannot be captured against CUDA's
+#             sync debug mode; examples/unique_tower.py and padded_tokens.py exported with --scope
+#             auto and run as exported, Python's figures beside them; examples/early_exit.py's Python
+#             figures (all six blocks run): results/control-flow/<model>/. About 5 minutes on an H200.
+#   branches  examples/early_exit.py (a chain of exits) and routed_mlp.py (an if/else: one IF/ELSE
+#             node) split at their own branches, run eager, as a graph per piece and as one
+#             conditional graph; Python's pieces (python_branches_baseline.py) and whole model
+#             (python_baseline.py) on inputs that force each outcome (the callables below):
+#             results/branches/<model>/
+#   conditional-nodes  the [cuda] tests of engine/exec/conditional_graph.h, configs/control-flow.json
+#             (eager, a graph per block, one graph of conditional nodes) and Python's best on the same
+#             model (scripts/python_control_flow_baseline.py): results/conditional-nodes/
 
 stage_control_flow() {
-  py=${PYTHON:-python3}
-  local dir="$OUT/results/control-flow" models=models/control-flow
+  local dir="$OUT/results/control-flow" models=models/control-flow name model
   mkdir -p "$dir" "$models"
   run control-flow-probe "$py" tests/python/check_capture_probe_torch.py . "$models/probe" "$gb" --device || status=1
   cp "$OUT/logs/control-flow-probe.log" "$dir/capture-probe.log" 2>/dev/null
-  local name model
   for name in unique_tower padded_tokens; do
     model="py:examples/$name.py:make_model"
     mkdir -p "$dir/$name"
-    run "control-flow-export-$name" "$py" scripts/export_model.py "$model" --scope auto -o "$models/$name" \
-      || status=1
-    run "control-flow-$name" "$gb" run --config "$models/$name/suite.json" "${model_args[@]}" -o "$dir/$name" \
-      || status=1
-    cp "$models/$name/suite.json" "$dir/$name/exported-suite.json" 2>/dev/null
+    export_model "control-flow-export-$name" "$model" --scope auto -o "$models/$name"
+    suite_with_python "control-flow-$name" "$models/$name/suite.json" "$dir/$name" "$models/$name/suite.json"
     cp "$OUT/logs/control-flow-export-$name.log" "$dir/$name/export.log" 2>/dev/null
-    run "control-flow-python-$name" "$py" scripts/python_baseline.py --suite "$models/$name/suite.json" \
-      --graphbench "$dir/$name/results.json" "${python_args[@]}" -o "$dir/$name/python-baseline.json" || status=1
   done
   mkdir -p "$dir/early_exit"
-  run control-flow-python-early_exit "$py" scripts/python_baseline.py py:examples/early_exit.py:make_model \
+  run control-flow-early_exit-python "$py" scripts/python_baseline.py py:examples/early_exit.py:make_model \
     --batch 8 "${python_args[@]}" -o "$dir/early_exit/python-baseline.json" || status=1
 }
 
-# branches  two models split at their own forward's branches (export_model.py --scope auto), each with
-#           its case and the two that force every branch each way: examples/early_exit.py (a chain
-#           of exits) and examples/routed_mlp.py (an if/else whose arms rejoin: one IF/ELSE node);
-#           graphbench runs eager, graph (broken at each branch) and conditional (one graph);
-#           Python's pieces eager and with make_graphed_callables (python_branches_baseline.py),
-#           and the whole model's eager and reduce-overhead (python_baseline.py) on inputs that
-#           force each outcome: early_exit at scale 1 (make_model: every block runs) and 10
-#           (make_model_exits_first: the first head decides), routed_mlp at scale 1
-#           (make_model_then: the wide arm) and 0.1 (make_model_else: the narrow arm). Into
-#           results/branches/<model>/ (export.log, exported-suite.json, graphbench/,
-#           python-pieces.json and .md, python-model-<callable>.json).
 stage_branches() {
-  py=${PYTHON:-python3}
-  local name callables callable dir models
+  local name callable dir models
+  local -A callables=([early_exit]="make_model make_model_exits_first" [routed_mlp]="make_model_then make_model_else")
   for name in early_exit routed_mlp; do
-    case $name in
-      early_exit) callables="make_model make_model_exits_first" ;;
-      routed_mlp) callables="make_model_then make_model_else" ;;
-    esac
     dir="$OUT/results/branches/$name" models="models/branches/$name"
     mkdir -p "$dir" "$models"
-    run "branches-export-$name" "$py" scripts/export_model.py "py:examples/$name.py:make_model" --batch 8 \
-      --scope auto -o "$models" || status=1
+    export_model "branches-export-$name" "py:examples/$name.py:make_model" --batch 8 --scope auto -o "$models"
     cp "$OUT/logs/branches-export-$name.log" "$dir/export.log" 2>/dev/null
     cp "$models/suite.json" "$dir/exported-suite.json" 2>/dev/null
-    # Python's whole model on inputs that force each outcome.
-    for callable in $callables; do
+    for callable in ${callables[$name]}; do
       run "branches-python-model-$name-$callable" "$py" scripts/python_baseline.py \
         "py:examples/$name.py:$callable" --batch 8 -o "$dir/python-model-$callable.json" || status=1
     done
@@ -71,4 +49,15 @@ stage_branches() {
       --graphbench "$dir/graphbench/results.json" -o "$dir/python-pieces.json" || status=1
     grep '^|' "$OUT/logs/branches-python-$name.log" > "$dir/python-pieces.md"
   done
+}
+
+stage_conditional_nodes() {
+  local dest=$OUT/results/conditional-nodes
+  mkdir -p "$dest"
+  run conditional-build cmake --build build-gpu -j "$(nproc)" --target graphbench_engine_tests || status=1
+  run conditional-tests ctest --test-dir build-gpu -R "conditional graph" --output-on-failure || status=1
+  cp "$OUT/logs/conditional-tests.log" "$dest/cuda-tests.log"
+  run conditional-graphbench "$gb" run --config configs/control-flow.json --device cuda -o "$dest/graphbench" || status=1
+  run conditional-python python3 scripts/python_control_flow_baseline.py --output "$dest/python.json" || status=1
+  cp "$OUT/logs/conditional-python.log" "$dest/python.md"
 }

@@ -1,78 +1,52 @@
 # shellcheck shell=bash
 # Stages of scripts/campaigns/run.sh (sourced by it): the gate's calibration and the measurement
-# checks: no-change runs and their calibration, merged repetitions, the L2 setting, what profiling
-# costs, MNIST fed from host memory.
-#
-#   gate-default  issue 61: default ci runs and two with more device work (below)
-#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json (--device cuda; about a
-#             minute each), added to build-gpu/ci-runs/run-K (kept while the machine stays warm, so
-#             that the runs of several calls add up) and copied to results/ci-runs/
-#   calibrate graphbench calibrate over every run in build-gpu/ci-runs: the gate's calibration
-#             (results/ci-runs/gate-calibration.json), the A/A interval overlap of the runs and,
-#             from 4 runs on, the gate's leave-one-out false-alarm and detection rates (docs/ci.md)
-#   aa-repetitions  $AA_RUNS (default 1) more runs of configs/ci.json, each merged from $REPETITIONS
-#             (default 3) repetitions in processes of their own (--repetitions; about 3 minutes a run
-#             at 3), added to build-gpu/aa-repetitions/run-K like ci-runs and copied to
-#             results/aa-repetitions/
-#   aa-overlap  graphbench calibrate --overlap-only over the runs of aa-repetitions: how often the
-#             merged runs' 95% intervals overlap (docs/measuring.md, repetitions)
-#   l2        configs/gelu.json's cases eager and graph with --l2 hot, then --l2 cold (the flush
-#             waited for before each step: docs/measuring.md), in results/l2-hot and results/l2-cold
-#   profile-off  the blog's GELU cases again with --profile off: the same figures show that
-#             profiling a case does not slow the cases timed after it
-#   mnist-host  the same two runs with --data-on-host (the tutorial's way of feeding)
-#
-# Issue 50's default runs of the ci suite, as a user runs them (`graphbench --workload ci --device
-# cuda`, no other flag), whose intervals must hold from run to run and whose plain `graphbench
-# compare` must pass unchanged code and catch a doubled graph step (results/NVIDIA-H200/aa-default):
-#   aa-default-runs  default runs into build-gpu/aa-default/run-K (K after the last one there: the
-#             runs of several calls add up while the machine stays warm) until $AA_RUNS (default 6)
-#             exist, or until the call's time ($AA_LIMIT_S, default 540 s from run.sh's start; less
-#             when gpu-check.sh build ran in the same call) would not hold another ($AA_RUN_S, default
-#             75 s, the longest run seen so far); each run's exit code and wall time in
-#             build-gpu/aa-default/times.log
-#   aa-default-slow  one run with --inject-slowdown graph=2 into build-gpu/aa-default/slow
-#   aa-default-summary  graphbench compare on every ordered pair of runs (each must exit 0) and slow
-#             against every run (each must exit 1 naming rows); the 95% speedup and median
-#             intervals' overlap over the pairs of runs; each run's wall time: results/aa-default
-#             (summary.md, by scripts/aa_summary.py, also in $OUT) with the runs' results and the
-#             compare outputs
+# checks. Runs that add up over calls (the machine kept warm) go to build-gpu/NAME/run-K.
+#   ci-runs   $CI_RUNS (default 4) more no-change runs of configs/ci.json, copied to results/ci-runs/
+#   calibrate graphbench calibrate over them: results/ci-runs/gate-calibration.json (docs/ci.md)
+#   aa-repetitions  $AA_RUNS (default 1) more, each merged from $REPETITIONS (default 3) processes
+#   aa-overlap  calibrate --overlap-only over those: how often their 95% intervals overlap
+#   l2        configs/gelu.json eager and graph with --l2 hot, then cold (results/l2-hot, -cold)
+#   profile-off  the blog's GELU cases with --profile off: profiling does not slow later cases
+#   mnist-host  the two MNIST runs with --data-on-host (the tutorial's way of feeding)
+# Issue 50: default runs of the ci suite, whose intervals must hold from run to run and whose plain
+# compare must pass unchanged code and catch a doubled graph step (results/NVIDIA-H200/aa-default):
+#   aa-default-runs  runs into $AA_DIR (default build-gpu/aa-default) until $AA_RUNS (default 6)
+#             exist or another ($AA_RUN_S, default 75 s) would not fit the call ($AA_LIMIT_S,
+#             default 540 s from run.sh's start); exit codes and wall times in times.log there
+#   aa-default-slow  one run with --inject-slowdown graph=2 ($AA_DIR/slow)
+#   aa-default-summary  compare on every ordered pair of runs (must exit 0) and slow against each
+#             (must exit 1), the intervals' overlap: results/aa-default (summary.md, also in $OUT)
 # e.g. BUILD_TARGET=graphbench scripts/gpu-check.sh build && AA_LIMIT_S=420 scripts/campaigns/run.sh
-# aa-default-runs in one call, then scripts/campaigns/run.sh aa-default-runs aa-default-slow
-# aa-default-summary in a second. $AA_DIR moves build-gpu/aa-default.
+# aa-default-runs in one call, then run.sh aa-default-runs aa-default-slow aa-default-summary.
+# Issue 61: the gate judged both ways, with runs in which gelu-large does 10% and 25% more device
+# work under the same name (configs/regress/), which must exit 1 against every unchanged run:
+#   gate-default  $GATE_RUNS (default 6) runs, then regress-10 and -25; results, times.log, every
+#             plain compare and summary.md (scripts/gate_summary.py) in results/gate-default
 
-stage_ci_runs() {
-  # Numbered after the runs already there: several calls of the device tool add up.
-  mkdir -p build-gpu/ci-runs "$OUT/results/ci-runs"
-  for ((i = 0; i < ${CI_RUNS:-4}; ++i)); do
-    k=$(find build-gpu/ci-runs -maxdepth 1 -name 'run-*' | wc -l)
-    run "ci-run-$k" "$gb" --workload ci --device cuda -q -o "build-gpu/ci-runs/run-$k" || status=1
-    cp "build-gpu/ci-runs/run-$k/results.json" "$OUT/results/ci-runs/run-$k.json"
+# numbered_runs DIR NAME COUNT ARGS...: COUNT more runs of configs/ci.json (ARGS added), copied to results/DIR/.
+numbered_runs() {
+  local dir=build-gpu/$1 results=$OUT/results/$1 name=$2 count=$3 i k
+  shift 3
+  mkdir -p "$dir" "$results"
+  for ((i = 0; i < count; ++i)); do
+    k=$(find "$dir" -maxdepth 1 -name 'run-*' | wc -l)
+    run "$name-$k" "$gb" --workload ci --device cuda -q "$@" -o "$dir/run-$k" || status=1
+    cp "$dir/run-$k/results.json" "$results/run-$k.json"
   done
 }
+stage_ci_runs() { numbered_runs ci-runs ci-run "${CI_RUNS:-4}"; }
+stage_aa_repetitions() { numbered_runs aa-repetitions aa-repetitions "${AA_RUNS:-1}" --repetitions "${REPETITIONS:-3}"; }
 
+# calibrate NAME DIR [ARGS]: graphbench calibrate over the runs in build-gpu/DIR, its output into the summary.
+calibrate() {
+  run "$1" "$gb" calibrate "${@:3}" build-gpu/"$2"/run-*/results.json || status=1
+  cat "$OUT/logs/$1.log" >> "$OUT/logs/summary.log"
+}
 stage_calibrate() {
   mkdir -p "$OUT/results/ci-runs"
-  runs=(build-gpu/ci-runs/run-*/results.json)
-  run calibrate "$gb" calibrate "${runs[@]}" -o "$OUT/results/ci-runs/gate-calibration.json" || status=1
-  cat "$OUT/logs/calibrate.log" >> "$OUT/logs/summary.log"
+  calibrate calibrate ci-runs -o "$OUT/results/ci-runs/gate-calibration.json"
 }
-
-stage_aa_repetitions() {
-  mkdir -p build-gpu/aa-repetitions "$OUT/results/aa-repetitions"
-  for ((i = 0; i < ${AA_RUNS:-1}; ++i)); do
-    k=$(find build-gpu/aa-repetitions -maxdepth 1 -name 'run-*' | wc -l)
-    run "aa-repetitions-$k" "$gb" --workload ci --device cuda -q --repetitions "${REPETITIONS:-3}" \
-      -o "build-gpu/aa-repetitions/run-$k" || status=1
-    cp "build-gpu/aa-repetitions/run-$k/results.json" "$OUT/results/aa-repetitions/run-$k.json"
-  done
-}
-
-stage_aa_overlap() {
-  runs=(build-gpu/aa-repetitions/run-*/results.json)
-  run aa-overlap "$gb" calibrate --overlap-only "${runs[@]}" || status=1
-  cat "$OUT/logs/aa-overlap.log" >> "$OUT/logs/summary.log"
-}
+stage_aa_overlap() { calibrate aa-overlap aa-repetitions --overlap-only; }
 
 stage_l2() {
   run l2-hot "$gb" --workload gelu --device cuda --variants eager,graph --l2 hot -o "$OUT/results/l2-hot" || status=1
@@ -90,6 +64,23 @@ stage_mnist_host() {
 }
 
 aa_dir=${AA_DIR:-build-gpu/aa-default}
+
+# compare_all OUT PREFIX OTHER [ARGS]: graphbench compare (ARGS, NAME in them the pair's name) of every
+# ordered pair of the runs PREFIXrun-* and of each against PREFIXOTHER*: OUT/NAME.txt, OUT/exit-codes.txt.
+compare_all() {
+  local out=$1 p=$2 other=$3 a b name
+  shift 3
+  mkdir -p "$out"
+  : > "$out/exit-codes.txt"
+  for a in "$p"run-*; do
+    for b in "$p"run-* "$p$other"*; do
+      [[ $a == "$b" ]] && continue
+      name="$(basename "$a")-vs-$(basename "$b")"
+      "$root/$gb" compare "$a" "$b" "${@//NAME/$name}" > "$out/$name.txt" 2>&1
+      echo "$name $?" >> "$out/exit-codes.txt"
+    done
+  done
+}
 
 stage_aa_default_runs() {
   local count
@@ -111,33 +102,17 @@ stage_aa_default_slow() {
 }
 
 stage_aa_default_summary() {
-  local dest=$OUT/results/aa-default a b d name
+  local dest=$OUT/results/aa-default d
   for d in "$aa_dir"/run-* "$aa_dir"/slow; do
     [[ -f $d/results.json ]] || continue
     mkdir -p "$dest/$(basename "$d")"
     cp "$d"/results.* "$dest/$(basename "$d")/"
   done
   cp "$aa_dir/times.log" "$dest/times.log" 2> /dev/null
-  mkdir -p "$dest/compare"
-  : > "$dest/compare/exit-codes.txt"
-  for a in "$aa_dir"/run-*; do
-    for b in "$aa_dir"/run-* "$aa_dir"/slow; do
-      [[ $a == "$b" ]] && continue
-      name="$(basename "$a")-vs-$(basename "$b")"
-      "$gb" compare "$a" "$b" > "$dest/compare/$name.txt" 2>&1
-      echo "$name $?" >> "$dest/compare/exit-codes.txt"
-    done
-  done
+  compare_all "$dest/compare" "$aa_dir/" slow
   run aa-default-summary python3 scripts/aa_summary.py "$aa_dir" "$dest" --copy-to "$OUT" || status=1
 }
 
-# Issue 61's gate check: default runs of the ci suite, each in its own folder, and two runs in which
-# gelu-large does 10% and 25% more device work under the same name (configs/regress/), so that a
-# plain `graphbench compare` can be judged both ways: every ordered pair of unchanged runs must
-# exit 0, every regress run against every unchanged one must exit 1 naming gelu-large.
-#   gate-default  $GATE_RUNS (default 6) runs into build-gpu/gate-default/run-K, then regress-10
-#             and regress-25; each run's results in $OUT/results/gate-default/NAME/ and its wall
-#             time in times.log there; then every plain compare and summary.md (gate_default_compares)
 stage_gate_default() {
   local dir=build-gpu/gate-default dest=$OUT/results/gate-default name
   mkdir -p "$dir" "$dest"
@@ -153,24 +128,6 @@ stage_gate_default() {
     mkdir -p "$dest/$name"
     cp "$d"results.json "$d"results.md "$dest/$name/" 2> /dev/null
   done
-  gate_default_compares "$dest"
-}
-
-# gate_default_compares DEST: the plain compare of every ordered pair of DEST/run-*, and of each
-# DEST/regress-* against every run, into DEST/compare/ (text, --json, exit-codes.txt), then
-# scripts/gate_summary.py's DEST/summary.md. Runs anywhere graphbench is built (no GPU needed).
-gate_default_compares() {
-  local dest=$1 a b name gate
-  gate=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
-  mkdir -p "$dest/compare"
-  : > "$dest/compare/exit-codes.txt"
-  for a in "$dest"/run-*; do
-    for b in "$dest"/run-* "$dest"/regress-*; do
-      [[ $a == "$b" ]] && continue
-      name="$(basename "$a")-vs-$(basename "$b")"
-      (cd "$dest" && "$gate" compare "$(basename "$a")" "$(basename "$b")" --json "compare/$name.json" > "compare/$name.txt" 2>&1
-       echo "$name $?" >> compare/exit-codes.txt)
-    done
-  done
+  (cd "$dest" && compare_all compare "" regress- --json compare/NAME.json)
   python3 scripts/gate_summary.py "$dest" || status=1
 }
