@@ -16,7 +16,13 @@ set(QUICK --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 3 --warmup 
 set(QUICK_ALL_VARIANTS --min-samples 3 --max-samples 5 --min-time 0.02 --max-time 30 --warmup 1)
 
 add_test(NAME "cli: --version" COMMAND ${EXPECT} 0 "^graphbench [0-9]+\\.[0-9]+\\.[0-9]+ \\(LibTorch" -- ${GB} --version)
-# Checks of one command share its run (each start of graphbench loads LibTorch).
+# The front answers without graphbench-run (so without LibTorch): alone in a folder, compare's help
+# works, and a run says that the part that runs workloads is missing (1), naming where it looked.
+add_test(NAME "cli: the front answers compare alone, and names graphbench-run where it is missing (1)"
+         COMMAND ${EXPECT} 1 "^Usage: graphbench compare .*baseline current" "cannot start .*/front-alone/graphbench-run .*the part of graphbench that runs workloads" --
+                 sh -c "rm -rf \"$2\" && mkdir -p \"$2\" && cp \"$1\" \"$2\"/ && \"$2\"/graphbench compare --help && \"$2\"/graphbench --suite gelu"
+                 sh ${GB} ${OUT_DIR}/front-alone)
+# Checks of one command share its run (each start of graphbench-run loads LibTorch).
 # --help names the exit codes; the test hooks stay out of it (they still work: see
 # --inject-slowdown and --inject-rank-failure below).
 add_test(NAME "cli: --help names the exit codes and shows no test hook"
