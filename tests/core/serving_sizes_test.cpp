@@ -13,7 +13,7 @@ using graphbench::ResultRecord;
 using graphbench::RunReport;
 using graphbench::SweepPointFigures;
 
-constexpr std::int64_t kMiB = 1024 * 1024;
+constexpr std::int64_t kServingMiB = 1024 * 1024;
 
 SweepPointFigures measured(std::int64_t value, double eager_us, double graph_us, std::int64_t pool_mib = 1,
                            double capture_ms = 2.0) {
@@ -24,7 +24,7 @@ SweepPointFigures measured(std::int64_t value, double eager_us, double graph_us,
   p.step_us = graph_us;
   p.speedup = eager_us / graph_us;
   p.speedup_ci95 = graphbench::stats::Interval{p.speedup * 0.99, p.speedup * 1.01};
-  p.pool_bytes = pool_mib * kMiB;
+  p.pool_bytes = pool_mib * kServingMiB;
   p.capture_ms = capture_ms;
   p.warmup_ms = 1.0;
   return p;
@@ -64,7 +64,7 @@ RunReport flat_sweep(const std::vector<std::int64_t>& values) {
     g.speedup_ci95 = graphbench::stats::Interval{2.4, 2.6};
     g.capture_ms = 2.0;
     g.memory = graphbench::MemoryUse{};
-    g.memory->graph_pool_bytes = kMiB;
+    g.memory->graph_pool_bytes = kServingMiB;
     report.records.push_back(g);
   }
   return report;
@@ -88,7 +88,7 @@ TEST_CASE("each real batch replays the smallest captured size at or above it", "
   CHECK(*cost.mean_step_us == Approx((2 * 11.0 + 6 * 20.0) / 8));
   CHECK(cost.graphs == 2);
   CHECK(cost.eager_batches == 0);
-  CHECK(cost.pool_each_bytes == 2 * kMiB);
+  CHECK(cost.pool_each_bytes == 2 * kServingMiB);
   CHECK(*cost.capture_ms == Approx(2 * (2.0 + 1.0)));
   CHECK(cost.missing.empty());
 }
@@ -158,19 +158,19 @@ TEST_CASE("the aim: within 2% of vLLM's mean step with at most half its graphs a
 
   // Within 2% but more than half vLLM's pool memory: misses too.
   points[3].step_us = 100;
-  points[4].pool_bytes = 20 * kMiB;
+  points[4].pool_bytes = 20 * kServingMiB;
   CHECK_FALSE(*graphbench::compare_with_vllm(verdict_over(points, {8, 16})).meets_aim);
 }
 
 TEST_CASE("results.json and results.md set a batch sweep from 1 against vLLM's list", "[serving]") {
   RunReport report = flat_sweep({1, 2, 4, 8, 16});
-  report.shared_pools.push_back({"decode", "graph", {16}, kMiB / 2, ""});
+  report.shared_pools.push_back({"decode", "graph", {16}, kServingMiB / 2, ""});
   const auto json = graphbench::sweeps_to_json(report);
   REQUIRE(json.size() == 1);
   const auto& c = json[0]["vllm_comparison"];
   CHECK(c["max_batch"] == 16);
   CHECK(c["graphbench"]["sizes"] == nlohmann::json::array({16}));
-  CHECK(c["graphbench"]["shared_pool_bytes"] == kMiB / 2);
+  CHECK(c["graphbench"]["shared_pool_bytes"] == kServingMiB / 2);
   CHECK(c["vllm"]["sizes"] == nlohmann::json::array({1, 2, 4, 8, 16}));
   CHECK(c["graphs_ratio"] == Approx(0.2));
   CHECK(c["meets_aim"] == true);
@@ -178,7 +178,7 @@ TEST_CASE("results.json and results.md set a batch sweep from 1 against vLLM's l
 
   const std::string md = graphbench::sweeps_markdown(report);
   CHECK(md.find("| graphbench | 16 | 1 | 40 | 0 | 1 (shared: 0.5) | 2 |") != std::string::npos);
-  CHECK(c["vllm"]["largest_pool_bytes"] == kMiB);
+  CHECK(c["vllm"]["largest_pool_bytes"] == kServingMiB);
   CHECK(c["shared_pool_ratio_at_most"] == Approx(0.5));
   CHECK(md.find("| vLLM default | 1, 2, 4, 8, 16 | 5 | 40 | 0 | 5 (shared: at least 1) | 10 |") != std::string::npos);
   CHECK(md.find("- graphbench's list against vLLM's: 1.00x the mean step, 0.20x the graphs, 0.20x the pool memory (a "
@@ -188,7 +188,7 @@ TEST_CASE("results.json and results.md set a batch sweep from 1 against vLLM's l
   // graphbench's shared pool above half of vLLM's largest graph's pool: vLLM's one shared pool may
   // be that small, so the aim is missed even though a pool each is a fifth of vLLM's.
   RunReport large_shared = flat_sweep({1, 2, 4, 8, 16});
-  large_shared.shared_pools.push_back({"decode", "graph", {16}, kMiB * 3 / 4, ""});
+  large_shared.shared_pools.push_back({"decode", "graph", {16}, kServingMiB * 3 / 4, ""});
   const auto missed = graphbench::sweeps_to_json(large_shared)[0]["vllm_comparison"];
   CHECK(missed["pool_ratio"] == Approx(0.2));
   CHECK(missed["shared_pool_ratio_at_most"] == Approx(0.75));

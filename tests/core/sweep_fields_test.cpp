@@ -21,7 +21,7 @@ using graphbench::WorkloadDescriptor;
 using graphbench::testing::input_error_of;
 using nlohmann::json;
 
-const char* const kPath = "configs/sweep.json";
+const char* const kSweepSuitePath = "configs/sweep.json";
 
 ParamDecl int_param(const std::string& name, std::int64_t value) {
   ParamDecl p;
@@ -33,7 +33,7 @@ ParamDecl int_param(const std::string& name, std::int64_t value) {
 
 // "steps": batch as a parameter of its own (at most 512, a rule of the workload); "shape": batch
 // as the first dimension of "shape"; "plain": no axis at all.
-const std::vector<WorkloadDescriptor>& catalog() {
+const std::vector<WorkloadDescriptor>& sweep_catalog() {
   static const std::vector<WorkloadDescriptor> workloads = [] {
     WorkloadDescriptor steps;
     steps.name = "steps";
@@ -67,7 +67,7 @@ const std::vector<WorkloadDescriptor>& catalog() {
 }
 
 SuiteSpec parse(const json& cases) {
-  return graphbench::parse_suite_spec(json{{"suite", "s"}, {"cases", cases}}, kPath, catalog());
+  return graphbench::parse_suite_spec(json{{"suite", "s"}, {"cases", cases}}, kSweepSuitePath, sweep_catalog());
 }
 
 std::string parse_error(const json& cases) {
@@ -76,7 +76,7 @@ std::string parse_error(const json& cases) {
 
 SuiteSpec expanded(const json& cases) {
   SuiteSpec suite = parse(cases);
-  graphbench::expand_sweeps(suite, catalog());
+  graphbench::expand_sweeps(suite, sweep_catalog());
   return suite;
 }
 
@@ -162,18 +162,18 @@ TEST_CASE("the --sweep option parses AXIS=V1,V2,... and says what is wrong with 
 TEST_CASE("the --sweep option replaces a case's own sweep and fixed value, and refuses cases it cannot sweep", "[sweep]") {
   SuiteSpec suite = parse(json::array({{{"name", "a"}, {"workload", "steps"}, {"batch", 16}},
                                        {{"name", "b"}, {"workload", "steps"}, {"sweep", {{"batch", {1, 2}}}}}}));
-  graphbench::apply_sweep_option(suite, graphbench::parse_sweep_option("batch=4,8"), catalog());
-  graphbench::expand_sweeps(suite, catalog());
+  graphbench::apply_sweep_option(suite, graphbench::parse_sweep_option("batch=4,8"), sweep_catalog());
+  graphbench::expand_sweeps(suite, sweep_catalog());
   REQUIRE(suite.cases.size() == 4);
   CHECK(suite.cases[0].name == "a[batch=4]");
   CHECK(suite.cases[1].params.at("batch") == 8);
   CHECK(suite.cases[3].name == "b[batch=8]");
 
   SuiteSpec plain = parse(json::array({{{"name", "p"}, {"workload", "plain"}}}));
-  CHECK(input_error_of([&] { graphbench::apply_sweep_option(plain, graphbench::parse_sweep_option("batch=1,2"), catalog()); }) ==
+  CHECK(input_error_of([&] { graphbench::apply_sweep_option(plain, graphbench::parse_sweep_option("batch=1,2"), sweep_catalog()); }) ==
         "--sweep: case p (configs/sweep.json: /cases/0) has no axis \"batch\" (workload plain has no axis to sweep)");
   SuiteSpec training = parse(json::array({{{"name", "t"}, {"workload", "steps"}, {"kind", "training"}}}));
-  CHECK(input_error_of([&] { graphbench::apply_sweep_option(training, graphbench::parse_sweep_option("batch=1,2"), catalog()); }) ==
+  CHECK(input_error_of([&] { graphbench::apply_sweep_option(training, graphbench::parse_sweep_option("batch=1,2"), sweep_catalog()); }) ==
         "--sweep: case t (configs/sweep.json: /cases/0) is a training run; a sweep times benchmark steps (leave the "
         "case out with --cases)");
 }
