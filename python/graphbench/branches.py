@@ -4,16 +4,13 @@ the branches, and a tree of decisions that graphbench runs from C++ (workload to
 docs/control-flow.md).
 
     tree = split(model, inputs, "early_exit")   # None where the forward has no such branch
-    outputs, path = run_tree(tree, calls, inputs)
+    outputs, path = run_tree(tree.nodes, calls, inputs)
 
-How the tree is found: torch.fx traces the forward with a tracer that answers each branch itself
-(pieces.trace's `decide`), so that one trace follows one path through the branches. The first trace
-takes every branch's "else"; each branch met is then taken the other way in a trace of its own,
-depth first, until every path is traced (at most MAX_PATHS). Each path is a straight line of ops;
-the ops between two branches are one piece (shared by every path through them), and each branch
-reads a one-element tensor that its piece returns. A branch must compare `.item()` of a tensor with
-a number (>, >=, <, <=) and lie in the model's own forward; any other branch (in a submodule: scripted
-as one piece by dynamo_trace.py; on a shape or a tensor) leaves the model to the other tracers.
+torch.fx traces the forward with a tracer that answers each branch itself (pieces.trace's
+`decide`): the first trace takes every "else", then each branch met is taken the other way in a
+trace of its own, depth first, up to MAX_PATHS. The ops between two branches are one piece, shared
+by every path through them. A branch must compare `.item()` of a tensor with a number and lie in the
+model's own forward; any other leaves the model to the other tracers.
 """
 
 import inspect
@@ -58,9 +55,8 @@ class Branches:
 
 
 def split(model, inputs, model_name="the model"):
-    """The model split at the branches of its own forward, or None where it has none (or a branch of
-    another form, or torch.fx cannot trace it for another reason). Raises BadScope where its branches
-    make too many paths."""
+    """The model split at the branches of its own forward, or None where it has none (or one of
+    another form, or torch.fx cannot trace it). Raises BadScope where they make too many paths."""
     try:
         first = _trace_path(model, len(inputs), (), model_name)
     except NotOwnBranches:
@@ -145,11 +141,10 @@ def _is_item(arg):
 # ---- pieces ----
 
 class _Cutter:
-    """The pieces and the tree from the traced paths. A tree node is a prefix of outcomes; the ops
-    of a path between its branches i-1 and i belong to the node of its first i outcomes (paths that
-    share a prefix traced those ops alike, node names included). Pieces are made depth first, so a
-    piece's inputs come from pieces before it on its path; what a piece must hand on grows as later
-    pieces ask for its values, and its outputs are fixed at the end (as pieces.split does)."""
+    """The pieces and the tree from the traced paths. A tree node is a prefix of outcomes; the ops of
+    a path between its branches i-1 and i belong to the node of its first i outcomes (paths sharing a
+    prefix traced those ops alike). Pieces are made depth first, so a piece's inputs come from pieces
+    before it on its path; its outputs grow as later pieces ask for its values."""
 
     def __init__(self, model, inputs, paths, model_name):
         import torch.fx as fx
@@ -252,8 +247,7 @@ class _Cutter:
         return f"piece{self.piece_of[owner]}.out{outs.index(node.name)}"
 
     def _value_in(self, k, prefix, node, info):
-        """`node`'s value inside piece k: an input of it (a model input, or a tensor of a piece before it),
-        or computed again in it (a parameter, a size)."""
+        """`node`'s value inside piece k: an input of it, or computed again in it (a parameter, a size)."""
         env = self.envs[k]
         if node in env:
             return env[node]

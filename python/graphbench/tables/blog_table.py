@@ -2,11 +2,9 @@
 
     python3 scripts/blog_table.py RESULTS_JSON [--cases a,b,...]
 
-One Markdown row per benchmark record (training records are left out): case, variant, method
-(what one timed step did: run, feed+run, feed+replay or replay), the published time and speedup
-where the suite attaches them, our median per-step device time, our speedup over eager with its
-95% interval, the host's issue time per step, and kernels per step. Records that did not run say
-why. Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no records).
+One Markdown row per benchmark record: case, variant, method, the published time and speedup, our
+median, our speedup over eager with its 95% interval, host time and kernels per step; a record
+that did not run says why. Exit codes: 0 printed, 2 bad input.
 """
 
 import argparse
