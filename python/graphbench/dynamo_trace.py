@@ -283,7 +283,6 @@ def _as_module_graph(model, inputs, gm, examples, opaque, model_name):
         raise DynamoTraceError(f"{model_name}: torch.compile's graph does not take every input of the model (an "
                                "input that only decides Python control flow): split it with torch.fx, or export it "
                                "whole (without --scope)")
-    # The inputs in the model's order, named input0..
     for i, node in enumerate(new_inputs):
         with graph.inserting_before(first):
             ph = graph.placeholder(f"input{i}")

@@ -15,10 +15,12 @@ layer (-1 when mixed), attention, capturable.
 """
 
 import contextlib
+import itertools
+import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import BadInput, arg_type
+from .errors import BadInput, arg_type, one_line
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
 # graphbench's capture scopes, as core/workload/capture_scope.cpp names them; a scope that cuts the step
@@ -429,13 +431,7 @@ def _is_tensors(value):
 
 
 def _common_prefix(paths):
-    parts = [p.split(".") if p else [] for p in paths]
-    out = []
-    for atoms in zip(*parts):
-        if len(set(atoms)) != 1:
-            break
-        out.append(atoms[0])
-    return ".".join(out)
+    return ".".join(os.path.commonprefix([p.split(".") if p else [] for p in paths]))
 
 
 def node_key(node, scope, blocks, why):
@@ -449,8 +445,7 @@ def node_key(node, scope, blocks, why):
 
 
 def node_keys(gm, scopes, blocks, why):
-    """{node: key} for the nodes that compute tensors, a key per scope; equal keys in a row make one
-    piece."""
+    """{node: key} for the nodes that compute, a key per scope; equal keys in a row make one piece."""
     return {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
             if node.op in ("call_function", "call_method", "call_module")}
 
@@ -477,8 +472,7 @@ def split(model, inputs, scopes, model_name="the model"):
     try:
         gm = trace(model, len(inputs))
     except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
-        first = str(e).splitlines()[0] if str(e) else ""
-        fx_failed = f"torch.fx cannot trace the model ({type(e).__name__}: {first})"
+        fx_failed = f"torch.fx cannot trace the model ({one_line(e)})"
         if not dynamo_available():
             raise BadScope(f"{model_name}: {fx_failed}; export it whole (without --scope) or make its forward "
                            "traceable (with PyTorch 2.4 or later, torch.compile's tracer is tried too)")
@@ -500,17 +494,9 @@ def split(model, inputs, scopes, model_name="the model"):
     why = uncapturable(gm, values, breaks, synced)
     keys = node_keys(gm, scopes, blocks, why)
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
-    run_of = {}
-    runs = []
-    previous = object()
-    for node in gm.graph.nodes:
-        if node not in keys or not _is_tensors(values.get(node)):
-            continue
-        if not runs or keys[node] != previous:
-            runs.append([])
-            previous = keys[node]
-        runs[-1].append(node)
-        run_of[node] = len(runs) - 1
+    tensor_nodes = [n for n in gm.graph.nodes if n in keys and _is_tensors(values.get(n))]
+    runs = [list(run) for _, run in itertools.groupby(tensor_nodes, key=keys.get)]
+    run_of = {node: p for p, run in enumerate(runs) for node in run}
     if len(runs) < 2:
         raise BadScope(f"{model_name}: --scope {text} leaves the model in one piece (nothing to split: "
                        f"{'; '.join(_nothing_to_split(s) for s in scopes)})")
@@ -540,11 +526,9 @@ def split(model, inputs, scopes, model_name="the model"):
                 raise BadScope(f"{model_name}: --scope {text}: node {node.name} "
                                f"({type(values.get(node)).__name__}) would pass from one piece to another; only "
                                "tensors can")
-            ref = ref_of(node)
-            ph = graphs[p].placeholder(f"in{len(piece_inputs[p])}")
-            piece_inputs[p].append(ref)
-            env[node] = ph
-            return ph
+            piece_inputs[p].append(ref_of(node))
+            env[node] = graphs[p].placeholder(f"in{len(piece_inputs[p]) - 1}")
+            return env[node]
         if node in run_of and run_of[node] > p:
             raise BadScope(f"{model_name}: node {node.name} is used before it is computed")
         # A parameter, or a value that is not a tensor (a size): computed again in this piece.
@@ -637,15 +621,11 @@ def resolve(ref, inputs, outputs):
     return outputs[int(m.group(1))][int(m.group(2))]
 
 
-def run_chain(calls, wiring, model_outputs, inputs, piece_args=None):
-    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs. Each
-    piece's arguments go to `piece_args` where given."""
+def run_chain(calls, wiring, model_outputs, inputs):
+    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs."""
     outputs = []
     for call, refs in zip(calls, wiring):
-        args = [resolve(r, inputs, outputs) for r in refs]
-        if piece_args is not None:
-            piece_args.append(args)
-        result = call(*args)
+        result = call(*[resolve(r, inputs, outputs) for r in refs])
         outputs.append(tuple(result) if isinstance(result, (tuple, list)) else (result,))
     return [resolve(r, inputs, outputs) for r in model_outputs]
 

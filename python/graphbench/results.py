@@ -56,6 +56,13 @@ class Results:
         return [r for r in self.records if r.kind == "benchmark"]
 
 
+def fmt_us(value):
+    """Microseconds to about three significant digits (1234, 70.9, 7.85); "" for no number."""
+    if not is_number(value):
+        return ""
+    return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+
+
 def string_field(path, pointer, obj, key, default=None):
     value = obj.get(key, default)
     if not isinstance(value, str):

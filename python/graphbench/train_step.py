@@ -150,8 +150,7 @@ def step_function(case, model, state, input_count, has_target, in_place, in_chan
 
 
 def trace(case, model, state, inputs, target, in_place=True, in_channels_last=False):
-    """The traced step (an fx GraphModule of ATen ops) and an example of its arguments; runs one
-    real step on copies of the state."""
+    """The traced step, an fx GraphModule of ATen ops (one real step run on copies of the state)."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
     model.train()

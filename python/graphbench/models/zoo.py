@@ -106,9 +106,6 @@ class ModelCase:
     def check_dynamic_cache(self):
         """What --dynamic-cache needs before the model is made (check_cache_inputs: once it is)."""
         if self.source == "hf":
-            # transformers' StaticCache sizes the attention mask by the max_cache_len it was made
-            # with (StaticLayer.get_mask_sizes returns it as a number), not by the cache tensors: an
-            # exported step has that length built in, and a cache of another length does not fit it.
             raise BadInput(f"--dynamic-cache: {self.model} cannot take another cache length than it is made with: "
                            "transformers' StaticCache sizes the attention mask by its max_cache_len (StaticLayer."
                            "get_mask_sizes), not by the cache tensors, so the step has --max-seq built in; export a "
@@ -181,8 +178,7 @@ class ModelCase:
         if self.source == "py":
             return [dict(spec) for spec in self.example_inputs]
         if self.decode:
-            # One new token per sequence, and the position it takes (an input drawn from [pos, pos + 1):
-            # always pos).
+            # One new token per sequence, and its position (drawn from [pos, pos + 1): always pos).
             step = [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
                     {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
             if self.cache_as_state:
@@ -219,11 +215,8 @@ class ModelCase:
             return None
         import torch
 
-        made = {}
-        for entry in self.dynamic_dims():
-            for name, largest in entry.values():
-                if name not in made:
-                    made[name] = dynamic_dim(torch, name, largest)
+        made = {name: dynamic_dim(torch, name, largest) for entry in self.dynamic_dims()
+                for name, largest in entry.values()}
         return tuple({d: made[name] for d, (name, _) in entry.items()} or None for entry in self.dynamic_dims())
 
     def recorded_inputs(self):
@@ -244,8 +237,7 @@ class ModelCase:
 
     @staticmethod
     def from_json(data):
-        known = {f for f in ModelCase.__dataclass_fields__}
-        return ModelCase(**{k: v for k, v in data.items() if k in known})
+        return ModelCase(**{k: v for k, v in data.items() if k in ModelCase.__dataclass_fields__})
 
 
 def dynamic_dim(torch, name, largest):

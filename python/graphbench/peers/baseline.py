@@ -30,7 +30,7 @@ from ..export import int_list
 from ..models import own_code
 from ..models import zoo as model_zoo
 from ..output_match import largest_difference
-from ..results import read_results
+from ..results import fmt_us, read_results
 from .timing import capture, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
@@ -439,12 +439,6 @@ def graphbench_medians(path):
             if r.scope_group:
                 out[((r.scope_group, r.scope), r.variant)] = value
     return out
-
-
-def fmt_us(value):
-    if value is None:
-        return ""
-    return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
 
 
 def figure_cell(figure):

@@ -108,8 +108,7 @@ def step_cases(path, names=None):
     return cases
 
 
-# ---------------------------------------------------------------------------------------------
-# One rank (started by torch.distributed.run)
+# ---- one rank (started by torch.distributed.run) ----
 
 
 def samples_us(step, options):
@@ -220,14 +219,13 @@ def worker(spec_path):
             print(f"{PROG}: {case['name']} at N={world}: eager {results[case['name']]['eager_us']:.1f} us, "
                   f"graph {results[case['name']]['graph_us']:.1f} us", file=sys.stderr)
     if rank == 0:
-        suites.write_whole(spec["output"], json.dumps(results, indent=2) + "\n")
+        suites.write_json(spec["output"], results, compact=False)
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-# ---------------------------------------------------------------------------------------------
-# The launcher
+# ---- the launcher ----
 
 
 def run_ranks(nproc, cases, args, work_dir):
@@ -349,6 +347,6 @@ def main(argv):
     print(markdown)
     if args.output:
         document = {"environment": environment(), "nproc": args.nproc, "failures": failures, "cases": rows}
-        suites.write_whole(args.output, json.dumps(document, indent=2) + "\n")
+        suites.write_json(args.output, document, compact=False)
         suites.write_whole(os.path.splitext(args.output)[0] + ".md", markdown)
     return 1 if failures else 0

@@ -14,7 +14,6 @@ device, 2 bad arguments.
 """
 
 import argparse
-import json
 import sys
 
 from .. import suites
@@ -127,7 +126,7 @@ def run(options):
                         "blocks": options.blocks},
               "results": results}
     if options.output:
-        suites.write_whole(options.output, json.dumps(report, indent=2) + "\n")
+        suites.write_json(options.output, report, compact=False)
     print("| threshold | variant | depth | median (us) |\n|--:|---|--:|--:|")
     for r in results:
         median = f"{r['median_us']:.1f}" if "median_us" in r else r.get("error", "does not match eager")

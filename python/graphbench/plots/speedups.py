@@ -178,17 +178,13 @@ def draw(data, output, title):
                         color="black", zorder=5)
 
     ax.axhline(1.0, color="#555555", linestyle="--", linewidth=1, label="eager (1.0x)", zorder=3)
-    if log_scale:
-        ax.set_yscale("log")
-        ax.set_ylabel("speedup vs eager (log scale, higher is better)")
-    else:
-        ax.set_ylim(bottom=0)
-        ax.set_ylabel("speedup vs eager (higher is better)")
     top = max(values + [1.0])
     if log_scale:
+        ax.set_yscale("log")
         ax.set_ylim(min(values + [1.0]) / 1.5, top * 2.0)
     else:
         ax.set_ylim(0, top * 1.15)
+    ax.set_ylabel(f"speedup vs eager ({'log scale, ' if log_scale else ''}higher is better)")
     ax.set_xticks(range(n_cases))
     rotate = n_cases > 6 or any(len(c) > 16 for c in data.cases)
     ax.set_xticklabels(data.cases, rotation=30 if rotate else 0, ha="right" if rotate else "center")

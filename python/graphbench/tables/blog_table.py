@@ -10,14 +10,11 @@ that did not run says why. Exit codes: 0 printed, 2 bad input.
 import argparse
 
 from ..errors import BadInput, is_number
-from ..results import read_results
+from ..results import fmt_us, read_results
 
 
 def us(value):
-    """Microseconds to about three significant digits: 1234 us, 70.9 us, 7.85 us."""
-    if not is_number(value):
-        return ""
-    return f"{value:.0f} us" if abs(value) >= 999.5 else f"{value:.3g} us"
+    return f"{fmt_us(value)} us" if is_number(value) else ""
 
 
 def speedup(value, interval=None):

@@ -8,7 +8,6 @@ Exit codes: 0 every target met, 1 a target missed, 2 bad input.
 """
 
 import argparse
-import sys
 
 from ..results import read_json, read_results
 

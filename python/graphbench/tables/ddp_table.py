@@ -12,14 +12,7 @@ it, the backend and the environment variables that tuned it. Exit codes: 0 print
 import argparse
 
 from ..errors import BadInput, is_number
-from ..results import read_results
-
-
-def us(value):
-    """Microseconds to about three significant digits: 1234, 70.9, 7.85."""
-    if not is_number(value):
-        return ""
-    return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+from ..results import fmt_us as us, read_results
 
 
 def scaling(d):

@@ -10,13 +10,12 @@ DEST/summary.md whole and prints it. Exit codes: 0 the gate behaved, 1 otherwise
 """
 
 import argparse
-import glob
 import math
 import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
-from ..results import read_json, read_results
+from ..results import read_json
 from ..suites import write_whole
 from .aa_summary import read_codes, read_reports
 
