@@ -157,8 +157,7 @@ def compile_all(args, out):
 
 
 def child(argv):
-    """In a fresh process: load each (package, model name, io file) given, then run each, printing
-    one JSON line per package."""
+    """In a fresh process: loads each (package, model name, io file), then runs each: a JSON line each."""
     handler = os.environ.get("GB_FAULT_STACK")
     if handler:
         ctypes.CDLL(handler).gb_install_fault_stack()

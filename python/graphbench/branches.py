@@ -293,8 +293,7 @@ def run_tree(nodes, calls, inputs, force=None):
 
 
 def with_threshold(nodes, threshold):
-    """The tree with every decision's number replaced by `threshold` (None: as it is), as graphbench
-    reads a case's `threshold`."""
+    """The tree with every decision's number replaced by `threshold` (None: as it is), as graphbench does."""
     return [dict(n, than=threshold) if "value" in n and threshold is not None else n for n in nodes]
 
 

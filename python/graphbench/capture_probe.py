@@ -14,9 +14,8 @@ def on_cuda(inputs):
 
 
 def probe(gm, inputs):
-    """{node: why} of the nodes of `gm` that synchronize, run once on `inputs` each under sync debug
-    mode "error" (and again without it, so that the run goes on); None where no input is on CUDA
-    (pieces.py's lists decide then)."""
+    """{node: why} of the nodes of `gm` that synchronize, each run under sync debug mode "error" (then
+    again without it, so that the run goes on); None where no input is on CUDA (the lists decide)."""
     import torch
     import torch.fx as fx
 

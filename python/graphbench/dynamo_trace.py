@@ -63,8 +63,7 @@ def _opaque_op():
 
 
 def module_path(dynamo_path):
-    """Dynamo's nn_module_stack path ("L['self'].blocks[0]._modules['mlp']") as a module path
-    ("blocks.0.mlp")."""
+    """Dynamo's nn_module_stack path ("L['self'].blocks[0]._modules['mlp']") as a module path: blocks.0.mlp."""
     path = re.sub(r"^(L|G)\['[^']*'\]\.?", "", dynamo_path)
     path = re.sub(r"\._modules\['([^']*)'\]", r".\1", path)
     path = re.sub(r"^_modules\['([^']*)'\]", r"\1", path)
@@ -230,8 +229,7 @@ def trace(model, inputs, model_name="the model", max_rounds=8):
 
 
 def _default_breaks(model, inputs):
-    """Where torch.compile, as it runs by default, breaks the graph (graph_breaks.py), said after a
-    failed trace."""
+    """Where torch.compile by default breaks the graph (graph_breaks.py), said after a failed trace."""
     from . import graph_breaks
 
     try:

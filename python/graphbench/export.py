@@ -340,9 +340,8 @@ def shapes_for_signature(forward, flat):
 
 
 def export(case, fmt, path, device, settings, channels_last=False):
-    """Writes one model file; a fresh model each time, so that one export cannot affect another.
-    Returns where its time went (export_times.py) and its sizes: the file's bytes beside the bytes
-    of the model's weights (its parameters and buffers; a KV cache given as state is neither)."""
+    """Writes one model file from a fresh model (one export cannot affect another); returns where its
+    time went and its sizes: the file's bytes and the weights' (a KV cache given as state is neither)."""
     import torch
 
     times = export_times.ExportTimes()

@@ -100,8 +100,7 @@ def parse_scope(text):
 
 
 def parse_scopes(text):
-    """One scope or several, comma-separated ("layer,attention-out"): split at the boundaries of each,
-    one chain of pieces serves them all."""
+    """One scope or several, comma-separated ("layer,attention-out"): one chain of pieces serves them all."""
     scopes = [parse_scope(part) for part in text.split(",")]
     kinds = [s.kind for s in scopes]
     if len(set(kinds)) != len(kinds):
@@ -631,8 +630,7 @@ def run_chain(calls, wiring, model_outputs, inputs):
 
 
 def piece_plan(scope, tag):
-    """(captured, must run eagerly, group) of a piece under the scope, from its tag, as graphbench's
-    plan_by_scope (engine/plan/segments.cpp) makes them."""
+    """(captured, must run eagerly, group) of a piece, from its tag, as plan_by_scope (engine/plan/segments.cpp)."""
     if scope.kind == "layer":
         return tag.get("layer", -1) >= 0, False, tag.get("layer", -1)
     if scope.kind == "attention-out":

@@ -258,8 +258,7 @@ def state_bytes(state):
 
 
 def save_state(state, path):
-    """The initial state as a TorchScript module whose buffers s0, s1, ... are the state in order
-    (graphbench reads it with torch::jit::load)."""
+    """The initial state as a TorchScript module whose buffers s0, s1, ... are the state in order."""
     import torch
 
     class State(torch.nn.Module):

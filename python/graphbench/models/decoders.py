@@ -47,8 +47,7 @@ def prefill_model(config):
 
 
 def decode_step(config, case, dtype, device=None):
-    """A DecodeStep of the case's model, batch and cache, on `device` (default: CUDA where there is one);
-    a DecodeStateStep with case.cache_as_state."""
+    """A DecodeStep (a DecodeStateStep with case.cache_as_state) on `device`, default CUDA where there is one."""
     device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     transformers = _transformers()
     config.use_cache = True
@@ -67,8 +66,7 @@ def cache_geometry(config):
 
 
 def cache_inputs(case):
-    """The suite's inputs of a --cache-as-state step after its tokens and position: each layer's keys
-    and then values, role state, seeded as the module's docstring says."""
+    """A --cache-as-state step's inputs after its tokens and position: each layer's keys, then values."""
     layers, kv_heads, head_dim = cache_geometry(hf_config(case.name, dict(case.hf_config)))
     shape = [case.batch, kv_heads, case.max_seq, head_dim]
     return [{"shape": list(shape), "dtype": case.dtype, "role": "state", "seed": case.seed + 3 + i, "scale": 0.5}
@@ -114,9 +112,8 @@ class DecodeStep(torch.nn.Module):
 
 
 class DecodeStateStep(torch.nn.Module):
-    """One decoding step whose KV cache is given: forward(input_ids, cache_position, *caches). Built as
-    DecodeStep is, less the cache buffers: the cache's layers are pointed at the given tensors on
-    every call."""
+    """A decoding step whose KV cache is given, forward(input_ids, cache_position, *caches): built as
+    DecodeStep is, less the cache buffers, its cache's layers pointed at the given tensors each call."""
 
     def __init__(self, model, batch, max_seq, device):
         super().__init__()

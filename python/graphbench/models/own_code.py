@@ -403,8 +403,7 @@ def model_dtype(source, model):
 
 
 def with_loss(model, loss, input_count):
-    """The model and its loss as one module: forward(*inputs, *targets) -> the scalar loss (a training
-    case of it takes loss "mean": the loss itself)."""
+    """The model and its loss as one module: forward(*inputs, *targets) -> the scalar loss."""
     import torch
 
     class ModelWithLoss(torch.nn.Module):

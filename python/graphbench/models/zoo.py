@@ -120,8 +120,7 @@ class ModelCase:
             raise BadInput(f"--dynamic-cache must be positive, got {self.dynamic_cache}")
 
     def cache_length(self):
-        """The length of the KV cache given as state (dimension 2 of the state inputs, all alike), or
-        None where there is no such input."""
+        """The length of the KV cache given as state (dimension 2 of the state inputs, all alike), or None."""
         lengths = {spec["shape"][2] for spec in self.inputs() if spec.get("role") == "state" and len(spec["shape"]) >= 3}
         return lengths.pop() if len(lengths) == 1 else None
 
@@ -256,8 +255,7 @@ def is_batched(spec):
 
 
 def manifest(case, export_times=None, sizes=None):
-    """What made a model file, where its export's time went and its sizes (the last two absent under
-    --dry-run): the manifest written beside the file."""
+    """What made a model file, where its export's time went and its sizes: the manifest beside the file."""
     made = case.to_json()
     if case.dynamic_cache:  # the package takes lengths up to dynamic_cache; its example had this one
         made["cache_length"] = case.cache_length()
@@ -281,8 +279,7 @@ def is_decoder_only(model_type):
 
 
 def check_decoder(case):
-    """BadInput when case.decode names an hf model type that is not a decoder-only one (where
-    transformers is installed: else the export tells)."""
+    """BadInput where case.decode names an hf type that is not decoder-only (where transformers can tell)."""
     if not case.decode or case.source != "hf":
         return
     try:
@@ -430,8 +427,7 @@ def build_model(case, device=None):
 
 
 def read_bytes(model):
-    """What a step must read at least, in bytes: every parameter and buffer once (a decoding step's
-    buffers are its KV cache)."""
+    """The bytes a step must read at least: every parameter and buffer once (a decoding step's KV cache too)."""
     first = {}
     for t in (*model.parameters(), *model.buffers()):
         first.setdefault(t.data_ptr(), t)

@@ -102,8 +102,7 @@ def case_scope(model_file, case):
 
 
 def cases_from_suite(path, pattern=None):
-    """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
-    where given), from the manifests beside its model files."""
+    """(case name, ModelCase, scope or None) per case of a suite (matching `pattern`), from its manifests."""
     suite = suites.read_json(path, "suite")
     base = os.path.dirname(os.path.abspath(path))
     out = []
@@ -308,8 +307,7 @@ def sample_arg(value, ref):
 
 
 def fed_positions(case):
-    """The inputs a replay copies in: all but those with role state (a KV cache the step writes in
-    place), which stay in the graph's buffers as graphbench keeps them."""
+    """The inputs a replay copies in: all but the state (a KV cache), which stays in the graph's buffers."""
     return [i for i, spec in enumerate(case.inputs()) if spec.get("role") != "state"]
 
 
@@ -354,8 +352,7 @@ def measure_inference(case, args, scope=None):
 
 def measure_training(case, args, scope=None):
     def setup(capturable=False):
-        """A fresh model, its inputs and target, and its step: zero_grad, forward (of `m`, the model
-        or its compiled form), loss, backward, optimizer step."""
+        """A fresh model, its inputs and target, and its step (of `m`: the model or its compiled form)."""
         model = model_zoo.build_model(case, "cuda").train()
         inputs = model_zoo.make_inputs(case, "cuda")
         target = model_zoo.make_target(case, model(*inputs), "cuda")
@@ -470,8 +467,7 @@ def best_python(e):
 
 
 def pieces_cells(figure):
-    """The scope's cells of a row: the pieces, the eager chain, and per scope the graphed chain with
-    its graphs (or why not)."""
+    """A row's cells of pieces: their count, the eager chain, per scope the graphed chain and its graphs."""
     if not figure:
         return " | | |"
     cells = []

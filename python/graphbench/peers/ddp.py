@@ -137,16 +137,16 @@ def measure_case(case, rank, world, local_rank, options):
     from torch import nn
 
     torch.manual_seed(0)  # the same initial params on every rank
-    if case.get("model") == "mnist":
-        model = mnist_net().cuda()
-        torch.manual_seed(1000 + rank)  # each rank its own shard
+    mnist = case.get("model") == "mnist"
+    model = (mnist_net() if mnist else nn.Sequential(
+        nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
+        nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1]))).cuda()
+    torch.manual_seed(1000 + rank)  # each rank its own shard
+    if mnist:
         x = torch.randn(case["batch"], 1, 28, 28, device="cuda")
         target = torch.randint(0, 10, (case["batch"],), device="cuda")
         loss_fn = nn.NLLLoss()
     else:
-        model = nn.Sequential(nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
-                              nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1])).cuda()
-        torch.manual_seed(1000 + rank)  # each rank its own shard
         x = torch.randn(case["batch"], case["in_features"], device="cuda")
         target = torch.randn(case["batch"], case["out_features"], device="cuda")
         loss_fn = nn.MSELoss()
@@ -247,8 +247,7 @@ def run_ranks(nproc, cases, args, work_dir):
 
 
 def graphbench_figures(path):
-    """{(case, variant): (slowest rank's step median in us, scaling efficiency or None)} of a graphbench
-    data-parallel results.json."""
+    """{(case, variant): (slowest rank's median us, scaling efficiency or None)} of graphbench's results."""
     figures = {}
     for r in read_results(path).records:
         dp = r.get("data_parallel") or {}

@@ -120,10 +120,8 @@ def sample(step, steps, begin, end):
 
 
 def back_to_back(step, device_us, issue_us, samples=5, tries=5):
-    """Device time per step with the steps queued behind a holding kernel (torch.cuda._sleep), as
-    graphbench's back_to_back_us: the same plan (about 200 us of device time, 10 to 200 steps, a
-    hold of twice the host's issue time plus 50 us) and the same check (the begin event not yet
-    reached when the last step was issued). None when the steps cannot be queued ahead."""
+    """Device time per step with the steps queued behind a holding kernel (torch.cuda._sleep), planned
+    and checked as graphbench's back_to_back_us; None when the steps cannot be queued ahead."""
     steps = min(200, max(10, math.ceil(200.0 / device_us))) if device_us > 0 else 200
     hold_us = 2.0 * issue_us * steps + 50.0
     clock_mhz = getattr(torch.cuda.get_device_properties(0), "clock_rate", 0) / 1000.0 or 2000.0

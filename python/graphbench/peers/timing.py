@@ -20,8 +20,7 @@ def sample_us(fn, calls):
 
 
 def wall_seconds(fn, calls):
-    """Wall time of `calls` calls of fn in seconds, the device synchronised before and after (what
-    they queued included)."""
+    """Wall time of `calls` calls of fn in seconds, the device synchronised before and after."""
     import time
 
     import torch

@@ -34,14 +34,11 @@ def expansion(n):
 
 def holm(ps, alpha):
     """Holm's procedure: which of the p-values `ps` are rejected at family-wise level `alpha`."""
-    order = sorted(range(len(ps)), key=lambda i: ps[i])
     rej = [False] * len(ps)
-    m = len(ps)
-    for j, i in enumerate(order):
-        if ps[i] <= alpha / (m - j):
-            rej[i] = True
-        else:
+    for j, i in enumerate(sorted(range(len(ps)), key=lambda i: ps[i])):
+        if ps[i] > alpha / (len(ps) - j):
             break
+        rej[i] = True
     return rej
 
 
