@@ -60,17 +60,10 @@ class Step:
 
 
 def union_length(spans):
-    total = 0.0
-    current = None
+    total, covered = 0.0, -math.inf
     for start, end in sorted(spans):
-        if current is None or start > current[1]:
-            if current is not None:
-                total += current[1] - current[0]
-            current = [start, end]
-        else:
-            current[1] = max(current[1], end)
-    if current is not None:
-        total += current[1] - current[0]
+        total += max(0.0, end - max(start, covered))
+        covered = max(covered, end)
     return total
 
 
