@@ -1,16 +1,14 @@
 """A model whose own forward branches on a value it computed (`if t.item() > c: break`, an early
-exit or an if/else), split at its branches as torch.compile breaks its graph there: pieces between
-the branches, and a tree of decisions that graphbench runs from C++ (workload torchscript_branches,
-docs/control-flow.md).
+exit or an if/else), split at its branches: pieces between them and a tree of decisions that
+graphbench runs from C++ (workload torchscript_branches, docs/control-flow.md).
 
     tree = split(model, inputs, "early_exit")   # None where the forward has no such branch
     outputs, path = run_tree(tree.nodes, calls, inputs)
 
-torch.fx traces the forward with a tracer that answers each branch itself (pieces.trace's
-`decide`): the first trace takes every "else", then each branch met is taken the other way in a
-trace of its own, depth first, up to MAX_PATHS. The ops between two branches are one piece, shared
-by every path through them. A branch must compare `.item()` of a tensor with a number and lie in the
-model's own forward; any other leaves the model to the other tracers.
+torch.fx traces one path per trace, answering each branch itself (pieces.trace's `decide`): every
+"else" first, then each branch met the other way, depth first, up to MAX_PATHS paths. A branch
+must compare `.item()` with a number in the model's own forward; any other leaves the model to the
+other tracers.
 """
 
 import inspect

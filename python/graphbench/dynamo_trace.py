@@ -3,17 +3,11 @@ cut, for the models torch.fx cannot trace (docs/models.md, "Models torch.fx cann
 
     gm, breaks = trace(model, inputs)
 
-- Data-dependent shapes and `.item()` are captured as graph nodes (capture_dynamic_output_shape_ops,
-  capture_scalar_outputs), which pieces.uncapturable then leaves to eager pieces.
-- A module whose forward still breaks the graph (a branch on a tensor's value) is called through a
-  custom op with a fake implementation, as vLLM does for attention, so that Dynamo records one call;
-  in the graph that call becomes a call of the module scripted by torch.jit.script, which keeps its
-  control flow. `breaks` says why ({module path: "a graph break in Gate.forward (file.py:18: ...)"}).
-  A break in the model's own forward leaves nothing around it to capture: BadScope names the line.
-- An item assignment (`y[mask] = v`) becomes an out-of-place write (`set_item`), so that pieces
-  pass values and never write each other's.
-Parameters and buffers are the module's own (get_attr nodes); each node's meta "gb_stack" comes from
-Dynamo's nn_module_stack. Inference only (a training step is refused: BadScope).
+Data-dependent shapes and `.item()` become graph nodes; a module whose forward still breaks the
+graph is called through a custom op (Dynamo records one call) that becomes a call of the module
+scripted by torch.jit.script, `breaks` saying why; an item assignment becomes an out-of-place write
+(`set_item`), so that pieces never write each other's values. Each node's meta "gb_stack" comes from
+Dynamo's nn_module_stack. Inference only.
 """
 
 import contextlib

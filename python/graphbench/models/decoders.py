@@ -1,18 +1,10 @@
 """Hugging Face decoders for graphbench's model workloads (used by zoo.py; docs/models.md,
-"Exporting" and "The KV cache as state").
-
-Prefill: a decoder-only model from its config with random weights, its forward over `seq` tokens
-with the KV cache off (with it on, the model returns a DynamicCache, which neither torch.jit.trace
-nor torch.export accepts), returning the logits.
-
-Decoding step (DecodeStep): forward(input_ids [B, 1], cache_position [1]) -> (logits [B, 1, vocab],
-the keys and values written at the position [2 * layers, B, kv_heads, 1, head_dim], so that
-validation sees the cache the step left without comparing all of it). The cache is transformers'
-StaticCache, set up as its executorch integration does, its buffers filled with seeded random
-values; a step at a fixed position rewrites the same entries, so every run starts from one cache.
-With --cache-as-state (DecodeStateStep) the caches are inputs instead, forward(input_ids,
-cache_position, *caches), each layer's keys then values, role state, seed case.seed + 3 + i, scale
-0.5: the file holds the weights only. Everything here imports torch and transformers.
+"Exporting" and "The KV cache as state"): the prefill, the forward over `seq` tokens with the KV
+cache off (with it on, the model returns a DynamicCache, which no exporter takes); a decoding step,
+DecodeStep, forward(input_ids [B, 1], cache_position [1]) -> (logits, the keys and values written
+at the position), over transformers' StaticCache filled with seeded values; and DecodeStateStep,
+whose caches are inputs (each layer's keys then values, role state, seed case.seed + 3 + i, scale
+0.5), so that the file holds the weights only. Everything here imports torch and transformers.
 """
 
 import os
