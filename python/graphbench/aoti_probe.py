@@ -1,21 +1,14 @@
-"""Why did AOTInductor packages of pieces crash when loaded (docs/models.md, "Pieces as AOTInductor
-packages")? A probe for the GPU machine: it compiles a model's pieces several ways, loads each
-package in a fresh process (one package, and all of one kind together), runs it on the inputs it was
-compiled at, compares with the piece run eagerly, and prints the native stack of a crash.
+"""Why did AOTInductor packages of pieces crash when loaded (docs/models.md, "Pieces compiled by
+Inductor")? A probe for the GPU machine: it compiles a model's pieces several ways (--kinds: fx, a
+package per piece; fx-meta, the same with graphbench's metadata; one, every piece a named model of
+one package; whole, the model as one package, the control), loads each package in a fresh process
+(one package, and all of one kind together), runs it on the inputs it was compiled at, compares with
+the piece run eagerly, and prints a crash's native stack (a fault handler preloaded, and gdb where
+it is on PATH).
 
     python3 scripts/aoti_pieces_probe.py --out probe/ [--model conv_attention|resnet50] [--device cuda]
 
-Kinds of package, each piece of the model split at --scope (default layer):
-    fx        pieces.split's torch.fx GraphModule, torch.export(strict=False), one package each (what
-              export_model.py did when the crash was seen)
-    fx-meta   the same with graphbench's aot_inductor.metadata (the recorded inputs)
-    one       every fx piece a named model of ONE package (aot_compile + package_aoti), loaded by name
-    whole     the whole model, one package (the control: on an H100 it crashed as the pieces did)
-Every load runs twice, each in a fresh process: plain, and with a SIGSEGV/SIGBUS/SIGABRT handler
-preloaded (a small library compiled here with cc, loaded before torch) that prints the native stack
-(each frame's library, symbol and offset) before the process dies. A child that crashes is run
-again under gdb (`gdb -batch -ex run -ex bt`) where gdb is on PATH.
-Results: a table on stdout and <out>/probe.json. Exit 0 when every package loaded and matched,
+Results: a table on stdout and <out>/probe.json. Exit codes: 0 every package loaded and matched,
 1 otherwise, 2 bad arguments.
 """
 
@@ -164,8 +157,7 @@ def compile_all(args, out):
 
 
 def child(argv):
-    """In a fresh process: load each (package, model name, io file) given, then run each, printing
-    one JSON line per package."""
+    """In a fresh process: loads each (package, model name, io file), then runs each: a JSON line each."""
     handler = os.environ.get("GB_FAULT_STACK")
     if handler:
         ctypes.CDLL(handler).gb_install_fault_stack()
@@ -188,8 +180,8 @@ def child(argv):
 
 
 def run_child(args, out, handler, jobs, label):
-    """Loads and runs the jobs' packages in one fresh process, with the fault handler preloaded where
-    `handler` is given (a small C++ library loaded before torch), else in a plain process."""
+    """Loads and runs the jobs' packages in one fresh process, the fault handler preloaded where given
+    (run again under gdb where it crashes)."""
     rerun, env = module_command("aoti_pieces_probe", "--child", args.device)
     cmd = [sys.executable, *rerun]
     for _, _, package, name, io in jobs:
@@ -228,9 +220,8 @@ def main(argv):
     handler = build_handler(out)
     jobs = compile_all(args, out)
     report = []
-    # Each load twice: in a plain fresh process, and with the fault handler preloaded (which prints
-    # a crash's native stack): whether what the process loaded before torch decides the crash
-    # (docs/models.md, "Pieces as AOTInductor packages").
+    # Each load twice, plain and with the fault handler preloaded: whether what the process loaded
+    # before torch decides the crash.
     for kind in ("whole", "fx", "fx-meta", "one"):
         of_kind = [j for j in jobs if j[0] == kind]
         groups = [([j], f"{kind}-{j[1]}") for j in of_kind] + ([(of_kind, f"{kind}-all")] if len(of_kind) > 1 else [])

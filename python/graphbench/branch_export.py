@@ -1,10 +1,7 @@
-"""`export_model.py --scope auto` on a model whose own forward branches on a value it computed:
-its pieces between the branches as TorchScript files and a suite case of workload
-torchscript_branches (branches.py splits; docs/control-flow.md says what graphbench runs).
-
-Every path through the branches is checked before the case is written: the pieces run along it
-(each branch forced that way) against the path's own trace, and the pieces with the host deciding
-against the model itself on its example inputs. A difference is an error and nothing is written.
+"""`export_model.py --scope auto` on a model whose own forward branches on a value it computed: its
+pieces between the branches as TorchScript files and a suite case of workload torchscript_branches
+(branches.py splits; docs/control-flow.md). Every path's pieces are checked against that path's
+trace, and the pieces with the host deciding against the model itself, before the case is written.
 """
 
 import os
@@ -13,8 +10,7 @@ from pathlib import Path
 
 from . import branches, suites
 from .models import zoo as model_zoo
-from .output_match import outputs_match
-from .pieces import largest_difference
+from .output_match import check_outputs
 
 PROG = "export_model.py"
 
@@ -27,11 +23,10 @@ def piece_file(whole_file, k):
 
 def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):
     """The suite's cases of the model split at its own forward's branches (on its example inputs, and
-    with every branch forced each way), or None where its forward has none (the other splitters then try). Raises BadScope (bad input) or RuntimeError (a check
-    that failed)."""
+    with every branch forced each way), or None where it has none. Raises BadScope or RuntimeError."""
     import torch
 
-    model = model_zoo.build_model(case, device).to(device).eval()
+    model = model_zoo.build_model(case, device).eval()
     inputs = model_zoo.make_inputs(case, device)
     with torch.no_grad():
         split = branches.split(model, inputs, case.model)
@@ -44,11 +39,11 @@ def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):
         calls = [(traced[k], p.inputs) for k, p in enumerate(split.pieces)]
         for path in split.paths:
             got, _ = branches.run_tree(split.nodes, calls, inputs, force=list(path.outcomes))
-            _check(got, model_zoo.flat_tensors(path.gm(*inputs)), rtol, atol,
-                   f"the pieces along path {_outcomes(path.outcomes)} differ from that path's trace")
+            check_outputs(got, model_zoo.flat_tensors(path.gm(*inputs)), rtol, atol,
+                          f"the pieces along path {_outcomes(path.outcomes)} differ from that path's trace")
         got, taken = branches.run_tree(split.nodes, calls, inputs)
-        _check(got, model_zoo.flat_tensors(model(*inputs)), rtol, atol,
-               "the pieces, the host deciding, differ from the model")
+        check_outputs(got, model_zoo.flat_tensors(model(*inputs)), rtol, atol,
+                      "the pieces, the host deciding, differ from the model")
     print(f"{PROG}: every path's pieces equal its trace; on the example inputs the host takes "
           f"{_outcomes(taken)} and the pieces equal the model", file=sys.stderr)
     entry = {"name": f"{case.stem()}-pt-branches", "workload": "torchscript_branches",
@@ -65,9 +60,8 @@ VARIANTS = ["eager", "graph", "conditional", "conditional:replay"]
 
 
 def _forced(entry, nodes):
-    """Beside the case on its example inputs, one case per way that every branch can be forced (each
-    decision's `than` replaced by the case's threshold): "-then" takes every branch's then, "-else"
-    every else. None where the branches compare both ways (no one threshold forces them alike)."""
+    """Beside the case, one case per way every branch can be forced by a `threshold` (each decision's
+    `than`): "-then" and "-else"; none where the branches compare both ways."""
     compares = {n["compare"] for n in nodes if "value" in n}
     up = compares <= {">", ">="}
     if not up and not compares <= {"<", "<="}:
@@ -97,14 +91,6 @@ def _trace_pieces(case, split, inputs, whole_file):
     for path in split.paths:
         branches.run_tree(split.nodes, calls, inputs, force=list(path.outcomes))
     return [traced[k] for k in range(len(split.pieces))], [files[k].resolve() for k in range(len(split.pieces))]
-
-
-def _check(got, expected, rtol, atol, what):
-    got, expected = [t.detach() for t in got], [t.detach() for t in expected]
-    if len(got) != len(expected) or any(a.shape != b.shape or not outputs_match(b, a, rtol, atol)
-                                        for a, b in zip(got, expected)):
-        raise RuntimeError(f"{what} (largest difference {largest_difference(got, expected):.3g}, rtol {rtol}, "
-                           f"atol {atol})")
 
 
 def _outcomes(outcomes):

@@ -1,19 +1,14 @@
 """A model whose own forward branches on a value it computed (`if t.item() > c: break`, an early
-exit or an if/else), split at its branches as torch.compile breaks its graph there: pieces between
-the branches, and a tree of decisions that graphbench runs from C++ (workload torchscript_branches,
-docs/control-flow.md).
+exit or an if/else), split at its branches: pieces between them and a tree of decisions that
+graphbench runs from C++ (workload torchscript_branches, docs/control-flow.md).
 
     tree = split(model, inputs, "early_exit")   # None where the forward has no such branch
-    outputs, path = run_tree(tree, calls, inputs)
+    outputs, path = run_tree(tree.nodes, calls, inputs)
 
-How the tree is found: torch.fx traces the forward with a tracer that answers each branch itself
-(pieces.trace's `decide`), so that one trace follows one path through the branches. The first trace
-takes every branch's "else"; each branch met is then taken the other way in a trace of its own,
-depth first, until every path is traced (at most MAX_PATHS). Each path is a straight line of ops;
-the ops between two branches are one piece (shared by every path through them), and each branch
-reads a one-element tensor that its piece returns. A branch must compare `.item()` of a tensor with
-a number (>, >=, <, <=) and lie in the model's own forward; any other branch (in a submodule: scripted
-as one piece by dynamo_trace.py; on a shape or a tensor) leaves the model to the other tracers.
+torch.fx traces one path per trace, answering each branch itself (pieces.trace's `decide`): every
+"else" first, then each branch met the other way, depth first, up to MAX_PATHS paths. A branch
+must compare `.item()` with a number in the model's own forward; any other leaves the model to the
+other tracers.
 """
 
 import inspect
@@ -58,9 +53,8 @@ class Branches:
 
 
 def split(model, inputs, model_name="the model"):
-    """The model split at the branches of its own forward, or None where it has none (or a branch of
-    another form, or torch.fx cannot trace it for another reason). Raises BadScope where its branches
-    make too many paths."""
+    """The model split at the branches of its own forward, or None where it has none (or one of
+    another form, or torch.fx cannot trace it). Raises BadScope where they make too many paths."""
     try:
         first = _trace_path(model, len(inputs), (), model_name)
     except NotOwnBranches:
@@ -145,11 +139,10 @@ def _is_item(arg):
 # ---- pieces ----
 
 class _Cutter:
-    """The pieces and the tree from the traced paths. A tree node is a prefix of outcomes; the ops
-    of a path between its branches i-1 and i belong to the node of its first i outcomes (paths that
-    share a prefix traced those ops alike, node names included). Pieces are made depth first, so a
-    piece's inputs come from pieces before it on its path; what a piece must hand on grows as later
-    pieces ask for its values, and its outputs are fixed at the end (as pieces.split does)."""
+    """The pieces and the tree from the traced paths. A tree node is a prefix of outcomes; the ops of
+    a path between its branches i-1 and i belong to the node of its first i outcomes (paths sharing a
+    prefix traced those ops alike). Pieces are made depth first, so a piece's inputs come from pieces
+    before it on its path; its outputs grow as later pieces ask for its values."""
 
     def __init__(self, model, inputs, paths, model_name):
         import torch.fx as fx
@@ -252,8 +245,7 @@ class _Cutter:
         return f"piece{self.piece_of[owner]}.out{outs.index(node.name)}"
 
     def _value_in(self, k, prefix, node, info):
-        """`node`'s value inside piece k: an input of it (a model input, or a tensor of a piece before it),
-        or computed again in it (a parameter, a size)."""
+        """`node`'s value inside piece k: an input of it, or computed again in it (a parameter, a size)."""
         env = self.envs[k]
         if node in env:
             return env[node]
@@ -299,8 +291,7 @@ def run_tree(nodes, calls, inputs, force=None):
 
 
 def with_threshold(nodes, threshold):
-    """The tree with every decision's number replaced by `threshold` (None: as it is), as graphbench
-    reads a case's `threshold`."""
+    """The tree with every decision's number replaced by `threshold` (None: as it is), as graphbench does."""
     return [dict(n, than=threshold) if "value" in n and threshold is not None else n for n in nodes]
 
 

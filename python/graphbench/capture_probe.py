@@ -1,11 +1,7 @@
 """What cannot be captured, learned from the model on the device: each node of a traced model run
-once on CUDA under torch.cuda.set_sync_debug_mode("error"), which raises at the op that makes the
-host wait for the device (torch.unique, nonzero, masked_select, repeat_interleave without
-output_size, a boolean mask as an index, .item(), .tolist(), and a user's own op that does so).
-A graph cannot hold such an op: the host would read a value the replay never writes.
-
-    probe(gm, inputs)   {node: why} of the nodes that synchronize, or None where the inputs are not
-                        on a CUDA device (the caller then falls back to pieces.py's list and says so)
+once on CUDA under torch.cuda.set_sync_debug_mode("error"), which raises at an op that makes the host
+wait for the device (nonzero, a boolean mask as an index, .item(), a user's own op that does so): a
+graph cannot hold it, as the host would read a value the replay never writes.
 """
 
 SYNC_WORDS = ("synchroniz", "synchronis")
@@ -18,9 +14,8 @@ def on_cuda(inputs):
 
 
 def probe(gm, inputs):
-    """Runs `gm` once on `inputs`, each call node under sync debug mode "error"; {node: why} of the
-    nodes that raised for a synchronisation (run again without the mode, so that the run goes on).
-    None where no input is on a CUDA device."""
+    """{node: why} of the nodes of `gm` that synchronize, each run under sync debug mode "error" (then
+    again without it, so that the run goes on); None where no input is on CUDA (the lists decide)."""
     import torch
     import torch.fx as fx
 

@@ -21,11 +21,14 @@ COMMANDS = {
 
 
 def run(name, argv=None):
-    """Command `name` on `argv` (default: this process's arguments); its exit code."""
+    """Command `name` on `argv` (default: this process's arguments); its exit code. BadInput is said
+    as "PROG: error: ..." where the module names its PROG, else "NAME: ..."."""
+    module = importlib.import_module(f"{__package__}.{COMMANDS[name]}")
     try:
-        return importlib.import_module(f"{__package__}.{COMMANDS[name]}").main(sys.argv[1:] if argv is None else argv)
+        return module.main(sys.argv[1:] if argv is None else argv)
     except BadInput as e:
-        print(f"{name}: {e}", file=sys.stderr)
+        prog = getattr(module, "PROG", None)
+        print(f"{prog}: error: {e}" if prog else f"{name}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -1,28 +1,16 @@
 """A model traced by Dynamo (torch.compile's tracer) into one torch.fx graph that pieces.split can
-cut, for the models torch.fx's symbolic trace cannot follow (docs/models.md, "Splitting a model
-into pieces"):
+cut, for the models torch.fx cannot trace (docs/models.md, "Models torch.fx cannot trace"):
 
     gm, breaks = trace(model, inputs)
 
-- Data-dependent shapes (a boolean mask as an index, nonzero) and `.item()` are captured as graph
-  nodes (Dynamo's capture_dynamic_output_shape_ops and capture_scalar_outputs), where torch.fx
-  stopped; pieces.uncapturable then leaves them, and what their rows flow into, to eager pieces.
-- A module whose forward still breaks Dynamo's graph (Python control flow on a tensor's value: `if
-  x.amax().item() > 3`) is made one opaque node, as vLLM makes attention a custom op: the innermost
-  module whose forward holds the break (torch._dynamo.explain names it and the source line) is
-  called through a custom op with a fake implementation, so that Dynamo records one call and does
-  not trace into it. In the graph that call becomes a call of the module, scripted by
-  torch.jit.script, so that its piece keeps the control flow when it is traced for graphbench;
-  `breaks` says why ({module path: "a graph break in Gate.forward (file.py:18: ...)"}).
-  A break in the model's own forward leaves nothing around it to capture: BadScope names the line.
-- An item assignment (`y[mask] = v`, which writes y in place) becomes an out-of-place write
-  (`set_item`: a copy of y written, later uses read the copy), so that pieces pass values and never
-  write each other's.
-Parameters and buffers are the module's own (get_attr nodes, as torch.fx's trace has them); every
-node carries meta "gb_stack", its module path [(path, class name), ...], from Dynamo's
-nn_module_stack. Inference only (a training step is refused: BadScope).
+Data-dependent shapes and `.item()` become graph nodes; a module whose forward still breaks the
+graph is called through a custom op (Dynamo records one call) that becomes a call of the module
+scripted by torch.jit.script, `breaks` saying why; an item assignment becomes an out-of-place write
+(`set_item`), so that pieces never write each other's values. Each node's meta "gb_stack" comes from
+Dynamo's nn_module_stack. Inference only.
 """
 
+import contextlib
 import re
 import types
 
@@ -69,8 +57,7 @@ def _opaque_op():
 
 
 def module_path(dynamo_path):
-    """Dynamo's nn_module_stack path ("L['self'].blocks[0]._modules['mlp']") as a module path
-    ("blocks.0.mlp")."""
+    """Dynamo's nn_module_stack path ("L['self'].blocks[0]._modules['mlp']") as a module path: blocks.0.mlp."""
     path = re.sub(r"^(L|G)\['[^']*'\]\.?", "", dynamo_path)
     path = re.sub(r"\._modules\['([^']*)'\]", r".\1", path)
     path = re.sub(r"^_modules\['([^']*)'\]", r"\1", path)
@@ -80,9 +67,8 @@ def module_path(dynamo_path):
 
 
 def _break_site(model, frames):
-    """(module path, class name, "file:line") of the innermost module whose forward holds one of the
-    frames (a break's user stack, outermost first); the path "" for the model itself; None when no
-    frame is a module's forward."""
+    """([(module path, class name)] of the innermost module whose forward holds one of the frames (a
+    break's user stack, outermost first; path "" for the model itself) or None, and "file:line"."""
     import inspect
 
     forwards = {}
@@ -137,37 +123,32 @@ def _record_outputs(model, inputs, paths):
     return seen
 
 
-class _made_opaque:
-    """While inside: each module at the given paths is called through graphbench_split::opaque."""
+@contextlib.contextmanager
+def _made_opaque(model, opaque):
+    """While inside: each module at the paths of `opaque` is called through graphbench_split::opaque."""
+    import torch
 
-    def __init__(self, model, opaque):
-        self.modules = [(path, dict(model.named_modules())[path]) for path in opaque]
-        self.opaque = opaque
+    modules = [(path, dict(model.named_modules())[path]) for path in opaque]
+    op = _opaque_op()
+    for key, (path, m) in enumerate(modules):
+        outputs, as_tuple = opaque[path]
+        _OPAQUE[key] = (m, outputs, as_tuple)
+        m._gb_forward = m.forward
 
-    def __enter__(self):
-        import torch
+        def forward(self_, *args, key=key, as_tuple=as_tuple, path=path):
+            if not all(isinstance(a, torch.Tensor) for a in args):
+                raise DynamoTraceError(f"module {path} breaks the graph and takes arguments other than tensors: "
+                                       "it cannot be made one piece")
+            outs = op(key, list(args))
+            return tuple(outs) if as_tuple else outs[0]
 
-        op = _opaque_op()
-        for key, (path, m) in enumerate(self.modules):
-            outputs, as_tuple = self.opaque[path]
-            _OPAQUE[key] = (m, outputs, as_tuple)
-            m._gb_forward = m.forward
-
-            def forward(self_, *args, key=key, as_tuple=as_tuple, path=path):
-                if not all(isinstance(a, torch.Tensor) for a in args):
-                    raise DynamoTraceError(f"module {path} breaks the graph and takes arguments other than tensors: "
-                                           "it cannot be made one piece")
-                outs = op(key, list(args))
-                return tuple(outs) if as_tuple else outs[0]
-
-            m.forward = types.MethodType(forward, m)
-        return self
-
-    def __exit__(self, *exc):
-        for _, m in self.modules:
+        m.forward = types.MethodType(forward, m)
+    try:
+        yield
+    finally:
+        for _, m in modules:
             del m.forward
             del m._gb_forward
-        return False
 
 
 def _configured():
@@ -242,8 +223,7 @@ def trace(model, inputs, model_name="the model", max_rounds=8):
 
 
 def _default_breaks(model, inputs):
-    """Where torch.compile, as it runs by default, breaks the graph (graph_breaks.py), said after a
-    failed trace: a branch or early exit on a value read in the model's own forward."""
+    """Where torch.compile by default breaks the graph (graph_breaks.py), said after a failed trace."""
     from . import graph_breaks
 
     try:
@@ -258,9 +238,8 @@ def _default_breaks(model, inputs):
 
 
 def _as_module_graph(model, inputs, gm, examples, opaque, model_name):
-    """Dynamo's graph rewritten for pieces.split: placeholders that are parameters or buffers become
-    get_attr nodes of the module's own names, opaque calls calls of the scripted modules, item
-    assignments out of place, Dynamo's module stacks gb_stack."""
+    """Dynamo's graph rewritten for pieces.split: parameters and buffers as get_attr nodes of the
+    module's own names, opaque calls as calls of the scripted modules, item assignments out of place."""
     import operator
 
     import torch
@@ -296,7 +275,6 @@ def _as_module_graph(model, inputs, gm, examples, opaque, model_name):
         raise DynamoTraceError(f"{model_name}: torch.compile's graph does not take every input of the model (an "
                                "input that only decides Python control flow): split it with torch.fx, or export it "
                                "whole (without --scope)")
-    # The inputs in the model's order, named input0..
     for i, node in enumerate(new_inputs):
         with graph.inserting_before(first):
             ph = graph.placeholder(f"input{i}")
@@ -380,26 +358,20 @@ def _set_path(root, name, value):
         m.register_buffer(leaf, value)
 
 
-class scripted_modules:
+@contextlib.contextmanager
+def scripted_modules(model, paths):
     """While inside: the modules at `paths` replaced in the model by torch.jit.script of themselves,
-    so that torch.jit.trace of the whole model keeps their control flow (the whole model's file
-    then runs every branch as its pieces do)."""
+    so that torch.jit.trace of the whole model keeps their control flow as its pieces do."""
+    import torch
 
-    def __init__(self, model, paths):
-        self.model, self.paths, self.saved = model, list(paths), []
-
-    def __enter__(self):
-        import torch
-
-        for path in self.paths:
+    saved = []
+    try:
+        for path in paths:
             parent_path, _, name = path.rpartition(".")
-            parent = self.model.get_submodule(parent_path) if parent_path else self.model
-            original = getattr(parent, name)
-            self.saved.append((parent, name, original))
-            setattr(parent, name, torch.jit.script(original))
-        return self
-
-    def __exit__(self, *exc):
-        for parent, name, original in reversed(self.saved):
+            parent = model.get_submodule(parent_path) if parent_path else model
+            saved.append((parent, name, getattr(parent, name)))
+            setattr(parent, name, torch.jit.script(saved[-1][2]))
+        yield
+    finally:
+        for parent, name, original in reversed(saved):
             setattr(parent, name, original)
-        return False

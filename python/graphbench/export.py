@@ -3,49 +3,13 @@
     python3 scripts/export_model.py torchvision:resnet50 --batch 1,32 --format pt,pt2 -o models/
     build/graphbench run --config models/suite.json
 
-Writes, per model and batch size, into the output folder:
-    <stem>.pt         TorchScript (workload torchscript): torch.jit.trace of the model in eval mode,
-                      or for --mode train torch.jit.script (a trace in train mode if scripting fails)
-    <stem>.pt2        an AOTInductor package (workload aoti): torch.export, then
-                      torch._inductor.aoti_compile_and_package; the package records its inputs.
-                      With --mode train, one whole training step (forward, loss, backward and the
-                      optimizer's update, traced by make_fx: python/graphbench/train_step.py), its state
-                      (params, buffers, optimizer state) inputs that the step updates in place, and
-    <stem>.state.pt   beside it, that state's initial values (TorchScript buffers s0, s1, ...)
-    <file>.json       beside each file: what made it (model name, batch, ...), read by
-                      scripts/python_baseline.py to build the same model in Python, and where
-                      the export's time went ("export_times": python/graphbench/export_times.py)
-and a suite file (default <output>/suite.json; --suite PATH) with one case per file, whose paths
-are relative to the suite file. --append adds the cases to an existing suite file (replacing
-cases of the same name), so that several commands can build one suite.
-
-Models: torchvision:NAME, timm:NAME, hf:MODEL_TYPE: an encoder built from its config (hf:bert is
-BERT-base), or a decoder-only model (hf:gpt2, hf:llama, hf:qwen2, hf:mistral, ...): its forward over
---seq tokens with the KV cache off (the prefill), or with --decode one decoding step: one token per
-sequence, a static KV cache of --max-seq positions written at position --pos (python/graphbench/models/decoders.py).
-Your own code: py:FILE.py:CALLABLE or py:MODULE:CALLABLE (e.g. py:examples/conv_attention.py:make_model)
-names a callable that returns the model and example inputs, (model, inputs) or (model, inputs, loss)
-(python/graphbench/models/own_code.py); --batch sets its `batch` keyword, the inputs' shapes, dtypes and int64 ranges
-(--input-range) are recorded from the examples, and --mode train uses its own loss where it returns
-one (--loss otherwise). Calling it imports torch, under --dry-run too.
-Pieces: --scope layer|attention-out|modules=REGEX|auto splits the model with
-torch.fx at the scope's boundaries, or with torch.compile's tracer where torch.fx cannot trace it
-(python/graphbench/dynamo_trace.py: inference) (python/graphbench/pieces.py; several scopes, comma-separated, split at
-the boundaries of each, so that one chain serves them all: --scope layer,attention-out) and writes,
-beside the whole model's <stem>.pt, one <stem>.<scope>.piece<K>.pt per piece. Pieces are TorchScript
-only: --format defaults to pt with --scope, and pt2 is refused (AOTInductor packages of pieces crash
-when loaded with PyTorch 2.11; docs/scopes.md). The suite's case (named <stem>-pt-<scope>)
-keeps the whole model as `path` and names the pieces in order with their wiring (`pieces`,
-`piece_outputs`), and runs full beside the scope (`"sweep": {"scope": ["full", SCOPE]}`). The chain of traced pieces is checked against the whole model before the case is
-written. With --mode train the pieces are traced in train mode, their parameters trainable, and the
-case is a whole training step over the chain (the loss and the optimizer as for the whole model). A
-model that neither tracer can split (a branch on a tensor's value in the model's own forward, a
-training step torch.fx cannot trace), or that a scope leaves in one piece, exits 2 naming why.
-Weights are random: nothing is downloaded. An AOTInductor package records the bytes a step must read
-(parameters and KV cache), graphbench's roofline; a TorchScript file's are read from the module. Runs wherever PyTorch is installed (with
-torchvision, timm or transformers for their models); --dry-run writes only the suite and needs
-none of them. Exit codes: 0 written, 1 an export failed (the others are still written, and the suite
-holds their cases), 2 bad arguments.
+Per model and batch, into the output folder: <stem>.pt (TorchScript), <stem>.pt2 (an AOTInductor
+package; with --mode train one whole training step, its initial state in <stem>.state.pt), and
+beside each file <file>.json, what made it and where the export's time went. With --scope, one
+<stem>.<scope>.piece<K>.pt per piece beside the whole model, their chain checked against it. Then
+a suite file with a case per file (default <output>/suite.json). Weights are random: nothing is
+downloaded. docs/models.md says the rest. Exit codes: 0 written, 1 an export failed (the others
+are still written, and the suite holds their cases), 2 bad arguments.
 """
 
 import argparse
@@ -58,8 +22,8 @@ from pathlib import Path
 
 from . import export_times, suites
 from . import pieces as model_pieces
-from .errors import EXIT_BAD_INPUT, BadInput
-from .output_match import outputs_match
+from .errors import BadInput, arg_type
+from .output_match import check_outputs, largest_difference
 from .models import own_code, trace_fixes
 from .models import zoo as model_zoo
 
@@ -120,7 +84,7 @@ def parse_args(argv):
                         "backward and the optimizer) or as one AOTInductor package")
     p.add_argument("--dtype", choices=model_zoo.DTYPES, help="the model's dtype (default float32; py: models keep "
                                                             "the dtypes their code makes)")
-    p.add_argument("--input-range", type=input_range, action="append", default=[], metavar="[N=]LO,HI",
+    p.add_argument("--input-range", type=arg_type(own_code.parse_input_range), action="append", default=[], metavar="[N=]LO,HI",
                    help="py: models: int64 input N (every int64 input without N) drawn from [LO, HI); may be repeated")
     p.add_argument("--image-size", type=int, default=224, help="vision models: input height and width (default 224)")
     p.add_argument("--seq", type=int, default=128, help="hf models: sequence length (default 128)")
@@ -207,45 +171,20 @@ def parse_args(argv):
     return args
 
 
-def input_range(text):
-    try:
-        return own_code.parse_input_range(text)
-    except BadInput as e:
-        raise argparse.ArgumentTypeError(str(e))
-
-
 def model_cases(args):
     own = [m for m in args.models if m.startswith("py:")]
     if own and args.dtype:
         raise BadInput(f"--dtype: {own[0]} keeps the dtypes its code makes (make the model and inputs in the "
-                                 "dtype to measure)")
+                       "dtype to measure)")
     if args.input_range and not own:
         raise BadInput("--input-range sets the int64 inputs of a py: model: give one with it")
-    cli_ranges = {index: (lo, hi) for index, lo, hi in args.input_range}
-    cases = []
-    for model in args.models:
-        # A py: model without --batch is made at its callable's own batch (describe_own_code).
-        for batch in args.batch or [None if model.startswith("py:") else 1]:
-            case = model_zoo.ModelCase(model=model, batch=batch or 1, mode=args.mode, dtype=args.dtype or "float32",
-                                       image_size=args.image_size, seq=args.seq, token_high=args.token_high,
-                                       hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer,
-                                       lr=args.lr, momentum=args.momentum, seed=args.seed, decode=args.decode,
-                                       max_seq=1024 if args.max_seq is None else args.max_seq,
-                                       pos=512 if args.pos is None else args.pos,
-                                       dynamic_batch=args.dynamic_batch, dynamic_cache=args.dynamic_cache,
-                                       cache_as_state=args.cache_as_state,
-                                       origin_dir=os.getcwd() if model.startswith("py:") else "")
-            case.check()
-            model_zoo.check_decoder(case)
-            if case.cache_as_state:
-                case.inputs()  # the cache's shape, from the model's config: a bad one stops here
-            model_zoo.check_own_code(case)  # before any code runs, so that a typo is found at once
-            cases.append((case, batch is not None))
-    for case, batch_given in cases:
-        if case.source == "py":
-            model_zoo.describe_own_code(case, batch_given, cli_ranges)
-            case.check()
-    return [case for case, _ in cases]
+    return model_zoo.model_cases(
+        args.models, args.batch, {index: (lo, hi) for index, lo, hi in args.input_range}, mode=args.mode,
+        dtype=args.dtype or "float32", image_size=args.image_size, seq=args.seq, token_high=args.token_high,
+        hf_config=dict(args.hf_config), loss=args.loss, optimizer=args.optimizer, lr=args.lr, momentum=args.momentum,
+        seed=args.seed, decode=args.decode, max_seq=1024 if args.max_seq is None else args.max_seq,
+        pos=512 if args.pos is None else args.pos, dynamic_batch=args.dynamic_batch,
+        dynamic_cache=args.dynamic_cache, cache_as_state=args.cache_as_state)
 
 
 def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
@@ -272,24 +211,15 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
 
 
 def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
-    """The whole model's case turned into the chain of its pieces: `path` stays the whole model
-    (graphbench compares the chain with it), `pieces` and `piece_outputs` say the chain. Pieces
-    compiled by Inductor: the case is named <stem>-inductor-<scope>."""
+    """The whole model's case as the chain of its pieces (`path` stays the whole model, which graphbench
+    compares the chain with), swept over full (the baseline) and each scope it was split at."""
     entry = dict(entry)
     stem = entry["name"][:-len("-pt")] if compiled and entry["name"].endswith("-pt") else entry["name"]
     entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
-    entry["sweep"] = {"scope": scope_sweep(scope)}
+    entry["sweep"] = {"scope": ["full"] + [s.text() for s in scope]}
     return entry
-
-
-def scope_sweep(scope):
-    """The scopes a split model's case runs: full (the whole model, the baseline each scope's share
-    of the gain is read against) beside each scope it was split at, so that the run a user starts
-    first with the suite shows the scope that works (`--sweep scope=...` on the command line still
-    replaces it)."""
-    return ["full"] + [s.text() for s in scope]
 
 
 def state_path(package_file):
@@ -340,11 +270,9 @@ def trace_torchscript(case, model, inputs):
 
 
 def package_configs(case, settings, read_bytes=None, weights_bytes=None):
-    """Inductor's settings for a package (--inductor-config), and the metadata graphbench reads:
-    graphbench compares a case's inputs with the recorded ones before it runs the package, and
-    takes the bytes a step must read (`read_bytes`, where given) as the case's roofline, or, where
-    `weights_bytes` is given, those plus its state inputs at the case's own sizes (a KV cache swept
-    over batch or length). No metadata where this PyTorch cannot record it."""
+    """Inductor's settings (--inductor-config) and the metadata graphbench reads: the recorded inputs,
+    and the bytes a step reads for the roofline (`weights_bytes`: to which graphbench adds the state
+    inputs at the case's sizes). No metadata where this PyTorch cannot record it."""
     import torch._inductor
 
     configs = dict(settings)
@@ -358,7 +286,7 @@ def package_configs(case, settings, read_bytes=None, weights_bytes=None):
 
 
 def export_aoti_train_step(case, model, inputs, path, device, settings, channels_last):
-    """One whole training step as a package, and its initial state beside it (python/graphbench/train_step.py)."""
+    """One whole training step as a package, and its initial state beside it (train_step.py)."""
     import torch
 
     from . import train_step
@@ -412,17 +340,14 @@ def shapes_for_signature(forward, flat):
 
 
 def export(case, fmt, path, device, settings, channels_last=False):
-    """Writes one model file; a fresh model each time, so that one export cannot affect another.
-    Returns where its time went (export_times.py) and its sizes: the file's bytes beside the bytes
-    of the model's weights (its parameters and buffers; a KV cache given as state is neither)."""
+    """Writes one model file from a fresh model (one export cannot affect another); returns where its
+    time went and its sizes: the file's bytes and the weights' (a KV cache given as state is neither)."""
     import torch
 
     times = export_times.ExportTimes()
     with times.phase("total_s"):
         with times.phase("build_s"):
             model = model_zoo.build_model(case, device)
-            if not case.decode:  # a decoding step is built on its device, its cache registered as it is
-                model = model.to(device)
         sizes = {"weights_bytes": model_zoo.read_bytes(model)}
         with times.phase("inputs_s"):
             inputs = model_zoo.make_inputs(case, device)
@@ -452,12 +377,10 @@ def piece_path(whole_file, scope, k, suffix="pt"):
 
 
 def export_piece(piece, k, args, scope, whole_file, inductor=None):
-    """Writes piece k, traced on `args` as TorchScript, or, where `inductor` (Inductor's settings) is
-    given and the piece can be captured, compiled by AOTInductor (torch.export of the piece, then
-    aoti_compile_and_package; inference). Returns its file and what runs it as the file does: for a
-    package, the exported graph that Inductor compiled, run by PyTorch (the package itself is loaded
-    and checked against the whole model by graphbench, whose loader is the one that runs it: on a GPU
-    machine Python's aoti_load_package crashed where graphbench's loaded the same file; docs/models.md)."""
+    """Writes piece k traced on `args` as TorchScript, or with `inductor` (Inductor's settings) a
+    capturable one as an AOTInductor package. Returns its file and what runs it as the file does (for
+    a package its exported graph: Python's aoti_load_package crashed where graphbench's loader did
+    not, so graphbench checks the package itself; docs/models.md)."""
     import torch
 
     if inductor is not None and piece.tag.get("capturable", True):
@@ -480,24 +403,16 @@ def default_tolerance(case, tolerances):
 
 
 def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, one_package=False):
-    """Splits the model at the scope's boundaries (model_pieces.py), writes each piece beside the
-    whole model's file (export_piece) and returns the case's "pieces" and "piece_outputs" (paths
-    absolute). The chain of written pieces is run on the model's inputs and compared with the whole
-    model's output: a chain that differs is an error (RuntimeError), and nothing is returned.
-    Mode train: the pieces are traced in train mode with their parameters trainable (BatchNorm
-    normalises by the batch, dropout draws), each parameter in one piece only; the chain and the
-    whole model are compared on one forward each from the same random state. `inductor` (Inductor's
-    settings): the capturable pieces compiled as AOTInductor packages, a package each, or with
-    `one_package` every one a named model ("piece<K>") of one package <stem>.<scope>.inductor.pt2."""
+    """Splits the model at the scope's boundaries, writes each piece beside the whole model's file and
+    returns the case's "pieces" and "piece_outputs" (paths absolute); RuntimeError where the chain of
+    written pieces differs from the whole model (mode train: one forward each from the same random
+    state). With `one_package`, the compiled pieces are named models ("piece<K>") of one package."""
     import contextlib
 
     import torch
 
     train = case.mode == "train"
-    model = model_zoo.build_model(case, device)
-    if not case.decode:
-        model = model.to(device)
-    model.train(train)
+    model = model_zoo.build_model(case, device).train(train)
     inputs = model_zoo.make_inputs(case, device)
     print(f"{PROG}: {case.model} batch {case.batch} split at --scope {model_pieces.scopes_text(scope)}"
           f"{' (train mode)' if train else ''}", file=sys.stderr)
@@ -559,26 +474,17 @@ def export_pieces(case, scope, whole_file, device, tolerances, inductor=None, on
         # The chain again from the whole model's random state: tracing drew random numbers between
         # the pieces' calls (dropout in train mode).
         torch.manual_seed(case.seed)
-        got = [t.detach() for t in model_pieces.run_chain(traced_pieces, [p.inputs for p in split.pieces],
-                                                          split.outputs, inputs)]
-    if len(got) != len(expected):
-        raise RuntimeError(f"the chain of pieces returns {len(got)} tensors, the whole model {len(expected)}")
-    rtol, atol = default_tolerance(case, tolerances)
-    for i, (a, b) in enumerate(zip(got, expected)):
-        if a.shape != b.shape or not outputs_match(b, a, rtol, atol):
-            raise RuntimeError(f"the chain of pieces differs from the whole model at output {i} (largest difference "
-                               f"{model_pieces.largest_difference([a], [b]) if a.shape == b.shape else 'shape'}, "
-                               f"rtol {rtol}, atol {atol}; float16 and bfloat16: 4 rounding steps at the output's "
-                               f"largest magnitude, 1 step RMS beyond the tolerances)")
+        got = model_pieces.run_chain(traced_pieces, [p.inputs for p in split.pieces], split.outputs, inputs)
+    check_outputs(got, expected, *default_tolerance(case, tolerances), "the chain of pieces differs from the whole model")
     print(f"{PROG}: {len(pieces)} pieces, their chain equals the whole model (largest difference "
-          f"{model_pieces.largest_difference(got, expected):.3g})", file=sys.stderr)
+          f"{largest_difference(got, expected):.3g})", file=sys.stderr)
     del model
     return pieces, split.outputs
 
 
 def export_at_branches(case, scope, whole_file, device, tolerances, suite_dir, command):
-    """--scope auto on an inference model whose own forward branches on a value it computed: the cases
-    of its pieces between the branches (branch_export.py), or None for every other model."""
+    """--scope auto on an inference model whose own forward branches on a value it computed: the
+    cases of its pieces between the branches (branch_export.py); None for every other model."""
     if case.mode == "train" or not any(s.kind == "auto" for s in scope):
         return None
     from . import branch_export
@@ -608,11 +514,7 @@ def say_failed(what, e):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        cases = model_cases(args)
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    cases = model_cases(args)
     suite_path = args.suite or os.path.join(args.output, "suite.json")
     suite_dir = os.path.dirname(os.path.abspath(suite_path))
     made_by = made_by_arguments(argv)
@@ -637,9 +539,8 @@ def main(argv):
                     device = "cuda" if torch.cuda.is_available() else "cpu"
                 try:
                     times, sizes = export(case, fmt, path, device, dict(args.inductor_config), args.channels_last)
-                except BadInput as e:
-                    print(f"{PROG}: error: {e}", file=sys.stderr)
-                    return EXIT_BAD_INPUT
+                except BadInput:
+                    raise
                 except Exception as e:  # noqa: BLE001 - say which export failed, go on with the others
                     say_failed(f"exporting {case.model} (batch {case.batch}) as .{fmt}", e)
                     failed = True
@@ -656,9 +557,8 @@ def main(argv):
                     pieces, outputs = export_pieces(case, args.scope, path, device, tolerances,
                                                     dict(args.inductor_config) if compiled_pieces else None,
                                                     args.pieces_package == "one")
-                except model_pieces.BadScope as e:
-                    print(f"{PROG}: error: {e}", file=sys.stderr)
-                    return EXIT_BAD_INPUT
+                except model_pieces.BadScope:
+                    raise
                 except Exception as e:  # noqa: BLE001 - say which split failed, go on with the others
                     scopes = model_pieces.scopes_text(args.scope)
                     say_failed(f"splitting {case.model} (batch {case.batch}) at --scope {scopes}", e)

@@ -1,22 +1,9 @@
-"""Where an export's time goes (export_model.py writes it into each file's <file>.json manifest as
-"export_times", seconds of wall time):
-
-    build_s         building the model (random weights) on its device
-    inputs_s        making the example inputs
-    trace_s         pt: torch.jit.trace
-    save_s          pt: torch.jit.save
-    export_s        pt2: torch.export.export (the graph captured by Dynamo or the non-strict tracer)
-    compile_s       pt2: aoti_compile_and_package as a whole, of which, where this PyTorch's
-                    functions are found:
-      cpp_compile_s   AotCodeCompiler.compile: the C++ compile of the wrapper and kernels and the
-                      weights written into the shared library
-      package_s       package_aoti: the files zipped into the .pt2
-      inductor_s      the rest: Inductor's lowering, its kernels' code generation and autotuning
-    train_step_s    pt2 --mode train: the whole training step's export and compile (train_step.py)
-    total_s         the whole export of the file
-
-A phase not run is left out. Plain Python; wrapping PyTorch's functions is done only while an export
-runs and undone after it.
+"""Where an export's time goes, seconds of wall time written into each file's manifest as
+"export_times": build_s, inputs_s, trace_s and save_s (pt), export_s and compile_s (pt2), the
+latter's cpp_compile_s (AotCodeCompiler.compile), package_s (package_aoti) and inductor_s (the rest:
+lowering, code generation, autotuning) where this PyTorch's functions are found, train_step_s
+(pt2 --mode train) and total_s. A phase not run is left out; PyTorch's functions are wrapped only
+while an export runs.
 """
 
 import contextlib

@@ -1,10 +1,6 @@
-"""Where torch.compile breaks a model's graph, as it does by default (no scalar or data-dependent
-output captured): torch._dynamo.explain run once on the model, each break named by its source line
-and Dynamo's reason, in the order met. What a user reads when graphbench cannot split a model at a
-break (a branch or an early exit in the model's own forward: dynamo_trace.py refuses it).
-
-    graph_breaks(model, inputs)   [(where, why)]: "examples/early_exit.py:44 `if ...`", the reason
-    describe(breaks)              one line for each, numbered
+"""Where torch.compile breaks a model's graph, as it does by default: torch._dynamo.explain run once,
+each break named by its source line and Dynamo's reason, in the order met. What a user reads when
+graphbench cannot split a model at a break in its own forward (dynamo_trace.py refuses it).
 """
 
 import re

@@ -1,17 +1,9 @@
-"""Fails on an #include that runs up a layer of src/graphbench/ (scripts/check-layers.py).
+"""Fails on an #include that runs up a layer of src/graphbench/ (scripts/check-layers.py [ROOT]:
+exit 0 none does, 1 each offender printed).
 
-Each library is a folder, src/graphbench/<library>/<folder>/, and the libraries are layers, read
-from the folder names: each may include its own headers and those of the layers below.
-
-    core      graphbench_core, no LibTorch
-    engine    graphbench_engine
-    parallel  graphbench_parallel, itself three layers: communication < gradient_sync < cases
-    apps/ bench/  above them all: nothing in src/ includes the CLI's or the workloads' headers
-
-A core file must also include no LibTorch header (ATen, c10, torch). src/CMakeLists.txt builds each
-library from its folder; this script is the rule a reader and CI can check.
-
-    python3 scripts/check-layers.py [ROOT]      exit 0: none runs up; 1: each offender printed
+Each library is a folder, src/graphbench/<library>/<folder>/, and the libraries are layers, each
+including its own headers and those below: core (no LibTorch header either) < engine < parallel
+(itself communication < gradient_sync < cases) < apps/ and bench/ (nothing in src/ includes them).
 """
 
 import argparse
@@ -90,7 +82,3 @@ def main(argv):
         return 1
     print("check-layers: no include runs up a layer (" + " < ".join(NAMES) + ")")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,38 +1,26 @@
 """A model split into pieces at the boundaries of a capture scope (docs/models.md, "Splitting a
-model into pieces"): what scripts/export_model.py --scope writes as one file per piece, and what
-scripts/python_baseline.py --scope captures piece by piece.
+model into pieces", says where each scope cuts): what export_model.py --scope writes as one file per
+piece, and what python_baseline.py --scope captures piece by piece.
 
-    pieces = split(model, inputs, parse_scope("layer"))
-    outputs = run_chain(pieces, inputs)   # the whole model's outputs, piece after piece
+    s = split(model, inputs, parse_scopes("layer"))
+    outputs = run_chain([p.module for p in s.pieces], [p.inputs for p in s.pieces], s.outputs, inputs)
 
-The model is traced by torch.fx (a Tracer that records the module path of every node); where
-torch.fx cannot follow it (item assignment, Python branches on tensor values, `.item()`), by
-torch.compile's tracer, Dynamo, into one graph of the same form (dynamo_trace.py: data-dependent
-shapes captured as nodes, a module whose forward still breaks the graph one scripted node). Each node
-gets a key from the scope; the nodes in graph order form runs of equal keys, and each run is a
-piece, so the pieces are a chain in the model's own order and their wiring has no cycle:
-    layer          the repeated block a node belongs to: torchvision's stages (layer1..layer4), or
-                   the blocks of the container of two or more modules of one class that holds the
-                   most parameters (a transformer's layers.N, h.N, blocks.N); -1 outside
-    attention-out  whether the node is attention: inside a module whose class or name says
-                   attention (MultiheadAttention, LlamaAttention, self_attn, ...), or a call of
-                   scaled_dot_product_attention; attention modules run whole as their own pieces
-    modules=REGEX  the outermost module whose dotted path matches REGEX (re.search), or none
-    auto           whether the node can be captured: ops with data-dependent shapes (nonzero,
-                   masked_select, unique, a boolean mask as an index, ...) and host reads (.item(),
-                   .tolist()), and what their data-dependent sizes flow into until a scatter back
-                   into a tensor of fixed shape (index_add, scatter_add, index_put, ...), cannot
-Values that are not tensors (sizes, shapes) are computed again in every piece that needs them;
-parameters are read by the piece that uses them (in a training step, check_params_apart: each by one
-piece only, so that each piece trains its own). Each piece carries a tag for graphbench's OpTag:
-its module path (the pieces' common prefix), layer (-1 when mixed), attention, capturable.
+The model is traced by torch.fx (a Tracer that records the module path of every node), or where
+torch.fx cannot follow it by torch.compile's tracer into one graph of the same form
+(dynamo_trace.py). Each node gets a key from the scope; the nodes in graph order form runs of equal
+keys, and each run is a piece, so the pieces are a chain in the model's own order with no cycle.
+Values that are not tensors (sizes) are computed again in every piece that needs them; parameters
+are read by the piece that uses them. Each piece's tag is graphbench's OpTag: its module path,
+layer (-1 when mixed), attention, capturable.
 """
 
-import argparse
+import contextlib
+import itertools
+import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import BadInput
+from .errors import BadInput, arg_type, one_line
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
 # graphbench's capture scopes, as core/workload/capture_scope.cpp names them; a scope that cuts the step
@@ -64,9 +52,8 @@ class Scope:
 
 
 def parse_capture_scope(text):
-    """graphbench's scope grammar, the one reader of it on the Python side: what C++'s
-    parse_capture_scope (core/workload/capture_scope.cpp) reads, the same way; tests/golden/segments.json's
-    "grammar" holds both to it. Raises BadScope."""
+    """graphbench's scope grammar, read as C++'s parse_capture_scope (core/workload/capture_scope.cpp)
+    reads it (tests/golden/segments.json's "grammar" holds both to it). Raises BadScope."""
     if text.endswith(POOL_EACH) and len(text) > len(POOL_EACH):
         scope = _parse_scope_kind(text[:-len(POOL_EACH)], text)
         if scope.kind == "full":
@@ -94,8 +81,7 @@ def _parse_scope_kind(text, whole):
 
 
 def parse_scope(text):
-    """A scope that splits a model (--scope of export_model.py and python_baseline.py): graphbench's
-    grammar (parse_capture_scope), less the scopes that cut nothing out of a model."""
+    """A scope that splits a model (--scope): graphbench's grammar, less the scopes that cut nothing."""
     try:
         scope = parse_capture_scope(text)
     except BadScope as e:
@@ -114,8 +100,7 @@ def parse_scope(text):
 
 
 def parse_scopes(text):
-    """One scope or several, comma-separated ("layer,attention-out"): the model is then split at the
-    boundaries of each, so that one chain of pieces serves all of them."""
+    """One scope or several, comma-separated ("layer,attention-out"): one chain of pieces serves them all."""
     scopes = [parse_scope(part) for part in text.split(",")]
     kinds = [s.kind for s in scopes]
     if len(set(kinds)) != len(kinds):
@@ -125,10 +110,7 @@ def parse_scopes(text):
 
 def scope_arg(text):
     """--scope of export_model.py and python_baseline.py: parse_scopes, an argparse error when bad."""
-    try:
-        return parse_scopes(text)
-    except BadScope as e:
-        raise argparse.ArgumentTypeError(str(e))
+    return arg_type(parse_scopes)(text)
 
 
 def scopes_text(scopes):
@@ -187,9 +169,8 @@ def op_name(node):
 
 def trace(model, input_count=None, decide=None):
     """The model as a torch.fx GraphModule whose nodes know their module stack (meta "gb_stack":
-    [(path, class name), ...] from the outermost module in); a forward(*args) is traced with
-    `input_count` named arguments. `decide(proxy)`, where given, answers each Python branch on a
-    traced value (branches.py forces each outcome in turn); without it such a branch fails the trace."""
+    [(path, class name), ...], outermost first). `decide(proxy)`, where given, answers each Python
+    branch on a traced value (branches.py); without it such a branch fails the trace."""
     import torch.fx as fx
 
     class PathTracer(fx.Tracer):
@@ -221,73 +202,59 @@ def trace(model, input_count=None, decide=None):
     return fx.GraphModule(model, graph)
 
 
-class _named_arguments:
+@contextlib.contextmanager
+def _named_arguments(model, count):
     """A forward(*args) (a model with its own loss, own_code.with_loss) seen by torch.fx as
     forward(input0, ..., inputN-1): torch.fx before 2.0 cannot trace *args on Python 3.11. The
     model's class is swapped for a subclass with that forward while tracing, its module paths
     unchanged."""
+    import inspect
 
-    def __init__(self, model, count):
-        import inspect
-
-        self.model, self.saved = model, None
-        kinds = [p.kind for p in inspect.signature(type(model).forward).parameters.values()]
-        if count is None or inspect.Parameter.VAR_POSITIONAL not in kinds:
-            return
-        names = ", ".join(f"input{i}" for i in range(count))
-        namespace = {"original": type(model).forward}
-        exec(f"def forward(self, {names}):\n    return original(self, {names})\n", namespace)  # noqa: S102
-        self.saved = type(model)
-        self.named = type(self.saved.__name__, (self.saved,), {"forward": namespace["forward"]})
-
-    def __enter__(self):
-        if self.saved is not None:
-            self.model.__class__ = self.named
-        return self
-
-    def __exit__(self, *exc):
-        if self.saved is not None:
-            self.model.__class__ = self.saved
-        return False
+    saved = type(model)
+    kinds = [p.kind for p in inspect.signature(saved.forward).parameters.values()]
+    if count is None or inspect.Parameter.VAR_POSITIONAL not in kinds:
+        yield
+        return
+    names = ", ".join(f"input{i}" for i in range(count))
+    namespace = {"original": saved.forward}
+    exec(f"def forward(self, {names}):\n    return original(self, {names})\n", namespace)  # noqa: S102
+    model.__class__ = type(saved.__name__, (saved,), {"forward": namespace["forward"]})
+    try:
+        yield
+    finally:
+        model.__class__ = saved
 
 
-class _unpacking_fixed:
+@contextlib.contextmanager
+def _unpacking_fixed():
     """torch.fx before 2.0 finds the instruction that unpacks a traced value (`q, k, v = t.unbind(0)`)
     by an index that Python 3.11's inline caches put off: find it by its offset instead."""
+    import torch
+    import torch.fx.proxy as proxy
 
-    def __enter__(self):
-        import torch
-        import torch.fx.proxy as proxy
+    if int(torch.__version__.split(".")[0]) >= 2:
+        yield
+        return
 
-        self.saved = None
-        if int(torch.__version__.split(".")[0]) >= 2:
-            return self
+    def iterate(value):
+        import dis
+        import inspect
 
-        def iterate(value):
-            import dis
-            import inspect
+        frame = inspect.currentframe().f_back
+        inst = next((i for i in dis.get_instructions(frame.f_code) if i.offset == frame.f_lasti), None)
+        if inst is not None and inst.opname == "UNPACK_SEQUENCE":
+            return (value[i] for i in range(inst.argval))
+        return value.tracer.iter(value)
 
-            frame = inspect.currentframe().f_back
-            inst = next((i for i in dis.get_instructions(frame.f_code) if i.offset == frame.f_lasti), None)
-            if inst is not None and inst.opname == "UNPACK_SEQUENCE":
-                return (value[i] for i in range(inst.argval))
-            return value.tracer.iter(value)
-
-        self.saved = proxy.Proxy.__iter__
-        proxy.Proxy.__iter__ = iterate
-        return self
-
-    def __exit__(self, *exc):
-        if self.saved is not None:
-            import torch.fx.proxy as proxy
-
-            proxy.Proxy.__iter__ = self.saved
-        return False
+    saved, proxy.Proxy.__iter__ = proxy.Proxy.__iter__, iterate
+    try:
+        yield
+    finally:
+        proxy.Proxy.__iter__ = saved
 
 
 def record_values(gm, inputs):
-    """Runs the traced model once; {node: its value} (what decides tensors from sizes, and boolean
-    masks)."""
+    """Runs the traced model once: ({node: its value}, its result)."""
     import torch.fx as fx
 
     values = {}
@@ -306,9 +273,8 @@ def record_values(gm, inputs):
 
 
 def repeated_blocks(model):
-    """{module path: block index}: torchvision's stages (children named layer1, layer2, ...), or the
-    children of the container of two or more modules of one (not torch.nn) class holding the most
-    parameters."""
+    """{module path: block index}: torchvision's stages (layer1, layer2, ...), or the children of the
+    container of two or more modules of one (not torch.nn) class holding the most parameters."""
     import torch.nn as nn
 
     stages = [(int(name[5:]), name) for name, _ in model.named_children() if re.fullmatch(r"layer\d+", name)]
@@ -351,13 +317,10 @@ def node_attention(node):
 
 def uncapturable(gm, values, breaks=None, synced=None):
     """{node: why} for the nodes the auto scope runs eagerly: those that make a data-dependent shape
-    or read the host, and those that take a value of data-dependent shape. A scatter of such rows
-    into a tensor of fixed shape runs eagerly too, but its result has a fixed shape again, as has a
-    gather of them by an integer index of fixed shape (`table(uniq)[inverse]`). `breaks`:
-    {module path: why} of the modules that break torch.compile's graph (dynamo_trace.py), called
-    whole: eager, their outputs of fixed shape. `synced`: {node: what the device said} of the nodes
-    that synchronized on the device (capture_probe.py): where given, it decides which ops cannot be
-    captured, not the lists (DATA_DEPENDENT, HOST_READS, a boolean mask as an index)."""
+    or read the host, and those that take a value of data-dependent shape, up to a scatter into, or a
+    gather by an integer index of, fixed shape (`table(uniq)[inverse]`). `breaks`: the modules that
+    break torch.compile's graph (dynamo_trace.py), eager and whole. `synced`: the nodes that
+    synchronized on the device (capture_probe.py), which, where given, decide instead of the lists."""
     breaks = breaks or {}
     why = {}
     varying = {}  # node: why its value's shape depends on the data
@@ -388,8 +351,7 @@ def uncapturable(gm, values, breaks=None, synced=None):
 
 
 def _listed_reason(node, name, values):
-    """Why graphbench's lists say the node cannot be captured (a host read, a data-dependent shape),
-    or None."""
+    """Why graphbench's lists say the node cannot be captured, or None."""
     import torch
 
     if name in HOST_READS:
@@ -403,9 +365,8 @@ def _listed_reason(node, name, values):
 
 
 def _fixed_gather(node, name, values, varying):
-    """Whether the node indexes a tensor along its first dimension by an integer tensor whose shape
-    does not depend on the data (`rows[inverse]`, `rows.index_select(0, index)`): its result's shape
-    is the index's and the rows' trailing ones, fixed whatever the rows' count."""
+    """Whether the node indexes a tensor along its first dimension by an integer tensor of fixed shape
+    (`rows[inverse]`, `rows.index_select(0, index)`): its result's shape is fixed however many rows."""
     import torch
 
     if name == "getitem" and len(node.args) == 2 and _inverse_of_unique(node):
@@ -422,8 +383,7 @@ def _fixed_gather(node, name, values, varying):
 
 
 def _inverse_of_unique(node):
-    """Whether the node is the inverse indices of a torch.unique / unique_consecutive called with
-    return_inverse=True (the second of its results), whose shape is the input's."""
+    """Whether the node is the inverse indices of a torch.unique(return_inverse=True): the input's shape."""
     source, index = node.args
     if index != 1 or not hasattr(source, "op") or op_name(source) not in ("unique", "unique_consecutive", "_unique2"):
         return False
@@ -432,8 +392,7 @@ def _inverse_of_unique(node):
 
 def _makes_data_dependent_shape(node, name, values):
     """Whether the node's result has a shape that depends on tensor values: the DATA_DEPENDENT calls,
-    one-argument where, and repeat_interleave with its repeats a tensor (an integer count, as in
-    grouped-query attention's keys repeated per head, gives a fixed shape)."""
+    one-argument where, and repeat_interleave by a tensor (not by a count, as grouped-query attention's)."""
     import torch
 
     if name == "where":
@@ -471,13 +430,7 @@ def _is_tensors(value):
 
 
 def _common_prefix(paths):
-    parts = [p.split(".") if p else [] for p in paths]
-    out = []
-    for atoms in zip(*parts):
-        if len(set(atoms)) != 1:
-            break
-        out.append(atoms[0])
-    return ".".join(out)
+    return ".".join(os.path.commonprefix([p.split(".") if p else [] for p in paths]))
 
 
 def node_key(node, scope, blocks, why):
@@ -491,8 +444,7 @@ def node_key(node, scope, blocks, why):
 
 
 def node_keys(gm, scopes, blocks, why):
-    """{node: key} for the nodes that compute tensors, a key per scope; equal keys in a row make one
-    piece."""
+    """{node: key} for the nodes that compute, a key per scope; equal keys in a row make one piece."""
     return {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
             if node.op in ("call_function", "call_method", "call_module")}
 
@@ -507,9 +459,8 @@ def _outermost_match(path, regex):
 
 
 def split(model, inputs, scopes, model_name="the model"):
-    """The model (in the mode it is in) split at the boundaries of every scope given (a Scope or a list). Raises
-    BadScope where torch.fx cannot trace it or a piece would pass something other than tensors to
-    another."""
+    """The model (in the mode it is in) split at the boundaries of every scope given (a Scope or a
+    list). Raises BadScope where no tracer can trace it or a piece would pass another a non-tensor."""
     import torch.fx as fx
 
     scopes = scopes if isinstance(scopes, list) else [scopes]
@@ -520,8 +471,7 @@ def split(model, inputs, scopes, model_name="the model"):
     try:
         gm = trace(model, len(inputs))
     except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
-        first = str(e).splitlines()[0] if str(e) else ""
-        fx_failed = f"torch.fx cannot trace the model ({type(e).__name__}: {first})"
+        fx_failed = f"torch.fx cannot trace the model ({one_line(e)})"
         if not dynamo_available():
             raise BadScope(f"{model_name}: {fx_failed}; export it whole (without --scope) or make its forward "
                            "traceable (with PyTorch 2.4 or later, torch.compile's tracer is tried too)")
@@ -543,17 +493,9 @@ def split(model, inputs, scopes, model_name="the model"):
     why = uncapturable(gm, values, breaks, synced)
     keys = node_keys(gm, scopes, blocks, why)
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
-    run_of = {}
-    runs = []
-    previous = object()
-    for node in gm.graph.nodes:
-        if node not in keys or not _is_tensors(values.get(node)):
-            continue
-        if not runs or keys[node] != previous:
-            runs.append([])
-            previous = keys[node]
-        runs[-1].append(node)
-        run_of[node] = len(runs) - 1
+    tensor_nodes = [n for n in gm.graph.nodes if n in keys and _is_tensors(values.get(n))]
+    runs = [list(run) for _, run in itertools.groupby(tensor_nodes, key=keys.get)]
+    run_of = {node: p for p, run in enumerate(runs) for node in run}
     if len(runs) < 2:
         raise BadScope(f"{model_name}: --scope {text} leaves the model in one piece (nothing to split: "
                        f"{'; '.join(_nothing_to_split(s) for s in scopes)})")
@@ -583,11 +525,9 @@ def split(model, inputs, scopes, model_name="the model"):
                 raise BadScope(f"{model_name}: --scope {text}: node {node.name} "
                                f"({type(values.get(node)).__name__}) would pass from one piece to another; only "
                                "tensors can")
-            ref = ref_of(node)
-            ph = graphs[p].placeholder(f"in{len(piece_inputs[p])}")
-            piece_inputs[p].append(ref)
-            env[node] = ph
-            return ph
+            piece_inputs[p].append(ref_of(node))
+            env[node] = graphs[p].placeholder(f"in{len(piece_inputs[p]) - 1}")
+            return env[node]
         if node in run_of and run_of[node] > p:
             raise BadScope(f"{model_name}: node {node.name} is used before it is computed")
         # A parameter, or a value that is not a tensor (a size): computed again in this piece.
@@ -631,9 +571,8 @@ def split(model, inputs, scopes, model_name="the model"):
 
 
 def check_params_apart(split, model_name="the model"):
-    """Training pieces: each piece's file holds the parameters it reads, and graphbench updates each
-    piece's own; a parameter read by two pieces (tied weights) would become two that train apart.
-    Raises BadScope naming the parameter and the pieces."""
+    """BadScope where a parameter is read by two training pieces: each piece's file holds its own, so
+    tied weights would train apart."""
     owner = {}
     for k, piece in enumerate(split.pieces):
         for name, p in piece.module.named_parameters():
@@ -681,28 +620,17 @@ def resolve(ref, inputs, outputs):
     return outputs[int(m.group(1))][int(m.group(2))]
 
 
-def run_chain(calls, wiring, model_outputs, inputs, piece_args=None):
-    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs. Each
-    piece's arguments are appended to `piece_args` where given."""
+def run_chain(calls, wiring, model_outputs, inputs):
+    """Calls each piece (calls[k], wiring[k] its input refs) in order; the model's outputs."""
     outputs = []
     for call, refs in zip(calls, wiring):
-        args = [resolve(r, inputs, outputs) for r in refs]
-        if piece_args is not None:
-            piece_args.append(args)
-        result = call(*args)
+        result = call(*[resolve(r, inputs, outputs) for r in refs])
         outputs.append(tuple(result) if isinstance(result, (tuple, list)) else (result,))
     return [resolve(r, inputs, outputs) for r in model_outputs]
 
 
-def largest_difference(got, expected):
-    return max((float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected)), default=0.0)
-
-
 def piece_plan(scope, tag):
-    """(captured, must run eagerly, group) of a piece under the scope, as graphbench's plan_by_scope
-    (engine/plan/segments.cpp) makes them from its tag: layer captures the pieces of a layer (>= 0), a
-    graph per layer; attention-out leaves attention eager; modules= captures what matches; auto
-    leaves what cannot be captured eager."""
+    """(captured, must run eagerly, group) of a piece, from its tag, as plan_by_scope (engine/plan/segments.cpp)."""
     if scope.kind == "layer":
         return tag.get("layer", -1) >= 0, False, tag.get("layer", -1)
     if scope.kind == "attention-out":
@@ -717,10 +645,9 @@ def piece_plan(scope, tag):
 
 def segments(tags, scope, train=False):
     """[(captured, [piece indices])] in order, as graphbench's split_into_segments cuts them
-    (docs/scopes.md, Segments; tests/golden/segments.json holds the contract): each maximal run of
-    captured pieces of one group is a graph, adjacent eager pieces one segment. With train, every
-    piece is tied by autograd to the backward: captured all, unless one must run eagerly (then all
-    eager), where the scope captures some and leaves others."""
+    (docs/scopes.md, Segments; tests/golden/segments.json): each maximal run of captured pieces of
+    one group is a graph, adjacent eager pieces one segment. With train, where the scope captures
+    some: all captured, or all eager where one must run eagerly (autograd ties them to the backward)."""
     plan = [piece_plan(scope, tag) for tag in tags]
     if train and any(p[0] for p in plan) and not all(p[0] for p in plan):
         must = any(p[1] for p in plan)

@@ -1,7 +1,7 @@
 """The one reader of graphbench's results.json (docs/results.md) for every table, plot, peer and
-summary. A file that is missing, not JSON, or lacks a field this reader needs is BadInput naming the
-file and the field (the commands exit 2). The rules for old files are here and nowhere else in Python
-(src/graphbench/core/report/json_reader.cpp holds C++'s)."""
+summary: a file that is missing, not JSON, or lacks a field is BadInput naming the file and field.
+The rules for old files are here and nowhere else in Python (C++'s: core/report/json_reader.cpp).
+"""
 
 import json
 import os
@@ -56,6 +56,13 @@ class Results:
         return [r for r in self.records if r.kind == "benchmark"]
 
 
+def fmt_us(value):
+    """Microseconds to about three significant digits (1234, 70.9, 7.85); "" for no number."""
+    if not is_number(value):
+        return ""
+    return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+
+
 def string_field(path, pointer, obj, key, default=None):
     value = obj.get(key, default)
     if not isinstance(value, str):
@@ -78,8 +85,7 @@ def read_record(path, i, r):
 
 
 def name_scope_groups_of_old_files(records):
-    """Files written before records carried "scope_group" named a scope sweep's points
-    NAME[scope=SCOPE] and said nothing else: where no record has a group, a record named so gets NAME."""
+    """Where no record has a "scope_group" (older files), a record named NAME[scope=SCOPE] gets NAME."""
     if any(r.scope_group for r in records):
         return records
     out = []

@@ -1,24 +1,9 @@
 """The one writer of the package's files: suites (the JSON graphbench runs), the manifest beside each
-exported model file, and the result files of Python's timing peers. Every file is written whole or
-not at all (a temporary file beside it, then renamed).
-
-As a command (scripts/suites.py), what the shell scripts used to do with inline Python:
-
-    suites.py join OUT IN... [--suite-name NAME]   the cases of the IN suites in one suite OUT (the
-                                                   first one's settings; model paths made relative
-                                                   to OUT's folder); an IN that does not exist is
-                                                   named and left out (its export failed)
-    suites.py sweep-scopes SUITE                   each case of a suite that scripts/scopes-suite.sh
-                                                   wrote swept over the scopes it compares
-    suites.py package-facts PACKAGE                a package's size, its weights' bytes and export
-                                                   times (its manifest), and what it unpacks to
-    suites.py merge-results PART... -o OUT         the records of several graphbench results files
-                                                   (each PART a results.json or a folder holding
-                                                   one) in one results file OUT, the first part's
-                                                   other fields kept; its sweeps only when there
-                                                   is one part (a sweep's verdict spans one run)
-
-Exit codes: 0 done, 2 bad input (a file that is missing or not a suite or results file, named).
+exported model file, and the result files of Python's timing peers, each written whole or not at all
+(a temporary file beside it, then renamed). As a command (scripts/suites.py: join, sweep-scopes,
+package-facts, merge-results; --help says each), what the shell scripts call instead of editing
+JSON themselves. Exit codes: 0 done, 2 bad input (a file that is missing or not a suite or results
+file, named).
 """
 
 import argparse
@@ -86,9 +71,8 @@ def new_suite(name, description, defaults):
 
 
 def add_cases(path, new_cases, fresh):
-    """Writes `new_cases` into the suite at `path`: into `fresh` (a new_suite) when the file is not
-    there or `fresh` is given over it, else after the file's cases; a case of the same name is
-    replaced."""
+    """Writes `new_cases` into `fresh` (a new_suite), else after the cases of the suite at `path`; a
+    case of the same name is replaced."""
     suite = fresh
     if suite is None:
         suite = read_json(path, "suite")
@@ -105,9 +89,8 @@ def read_suite(path):
 
 
 def join(out, inputs, name=None):
-    """The cases of the `inputs` suites in one suite at `out`, its settings the first one's (and
-    `name` when given); model paths stay true from out's folder. Returns the inputs left out (not
-    there); BadInput when none is there."""
+    """The cases of the `inputs` suites in one suite at `out`, its settings the first one's (`name`
+    where given), model paths true from out's folder. Returns the inputs that are not there."""
     present = [p for p in inputs if os.path.exists(p)]
     if not present:
         raise BadInput(f"no suite to join: none of {', '.join(inputs)} exists")
@@ -168,10 +151,9 @@ def package_facts(package):
 
 
 def merge_results(parts, out):
-    """The records of the graphbench results files `parts` (each a results.json or a folder holding
-    one), in the order given, in one results file at `out` (the first part's other fields kept; its
-    sweeps only when there is one part: a sweep's verdict is over one run's records). Returns
-    (parts, records) merged; BadInput naming a part that is missing or not a results file."""
+    """The records of the results files `parts` (each a results.json or a folder holding one), in
+    order, in one results file at `out`: the first part's other fields, its sweeps only when there is
+    one part (a sweep's verdict is over one run). Returns the counts of parts and records."""
     if not parts:
         raise BadInput("no results to merge")
     runs = [read_results(part).raw for part in parts]

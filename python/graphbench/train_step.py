@@ -1,22 +1,14 @@
-"""A whole training step as one AOTInductor package (export_model.py --mode train --format pt2).
+"""A whole training step as one AOTInductor package (export_model.py --mode train --format pt2;
+docs/models.md, "A training step as one package").
 
-AOTInductor compiles inference graphs; a training step becomes one by being written as a plain
-function of tensors, with no autograd left at run time:
+AOTInductor compiles inference graphs; a training step becomes one as a plain function of tensors,
 
     step(*inputs, target, *state) -> loss        state updated in place
 
-`state` is everything the step reads and updates: the trainable parameters, the module's buffers
-(BatchNorm's running statistics and counters) and the optimizer's state (SGD's momentum buffers;
-Adam's step count and moments). The function is traced with make_fx, which runs the forward pass,
-torch.autograd.grad and the optimizer's arithmetic once and records every ATen op, the backward
-ops included; torch.export then takes that graph (the in-place writes into `state` become input
-mutations) and aoti_compile_and_package compiles it: Inductor fuses the forward, the backward and
-the update as it would for torch.compile.
-
-graphbench runs the package as workload `aoti` in mode train: it feeds the inputs and the target,
-holds `state` in its model store (read from the state file written beside the package), and hands
-the same state tensors to every call, so that a CUDA graph captures one whole step and each replay
-trains. The package's metadata (key graphbench_train) records the calling convention:
+`state` being the trainable parameters, the module's buffers and the optimizer's state. make_fx
+traces it (the forward, torch.autograd.grad and the optimizer's arithmetic as ATen ops), torch.export
+takes that graph and aoti_compile_and_package compiles it. The package's metadata (graphbench_train)
+records the calling convention:
 
     {"state": [{"name", "role": "param" | "buffer" | "optimizer", "shape", "stride", "dtype"}, ...],
      "target": {"shape", "dtype", "range"?} or null (loss mean),
@@ -25,18 +17,14 @@ trains. The package's metadata (key graphbench_train) records the calling conven
      "channels_last": whether the 4-d weights are kept in channels-last memory format,
      "loss", "optimizer", "lr", "momentum", "weight_decay"}
 
-The package assumes the strides its state was compiled with: graphbench hands it the state file's
-tensors as they are, and checks their strides against the record.
-
-The optimizers follow torch.optim: SGD with momentum (dampening 0, no Nesterov; the momentum
-buffer starts at zero, which gives torch.optim's first step), Adam, and AdamW with torch.optim's
-default weight decay of 0.01; Adam's step count is a float32 device tensor, so that the bias
-corrections change from call to call (as torch.optim's capturable Adam).
-
-Everything here imports torch; export_model.py imports this module only to export.
+The optimizers follow torch.optim: SGD with momentum (dampening 0, no Nesterov), Adam, and AdamW
+with weight decay 0.01; Adam's step count is a float32 device tensor, so that the bias corrections
+change from call to call (as torch.optim's capturable Adam). Everything here imports torch.
 """
 
 import json
+
+from .errors import one_line
 
 ADAM_BETAS = (0.9, 0.999)
 ADAM_EPS = 1e-8
@@ -118,9 +106,8 @@ def channels_last(tensors):
 
 def step_function(case, model, state, input_count, has_target, in_place, in_channels_last=False):
     """step(*inputs, target?, *state) -> loss, writing the new state into the state arguments
-    (in_place), or -> (loss, *new state). `in_channels_last`: the images are converted to
-    channels-last memory format inside the step, for a model whose weights are kept so (see
-    export_package), so that cuDNN runs every convolution without converting layouts."""
+    (in_place), or -> (loss, *new state). `in_channels_last`: the images converted to channels-last
+    inside the step, for a model whose weights are kept so."""
     import torch
 
     from .models import zoo as model_zoo
@@ -163,8 +150,7 @@ def step_function(case, model, state, input_count, has_target, in_place, in_chan
 
 
 def trace(case, model, state, inputs, target, in_place=True, in_channels_last=False):
-    """The traced step (an fx GraphModule of ATen ops) and an example of its arguments; runs one
-    real step on copies of the state."""
+    """The traced step, an fx GraphModule of ATen ops (one real step run on copies of the state)."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
     model.train()
@@ -182,15 +168,10 @@ CONVOLUTION_BACKWARD_ACTIVATIONS = (0, 1)
 
 
 def channels_last_convolution_backward(graph):
-    """Hands every 2-d convolution's backward its activations in channels-last memory format.
-
-    Inductor runs aten.convolution_backward as a call into ATen, with its arguments in the strides
-    that the exported graph records for them, and torch.export's retrace records this step's
-    activations as contiguous (NCHW) where eager had them channels-last (the weights stay
-    channels-last). ATen then converts grad_output and input to the weights' layout with a strided
-    copy before each call: 25 copies and 0.6 ms of a 5.5 ms ResNet-18 step (batch 32, H200). A
-    clone to channels-last in the graph instead makes Inductor write them so in the kernel that
-    produces them."""
+    """Hands every 2-d convolution's backward its activations in channels-last memory format: the
+    retrace records them as contiguous, and ATen then converted them to the weights' layout with a
+    strided copy before each call (0.6 ms of a 5.5 ms ResNet-18 step at batch 32 on an H200); a clone
+    in the graph makes Inductor write them so in the kernel that produces them."""
     import torch
 
     aten = torch.ops.aten
@@ -224,13 +205,10 @@ def example_arguments(state, inputs, target):
 
 
 def export_package(case, model, inputs, target, classes, path, configs, in_channels_last=False):
-    """Compiles the step into the package `path` with Inductor's `configs` (their
-    aot_inductor.metadata gains this step's graphbench_train and graphbench_read_bytes); returns its
-    initial state. State updates are "in_place" (written into the state inputs) or, where this
-    PyTorch's AOTInductor does not compile a step that writes into its inputs, "returned" (outputs
-    after the loss); graphbench reads which from the metadata. `in_channels_last`: the model's 4-d
-    weights and buffers, and so its state, are kept in channels-last memory format (what
-    model.to(memory_format=torch.channels_last) does in PyTorch), the images converted in the step."""
+    """Compiles the step into the package `path` with Inductor's `configs` (their metadata gains
+    graphbench_train and graphbench_read_bytes); returns its initial state. State updates are
+    "in_place", or "returned" where this PyTorch's AOTInductor does not compile writes into inputs.
+    `in_channels_last`: the model's 4-d weights, and so its state, kept channels-last."""
     import sys
 
     import torch
@@ -257,8 +235,8 @@ def export_package(case, model, inputs, target, classes, path, configs, in_chann
             if failure is not None:
                 raise failure
             failure = e
-            print(f"train_step.py: the step that updates its state in place did not compile ({type(e).__name__}: "
-                  f"{(str(e).splitlines() or [''])[0]}); compiling one that returns it", file=sys.stderr)
+            print(f"train_step.py: the step that updates its state in place did not compile ({one_line(e)}); "
+                  "compiling one that returns it", file=sys.stderr)
     raise failure
 
 
@@ -280,8 +258,7 @@ def state_bytes(state):
 
 
 def save_state(state, path):
-    """The initial state as a TorchScript module whose buffers s0, s1, ... are the state in order
-    (graphbench reads it with torch::jit::load)."""
+    """The initial state as a TorchScript module whose buffers s0, s1, ... are the state in order."""
     import torch
 
     class State(torch.nn.Module):

@@ -1,36 +1,13 @@
-"""Models from the user's own Python code: the `py:` source of python/graphbench/models/zoo.py.
+"""Models from the user's own Python code: the `py:` source of models/zoo.py.
 
     py:path/to/file.py:make_model       a function (or any callable) of a file
     py:package.module:make_model        ... of a module importable from the current directory
 
-The callable builds the model and example inputs; it may take a `batch` keyword (then --batch and
---dynamic-batch set it; its default is the batch when --batch is left out). It returns
-
-    (model, inputs)                     model: a torch.nn.Module; inputs: a tensor, or a tuple or
-                                        list of tensors, forward's arguments in order
-    (model, inputs, loss)               loss(output) -> a scalar tensor: the training step's loss
-    {"model": ..., "inputs": ..., "loss": ..., "targets": ..., "ranges": ..., "state": ...,
-     "position": ...}
-                                        targets: tensors the loss takes after the output,
-                                        loss(output, *targets) (e.g. class labels); ranges:
-                                        {position: (lo, hi)} of int64 inputs, positions counting
-                                        the inputs, then the targets (as the suite's `inputs`);
-                                        state: {position: {"seed": S, "scale": X}} of inputs that
-                                        forward writes in place (a KV cache): graphbench allocates
-                                        them once and fills them with state_fill(shape, dtype, S,
-                                        X), which the example should hold too; position: the
-                                        index of the int64 input of one element that holds a
-                                        decoding step's position (marked "position": true in the
-                                        suite: a sweep over pos sets it, and a cache length short
-                                        of it is refused; never batched)
-
-Shapes and dtypes are recorded from the examples; an int64 input's values are drawn from its range:
---input-range's, else the callable's, else [min, max + 1) of the example. An input is batched
-(a sweep over batch sets its dimension 0) when its dimension 0 is the batch the callable made.
-
-Parsing a source and the checks that need no import (the file, the module, the name defined in it)
-are plain Python; importing the code and calling it need torch. Every error is a BadInput whose
-message starts with FILE:CALLABLE.
+The callable (taking a `batch` keyword, or not) returns (model, inputs), (model, inputs, loss) or a
+dict with keys model, inputs and optionally loss, targets, ranges, state, position
+(docs/models.md, "Benchmark your own code"). Shapes and dtypes are recorded from its examples.
+Parsing a source and the checks that need no import are plain Python; importing the code and
+calling it need torch. Every error is a BadInput whose message starts with FILE:CALLABLE.
 """
 
 import ast
@@ -120,10 +97,8 @@ def top_level_names(tree):
 
 
 def user_folder_first(folder):
-    """The user's folder first on Python's path, as Python puts a script's folder when it runs one:
-    the user's module is found from where it was named, and the user's file imports its neighbours.
-    The package's own modules are never found so: the package was imported from scripts/ before, and
-    its modules are found through it."""
+    """The user's folder first on Python's path, as Python puts a script's folder when it runs one, so
+    that the user's file imports its neighbours (the package, imported before, is never found so)."""
     if folder not in sys.path:
         sys.path.insert(0, folder)
 
@@ -133,8 +108,7 @@ def file_path(source, base_dir):
 
 
 def module_origin(source, base_dir):
-    """The file of source.module, found without running the module (its packages' __init__ files
-    may run); BadInput when there is none."""
+    """The file of source.module, found without running it (its packages' __init__ files may run)."""
     user_folder_first(base_dir)
     try:
         spec = importlib.util.find_spec(source.module)
@@ -148,8 +122,8 @@ def module_origin(source, base_dir):
 
 
 def check_source(source, base_dir):
-    """What can be told without running the user's code: the file exists and parses, the module
-    is found, and it defines the callable's name. Returns the file's path."""
+    """The file's path, once what can be told without running the code holds: the file exists and
+    parses, the module is found, and it defines the callable's name."""
     if source.file:
         path = file_path(source, base_dir)
         if not os.path.exists(path):
@@ -184,8 +158,7 @@ def last_line(error):
 
 
 def load(source, base_dir):
-    """The callable, after check_source: imports the file (its folder first on the path, so that it
-    can import its neighbours) or the module."""
+    """The callable, after check_source: the file (its folder first on the path) or module imported."""
     path = check_source(source, base_dir)
     try:
         if source.file:
@@ -379,9 +352,8 @@ def check_loss(source, made):
 
 def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, state=None, position_input=None):
     """The suite's inputs of the example tensors: shape, dtype, the range of int64 ones, and
-    "batched" where graphbench's default (two or more dimensions) would say otherwise. `ranges`
-    may name any of `positions` (the inputs and the targets, whether used or not); `position_input`,
-    the input marked "position": true (a decoding step's position, never batched)."""
+    "batched" where graphbench's default (two or more dimensions) would say otherwise. `ranges` may
+    name any of `positions` (the inputs, then the targets); `position_input` is never batched."""
     for position in ranges:
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < positions:
             raise BadInput(f"{source.label()}: ranges has position {position!r}, expected 0 to {positions - 1} (the "
@@ -431,8 +403,7 @@ def model_dtype(source, model):
 
 
 def with_loss(model, loss, input_count):
-    """The model and its loss as one module: forward(*inputs, *targets) -> the scalar loss. A
-    training case of it takes loss "mean" (of the scalar: the loss itself)."""
+    """The model and its loss as one module: forward(*inputs, *targets) -> the scalar loss."""
     import torch
 
     class ModelWithLoss(torch.nn.Module):

@@ -1,13 +1,8 @@
-"""The starting values of an input with role state (a decoder's KV cache): drawn here as graphbench
-draws them, so that an export's example, Python's timing peers and the user's own code (examples/
-tiny_decode.py) start from the values graphbench allocates."""
-
+"""The starting values of an input with role state (a KV cache), drawn as graphbench draws them."""
 
 def state_fill(shape, dtype, seed=0, scale=1.0, device="cpu"):
-    """The starting values of an input with role state (a KV cache), as graphbench draws them:
-    torch.randn(shape) on `device` from a generator of that device seeded with `seed`, in float32,
-    times `scale`, then cast to `dtype`. LibTorch's at::randn with a generator of the same device
-    and seed draws the same values (the same PyTorch version)."""
+    """torch.randn(shape) on `device` from a generator of that device seeded with `seed`, in float32,
+    times `scale`, cast to `dtype`: what LibTorch's at::randn draws with such a generator."""
     import torch
 
     generator = torch.Generator(device=device).manual_seed(seed)

@@ -1,8 +1,6 @@
-"""Rewrites that let torch.jit.trace record a model that a CUDA graph can capture, applied only
-while export_model.py traces it. A trace records Python arithmetic on a tensor's sizes as tensor
-ops, and where such a value feeds a shape (a slice end, a reshape), as int() of a tensor on the
-device: a synchronisation in every call, which a capture refuses. Each rewrite computes the same
-values with an op that takes no computed size.
+"""Rewrites that let torch.jit.trace record a model that a CUDA graph can capture, applied only while
+export_model.py traces it: a trace records arithmetic on a tensor's sizes that feeds a shape as int()
+of a device tensor, a synchronisation a capture refuses; each rewrite takes no computed size.
 """
 
 import contextlib

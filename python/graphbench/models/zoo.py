@@ -1,18 +1,9 @@
-"""Models by name, their inputs and the names of their files: what scripts/export_model.py and
-scripts/python_baseline.py share, so that both build the same model for the same case.
-
-A model name is SOURCE:NAME:
-    torchvision:resnet50      torchvision.models.get_model(NAME, weights=None)
-    timm:vit_base_patch16_224 timm.create_model(NAME, pretrained=False)
-    hf:bert                   transformers.AutoModel.from_config(AutoConfig.for_model(NAME)), an encoder
-    hf:gpt2, hf:llama, ...    a decoder-only model type: AutoModelForCausalLM.from_config, its forward
-                              over `seq` tokens with the cache off (prefill), logits out; with
-                              decode=True one decoding step with a static KV cache (decoders.py)
-    py:FILE.py:CALLABLE       the user's own code (own_code.py): CALLABLE(batch=...) returns the model
-    py:MODULE:CALLABLE        and example inputs (and its own loss), from which the inputs are recorded
-Weights are random (seeded): nothing is downloaded. torch and the model libraries are imported
-only by the functions that build models, so that names, inputs and suite files can be worked out
-without them (export_model.py --dry-run).
+"""Models by name, their inputs and the names of their files: what export_model.py and
+python_baseline.py share, so that both build the same model for the same case. A name is
+SOURCE:NAME: torchvision:resnet50, timm:vit_base_patch16_224, hf:bert (an encoder from its config),
+hf:gpt2 (a decoder: the prefill, or with decode=True one decoding step, decoders.py), or
+py:FILE.py:CALLABLE (own_code.py). Weights are random (seeded): nothing is downloaded. torch and the
+model libraries are imported only by the functions that build models (export_model.py --dry-run).
 """
 
 import os
@@ -113,12 +104,8 @@ class ModelCase:
                                "cache at that position")
 
     def check_dynamic_cache(self):
-        """What --dynamic-cache needs before the model is made; its state inputs are checked once
-        they are known (check_cache_inputs)."""
+        """What --dynamic-cache needs before the model is made (check_cache_inputs: once it is)."""
         if self.source == "hf":
-            # transformers' StaticCache sizes the attention mask by the max_cache_len it was made
-            # with (StaticLayer.get_mask_sizes returns it as a number), not by the cache tensors: an
-            # exported step has that length built in, and a cache of another length does not fit it.
             raise BadInput(f"--dynamic-cache: {self.model} cannot take another cache length than it is made with: "
                            "transformers' StaticCache sizes the attention mask by its max_cache_len (StaticLayer."
                            "get_mask_sizes), not by the cache tensors, so the step has --max-seq built in; export a "
@@ -133,8 +120,7 @@ class ModelCase:
             raise BadInput(f"--dynamic-cache must be positive, got {self.dynamic_cache}")
 
     def cache_length(self):
-        """The length of the KV cache given as state (dimension 2 of the state inputs, all alike), or
-        None where there is no such input."""
+        """The length of the KV cache given as state (dimension 2 of the state inputs, all alike), or None."""
         lengths = {spec["shape"][2] for spec in self.inputs() if spec.get("role") == "state" and len(spec["shape"]) >= 3}
         return lengths.pop() if len(lengths) == 1 else None
 
@@ -191,26 +177,26 @@ class ModelCase:
         if self.source == "py":
             return [dict(spec) for spec in self.example_inputs]
         if self.decode:
-            # One new token per sequence, and the position it takes (an input drawn from [pos, pos + 1):
-            # always pos).
+            # One new token per sequence, and its position (drawn from [pos, pos + 1): always pos).
             step = [{"shape": [self.batch, 1], "dtype": "int64", "range": [0, self.token_high]},
                     {"shape": [1], "dtype": "int64", "range": [self.pos, self.pos + 1]}]
             if self.cache_as_state:
                 try:
                     from . import decoders  # its modules need torch at import
+
+                    step += decoders.cache_inputs(self)
                 except ImportError as e:
                     raise BadInput(f"--cache-as-state: the shape of hf:{self.name}'s KV cache comes from its config, "
                                    f"which needs transformers in this Python, and transformers torch (under --dry-run "
                                    f"too): {e}")
-                step += decoders.cache_inputs(self)
             return step
         if self.is_text():
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
 
     def dynamic_dims(self):
-        """{dimension: (name, largest)} per input: dimension 0 of each batched input (is_batched) with
-        --dynamic-batch, dimension 2 of each state input (the KV cache's length) with --dynamic-cache."""
+        """{dimension: (name, largest)} per input: 0 of each batched input with --dynamic-batch, 2 of each
+        state input (the KV cache's length) with --dynamic-cache."""
         dims = []
         for spec in self.inputs():
             entry = {}
@@ -222,24 +208,19 @@ class ModelCase:
         return dims
 
     def dynamic_shapes(self):
-        """torch.export's dynamic_shapes of the inputs: one Dim per name of dynamic_dims ("batch" in
-        [1, dynamic_batch], "cache" in [1, dynamic_cache]), shared by every input that has it; None
-        when every size is fixed."""
+        """torch.export's dynamic_shapes of the inputs: one Dim per name of dynamic_dims, shared by every
+        input that has it; None when every size is fixed."""
         if not self.dynamic_batch and not self.dynamic_cache:
             return None
         import torch
 
-        made = {}
-        for entry in self.dynamic_dims():
-            for name, largest in entry.values():
-                if name not in made:
-                    made[name] = dynamic_dim(torch, name, largest)
+        made = {name: dynamic_dim(torch, name, largest) for entry in self.dynamic_dims()
+                for name, largest in entry.values()}
         return tuple({d: made[name] for d, (name, _) in entry.items()} or None for entry in self.dynamic_dims())
 
     def recorded_inputs(self):
-        """The inputs as the package records them for graphbench: a dynamic dimension as -1, and the
+        """The inputs' shapes and dtypes as the package records them: a dynamic dimension as -1, and the
         largest shape the package takes as "max" beside it."""
-        # Shapes and dtypes only: a state input is an input of the package like any other.
         recorded = [{"shape": list(spec["shape"]), "dtype": spec["dtype"]} for spec in self.inputs()]
         for spec, entry in zip(recorded, self.dynamic_dims()):
             if not entry:
@@ -255,17 +236,13 @@ class ModelCase:
 
     @staticmethod
     def from_json(data):
-        known = {f for f in ModelCase.__dataclass_fields__}
-        return ModelCase(**{k: v for k, v in data.items() if k in known})
+        return ModelCase(**{k: v for k, v in data.items() if k in ModelCase.__dataclass_fields__})
 
 
 def dynamic_dim(torch, name, largest):
-    """torch.export's dynamic size for dynamic_shapes: a named Dim in [1, largest], except the KV
-    cache's length where this PyTorch has Dim.DYNAMIC. A named Dim makes every guard the trace adds
-    a constraint export must prove over the whole range, and torch 2.11 could not prove
-    min(16*L, 32*L) == 16*L (two strides of the cache compared) for L in [1, 512]: the export
-    failed. Dim.DYNAMIC(min, max) keeps the size symbolic and bounded and checks such guards in the
-    package at run time; the caches' lengths are still tied to one another by the ops that use them."""
+    """A named Dim in [1, largest], but Dim.DYNAMIC for the KV cache's length where this PyTorch has it:
+    export must prove a named Dim's guards over the whole range, and torch 2.11 could not prove
+    min(16*L, 32*L) == 16*L for L in [1, 512]; Dim.DYNAMIC checks such guards at run time."""
     dim = torch.export.Dim
     if name == "cache" and hasattr(dim, "DYNAMIC"):
         return dim.DYNAMIC(min=1, max=largest)
@@ -273,15 +250,12 @@ def dynamic_dim(torch, name, largest):
 
 
 def is_batched(spec):
-    """Whether an input's dimension 0 is the batch: as graphbench decides it, "batched" where the
-    input says, else two or more dimensions."""
+    """Whether an input's dimension 0 is the batch, as graphbench decides it: "batched", else 2+ dims."""
     return spec.get("batched", len(spec["shape"]) >= 2)
 
 
 def manifest(case, export_times=None, sizes=None):
-    """What made a model file (suites.write_manifest writes it beside the file), where its export's
-    time went (export_times.py) and its sizes ("sizes": file_bytes, weights_bytes); the last two
-    absent under --dry-run."""
+    """What made a model file, where its export's time went and its sizes: the manifest beside the file."""
     made = case.to_json()
     if case.dynamic_cache:  # the package takes lengths up to dynamic_cache; its example had this one
         made["cache_length"] = case.cache_length()
@@ -294,7 +268,7 @@ def manifest(case, export_times=None, sizes=None):
 
 def is_decoder_only(model_type):
     """Whether transformers builds a causal LM of this type that is not also a masked LM (bert has a
-    causal-LM head too, but it is an encoder). Needs transformers (not torch)."""
+    causal-LM head too, but is an encoder)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from transformers.models.auto.modeling_auto import (
         MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
@@ -305,8 +279,7 @@ def is_decoder_only(model_type):
 
 
 def check_decoder(case):
-    """BadInput when case.decode names an hf model type that is not a decoder-only one; where
-    transformers is not installed this cannot be told yet (the export will)."""
+    """BadInput where case.decode names an hf type that is not decoder-only (where transformers can tell)."""
     if not case.decode or case.source != "hf":
         return
     try:
@@ -332,11 +305,10 @@ def check_own_code(case):
 
 
 def describe_own_code(case, batch_given, cli_ranges):
-    """Calls a py: model's callable once (this imports torch and runs the user's code) and records
-    into `case` what the suite needs: the batch (--batch's when batch_given, else the callable's
-    default, else dimension 0 of its first input), the dtype of its parameters, its inputs (with
-    the targets of its own loss, mode train), and whether the loss is its own. `cli_ranges`:
-    {position or None (every int64 input): (lo, hi)} of --input-range."""
+    """Calls a py: model's callable once (torch, and the user's code) and records into `case` what the
+    suite needs: the batch (--batch's, else the callable's default, else dimension 0 of its first
+    input), its parameters' dtype, its inputs (and its own loss's targets) and whether the loss is its
+    own. `cli_ranges`: {position or None (every int64 input): (lo, hi)} of --input-range."""
     source = own_code.parse_source(case.model)
     fn = own_code.load(source, own_code_dir(case))
     try:
@@ -368,9 +340,30 @@ def describe_own_code(case, batch_given, cli_ranges):
         case.check_cache_inputs(source.label())
 
 
+def model_cases(models, batches, cli_ranges, **fields):
+    """A checked ModelCase per model and batch (`fields` the rest of each); a py: model without
+    `batches` is made at its callable's own batch. Every name is checked before any code runs, so
+    that a typo is found at once; then each py: callable is called (describe_own_code)."""
+    cases = []
+    for model in models:
+        own = model.startswith("py:")
+        for batch in batches or [None if own else 1]:
+            case = ModelCase(model=model, batch=batch or 1, origin_dir=os.getcwd() if own else "", **fields)
+            case.check()
+            check_decoder(case)
+            if case.cache_as_state:
+                case.inputs()  # the cache's shape, from the model's config: a bad one stops here
+            check_own_code(case)
+            cases.append((case, batch is not None))
+    for case, batch_given in cases:
+        if case.source == "py":
+            describe_own_code(case, batch_given, cli_ranges)
+            case.check()
+    return [case for case, _ in cases]
+
+
 def build_own_code(case):
-    """A py: model as its callable makes it at case.batch; in mode train with its own loss, the
-    model and the loss as one module (own_code.with_loss)."""
+    """A py: model as its callable makes it at case.batch (in mode train with its own loss, with it)."""
     source = own_code.parse_source(case.model)
     fn = own_code.load(source, own_code_dir(case))
     takes_batch, _ = own_code.batch_keyword(fn)
@@ -397,13 +390,13 @@ def torch_dtype(name):
 
 
 def build_model(case, device=None):
-    """The model with random weights (seeded), in case.dtype, not yet on a device; a decoding step
-    is built on `device` (default: CUDA where there is one), its KV cache allocated there."""
+    """The model with random weights (seeded), in case.dtype, on `device` where given; a decoding
+    step is built on its device (default: CUDA where there is one), its KV cache allocated there."""
     import torch
 
     torch.manual_seed(case.seed)
     if case.source == "py":
-        return build_own_code(case)  # in the dtypes its code makes
+        return build_own_code(case).to(device=device)  # in the dtypes its code makes
     if case.source == "torchvision":
         import torchvision
 
@@ -430,21 +423,15 @@ def build_model(case, device=None):
 
             config.torchscript = True  # plain tuples out, so that tracing works
             model = AutoModel.from_config(config)
-    return model.to(torch_dtype(case.dtype))
+    return model.to(device=device, dtype=torch_dtype(case.dtype))
 
 
 def read_bytes(model):
-    """What a step must read at least: every parameter and buffer (a decoding step's buffers are its
-    KV cache), in bytes."""
-    tensors = list(model.parameters()) + list(model.buffers())
-    seen = set()
-    total = 0
-    for t in tensors:
-        if t.data_ptr() in seen:
-            continue
-        seen.add(t.data_ptr())
-        total += t.numel() * t.element_size()
-    return total
+    """The bytes a step must read at least: every parameter and buffer once (a decoding step's KV cache too)."""
+    first = {}
+    for t in (*model.parameters(), *model.buffers()):
+        first.setdefault(t.data_ptr(), t)
+    return sum(t.numel() * t.element_size() for t in first.values())
 
 
 def make_inputs(case, device):

@@ -1,20 +1,15 @@
 """Whether an NCCL all-reduce and a matrix product share the GPU: the all-reduce alone by size, the
-large data-parallel step's last product alone (fc1's weight gradient, whole and in two row chunks)
-with the kernel that ran it, and each beside an all-reduce launched just before it on a
-high-priority side stream, as the overlapped backward pass launches them; and the two ways to
-average a bucket: NCCL's sum then a division by N (a second pass over the bucket, as graphbench's
-buckets on Gloo still do), against NCCL's own average (ReduceOp.AVG, which scales inside the
-all-reduce's kernel, as graphbench's buckets on NCCL do). Run under torchrun:
+large data-parallel step's last product (fc1's weight gradient, whole and in two row chunks) alone
+with the kernel that ran it, and beside an all-reduce launched just before it on a high-priority
+side stream (as the overlapped backward pass launches them); and NCCL's sum then a division by N
+against NCCL's own average (ReduceOp.AVG). Run under torchrun:
 
     python3 -m torch.distributed.run --standalone --nproc-per-node 2 scripts/all_reduce_overlap.py
 
-Rank 0 prints one line per figure: CUDA events around 20 back-to-back calls, after 5 untimed. Side
-by side close to the longer of the two means they overlap; close to their sum means they took
-turns (the product's blocks hold every multiprocessor, so the all-reduce's wait for them).
-
-NCCL launches no kernel for a one-rank all-reduce, so with one rank only the products are timed.
-
-Exit codes: 0 done, 2 bad arguments or not under torchrun.
+Rank 0 prints one line per figure (CUDA events around 20 back-to-back calls): side by side close to
+the longer of the two means they overlap, close to their sum that they took turns. With one rank
+(NCCL launches no kernel for it) only the products are timed. Exit codes: 0 done, 2 bad arguments
+or not under torchrun.
 """
 
 import argparse

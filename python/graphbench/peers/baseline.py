@@ -4,49 +4,16 @@ torch.compile (default, and mode="reduce-overhead": CUDA graph trees).
     python3 scripts/python_baseline.py --suite configs/models.json -o python-baseline.json \\
         [--graphbench graphbench-out/models/results.json]
     python3 scripts/python_baseline.py torchvision:resnet18 --batch 1 -o resnet18.json
-    python3 scripts/python_baseline.py py:examples/conv_attention.py:make_model --mode train -o own.json
 
-With --suite, every case's model file has a manifest beside it (written by scripts/export_model.py)
-naming the model it was made from; that model is built again in Python (same name, batch, dtype,
-inputs; random weights: timing does not depend on them) and each distinct one is timed once. A
-py: model (your own code, python/graphbench/models/own_code.py) is made by its callable again, with its own loss in
-mode train where it has one.
+Each model is built again from the manifest beside its file (or from its name) and timed once, on
+the GPU: eager (no_grad; mode train: zero_grad, forward, loss, backward, step), graph (g.replay()
+with the input in place), graph+copy (the input copied in, then replay: graphbench's graph
+variant), compile and reduce-overhead (each with its compile time). A model in pieces (--scope, or
+a suite's case of pieces) adds the chain eagerly and with make_graphed_callables per scope. Each
+figure is the median of per-call CUDA-event times; docs/models.md, "Python's figures beside ours".
 
-Per model, on the GPU, in this process:
-    eager         the model called in Python (inference under torch.no_grad(), model.eval(); mode train:
-                  zero_grad, forward, loss, backward, optimizer step)
-    graph         torch.cuda.graph: warm-up on a side stream, one capture, then g.replay() timed with the
-                  input already in the static tensor (as PyTorch's documentation and the CUDA Graphs blog
-                  time it)
-    graph+copy    the input copied into the static tensor, then g.replay() (what graphbench's graph
-                  variant does every step)
-    compile       torch.compile(model) (Inductor, no CUDA graphs), called as eager is
-    reduce-overhead  torch.compile(model, mode="reduce-overhead"): Inductor plus CUDA graph trees
-                  (recorded on the second call, replayed from the third): what a Python user picks
-                  to capture; each compiled figure comes with its compile time (the wall time of
-                  the calls until it runs compiled: one for compile, three for reduce-overhead)
-With --scope SCOPE (model names), or for a suite's case of pieces (scripts/export_model.py --scope:
-the scope is read from its first piece's manifest), the model is split again at the same
-boundaries (python/graphbench/pieces.py) and two more figures come beside:
-    pieces        the chain of pieces called eagerly, piece after piece
-    graphed pieces  torch.cuda.make_graphed_callables on the pieces the scope captures (all of them
-                  for layer; attention-out leaves the attention pieces eager, auto those that cannot
-                  be captured, modules=REGEX those whose module does not match), the others eager:
-                  partial network capture as PyTorch's documentation shows it
-In mode train (a suite's training case of pieces, or --scope with --mode train) each figure is a
-whole training step over the chain of pieces in train mode: eagerly, and per scope (and fwd-bwd:
-every piece in one graph) with make_graphed_callables on the pieces of each graph (forward and
-backward captured), the loss, backward and the optimizer eager.
-reduce-overhead (torch.compile's CUDA graph trees) on the whole model is its own piecewise capture.
-A decoding step (python/graphbench/models/decoders.py) is built from its manifest as graphbench's file was: the same
-static cache, the step at the same position every call.
-Each figure is the median over samples of per-call time: CUDA events around back-to-back calls, as
-many calls per sample as make it last --min-sample-ms. The graph's outputs are checked against eager's
-on the same input (inference) and the largest difference is reported.
-
-Writes JSON (-o) and prints a Markdown table; with --graphbench, the table puts graphbench's eager
-and graph medians of each case beside Python's. Exit codes: 0 done, 1 a model failed (recorded,
-the others still run), 2 bad input.
+Writes JSON (-o) and prints a Markdown table (with --graphbench, graphbench's medians beside).
+Exit codes: 0 done, 1 a model failed (recorded, the others still run), 2 bad input.
 """
 
 import argparse
@@ -58,10 +25,12 @@ import sys
 
 from .. import pieces as model_pieces
 from .. import suites
-from ..errors import EXIT_BAD_INPUT, BadInput
+from ..errors import EXIT_BAD_INPUT, BadInput, arg_type, one_line
+from ..export import int_list
 from ..models import own_code
 from ..models import zoo as model_zoo
-from ..results import read_results
+from ..output_match import largest_difference
+from ..results import fmt_us, read_results
 from .timing import capture, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
@@ -73,12 +42,13 @@ def parse_args(argv):
                                 epilog=__doc__.split("\n\n", 1)[1])
     p.add_argument("models", nargs="*", help="SOURCE:NAME model names (instead of --suite), py:FILE.py:CALLABLE too")
     p.add_argument("--suite", help="a suite file whose model files scripts/export_model.py wrote")
-    p.add_argument("--batch", help="with model names: batch sizes, comma-separated (default 1; py: models: their "
-                                   "callable's default)")
+    p.add_argument("--batch", type=int_list, help="with model names: batch sizes, comma-separated (default 1; py: "
+                                                  "models: their callable's default)")
     p.add_argument("--mode", choices=["inference", "train"], default="inference", help="with model names")
     p.add_argument("--seq", type=int, default=128, help="with model names: hf encoders' sequence length")
     p.add_argument("--dtype", choices=model_zoo.DTYPES, default="float32", help="with model names (not py: ones)")
-    p.add_argument("--input-range", action="append", default=[], metavar="[N=]LO,HI",
+    p.add_argument("--input-range", type=arg_type(own_code.parse_input_range), action="append", default=[],
+                   metavar="[N=]LO,HI",
                    help="with py: model names: int64 input N (every int64 input without N) drawn from [LO, HI)")
     p.add_argument("-o", "--output", help="the JSON file to write")
     p.add_argument("--cases", metavar="REGEX", help="with --suite: only the cases whose names match (re.search)")
@@ -132,8 +102,7 @@ def case_scope(model_file, case):
 
 
 def cases_from_suite(path, pattern=None):
-    """(case name, ModelCase, scope or None) for every case of a suite (whose name matches `pattern`,
-    where given), from the manifests beside its model files."""
+    """(case name, ModelCase, scope or None) per case of a suite (matching `pattern`), from its manifests."""
     suite = suites.read_json(path, "suite")
     base = os.path.dirname(os.path.abspath(path))
     out = []
@@ -152,44 +121,10 @@ def cases_from_suite(path, pattern=None):
 
 
 def cases_from_names(args):
-    try:
-        batches = [int(b) for b in args.batch.split(",") if b] if args.batch else []
-    except ValueError:
-        raise BadInput(f"--batch {args.batch!r}: expected comma-separated integers")
-    cli_ranges = {}
-    for text in args.input_range:
-        index, lo, hi = own_code.parse_input_range(text)
-        cli_ranges[index] = (lo, hi)
-    cases = []
-    for model in args.models:
-        own = model.startswith("py:")
-        for batch in batches or [None if own else 1]:
-            case = model_zoo.ModelCase(model=model, batch=batch or 1, mode=args.mode, seq=args.seq, dtype=args.dtype,
-                                       origin_dir=os.getcwd() if own else "")
-            case.check()
-            model_zoo.check_own_code(case)
-            cases.append((case, batch is not None))
-    named = []
-    for case, batch_given in cases:
-        if case.source == "py":
-            model_zoo.describe_own_code(case, batch_given, cli_ranges)
-            case.check()
-        name = case.stem() + (f"-{model_pieces.scopes_slug(args.scope)}" if args.scope else "")
-        named.append((name, case, args.scope))
-    return named
-
-
-def compiled_figure(make_step, warm_calls, args):
-    """A torch.compile'd step timed like the others, with its compile time: the wall time of its first
-    `warm_calls` calls (compiling, and for reduce-overhead recording the graph). A failure is recorded."""
-    try:
-        step = make_step()
-        compile_seconds = wall_seconds(step, warm_calls)
-        figure = time_median_us(step, args)
-        figure["compile_seconds"] = compile_seconds
-        return figure
-    except Exception as e:  # noqa: BLE001 - a model torch.compile cannot take: say why, go on
-        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+    cases = model_zoo.model_cases(args.models, args.batch, {index: (lo, hi) for index, lo, hi in args.input_range},
+                                  mode=args.mode, seq=args.seq, dtype=args.dtype)
+    slug = f"-{model_pieces.scopes_slug(args.scope)}" if args.scope else ""
+    return [(case.stem() + slug, case, args.scope) for case in cases]
 
 
 def dynamo_counts(model, inputs):
@@ -203,13 +138,15 @@ def dynamo_counts(model, inputs):
         return {"graphs": explained.graph_count, "breaks": explained.graph_break_count,
                 "reasons": sorted({r.reason.splitlines()[0] for r in explained.break_reasons})[:5]}
     except Exception as e:  # noqa: BLE001 - say why, go on
-        return {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+        return {"failed": one_line(e)}
     finally:
         torch._dynamo.reset()
 
 
 def compiled_figures(model, call, args):
-    """{"compile": ..., "reduce_overhead": ...}: `call(compiled_model)` under torch.compile's two modes."""
+    """{"compile": ..., "reduce_overhead": ...}: `call(compiled_model)` under torch.compile's two modes,
+    each with its compile time (the wall time of its first calls: compiling, and for reduce-overhead
+    recording the graph); a failure is recorded."""
     import torch
 
     if args.no_compile:
@@ -217,12 +154,12 @@ def compiled_figures(model, call, args):
     out = {}
     for key, mode, warm_calls in (("compile", "default", 1), ("reduce_overhead", "reduce-overhead", 3)):
         torch._dynamo.reset()
-
-        def make_step(mode=mode):
+        try:
             compiled = torch.compile(model, mode=mode)
-            return lambda: call(compiled)
-
-        out[key] = compiled_figure(make_step, warm_calls, args)
+            compile_seconds = wall_seconds(lambda: call(compiled), warm_calls)
+            out[key] = {**time_median_us(lambda: call(compiled), args), "compile_seconds": compile_seconds}
+        except Exception as e:  # noqa: BLE001 - a model torch.compile cannot take: say why, go on
+            out[key] = {"failed": one_line(e)}
     torch._dynamo.reset()
     return out
 
@@ -234,10 +171,8 @@ class Segment:
     def __init__(self, pieces, indices, train=False):
         import torch
 
-        self.indices = indices
-        inside = {f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)}
-        self.inputs = list(dict.fromkeys(r for k in indices for r in pieces[k].inputs if r not in inside))
         self.outputs = [f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)]
+        self.inputs = list(dict.fromkeys(r for k in indices for r in pieces[k].inputs if r not in self.outputs))
         wiring = [pieces[k].inputs for k in indices]
         inputs = self.inputs
 
@@ -272,15 +207,13 @@ def run_segments(segments, calls, model_outputs, inputs, piece_args=None):
 
 
 def measure_pieces(case, model, inputs, expected, scopes, args):
-    """The model (eval mode, on the GPU) split at the scopes' boundaries: the chain of pieces called
-    eagerly, and for each scope the chain with the pieces it captures made graphed callables, one per
-    graph that graphbench's scope makes (model_pieces.segments); each graphed chain's largest
-    difference from the whole model in eager."""
+    """The model (eval mode) split at the scopes' boundaries: the chain of pieces called eagerly, and
+    per scope the chain with a graphed callable per graph that graphbench's scope makes
+    (model_pieces.segments), with its largest difference from the whole model in eager."""
     import torch
 
-    # Inference: no backward graphs for make_graphed_callables to make.
     for p in model.parameters():
-        p.requires_grad_(False)
+        p.requires_grad_(False)  # inference: no backward graphs for make_graphed_callables to make
     split = model_pieces.split(model, inputs, scopes, case.model)
     if getattr(args, "compile_pieces", False):
         torch._dynamo.reset()
@@ -295,37 +228,26 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
                   "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
                                                  args),
                   "scopes": {}}
+
+    def timed(segments, seg_calls):
+        with torch.no_grad():
+            graphed = time_median_us(lambda: run_segments(segments, seg_calls, split.outputs, inputs), args)
+            got = run_segments(segments, seg_calls, split.outputs, inputs)
+            torch.cuda.synchronize()
+            return {"graphed": graphed, "max_abs_diff": largest_difference(got, expected)}
+
     for scope in scopes:
         groups = model_pieces.segments([p.tag for p in split.pieces], scope)
-        segments, seg_calls, entry = scope_segments(split, groups)
-        try:
-            samples = []
-            with torch.no_grad():
-                run_segments(segments, seg_calls, split.outputs, inputs, samples)
-            graph_captured_segments(seg_calls, groups, lambda i: tuple(t.clone() for t in samples[i]))
-            with torch.no_grad():
-                entry["graphed"] = time_median_us(lambda: run_segments(segments, seg_calls, split.outputs, inputs),
-                                                  args)
-                got = run_segments(segments, seg_calls, split.outputs, inputs)
-                torch.cuda.synchronize()
-                entry["max_abs_diff"] = model_pieces.largest_difference(got, expected)
-        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
-            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
-        figure["scopes"][scope.text()] = entry
+        figure["scopes"][scope.text()] = graphed_entry(split, groups, inputs, lambda t, ref: t.clone(), timed)
     return figure
 
 
 def measure_train_pieces(case, model, inputs, target, scopes, args):
     """A training step over the model (train mode) split at the scopes' boundaries: the chain of
-    pieces with the loss, backward and the optimizer eager; then per scope, and for fwd-bwd (every
-    piece in one graph: make_graphed_callables of the whole forward), the chain with the pieces of
-    each graph that graphbench's scope makes as one graphed callable, forward and backward captured
-    by torch.cuda.make_graphed_callables (sample arguments that require grad where they come from an
-    earlier piece, as the real ones do), the loss, backward and the optimizer eager: the use of
-    make_graphed_callables that PyTorch's documentation shows. The pieces hold the model's own
-    parameters; each figure trains them further."""
-    import torch
-
+    pieces, the loss, backward and the optimizer eager; then per scope, and for fwd-bwd (every piece
+    in one graph), the pieces of each graph as one callable of make_graphed_callables (forward and
+    backward captured), the rest eager, as PyTorch's documentation shows it. Each figure trains the
+    model's own parameters further."""
     split = model_pieces.split(model, inputs, scopes, case.model)
     optimizer = model_zoo.make_optimizer(case, model.parameters())
 
@@ -341,62 +263,58 @@ def measure_train_pieces(case, model, inputs, target, scopes, args):
     tags = [p.tag for p in split.pieces]
     groupings = [(scope.text(), model_pieces.segments(tags, scope, train=True)) for scope in scopes]
     groupings.append(("fwd-bwd", [(True, list(range(len(split.pieces))))]))
+    def timed(segments, calls):
+        return {"graphed": time_median_us(lambda: step(segments, calls), args)}
+
     for name, groups in groupings:
-        segments, seg_calls, entry = scope_segments(split, groups, train=True)
-        try:
-            samples = []
-            with torch.no_grad():
-                run_segments(segments, seg_calls, split.outputs, inputs, samples)
-            graph_captured_segments(seg_calls, groups,
-                                    lambda i: tuple(sample_arg(t, ref) for t, ref in zip(samples[i], segments[i].inputs)))
-            entry["graphed"] = time_median_us(lambda: step(segments, seg_calls), args)
-        except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
-            entry["graphed"] = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
-        figure["scopes"][name] = entry
+        figure["scopes"][name] = graphed_entry(split, groups, inputs, sample_arg, timed, train=True)
     return figure
 
 
-def scope_segments(split, groups, train=False):
-    """A scope's segments (groups: (captured, piece indices) per segment), their calls, and the
-    figure's entry with the graphs and the pieces run eagerly."""
-    segments = [Segment(split.pieces, indices, train=train) for _, indices in groups]
-    entry = {"graphs": sum(1 for captured, _ in groups if captured),
-             "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
-    return segments, [s.module for s in segments], entry
-
-
-def graph_captured_segments(seg_calls, groups, sample_args_of):
-    """Replaces the calls of the captured segments (groups: (captured, piece indices) per segment)
-    with one torch.cuda.make_graphed_callables over all of them, each given sample_args_of(i)."""
+def graphed_entry(split, groups, inputs, sample, timed, train=False):
+    """A scope's figure (groups: (captured, piece indices) per segment): its graphs and the pieces it
+    runs eagerly, and timed(segments, calls) once the captured segments are one
+    make_graphed_callables, each given sample(t, ref) of the arguments it got in an eager run; why
+    not, where make_graphed_callables cannot take a piece."""
     import torch
 
-    captured = [i for i, (c, _) in enumerate(groups) if c]
-    if not captured:
-        return
-    graphed = torch.cuda.make_graphed_callables(tuple(seg_calls[i] for i in captured),
-                                                tuple(sample_args_of(i) for i in captured))
-    graphed = graphed if isinstance(graphed, tuple) else (graphed,)
-    for i, g in zip(captured, graphed):
-        seg_calls[i] = g
+    segments = [Segment(split.pieces, indices, train=train) for _, indices in groups]
+    calls = [s.module for s in segments]
+    entry = {"graphs": sum(1 for captured, _ in groups if captured),
+             "eager_pieces": sum(len(indices) for captured, indices in groups if not captured)}
+    try:
+        samples = []
+        with torch.no_grad():
+            run_segments(segments, calls, split.outputs, inputs, samples)
+        captured = [i for i, (c, _) in enumerate(groups) if c]
+        if captured:
+            graphed = torch.cuda.make_graphed_callables(
+                tuple(calls[i] for i in captured),
+                tuple(tuple(sample(t, ref) for t, ref in zip(samples[i], segments[i].inputs)) for i in captured))
+            for i, g in zip(captured, graphed if isinstance(graphed, tuple) else (graphed,)):
+                calls[i] = g
+        entry.update(timed(segments, calls))
+    except Exception as e:  # noqa: BLE001 - a piece make_graphed_callables cannot take: say why, go on
+        entry["graphed"] = {"failed": one_line(e)}
+    return entry
 
 
 def sample_arg(value, ref):
-    """A graphed callable's sample argument for an input of a training chain: a model input as it is
-    (no grad), an earlier piece's floating-point output requiring grad, as in the step."""
+    """A training chain's sample argument: a model input as it is (no grad), an earlier piece's
+    floating-point output requiring grad, as in the step."""
     sample = value.detach().clone()
     return sample.requires_grad_(True) if not ref.startswith("input") and sample.is_floating_point() else sample
 
 
 def fed_positions(case):
-    """The inputs a replay copies in: all but those with role state (a KV cache the step writes in
-    place), which stay in the graph's buffers as graphbench keeps them."""
+    """The inputs a replay copies in: all but the state (a KV cache), which stays in the graph's buffers."""
     return [i for i, spec in enumerate(case.inputs()) if spec.get("role") != "state"]
 
 
 def measure_inference(case, args, scope=None):
     import torch
 
-    model = model_zoo.build_model(case, "cuda").cuda().eval()
+    model = model_zoo.build_model(case, "cuda").eval()
     inputs = model_zoo.make_inputs(case, "cuda")
     static_inputs = [t.clone() for t in inputs]
     with torch.no_grad():
@@ -406,7 +324,7 @@ def measure_inference(case, args, scope=None):
             graph, static_out = capture(lambda: model(*static_inputs))
         except Exception as e:  # noqa: BLE001 - a model that cannot be captured whole (a branch on
             # .item()): said in its figures; eager, torch.compile and its pieces are still measured
-            failed = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+            failed = {"failed": one_line(e)}
             replay, copy_replay, max_diff = failed, dict(failed), None
             graph = None
         if graph is not None:
@@ -423,7 +341,7 @@ def measure_inference(case, args, scope=None):
             copy_and_replay()
             torch.cuda.synchronize()
             got = model_zoo.flat_tensors(static_out)
-            max_diff = max(float((a.float() - b.float()).abs().max()) for a, b in zip(got, expected))
+            max_diff = largest_difference(got, expected)
         compiled = compiled_figures(model, lambda m: m(*inputs), args)
         if not args.no_compile:
             compiled["dynamo"] = dynamo_counts(model, inputs)
@@ -433,46 +351,26 @@ def measure_inference(case, args, scope=None):
 
 
 def measure_training(case, args, scope=None):
-    import torch
-
-    def setup():
-        model = model_zoo.build_model(case, "cuda").cuda().train()
+    def setup(capturable=False):
+        """A fresh model, its inputs and target, and its step (of `m`: the model or its compiled form)."""
+        model = model_zoo.build_model(case, "cuda").train()
         inputs = model_zoo.make_inputs(case, "cuda")
         target = model_zoo.make_target(case, model(*inputs), "cuda")
-        return model, inputs, target
+        optimizer = model_zoo.make_optimizer(case, model.parameters(), capturable=capturable)
 
-    model, inputs, target = setup()
-    optimizer = model_zoo.make_optimizer(case, model.parameters())
+        def step(m=model):
+            optimizer.zero_grad(set_to_none=True)
+            model_zoo.loss_of(case, m(*inputs), target).backward()
+            optimizer.step()
 
-    def eager_step():
-        optimizer.zero_grad(set_to_none=True)
-        model_zoo.loss_of(case, model(*inputs), target).backward()
-        optimizer.step()
+        return model, inputs, target, step
 
+    _, inputs, _, eager_step = setup()
     eager = time_median_us(eager_step, args)
-
     # Whole-step capture, as PyTorch's CUDA-graph documentation shows it: gradients set to None
     # before capture, so that backward allocates them from the graph's pool.
-    g_model, g_inputs, g_target = setup()
-    g_optimizer = model_zoo.make_optimizer(case, g_model.parameters(), capturable=True)
-
-    def graph_step():
-        loss = model_zoo.loss_of(case, g_model(*g_inputs), g_target)
-        loss.backward()
-        g_optimizer.step()
-        return loss
-
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            g_optimizer.zero_grad(set_to_none=True)
-            graph_step()
-    torch.cuda.current_stream().wait_stream(side)
-    g_optimizer.zero_grad(set_to_none=True)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        graph_step()
+    _, g_inputs, _, graph_step = setup(capturable=True)
+    graph, _ = capture(graph_step)
     replay = time_median_us(graph.replay, args)
 
     def copy_and_replay():
@@ -481,19 +379,10 @@ def measure_training(case, args, scope=None):
         graph.replay()
 
     copy_replay = time_median_us(copy_and_replay, args)
-
-    # torch.compile'd model, the step around it as eager's (optimizer and zero_grad not compiled).
-    c_model, c_inputs, c_target = setup()
-    c_optimizer = model_zoo.make_optimizer(case, c_model.parameters())
-
-    def compiled_step(m):
-        c_optimizer.zero_grad(set_to_none=True)
-        model_zoo.loss_of(case, m(*c_inputs), c_target).backward()
-        c_optimizer.step()
-
+    c_model, _, _, compiled_step = setup()  # the optimizer and zero_grad stay eager
     compiled = compiled_figures(c_model, compiled_step, args)
     if scope is not None:
-        p_model, p_inputs, p_target = setup()
+        p_model, p_inputs, p_target, _ = setup()
         compiled["pieces"] = measure_train_pieces(case, p_model, p_inputs, p_target, scope, args)
     return eager, replay, copy_replay, None, compiled
 
@@ -549,12 +438,6 @@ def graphbench_medians(path):
     return out
 
 
-def fmt_us(value):
-    if value is None:
-        return ""
-    return f"{value:.0f}" if value >= 999.5 else f"{value:.3g}"
-
-
 def figure_cell(figure):
     """A timed figure, or why there is none (a model that cannot be captured whole)."""
     return f"failed: {figure['failed']}" if "failed" in figure else fmt_us(figure["median_us"])
@@ -562,10 +445,8 @@ def figure_cell(figure):
 
 def compiled_cell(figure):
     """A torch.compile figure with its compile time, or why there is none."""
-    if not figure:
-        return ""
-    if "failed" in figure:
-        return f"failed: {figure['failed']}"
+    if not figure or "failed" in figure:
+        return figure_cell(figure) if figure else ""
     return f"{fmt_us(figure['median_us'])} ({figure['compile_seconds']:.1f} s)"
 
 
@@ -586,8 +467,7 @@ def best_python(e):
 
 
 def pieces_cells(figure):
-    """The scope's cells of a row: the pieces, the eager chain, and per scope the graphed chain with
-    its graphs (or why not)."""
+    """A row's cells of pieces: their count, the eager chain, per scope the graphed chain and its graphs."""
     if not figure:
         return " | | |"
     cells = []
@@ -685,15 +565,11 @@ def table(by_case, graphbench):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        cases = cases_from_suite(args.suite, args.cases) if args.suite else cases_from_names(args)
-        kept = {}
-        if args.append and os.path.exists(args.output):
-            kept = suites.read_json(args.output, "Python baseline").get("cases", {})
-        graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    cases = cases_from_suite(args.suite, args.cases) if args.suite else cases_from_names(args)
+    kept = {}
+    if args.append and os.path.exists(args.output):
+        kept = suites.read_json(args.output, "Python baseline").get("cases", {})
+    graphbench = graphbench_medians(args.graphbench) if args.graphbench else None
     import torch
 
     if not torch.cuda.is_available():

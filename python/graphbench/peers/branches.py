@@ -4,14 +4,10 @@ to put beside its eager, graph and conditional figures.
 
     python3 scripts/python_branches_baseline.py --suite models/suite.json [--graphbench results.json] -o FILE
 
-Per case of the suite (its `threshold`, where given, replaces every decision's number, as graphbench does):
-    eager                   the pieces (TorchScript) called in turn, the host reading each decision's value
-    make_graphed_callables  each piece graphed with torch.cuda.make_graphed_callables, the host reading
-                            each decision's value between them (Python's form of graphbench's `graph`)
-(torch.compile's reduce-overhead of the model itself: scripts/python_baseline.py on the model.)
-Every variant's outputs and outcomes are checked against eager's before it is timed. Output: JSON
-(one entry per case and variant: median_us, the outcomes taken) and a Markdown table on standard
-output. Exit codes: 0 written, 1 no CUDA device, 2 bad input.
+Per case (its `threshold`, where given, replacing every decision's number, as graphbench does): eager
+(the pieces called in turn, the host reading each decision's value) and make_graphed_callables (each
+piece graphed, the host deciding between them), each checked against eager before it is timed.
+Output: JSON and a Markdown table. Exit codes: 0 written, 1 no CUDA device, 2 bad input.
 """
 
 import argparse
@@ -20,7 +16,7 @@ import sys
 
 from .. import suites
 from ..branches import run_tree, with_threshold
-from ..errors import EXIT_BAD_INPUT, BadInput
+from ..errors import BadInput
 from ..results import read_results
 from .timing import time_median_us
 
@@ -88,14 +84,10 @@ def main(argv):
     if not torch.cuda.is_available():
         print(f"{PROG}: no CUDA device", file=sys.stderr)
         return 1
-    try:
-        cases = [c for c in suites.read_suite(options.suite)["cases"] if c.get("workload") == "torchscript_branches"]
-        if not cases:
-            raise BadInput(f"{options.suite}: /cases: no case of workload torchscript_branches")
-        theirs = graphbench_medians(options.graphbench)
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    cases = [c for c in suites.read_suite(options.suite)["cases"] if c.get("workload") == "torchscript_branches"]
+    if not cases:
+        raise BadInput(f"{options.suite}: /cases: no case of workload torchscript_branches")
+    theirs = graphbench_medians(options.graphbench)
     suite_dir = os.path.dirname(os.path.abspath(options.suite))
     out = {"environment": {"torch": torch.__version__, "device": torch.cuda.get_device_name()},
            "cases": {c["name"]: case_figures(c, suite_dir, options) for c in cases}}

@@ -4,34 +4,14 @@ and MNIST): DistributedDataParallel, eager and captured whole in torch.cuda.grap
     python3 scripts/python_ddp_baseline.py --config configs/ddp.json --nproc 2 -o python-ddp.json \\
         [--cases ddp-linear-dropout-large] [--graphbench graphbench-out/ddp-n2/results.json]
 
-Every linear_dropout training case and every mnist step case (not the epochs of a "training"
-case) of the suite is built in Python as graphbench builds it: Linear(in_features, hidden),
-Dropout, Linear(hidden, out_features), Dropout, MSE loss; or the LibTorch MNIST example's Net
-(two convolutions, the second with Dropout2d, max-pooling, two Linears with dropout, log_softmax)
-with the NLL loss on 1x28x28 images; SGD (lr, momentum, weight_decay); `batch` rows per rank
-(random inputs and weights, seeded by rank: timing does not depend on them). With N ranks the model is wrapped in DistributedDataParallel with the
-case's buckets (grad_bucket_mb, else DDP's 25 MiB; gradient_as_bucket_view), which overlaps each
-bucket's all-reduce with the backward pass; one rank runs the plain model (no DDP), the baseline
-of the scaling efficiency.
-
-Per case and N:
-    eager  the step called in Python: zero_grad, forward, loss, backward, optimizer step
-    graph  the same step captured whole in torch.cuda.graph as PyTorch's documentation does it for
-           DDP (DDP built on a side stream, 11 eager steps there first, TORCH_NCCL_ASYNC_ERROR_HANDLING=0),
-           then g.replay() timed on the inputs it was captured with
-    graph_copy  the documentation's training loop: each step copies a batch into the captured
-           inputs (static_input.copy_(data)), then replays; graphbench's graph step feeds each
-           step's batch the same way, so this is the row to set beside it
-Each figure is the median over --samples samples of per-step time (CUDA events around --calls
-back-to-back steps) on each rank; the slowest rank's is reported, as graphbench does. The scaling
-efficiency at N is the one-rank step time over the N-rank one (the batch is per rank). After timing,
-the ranks' params are compared: DDP keeps them identical.
-
-It starts its ranks itself (python3 -m torch.distributed.run --standalone, one process per GPU):
-first one rank, then --nproc. Writes JSON (-o, whole or not at all) and a Markdown table beside
-it; with --graphbench, the table puts graphbench's slowest-rank medians of the same cases beside
-Python's. Exit codes: 0 done, 1 a run failed (recorded, the others still run), 2 bad input or too
-few GPUs.
+Each case is built as graphbench builds it (random inputs and weights, `batch` rows per rank) and
+timed per rank as eager, graph (replayed on the inputs it was captured with) and graph_copy (each
+batch copied into the captured inputs, then replayed: the row to set beside graphbench's graph);
+the slowest rank's median is reported, and the scaling efficiency at N is the one-rank step time
+over the N-rank one. It starts its ranks itself (torch.distributed.run --standalone): one, then
+--nproc. docs/distributed.md, "PyTorch's DDP on the same steps". Writes JSON (-o, whole) and a
+Markdown table beside it. Exit codes: 0 done, 1 a run failed (recorded, the others still run),
+2 bad input or too few GPUs.
 """
 
 import argparse
@@ -47,8 +27,8 @@ import tempfile
 from .. import suites
 from ..commands import module_command
 from ..results import read_json, read_results
-from ..errors import EXIT_BAD_INPUT, BadInput
-from .timing import sample_us
+from ..errors import BadInput
+from .timing import mnist_net, sample_us
 
 PROG = "python_ddp_baseline.py"
 VARIANTS = ("eager", "graph", "graph_copy")
@@ -81,35 +61,35 @@ def parse_args(argv):
 
 
 def step_cases(path, names=None):
-    """The linear_dropout training cases of suite `path` (the suite's defaults applied), in suite
-    order; `names` (a list) selects some and must all be such cases. Raises BadInput naming the
-    file and the field."""
+    """The linear_dropout training cases and mnist step cases of suite `path` (the suite's defaults
+    applied), in suite order; `names` (a list) selects some and must all be such cases. Raises
+    BadInput naming the file and the field."""
     suite = read_json(path, "suite file")
     if not isinstance(suite, dict) or not isinstance(suite.get("cases"), list):
         raise BadInput(f"{path}: /cases: expected a list of cases")
-    defaults = suite.get("defaults", {})
     found = {}
     for i, raw in enumerate(suite["cases"]):
-        case = {**defaults, **raw}
-        if case.get("workload") == "mnist" and case.get("mode", "train") == "train" and case.get("kind") != "training":
-            found[case.get("name")] = mnist_case(path, i, case)
-            continue
-        if case.get("workload") != "linear_dropout" or case.get("mode", "train") != "train":
+        case = {**suite.get("defaults", {}), **raw}
+        train = case.get("mode", "train") == "train"
+        mnist = case.get("workload") == "mnist" and train and case.get("kind") != "training"
+        if not mnist and (case.get("workload") != "linear_dropout" or not train):
             found.setdefault(case.get("name"), None)
             continue
-        for field, default in LAYERS.items():
+        sizes = {"batch": MNIST["batch"]} if mnist else LAYERS
+        for field, default in sizes.items():
             value = case.setdefault(field, default)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise BadInput(f"{path}: /cases/{i}/{field}: expected a positive integer, got {json.dumps(value)}")
-        dropout = case.get("dropout", [0.2, 0.1])
+        dropout = [0.5, 0.5] if mnist else case.get("dropout", [0.2, 0.1])
         if not (isinstance(dropout, list) and len(dropout) == 2 and all(isinstance(v, (int, float)) for v in dropout)):
             raise BadInput(f"{path}: /cases/{i}/dropout: expected two probabilities, got {json.dumps(dropout)}")
         if case.get("optimizer", "sgd") != "sgd":
             raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
         found[case["name"]] = {
-            "name": case["name"], "model": "linear_dropout", **{field: case[field] for field in LAYERS},
-            "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", DEFAULT_LR)),
-            "momentum": float(case.get("momentum", 0.0)), "weight_decay": float(case.get("weight_decay", 0.0)),
+            "name": case["name"], "model": "mnist" if mnist else "linear_dropout", **{f: case[f] for f in sizes},
+            "dropout": [float(v) for v in dropout], "lr": float(case.get("lr", MNIST["lr"] if mnist else DEFAULT_LR)),
+            "momentum": float(case.get("momentum", MNIST["momentum"] if mnist else 0.0)),
+            "weight_decay": 0.0 if mnist else float(case.get("weight_decay", 0.0)),
             "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0)),
         }
     if names is None:
@@ -128,30 +108,7 @@ def step_cases(path, names=None):
     return cases
 
 
-# ---------------------------------------------------------------------------------------------
-# One rank (started by torch.distributed.run)
-
-
-def mnist_net():
-    """The LibTorch MNIST example's Net, as graphbench's mnist workload builds it."""
-    from torch import nn
-    from torch.nn import functional as F
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1, self.conv2 = nn.Conv2d(1, 10, 5), nn.Conv2d(10, 20, 5)
-            self.conv2_drop = nn.Dropout2d()
-            self.fc1, self.fc2 = nn.Linear(320, 50), nn.Linear(50, 10)
-
-        def forward(self, x):
-            x = F.relu(F.max_pool2d(self.conv1(x), 2))
-            x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
-            x = F.relu(self.fc1(x.view(-1, 320)))
-            x = F.dropout(x, p=0.5, training=self.training)
-            return F.log_softmax(self.fc2(x), dim=1)
-
-    return Net()
+# ---- one rank (started by torch.distributed.run) ----
 
 
 def samples_us(step, options):
@@ -180,16 +137,16 @@ def measure_case(case, rank, world, local_rank, options):
     from torch import nn
 
     torch.manual_seed(0)  # the same initial params on every rank
-    if case.get("model") == "mnist":
-        model = mnist_net().cuda()
-        torch.manual_seed(1000 + rank)  # each rank its own shard
+    mnist = case.get("model") == "mnist"
+    model = (mnist_net() if mnist else nn.Sequential(
+        nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
+        nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1]))).cuda()
+    torch.manual_seed(1000 + rank)  # each rank its own shard
+    if mnist:
         x = torch.randn(case["batch"], 1, 28, 28, device="cuda")
         target = torch.randint(0, 10, (case["batch"],), device="cuda")
         loss_fn = nn.NLLLoss()
     else:
-        model = nn.Sequential(nn.Linear(case["in_features"], case["hidden"]), nn.Dropout(case["dropout"][0]),
-                              nn.Linear(case["hidden"], case["out_features"]), nn.Dropout(case["dropout"][1])).cuda()
-        torch.manual_seed(1000 + rank)  # each rank its own shard
         x = torch.randn(case["batch"], case["in_features"], device="cuda")
         target = torch.randn(case["batch"], case["out_features"], device="cuda")
         loss_fn = nn.MSELoss()
@@ -262,28 +219,13 @@ def worker(spec_path):
             print(f"{PROG}: {case['name']} at N={world}: eager {results[case['name']]['eager_us']:.1f} us, "
                   f"graph {results[case['name']]['graph_us']:.1f} us", file=sys.stderr)
     if rank == 0:
-        suites.write_whole(spec["output"], json.dumps(results, indent=2) + "\n")
+        suites.write_json(spec["output"], results, compact=False)
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-# ---------------------------------------------------------------------------------------------
-# The launcher
-
-
-def mnist_case(path, i, case):
-    """An mnist step case of suite `path` (case number i, the suite's defaults applied)."""
-    out = {"name": case["name"], "model": "mnist", "dropout": [0.5, 0.5], "weight_decay": 0.0,
-           "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0))}
-    for field, default in MNIST.items():
-        value = case.get(field, default)
-        if field == "batch" and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise BadInput(f"{path}: /cases/{i}/batch: expected a positive integer, got {json.dumps(value)}")
-        out[field] = value
-    if case.get("optimizer", "sgd") != "sgd":
-        raise BadInput(f"{path}: /cases/{i}/optimizer: this baseline builds SGD only, got {json.dumps(case['optimizer'])}")
-    return out
+# ---- the launcher ----
 
 
 def run_ranks(nproc, cases, args, work_dir):
@@ -305,8 +247,7 @@ def run_ranks(nproc, cases, args, work_dir):
 
 
 def graphbench_figures(path):
-    """{(case, variant): (slowest rank's step median in us, scaling efficiency or None)} of a graphbench
-    data-parallel results.json."""
+    """{(case, variant): (slowest rank's median us, scaling efficiency or None)} of graphbench's results."""
     figures = {}
     for r in read_results(path).records:
         dp = r.get("data_parallel") or {}
@@ -384,23 +325,16 @@ def main(argv):
     args = parse_args(argv)
     if args.worker:
         return worker(args.worker)
-    try:
-        names = [n for n in args.cases.split(",") if n] if args.cases else None
-        cases = step_cases(args.config, names)
-        graphbench = graphbench_figures(args.graphbench) if args.graphbench else None
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    names = [n for n in args.cases.split(",") if n] if args.cases else None
+    cases = step_cases(args.config, names)
+    graphbench = graphbench_figures(args.graphbench) if args.graphbench else None
     try:
         import torch
     except ImportError:
-        print(f"{PROG}: error: PyTorch is not installed for {sys.executable}: the baseline runs PyTorch's DDP",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise BadInput(f"PyTorch is not installed for {sys.executable}: the baseline runs PyTorch's DDP")
     if torch.cuda.device_count() < args.nproc:
-        print(f"{PROG}: error: --nproc {args.nproc} needs {args.nproc} CUDA devices, this machine has "
-              f"{torch.cuda.device_count()}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise BadInput(f"--nproc {args.nproc} needs {args.nproc} CUDA devices, this machine has "
+                       f"{torch.cuda.device_count()}")
     with tempfile.TemporaryDirectory(prefix="python-ddp-") as work_dir:
         one = run_ranks(1, cases, args, work_dir)
         many = run_ranks(args.nproc, cases, args, work_dir) if args.nproc > 1 else one
@@ -412,6 +346,6 @@ def main(argv):
     print(markdown)
     if args.output:
         document = {"environment": environment(), "nproc": args.nproc, "failures": failures, "cases": rows}
-        suites.write_whole(args.output, json.dumps(document, indent=2) + "\n")
+        suites.write_json(args.output, document, compact=False)
         suites.write_whole(os.path.splitext(args.output)[0] + ".md", markdown)
     return 1 if failures else 0

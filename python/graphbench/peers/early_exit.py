@@ -4,22 +4,16 @@ figures from the same call.
 
     python3 scripts/python_control_flow_baseline.py [--thresholds 0,0.999,2] [--samples 30] [--output FILE]
 
-The same model: six residual blocks of width 512 (x + relu(linear(x))), a head of 10 classes after
-each (later heads sharper), batch 32, float32; a step stops at the first head whose softmax
-confidence (the batch's largest) is above the threshold. Variants, per threshold:
-    eager                   the model in PyTorch, `.item()` at each exit (a host sync)
-    reduce-overhead         torch.compile(mode="reduce-overhead"): Dynamo breaks the graph at each
-                            `.item()` and CUDA-graphs the regions between
-    make_graphed_callables  each block and its head graphed with torch.cuda.make_graphed_callables,
-                            the host reading the confidence between them (graphbench's `graph` form)
-Timing as the other peers: blocks of back-to-back steps between CUDA events, after warm-up, the median
-of the per-step device times (peers/timing.py). Every variant's logits and depth are checked against
-eager's before it is timed. Output: JSON (environment, one entry per threshold and variant: median_us,
-depth) and a Markdown table on standard output. Exit codes: 0 written, 1 no CUDA device, 2 bad arguments.
+The same model (six residual blocks of width 512, a head after each; a step stops at the first head
+whose softmax confidence is above the threshold), per threshold: eager (`.item()` at each exit),
+reduce-overhead (torch.compile breaks the graph at each `.item()` and CUDA-graphs the regions
+between) and make_graphed_callables (each block and its head graphed, the host reading the
+confidence between them: graphbench's `graph` form). Each variant is checked against eager before
+it is timed (peers/timing.py). Output: JSON and a Markdown table. Exit codes: 0 written, 1 no CUDA
+device, 2 bad arguments.
 """
 
 import argparse
-import json
 import sys
 
 from .. import suites
@@ -132,7 +126,7 @@ def run(options):
                         "blocks": options.blocks},
               "results": results}
     if options.output:
-        suites.write_whole(options.output, json.dumps(report, indent=2) + "\n")
+        suites.write_json(options.output, report, compact=False)
     print("| threshold | variant | depth | median (us) |\n|--:|---|--:|--:|")
     for r in results:
         median = f"{r['median_us']:.1f}" if "median_us" in r else r.get("error", "does not match eager")

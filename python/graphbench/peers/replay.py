@@ -3,32 +3,15 @@
     python3 scripts/python_replay_baseline.py [--cases gelu-small,gelu-large,linear-dropout-small,mnist-step]
                                               [--samples 40] [--output python-baseline.json]
 
-Runs on a CUDA machine with PyTorch installed (nothing else is needed) and times, per case, the
-variants below with the same method graphbench uses: blocks of back-to-back steps of about 1 ms
-between two CUDA events, after warm-up, one sample of every variant per round (interleaved), the
-median of the per-step device times. The host's issue time per step (until the last step of a
-block returned, before synchronising) is kept beside it, as graphbench's issue_median_us.
-
-    GELU cases        eager, graph:replay, graph      the blog's five-op GELU, x * 0.5 * (1 + erf(x / 1.41421))
-                      jit, jit+graph:replay, ...       the same function through torch.jit.script (fused)
-                      native, native+graph:replay, ... torch.nn.functional.gelu (one kernel)
-                      copy                             y.copy_(x) of the same bytes: the memory floor
-    linear-dropout-small                               Linear(128,256), Dropout(0.2), Linear(256,16), Dropout(0.1),
-                      eager, graph:replay, graph       MSE loss, SGD lr 0.1, batch 32: one training step
-    mnist-step        eager, graph:replay, graph       the LibTorch MNIST example network, one training step, batch 64
-
-Variant names follow graphbench's: ":replay" is g.replay() alone with the input already in the
-static tensor (how the PyTorch 1.10 CUDA Graphs blog and PyTorch's docs time a graph); the plain
-graph variant copies the input in first (static_x.copy_(x); g.replay()). Graphs are captured with
-torch.cuda.graph after warm-up on a side stream, as PyTorch's CUDA Graphs notes prescribe.
-
-After the rounds, each variant's steps are also queued behind a holding kernel and timed back to
-back (back_to_back_us, as graphbench's): the device's time per step without the host's pace.
-
-Output: JSON with the environment (torch, CUDA, GPU) and one entry per (case, variant): median_us,
-issue_median_us, back_to_back_us (null when the steps cannot be queued ahead), samples_us,
-steps_per_sample. Exit codes: 0 written, 1 no CUDA device, 2 bad
-arguments.
+Timed as graphbench times them: blocks of back-to-back steps of about 1 ms between two CUDA events,
+one sample of every variant per round (interleaved), the median per step, the host's issue time per
+step beside it (issue_median_us), and the steps queued behind a holding kernel (back_to_back_us).
+Variants: eager, graph:replay (g.replay() with the input already in place, as PyTorch's CUDA Graphs
+blog times it) and graph (the input copied in first); for the GELU cases (the blog's five-op GELU)
+also jit (torch.jit.script) and native (F.gelu) with and without a graph, and copy (the memory
+floor); linear-dropout-small and mnist-step are one training step each.
+Output: JSON, the environment and one entry per (case, variant). Exit codes: 0 written, 1 no CUDA
+device, 2 bad arguments.
 """
 
 import argparse
@@ -39,11 +22,9 @@ import sys
 import time
 
 from .. import suites
-from .timing import capture, wall_seconds
+from .timing import capture, mnist_net, wall_seconds
 
 torch = None  # imported by main(): every case builds on it
-
-CASES = ["gelu-small", "gelu-large", "linear-dropout-small", "mnist-step"]
 
 
 def gelu_five_ops(x):
@@ -87,43 +68,15 @@ def training_case(model, make_batch, loss_fn, lr, momentum=0.0):
     static_data, static_target = data.clone(), target.clone()
     optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
 
-    def eager_step():
-        optimizer.zero_grad(set_to_none=True)
-        loss = loss_fn(model(data), target)
-        loss.backward()
-        optimizer.step()
+    def step(x, y):
+        def run():
+            optimizer.zero_grad(set_to_none=True)  # in the capture too: backward allocates the grads from its pool
+            loss_fn(model(x), y).backward()
+            optimizer.step()
+        return run
 
-    def static_step():
-        optimizer.zero_grad(set_to_none=True)
-        loss = loss_fn(model(static_data), static_target)
-        loss.backward()
-        optimizer.step()
-
-    variants = {"eager": eager_step}
-    # Whole-network capture as in PyTorch's CUDA Graphs notes: grads set to None before capture, so
-    # that backward allocates them from the graph's pool.
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            static_step()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    optimizer.zero_grad(set_to_none=True)
-    with torch.cuda.graph(graph):
-        static_loss = loss_fn(model(static_data), static_target)
-        static_loss.backward()
-        optimizer.step()
-    torch.cuda.synchronize()
-
-    def feed_and_replay():
-        static_data.copy_(data, non_blocking=True)
-        static_target.copy_(target, non_blocking=True)
-        graph.replay()
-
-    variants["graph:replay"] = graph.replay
-    variants["graph"] = feed_and_replay
-    return variants
+    return {"eager": step(data, target), **graph_variants("", step(static_data, static_target),
+                                                         [static_data, static_target], [data, target], warmup=3)}
 
 
 def linear_dropout_case():
@@ -134,39 +87,13 @@ def linear_dropout_case():
 
 
 def mnist_case():
-    class Net(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = torch.nn.Conv2d(1, 10, 5)
-            self.conv2 = torch.nn.Conv2d(10, 20, 5)
-            self.conv2_drop = torch.nn.Dropout2d(0.5)
-            self.fc1 = torch.nn.Linear(320, 50)
-            self.fc2 = torch.nn.Linear(50, 10)
-
-        def forward(self, x):
-            F = torch.nn.functional
-            x = F.relu(F.max_pool2d(self.conv1(x), 2))
-            x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
-            x = x.view(-1, 320)
-            x = F.dropout(F.relu(self.fc1(x)), p=0.5, training=self.training)
-            return F.log_softmax(self.fc2(x), dim=1)
-
-    model = Net().cuda().train()
     batch = lambda: ((torch.rand(64, 1, 28, 28, device="cuda") - 0.1307) / 0.3081,
                      torch.randint(0, 10, (64,), device="cuda"))
-    return training_case(model, batch, torch.nn.functional.nll_loss, lr=0.01, momentum=0.5)
+    return training_case(mnist_net().cuda().train(), batch, torch.nn.functional.nll_loss, lr=0.01, momentum=0.5)
 
 
-def make_case(name):
-    if name == "gelu-small":
-        return gelu_case((1, 3, 224, 224))
-    if name == "gelu-large":
-        return gelu_case((32, 3, 224, 224))
-    if name == "linear-dropout-small":
-        return linear_dropout_case()
-    if name == "mnist-step":
-        return mnist_case()
-    raise ValueError(name)
+MAKERS = {"gelu-small": lambda: gelu_case((1, 3, 224, 224)), "gelu-large": lambda: gelu_case((32, 3, 224, 224)),
+          "linear-dropout-small": linear_dropout_case, "mnist-step": mnist_case}
 
 
 def steps_for(step, min_block_s):
@@ -193,10 +120,8 @@ def sample(step, steps, begin, end):
 
 
 def back_to_back(step, device_us, issue_us, samples=5, tries=5):
-    """Device time per step with the steps queued behind a holding kernel (torch.cuda._sleep), as
-    graphbench's back_to_back_us: the same plan (about 200 us of device time, 10 to 200 steps, a
-    hold of twice the host's issue time plus 50 us) and the same check (the begin event not yet
-    reached when the last step was issued). None when the steps cannot be queued ahead."""
+    """Device time per step with the steps queued behind a holding kernel (torch.cuda._sleep), planned
+    and checked as graphbench's back_to_back_us; None when the steps cannot be queued ahead."""
     steps = min(200, max(10, math.ceil(200.0 / device_us))) if device_us > 0 else 200
     hold_us = 2.0 * issue_us * steps + 50.0
     clock_mhz = getattr(torch.cuda.get_device_properties(0), "clock_rate", 0) / 1000.0 or 2000.0
@@ -248,7 +173,7 @@ def time_case(variants, samples, warmup, min_block_s):
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="python_replay_baseline.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", default=",".join(CASES), help="comma-separated, of: " + ", ".join(CASES))
+    parser.add_argument("--cases", default=",".join(MAKERS), help="comma-separated, of: " + ", ".join(MAKERS))
     parser.add_argument("--samples", type=int, default=40, help="samples per variant (default 40)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed steps per variant (default 20)")
     parser.add_argument("--min-sample-ms", type=float, default=1.0, help="length of one sample (default 1 ms)")
@@ -261,7 +186,7 @@ def main(argv):
         print("python_replay_baseline.py: PyTorch is not installed", file=sys.stderr)
         return 1
     cases = [c for c in args.cases.split(",") if c]
-    unknown = [c for c in cases if c not in CASES]
+    unknown = [c for c in cases if c not in MAKERS]
     if unknown or args.samples < 1 or args.warmup < 0 or not args.min_sample_ms > 0:
         print(f"python_replay_baseline.py: bad arguments (unknown cases: {unknown})", file=sys.stderr)
         return 2
@@ -275,7 +200,7 @@ def main(argv):
            "method": "CUDA events around blocks of back-to-back steps, interleaved rounds, median per step",
            "records": []}
     for case in cases:
-        for entry in time_case(make_case(case), args.samples, args.warmup, args.min_sample_ms / 1000.0):
+        for entry in time_case(MAKERS[case](), args.samples, args.warmup, args.min_sample_ms / 1000.0):
             entry["case"] = case
             out["records"].append(entry)
             b2b = entry["back_to_back_us"]

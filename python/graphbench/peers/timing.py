@@ -1,7 +1,6 @@
 """What Python's timing peers share: per-call device time from CUDA events, the wall time of a block
-of calls, and the one way they
-capture a step in a CUDA graph (warm-up on a side stream, as PyTorch's CUDA Graphs notes prescribe).
-torch is imported by the functions only."""
+of calls, the one way they capture a step in a CUDA graph (warm-up on a side stream, as PyTorch's
+CUDA Graphs notes prescribe), and the MNIST network. torch is imported by the functions only."""
 
 import statistics
 
@@ -21,8 +20,7 @@ def sample_us(fn, calls):
 
 
 def wall_seconds(fn, calls):
-    """Wall time of `calls` calls of fn in seconds, the device synchronised before and after (what
-    they queued included)."""
+    """Wall time of `calls` calls of fn in seconds, the device synchronised before and after."""
     import time
 
     import torch
@@ -66,3 +64,25 @@ def capture(step, warmup=3):
         result = step()
     torch.cuda.synchronize()
     return graph, result
+
+
+def mnist_net():
+    """The LibTorch MNIST example's Net, as graphbench's mnist workload builds it."""
+    from torch import nn
+    from torch.nn import functional as F
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(1, 10, 5), nn.Conv2d(10, 20, 5)
+            self.conv2_drop = nn.Dropout2d()
+            self.fc1, self.fc2 = nn.Linear(320, 50), nn.Linear(50, 10)
+
+        def forward(self, x):
+            x = F.relu(F.max_pool2d(self.conv1(x), 2))
+            x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
+            x = F.relu(self.fc1(x.view(-1, 320)))
+            x = F.dropout(x, p=0.5, training=self.training)
+            return F.log_softmax(self.fc2(x), dim=1)
+
+    return Net()

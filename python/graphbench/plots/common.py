@@ -1,13 +1,11 @@
-"""What the plot scripts share: writing a figure
-as a PNG, and matplotlib's pyplot with the Agg backend, from this interpreter or, where it lacks matplotlib (a virtual
-environment, pyenv), by running the script again under Debian's python3, which
-python3-matplotlib installs into."""
+"""What the plot scripts share: a figure written as a PNG, and matplotlib's pyplot (Agg) from this
+interpreter or, where it lacks matplotlib (a virtual environment), from Debian's python3, which
+python3-matplotlib installs into: the command run again there."""
 
 import os
 import sys
 
 from ..commands import module_command
-
 
 
 def save_png(plt, fig, output):

@@ -2,16 +2,12 @@
 
     python3 scripts/plot_sweep.py RESULTS_JSON [-o DIR]
 
-One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: the results file's
-folder, as every plot script of graphbench writes beside its input; -o/--output-dir names another
-folder): above, the graph's speedup over eager against the swept size, its 95% interval as a
-band, 1x and the 5% line, the crossover marked and the recommended capture sizes ringed; below,
-the memory of the graph's pool at each size, with the totals of keeping the recommended graphs
-each in its own pool and in one shared pool. A run whose sweeps have no graph variant measured
-(a CPU run: graphs need a CUDA device) gets instead one PNG per swept case,
-DIR/sweep-<case>-times.png: the per-step time of each variant it measured against the swept size.
-Needs only matplotlib (Debian's python3-matplotlib). Exit codes: 0 written, 2 bad input (missing
-file, invalid JSON, no swept case measured, malformed fields), 1 matplotlib missing.
+One PNG per sweep and graph variant, DIR/sweep-<case>-<variant>.png (default: beside the results):
+above, the graph's speedup over eager against the swept size with its 95% band, the crossover and
+the recommended capture sizes; below, the graph pool's memory, and the totals of the recommended
+graphs in pools of their own and in one. A run with no graph variant measured (a CPU run) gets one
+DIR/sweep-<case>-times.png per case instead: each variant's step time against the size. Needs
+matplotlib. Exit codes: 0 written, 2 bad input, 1 matplotlib missing.
 """
 
 import argparse
@@ -25,8 +21,6 @@ from .common import import_pyplot, save_png
 
 PROG = "plot_sweep.py"
 MIB = 1024.0 * 1024.0
-
-
 
 
 def load_step_times(path, doc):

@@ -2,16 +2,10 @@
 
     python3 scripts/trace_timeline.py EAGER_TRACE GRAPH_TRACE [-o PNG] [--title T] [--step N]
 
-The picture goes beside the traces, DIR/timeline.png for DIR/<case>.<variant>.trace.json (as every
-plot script of graphbench writes beside its input); -o/--output names another file.
-
-EAGER_TRACE and GRAPH_TRACE are Chrome traces that `graphbench ... --trace DIR` wrote (DIR/<case>.
-<variant>.trace.json). For each, step N (default 2) is drawn as two lanes from the step's start:
-the host (the CUDA runtime calls: one cudaLaunchKernel per kernel eagerly, one cudaGraphLaunch for a
-replay) and the device (kernels, copies, memsets), so that the gaps a graph removes are visible.
-Each is labelled with its duration, its kernels and the share of it the device sat idle. Needs only
-matplotlib (Debian's python3-matplotlib). Exit codes: 0 written, 2 bad input (missing file, invalid
-JSON, no such step), 1 matplotlib missing.
+For each Chrome trace (DIR/<case>.<variant>.trace.json), step N drawn as two lanes from its start:
+the host's CUDA runtime calls and the device's kernels, copies and memsets, labelled with the
+step's duration, its kernels and the share of it the device sat idle; DIR/timeline.png beside the
+traces by default. Needs matplotlib. Exit codes: 0 written, 2 bad input, 1 matplotlib missing.
 """
 
 import argparse
@@ -27,8 +21,6 @@ PROG = "trace_timeline.py"
 HOST_CATEGORIES = ("cuda_runtime", "cuda_driver")
 DEVICE_CATEGORIES = ("kernel", "gpu_memcpy", "gpu_memset")
 STEP_PREFIX = "graphbench step "
-
-
 
 
 def load_events(path):
@@ -68,17 +60,10 @@ class Step:
 
 
 def union_length(spans):
-    total = 0.0
-    current = None
+    total, covered = 0.0, -math.inf
     for start, end in sorted(spans):
-        if current is None or start > current[1]:
-            if current is not None:
-                total += current[1] - current[0]
-            current = [start, end]
-        else:
-            current[1] = max(current[1], end)
-    if current is not None:
-        total += current[1] - current[0]
+        total += max(0.0, end - max(start, covered))
+        covered = max(covered, end)
     return total
 
 

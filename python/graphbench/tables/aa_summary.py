@@ -1,27 +1,21 @@
-"""The summary of the campaign stage aa-default-summary (scripts/campaigns/gate.sh; issue 50's
-default runs of the ci suite on the GPU): how
-often the runs' 95% speedup and median intervals overlap over every pair of runs, what the plain
-`graphbench compare` said on every ordered pair of runs (exit 0 expected) and on each run against
-the run with a doubled graph step (exit 1 expected, naming rows), and each run's wall time.
+"""The summary of the campaign stage aa-default-summary (scripts/campaigns/gate.sh; issue 50): over
+default runs of the ci suite, how often the runs' 95% speedup and median intervals overlap, what the
+plain `graphbench compare` said on every ordered pair (exit 0 expected) and against the run with a
+doubled graph step (exit 1 expected, naming rows), and each run's wall time.
 
     python3 scripts/aa_summary.py RUNS_DIR DEST [--copy-to DIR]
 
-Reads RUNS_DIR/run-K/results.json (K = 1, 2, ...), DEST/compare/exit-codes.txt (lines `NAME CODE`,
-NAME `run-i-vs-run-j` or `run-i-vs-slow`), DEST/compare/NAME.txt (each compare's output) and
-DEST/times.log when there; writes DEST/summary.md (and DIR/summary.md with --copy-to), whole, and
-prints it.
-
-Exit codes: 0 every compare of unchanged runs passed and every compare against slow failed,
-1 otherwise (or no compares), 2 bad input (a file missing or not what was expected, named).
+Reads RUNS_DIR/run-K/results.json, DEST/compare/exit-codes.txt (lines `NAME CODE`), DEST/compare/
+NAME.txt and DEST/times.log; writes DEST/summary.md whole and prints it. Exit codes: 0 the gate
+behaved, 1 otherwise (or no compares), 2 bad input (a file missing or not what was expected, named).
 """
 
 import argparse
 import glob
 import itertools
 import os
-import sys
 
-from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
+from ..errors import EXIT_FAILED, BadInput
 from ..results import read_results
 from ..suites import write_whole
 
@@ -63,9 +57,8 @@ def read_codes(path):
 
 
 def intervals(report, field):
-    """{(case, variant): (low, high)}: each ok record's 95% speedup interval (field "speedup", the
-    variants beside eager) or median interval (field "median": the processes' interval, else the
-    median widened by its relative noise)."""
+    """{(case, variant): (low, high)}: each ok record's 95% speedup interval ("speedup") or median
+    interval ("median": the processes', else the median widened by its relative noise)."""
     out = {}
     for r in report.records:
         if not r.ok:
@@ -149,13 +142,9 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        reports = read_reports(args.runs_dir)
-        codes = read_codes(os.path.join(args.dest, "compare", "exit-codes.txt"))
-        lines, ok = summary(reports, codes, args.dest)
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    reports = read_reports(args.runs_dir)
+    codes = read_codes(os.path.join(args.dest, "compare", "exit-codes.txt"))
+    lines, ok = summary(reports, codes, args.dest)
     text = "\n".join(lines) + "\n"
     write_whole(os.path.join(args.dest, "summary.md"), text)
     if args.copy_to:

@@ -2,24 +2,19 @@
 
     python3 scripts/blog_table.py RESULTS_JSON [--cases a,b,...]
 
-One Markdown row per benchmark record (training records are left out): case, variant, method
-(what one timed step did: run, feed+run, feed+replay or replay), the published time and speedup
-where the suite attaches them, our median per-step device time, our speedup over eager with its
-95% interval, the host's issue time per step, and kernels per step. Records that did not run say
-why. Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no records).
+One Markdown row per benchmark record: case, variant, method, the published time and speedup, our
+median, our speedup over eager with its 95% interval, host time and kernels per step; a record
+that did not run says why. Exit codes: 0 printed, 2 bad input.
 """
 
 import argparse
 
 from ..errors import BadInput, is_number
-from ..results import read_results
+from ..results import fmt_us, read_results
 
 
 def us(value):
-    """Microseconds to about three significant digits: 1234 us, 70.9 us, 7.85 us."""
-    if not is_number(value):
-        return ""
-    return f"{value:.0f} us" if abs(value) >= 999.5 else f"{value:.3g} us"
+    return f"{fmt_us(value)} us" if is_number(value) else ""
 
 
 def speedup(value, interval=None):

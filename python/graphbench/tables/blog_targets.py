@@ -1,22 +1,13 @@
-"""Checks a GPU run of the blog suite against the targets of its replay-only comparison.
+"""Checks a GPU run of the blog suite against the targets of its replay-only comparison: one PASS or
+FAIL line per target (below, in main), with the figures it compared; with --python
+(scripts/python_replay_baseline.py's output) also gelu-small's replay against Python's.
 
     python3 scripts/blog_targets.py BLOG_RESULTS_JSON [--python PYTHON_BASELINE_JSON]
 
-Prints one PASS or FAIL line per target, with the figures it compared:
-  - gelu-large: TorchScript + graph (replay only) is faster over eager than TorchScript alone
-    (the blog's ordering: 3.53x above 3.11x);
-  - gelu-small: TorchScript + graph (replay only) under 3 us per step;
-  - replay-overhead: the engine's replay costs at most 1 us of host time more than a bare
-    CUDAGraph::replay() of the same one-kernel graph (issue_median_us of graph:replay against
-    reference+graph:replay);
-  - every ok GPU benchmark record carries kernels per step, busy time, host time and memory;
-  - with --python (scripts/python_replay_baseline.py's output): gelu-small graph:replay within 5%
-    of Python's replay of the same five kernels, and the other shared (case, variant) pairs listed.
 Exit codes: 0 every target met, 1 a target missed, 2 bad input.
 """
 
 import argparse
-import sys
 
 from ..results import read_json, read_results
 

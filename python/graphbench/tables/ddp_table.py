@@ -2,34 +2,17 @@
 
     python3 scripts/ddp_table.py N2_RESULTS_JSON [--n1 N1_RESULTS_JSON] [--title TEXT]
 
-One Markdown row per data-parallel benchmark record of the N=2 run (any N: the run's own world
-size), in the order of the file: case, variant, how the gradients were averaged (overlapped with
-the backward pass or after it, buckets, the weights computed and all-reduced in chunks, dtype), one
-rank alone (rank 0's step in a world of one with nothing to average, timed in the same run while the
-other ranks waited), the step at N (the slowest rank), the scaling efficiency (the ratio of those
-two medians, with its 95% bootstrap interval; above 100% marked * with the record's reason under
-the table), the same step without any all-reduce (measured in the same run), the exposed
-all-reduce (their difference: what the backward pass did not hide), the all-reduce alone, and the
-speedup over eager at N.
-With --n1, a column more: the --n1 run's step (a run of its own, another process: not the
-scaling's baseline). Records that did not run say why. Training records are left out.
-Under the table, what the all-reduces ran on: the backend, its version and the environment variables
-that tuned it (NCCL_*, ...), as the run recorded them.
-
-Exit codes: 0 printed, 2 bad input (missing file, invalid JSON, no data-parallel records).
+One Markdown row per data-parallel benchmark record: how the gradients were averaged, one rank
+alone, the step at N (slowest rank), the scaling efficiency with its 95% interval (above 100%
+marked * with the record's reason), the step without any all-reduce, the exposed all-reduce (their
+difference), the all-reduce alone, and the speedup over eager; with --n1, that run's step. Under
+it, the backend and the environment variables that tuned it. Exit codes: 0 printed, 2 bad input.
 """
 
 import argparse
 
 from ..errors import BadInput, is_number
-from ..results import read_results
-
-
-def us(value):
-    """Microseconds to about three significant digits: 1234, 70.9, 7.85."""
-    if not is_number(value):
-        return ""
-    return f"{value:.0f}" if abs(value) >= 999.5 else f"{value:.3g}"
+from ..results import fmt_us as us, read_results
 
 
 def scaling(d):

@@ -1,27 +1,21 @@
-"""The summary of the campaign stage gate-default (scripts/campaigns/gate.sh; issue 61): for default
-runs of the ci suite and runs with more device work in one case, what the plain `graphbench
-compare` said on every ordered pair of unchanged runs (exit 0 expected) and on every regress run
-against every unchanged one (exit 1 expected, naming the case), and per row: its kind, its
-run-to-run spread over the unchanged runs, its floor and the smallest slowdown the plain gate
-catches in it.
+"""The summary of the campaign stage gate-default (scripts/campaigns/gate.sh; issue 61): what the
+plain `graphbench compare` said on every ordered pair of unchanged runs (exit 0 expected) and on
+every regress run against each (exit 1 expected, naming the case), and per row its kind, its
+run-to-run spread, its floor and the smallest slowdown the plain gate catches in it.
 
     python3 scripts/gate_summary.py DEST
 
-Reads DEST/run-K/results.json, DEST/compare/exit-codes.txt (lines `NAME CODE`), DEST/compare/NAME.json
-(`graphbench compare --json`) and NAME.txt; writes DEST/summary.md whole and prints it.
-
-Exit codes: 0 every unchanged pair passed and every regress run failed naming a row, 1 otherwise,
-2 bad input (a file missing or not what was expected, named).
+Reads DEST/run-K/results.json and DEST/compare/ (exit-codes.txt, NAME.json, NAME.txt); writes
+DEST/summary.md whole and prints it. Exit codes: 0 the gate behaved, 1 otherwise, 2 bad input.
 """
 
 import argparse
-import glob
 import math
 import os
 import sys
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILED, BadInput
-from ..results import read_json, read_results
+from ..results import read_json
 from ..suites import write_whole
 from .aa_summary import read_codes, read_reports
 

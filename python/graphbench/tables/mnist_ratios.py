@@ -1,22 +1,13 @@
-"""The MNIST targets, from the results of an eager run and a graph run of the tutorial's case.
+"""The MNIST targets, from the results of an eager run and a graph run of the tutorial's case
+(`graphbench --workload mnist`, and with --use-train-graph: one training record each).
 
   scripts/mnist_ratios.py EAGER_RESULTS_JSON GRAPH_RESULTS_JSON [--tutorial-times FILE]
 
-EAGER_RESULTS_JSON and GRAPH_RESULTS_JSON are the results.json of `graphbench --workload mnist`
-and `graphbench --workload mnist --use-train-graph` (one training record each). Prints where each
-run's time went and checks:
-
-  1. the graph run's training time is within 5% of its steps times its median step
-     (the loop adds nothing to the step);
-  2. the end-to-end speedup (eager total over graph total) is within 10% of the per-step
-     speedup (eager median step over graph median step): the time outside the steps is small
-     (a NOTE line gives the same ratio with the libraries' one-time first calls taken out of
-     both totals, first_calls_seconds);
-  3. the graph run's final accuracy is the eager run's, within 0.5 points;
-  4. with --tutorial-times (a file of lines "eager SECONDS" and "graph SECONDS": the
-     tutorial's own program timed as a whole process), the graph run is at least 2.5x faster
-     than the tutorial's graphed program.
-
+Prints where each run's time went and checks: the graph run's training time within 5% of its steps
+times its median step; the end-to-end speedup within 10% of the per-step speedup (a NOTE gives it
+without the libraries' one-time first calls); the final accuracies within 0.5 points; and with
+--tutorial-times (lines "eager SECONDS", "graph SECONDS": the tutorial's own program timed whole)
+the graph run at least 2.5x faster than the tutorial's graphed program.
 Exit status: 0 when every check holds, 1 when one fails, 2 on bad input.
 """
 import argparse

@@ -1,14 +1,12 @@
 """The default gate's rule (core/compare/process_rule.h) and the hierarchical interval
-(core/stats/hierarchical_bootstrap.h) simulated on committed runs: the eight one-process ci runs of
-results/NVIDIA-H100/ci-calibration, the first ROUNDS rounds of each taken as one process, every
-split of the runs into two halves. Prints how often the two halves' 95% speedup intervals overlap,
-how often a plain compare of unchanged code would fail (both ways), and how often a doubled graph
-step is caught. Rounds are resampled one by one here (graphbench uses blocks), so the intervals
-are if anything narrower than graphbench's. Needs numpy (imported when the simulation starts).
+(core/stats/hierarchical_bootstrap.h) simulated on committed runs (results/NVIDIA-H100/ci-calibration,
+the first ROUNDS rounds of each taken as one process) over every split into two halves: how often the
+halves' 95% speedup intervals overlap, how often unchanged code fails a plain compare, and how often
+a doubled graph step is caught. Needs numpy.
 
     python3 scripts/simulate_process_gate.py [ROUNDS=400] [ALPHA=0.05] [--runs DIR]
 
-Exit codes: 0 printed, 2 bad input (no runs, a file that is not a graphbench results file, no numpy).
+Exit codes: 0 printed, 2 bad input (no runs, a file that is not a results file, no numpy).
 """
 
 import argparse
@@ -18,7 +16,7 @@ import math
 import os
 import sys
 
-from ..errors import EXIT_BAD_INPUT, BadInput
+from ..errors import BadInput
 from ..results import read_results
 
 PROG = "simulate_process_gate.py"
@@ -36,14 +34,11 @@ def expansion(n):
 
 def holm(ps, alpha):
     """Holm's procedure: which of the p-values `ps` are rejected at family-wise level `alpha`."""
-    order = sorted(range(len(ps)), key=lambda i: ps[i])
     rej = [False] * len(ps)
-    m = len(ps)
-    for j, i in enumerate(order):
-        if ps[i] <= alpha / (m - j):
-            rej[i] = True
-        else:
+    for j, i in enumerate(sorted(range(len(ps)), key=lambda i: ps[i])):
+        if ps[i] > alpha / (len(ps) - j):
             break
+        rej[i] = True
     return rej
 
 
@@ -160,16 +155,12 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
+    if args.rounds < 1 or not 0 < args.alpha < 1:
+        raise BadInput(f"ROUNDS {args.rounds} and ALPHA {args.alpha}: expected ROUNDS >= 1 and 0 < ALPHA < 1")
+    runs = read_runs(args.runs)
     try:
-        if args.rounds < 1 or not 0 < args.alpha < 1:
-            raise BadInput(f"ROUNDS {args.rounds} and ALPHA {args.alpha}: expected ROUNDS >= 1 and 0 < ALPHA < 1")
-        runs = read_runs(args.runs)
-        try:
-            import numpy  # noqa: F401
-        except ImportError:
-            raise BadInput(f"numpy is not installed in {sys.executable} (the simulation needs it)")
-        simulate(runs, args.rounds, args.alpha)
-    except BadInput as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        import numpy  # noqa: F401
+    except ImportError:
+        raise BadInput(f"numpy is not installed in {sys.executable} (the simulation needs it)")
+    simulate(runs, args.rounds, args.alpha)
     return 0
