@@ -15,9 +15,7 @@ namespace graphbench {
 
 namespace {
 
-// Why a run that completed measured nothing worth a result, or "": no training step ran (no
-// images, or fewer than one batch: a loss of 0 and a step time of 0 would pass for results), or
-// no test image was scored.
+// Why a completed run measured nothing worth a result (no training step, no test image), or "".
 std::string nothing_done_reason(const TrainingSummary& t) {
   if (t.train_steps == 0) {
     const std::int64_t images = t.epochs.empty() ? 0 : t.epochs.front().dataset_size;
@@ -31,8 +29,7 @@ std::string nothing_done_reason(const TrainingSummary& t) {
   return "";
 }
 
-// The per-step times of the run's blocks of steps become the record's raw samples, as a
-// benchmark record's are, so that `compare` gates training runs on them.
+// The run's per-step block times as the record's raw samples, so `compare` gates training runs too.
 void fill_step_samples(ResultRecord& record) {
   const TrainingSummary& t = *record.training;
   if (t.step_samples_us.empty()) return;
@@ -55,9 +52,7 @@ CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
   CaseContext::TrainingLimit limit;
   limit.variants = std::max(variants, 1);
   limit.seconds = spec.sampling.max_time_s / limit.variants;
-  limit.say = [log, name = spec.name](const std::string& line) {
-    if (log != nullptr) *log << "  " << name << ": " << line << std::endl;
-  };
+  limit.say = case_log(log, spec.name);
   return limit;
 }
 
@@ -102,20 +97,21 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
     }
     records.push_back(std::move(record));
   }
-  // Speed-up of whole runs: eager's total time over each variant's.
+  fill_training_speedups(records, spec);
+  return records;
+}
+
+void fill_training_speedups(std::vector<ResultRecord>& records, const CaseSpec& spec) {
   const ResultRecord* eager = nullptr;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const ResultRecord& r = records[i];
     if (spec.variants[i].is_eager_baseline() && r.status == RecordStatus::kOk && r.training) eager = &r;
   }
-  if (eager != nullptr) {
-    for (auto& r : records) {
-      if (r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
-        r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
-      }
+  for (auto& r : records) {
+    if (eager != nullptr && r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
+      r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
     }
   }
-  return records;
 }
 
 }  // namespace graphbench

@@ -10,14 +10,16 @@
 
 namespace graphbench {
 
-// Under a limit that holds for the whole case (time_limit_cuts_validation), each of the case's
-// `variants` that run trains within its share of the limit (whole epochs; core/sampling/case_budget.h),
-// its plan said on `log`.
+// Under a limit for the whole case, each of `variants` trains whole epochs within its share, its
+// plan said on `log` (core/sampling/case_budget.h).
 CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
                                           std::ostream* log);
 
 // The seconds of a run's epochs, training and testing: what its time limit counts.
 double epochs_seconds(const TrainingSummary& training);
+
+// Speed-up of whole runs (records parallel to spec.variants): eager's total time over each variant's.
+void fill_training_speedups(std::vector<ResultRecord>& records, const CaseSpec& spec);
 
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log);
