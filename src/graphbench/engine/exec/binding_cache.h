@@ -1,6 +1,5 @@
-// The cache of bindings (and, for the graph executor, captured graphs) of one executor, keyed
-// by GraphKey. A run whose feed matches the last entry used skips building the key (the common
-// case: the same program on same-shaped batches), so the hot path allocates nothing.
+// One executor's bindings (and graphs) by GraphKey. A feed matching the last entry skips building
+// the key, so the hot path allocates nothing.
 #pragma once
 
 #include "graphbench/engine/exec/graph_key.h"

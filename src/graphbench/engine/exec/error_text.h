@@ -1,6 +1,5 @@
-// Error messages as a result record can hold them: one paragraph, no C++ backtrace, and for an
-// error raised inside a TorchScript model the model's own message and the line of TorchScript
-// that raised it, instead of the interpreter's whole traceback.
+// Error messages as a record holds them: one paragraph, no C++ backtrace; a TorchScript error as its
+// own message and the TorchScript line that raised it, not the whole traceback.
 #pragma once
 
 #include <exception>

@@ -7,10 +7,8 @@
 
 namespace graphbench {
 
-// The default random number generator of every device the binding works on, with its state.
-// Warm-up steps draw from them (dropout); restoring them makes the first real step draw what it
-// would have drawn without warm-up, as params and state are restored. (Outside the anonymous
-// namespace: UndoPoint::Saved holds them.)
+// A device's default generator and its state: restored, the first real step draws what it would have
+// drawn without warm-up (outside the anonymous namespace: UndoPoint::Saved holds them).
 struct SavedGenerator {
   at::Generator generator;
   at::Tensor state;

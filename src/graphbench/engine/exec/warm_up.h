@@ -1,6 +1,5 @@
-// Warm-up on fixed buffers: run a few steps so that allocator, library handles, lazy
-// initialisation and kernel selection are settled, then put params and state back as they were
-// (warm-up steps are not training steps).
+// Warm-up on fixed buffers: a few steps to settle allocator, handles and kernel selection, then params
+// and state put back (warm-up steps are not training steps).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -13,9 +12,8 @@ namespace graphbench {
 
 void warm_up(SlotBinding& binding, int steps, Counters& counters);
 
-// The params and state a binding updates, and the random generators of its devices, as they are
-// when made; restore() puts them back. Warm-up uses it, and so does a segmented capture, whose
-// eager segments really run (segmented_step.h).
+// The params and state a binding updates, and its devices' generators, as when made; restore() puts
+// them back (warm-up, and a segmented capture whose eager segments really run).
 class UndoPoint : NonCopyable {
  public:
   explicit UndoPoint(SlotBinding& binding);

@@ -11,9 +11,8 @@ namespace graphbench::ops {
 // Returns one gradient value per param, in order. The params get requires_grad in the program.
 std::vector<ValueId> backward(Builder& b, ValueId loss, const std::vector<ValueId>& params);
 
-// For an op whose input 0 is a loss and inputs 1..num_params the params it differentiates (the
-// backward op, and parallel/gradient_sync/overlapped_backward.h's): its outputs' specs, the params' (throws
-// naming `op` unless the loss is 0-dim), and the inputs it differentiates.
+// For an op of inputs (loss, params...) (this backward, overlapped_backward.h's): its output specs
+// (the params'; the loss must be 0-dim) and the inputs it differentiates.
 std::vector<TensorSpec> gradient_specs_of(const Op& op, const std::vector<TensorSpec>& in, std::size_t num_params);
 std::vector<int> param_inputs(std::size_t num_params);
 

@@ -1,6 +1,4 @@
-// Neural-network layers as ops: linear, conv2d, max-pool, dropout, flatten, log-softmax, and
-// the losses of the workloads. Layers whose inputs require grad allocate their outputs
-// (autograd records them); otherwise linear computes into a fixed output.
+// Neural-network layers and the workloads' losses as ops; those autograd records allocate their outputs.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

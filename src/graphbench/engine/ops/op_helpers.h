@@ -24,10 +24,8 @@ void expect_same_dtype_device(const Op& op, const TensorSpec& a, const TensorSpe
 // Throws unless the spec has `rank` dimensions.
 void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const char* what);
 
-// The specs of what a model's op returns (a TorchScript module, an AOTInductor package: black boxes
-// whose outputs only a call tells), from one call of `call` on its examples under no_grad.
-// EngineError "<what> <label> rejects the inputs <example_specs>: <why>" when the call throws, and
-// "<what> <label> returned no tensor" when it returns none; `what` is "model" or "package".
+// The output specs of a black box ("model" or "package" `what`) from one no_grad call on its
+// examples; EngineError "<what> <label> rejects the inputs ...: <why>" or "... returned no tensor".
 std::vector<TensorSpec> output_specs_of_call(const std::function<std::vector<at::Tensor>()>& call, const char* what,
                                              const std::string& label, const std::vector<TensorSpec>& example_specs);
 

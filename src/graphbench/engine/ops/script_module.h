@@ -1,13 +1,9 @@
-// A whole TorchScript module (a user's model, torch::jit::load) as one op of a program.
-//   inference  inputs -> forward -> outputs; the weights stay inside the module
-//   training   inputs and the module's trainable parameters (externals of role param) ->
-//              outputs: before each call the module's parameter attributes are pointed at the
-//              op's param inputs, so autograd differentiates the program's own params and the
-//              optimizer ops update the very tensors the module computes with. Buffers (batch
-//              norm's running statistics) stay inside the module and are updated there.
-// The outputs are forward's result flattened to tensors (a tensor, or tuples, lists and dicts of
-// them, in order). A black box's output specs are known only by calling it: infer() calls the
-// module once on the example inputs it was given, and the op runs only at their specs.
+// A whole TorchScript module (torch::jit::load) as one op. Inference: inputs -> forward -> outputs,
+// the weights inside the module. Training: before each call the module's parameter attributes point
+// at the op's param inputs, so autograd differentiates the program's params and the optimizer
+// updates the very tensors it computes with (buffers stay in the module). Outputs: forward's result
+// flattened to tensors; their specs are known only from one call on the example inputs, and the op
+// runs only at those specs.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

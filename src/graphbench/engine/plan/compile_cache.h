@@ -1,11 +1,6 @@
-// compile_cached: the one way executors get a CompiledProgram. Keyed by program identity, so the
-// same program always yields the same plan object and plan key.
-//
-// Note [why the plan cache comes first]: slot bindings (and the graphs captured on them) hold a
-// reference to their CompiledProgram, and the binding cache's fast path recognises a binding by
-// that object's address. If every run compiled a new CompiledProgram, no run would find its
-// binding: every step would bind and capture again. One program, one CompiledProgram, for the
-// engine's lifetime.
+// compile_cached: the one way executors get a CompiledProgram, keyed by program identity. Bindings
+// (and their graphs) hold their CompiledProgram and the binding cache recognises it by address: a
+// new one per run would bind and capture every step again.
 #pragma once
 
 #include "graphbench/engine/plan/compiled_program.h"
