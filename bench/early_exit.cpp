@@ -1,13 +1,10 @@
-// early_exit: a classifier of residual blocks with a head after each, which stops at the first head
-// that is sure enough (softmax confidence above `threshold`): data-dependent control flow in the
-// step itself, as examples/early_exit.py writes it in Python with `if ...item() > t: break`.
-//   eager        LibTorch ops; after each head the host reads the confidence (.item(), a sync)
-//   graph        each block and its head captured as a graph of its own; between them the host reads
-//                the confidence and decides: the step broken at the branch, as torch.compile breaks it
-//   conditional  one CUDA graph: the device decides, through IF nodes (engine/exec/conditional_graph.h)
-// Every variant writes the logits of the head it stopped at and that head's depth (1..blocks),
-// which validation compares with eager. Thresholds force the outcomes: 0 stops at the first head,
-// above 1 never stops early, in between the data decide (configs/control-flow.json).
+// early_exit: residual blocks with a head after each, stopping at the first head whose softmax
+// confidence is above `threshold` (examples/early_exit.py's `if ...item() > t: break`).
+//   eager        after each head the host reads the confidence (.item(), a sync)
+//   graph        a graph per block and head, the host deciding between them (as torch.compile breaks)
+//   conditional  one CUDA graph, the device deciding through IF nodes
+// Every variant writes the stopping head's logits and depth for validation. Threshold 0 stops at the
+// first head, above 1 never early, in between the data decide (configs/control-flow.json).
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"

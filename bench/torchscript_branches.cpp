@@ -1,13 +1,9 @@
-// torchscript_branches: a model whose own forward branches on a value it read (`if t.item() > c:`),
-// split at its branches by scripts/export_model.py --scope auto (models/branch_tree.h says the case;
-// docs/control-flow.md, "Your own model's branches").
-//   eager        the pieces (TorchScript) called in turn, the host reading each decision's value
-//   graph        each node's pieces captured as one CUDA graph, the host reading the value between
-//                replays: the step broken where torch.compile breaks it
-//   conditional  one CUDA graph of conditional nodes, the device deciding (engine/exec/conditional_graph.h):
-//                where the tree is a chain of exits or one branch
-// Every variant leaves the outputs of the leaf it reached and that leaf's index, which validation
-// compares with eager's, so that a variant that took another way fails even where the outputs agree.
+// torchscript_branches: a model whose forward branches on a value it read (`if t.item() > c:`), split
+// at its branches by export_model.py --scope auto (models/branch_tree.h; docs/control-flow.md).
+//   eager        the pieces called in turn, the host reading each decision's value
+//   graph        a graph per node, the host deciding between replays (where torch.compile breaks)
+//   conditional  one graph of conditional nodes, the device deciding (a chain of exits or one branch)
+// Every variant leaves the reached leaf's outputs and index: another way fails validation.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"

@@ -1,5 +1,4 @@
-// A variant that replays one graph of conditional nodes (engine/exec/conditional_graph.h): what it
-// reports about that graph, the same for every workload with data-dependent branches.
+// A variant replaying one graph of conditional nodes: what it reports about the graph.
 #pragma once
 
 #include "graphbench/engine/exec/conditional_graph.h"

@@ -1,8 +1,6 @@
-// What the data-parallel training-step cases (linear_dropout, mnist) share: the rows a step trains
-// on (the case's batch, or the whole global batch of ranks x batch), a timed program and one for
-// validation (dropout off) run by the engine from the same initial params, and the tutorial's own
-// code (the reference variants) in one process only. A case makes its programs, its data (the
-// feed) and its reference step; this runs them.
+// What the data-parallel training-step cases (linear_dropout, mnist) share: a step's rows (the batch,
+// or the whole global batch), timed and validation programs run by the engine from one initial
+// store, and the tutorial's code (reference variants, one process only).
 #pragma once
 
 #include "common/case_workload.h"

@@ -53,9 +53,8 @@ WorkloadDescriptor mnist_descriptor() {
   return d;
 }
 
-// One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
-// (engine/runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
-// r-th (its shard), the gradients averaged over the ranks inside the step.
+// One timed training step on the first batch of the training data; data-parallel, rank r trains on
+// the r-th of the first `ranks` batches.
 class MnistStepCase final : public bench::TrainingStepCase {
  public:
   MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})

@@ -1,8 +1,6 @@
-// The tutorial's whole MNIST run, data-parallel (engine/runner/data_parallel.h): every rank trains on its
-// shard of every epoch (rank r: the r-th of N equal contiguous parts of the 60000 training
-// images), batch 64 per rank, the gradients averaged inside each step; the test set is split the
-// same way and the ranks' sums all-reduced. Rank 0 prints the tutorial's lines, with the samples
-// of all ranks counted and rank 0's loss.
+// The tutorial's whole MNIST run data-parallel: each rank trains on its equal contiguous shard of every
+// epoch, batch 64 per rank; the test set split alike and the sums all-reduced. Rank 0 prints the
+// tutorial's lines (samples of all ranks, its own loss).
 #pragma once
 
 #include "mnist/mnist_training.h"

@@ -2,8 +2,6 @@
 
 #include "common/case_helpers.h"
 
-#include "graphbench/engine/runner/engine_runner.h"
-
 #include <fmt/format.h>
 
 namespace graphbench::bench {
@@ -25,14 +23,10 @@ std::shared_ptr<const Program> ModelInstance::build_inference_program(const std:
 }
 
 std::unique_ptr<VariantRunner> ModelInstance::engine_runner(const Variant& variant, int warmup_steps) const {
-  EngineRunnerConfig config;
-  config.program = program_;
-  config.executor = executor_for(variant);
-  config.policy = train_ ? Policy::train() : model_inference_policy(declared_);
+  const Policy policy = train_ ? Policy::train() : model_inference_policy(declared_);
+  EngineRunnerConfig config = engine_config(variant, program_, policy, spec_.scope, feed_);
   config.options.warmup_steps = warmup_steps;
   config.options.fallback_to_eager = true;
-  config.options.scope = spec_.scope;
-  config.feed = feed_;
   config.store = initial_.clone();
   if (train_) config.observed_store_entries = param_names_;
   return std::make_unique<EngineRunner>(std::move(config));
