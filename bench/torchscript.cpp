@@ -16,6 +16,8 @@
 #include "models/script_pieces.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/non_copyable.h"
+#include "graphbench/engine/exec/warm_up.h"
 #include "graphbench/engine/ops/aoti_package.h"
 #include "graphbench/engine/ops/autograd.h"
 #include "graphbench/engine/ops/nn.h"
@@ -23,12 +25,10 @@
 #include "graphbench/engine/ops/script_module.h"
 #include "graphbench/engine/plan/builder.h"
 
-#include <ATen/Context.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
-#include <mutex>
 #include <utility>
 
 namespace graphbench {
@@ -79,36 +79,15 @@ WorkloadDescriptor torchscript_descriptor() {
 
 // While alive, the CPU's and the device's default generators draw from `seed` (again after reseed()),
 // so dropout draws alike in the chain and the whole model; then they are put back.
-class SeededDraws {
+class SeededDraws : NonCopyable {
  public:
-  SeededDraws(at::Device device, std::uint64_t seed) : seed_(seed) {
-    std::vector<at::Device> devices{at::Device(at::kCPU)};
-    if (!device.is_cpu()) devices.push_back(device);
-    for (const at::Device& d : devices) {
-      at::Generator generator = at::globalContext().defaultGenerator(d);
-      std::lock_guard<std::mutex> lock(generator.mutex());
-      saved_.push_back({generator, generator.get_state()});
-    }
-    reseed();
-  }
-  SeededDraws(const SeededDraws&) = delete;
-  SeededDraws& operator=(const SeededDraws&) = delete;
-  ~SeededDraws() {
-    for (auto& [generator, state] : saved_) {
-      std::lock_guard<std::mutex> lock(generator.mutex());
-      generator.set_state(state);
-    }
-  }
-  void reseed() {
-    for (auto& saved : saved_) {
-      std::lock_guard<std::mutex> lock(saved.first.mutex());
-      saved.first.set_current_seed(seed_);
-    }
-  }
+  SeededDraws(at::Device device, std::uint64_t seed) : saved_({at::Device(at::kCPU), device}), seed_(seed) { reseed(); }
+  ~SeededDraws() { saved_.restore(); }
+  void reseed() { saved_.seed(seed_); }
 
  private:
+  SavedGenerators saved_;
   std::uint64_t seed_;
-  std::vector<std::pair<at::Generator, at::Tensor>> saved_;
 };
 
 // Calls before capture (and before validation): TorchScript's profiling executor specialises the

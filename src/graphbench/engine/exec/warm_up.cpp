@@ -7,50 +7,58 @@
 
 namespace graphbench {
 
-// A device's default generator and its state: restored, the first real step draws what it would have
-// drawn without warm-up (outside the anonymous namespace: UndoPoint::Saved holds them).
-struct SavedGenerator {
-  at::Generator generator;
-  at::Tensor state;
-};
+SavedGenerators::SavedGenerators(const std::vector<at::Device>& devices) {
+  std::vector<at::Device> seen;
+  for (const at::Device& device : devices) {
+    if (std::find(seen.begin(), seen.end(), device) != seen.end()) continue;
+    seen.push_back(device);
+    at::Generator generator = at::globalContext().defaultGenerator(device);
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    saved_.emplace_back(generator, generator.get_state());
+  }
+}
+
+void SavedGenerators::restore() {
+  for (auto& [generator, state] : saved_) {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(state);
+  }
+}
+
+void SavedGenerators::seed(std::uint64_t seed) {
+  for (auto& [generator, state] : saved_) {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_current_seed(seed);
+  }
+}
 
 namespace {
 
-std::vector<SavedGenerator> save_generators(SlotBinding& binding) {
-  std::vector<SavedGenerator> saved;
+// The devices of the binding's slots: warm-up steps draw from their generators (dropout), which are
+// restored so that the first real step draws what it would have drawn without warm-up.
+std::vector<at::Device> slot_devices(SlotBinding& binding) {
   std::vector<at::Device> devices;
   for (const at::Tensor& slot : binding.slots()) {
-    if (!slot.defined() || std::find(devices.begin(), devices.end(), slot.device()) != devices.end()) continue;
-    devices.push_back(slot.device());
-    at::Generator generator = at::globalContext().defaultGenerator(slot.device());
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    saved.push_back(SavedGenerator{generator, generator.get_state()});
+    if (slot.defined()) devices.push_back(slot.device());
   }
-  return saved;
-}
-
-void restore_generators(std::vector<SavedGenerator>& saved) {
-  for (SavedGenerator& s : saved) {
-    std::lock_guard<std::mutex> lock(s.generator.mutex());
-    s.generator.set_state(s.state);
-  }
+  return devices;
 }
 
 }  // namespace
 
 struct UndoPoint::Saved {
   std::vector<at::Tensor> state;
-  std::vector<SavedGenerator> generators;
+  SavedGenerators generators;
 };
 
 UndoPoint::UndoPoint(SlotBinding& binding)
-    : binding_(binding), saved_(new Saved{binding.snapshot_updated_state(), save_generators(binding)}) {}
+    : binding_(binding), saved_(new Saved{binding.snapshot_updated_state(), SavedGenerators(slot_devices(binding))}) {}
 
 UndoPoint::~UndoPoint() = default;
 
 void UndoPoint::restore() {
   binding_.restore_updated_state(saved_->state);
-  restore_generators(saved_->generators);
+  saved_->generators.restore();
 }
 
 void warm_up(SlotBinding& binding, int steps, Counters& counters) {

@@ -6,11 +6,28 @@
 #include "graphbench/engine/exec/counters.h"
 #include "graphbench/engine/exec/slot_binding.h"
 
+#include <ATen/ATen.h>
+
+#include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace graphbench {
 
 void warm_up(SlotBinding& binding, int steps, Counters& counters);
+
+// The default generators of `devices` (each once) with their states as when made; restore() puts
+// those states back, seed() seeds them all.
+class SavedGenerators {
+ public:
+  explicit SavedGenerators(const std::vector<at::Device>& devices);
+  void restore();
+  void seed(std::uint64_t seed);
+
+ private:
+  std::vector<std::pair<at::Generator, at::Tensor>> saved_;
+};
 
 // The params and state a binding updates, and its devices' generators, as when made; restore() puts
 // them back (warm-up, and a segmented capture whose eager segments really run).
