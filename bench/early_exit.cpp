@@ -164,21 +164,17 @@ class SplitExitRunner final : public VariantRunner {
 // One graph, the exits decided on the device by IF nodes.
 class ConditionalExitRunner final : public bench::ConditionalGraphRunner {
  public:
-  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, at::Tensor input, double threshold, bool fed)
-      : pieces_(std::move(model), input), case_input_(std::move(input)), fed_(fed) {
+  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, const at::Tensor& input, double threshold,
+                        bool fed)
+      : pieces_(std::move(model), input) {
     pieces_.warm_up();
     graph_ = ConditionalGraph::exit_chain(pieces_.pieces(), threshold);
-  }
-  void step() override {
-    if (fed_) pieces_.input.copy_(case_input_);
-    graph_->replay();
+    if (fed) feed_ = {{pieces_.input, input}};
   }
   std::vector<at::Tensor> observe() override { return pieces_.out.observe(); }
 
  private:
   ExitPieces pieces_;
-  at::Tensor case_input_;
-  bool fed_;  // conditional: the input copied in every step; conditional:replay: already in place
 };
 
 class EarlyExitCase final : public CaseInstance {

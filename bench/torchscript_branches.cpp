@@ -174,10 +174,8 @@ class SplitBranchRunner final : public VariantRunner {
 
  private:
   bool capturable(const BranchNode& node) const {
-    for (int k : node.run) {
-      if (!values_.program->pieces.pieces[k].tag.capturable) return false;
-    }
-    return true;
+    return std::all_of(node.run.begin(), node.run.end(),
+                       [&](int k) { return values_.program->pieces.pieces[k].tag.capturable; });
   }
   void run(int n) {
     if (graphs_[n]) {
@@ -241,7 +239,7 @@ class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,
                           const std::vector<ExitLink>& chain, bool fed)
-      : values_(program, clones(inputs)), case_inputs_(inputs), fed_(fed) {
+      : values_(program, clones(inputs)) {
     const auto leaves = values_.run_every_path();
     const auto& nodes = values_.program->nodes;
     const int any_leaf = chain.empty() ? nodes[0].then_node : chain.back().node;
@@ -269,12 +267,7 @@ class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
                                         [this, else_leaf] { values_.run_node(else_leaf); end_at(else_leaf); },
                                         {ConditionalGraph::compare_from_text(root.compare), root.than});
     }
-  }
-  void step() override {
-    if (fed_) {
-      for (std::size_t i = 0; i < case_inputs_.size(); ++i) values_.inputs[i].copy_(case_inputs_[i]);
-    }
-    graph_->replay();
+    for (std::size_t i = 0; fed && i < inputs.size(); ++i) feed_.emplace_back(values_.inputs[i], inputs[i]);
   }
   std::vector<at::Tensor> observe() override { return observed(buffers_, leaf_); }
 
@@ -287,8 +280,6 @@ class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
   }
 
   BranchValues values_;
-  std::vector<at::Tensor> case_inputs_;
-  bool fed_;  // conditional: the inputs copied in every step; conditional:replay: already in place
   std::vector<at::Tensor> buffers_;
   at::Tensor leaf_;
 };
