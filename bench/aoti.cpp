@@ -33,12 +33,10 @@ const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
 const char* const kWeightsBytesMetadataKey = "graphbench_weights_bytes";
 
 ParamDecl state_file_param() {
-  ParamDecl p = bench::typed_param("state", ParamType::kPath, nullptr,
-                                   "mode train: the training step's initial state (params, buffers, optimizer state), "
-                                   "the <stem>.state.pt that scripts/export_model.py writes beside the package, "
-                                   "relative to the suite file");
-  p.optional = true;
-  return p;
+  return bench::optional_param("state", ParamType::kPath,
+                               "mode train: the training step's initial state (params, buffers, optimizer state), the "
+                               "<stem>.state.pt that scripts/export_model.py writes beside the package, relative to "
+                               "the suite file");
 }
 
 std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {

@@ -34,6 +34,12 @@ ParamDecl typed_param(const char* name, ParamType type, nlohmann::json default_v
   return p;
 }
 
+ParamDecl optional_param(const char* name, ParamType type, const char* help) {
+  ParamDecl p = typed_param(name, type, nullptr, help);
+  p.optional = true;
+  return p;
+}
+
 ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
   return typed_param(name, ParamType::kPositiveInt, default_value, help);
 }
