@@ -100,11 +100,9 @@ void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c1
 #endif
 }
 
-// Sets CUDA's sync-debug mode to "error" for its lifetime: an op that synchronises with the host
-// (.item(), a blocking copy) then throws before it reaches CUDA, instead of invalidating the
-// capture with an error that names no op. The mode is process-wide, and captures on several
-// threads (ranks as threads of one process) overlap: the first to begin sets it, the last to end
-// puts back what was there before the first, so that no capture leaves it at "error".
+// CUDA's sync-debug mode at "error" for its lifetime: an op that syncs throws before it reaches CUDA,
+// rather than invalidating the capture namelessly. Process-wide, and threads' captures overlap: the
+// first sets it, the last puts the previous mode back.
 class SyncDebugErrors : NonCopyable {
  public:
   SyncDebugErrors() {
@@ -159,18 +157,15 @@ double warm_up_on_side_stream(SlotBinding& binding, int warmup_steps, Counters& 
   return ms;
 }
 
-// A CUDA build on a machine whose runtime finds no GPU (no driver, or none visible): said as an
-// EngineError before any CUDA call, as the build without CUDA says it, not as CUDA's own error.
+// A CUDA build where the runtime finds no GPU: an EngineError before any CUDA call, as without CUDA.
 void require_cuda_device(const std::string& program) {
   if (!at::cuda::is_available()) {
     throw EngineError(fmt::format("cannot capture program {}: the CUDA runtime finds no GPU on this machine", program));
   }
 }
 
-// A pool stream after `caller`, idle, with its cuBLAS workspaces made outside any graph's pool
-// (engine/exec/cached_memory.h). CUDA's own synchronize, not CUDAStream::synchronize(): the
-// sync-debug mode a capture sets to "error" is process-wide, and another thread (ranks as threads)
-// may be capturing now.
+// A pool stream after `caller`, idle, its cuBLAS workspaces made outside any graph's pool. CUDA's own
+// synchronize: another thread's capture may have the process-wide sync-debug mode at "error".
 c10::cuda::CUDAStream capture_stream_after(const c10::cuda::CUDAStream& caller) {
   const auto stream = at::cuda::getStreamFromPool();
   order_after(stream, caller);

@@ -36,8 +36,7 @@ std::string join_lines(const std::vector<std::string>& lines, std::size_t first 
   return out;
 }
 
-// c10 errors carry "Exception raised from <function> at <file>:<line> (most recent call
-// first):" and the frames of a C++ backtrace; messages built from them may too.
+// c10 errors (and messages built from them) carry "Exception raised from ..." and a C++ backtrace.
 std::string without_backtrace(std::string text) {
   const auto at = text.find("Exception raised from ");
   if (at != std::string::npos) text.erase(at);

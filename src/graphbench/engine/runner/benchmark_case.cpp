@@ -2,6 +2,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/cached_memory.h"
 #include "graphbench/core/report/progress.h"
 #include "graphbench/engine/runner/case_back_to_back.h"
@@ -41,7 +42,7 @@ AfterSamplingRates& after_sampling_rates() {
 
 // Destroyed after the case's instance and runners: gives back the device memory still cached for
 // them (engine/exec/cached_memory.h), so the next case starts without it.
-class CachedMemoryReleasedAtEnd {
+class CachedMemoryReleasedAtEnd : NonCopyable {
  public:
   explicit CachedMemoryReleasedAtEnd(bool cuda) : cuda_(cuda) {}
   ~CachedMemoryReleasedAtEnd() {
@@ -52,8 +53,6 @@ class CachedMemoryReleasedAtEnd {
       // A CUDA error left by the case: the next one reports it.
     }
   }
-  CachedMemoryReleasedAtEnd(const CachedMemoryReleasedAtEnd&) = delete;
-  CachedMemoryReleasedAtEnd& operator=(const CachedMemoryReleasedAtEnd&) = delete;
 
  private:
   bool cuda_;

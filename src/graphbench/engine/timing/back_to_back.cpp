@@ -41,8 +41,8 @@ BackToBackPlan plan_back_to_back(double device_us_per_step, double issue_us_per_
 
 namespace {
 
-// The host needed the whole hold and far longer than its own pace for these steps: it waited for
-// the device (a full launch queue, or a step that synchronises), which no hold can outlast.
+// The host needed the whole hold and far longer than its pace: it waited for the device (a full
+// launch queue, a sync), which no hold outlasts.
 bool host_waited(const BackToBackTry& t, const BackToBackPlan& plan) {
   const double own_pace = plan.issue_us_per_step * static_cast<double>(plan.steps);
   return t.issue_us >= plan.hold_us && t.issue_us > kWaitedFactor * own_pace;

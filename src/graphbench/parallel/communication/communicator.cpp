@@ -167,8 +167,8 @@ struct HasShutdown : std::false_type {};
 template <typename G>
 struct HasShutdown<G, std::void_t<decltype(std::declval<G&>().shutdown())>> : std::true_type {};
 
-// Ends a process group on a helper thread, waiting at most `timeout`: a communicator whose
-// destruction hangs must not hang the run. (LibTorch 1.13's groups have no shutdown: released.)
+// Ends a process group on a helper thread, waiting at most `timeout` (a hanging destruction must not
+// hang the run; LibTorch 1.13's groups have no shutdown).
 template <typename G>
 bool shutdown_group(c10::intrusive_ptr<G> group, std::chrono::milliseconds timeout) {
   if constexpr (HasShutdown<G>::value) {
@@ -250,9 +250,8 @@ std::string Communicator::backend_version() const {
 
 namespace {
 
-// One all-reduce of `tensor` in place. On CUDA it is queued on the current stream (the stream orders
-// what follows, and a capture contains it); on the CPU it runs on the process group's threads
-// until the returned collective is waited for.
+// One all-reduce of `tensor` in place: on CUDA queued on the current stream (a capture contains it),
+// on the CPU on the group's threads until waited for.
 PendingCollective start_all_reduce(const Communicator::Impl& impl, at::Tensor& tensor, c10d::ReduceOp::RedOpType op,
                                    const char* what) {
   c10d::AllreduceOptions options;
@@ -317,8 +316,7 @@ void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
 
 void Communicator::add_symmetric_memory_group(const std::string& name) const {
 #ifdef GRAPHBENCH_SYMMETRIC_MEMORY
-  // LibTorch's rendezvous finds the group by name among the registered process groups: one over
-  // this run's store, with this communicator's NCCL backend.
+  // LibTorch's rendezvous finds the group by name: one over this run's store and NCCL backend.
   auto store = c10::make_intrusive<c10d::PrefixStore>("symm/" + name, impl_->store);
   auto group = c10::make_intrusive<c10d::ProcessGroup>(store, impl_->rank, impl_->world_size);
   group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL, impl_->group);

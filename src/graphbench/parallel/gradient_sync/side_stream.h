@@ -5,6 +5,8 @@
 // host sync. On the CPU both do nothing.
 #pragma once
 
+#include "graphbench/core/base/non_copyable.h"
+
 #include <ATen/ATen.h>
 
 #include <memory>
@@ -14,12 +16,10 @@ namespace graphbench::parallel {
 // Whether the current stream of `device` is being captured into a CUDA graph (never on the CPU).
 bool is_capturing(at::Device device);
 
-class SideStream {
+class SideStream : NonCopyable {
  public:
   explicit SideStream(at::Device device);
   ~SideStream();
-  SideStream(const SideStream&) = delete;
-  SideStream& operator=(const SideStream&) = delete;
 
   // While it lives, the side stream is current on this thread, after what was queued at fork().
   class Scope {
