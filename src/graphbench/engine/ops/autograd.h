@@ -1,5 +1,4 @@
-// The backward pass as an op: gradients of a loss with respect to params, by LibTorch autograd.
-// The gradients are internal values of the program (no `.grad` fields, nothing to zero).
+// The backward pass as an op (LibTorch autograd): the gradients are values of the program, no `.grad`.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

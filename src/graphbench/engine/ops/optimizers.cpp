@@ -22,8 +22,7 @@ void apply_scaled_update(const std::vector<at::Tensor>& params, const std::vecto
 #endif
 }
 
-// Inputs [0, n) are params; every group g in [1, groups) of n inputs after them must have the
-// params' shapes, input by input (gradients, momentum buffers, moments).
+// Every group g in [1, groups) of n inputs after the params has the params' shapes, input by input.
 void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in, std::size_t n, std::size_t groups) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t g = 1; g < groups; ++g) {

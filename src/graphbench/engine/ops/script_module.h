@@ -26,8 +26,7 @@ struct ScriptModuleCall {
 std::vector<ValueId> script_module_call(Builder& b, ScriptModuleCall call, const std::vector<ValueId>& inputs,
                                         const std::vector<ValueId>& params);
 
-// The tensors of a forward result, in order; throws EngineError for anything but tensors, None and
-// tuples, lists and dicts of them.
+// The tensors of a forward result, in order (EngineError for anything but tensors and their containers).
 std::vector<at::Tensor> flatten_tensors(const c10::IValue& value);
 
 }  // namespace graphbench::ops
