@@ -47,23 +47,24 @@ double epochs_seconds(const TrainingSummary& t) {
   return seconds;
 }
 
-CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
-                                          std::ostream* log) {
+CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
+                                const SkipReasonFn& why) {
+  CaseContext limited = context;
+  if (!context.time_limit_cuts_validation) return limited;
   CaseContext::TrainingLimit limit;
-  limit.variants = std::max(variants, 1);
+  limit.variants = std::max<int>(1, std::count_if(spec.variants.begin(), spec.variants.end(),
+                                                  [&](const Variant& v) { return why(v).empty(); }));
   limit.seconds = spec.sampling.max_time_s / limit.variants;
   limit.say = case_log(log, spec.name);
-  return limit;
+  limited.training_limit = limit;
+  return limited;
 }
 
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log) {
   std::vector<ResultRecord> records;
-  // Under a limit that holds for the whole case, each variant that runs has its share of it.
-  int runnable = 0;
-  for (const auto& variant : spec.variants) runnable += skip_reason(variant, context).empty() ? 1 : 0;
-  CaseContext limited = context;
-  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  const CaseContext limited =
+      with_training_limit(spec, context, log, [&](const Variant& v) { return skip_reason(v, context); });
   for (const auto& variant : spec.variants) {
     ResultRecord record = make_record(spec, variant, context);
     const std::string why = skip_reason(variant, context);

@@ -1,8 +1,8 @@
-// A training case (kind "training"): each variant trains for real, epochs of it, printing the
-// tutorial's lines; the record holds per-epoch times and accuracies.
+// A training case: each variant trains for real, printing the tutorial's lines; records hold its epochs.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
+#include "graphbench/engine/runner/case_records.h"
 #include "graphbench/engine/runner/workload.h"
 
 #include <ostream>
@@ -10,10 +10,10 @@
 
 namespace graphbench {
 
-// Under a limit for the whole case, each of `variants` trains whole epochs within its share, its
-// plan said on `log` (core/sampling/case_budget.h).
-CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
-                                          std::ostream* log);
+// `context`, where its limit holds for the whole case with each variant `why` gives no reason to skip
+// training whole epochs within its share, its plan said on `log` (core/sampling/case_budget.h).
+CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
+                                const SkipReasonFn& why);
 
 // The seconds of a run's epochs, training and testing: what its time limit counts.
 double epochs_seconds(const TrainingSummary& training);

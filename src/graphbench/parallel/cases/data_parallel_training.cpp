@@ -42,12 +42,9 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
                                                      const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
   Communicator& comm = *communicator;
   std::vector<ResultRecord> records;
-  // Under a limit that holds for the whole case, each variant that runs has its share of it; the
-  // ranks plan and cut their epochs together (core/sampling/case_budget.h).
-  int runnable = 0;
-  for (const Variant& variant : spec.variants) runnable += data_parallel_skip_reason(variant, context).empty() ? 1 : 0;
-  CaseContext limited = context;
-  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  // The ranks plan and cut their epochs together (core/sampling/case_budget.h).
+  const CaseContext limited =
+      with_training_limit(spec, context, log, [&](const Variant& v) { return data_parallel_skip_reason(v, context); });
   for (std::size_t i = 0; i < spec.variants.size(); ++i) {
     const Variant& variant = spec.variants[i];
     ResultRecord record = make_record(spec, variant, context);
