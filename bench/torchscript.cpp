@@ -90,8 +90,7 @@ class SeededDraws : NonCopyable {
   std::uint64_t seed_;
 };
 
-// Calls before capture (and before validation): TorchScript's profiling executor specialises the
-// model over its first calls.
+// Calls before capture and validation: TorchScript's profiling executor specialises over its first.
 constexpr int kWarmupSteps = 5;
 
 class TorchScriptCase final : public bench::ModelInstance {

@@ -1,5 +1,4 @@
-// The `reference` variants of y = f(x): a static input every step copies into, then f, eagerly or
-// captured by hand as the blog does.
+// The `reference` variants of y = f(x): a static input copied into, then f, eagerly or captured by hand.
 #pragma once
 
 #include "graphbench/engine/runner/reference_runner.h"

@@ -1,5 +1,4 @@
-// The sweep axes the workloads share (docs/spec.md, "Sweeps"): how a swept value goes into a
-// case's parameters.
+// The sweep axes the workloads share (docs/spec.md, "Sweeps"): a swept value into a case's parameters.
 #pragma once
 
 #include "graphbench/core/workload/descriptor.h"

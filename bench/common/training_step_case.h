@@ -55,8 +55,7 @@ class TrainingStepCase : public DataParallelCase {
   StepCost cost_;
 };
 
-// The workload of a training-step case: CaseWorkload with the case's data-parallel form, for a case
-// in mode train (another mode has no gradients to all-reduce).
+// CaseWorkload with the case's data-parallel form, in mode train (others have no gradients to all-reduce).
 template <typename Case>
 class TrainingStepWorkload : public CaseWorkload<Case> {
  public:

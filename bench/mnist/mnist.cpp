@@ -51,8 +51,7 @@ WorkloadDescriptor mnist_descriptor() {
   return d;
 }
 
-// One timed training step on the first batch of the training data; data-parallel, rank r trains on
-// the r-th of the first `ranks` batches.
+// One timed training step on the first batch (data-parallel: rank r on the r-th of `ranks` batches).
 class MnistStepCase final : public bench::TrainingStepCase {
  public:
   MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})

@@ -1,5 +1,4 @@
-// MNIST-format data as tensors: images normalised as the tutorial does ([N, 1, 28, 28] float32) and
-// int64 labels, on the training device (or in host memory, --data-on-host).
+// MNIST-format data: images normalised as the tutorial does, int64 labels, on the device (or the host).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -47,8 +47,7 @@ struct TrainProgramOptions {
   bool dropout = true;  // false for validation: outputs comparable with eager
 };
 
-// One training step (forward, NLL loss, backward, SGD with momentum) fed "x" and "y", output "loss";
-// data-parallel where `setup` has a communicator (parallel::step_gradients).
+// One training step (forward, NLL loss, backward, SGD) fed "x" and "y", output "loss"; data-parallel too.
 std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
                                                    const DataParallelSetup& setup = {});
 // The test pass of one batch fed "x" and "y": outputs "loss_sum" and "correct".

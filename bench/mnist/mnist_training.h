@@ -44,8 +44,7 @@ TrainingSummary train(const TrainingConfig& config);
 // The closing line: total time, its breakdown, steps and the median step.
 std::string summary_line(const TrainingSummary& summary);
 
-// The libraries' one-time first calls: the warm-up before capture, plus what the first block of
-// `steps_per_block` steps took above the median (eager's first calls show there).
+// The libraries' one-time first calls: the warm-up before capture, plus the first block's excess.
 double first_calls_seconds(const TrainingSummary& summary, const std::vector<double>& block_us_per_step,
                            std::int64_t steps_per_block);
 

@@ -11,8 +11,7 @@
 
 namespace graphbench::bench {
 
-// A chain of pieces run once: each piece's inputs (what the program's op is built at) and the
-// model's outputs.
+// A chain of pieces run once: each piece's inputs (its op is built at them) and the model's outputs.
 struct ChainRun {
   std::vector<std::vector<at::Tensor>> piece_inputs;
   std::vector<at::Tensor> outputs;

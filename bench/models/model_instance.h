@@ -1,5 +1,4 @@
-// A model case once loaded (torchscript's module, aoti's package): the declared inputs, their feed,
-// the store the program starts from, the program around the model's op, a runner per variant.
+// A model case once loaded: its inputs, feed, initial store, program around the model's op, runners.
 #pragma once
 
 #include "models/model_case.h"

@@ -1,5 +1,4 @@
-// What the GPU is and how it runs (NVML, loaded at run time so a machine without it still runs), and
-// the measured copy bandwidth.
+// What the GPU is and how it runs (NVML, loaded at run time), and the measured copy bandwidth.
 #pragma once
 
 #include "graphbench/core/record/gpu_conditions.h"

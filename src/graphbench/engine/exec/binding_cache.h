@@ -1,5 +1,4 @@
-// One executor's bindings (and graphs) by GraphKey. A feed matching the last entry skips building
-// the key, so the hot path allocates nothing.
+// One executor's bindings (and graphs) by GraphKey; a feed matching the last entry skips the key.
 #pragma once
 
 #include "graphbench/engine/exec/graph_key.h"
@@ -30,8 +29,6 @@ class BindingCache {
     entries_.emplace(std::move(key), std::move(entry));
     return *last_;
   }
-
-  std::size_t size() const { return entries_.size(); }
 
  private:
   std::unordered_map<GraphKey, std::unique_ptr<Entry>, GraphKeyHash> entries_;

@@ -58,8 +58,7 @@ void order_after(const c10::cuda::CUDAStream& waiter, const c10::cuda::CUDAStrea
   event.block(waiter);
 }
 
-// Ends a capture that failed part-way, whatever state it is in, and clears the error it left, so
-// that the rest of the run can go on.
+// Ends a capture that failed part-way, whatever its state, and clears its error: the run goes on.
 void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c10::cuda::CUDAStream& stream) {
   try {
     graph.capture_end();

@@ -1,5 +1,4 @@
-// One captured CUDA graph of a SlotBinding (docs/design.md, capture). CUDA-free header; without
-// CUDA, capture() throws EngineError.
+// One captured CUDA graph of a SlotBinding (docs/design.md); without CUDA, capture() throws EngineError.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

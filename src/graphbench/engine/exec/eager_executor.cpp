@@ -1,5 +1,4 @@
-// The eager executor: what ordinary LibTorch code does; inputs as fed, params and state from the store,
-// every internal value allocated afresh each step.
+// The eager executor: what ordinary LibTorch code does, every internal value allocated afresh each step.
 #include "graphbench/engine/exec/executor_factories.h"
 #include "graphbench/engine/exec/externals.h"
 #include "graphbench/engine/exec/run_ops.h"

@@ -36,8 +36,7 @@ struct GraphKeyHash {
   std::size_t operator()(const GraphKey& key) const;
 };
 
-// The key of `compiled` under `policy` on `feed`: the copied externals in program order (declared
-// spec where not fed).
+// The key of `compiled` under `policy` on `feed`: the copied externals in order (declared where not fed).
 GraphKey make_graph_key(const CompiledProgram& compiled, const Policy& policy, const Feed& feed);
 
 }  // namespace graphbench

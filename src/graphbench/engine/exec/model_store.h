@@ -1,5 +1,4 @@
-// Params and optimizer state by name, outliving runs and programs: what a training program updates
-// in place, an evaluation program reads.
+// Params and optimizer state by name, outliving programs: what training updates, evaluation reads.
 #pragma once
 
 #include <ATen/ATen.h>

@@ -1,5 +1,4 @@
-// The LibTorch CUDA-graph tutorial's recipe (pytorch/tutorials, cpp_cuda_graphs): warm-up on a pool
-// stream, at::cuda::CUDAGraph around the step, replay(). The `reference+graph` variants.
+// The `reference+graph` variants: the LibTorch CUDA-graph tutorial's recipe (warm-up, CUDAGraph, replay).
 #pragma once
 
 #include "graphbench/core/record/graph_facts.h"

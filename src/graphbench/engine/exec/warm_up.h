@@ -1,5 +1,4 @@
-// Warm-up on fixed buffers: a few steps to settle allocator, handles and kernel selection, then params
-// and state put back (warm-up steps are not training steps).
+// Warm-up on fixed buffers: a few steps to settle allocator, handles and kernels; params and state put back.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -17,8 +16,7 @@ namespace graphbench {
 
 void warm_up(SlotBinding& binding, int steps, Counters& counters);
 
-// The default generators of `devices` (each once) with their states as when made; restore() puts
-// those states back, seed() seeds them all.
+// The default generators of `devices` with their states when made: restore() puts them back.
 class SavedGenerators {
  public:
   explicit SavedGenerators(const std::vector<at::Device>& devices);

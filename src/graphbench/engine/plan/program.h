@@ -1,5 +1,4 @@
-// A program: values and ops, built once with a Builder; what comes from outside is an external with a
-// role, the whole set a feed may name.
+// A program: values and ops, built once; what comes from outside is an external with a role.
 #pragma once
 
 #include "graphbench/engine/plan/op.h"

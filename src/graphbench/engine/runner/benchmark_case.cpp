@@ -40,8 +40,7 @@ AfterSamplingRates& after_sampling_rates() {
   return rates;
 }
 
-// Destroyed after the case's instance and runners: gives back the device memory still cached for
-// them (engine/exec/cached_memory.h), so the next case starts without it.
+// Destroyed after the case's instance and runners: the memory cached for them goes back (cached_memory.h).
 class CachedMemoryReleasedAtEnd : NonCopyable {
  public:
   explicit CachedMemoryReleasedAtEnd(bool cuda) : cuda_(cuda) {}

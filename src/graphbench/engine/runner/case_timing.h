@@ -1,5 +1,4 @@
-// The timing phase of a benchmark case: a fresh runner per validated variant (dropout on), sampled
-// interleaved until the stop rule holds; the runners stay alive for their counters and captures.
+// The timing phase: a fresh runner per validated variant, sampled interleaved until the stop rule holds.
 #pragma once
 
 #include "graphbench/core/clocks/conditions_log.h"

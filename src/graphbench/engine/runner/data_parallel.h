@@ -39,8 +39,7 @@ struct DataParallelSetup {
   std::shared_ptr<GradientBucketLog> bucket_log;
 };
 
-// A case instance whose programs all-reduce the gradients between backward and the update; its
-// runners observe the loss, then the params.
+// A case whose programs all-reduce the gradients before the update; runners observe loss, then params.
 class DataParallelCase : public CaseInstance {
  public:
   // observe()[first_param_observation()...] are the params: bit-identical on every rank.

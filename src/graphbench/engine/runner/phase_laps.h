@@ -1,5 +1,4 @@
-// Where a case's time went: each lap() names and times the phase that just ended, for the closing
-// line under a time limit (which phase overran).
+// Where a case's time went: each lap() names and times the phase that just ended (which one overran).
 #pragma once
 
 #include "graphbench/core/report/progress.h"

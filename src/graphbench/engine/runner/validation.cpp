@@ -28,8 +28,7 @@ Observations observe_steps(VariantRunner& runner, int steps, const std::function
 
 namespace {
 
-// The most elements and the largest difference by which eager's other runs differ from `expected`
-// at value `i` of step `s`; nullopt where none was given.
+// How far (most elements, largest difference) eager's other runs differ at value `i` of step `s`.
 std::optional<OutputMatch> eager_spread(const Observations& expected, const std::vector<Observations>& eager_again,
                                         std::size_t s, std::size_t i, double rtol, double atol) {
   std::optional<OutputMatch> spread;

@@ -19,8 +19,7 @@ namespace {
 
 namespace prof = kineto::prof;
 
-// CUPTI at times loses a session's device records (profile_kernels meets it too): a trace without
-// a single kernel, copy or memset is taken again.
+// CUPTI at times loses a session's device records: a trace without device work is taken again.
 constexpr int kTraceAttempts = 3;
 
 bool has_device_activity(const prof::ProfilerResult& result) {

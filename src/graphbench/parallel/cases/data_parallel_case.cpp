@@ -44,8 +44,7 @@ void agree_on_records(Communicator& communicator, const std::vector<VariantRecor
   }
 }
 
-// The workload's data-parallel instance for this rank (nullptr: no data-parallel form), made on
-// every rank or on none. Its programs log their gradient buckets into `bucket_log`.
+// This rank's data-parallel instance (nullptr: none), made on every rank or none; buckets logged in `bucket_log`.
 std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const CaseSpec& spec, const CaseContext& context,
                                               const std::shared_ptr<Communicator>& communicator,
                                               const std::shared_ptr<GradientBucketLog>& bucket_log,

@@ -27,8 +27,7 @@ struct Closeness {
   double max_abs_error = 0.0;
 };
 
-// Every param within the one rule for outputs (engine/runner/output_match.h): the tolerances, and for
-// float16 and bfloat16 params a few rounding steps at their largest magnitude (NaN never passes).
+// Every param within the one rule for outputs (engine/runner/output_match.h).
 Closeness closeness(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected, double rtol,
                     double atol) {
   Closeness c;

@@ -65,8 +65,7 @@ class RunHooks {
   std::vector<std::pair<std::shared_ptr<torch::autograd::Node>, std::uintptr_t>> hooks_;
 };
 
-// Backward of `loss`, each gradient handed to `ready(i, grad)` as it comes (on CUDA on autograd's
-// device thread); returns the params that got none.
+// Backward of `loss`, each gradient handed to `ready(i, grad)` as it comes; the params that got none.
 std::vector<bool> run_backward(const at::Tensor& loss, const std::vector<at::Tensor>& params,
                                const std::function<void(std::size_t, at::Tensor)>& ready) {
   std::vector<bool> came(params.size(), false);

@@ -15,8 +15,7 @@ namespace {
 
 using ops_detail::expect_rank;
 
-// The weight's row blocks as autograd leaves sharing its storage (not differentiable: the param's
-// gradient is theirs joined).
+// The weight's row blocks as autograd leaves sharing its storage (the param's gradient: theirs joined).
 class RowChunkLeavesOp final : public Op {
  public:
   explicit RowChunkLeavesOp(std::vector<std::int64_t> rows) : rows_(std::move(rows)) {}
