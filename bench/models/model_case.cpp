@@ -83,7 +83,8 @@ ParamDecl model_inputs_param() {
                                   "input (fed every step, the default) or state: a tensor the model writes in place (a "
                                   "KV cache), allocated once and filled from seed and scale");
   role.choices = {"input", "state"};
-  ParamDecl seed = optional_param("seed", ParamType::kNumber, "role state: the seed of its starting values (default 0)");
+  ParamDecl seed =
+      optional_param("seed", ParamType::kNumber, "role state: the seed of its starting values (default 0)");
   seed.min = 0;
   seed.max = 9e15;  // well inside the integers a double holds exactly
   ParamDecl scale = optional_param("scale", ParamType::kNumber,
@@ -227,18 +228,8 @@ std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs,
   return out;
 }
 
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed) {
-  std::vector<ValueId> ids;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = fmt::format("input{}", i);
-    ids.push_back(b.input(name, spec_of(inputs[i])));
-    feed[name] = inputs[i];
-  }
-  return ids;
-}
-
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
-                                          const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store) {
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed,
+                                          const std::vector<ModelInput>& declared, ModelStore* store) {
   std::vector<ValueId> ids;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string name = fmt::format("input{}", i);
@@ -246,7 +237,7 @@ std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInp
       ids.push_back(b.state(name, spec_of(inputs[i])));
       // The example itself, not a copy (a serving-scale KV cache is gigabytes); every runner starts
       // from its own copy of the store.
-      store.set(name, inputs[i]);
+      store->set(name, inputs[i]);
     } else {
       ids.push_back(b.input(name, spec_of(inputs[i])));
       feed[name] = inputs[i];
@@ -289,8 +280,7 @@ void fail_case_field(const CaseSpec& spec, const std::string& field, const std::
   throw InputError(fmt::format("{}: {}/{}: {}", spec.suite_path, spec.json_path, field, message));
 }
 
-// The case's "description" after "made by: " (the script that makes its model files), read again
-// from the suite file for a missing file's message; "" where there is none.
+// The case's "description" after "made by: " (its model files' script), for a missing file's message.
 std::string made_by(const CaseSpec& spec) {
   if (spec.suite_path.empty() || spec.suite_path == kSuiteFromStdin || spec.json_path.empty()) return "";
   try {

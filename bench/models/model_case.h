@@ -1,5 +1,4 @@
-// What the model workloads (torchscript, aoti) share: the parameters of a model file and its inputs,
-// the input tensors, the tolerances, and the checks of the file before anything runs.
+// What the model workloads share: a model file's parameters, its inputs, tolerances and checks.
 #pragma once
 
 #include "graphbench/engine/exec/feed.h"
@@ -56,11 +55,10 @@ bool inputs_fit_recorded(const nlohmann::json& recorded, const nlohmann::json& g
 std::vector<ModelInput> read_model_inputs(const CaseSpec& spec);
 // Floating inputs standard normal, int64 uniform in their range (the global generator).
 std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs, at::Device device);
-// The model's inputs as inputs "input0", "input1", ... of a program, each fed the tensor given.
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed);
-// The same, a state input a state external instead, its starting values put into `store`.
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
-                                          const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store);
+// The model's inputs as inputs "input0", "input1", ... of a program, each fed the tensor given; one
+// `declared` with role state a state external instead, its starting values put into `store`.
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed,
+                                          const std::vector<ModelInput>& declared = {}, ModelStore* store = nullptr);
 bool has_state_inputs(const std::vector<ModelInput>& inputs);
 // The bytes of the state inputs (a KV cache), part of what a step must read.
 double state_bytes(const std::vector<ModelInput>& inputs);

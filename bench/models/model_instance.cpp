@@ -17,7 +17,7 @@ void ModelInstance::read_inputs() {
 
 std::shared_ptr<const Program> ModelInstance::build_inference_program(const std::string& name, const ModelCall& call) {
   Builder b(name);
-  const std::vector<ValueId> outputs = call(b, declare_model_inputs(b, declared_, inputs_, feed_, initial_));
+  const std::vector<ValueId> outputs = call(b, declare_model_inputs(b, inputs_, feed_, declared_, &initial_));
   for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
   return b.build();
 }
