@@ -1,5 +1,5 @@
 // The eager executor: what ordinary LibTorch code does, every internal value allocated afresh each step.
-#include "graphbench/engine/exec/executor_factories.h"
+#include "graphbench/engine/exec/executor.h"
 #include "graphbench/engine/exec/externals.h"
 #include "graphbench/engine/exec/run_ops.h"
 

@@ -70,6 +70,10 @@ class Executor {
 
 std::unique_ptr<Executor> make_executor(ExecutorKind kind, Engine& engine, const Policy& policy,
                                         const ExecutorOptions& options = {});
+// The three executors' constructors (one file each), which make_executor picks among.
+std::unique_ptr<Executor> make_eager_executor(Engine& engine);
+std::unique_ptr<Executor> make_static_executor(Engine& engine, const Policy& policy, const ExecutorOptions& options);
+std::unique_ptr<Executor> make_graph_executor(Engine& engine, const Policy& policy, const ExecutorOptions& options);
 
 // True when this build has CUDA graph support and a CUDA device is present.
 bool cuda_graphs_available();

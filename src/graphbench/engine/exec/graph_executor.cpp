@@ -1,13 +1,9 @@
-// The graph executor: one capture per graph key, then replays; before each, the copy_roles copied
-// from the feed and every fixed pointer checked. The replay path is lean (a small graph is timed at
-// the host's pace): the entry found without building a key, the feed walked once, the outputs a list
-// made once after capture; no allocation, no string. A scope other than full replays a graph per
-// captured segment with the eager ones between (segmented_step.h); under auto, an op whose capture
-// fails is made eager and the step cut again.
+// The graph executor: one capture per graph key, then replays, the feed copied and pointers checked.
+// The replay path is lean (a small graph is timed at the host's pace): no key built, no allocation, no
+// string. A scope other than full replays a graph per captured segment (segmented_step.h).
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/binding_executor.h"
 #include "graphbench/engine/exec/cuda_graph.h"
-#include "graphbench/engine/exec/executor_factories.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

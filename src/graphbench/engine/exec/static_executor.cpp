@@ -1,7 +1,6 @@
 // The static executor: fixed slots and aliases as for a graph, ops one by one, no capture; under a
 // scope other than full, segment by segment as the graph executor (crossings tested on the CPU).
 #include "graphbench/engine/exec/binding_executor.h"
-#include "graphbench/engine/exec/executor_factories.h"
 #include "graphbench/engine/exec/segmented_step.h"
 #include "graphbench/engine/exec/warm_up.h"
 
