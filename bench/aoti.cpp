@@ -26,8 +26,7 @@ namespace graphbench {
 
 namespace {
 
-// Metadata export_model.py records: the inputs ([{"shape", "dtype"}]), the bytes a step must read,
-// and the weights' part of those (a KV cache then counts at the case's sizes).
+// Metadata export_model.py records: the inputs, the bytes a step reads, and the weights' part of those.
 const char* const kInputsMetadataKey = "graphbench_inputs";
 const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
 const char* const kWeightsBytesMetadataKey = "graphbench_weights_bytes";

@@ -89,8 +89,7 @@ class EagerExitRunner final : public VariantRunner {
   ExitOutputs out_;
 };
 
-// The pieces the graph variants capture: piece k runs block k and head k on the values piece k - 1
-// left, writes the logits and depth into fixed buffers, and returns head k's confidence.
+// Piece k runs block and head k on what piece k - 1 left, writes logits and depth, returns its confidence.
 struct ExitPieces {
   std::shared_ptr<const EarlyExitModel> model;
   at::Tensor input;                 // fixed: every step copies the case's input here

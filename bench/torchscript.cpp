@@ -77,8 +77,7 @@ WorkloadDescriptor torchscript_descriptor() {
   return d;
 }
 
-// While alive, the CPU's and the device's default generators draw from `seed` (again after reseed()),
-// so dropout draws alike in the chain and the whole model; then they are put back.
+// While alive, the CPU's and the device's generators draw from `seed`: dropout alike in chain and whole.
 class SeededDraws : NonCopyable {
  public:
   SeededDraws(at::Device device, std::uint64_t seed) : saved_({at::Device(at::kCPU), device}), seed_(seed) { reseed(); }

@@ -139,8 +139,7 @@ class EagerBranchRunner final : public VariantRunner {
 };
 
 #ifdef GRAPHBENCH_WITH_CUDA
-// A graph per node that runs pieces (those with a piece that cannot be captured run eagerly), one
-// memory pool for all, so that what a node leaves stays in place for the nodes after it.
+// A graph per node that runs capturable pieces, one pool for all so what a node leaves stays in place.
 class SplitBranchRunner final : public VariantRunner {
  public:
   SplitBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs)
@@ -196,9 +195,8 @@ class SplitBranchRunner final : public VariantRunner {
 };
 #endif
 
-// The tree as conditional nodes: a chain of exits (at each decision one side a leaf that runs
-// nothing, ending the step, the other going on) or one branch between two leaves, any comparison.
-// `chain`: the chain's links (empty for one branch); "" where it is one of them, else why not.
+// The tree as conditional nodes: a chain of exits (`chain`'s links) or one branch between two leaves;
+// "" where it is one of them, else why not.
 struct ExitLink {
   int node = 0;        // runs its pieces, then decides (the last link: the leaf that ends the chain)
   int exit_leaf = -1;  // where the step ends when `exit_when` holds (the last link: none)
@@ -233,8 +231,7 @@ std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std:
          "leaves: it runs as eager and graph only";
 }
 
-// One graph, the device deciding. Each leaf copies its outputs into fixed buffers and writes its
-// index, so that a replay leaves what the step reached in place.
+// One graph, the device deciding; each leaf writes its outputs and index into fixed buffers.
 class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,

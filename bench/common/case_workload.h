@@ -1,5 +1,4 @@
-// What every benchmark workload shares: its descriptor and making a case from a spec. A workload
-// file registers both in one line (a workload with preflight or data-parallel forms derives):
+// A benchmark workload's descriptor and cases, registered in one line (one with more derives):
 //   GRAPHBENCH_REGISTER_CASE_WORKLOAD(GeluCase, gelu_descriptor, bench::Grad::kOff);
 #pragma once
 

@@ -1,5 +1,4 @@
-// The C++ frontend parts the reference variants use, in place of <torch/torch.h>, which cost each
-// includer about 7 s more of compiling (docs/building.md).
+// The frontend parts the reference variants use, not <torch/torch.h> (7 s more per includer to compile).
 #pragma once
 
 #include <torch/nn/module.h>

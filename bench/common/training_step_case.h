@@ -1,6 +1,5 @@
-// What the data-parallel training-step cases (linear_dropout, mnist) share: a step's rows (the batch,
-// or the whole global batch), timed and validation programs run by the engine from one initial
-// store, and the tutorial's code (reference variants, one process only).
+// What the training-step cases (linear_dropout, mnist) share: a step's rows, timed and validation
+// programs from one initial store, and the tutorial's code (reference variants, one process only).
 #pragma once
 
 #include "common/case_workload.h"

@@ -1,5 +1,4 @@
-// Reads a device scalar without stalling the device (live progress lines): start() queues its copy
-// into pinned memory, poll() says without waiting whether it landed. On the CPU, at once.
+// Reads a device scalar without stalling the device: start() queues its copy, poll() says if it landed.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

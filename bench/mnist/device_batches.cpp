@@ -13,8 +13,7 @@ namespace graphbench::bench {
 
 namespace {
 
-// Gathers one batch where the counter points (see the header): step 0's positions kept on the device,
-// the rest computed into the output slots (nothing allocated on fixed buffers).
+// Gathers one batch where the counter points (see the header), computed into the output slots.
 class GatherBatchOp final : public Op {
  public:
   GatherBatchOp(const GatherShape& shape, at::Device device)

@@ -1,6 +1,5 @@
-// Metrics kept on the device by ops, so no step reads anything back: log_at_step (log[step] = value:
-// every step's loss) and accumulate (total += value: a test pass's sums). Both update a state in
-// place; the caller resets it between epochs through the store.
+// Metrics kept on the device, no step reading back: log[step] = value (losses), total += value (test
+// sums); states updated in place, reset between epochs through the store.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

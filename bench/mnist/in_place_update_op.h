@@ -1,5 +1,4 @@
-// An op of MNIST's device bookkeeping: updates its first input in place under no_grad (a loss that
-// requires grad must not pull it into autograd) and is its own output, allocating nothing.
+// An op of MNIST's device bookkeeping: updates its first input in place, under no_grad, allocating nothing.
 #pragma once
 
 #include "graphbench/engine/plan/op.h"

@@ -25,9 +25,8 @@ struct Splits {
   Split test;
 };
 
-// Both splits decoded in the background while the caller builds, warms up and captures (none of it
-// depends on the values). The constructor reads the headers and makes the tensors at the addresses
-// they keep; finish() fills them, so programs captured on them meanwhile read the data.
+// Both splits decoded in the background while the caller builds and captures: the tensors are made at
+// the addresses they keep, finish() fills them.
 class SplitsLoader : NonCopyable {
  public:
   SplitsLoader(const std::string& dir, at::Device device);

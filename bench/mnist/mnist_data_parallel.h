@@ -1,6 +1,5 @@
-// The tutorial's whole MNIST run data-parallel: each rank trains on its equal contiguous shard of every
-// epoch, batch 64 per rank; the test set split alike and the sums all-reduced. Rank 0 prints the
-// tutorial's lines (samples of all ranks, its own loss).
+// The whole MNIST run data-parallel: each rank its shard of every epoch and of the test set (sums
+// all-reduced); rank 0 prints the tutorial's lines.
 #pragma once
 
 #include "mnist/mnist_training.h"

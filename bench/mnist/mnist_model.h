@@ -1,5 +1,4 @@
-// The LibTorch MNIST example's network (pytorch/examples cpp/mnist), twice: as the tutorial's
-// torch::nn module (reference variants, initial weights) and as engine programs of the same names.
+// The LibTorch MNIST example's network twice: the tutorial's torch::nn module and engine programs.
 #pragma once
 
 #include "mnist/device_batches.h"

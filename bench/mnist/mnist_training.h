@@ -1,6 +1,5 @@
-// The tutorial's whole run on the engine: epochs of training (eager, static or graph), each followed
-// by a test pass, printing the tutorial's lines. Batches are gathered on the device by default; the
-// run never synchronises within an epoch and reports where its time went.
+// The tutorial's whole run on the engine, printing its lines; batches gathered on the device by default,
+// no sync within an epoch, and where the time went.
 #pragma once
 
 #include "mnist/batch_order.h"

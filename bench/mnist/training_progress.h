@@ -1,5 +1,4 @@
-// The live progress line of a training run on a terminal (the tutorial's line for the step the device
-// reached, the epoch, the time left), its loss read by AsyncReadback so the device never stalls.
+// A training run's live progress line on a terminal, its loss read by AsyncReadback (no stall).
 #pragma once
 
 #include "mnist/async_readback.h"

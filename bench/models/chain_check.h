@@ -1,5 +1,4 @@
-// Whether a chain of pieces computes what the whole model does, checked before a split model is
-// timed (apart from the loading, so its tests need no TorchScript headers).
+// Whether a chain of pieces computes what the whole model does (apart, so tests need no TorchScript).
 #pragma once
 
 #include <ATen/ATen.h>

@@ -74,8 +74,7 @@ struct LoadedPiece {
   bool is_package() const { return package != nullptr; }
 };
 
-// Loads every piece onto `device`; InputError naming pieces/K/path for a missing or non-TorchScript
-// file, a forward of another arity, or a package in mode train; EngineError without a loader.
+// Loads every piece onto `device` (InputError naming pieces/K/path; EngineError without a loader);
 // `load_packages` false: packages only checked to be there (a CPU preflight).
 std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device,
                                      bool train = false, bool load_packages = true);

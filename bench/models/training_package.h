@@ -1,6 +1,5 @@
-// A training step's AOTInductor package (export_model.py --mode train --format pt2): its record
-// (metadata graphbench_train, JSON) and initial state (the case's `state` file, a TorchScript module
-// with buffers s0, s1, ...). Called as (inputs..., target, state...) -> loss.
+// A training step's AOTInductor package: its record (metadata graphbench_train) and initial state (the
+// `state` file's buffers s0, s1, ...); called as (inputs..., target, state...) -> loss.
 #pragma once
 
 #include "models/model_case.h"

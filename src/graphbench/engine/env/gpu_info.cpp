@@ -19,8 +19,7 @@ namespace graphbench {
 
 namespace {
 
-// NVML, opened with dlopen: the driver's libnvidia-ml.so.1 may be absent (containers), and then
-// only its readings (clocks, temperature, power, throttle reasons, energy) are missing.
+// NVML through dlopen: without the driver's libnvidia-ml.so.1 (containers) only its readings are missing.
 class Nvml {
  public:
   static Nvml& instance() {

@@ -1,5 +1,4 @@
-// What the static and graph executors share: engine, policy, options, and an entry per program and
-// feed signature (binding_cache.h), made and set up (warmed up, or captured) on first use.
+// What the static and graph executors share: an entry per program and feed signature, set up on first use.
 #pragma once
 
 #include "graphbench/engine/exec/binding_cache.h"

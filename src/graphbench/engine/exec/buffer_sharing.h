@@ -8,8 +8,7 @@
 
 namespace graphbench {
 
-// For every slot, the slot whose buffer it uses: itself, or an earlier preallocated one of the same
-// spec read last before. Program outputs never give their buffer up (read after the step).
+// Each slot's buffer owner: itself, or an earlier dead one of its spec (outputs never give theirs up).
 std::vector<int> share_buffers(const CompiledProgram& compiled, const std::vector<TensorSpec>& slot_specs);
 
 }  // namespace graphbench

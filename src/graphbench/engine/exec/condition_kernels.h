@@ -1,5 +1,4 @@
-// The kernels that set the condition of a CUDA graph's conditional nodes from values on the device,
-// compiled by nvcc on their own (conditional nodes: CUDA 12.4 and later; conditional_chain.h).
+// The kernels that set conditional nodes' conditions from device values (nvcc; CUDA 12.4 and later).
 #pragma once
 
 #ifdef GRAPHBENCH_WITH_CUDA

@@ -1,11 +1,7 @@
-// A step with data-dependent control flow replayed as ONE CUDA graph: the device decides which pieces
-// run through conditional nodes (CUDA 12.4: IF; 12.8: IF/ELSE), so no host sync where eager code, or
-// a graph broken at the branch, reads a value back. Each piece is captured on its own (one pool for
-// all, so values stay put), then assembled as child graphs, each conditional node after a one-thread
-// kernel that sets its condition from a device value (condition_kernels.h). CUDA-free header;
-// without CUDA 12.4, making one throws EngineError. Pieces run LibTorch ops on the current stream on
-// tensors the caller keeps; the tensor a piece returns (a decision's value) is kept by the graph.
-// Warm pieces up first: captures must not be the first calls.
+// A step with data-dependent control flow replayed as ONE CUDA graph: the device picks the pieces
+// through conditional nodes (CUDA 12.4: IF; 12.8: IF/ELSE), no host sync. Pieces (LibTorch ops on the
+// current stream; warmed up first) are captured in one pool, assembled as child graphs, each node
+// after a one-thread kernel setting its condition (condition_kernels.h). Without CUDA 12.4: EngineError.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

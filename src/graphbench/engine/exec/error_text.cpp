@@ -43,8 +43,7 @@ std::string without_backtrace(std::string text) {
   return text;
 }
 
-// The TorchScript interpreter's traceback, innermost frame last: the code line above the
-// "~~~ <--- HERE" marker raised the error that follows the frame.
+// TorchScript's traceback: the line above the innermost "<--- HERE" raised the error after the frame.
 std::string script_error(const std::vector<std::string>& lines) {
   std::size_t marker = lines.size();
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -1,6 +1,5 @@
-// Names the op an error came from: while alive, remembers on its thread (a RecordFunction callback)
-// the ATen ops an exception unwound through, innermost first; a sync refused during a capture names
-// no op, and this adds "aten::_local_scalar_dense, inside aten::item".
+// Names the op an error came from: remembers on its thread the ATen ops an exception unwound through
+// (a sync refused in a capture names none: this adds "aten::_local_scalar_dense, inside aten::item").
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

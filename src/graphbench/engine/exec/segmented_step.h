@@ -1,9 +1,7 @@
-// One step cut into segments (engine/plan/segments.h) over a SlotBinding: what the static executor
-// runs on the CPU and the graph executor replays, so the crossing logic is the same in both.
-// A value an eager segment makes and a later captured one reads gets a fixed buffer (made on the
-// segment's first run) and is copied into it after each run: the graph reads where it read at
-// capture. A value autograd tracks keeps its history in its slot; the fixed buffer stands in only
-// while a captured segment that reads it runs or is captured (CapturedView).
+// One step cut into segments over a SlotBinding, alike for the static and the graph executor. A value
+// an eager segment makes and a captured one reads is copied into a fixed buffer after each run (the
+// graph reads where it did at capture); one autograd tracks keeps its slot, the buffer standing in
+// only while a captured segment reading it runs (CapturedView).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -1,8 +1,6 @@
-// Fixed slots for one (program, policy, feed signature): the buffers a static run or a CUDA graph
-// works on, built once per graph key. Every external needs a role in static_roles (else
-// EngineError, before any capture); inputs get buffers from the feed's spec, params and state are
-// the model store's own buffers (what a graph updates, the store holds), internals are allocated
-// from their spec, and in-place outputs share their input's slot.
+// Fixed slots for one graph key: the buffers a static run or a graph works on. Every external needs a
+// role in static_roles (else EngineError, before any capture); params and state are the store's own
+// buffers (what a graph updates, the store holds).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -34,8 +34,7 @@ void SavedGenerators::seed(std::uint64_t seed) {
 
 namespace {
 
-// The devices of the binding's slots: warm-up steps draw from their generators (dropout), which are
-// restored so that the first real step draws what it would have drawn without warm-up.
+// The devices of the binding's slots, whose generators warm-up steps draw from (dropout).
 std::vector<at::Device> slot_devices(SlotBinding& binding) {
   std::vector<at::Device> devices;
   for (const at::Tensor& slot : binding.slots()) {

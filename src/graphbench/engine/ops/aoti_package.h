@@ -1,8 +1,6 @@
-// An AOTInductor package (.pt2) as one op of a program: inputs -> the package's run -> outputs (a
-// training step's package: engine/ops/aoti_training_step.h). The loader runs single-threaded: its
-// default runner hands calls between threads, which a capture cannot follow. It loads its kernels
-// on the first run, so capture after a warm-up. Only where LibTorch has the loader (2.6 and later);
-// elsewhere aoti_supported() is false and loading throws EngineError with the reason.
+// An AOTInductor package (.pt2) as one op. The loader runs single-threaded (its default runner hands
+// calls between threads, which a capture cannot follow) and loads its kernels on the first run, so
+// capture after a warm-up. Only with LibTorch 2.6+ (else aoti_supported() is false).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

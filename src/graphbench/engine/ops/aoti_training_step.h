@@ -1,8 +1,6 @@
-// A whole training step compiled into one AOTInductor package (export_model.py --mode train --format
-// pt2) as one op: (inputs..., state...) -> loss, a plain function (no autograd here). Its state is the
-// program's params and state, fixed store buffers every call updates, so a graph captures a whole
-// step and each replay trains. A package returning the new state after the loss (where AOTInductor
-// would not write into inputs) has it copied into the same buffers.
+// A whole training step's AOTInductor package as one op: (inputs..., state...) -> loss, no autograd,
+// the state fixed store buffers every call updates (a returned state copied into them), so a graph
+// captures a whole step and each replay trains.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

@@ -1,9 +1,6 @@
-// A whole TorchScript module (torch::jit::load) as one op. Inference: inputs -> forward -> outputs,
-// the weights inside the module. Training: before each call the module's parameter attributes point
-// at the op's param inputs, so autograd differentiates the program's params and the optimizer
-// updates the very tensors it computes with (buffers stay in the module). Outputs: forward's result
-// flattened to tensors; their specs are known only from one call on the example inputs, and the op
-// runs only at those specs.
+// A whole TorchScript module as one op (its output specs from one call on the examples). Training:
+// before each call its parameters point at the op's param inputs, so autograd differentiates the
+// program's params and the optimizer updates the very tensors it computes with.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

@@ -1,6 +1,5 @@
-// Builds a Program: externals with their roles, ops (output specs inferred on the spot, so a shape
-// error names the op at build time), outputs:
-//   Builder b("gelu"); b.output("y", ops::gelu_formula(b, b.input("x", spec))); auto p = b.build();
+// Builds a Program: externals with roles, ops (specs inferred on the spot: a shape error names the op),
+// outputs. Builder b("gelu"); b.output("y", ops::gelu_formula(b, b.input("x", spec))); b.build();
 #pragma once
 
 #include "graphbench/engine/plan/program.h"

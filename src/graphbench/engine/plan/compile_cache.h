@@ -1,6 +1,5 @@
-// compile_cached: the one way executors get a CompiledProgram, keyed by program identity. Bindings
-// (and their graphs) hold their CompiledProgram and the binding cache recognises it by address: a
-// new one per run would bind and capture every step again.
+// compile_cached: the one way executors get a CompiledProgram, by program identity. The binding cache
+// recognises a binding by its CompiledProgram's address: a new one per run would capture every step.
 #pragma once
 
 #include "graphbench/engine/plan/compiled_program.h"

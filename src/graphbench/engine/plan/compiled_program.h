@@ -1,5 +1,4 @@
-// A compiled program: ops lowered to slot indices, a spec per slot, and the alias map (an in-place
-// output shares its input's slot). Executors differ only in where the slots' tensors come from.
+// A compiled program: ops lowered to slots, a spec per slot, the alias map (in place: one slot).
 #pragma once
 
 #include "graphbench/engine/plan/program.h"

@@ -1,5 +1,4 @@
-// One benchmark case: skip what cannot run here, validate the rest against eager (validation.h), time
-// them interleaved (case_timing.h), summarise into the records (case_summary.h).
+// One benchmark case: skip what cannot run, validate against eager, time interleaved, summarise.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

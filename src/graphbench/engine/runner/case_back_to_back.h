@@ -1,6 +1,5 @@
-// The back-to-back phase, after the profile: every timed variant's steps queued ahead of the device,
-// so its device time per step is read without the host's pace (engine/timing/back_to_back.h). CUDA
-// with a hot L2 only; elsewhere the field is absent, never zero.
+// The back-to-back phase: steps queued ahead of the device, read without the host's pace
+// (engine/timing/back_to_back.h). CUDA, hot L2 only; elsewhere absent, never zero.
 #pragma once
 
 #include "graphbench/engine/runner/case_timing.h"

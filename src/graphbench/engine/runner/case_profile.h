@@ -1,7 +1,6 @@
-// The profiling phase of a benchmark case, after its samples: a few steps of every timed variant under
-// LibTorch's profiler (kernels per step, busy time), the graphs' facts, and the check that a variant
-// runs the kernels its workload says it must: a graph captured before TorchScript fused is not the
-// optimised one, whatever it measures. Without a profiler the profile is absent, never zero.
+// The profiling phase: a few steps of every timed variant under the profiler, the graphs' facts, and the
+// check that a variant runs the kernels its workload says (a graph captured before TorchScript fused is
+// not the optimised one). Without a profiler the profile is absent, never zero.
 #pragma once
 
 #include "graphbench/engine/runner/case_timing.h"

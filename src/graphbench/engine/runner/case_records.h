@@ -1,5 +1,4 @@
-// The records of one case before and after it runs: one per variant, with the case's identity and
-// published figures, marked skipped or failed with the reason. Shared by benchmark and training cases.
+// The records of one case, one per variant: identity, published figures, skipped or failed with why.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -40,9 +39,8 @@ std::string skip_reason(const Variant& variant, const CaseContext& context);
 
 void mark_failed(ResultRecord& record, const std::string& reason);
 void mark_skipped(ResultRecord& record, const std::string& reason);
-// A variant whose capture failed and that ran eagerly instead (the model workloads fall back so):
-// its record stays ok, the run goes on, and `reason` says "ran eagerly, capture failed: <why>",
-// once per distinct cause the runner reports.
+// A variant that ran eagerly after a failed capture stays ok, `reason` saying "ran eagerly, capture
+// failed: <why>" once per distinct cause.
 void note_capture_failures(ResultRecord& record, const VariantRunner& runner);
 
 }  // namespace graphbench

@@ -1,6 +1,5 @@
-// --trace DIR: after a case's samples, a few steps of each timed variant traced (engine/timing/step_trace.h)
-// into DIR/<case>.<variant>[.rank<R>].trace.json, for Perfetto and scripts/trace_timeline.py; the
-// ranks of a data-parallel case trace the same steps at once. A trace not written is a warning.
+// --trace DIR: a few steps of each timed variant traced into DIR/<case>.<variant>[.rank<R>].trace.json
+// (Perfetto, scripts/trace_timeline.py), ranks tracing the same steps; one not written is a warning.
 #pragma once
 
 #include "graphbench/engine/runner/case_timing.h"

@@ -1,5 +1,4 @@
-// The `reference` and `reference+graph` variants: the tutorial's plain LibTorch code, every step
-// copying the batch into static inputs, then running the step or replaying its graph.
+// The `reference` variants: the tutorial's code, the batch copied into static inputs, run or replayed.
 #pragma once
 
 #include "graphbench/engine/exec/reference_graph.h"

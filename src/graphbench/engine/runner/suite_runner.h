@@ -1,5 +1,4 @@
-// Runs every case of a suite in order; a failing case is recorded and the run goes on. A stop request
-// (SIGINT, SIGTERM) ends it after the current sample or step, the cut case dropped.
+// Runs a suite's cases in order, failures recorded; SIGINT/SIGTERM stops it, the cut case dropped.
 #pragma once
 
 #include "graphbench/core/base/errors.h"

@@ -1,6 +1,5 @@
-// The memory of keeping a sweep's recommended graphs together: after its last point, each graph
-// variant's recommended sizes (core/sweep/sweep_verdict.h) captured again, largest first, into one
-// SharedGraphPool, as servers keep theirs; the pool's reserved bytes are the cost. CUDA only.
+// The memory of a sweep's recommended graphs kept together: captured again, largest first, into one
+// SharedGraphPool as servers keep theirs; the pool's reserved bytes are the cost. CUDA only.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

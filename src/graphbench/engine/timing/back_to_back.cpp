@@ -25,8 +25,8 @@ constexpr double kDeviceUsPerSample = 200.0;
 constexpr std::int64_t kMinSteps = 10;
 constexpr std::int64_t kMaxSteps = 200;
 constexpr double kHoldMarginUs = 50.0;
-// A single step's try after the host waited: generous, so that one slow issue is not taken for a
-// step that cannot be queued.
+// A single step's try after the host waited: generous, so one slow issue is not taken for a step that
+// cannot be queued.
 constexpr double kSingleStepHoldUs = 1000.0;
 }  // namespace
 
@@ -111,8 +111,7 @@ BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPla
 
 namespace {
 
-// The SM clock the holding kernel counts cycles of; a higher real clock only shortens the hold,
-// which the sample's check catches.
+// The SM clock the hold counts cycles of (a higher real clock only shortens it: the check catches that).
 double sm_clock_mhz() {
   int khz = 0;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, at::cuda::current_device()) != cudaSuccess || khz <= 0) {

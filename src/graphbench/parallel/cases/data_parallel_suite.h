@@ -1,5 +1,4 @@
-// A whole suite run data-parallel: every rank runs every case in step (data_parallel_case.h,
-// data_parallel_training.h). `log` and `errors` as run_suite's (null on ranks other than 0).
+// A whole suite run data-parallel, every rank in step; `log` and `errors` as run_suite's (null but on rank 0).
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"

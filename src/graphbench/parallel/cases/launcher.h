@@ -1,9 +1,7 @@
-// `graphbench ... --nproc N`: starts N ranks of this program on this host and watches them. Each gets
-// the same arguments (minus --nproc) and a torchrun worker's environment (RANK, WORLD_SIZE,
-// LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT on a free port); with CUDA, NVLink multicast
-// off unless the environment says otherwise. Ranks die with the launcher (PR_SET_PDEATHSIG), each in
-// a process group of its own. A rank killed by a signal ends the others at once; one that exits with
-// an error gives them `grace` to finish, then SIGTERM and SIGKILL a second later.
+// `graphbench ... --nproc N`: starts N ranks of this program here with a torchrun worker's environment
+// (a free MASTER_PORT; with CUDA, NVLink multicast off unless set) and watches them. Ranks die with the
+// launcher, each in its own process group. A rank killed by a signal ends the others at once; one that
+// exits with an error gives them `grace`, then SIGTERM and SIGKILL a second later.
 #pragma once
 
 #include <chrono>

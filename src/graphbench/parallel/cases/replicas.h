@@ -30,8 +30,7 @@ at::Tensor shard_rows(const at::Tensor& global, int rank, int world);
 
 // This rank's shard of `communicator`'s world, averaging as `spec` says (no communicator set).
 DataParallelSetup shard_setup(const Communicator& communicator, const CaseSpec& spec);
-// The workload's instance for `setup`, seeded, starting from `initial_params`; EngineError when
-// the workload makes none.
+// The workload's seeded instance for `setup` from `initial_params`; EngineError where it makes none.
 std::unique_ptr<DataParallelCase> instance_from(const Workload& workload, const CaseSpec& spec,
                                                 const CaseContext& context, const DataParallelSetup& setup,
                                                 const ModelStore& initial_params);

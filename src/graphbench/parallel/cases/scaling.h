@@ -1,5 +1,4 @@
-// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): what the records' data-parallel
-// figures need beyond the timing of the step itself.
+// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): the figures beyond the step's timing.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -52,8 +51,7 @@ struct DataParallelTimings {
   OneRankBaseline one_rank;
 };
 
-// The figures every record of this world shares: its size, the backend, the backend's version and
-// the environment variables that tune it (rank 0's, as the records are rank 0's); the step's batch.
+// The figures every record of this world shares: size, backend, version, tuning variables, batch.
 DataParallelFigures world_figures(const Communicator& communicator, std::int64_t samples_per_rank);
 // How the step averaged its gradients (`sync`).
 void add_sync_figures(DataParallelFigures& d, const GradientSyncSpec& sync);

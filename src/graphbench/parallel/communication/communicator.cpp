@@ -257,8 +257,7 @@ std::shared_ptr<Communicator> Communicator::connect(const RankEnv& env, at::Devi
 
 namespace {
 
-// One all-reduce of `tensor` in place: on CUDA queued on the current stream (a capture contains it),
-// on the CPU on the group's threads until waited for.
+// One all-reduce in place: on CUDA queued on the current stream (captured), on the CPU until waited for.
 PendingCollective start_all_reduce(const Communicator::Impl& impl, at::Tensor& tensor, c10d::ReduceOp::RedOpType op,
                                    const char* what) {
   c10d::AllreduceOptions options;

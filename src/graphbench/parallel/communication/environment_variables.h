@@ -1,5 +1,4 @@
-// The process's environment variables, and those of them that tune the communication backend:
-// what a data-parallel result records so that a run under, say, NCCL_MIN_NCHANNELS=32 says so.
+// The environment variables that tune the backend, which a data-parallel result records.
 #pragma once
 
 #include <map>

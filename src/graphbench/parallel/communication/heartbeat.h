@@ -1,5 +1,4 @@
-// A rank's progress mark: every returning Communicator call and data-parallel training step beats;
-// ProgressWatchdog (parallel/cases/progress_watchdog.h) ends a rank silent for its timeout.
+// A rank's progress mark (Communicator calls, training steps), watched by cases/progress_watchdog.h.
 #pragma once
 
 #include <cstdint>

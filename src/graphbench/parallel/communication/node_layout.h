@@ -1,8 +1,6 @@
-// Where the ranks of a run are: nodes, ranks per node, and what carried the all-reduces. A node is
-// torchrun's (one agent's ranks, GROUP_RANK, on one host; two agents on one host are two nodes);
-// otherwise the host. Copy engines, peer access and symmetric memory stop at a node's boundary. The
-// transport is derived from backend, layout and settings: NCCL does not tell which it chose (only
-// under NCCL_DEBUG=INFO), so `basis` says what the figure rests on.
+// Where the ranks are: nodes (torchrun's GROUP_RANK, else the host), ranks per node, and what carried
+// the all-reduces, derived from backend, layout and settings (NCCL does not tell which it chose):
+// `basis` says what that rests on. Copy engines, peer access and symmetric memory stop at a node.
 #pragma once
 
 #include <map>

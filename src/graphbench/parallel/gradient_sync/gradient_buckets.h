@@ -1,14 +1,8 @@
-// A data-parallel step's gradients averaged bucket by bucket, as DistributedDataParallel does: each
-// bucket (consecutive gradients of one dtype and device, up to a byte cap) packed flat and averaged
-// by one all-reduce (NCCL's average; Gloo: sum, then divide); bfloat16 compression as DDP's
-// bf16_compress_hook. Buckets launch in order once complete, so every rank issues the same
-// all-reduces in the same order. A solo world (the one-GPU baseline) averages nothing.
-// A joined range (one weight's row chunks) is averaged straight into one buffer of its own, so the
-// whole gradient is a view of it (chunked_params.h).
-// CUDA: packing and averaging on a side stream joined back in finish(), no host sync, so all of it
-// captures. Copy-engine transport: a bucket goes through a PeerExchange, the copies on one side
-// stream and the waits and sums on another, so a copy never waits for an earlier bucket's sum.
-// Symmetric memory: summed in place by LibTorch's two-shot all-reduce.
+// A data-parallel step's gradients averaged bucket by bucket as DistributedDataParallel does (bfloat16
+// as its bf16_compress_hook), buckets launched in order so every rank issues the same all-reduces; a
+// solo world averages nothing. A joined range (a weight's row chunks) is averaged into one buffer, the
+// whole gradient a view of it. CUDA: on a side stream joined in finish(), no host sync, so it all
+// captures; copy-engine transport: copies on one side stream, waits and sums on another.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
