@@ -1,19 +1,11 @@
-// aoti: your own model as an AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package),
-// run with torch::inductor::AOTIModelPackageLoader as one op of an engine program.
+// aoti: your own model as an AOTInductor package (.pt2), run by AOTIModelPackageLoader as one op.
 //   mode inference  the model's forward
-//   mode train      one whole training step compiled into the package (scripts/export_model.py
-//                   --mode train --format pt2: forward, loss, backward and the optimizer's update),
-//                   its state (params, buffers, optimizer state) read from the case's `state` file
-//                   into the model store and updated in place by every call
-//   eager  the package's run, call by call
-//   graph  that run captured in a CUDA graph and replayed (after a warm-up: the loader loads its
-//          kernels on the first run); a failed capture is recorded and the variant runs eagerly
-// Built only where LibTorch has the loader (2.6 and later); elsewhere every variant is skipped
-// with the reason. Packages written by scripts/export_model.py record their inputs, and a case
-// whose inputs differ is refused before anything runs (a package does not check its inputs).
-// A model in pieces is a torchscript case (its whole model, which the chain is checked against, is
-// TorchScript; its pieces TorchScript or AOTInductor packages: docs/scopes.md), so an aoti case
-// with `pieces` is refused.
+//   mode train      a whole training step compiled into the package (export_model.py --mode train
+//                   --format pt2), its state read from the case's `state` file into the store and
+//                   updated in place by every call
+//   eager  call by call;  graph  captured after a warm-up (a failed capture runs eagerly)
+// Only where LibTorch has the loader (2.6+; elsewhere skipped). A case whose inputs differ from
+// those the package records is refused before anything runs; `pieces` are a torchscript case's.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "models/model_case.h"
@@ -34,24 +26,16 @@ namespace graphbench {
 
 namespace {
 
-// The metadata key under which scripts/export_model.py records a package's inputs, as
-// [{"shape": [...], "dtype": "..."}].
+// Metadata export_model.py records: the inputs, the bytes a step reads, and the weights' part of those.
 const char* const kInputsMetadataKey = "graphbench_inputs";
-// ... and the bytes a step must read (parameters and KV cache), as a decimal number.
 const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
-// ... and of those, the weights' (parameters and buffers): an inference package's state inputs (a
-// KV cache) are counted at the case's sizes, which a sweep over batch or cache length changes.
 const char* const kWeightsBytesMetadataKey = "graphbench_weights_bytes";
 
 ParamDecl state_file_param() {
-  ParamDecl p;
-  p.name = "state";
-  p.type = ParamType::kPath;
-  p.default_value = nullptr;
-  p.optional = true;
-  p.help = "mode train: the training step's initial state (params, buffers, optimizer state), the <stem>.state.pt "
-           "that scripts/export_model.py writes beside the package, relative to the suite file";
-  return p;
+  return bench::optional_param("state", ParamType::kPath,
+                               "mode train: the training step's initial state (params, buffers, optimizer state), the "
+                               "<stem>.state.pt that scripts/export_model.py writes beside the package, relative to "
+                               "the suite file");
 }
 
 std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {
@@ -123,9 +107,7 @@ double recorded_bytes(const std::map<std::string, std::string>& metadata, const 
   }
 }
 
-// The bytes a step must read as scripts/export_model.py recorded them: its weights and the case's
-// state inputs at the case's sizes where the package records its weights apart, else its recorded
-// total (at the sizes it was exported at); 0: none recorded.
+// The bytes a step must read as recorded: the weights plus the case's state inputs, else the total.
 double recorded_read_bytes(const std::map<std::string, std::string>& metadata,
                            const std::vector<bench::ModelInput>& declared) {
   const double weights = recorded_bytes(metadata, kWeightsBytesMetadataKey);
@@ -133,8 +115,7 @@ double recorded_read_bytes(const std::map<std::string, std::string>& metadata,
   return recorded_bytes(metadata, kReadBytesMetadataKey);
 }
 
-// The mode of the case against what the package is: a training step's package runs in mode train
-// only, and mode train needs one.
+// A training step's package runs in mode train only, and mode train needs one.
 void check_package_kind(const CaseSpec& spec, const std::string& file, const std::map<std::string, std::string>& metadata) {
   const bool training_step = bench::records_training_step(metadata);
   if (spec.mode == "train" && !training_step) {
@@ -247,10 +228,7 @@ class AotiWorkload final : public bench::CaseWorkload<AotiCase> {
     check_recorded_inputs(spec, file, metadata);
   }
 
-  // The loader unpacks the package's model and constants: at most its entries' sizes unpacked,
-  // read from its zip directory (a package that ships its C++ source rather than a compiled
-  // library is also compiled there, which this does not count). A build without the loader skips
-  // every case without loading: nothing to unpack.
+  // The loader unpacks the package: at most its zip entries' sizes (without the loader: nothing).
   std::vector<UnpackNeed> unpack_needs(const CaseSpec& spec) const override {
     if (!ops::aoti_supported()) return {};
     const std::string file = bench::param_string(spec, "path");

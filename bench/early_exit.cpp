@@ -1,13 +1,10 @@
-// early_exit: a classifier of residual blocks with a head after each, which stops at the first head
-// that is sure enough (softmax confidence above `threshold`): data-dependent control flow in the
-// step itself, as examples/early_exit.py writes it in Python with `if ...item() > t: break`.
-//   eager        LibTorch ops; after each head the host reads the confidence (.item(), a sync)
-//   graph        each block and its head captured as a graph of its own; between them the host reads
-//                the confidence and decides: the step broken at the branch, as torch.compile breaks it
-//   conditional  one CUDA graph: the device decides, through IF nodes (engine/exec/conditional_graph.h)
-// Every variant writes the logits of the head it stopped at and that head's depth (1..blocks),
-// which validation compares with eager. Thresholds force the outcomes: 0 stops at the first head,
-// above 1 never stops early, in between the data decide (configs/control-flow.json).
+// early_exit: residual blocks with a head after each, stopping at the first head whose softmax
+// confidence is above `threshold` (examples/early_exit.py's `if ...item() > t: break`).
+//   eager        after each head the host reads the confidence (.item(), a sync)
+//   graph        a graph per block and head, the host deciding between them (as torch.compile breaks)
+//   conditional  one CUDA graph, the device deciding through IF nodes
+// Every variant writes the stopping head's logits and depth for validation. Threshold 0 stops at the
+// first head, above 1 never early, in between the data decide (configs/control-flow.json).
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"
@@ -92,8 +89,7 @@ class EagerExitRunner final : public VariantRunner {
   ExitOutputs out_;
 };
 
-// The pieces the graph variants capture: piece k runs block k and head k on the values piece k - 1
-// left, writes the logits and depth into fixed buffers, and returns head k's confidence.
+// Piece k runs block and head k on what piece k - 1 left, writes logits and depth, returns its confidence.
 struct ExitPieces {
   std::shared_ptr<const EarlyExitModel> model;
   at::Tensor input;                 // fixed: every step copies the case's input here
@@ -167,21 +163,17 @@ class SplitExitRunner final : public VariantRunner {
 // One graph, the exits decided on the device by IF nodes.
 class ConditionalExitRunner final : public bench::ConditionalGraphRunner {
  public:
-  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, at::Tensor input, double threshold, bool fed)
-      : pieces_(std::move(model), input), case_input_(std::move(input)), fed_(fed) {
+  ConditionalExitRunner(std::shared_ptr<const EarlyExitModel> model, const at::Tensor& input, double threshold,
+                        bool fed)
+      : pieces_(std::move(model), input) {
     pieces_.warm_up();
     graph_ = ConditionalGraph::exit_chain(pieces_.pieces(), threshold);
-  }
-  void step() override {
-    if (fed_) pieces_.input.copy_(case_input_);
-    graph_->replay();
+    if (fed) feed_ = {{pieces_.input, input}};
   }
   std::vector<at::Tensor> observe() override { return pieces_.out.observe(); }
 
  private:
   ExitPieces pieces_;
-  at::Tensor case_input_;
-  bool fed_;  // conditional: the input copied in every step; conditional:replay: already in place
 };
 
 class EarlyExitCase final : public CaseInstance {

@@ -1,12 +1,9 @@
 // gelu: the blog's GELU, y = x * 0.5 * (1.0 + erf(x / 1.41421)), inference.
 //   engine variants     five elementwise ops (five kernels eagerly), eager / static / graph
-//   jit, jit+graph      the same function compiled by TorchScript from source (its fuser makes
-//                       one kernel of it), eagerly and captured
-//   native(+graph)      at::gelu, ATen's own one-kernel GELU: the floor of any GELU, beside the
-//                       measured copy bandwidth
-//   reference(+graph)   the function written in plain LibTorch, as the blog writes it, with a
-//                       static input and at::cuda::CUDAGraph around it
-// Every graph variant also runs as ":replay", the replay alone with the input already in place.
+//   jit, jit+graph      TorchScript from source (its fuser makes one kernel), eagerly and captured
+//   native(+graph)      at::gelu, ATen's one-kernel GELU: the floor of any GELU
+//   reference(+graph)   plain LibTorch as the blog writes it, at::cuda::CUDAGraph around it
+// Every graph variant also runs as ":replay", the input already in place.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/sweep_axes.h"
@@ -16,7 +13,6 @@
 #include "graphbench/engine/ops/elementwise.h"
 #include "graphbench/engine/ops/script.h"
 #include "graphbench/engine/plan/builder.h"
-#include "graphbench/engine/runner/engine_runner.h"
 
 namespace graphbench {
 
@@ -45,8 +41,7 @@ class GeluCase final : public CaseInstance {
     const TensorSpec x_spec{bench::param_int_list(spec, "shape"), dtype_from_name(spec.dtype), context.device};
     input_ = at::randn(x_spec.shape, x_spec.options());
 
-    // One module, one layer (bench/common/op_tags.h): every capture scope captures the five ops
-    // as one graph (there is nothing to leave out).
+    // One module, one layer: every capture scope captures the five ops as one graph.
     Builder engine_builder("gelu");
     ValueId engine_x = engine_builder.input("x", x_spec);
     engine_builder.set_tag(bench::module_tag("gelu", 0));
@@ -72,22 +67,16 @@ class GeluCase final : public CaseInstance {
 
   std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool) override {
     if (variant.is_reference()) return bench::function_reference(variant, input_, gelu_reference);
-    EngineRunnerConfig config;
-    config.program = variant.is_script() ? jit_program_ : variant.is_native() ? native_program_ : engine_program_;
-    config.executor = bench::executor_for(variant);
-    config.input_method = variant.input_method();
-    config.policy = Policy::inference();
+    const auto& program = variant.is_script() ? jit_program_ : variant.is_native() ? native_program_ : engine_program_;
+    EngineRunnerConfig config = bench::engine_config(variant, program, Policy::inference(), scope_, {{"x", input_}});
     // TorchScript profiles its first runs and fuses afterwards: warm it up longer before capture.
     config.options.warmup_steps = variant.is_script() ? 5 : 3;
-    config.options.scope = scope_;
-    config.feed = {{"x", input_}};
     return std::make_unique<EngineRunner>(std::move(config));
   }
 
   StepCost cost() const override { return cost_; }
 
-  // TorchScript fuses the five ops into one kernel, and at::gelu is one: a jit or native variant
-  // that runs more is not the optimised function (a graph captured before the fuser ran, say).
+  // TorchScript fuses the five ops into one kernel, and at::gelu is one.
   std::optional<int> expected_kernels_per_step(const Variant& variant) const override {
     if (variant.is_script() || variant.is_native()) return 1;
     return std::nullopt;

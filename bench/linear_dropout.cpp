@@ -40,14 +40,11 @@ WorkloadDescriptor linear_dropout_descriptor() {
   d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
                                   Variant::named("reference"), Variant::named("reference+graph")});
   d.dtypes = {"float32"};
-  ParamDecl dropout;
-  dropout.name = "dropout";
-  dropout.type = ParamType::kNumberList;
-  dropout.default_value = {0.2, 0.1};
+  ParamDecl dropout = bench::typed_param("dropout", ParamType::kNumberList, {0.2, 0.1},
+                                         "dropout probabilities after the first and the second Linear");
   dropout.min = 0.0;
   dropout.max = 0.99;
   dropout.length = 2;
-  dropout.help = "dropout probabilities after the first and the second Linear";
   d.params = {int_param("batch", 32, "N, rows per batch"),
               int_param("in_features", 128, "D_in"),
               int_param("hidden", 256, "H"),
@@ -66,11 +63,9 @@ struct Dims {
   std::int64_t n, d_in, h, d_out;
 };
 
-// One case; data-parallel when `setup` says so (engine/runner/data_parallel.h): every rank draws the
-// same global batch of ranks x batch rows and trains on its shard, the gradients all-reduced
-// between backward and the update. With gradient chunks ("grad_chunk_mb", overlap on) a weight
-// whose gradient exceeds the cap is computed and all-reduced in row chunks
-// (parallel/gradient_sync/row_chunked_linear.h): fc1.weight, whose gradient backward produces last.
+// One case, data-parallel where `setup` says so (each rank its shard of one global batch). With
+// gradient chunks a weight over the cap is computed and all-reduced in row chunks
+// (parallel/gradient_sync/row_chunked_linear.h): fc1.weight, whose gradient comes last.
 class LinearDropoutCase final : public bench::TrainingStepCase {
  public:
   LinearDropoutCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})

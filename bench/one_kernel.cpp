@@ -1,8 +1,6 @@
-// one_kernel: a graph of one kernel (at::gelu on a small tensor), replayed through the engine and
-// replayed bare, side by side. With almost nothing for the device to do, a step costs what the
-// host spends on it, so the issue times of `graph:replay` (the engine's replay path: cache lookup,
-// pointer checks, feed walk, replay) and `reference+graph:replay` (a bare
-// at::cuda::CUDAGraph::replay() of the same kernel) differ by exactly the engine's overhead.
+// one_kernel: a graph of one kernel (at::gelu on a small tensor) replayed through the engine and bare:
+// the step costs what the host spends, so `graph:replay` and `reference+graph:replay` (a bare
+// CUDAGraph::replay()) differ by exactly the engine's overhead.
 //   eager, graph, graph:replay                          the engine: one gelu op
 //   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
 #include "common/sweep_axes.h"
@@ -12,7 +10,6 @@
 
 #include "graphbench/engine/ops/elementwise.h"
 #include "graphbench/engine/plan/builder.h"
-#include "graphbench/engine/runner/engine_runner.h"
 
 namespace graphbench {
 
@@ -47,14 +44,8 @@ class OneKernelCase final : public CaseInstance {
     if (variant.is_reference()) {
       return bench::function_reference(variant, input_, [](const at::Tensor& x) { return at::gelu(x); });
     }
-    EngineRunnerConfig config;
-    config.program = program_;
-    config.executor = bench::executor_for(variant);
-    config.input_method = variant.input_method();
-    config.policy = Policy::inference();
-    config.options.scope = scope_;
-    config.feed = {{"x", input_}};
-    return std::make_unique<EngineRunner>(std::move(config));
+    return std::make_unique<EngineRunner>(
+        bench::engine_config(variant, program_, Policy::inference(), scope_, {{"x", input_}}));
   }
 
   StepCost cost() const override { return cost_; }

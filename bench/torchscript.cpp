@@ -1,19 +1,12 @@
-// torchscript: your own model, a TorchScript file (torch.jit.save; loaded with torch::jit::load),
-// as one op of an engine program, so that roles, policies, validation and timing apply as to any
-// workload.
+// torchscript: your own model, a TorchScript file (torch::jit::load), as one op of an engine program.
 //   mode inference  forward under no_grad; the weights stay inside the module
-//   mode train      one whole training step: forward, the spec's loss, backward through
-//                   LibTorch autograd, and the engine's SGD or Adam updating the module's
-//                   trainable parameters (the program's params) in place; captured as one graph
-//   pieces          a model split into pieces (scripts/export_model.py --scope): one op per piece
-//                   (a TorchScript file's forward, or in inference an AOTInductor package's call),
-//                   tagged (OpTag) and wired as the case says; the chain's output is compared with
-//                   the whole model's (`path`) on the case's inputs before it runs. In mode train
-//                   each op takes its piece's trainable parameters (program params "piece<K>.<name>"),
-//                   and the loss of the chain's first output, backward over all of them and the
-//                   optimizer follow as for the whole model
-// Variants eager, static and graph. A capture that fails (an op that synchronises, say) is
-// recorded with its cause and the graph variant runs eagerly instead; the run goes on.
+//   mode train      a whole training step: forward, the spec's loss, autograd backward, the
+//                   engine's SGD or Adam updating the trainable parameters in place; one graph
+//   pieces          a model split by scripts/export_model.py --scope: one tagged op per piece
+//                   (TorchScript, or in inference an AOTInductor package), wired as the case says,
+//                   the chain checked against the whole model first; in mode train each op takes
+//                   its piece's parameters ("piece<K>.<name>"), then loss, backward and optimizer
+// Variants eager, static and graph; a failed capture is recorded and the variant runs eagerly.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/op_tags.h"
@@ -23,6 +16,8 @@
 #include "models/script_pieces.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/non_copyable.h"
+#include "graphbench/engine/exec/warm_up.h"
 #include "graphbench/engine/ops/aoti_package.h"
 #include "graphbench/engine/ops/autograd.h"
 #include "graphbench/engine/ops/nn.h"
@@ -30,12 +25,10 @@
 #include "graphbench/engine/ops/script_module.h"
 #include "graphbench/engine/plan/builder.h"
 
-#include <ATen/Context.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
-#include <mutex>
 #include <utility>
 
 namespace graphbench {
@@ -84,44 +77,19 @@ WorkloadDescriptor torchscript_descriptor() {
   return d;
 }
 
-// While alive, the default generators of the CPU and the case's device draw from `seed` (again
-// after reseed()); after, they are as they were. So dropout draws the same numbers in the chain of
-// pieces and in the whole model that it is checked against, and what the case draws next (the
-// loss's target) is what it would draw without the check.
-class SeededDraws {
+// While alive, the CPU's and the device's generators draw from `seed`: dropout alike in chain and whole.
+class SeededDraws : NonCopyable {
  public:
-  SeededDraws(at::Device device, std::uint64_t seed) : seed_(seed) {
-    std::vector<at::Device> devices{at::Device(at::kCPU)};
-    if (!device.is_cpu()) devices.push_back(device);
-    for (const at::Device& d : devices) {
-      at::Generator generator = at::globalContext().defaultGenerator(d);
-      std::lock_guard<std::mutex> lock(generator.mutex());
-      saved_.push_back({generator, generator.get_state()});
-    }
-    reseed();
-  }
-  SeededDraws(const SeededDraws&) = delete;
-  SeededDraws& operator=(const SeededDraws&) = delete;
-  ~SeededDraws() {
-    for (auto& [generator, state] : saved_) {
-      std::lock_guard<std::mutex> lock(generator.mutex());
-      generator.set_state(state);
-    }
-  }
-  void reseed() {
-    for (auto& saved : saved_) {
-      std::lock_guard<std::mutex> lock(saved.first.mutex());
-      saved.first.set_current_seed(seed_);
-    }
-  }
+  SeededDraws(at::Device device, std::uint64_t seed) : saved_({at::Device(at::kCPU), device}), seed_(seed) { reseed(); }
+  ~SeededDraws() { saved_.restore(); }
+  void reseed() { saved_.seed(seed_); }
 
  private:
+  SavedGenerators saved_;
   std::uint64_t seed_;
-  std::vector<std::pair<at::Generator, at::Tensor>> saved_;
 };
 
-// Calls before capture (and before validation): TorchScript's profiling executor specialises the
-// model over its first calls.
+// Calls before capture and validation: TorchScript's profiling executor specialises over its first.
 constexpr int kWarmupSteps = 5;
 
 class TorchScriptCase final : public bench::ModelInstance {
@@ -176,12 +144,8 @@ class TorchScriptCase final : public bench::ModelInstance {
         [&](Builder& b, const std::vector<ValueId>& inputs) { return ops::script_module_call(b, module_call(module), inputs, {}); });
   }
 
-  // One op per piece, each tagged from its piece, wired as the case says. The chain runs once first:
-  // its pieces' inputs are what each op is built at, and its output must equal the whole model's.
-  // In mode train both run in train mode (BatchNorm normalises by the batch: one forward of each,
-  // from the same random state for dropout, gives the same output whatever their running
-  // statistics), then each op takes its piece's trainable parameters, and the loss, backward and
-  // the optimizer follow.
+  // One tagged op per piece. The chain runs once first (each op is built at its piece's inputs) and
+  // must equal the whole model; in mode train both in train mode, from one random state.
   std::shared_ptr<const Program> build_pieces_program(torch::jit::Module& whole) {
     const bench::ScriptPieces pieces = bench::read_pieces(spec_);
     std::vector<bench::LoadedPiece> loaded = bench::load_pieces(spec_, pieces, device_, train_);
@@ -201,8 +165,7 @@ class TorchScriptCase final : public bench::ModelInstance {
       at::NoGradGuard no_grad;
       expected = ops::flatten_tensors(whole.forward(std::vector<c10::IValue>(inputs_.begin(), inputs_.end())));
     }
-    // Inductor's pieces run kernels of their own: where their chain differs from the whole model by
-    // more than the tolerances, both are measured against the whole model run in float64.
+    // Inductor's pieces run kernels of their own: beyond the tolerances, both judged by float64.
     const bool compiled = std::any_of(loaded.begin(), loaded.end(), [](const auto& p) { return p.is_package(); });
     std::function<std::vector<at::Tensor>()> reference;
     if (compiled) reference = [&] { return float64_outputs(whole); };
@@ -245,9 +208,8 @@ class TorchScriptCase final : public bench::ModelInstance {
     return b.build();
   }
 
-  // The whole model's outputs in float64: a copy of the module and the floating inputs cast to
-  // float64. Empty where the model does not run so, or leaves an output in another floating type
-  // (a constant of its own dtype traced in): then there is no exact result to judge by.
+  // The whole model's outputs in float64 (a copy of it, the inputs cast); empty where it does not run
+  // so or leaves another floating type.
   std::vector<at::Tensor> float64_outputs(const torch::jit::Module& whole) const {
     try {
       torch::jit::Module copy = whole.clone();
@@ -265,8 +227,7 @@ class TorchScriptCase final : public bench::ModelInstance {
     }
   }
 
-  // A module's trainable parameters as program params named `prefix` + their qualified name, their
-  // starting values in initial_ and their program names in param_names_.
+  // A module's trainable parameters as program params `prefix` + name, starting values in initial_.
   struct TrainableParams {
     std::vector<std::string> module_names;  // what the module calls them (ScriptModuleCall::param_names)
     std::vector<ValueId> values;

@@ -1,13 +1,9 @@
-// torchscript_branches: a model whose own forward branches on a value it read (`if t.item() > c:`),
-// split at its branches by scripts/export_model.py --scope auto (models/branch_tree.h says the case;
-// docs/control-flow.md, "Your own model's branches").
-//   eager        the pieces (TorchScript) called in turn, the host reading each decision's value
-//   graph        each node's pieces captured as one CUDA graph, the host reading the value between
-//                replays: the step broken where torch.compile breaks it
-//   conditional  one CUDA graph of conditional nodes, the device deciding (engine/exec/conditional_graph.h):
-//                where the tree is a chain of exits or one branch
-// Every variant leaves the outputs of the leaf it reached and that leaf's index, which validation
-// compares with eager's, so that a variant that took another way fails even where the outputs agree.
+// torchscript_branches: a model whose forward branches on a value it read (`if t.item() > c:`), split
+// at its branches by export_model.py --scope auto (models/branch_tree.h; docs/control-flow.md).
+//   eager        the pieces called in turn, the host reading each decision's value
+//   graph        a graph per node, the host deciding between replays (where torch.compile breaks)
+//   conditional  one graph of conditional nodes, the device deciding (a chain of exits or one branch)
+// Every variant leaves the reached leaf's outputs and index: another way fails validation.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"
@@ -143,8 +139,7 @@ class EagerBranchRunner final : public VariantRunner {
 };
 
 #ifdef GRAPHBENCH_WITH_CUDA
-// A graph per node that runs pieces (those with a piece that cannot be captured run eagerly), one
-// memory pool for all, so that what a node leaves stays in place for the nodes after it.
+// A graph per node that runs capturable pieces, one pool for all so what a node leaves stays in place.
 class SplitBranchRunner final : public VariantRunner {
  public:
   SplitBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs)
@@ -178,10 +173,8 @@ class SplitBranchRunner final : public VariantRunner {
 
  private:
   bool capturable(const BranchNode& node) const {
-    for (int k : node.run) {
-      if (!values_.program->pieces.pieces[k].tag.capturable) return false;
-    }
-    return true;
+    return std::all_of(node.run.begin(), node.run.end(),
+                       [&](int k) { return values_.program->pieces.pieces[k].tag.capturable; });
   }
   void run(int n) {
     if (graphs_[n]) {
@@ -202,9 +195,8 @@ class SplitBranchRunner final : public VariantRunner {
 };
 #endif
 
-// The tree as conditional nodes: a chain of exits (at each decision one side a leaf that runs
-// nothing, ending the step, the other going on) or one branch between two leaves, any comparison.
-// `chain`: the chain's links (empty for one branch); "" where it is one of them, else why not.
+// The tree as conditional nodes: a chain of exits (`chain`'s links) or one branch between two leaves;
+// "" where it is one of them, else why not.
 struct ExitLink {
   int node = 0;        // runs its pieces, then decides (the last link: the leaf that ends the chain)
   int exit_leaf = -1;  // where the step ends when `exit_when` holds (the last link: none)
@@ -239,13 +231,12 @@ std::string conditional_shape_problem(const std::vector<BranchNode>& nodes, std:
          "leaves: it runs as eager and graph only";
 }
 
-// One graph, the device deciding. Each leaf copies its outputs into fixed buffers and writes its
-// index, so that a replay leaves what the step reached in place.
+// One graph, the device deciding; each leaf writes its outputs and index into fixed buffers.
 class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
  public:
   ConditionalBranchRunner(std::shared_ptr<BranchProgram> program, const std::vector<at::Tensor>& inputs,
                           const std::vector<ExitLink>& chain, bool fed)
-      : values_(program, clones(inputs)), case_inputs_(inputs), fed_(fed) {
+      : values_(program, clones(inputs)) {
     const auto leaves = values_.run_every_path();
     const auto& nodes = values_.program->nodes;
     const int any_leaf = chain.empty() ? nodes[0].then_node : chain.back().node;
@@ -273,12 +264,7 @@ class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
                                         [this, else_leaf] { values_.run_node(else_leaf); end_at(else_leaf); },
                                         {ConditionalGraph::compare_from_text(root.compare), root.than});
     }
-  }
-  void step() override {
-    if (fed_) {
-      for (std::size_t i = 0; i < case_inputs_.size(); ++i) values_.inputs[i].copy_(case_inputs_[i]);
-    }
-    graph_->replay();
+    for (std::size_t i = 0; fed && i < inputs.size(); ++i) feed_.emplace_back(values_.inputs[i], inputs[i]);
   }
   std::vector<at::Tensor> observe() override { return observed(buffers_, leaf_); }
 
@@ -291,8 +277,6 @@ class ConditionalBranchRunner final : public bench::ConditionalGraphRunner {
   }
 
   BranchValues values_;
-  std::vector<at::Tensor> case_inputs_;
-  bool fed_;  // conditional: the inputs copied in every step; conditional:replay: already in place
   std::vector<at::Tensor> buffers_;
   at::Tensor leaf_;
 };

@@ -34,33 +34,26 @@ ParamDecl typed_param(const char* name, ParamType type, nlohmann::json default_v
   return p;
 }
 
-ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kPositiveInt;
-  p.default_value = default_value;
-  p.help = help;
+ParamDecl optional_param(const char* name, ParamType type, const char* help) {
+  ParamDecl p = typed_param(name, type, nullptr, help);
+  p.optional = true;
   return p;
 }
 
+ParamDecl int_param(const char* name, std::int64_t default_value, const char* help) {
+  return typed_param(name, ParamType::kPositiveInt, default_value, help);
+}
+
 ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kNumber;
-  p.default_value = default_value;
+  ParamDecl p = typed_param(name, ParamType::kNumber, default_value, help);
   p.min = min;
   p.max = max;
-  p.help = help;
   return p;
 }
 
 ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help) {
-  ParamDecl p;
-  p.name = name;
-  p.type = ParamType::kString;
-  p.default_value = default_value;
+  ParamDecl p = typed_param(name, ParamType::kString, default_value, help);
   p.choices = std::move(choices);
-  p.help = help;
   return p;
 }
 
@@ -71,6 +64,18 @@ ExecutorKind executor_for(const Variant& variant) {
     case Execution::kGraph: return ExecutorKind::kGraph;
   }
   return ExecutorKind::kEager;
+}
+
+EngineRunnerConfig engine_config(const Variant& variant, std::shared_ptr<const Program> program, const Policy& policy,
+                                 const CaptureScope& scope, Feed feed) {
+  EngineRunnerConfig config;
+  config.program = std::move(program);
+  config.executor = executor_for(variant);
+  config.input_method = variant.input_method();
+  config.policy = policy;
+  config.options.scope = scope;
+  config.feed = std::move(feed);
+  return config;
 }
 
 double element_size(at::ScalarType dtype) { return static_cast<double>(c10::elementSize(dtype)); }

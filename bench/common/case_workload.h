@@ -1,10 +1,5 @@
-// The part every benchmark workload shares: its descriptor, and making a case of it from a spec.
-// A workload file defines its descriptor and its CaseInstance, and registers both in one line:
-//
+// A benchmark workload's descriptor and cases, registered in one line (one with more derives):
 //   GRAPHBENCH_REGISTER_CASE_WORKLOAD(GeluCase, gelu_descriptor, bench::Grad::kOff);
-//
-// A workload with more to say (a preflight check, a data-parallel or training form) derives from
-// CaseWorkload and adds those overrides.
 #pragma once
 
 #include "graphbench/engine/runner/workload.h"
@@ -41,8 +36,7 @@ class CaseWorkload : public Workload {
 
 }  // namespace graphbench::bench
 
-// Registers CaseWorkload<Case> (or `WorkloadClass`, a class derived from it, in the _AS form) with the
-// descriptor `describe()` makes.
+// Registers CaseWorkload<Case> (_AS: a class derived from it) with `describe()`'s descriptor.
 #define GRAPHBENCH_REGISTER_CASE_WORKLOAD_AS(WorkloadClass, describe, grad)                 \
   static std::unique_ptr<::graphbench::Workload> make_##describe() {                            \
     return std::make_unique<WorkloadClass>(describe(), grad);                               \

@@ -1,6 +1,4 @@
-// The `reference` variants of an inference workload y = f(x): plain LibTorch with a static input
-// that every step copies the case's input into, then f, eagerly or captured by hand
-// (at::cuda::CUDAGraph, as the blog writes it).
+// The `reference` variants of y = f(x): a static input copied into, then f, eagerly or captured by hand.
 #pragma once
 
 #include "graphbench/engine/runner/reference_runner.h"

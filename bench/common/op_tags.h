@@ -1,5 +1,4 @@
-// The tags the built-in workloads put on their ops (engine/plan/op_tag.h), so that the capture scopes
-// (docs/scopes.md) cut their steps: a module with its layer index, the optimizer's update.
+// The tags the built-in workloads put on their ops, what the capture scopes (docs/scopes.md) cut by.
 #pragma once
 
 #include "graphbench/engine/plan/op_tag.h"

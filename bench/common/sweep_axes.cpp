@@ -21,8 +21,7 @@ void fill_placeholder(json& params, const char* param, const std::string& axis, 
   params[param] = text;
 }
 
-// An input is batched when it says so, or by default when it has two or more dimensions (a
-// decoding step's position, shape [1], is not).
+// An input is batched when it says so, else when it has two or more dimensions.
 bool is_batched(const json& input) {
   if (input.contains("batched")) return input.at("batched").get<bool>();
   return input.at("shape").size() >= 2;
@@ -81,10 +80,8 @@ std::optional<ParamProblem> apply_model_position(json& params, std::int64_t valu
   return std::nullopt;
 }
 
-// The cache length: dimension 2 of every state input ([batch, kv_heads, max_seq, head_dim], a KV
-// cache the step writes in place). A length that does not hold the position the step writes at
-// (an input marked "position": true) is refused here rather than failing in the model, as is a
-// position beyond the cache in a sweep over "pos".
+// The cache length: dimension 2 of every state input ([batch, kv_heads, max_seq, head_dim]); one
+// that does not hold the step's position is refused here rather than failing in the model.
 std::optional<ParamProblem> apply_model_cache(json& params, std::int64_t value) {
   json& inputs = params.at("inputs");
   int states = 0;

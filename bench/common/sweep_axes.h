@@ -1,5 +1,4 @@
-// The sweep axes the workloads share (docs/spec.md, "Sweeps"): how a swept value goes into a
-// case's parameters.
+// The sweep axes the workloads share (docs/spec.md, "Sweeps"): a swept value into a case's parameters.
 #pragma once
 
 #include "graphbench/core/workload/descriptor.h"
@@ -10,9 +9,8 @@ namespace graphbench::bench {
 SweepAxis batch_param_axis(const char* param);
 // "batch" as the first dimension of the shape parameter `param` (GELU's input).
 SweepAxis batch_of_shape_axis(const char* param);
-// The model workloads' axes: "batch" (dimension 0 of every batched input, and {batch} in `path`:
-// one file per size), "pos" (the range of the input marked "position": a decoding step's
-// position in its KV cache) and "cache" (dimension 2 of every state input: the KV cache's length).
+// The model workloads' axes: "batch" (dim 0 of batched inputs, {batch} in `path`), "pos" (the
+// "position" input's range) and "cache" (dim 2 of every state input: the KV cache's length).
 std::vector<SweepAxis> model_sweep_axes();
 
 }  // namespace graphbench::bench

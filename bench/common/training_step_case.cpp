@@ -3,7 +3,6 @@
 #include "common/case_helpers.h"
 
 #include "graphbench/core/base/errors.h"
-#include "graphbench/engine/runner/engine_runner.h"
 
 #include <torch/utils.h>
 
@@ -27,14 +26,9 @@ std::unique_ptr<VariantRunner> TrainingStepCase::make_runner(const Variant& vari
     return std::make_unique<ReferenceRunner>(make_reference(validation), variant.needs_cuda_graph(),
                                              /*warmup_iterations=*/3, variant.input_method());
   }
-  EngineRunnerConfig config;
-  config.program = validation ? validation_program_ : timed_program_;
-  config.executor = executor_for(variant);
-  config.input_method = variant.input_method();
-  config.policy = policy_;
+  EngineRunnerConfig config =
+      engine_config(variant, validation ? validation_program_ : timed_program_, policy_, scope_, feed_);
   config.store = initial_.clone();
-  config.options.scope = scope_;
-  config.feed = feed_;
   config.observed_store_entries = observed_;
   return std::make_unique<EngineRunner>(std::move(config));
 }

@@ -1,8 +1,5 @@
-// What the data-parallel training-step cases (linear_dropout, mnist) share: the rows a step trains
-// on (the case's batch, or the whole global batch of ranks x batch), a timed program and one for
-// validation (dropout off) run by the engine from the same initial params, and the tutorial's own
-// code (the reference variants) in one process only. A case makes its programs, its data (the
-// feed) and its reference step; this runs them.
+// What the training-step cases (linear_dropout, mnist) share: a step's rows, timed and validation
+// programs from one initial store, and the tutorial's code (reference variants, one process only).
 #pragma once
 
 #include "common/case_workload.h"
@@ -57,8 +54,7 @@ class TrainingStepCase : public DataParallelCase {
   StepCost cost_;
 };
 
-// The workload of a training-step case: CaseWorkload with the case's data-parallel form, for a case
-// in mode train (another mode has no gradients to all-reduce).
+// CaseWorkload with the case's data-parallel form, in mode train (others have no gradients to all-reduce).
 template <typename Case>
 class TrainingStepWorkload : public CaseWorkload<Case> {
  public:

@@ -1,7 +1,4 @@
-// Reads a device scalar without stalling the device: start() queues its copy into pinned host
-// memory and records an event after it; poll() says, without waiting, whether it has landed.
-// For live progress lines during a loop that must never synchronise. On the CPU the copy is
-// done at once.
+// Reads a device scalar without stalling the device: start() queues its copy, poll() says if it landed.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -1,7 +1,5 @@
-// The order in which an epoch visits a data set: sequential (the tutorial's SequentialSampler), or
-// a permutation per epoch drawn from the run's seed. The permutation comes from our own generator
-// (splitmix64, Fisher-Yates), so it is the same on every platform, LibTorch version and data path:
-// the device gather and the host path see the same batches.
+// The order an epoch visits a data set: sequential (the tutorial's), or a permutation per epoch from
+// the run's seed by our own generator (splitmix64, Fisher-Yates): the same everywhere and on every path.
 #pragma once
 
 #include <ATen/ATen.h>

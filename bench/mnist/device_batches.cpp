@@ -13,9 +13,7 @@ namespace graphbench::bench {
 
 namespace {
 
-// Gathers one batch where the counter points (see the header). The positions of step 0 are a
-// device tensor the op keeps, made once; everything else is computed into its output slots, so
-// the static and graph executors allocate nothing for it.
+// Gathers one batch where the counter points (see the header), computed into the output slots.
 class GatherBatchOp final : public Op {
  public:
   GatherBatchOp(const GatherShape& shape, at::Device device)
@@ -128,8 +126,7 @@ void DeviceBatches::begin_epoch(const at::Tensor& order) {
   at::NoGradGuard no_grad;
   if (order.defined()) {
     if (order.device().is_cpu() && order_.is_cuda()) {
-      // From pinned memory the copy is queued and the host goes on; the caching host allocator
-      // keeps the pinned block until the copy is done.
+      // From pinned memory the copy is queued and the host goes on (the block kept until it is done).
       order_.copy_(order.pin_memory(), /*non_blocking=*/true);
     } else {
       order_.copy_(order);

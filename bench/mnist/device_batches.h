@@ -1,21 +1,10 @@
-// A data set split resident on one device, and batches gathered from it on the device.
-//
-// The split (images, labels), the epoch's order and a step counter are device tensors, held in
-// the model store as state externals of the programs that read them. A program's gather op finds
-// its batch where the counter points, and the program advances the counter at the end of its
-// step, so a captured graph replays batch after batch with no work on the host (no feed, no copy
-// from the host, no tensor made per step), and the eager executor runs the very same ops:
-//
+// A data set split resident on one device, batches gathered from it on the device. Split, epoch order
+// and step counter are store state the programs read; a program gathers its batch where the counter
+// points and advances it at the end, so a captured graph replays batch after batch with no host work:
 //   positions = (offset + [0, rows) + stride * step) mod split size
-//   indices   = order[positions]
-//   images    = split.images[indices]    labels = split.labels[indices]
-//
-// rows, stride and offset describe more than the plain batch: the short last batch of an epoch
-// (rows < stride, at step = full batches), or one rank's shard of a data-parallel batch
-// (offset = rank * rows, stride = ranks * rows). Within an epoch the positions stay below the
-// split's size; a counter past the end (the warm-up runs before a capture advance it too, and a
-// split may hold fewer batches than there are warm-up runs) wraps to the start instead of reading
-// out of bounds.
+//   indices   = order[positions];  images = split.images[indices];  labels = split.labels[indices]
+// rows, stride and offset also give an epoch's short last batch and a rank's shard (offset = rank *
+// rows, stride = ranks * rows). A counter past the end (warm-up runs advance it too) wraps.
 #pragma once
 
 #include "graphbench/engine/exec/model_store.h"
@@ -44,8 +33,7 @@ struct GatheredBatch {
 
 class DeviceBatches {
  public:
-  // `name` prefixes the store entries: "<name>.images", "<name>.labels", "<name>.order",
-  // "<name>.step". `images` and `labels` are on the device already and share their first dim.
+  // Store entries "<name>.images", ".labels", ".order", ".step"; images and labels on the device.
   DeviceBatches(std::string name, at::Tensor images, at::Tensor labels);
 
   const std::string& name() const { return name_; }
@@ -56,13 +44,11 @@ class DeviceBatches {
   const at::Tensor& order() const { return order_; }
   const at::Tensor& step() const { return step_; }
 
-  // Puts the split, the order (sequential until begin_epoch says otherwise) and the counter (0)
-  // in `store`: the same tensors, so what this object updates the programs read.
+  // Puts these very tensors in `store` (order sequential, counter 0).
   void install(ModelStore& store) const;
 
-  // Sets the order of a new epoch (an int64 CPU tensor of size() positions, copied into the
-  // device buffer without waiting) and sets the counter to 0. Queued on the device, no
-  // synchronisation. An undefined `order` keeps the current one.
+  // A new epoch: `order` (int64 CPU, size(); undefined keeps it) copied in and the counter zeroed,
+  // queued without waiting.
   void begin_epoch(const at::Tensor& order);
 
   // Adds the gather of one batch to a program (declaring the state externals it reads).

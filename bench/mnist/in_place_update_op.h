@@ -1,7 +1,4 @@
-// An op of MNIST's device-side bookkeeping (the batch counter, the loss log, the test totals): it
-// updates its first input in place, under no_grad (the value it records may be a loss that
-// requires grad, which must not pull the bookkeeping into its autograd graph), and is its own
-// output, so that the static and graph executors allocate nothing for it.
+// An op of MNIST's device bookkeeping: updates its first input in place, under no_grad, allocating nothing.
 #pragma once
 
 #include "graphbench/engine/plan/op.h"

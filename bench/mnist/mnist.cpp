@@ -1,9 +1,7 @@
 // mnist: the LibTorch MNIST example trained as the CUDA-graph tutorial trains it.
-//   kind training   the whole run: epochs of training and testing, the tutorial's lines printed
-//                   (graphbench --workload mnist [--use-train-graph] [--use-test-graph])
-//   kind benchmark  one training step of batch 64, timed per variant, including the tutorial's
-//                   own code (reference: modules and torch::optim::SGD; reference+graph: the same
-//                   captured with at::cuda::CUDAGraph)
+//   kind training   the whole run, the tutorial's lines printed (--use-train-graph, --use-test-graph)
+//   kind benchmark  one training step of batch 64 per variant, including the tutorial's own code
+//                   (reference: modules and torch::optim::SGD; reference+graph: captured by hand)
 #include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
@@ -53,9 +51,7 @@ WorkloadDescriptor mnist_descriptor() {
   return d;
 }
 
-// One timed training step of batch `batch`, on the first batch of the training data. Data-parallel
-// (engine/runner/data_parallel.h): the first `ranks` batches are the global batch, rank r trains on the
-// r-th (its shard), the gradients averaged over the ranks inside the step.
+// One timed training step on the first batch (data-parallel: rank r on the r-th of `ranks` batches).
 class MnistStepCase final : public bench::TrainingStepCase {
  public:
   MnistStepCase(const CaseSpec& spec, const CaseContext& context, DataParallelSetup setup = {})
@@ -120,8 +116,7 @@ class MnistStepCase final : public bench::TrainingStepCase {
     };
     step.step = [s, fc_dropout] {
       s->optimizer->zero_grad();
-      // Validation runs with dropout off (the engine's validation program has none): the module
-      // is switched to eval for the forward only; autograd stays on, the step is otherwise the same.
+      // Validation: dropout off (eval for the forward only), as the engine's validation program.
       if (!fc_dropout) s->net->eval();
       s->output = s->net->forward(s->data);
       if (!fc_dropout) s->net->train();

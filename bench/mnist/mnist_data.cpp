@@ -2,12 +2,12 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/data/mnist_files.h"
+#include "graphbench/engine/runner/case_timing.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <future>
 #include <utility>
 
@@ -18,8 +18,7 @@ namespace {
 constexpr double kMean = 0.1307;
 constexpr double kStd = 0.3081;
 
-// Multiplications by reciprocals rather than divisions: CUDA divides by a scalar that way anyway,
-// so written like this the CPU computes the very same float32 values.
+// Multiplications by reciprocals, as CUDA divides by a scalar anyway: the CPU's floats are the same.
 at::Tensor normalised(const at::Tensor& bytes) {
   return bytes.to(at::kFloat).mul_(1.0 / 255.0).sub_(kMean).mul_(1.0 / kStd);
 }
@@ -57,8 +56,7 @@ Split load_split(const std::string& dir, bool train, at::Device device) {
   return Split{normalised(images.to(device)), labels.to(device).to(at::kLong)};
 }
 
-// One split decoding on its own thread: its header's count comes first (a promise kept as soon
-// as zlib has read it), the bytes when the thread is done.
+// One split decoding on its own thread: the header's count first (a promise), the bytes at its end.
 struct SplitsLoader::Pending {
   at::Tensor image_bytes;  // uint8 [N, 1, 28, 28], host memory
   at::Tensor label_bytes;  // uint8 [N]
@@ -87,7 +85,7 @@ struct SplitsLoader::Pending {
         if (!counted) count.set_exception(std::current_exception());
         throw;
       }
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return seconds_since(start);
     });
   }
 };
@@ -103,8 +101,7 @@ SplitsLoader::SplitsLoader(const std::string& dir, at::Device device)
   splits_ = Splits{zeros(train_count), zeros(test_count)};
 }
 
-// A loader dropped before finish() (an error elsewhere) still waits for its threads, which write
-// into its members: std::future from std::async joins in its destructor.
+// A loader dropped before finish() still waits for its threads (std::async's future joins).
 SplitsLoader::~SplitsLoader() = default;
 
 void SplitsLoader::finish() {

@@ -1,6 +1,4 @@
-// MNIST-format data as tensors: images normalised as the tutorial does (mean 0.1307, std 0.3081,
-// shape [N, 1, 28, 28], float32) and int64 labels, on the device that trains on them (or in host
-// memory for the host path, --data-on-host).
+// MNIST-format data: images normalised as the tutorial does, int64 labels, on the device (or the host).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -18,10 +16,8 @@ struct Split {
   std::int64_t size() const { return labels.size(0); }
 };
 
-// Reads `dir` (raw or gzipped IDX files): zlib inflates straight into a byte tensor, which goes to
-// `device` as bytes (a quarter of the floats) and is normalised there, as
-// (x * (1/255) - 0.1307) * (1/0.3081) in float32: the same bits on every device. InputError naming
-// the file when something is wrong (images must be 28x28).
+// Reads `dir` (raw or gzipped IDX): bytes go to `device` (a quarter of the floats) and are
+// normalised there in float32, the same bits everywhere. InputError naming the file.
 Split load_split(const std::string& dir, bool train, at::Device device);
 
 struct Splits {
@@ -29,15 +25,8 @@ struct Splits {
   Split test;
 };
 
-// Both splits, loaded in the background so that reading and decoding (zlib's inflate, most of
-// the loading time) overlaps with what the caller does meanwhile: building the model and
-// programs, warming up and capturing, none of which depends on the data's values.
-//
-// The constructor waits only for the files' headers: then the tensors of both splits exist on
-// `device`, zero-filled, at the addresses they keep, while two threads inflate the bytes into
-// host memory. finish() waits for them and puts the data in place (copied to the device and
-// normalised into those very tensors), so programs bound or captured on them meanwhile read the
-// data. Errors in the files come out of the constructor (headers) or finish() (the rest).
+// Both splits decoded in the background while the caller builds and captures: the tensors are made at
+// the addresses they keep, finish() fills them.
 class SplitsLoader : NonCopyable {
  public:
   SplitsLoader(const std::string& dir, at::Device device);

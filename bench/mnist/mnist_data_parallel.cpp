@@ -5,10 +5,12 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/communication/communicator.h"
+#include "graphbench/parallel/cases/agreement.h"
 #include "graphbench/parallel/cases/progress_watchdog.h"
 #include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/engine/runner/case_timing.h"
 #include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -20,7 +22,6 @@ namespace graphbench::mnist {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // This rank's part of a split.
 Split shard(const Split& all, int rank, int world) {
@@ -41,8 +42,7 @@ class DataParallelTrainer {
         store_(initial_store(config.device)),
         engine_(store_),
         train_program_(build_train_program({config.batch, config.lr, config.momentum, true}, config.device, setup)),
-        // No eager fallback: a rank that ran eagerly where the others replay would still pair its
-        // collectives, but the variant would not be what it says.
+        // No eager fallback: a rank running eagerly where the others replay is not the variant it says.
         train_executor_(make_executor(config.train_executor, engine_, Policy::train(), ExecutorOptions{3, false, {}})),
         test_executor_(make_executor(config.test_executor, engine_, Policy::inference(), ExecutorOptions{3, false, {}})),
         step_times_(cuda_) {
@@ -82,8 +82,8 @@ class DataParallelTrainer {
       longest_epoch_s = std::max(longest_epoch_s, record.train_seconds + record.test_seconds);
       // The ranks stop together, by the slowest rank's clock: each step holds collectives.
       if (config_.time_limit && epoch < epochs_ &&
-          !another_epoch_fits(slowest_rank(seconds_since(training_started_)), slowest_rank(longest_epoch_s),
-                              config_.time_limit->seconds)) {
+          !another_epoch_fits(slowest_rank_s(&agreement_, seconds_since(training_started_)),
+                              slowest_rank_s(&agreement_, longest_epoch_s), config_.time_limit->seconds)) {
         epochs_ = epoch;
       }
     }
@@ -114,8 +114,7 @@ class DataParallelTrainer {
     std::int64_t in_block = 0;
     step_times_.mark(0);
     std::int64_t batch_index = 0;
-    // Under a time limit the first steps of the first epoch are the probe (steps 1 to probe_steps;
-    // step 0 pays one-time costs), then the plan (core/sampling/case_budget.h).
+    // Under a time limit, steps 1 to probe_steps of the first epoch are the probe, then the plan.
     const std::int64_t steps = config_.train_last_short_batch ? (n + config_.batch - 1) / config_.batch : n / config_.batch;
     const std::int64_t probe_steps = std::min<std::int64_t>(kTrainingProbeSteps, steps - 1);
     for (std::int64_t start = 0; start < n; start += config_.batch) {
@@ -147,17 +146,10 @@ class DataParallelTrainer {
     return logged_loss;
   }
 
-  // `seconds` at its largest over the ranks (a collective: every rank calls it at the same point).
-  double slowest_rank(double seconds) {
-    const auto us = comm_->all_reduce_ints({static_cast<std::int64_t>(seconds * 1e6)}, parallel::IntReduce::kMax);
-    return static_cast<double>(us.at(0)) * 1e-6;
-  }
-
-  // After the probe: the epochs that fit, by the slowest rank's step, the same on every rank; or
-  // the case skipped on every rank.
+  // After the probe: the epochs that fit by the slowest rank's step, or the case skipped, on every rank.
   void plan_epochs(double step_s, std::int64_t steps_per_epoch) {
     synchronize_device(cuda_);
-    const double slowest_s = slowest_rank(step_s);
+    const double slowest_s = slowest_rank_s(&agreement_, step_s);
     const CaseContext::TrainingLimit& limit = *config_.time_limit;
     const TrainingPlan plan =
         plan_training(slowest_s, steps_per_epoch, test_pass_seconds(slowest_s, config_.batch, test_.size()),
@@ -207,6 +199,7 @@ class DataParallelTrainer {
   std::unique_ptr<Executor> train_executor_;
   std::unique_ptr<Executor> test_executor_;
   IntervalRecorder step_times_;
+  SamplingAgreement agreement_ = parallel::sampling_agreement(*comm_);
   Clock::time_point training_started_;
   Clock::time_point probe_started_;
   int epochs_ = 0;  // the epochs this run trains: config_.epochs, or fewer under a time limit

@@ -1,8 +1,5 @@
-// The tutorial's whole MNIST run, data-parallel (engine/runner/data_parallel.h): every rank trains on its
-// shard of every epoch (rank r: the r-th of N equal contiguous parts of the 60000 training
-// images), batch 64 per rank, the gradients averaged inside each step; the test set is split the
-// same way and the ranks' sums all-reduced. Rank 0 prints the tutorial's lines, with the samples
-// of all ranks counted and rank 0's loss.
+// The whole MNIST run data-parallel: each rank its shard of every epoch and of the test set (sums
+// all-reduced); rank 0 prints the tutorial's lines.
 #pragma once
 
 #include "mnist/mnist_training.h"

@@ -1,5 +1,4 @@
-// The device way of feeding a training run (see mnist_training_data.h): programs that gather
-// their own batches at a device step counter.
+// The device way of feeding a run (mnist_training_data.h): programs gather their batches at a counter.
 #include "mnist/device_batches.h"
 #include "mnist/mnist_training_data.h"
 

@@ -1,5 +1,4 @@
-// The host way of feeding a training run (see mnist_training_data.h): splits in host memory,
-// every batch copied to the device and fed, as the tutorial's data loader does.
+// The host way of feeding a run (mnist_training_data.h): every batch copied to the device and fed.
 #include "mnist/mnist_training_data.h"
 
 #include <map>

@@ -78,9 +78,7 @@ Params declare_params(Builder& b, at::Device device) {
   return p;
 }
 
-// The Net's forward, op by op. `dropout_p` 0 leaves dropout out (evaluation, validation).
-// Tagged (bench/common/op_tags.h): each conv block and each Linear (with its activation and
-// dropout) a layer, for the capture scopes.
+// The Net's forward, op by op (`dropout_p` 0: no dropout); each conv block and Linear a layer's tag.
 ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
   b.set_tag(bench::module_tag("conv1", 0));
   x = ops::relu(b, ops::max_pool2d(b, ops::conv2d(b, x, p.all[0], p.all[1]), 2));
@@ -102,8 +100,7 @@ ValueId forward(Builder& b, ValueId x, const Params& p, double dropout_p) {
 TensorSpec image_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch, 1, 28, 28}, at::kFloat, device}; }
 TensorSpec label_spec(std::int64_t batch, at::Device device) { return TensorSpec{{batch}, at::kLong, device}; }
 
-// Forward, NLL loss, backward (the gradients averaged over the ranks, data-parallel) and the SGD
-// update on (x, y); returns the loss.
+// Forward, NLL loss, backward (averaged over the ranks, data-parallel), SGD on (x, y); the loss.
 ValueId train_step(Builder& b, ValueId x, ValueId y, const TrainProgramOptions& options, at::Device device,
                    const DataParallelSetup& setup = {}) {
   Params p = declare_params(b, device);

@@ -1,6 +1,4 @@
-// The LibTorch MNIST example's network (pytorch/examples cpp/mnist, as the CUDA-graph tutorial
-// uses it), twice: as the tutorial's torch::nn module (the reference variants, and the source of
-// the initial weights), and as engine programs over the same parameter names.
+// The LibTorch MNIST example's network twice: the tutorial's torch::nn module and engine programs.
 #pragma once
 
 #include "mnist/device_batches.h"
@@ -38,8 +36,7 @@ ModelStore initial_store(at::Device device);
 // Copies the store's params into the module's (same names).
 void load_params(Net& net, const ModelStore& store);
 
-// The shapes of the params, by name (what a Net has, without making one: making one draws from
-// the random number generator).
+// The params' shapes by name (without making a Net, which draws random numbers).
 const std::vector<std::int64_t>& param_shape(const std::string& name);
 
 struct TrainProgramOptions {
@@ -49,13 +46,10 @@ struct TrainProgramOptions {
   bool dropout = true;  // false for validation: outputs comparable with eager
 };
 
-// One training step: forward (dropout on), NLL loss, backward, SGD with momentum. Inputs "x"
-// and "y" are fed; output "loss". Data-parallel (`setup` with a communicator): the gradients are
-// averaged over its ranks before SGD, as setup.gradient_sync says (parallel::step_gradients).
+// One training step (forward, NLL loss, backward, SGD) fed "x" and "y", output "loss"; data-parallel too.
 std::shared_ptr<const Program> build_train_program(const TrainProgramOptions& options, at::Device device,
                                                    const DataParallelSetup& setup = {});
-// The test pass of one batch: forward (no dropout); inputs "x" and "y" are fed; outputs
-// "loss_sum" and "correct".
+// The test pass of one batch fed "x" and "y": outputs "loss_sum" and "correct".
 std::shared_ptr<const Program> build_test_program(std::int64_t batch, at::Device device);
 
 // Programs whose batch is gathered on the device (bench/mnist/device_batches.h): no inputs at all.
@@ -65,12 +59,10 @@ struct GatheredProgramOptions {
   std::string metrics;       // prefix of the device metrics: "<metrics>.loss_log", "<metrics>.loss_total", ...
   std::int64_t log_capacity = 0;  // training: steps per epoch (every step's loss is logged)
 };
-// The training step as build_train_program's, on the batch the counter points to; every step's
-// loss goes into "<metrics>.loss_log"[step], then the counter advances. Output: "loss".
+// build_train_program's step on the gathered batch, its loss logged in "<metrics>.loss_log"[step].
 std::shared_ptr<const Program> build_gathered_train_program(const TrainProgramOptions& options,
                                                             const GatheredProgramOptions& gathered);
-// The test pass of one batch, summed on the device into "<metrics>.loss_total" (float64) and
-// "<metrics>.correct_total" (int64); then the counter advances. Outputs: the two totals.
+// The test pass summed into "<metrics>.loss_total" (float64) and ".correct_total" (int64), the outputs.
 std::shared_ptr<const Program> build_gathered_test_program(const GatheredProgramOptions& gathered);
 
 }  // namespace graphbench::mnist

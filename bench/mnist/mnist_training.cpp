@@ -10,6 +10,7 @@
 #include "graphbench/core/report/progress.h"
 #include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/sampling/case_budget.h"
+#include "graphbench/engine/runner/case_timing.h"
 #include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -28,9 +29,8 @@ using Clock = std::chrono::steady_clock;
 class Laps {
  public:
   double lap() {
-    const auto now = Clock::now();
-    const double seconds = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
+    const double seconds = seconds_since(last_);
+    last_ = Clock::now();
     return seconds;
   }
 
@@ -38,8 +38,7 @@ class Laps {
   Clock::time_point last_ = Clock::now();
 };
 
-// The test pass may hold state (the device way's counter and totals): an inference policy that
-// gives state fixed buffers too.
+// The test pass may hold state (the device way's counter and totals): fixed buffers for it too.
 Policy test_policy() {
   Policy policy = Policy::inference();
   policy.static_roles = {Role::kInput, Role::kParam, Role::kState};
@@ -125,7 +124,7 @@ class Trainer {
       summary.epochs.push_back(record);
       longest_epoch_s = std::max(longest_epoch_s, record.train_seconds + record.test_seconds);
       if (config_.time_limit && epoch < epochs_ &&
-          !another_epoch_fits(seconds_training(), longest_epoch_s, config_.time_limit->seconds)) {
+          !another_epoch_fits(seconds_since(training_started_), longest_epoch_s, config_.time_limit->seconds)) {
         epochs_ = epoch;
       }
     }
@@ -140,7 +139,7 @@ class Trainer {
     summary.first_calls_seconds = first_calls_seconds(summary, per_step, kStepBlock);
     summary.step_samples_us = per_step;  // the record's raw samples, which compare gates on
     summary.steps_per_block = kStepBlock;
-    summary.total_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    summary.total_seconds = seconds_since(started);
     summary.other_seconds = summary.total_seconds - summary.load_seconds - summary.setup_seconds -
                             summary.capture_seconds - summary.train_seconds - summary.test_seconds;
     print(summary_line(summary) + "\n");
@@ -150,18 +149,16 @@ class Trainer {
   }
 
  private:
-  // Creates the device's context before the clock starts, as every process on it must once
-  // (a fixed cost of the process, not of the run); returns its seconds.
+  // Creates the device's context before the clock starts (the process's cost, not the run's).
   double start_device() {
     if (!cuda_) return 0.0;
     const auto start = Clock::now();
     at::empty({1}, at::TensorOptions().device(config_.device));
     synchronize_device(cuda_);
-    return std::chrono::duration<double>(Clock::now() - start).count();
+    return seconds_since(start);
   }
 
-  // A run with no training step or no test image would report a loss of 0 and a step time of 0:
-  // it fails here, with the reason, before anything is set up (the runner records it as failed).
+  // A run with no training step or test image would report zeros: it fails here, before set-up.
   static void check_something_to_do(const DataOptions& options) {
     if (options.train.steps() == 0) {
       throw std::runtime_error(fmt::format(
@@ -176,8 +173,7 @@ class Trainer {
     if (config_.out != nullptr) *config_.out << text << std::flush;
   }
 
-  // Queues every step of one epoch, then reads the loss of its last logged step (the one
-  // synchronisation of the epoch).
+  // Queues every step of one epoch, then reads its last logged loss (the epoch's one sync).
   void train_epoch(TrainingData& data, Executor& executor, const BatchPlan& plan, bench::TrainingProgress& progress,
                    TrainingEpoch& record) {
     data.begin_epoch(record.epoch);
@@ -216,11 +212,8 @@ class Trainer {
     record.logged_loss = data.loss_of(logged).item<double>();
   }
 
-  double seconds_training() const { return std::chrono::duration<double>(Clock::now() - training_started_).count(); }
-
-  // Under a time limit, the first steps of the first epoch are the probe: the first (one-time
-  // costs) and kTrainingProbeSteps after it, timed with the device synchronised; after them the
-  // plan (core/sampling/case_budget.h): the epochs that fit, or the case skipped, before the rest runs.
+  // Under a time limit the first steps are the probe (kTrainingProbeSteps after the first, which pays
+  // one-time costs), then the plan (core/sampling/case_budget.h): the epochs that fit, or a skip.
   void probe_step(TrainingData& data, Executor& executor, std::int64_t step, bool keep, std::int64_t steps_per_epoch) {
     // Step 0 untimed (it pays one-time costs), steps 1 to n timed; with one step an epoch, step 0.
     const std::int64_t first_timed = steps_per_epoch > 1 ? 1 : 0;
@@ -232,8 +225,7 @@ class Trainer {
     data.train_step(executor, step, keep);
     if (step != first_timed + n - 1) return;
     synchronize_device(cuda_);
-    const double step_s =
-        std::chrono::duration<double>(Clock::now() - probe_started_).count() / static_cast<double>(n);
+    const double step_s = seconds_since(probe_started_) / static_cast<double>(n);
     const CaseContext::TrainingLimit& limit = *config_.time_limit;
     const TrainingPlan plan = plan_training(step_s, steps_per_epoch, test_pass_seconds(step_s, config_.batch, test_images_),
                                             config_.epochs, limit.seconds, limit.variants);
@@ -242,13 +234,12 @@ class Trainer {
     if (limit.say) limit.say(plan.note);
   }
 
-  // After the second block of steps of the first epoch (the first pays one-time costs), says how
-  // long the epochs will take when that is long, and how to shorten it. Host time: where the
-  // device is the bottleneck the host runs ahead, and the note stays quiet.
+  // After the first epoch's second block of steps, says how long the epochs will take where that is
+  // long (host time: where the device is the bottleneck the host runs ahead, and it stays quiet).
   std::string long_run_note(std::int64_t steps_done, std::int64_t steps_per_epoch) {
     if (steps_done == kStepBlock) second_block_start_ = Clock::now();
     if (steps_done != 2 * kStepBlock) return "";
-    const double per_step = std::chrono::duration<double>(Clock::now() - second_block_start_).count() / kStepBlock;
+    const double per_step = seconds_since(second_block_start_) / kStepBlock;
     const double total = per_step * static_cast<double>(steps_per_epoch) * config_.epochs;
     if (total < kLongCaseSeconds) return "";
     return fmt::format("note: training takes about {} on this device ({} epoch{} of {} steps, {:.1f} ms each){}\n",

@@ -1,8 +1,5 @@
-// The tutorial's whole run on the engine: epochs of training (eager, static or graph) each
-// followed by a test pass (eager or graph) that reads the params the training updated, printing
-// the tutorial's lines. Batches are gathered on the device by default (mnist_training_data.h);
-// the run never synchronises within an epoch, and reports where its time went: loading, setting
-// up, capture, training, testing and the rest.
+// The tutorial's whole run on the engine, printing its lines; batches gathered on the device by default,
+// no sync within an epoch, and where the time went.
 #pragma once
 
 #include "mnist/batch_order.h"
@@ -37,8 +34,7 @@ struct TrainingConfig {
   std::ostream* out = nullptr;          // the tutorial's lines (null: silent)
   std::ostream* progress = nullptr;     // a terminal for the live progress line (null: none)
   double progress_interval_s = 0.1;     // least time between two progress updates
-  // Under a time limit (core/sampling/case_budget.h, plan_training): whole epochs inside it, counted from
-  // the first training step; the plan said there. Unset: every epoch runs.
+  // Under a time limit (plan_training): whole epochs inside it from the first step; unset: all run.
   std::optional<CaseContext::TrainingLimit> time_limit;
 };
 
@@ -47,10 +43,7 @@ TrainingSummary train(const TrainingConfig& config);
 // The closing line: total time, its breakdown, steps and the median step.
 std::string summary_line(const TrainingSummary& summary);
 
-// The libraries' one-time first calls, in either mode: the warm-up before capture (capture less
-// graph capture), plus what the first block of steps took above its steps x the median step (on
-// the device's timeline the first block waits for the host's first calls, so eager's show there).
-// `block_us_per_step`: the per-step time of each block of `steps_per_block` steps, in order.
+// The libraries' one-time first calls: the warm-up before capture, plus the first block's excess.
 double first_calls_seconds(const TrainingSummary& summary, const std::vector<double>& block_us_per_step,
                            std::int64_t steps_per_block);
 

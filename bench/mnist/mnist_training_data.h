@@ -1,15 +1,9 @@
-// Where a training run's batches come from, and how its losses are collected. Two ways:
-//
-//   device (default)  both splits live on the device. Each program gathers its batch from the
-//                     device split at a device step counter (bench/mnist/device_batches.h), logs every
-//                     step's loss into a device buffer and advances the counter; the test program
-//                     sums loss and correct answers on the device. A step needs no host work but
-//                     launching it (one replay of a captured graph).
-//   host              both splits live in host memory; every batch is copied to the device and
-//                     fed to the program, and the loss of every logged step is kept as a device
-//                     copy (--data-on-host: the tutorial's way of feeding, measurable beside ours).
-//
-// Neither synchronises during an epoch: losses are read once, at its end.
+// Where a run's batches come from and how its losses are collected:
+//   device (default)  splits on the device; programs gather their batch at a device counter, log
+//                     every loss on the device, and the test sums there: a step is one launch
+//   host              splits in host memory, every batch copied and fed, logged losses kept as
+//                     device copies (--data-on-host: the tutorial's way)
+// Neither synchronises during an epoch: losses are read at its end.
 #pragma once
 
 #include "mnist/batch_order.h"
@@ -60,22 +54,19 @@ class TrainingData {
   virtual ~TrainingData() = default;
   virtual const char* placement() const = 0;  // "device" or "host"
 
-  // Binds every program the run will use and, with a graph executor, captures it: what the
-  // run's "capture" time covers.
+  // Binds (and with a graph executor captures) every program: the run's "capture" time.
   virtual void prepare(Executor& train, Executor& test) = 0;
   // Sets the epoch's order (epochs count from 1) and restarts at its first batch.
   virtual void begin_epoch(int epoch) = 0;
   // Queues training step `step` of the epoch; `keep_loss`: loss_of(step) will be asked for.
   virtual void train_step(Executor& train, std::int64_t step, bool keep_loss) = 0;
-  // The loss of step `step` of this epoch, a 0-dim device tensor, valid once the step is queued
-  // (read it with .item() at the end of the epoch, or without waiting through AsyncReadback).
+  // Step `step`'s loss, a 0-dim device tensor valid once the step is queued.
   virtual at::Tensor loss_of(std::int64_t step) const = 0;
   // Queues the test pass over the whole test split.
   virtual TestTotals test(Executor& test) = 0;
 };
 
-// `splits` must be on options.device for the device way, in host memory for the host way.
-// The device way puts its splits, orders, counters and metrics in `store`.
+// `splits` on options.device (device way: its state into `store`), or in host memory.
 std::unique_ptr<TrainingData> make_device_training_data(Splits splits, const DataOptions& options, ModelStore& store);
 std::unique_ptr<TrainingData> make_host_training_data(Splits splits, const DataOptions& options);
 

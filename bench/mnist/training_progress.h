@@ -1,7 +1,4 @@
-// The live progress line of a training run on a terminal: the tutorial's "Train Epoch" line for
-// the step the device has reached, the loss logged there, the epoch, and the time left. The loss
-// is read with AsyncReadback, so the line never stalls the device; with no terminal, nothing
-// is done at all.
+// A training run's live progress line on a terminal, its loss read by AsyncReadback (no stall).
 #pragma once
 
 #include "mnist/async_readback.h"
@@ -24,9 +21,7 @@ class TrainingProgress {
                    std::int64_t dataset_size, double min_interval_s = 0.1);
 
   bool active() const { return line_.active(); }
-  // After a step of epoch `epoch` was queued; `logged_step` is the step whose loss the
-  // tutorial's line shows now, `loss_of` gives that loss as a device scalar (asked for only
-  // when a new reading starts).
+  // After a step was queued; `logged_step`: whose loss the line shows (`loss_of` asked on a new reading).
   void step_queued(int epoch, std::int64_t logged_step, const std::function<at::Tensor(std::int64_t)>& loss_of);
   // Erases the line (before the epoch's own lines are printed).
   void clear() { line_.clear(); }

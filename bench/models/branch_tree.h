@@ -1,12 +1,10 @@
-// A model split at the branches of its own forward (scripts/export_model.py --scope auto on a model
-// whose forward reads `t.item()` and compares it with a number; docs/control-flow.md): its pieces,
-// and a tree of nodes, root first, a node's children after it:
+// A model split at the branches of its own forward (export_model.py --scope auto; docs/control-flow.md):
+// its pieces and a tree of nodes, root first, children after their parent:
 //   "branches": [{"run": [0], "value": "piece0.out2", "compare": ">", "than": 0.999,
 //                 "line": "examples/early_exit.py:42 `if ...`", "then": 1, "else": 2},
 //                {"run": [], "outputs": ["piece0.out1"]}, {"run": [1], ...}, ...]
-// A node runs its pieces, then either decides (reads `value`, one element, on the host or the device,
-// and goes on with `then` where `value compare than` holds, else with `else`) or ends the step with
-// the model's `outputs`. A case's `threshold` replaces every decision's `than` (forcing outcomes).
+// A node runs its pieces, then decides (`value compare than`: `then`, else `else`) or ends the step
+// with `outputs`. A case's `threshold` replaces every `than`.
 #pragma once
 
 #include "models/script_pieces.h"
@@ -38,10 +36,8 @@ struct BranchNode {
 ParamDecl branches_param();
 ParamDecl threshold_param();
 
-// The rules the declarations cannot say, each a ParamProblem naming the field: every ref well formed
-// and naming a model input or an output of a piece run before it on its path; each piece run on
-// exactly one node; a tree (every node reached once from the root, children after their parent); a
-// leaf with outputs.
+// The rules the declarations cannot say: refs to inputs or outputs run before on the path, each piece
+// on one node, a tree (children after their parent), leaves with outputs.
 std::optional<ParamProblem> check_branches(const nlohmann::json& params);
 
 // The nodes, with the case's threshold applied.

@@ -28,8 +28,7 @@ using nlohmann::json;
 namespace {
 
 ParamDecl optional_number(const char* name, const char* help) {
-  ParamDecl p = typed_param(name, ParamType::kNumber, nullptr, help);
-  p.optional = true;
+  ParamDecl p = optional_param(name, ParamType::kNumber, help);
   p.min = 0.0;
   p.max = 1.0;
   return p;
@@ -38,10 +37,9 @@ ParamDecl optional_number(const char* name, const char* help) {
 }  // namespace
 
 ParamDecl read_bytes_param() {
-  ParamDecl p = typed_param("read_bytes", ParamType::kNumber, nullptr,
-                      "bytes one step must read at least (parameters, plus the KV cache of a decoding step): the "
-                      "roofline beside each variant");
-  p.optional = true;
+  ParamDecl p = optional_param("read_bytes", ParamType::kNumber,
+                               "bytes one step must read at least (parameters, plus the KV cache of a decoding step): "
+                               "the roofline beside each variant");
   p.min = 1.0;
   p.max = 1e15;
   return p;
@@ -69,31 +67,28 @@ ParamDecl model_path_param(const char* help) { return typed_param("path", ParamT
 ParamDecl model_inputs_param() {
   ParamDecl dtype = typed_param("dtype", ParamType::kString, "float32", "element type");
   dtype.choices = {"float32", "float16", "bfloat16", "int64"};
-  ParamDecl range = typed_param("range", ParamType::kIntList, nullptr, "int64 inputs: values drawn from [lo, hi), e.g. token ids [0, 30522)");
-  range.optional = true;
+  ParamDecl range = optional_param("range", ParamType::kIntList,
+                                   "int64 inputs: values drawn from [lo, hi), e.g. token ids [0, 30522)");
   range.length = 2;
   range.min = -1e15;  // well inside the integers a double holds exactly
   range.max = 1e15;
   ParamDecl inputs = typed_param("inputs", ParamType::kObjectList, nullptr,
                            "the model's inputs, in forward's order: [{\"shape\": [...], \"dtype\": ..., \"range\": [lo, hi)}]");
-  ParamDecl batched = typed_param("batched", ParamType::kBool, nullptr,
-                            "dimension 0 is the batch, which a sweep over \"batch\" sets (default: inputs of two or more dimensions)");
-  batched.optional = true;
-  ParamDecl position = typed_param("position", ParamType::kBool, nullptr,
-                             "the input holds a decoding step's position, which a sweep over \"pos\" sets");
-  position.optional = true;
-  ParamDecl role = typed_param("role", ParamType::kString, nullptr,
-                         "input (fed every step, the default) or state: a tensor the model writes in place (a KV "
-                         "cache), allocated once and filled from seed and scale");
-  role.optional = true;
+  ParamDecl batched = optional_param("batched", ParamType::kBool,
+                                     "dimension 0 is the batch, which a sweep over \"batch\" sets (default: inputs of "
+                                     "two or more dimensions)");
+  ParamDecl position = optional_param("position", ParamType::kBool,
+                                      "the input holds a decoding step's position, which a sweep over \"pos\" sets");
+  ParamDecl role = optional_param("role", ParamType::kString,
+                                  "input (fed every step, the default) or state: a tensor the model writes in place (a "
+                                  "KV cache), allocated once and filled from seed and scale");
   role.choices = {"input", "state"};
-  ParamDecl seed = typed_param("seed", ParamType::kNumber, nullptr, "role state: the seed of its starting values (default 0)");
-  seed.optional = true;
+  ParamDecl seed =
+      optional_param("seed", ParamType::kNumber, "role state: the seed of its starting values (default 0)");
   seed.min = 0;
   seed.max = 9e15;  // well inside the integers a double holds exactly
-  ParamDecl scale = typed_param("scale", ParamType::kNumber, nullptr,
-                          "role state: its starting values are standard normal draws times this (default 1)");
-  scale.optional = true;
+  ParamDecl scale = optional_param("scale", ParamType::kNumber,
+                                   "role state: its starting values are standard normal draws times this (default 1)");
   scale.min = 0;
   scale.max = 1e6;
   inputs.fields = {typed_param("shape", ParamType::kPositiveIntList, nullptr, "the input's shape"),
@@ -233,27 +228,16 @@ std::vector<at::Tensor> make_model_inputs(const std::vector<ModelInput>& inputs,
   return out;
 }
 
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed) {
-  std::vector<ValueId> ids;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = fmt::format("input{}", i);
-    ids.push_back(b.input(name, spec_of(inputs[i])));
-    feed[name] = inputs[i];
-  }
-  return ids;
-}
-
-std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<ModelInput>& declared,
-                                          const std::vector<at::Tensor>& inputs, Feed& feed, ModelStore& store) {
+std::vector<ValueId> declare_model_inputs(Builder& b, const std::vector<at::Tensor>& inputs, Feed& feed,
+                                          const std::vector<ModelInput>& declared, ModelStore* store) {
   std::vector<ValueId> ids;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string name = fmt::format("input{}", i);
     if (i < declared.size() && declared[i].state) {
       ids.push_back(b.state(name, spec_of(inputs[i])));
-      // The example itself, not a copy (a KV cache at serving scale is gigabytes): building the op
-      // runs the model on it once, which writes at its position as every step does, and every
-      // runner starts from its own copy of the store.
-      store.set(name, inputs[i]);
+      // The example itself, not a copy (a serving-scale KV cache is gigabytes); every runner starts
+      // from its own copy of the store.
+      store->set(name, inputs[i]);
     } else {
       ids.push_back(b.input(name, spec_of(inputs[i])));
       feed[name] = inputs[i];
@@ -296,9 +280,7 @@ void fail_case_field(const CaseSpec& spec, const std::string& field, const std::
   throw InputError(fmt::format("{}: {}/{}: {}", spec.suite_path, spec.json_path, field, message));
 }
 
-// What the case's "description" says after "made by: " (the shipped suites name the script that
-// makes their model files there), read again from the suite file; "" where it says nothing or
-// cannot be read. Only for the message of a missing file.
+// The case's "description" after "made by: " (its model files' script), for a missing file's message.
 std::string made_by(const CaseSpec& spec) {
   if (spec.suite_path.empty() || spec.suite_path == kSuiteFromStdin || spec.json_path.empty()) return "";
   try {

@@ -2,8 +2,6 @@
 
 #include "common/case_helpers.h"
 
-#include "graphbench/engine/runner/engine_runner.h"
-
 #include <fmt/format.h>
 
 namespace graphbench::bench {
@@ -19,20 +17,16 @@ void ModelInstance::read_inputs() {
 
 std::shared_ptr<const Program> ModelInstance::build_inference_program(const std::string& name, const ModelCall& call) {
   Builder b(name);
-  const std::vector<ValueId> outputs = call(b, declare_model_inputs(b, declared_, inputs_, feed_, initial_));
+  const std::vector<ValueId> outputs = call(b, declare_model_inputs(b, inputs_, feed_, declared_, &initial_));
   for (std::size_t i = 0; i < outputs.size(); ++i) b.output(fmt::format("output{}", i), outputs[i]);
   return b.build();
 }
 
 std::unique_ptr<VariantRunner> ModelInstance::engine_runner(const Variant& variant, int warmup_steps) const {
-  EngineRunnerConfig config;
-  config.program = program_;
-  config.executor = executor_for(variant);
-  config.policy = train_ ? Policy::train() : model_inference_policy(declared_);
+  const Policy policy = train_ ? Policy::train() : model_inference_policy(declared_);
+  EngineRunnerConfig config = engine_config(variant, program_, policy, spec_.scope, feed_);
   config.options.warmup_steps = warmup_steps;
   config.options.fallback_to_eager = true;
-  config.options.scope = spec_.scope;
-  config.feed = feed_;
   config.store = initial_.clone();
   if (train_) config.observed_store_entries = param_names_;
   return std::make_unique<EngineRunner>(std::move(config));

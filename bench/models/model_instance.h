@@ -1,7 +1,4 @@
-// What a model case is once its model is loaded, whatever loaded it (the torchscript workload's
-// TorchScript module, the aoti workload's AOTInductor package): the case's declared inputs, their
-// feed and the model store the program starts from, the program built around the model's op, and
-// a runner per variant from a copy of that store. The workload adds its loader and its programs.
+// A model case once loaded: its inputs, feed, initial store, program around the model's op, runners.
 #pragma once
 
 #include "models/model_case.h"
@@ -29,14 +26,11 @@ class ModelInstance : public CaseInstance {
 
   // Reads the case's inputs and draws their tensors (the global generator).
   void read_inputs();
-  // Inference: the inputs declared (state inputs into initial_), `call` on them, its outputs the
-  // program's outputs "output0", "output1", ...
+  // Inference: the inputs declared, `call` on them, its outputs "output0", "output1", ...
   using ModelCall = std::function<std::vector<ValueId>(Builder&, const std::vector<ValueId>&)>;
   std::shared_ptr<const Program> build_inference_program(const std::string& name, const ModelCall& call);
-  // A runner of program_ by the variant's executor, warmed up `warmup_steps` times; a failed
-  // capture runs eagerly. Each runner its own copy of initial_: a training step's state, or the
-  // state inputs (a KV cache) that the model writes in place, so that eager and every graph start
-  // from the same values.
+  // A runner of program_ by the variant's executor (a failed capture runs eagerly), from its own
+  // copy of initial_ so every variant starts from the same state.
   std::unique_ptr<VariantRunner> engine_runner(const Variant& variant, int warmup_steps) const;
 
   CaseSpec spec_;

@@ -1,5 +1,4 @@
-// A TorchScript model file (torch.jit.save / torch::jit::Module::save) loaded for a case, with
-// errors that say what is wrong with the file and which case named it.
+// A TorchScript model file loaded for a case, errors naming the file's problem and the case.
 #pragma once
 
 #include "graphbench/core/suite/suite_spec.h"
@@ -11,12 +10,10 @@
 
 namespace graphbench::bench {
 
-// The submodules of `module` that are torch.nn dropout modules (Dropout, Dropout1d/2d/3d, AlphaDropout,
-// FeatureAlphaDropout: the class name says so), the module itself included.
+// The torch.nn dropout modules in `module` (by class name), itself included.
 std::vector<torch::jit::Module> dropout_modules(const torch::jit::Module& module);
 
-// The bytes of the module's parameters and buffers (each storage once): what a step of it must read
-// at least. A decoding step's buffers are its KV cache.
+// The bytes of the module's parameters and buffers (each storage once): a step's least reads.
 double module_bytes(const torch::jit::Module& module);
 
 // forward's arguments after `self`, with how many of them the caller must give.
@@ -27,9 +24,8 @@ struct ForwardArguments {
 };
 ForwardArguments forward_arguments(const torch::jit::Method& forward);
 
-// Loads the case's `path` onto `device`. Throws InputError "<suite>: <case>/path: <file>: ..."
-// for a missing or unreadable file, one that is not TorchScript, one without a forward method,
-// and when forward takes another number of inputs than the case's `inputs` gives.
+// Loads the case's `path` onto `device`; InputError "<suite>: <case>/path: <file>: ..." for a file
+// missing, unreadable, not TorchScript, without forward, or of another arity than `inputs`.
 torch::jit::Module load_script_model(const CaseSpec& spec, at::Device device);
 
 }  // namespace graphbench::bench

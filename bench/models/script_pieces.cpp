@@ -20,10 +20,6 @@ namespace graphbench::bench {
 
 using nlohmann::json;
 
-namespace {
-
-}  // namespace
-
 std::optional<PieceRef> parse_piece_ref(const std::string& text) {
   static const std::regex kInput("input(\\d{1,6})");
   static const std::regex kPieceOutput("piece(\\d{1,6})\\.out(\\d{1,6})");
@@ -43,8 +39,7 @@ std::optional<PieceRef> parse_piece_ref(const std::string& text) {
 
 namespace {
 
-// What is wrong with `text` as a ref read by piece `reader` (pieces.size() for piece_outputs); ""
-// when it names something that exists before it.
+// What is wrong with `text` as a ref read by piece `reader` (pieces.size(): piece_outputs), or "".
 std::string ref_problem(const std::string& text, std::size_t reader, const json& pieces, std::size_t model_inputs) {
   const auto ref = parse_piece_ref(text);
   if (!ref) {
@@ -89,18 +84,15 @@ ParamDecl pieces_param() {
                                                            "belongs to, from 0; -1 outside any");
   layer.min = -1;
   layer.max = 1e6;
-  ParamDecl reason = typed_param("reason", ParamType::kString, nullptr, "why it cannot be captured");
-  reason.optional = true;
-  ParamDecl model = typed_param("model", ParamType::kString, nullptr,
-                                "a .pt2 piece: the name of its model in the package (default \"model\"; one package "
-                                "may hold every piece, each a model of its own)");
-  model.optional = true;
-  ParamDecl pieces = typed_param("pieces", ParamType::kObjectList, nullptr,
+  ParamDecl reason = optional_param("reason", ParamType::kString, "why it cannot be captured");
+  ParamDecl model = optional_param("model", ParamType::kString,
+                                   "a .pt2 piece: the name of its model in the package (default \"model\"; one package "
+                                   "may hold every piece, each a model of its own)");
+  ParamDecl pieces = optional_param("pieces", ParamType::kObjectList,
                            "the model split into pieces (scripts/export_model.py --scope), run in order: "
                            "[{\"path\", \"inputs\": [\"input0\" | \"pieceJ.outN\"], \"outputs\", \"module\", "
                            "\"layer\", \"attention\", \"capturable\"}]; `path` is then the whole model, which the "
                            "chain is compared with");
-  pieces.optional = true;
   pieces.fields = {typed_param("path", ParamType::kPath, nullptr, "the piece's TorchScript file, or (inference) its AOTInductor package (.pt2), relative to the suite file"),
                    typed_param("inputs", ParamType::kStringList, nullptr,
                          "its inputs in forward's order: a model input (\"input0\") or an earlier piece's output "
@@ -116,10 +108,8 @@ ParamDecl pieces_param() {
 }
 
 ParamDecl piece_outputs_param() {
-  ParamDecl p = typed_param("piece_outputs", ParamType::kStringList, nullptr,
-                      "with pieces: the model's outputs in order, each \"pieceJ.outN\" (or a model input)");
-  p.optional = true;
-  return p;
+  return optional_param("piece_outputs", ParamType::kStringList,
+                        "with pieces: the model's outputs in order, each \"pieceJ.outN\" (or a model input)");
 }
 
 std::optional<ParamProblem> check_pieces(const json& params) {
@@ -175,9 +165,7 @@ ScriptPieces read_pieces(const CaseSpec& spec) {
 }
 
 bool is_package_piece(const ScriptPiece& piece) {
-  const std::string suffix = ".pt2";
-  return piece.path.size() > suffix.size() &&
-         piece.path.compare(piece.path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return piece.path.size() > 4 && piece.path.compare(piece.path.size() - 4, 4, ".pt2") == 0;
 }
 
 std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device, bool train,

@@ -1,9 +1,7 @@
-// A model split into pieces (scripts/export_model.py --scope, docs/models.md "Splitting a model
-// into pieces"): a torchscript case's `pieces`, each a TorchScript file, or in inference an
-// AOTInductor package (a path ending in .pt2, compiled by Inductor), with its wiring and its tag,
-// and `piece_outputs`, the model's outputs. Refs name a model input ("input0") or an output
-// of an earlier piece ("piece2.out1"); the pieces run in the order given, so a wiring to a later
-// piece (or to itself, a cycle) is refused.
+// A model split into pieces (scripts/export_model.py --scope; docs/models.md): a torchscript case's
+// `pieces` (TorchScript files, or in inference .pt2 AOTInductor packages) with wiring and tags, and
+// `piece_outputs`. Refs name a model input ("input0") or an earlier piece's output ("piece2.out1");
+// pieces run in order, so wiring to a later piece (or itself) is refused.
 //   "pieces": [{"path": "m.layer.piece0.pt", "inputs": ["input0"], "outputs": 1,
 //               "module": "blocks.0", "layer": 0, "attention": false, "capturable": true}, ...],
 //   "piece_outputs": ["piece3.out0"]
@@ -38,8 +36,7 @@ struct PieceRef {
   int output = 0;
 };
 
-// A ref's text read ("input0", "piece2.out1"), without checking what it names; nullopt when it is
-// neither form.
+// A ref's text read ("input0", "piece2.out1") without checking what it names; nullopt otherwise.
 std::optional<PieceRef> parse_piece_ref(const std::string& text);
 
 struct ScriptPiece {
@@ -59,10 +56,8 @@ struct ScriptPieces {
 ParamDecl pieces_param();
 ParamDecl piece_outputs_param();
 
-// The rules of the wiring that the declarations cannot say (a ParamProblem names the field): both
-// or neither of pieces and piece_outputs, every ref well formed and naming a model input the case
-// has or an output of an earlier piece that it has, a layer a whole number. Either mode: in mode
-// train the loss is of the first of piece_outputs.
+// The wiring rules the declarations cannot say: both or neither of pieces and piece_outputs, every
+// ref naming an existing input or earlier output, a whole layer number.
 std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 
 bool has_pieces(const CaseSpec& spec);
@@ -79,22 +74,17 @@ struct LoadedPiece {
   bool is_package() const { return package != nullptr; }
 };
 
-// Loads every piece onto `device`: InputError naming the case's pieces/K/path for a missing file,
-// one that is not TorchScript, and a forward that takes another number of inputs than wired; for a
-// package piece, InputError in mode train (a package is inference only), EngineError where this
-// LibTorch has no AOTInductor loader. With `load_packages` false the packages' files are only
-// checked to be there (a preflight on the CPU of a CUDA package).
+// Loads every piece onto `device` (InputError naming pieces/K/path; EngineError without a loader);
+// `load_packages` false: packages only checked to be there (a CPU preflight).
 std::vector<LoadedPiece> load_pieces(const CaseSpec& spec, const ScriptPieces& pieces, at::Device device,
                                      bool train = false, bool load_packages = true);
 
-// Calls the pieces in order on the model's inputs: each piece's inputs (what the program's op is
-// built at) and the model's outputs. InputError naming pieces/K for a piece that rejects its inputs
-// (shapes that do not match) or returns another number of tensors than `outputs` says.
+// Calls the pieces in order on the model's inputs; InputError naming pieces/K for a piece that
+// rejects its inputs or returns another number of tensors.
 ChainRun run_chain(const CaseSpec& spec, const ScriptPieces& pieces, std::vector<LoadedPiece>& loaded,
                    const std::vector<at::Tensor>& inputs);
 
-// The program values that pieces' refs name while a program is built: the model's inputs, and the
-// outputs of the pieces added so far (add_piece_outputs in piece order).
+// The program values refs name while a program is built: inputs and the pieces' outputs so far.
 class PieceValues {
  public:
   explicit PieceValues(std::vector<ValueId> inputs) : inputs_(std::move(inputs)) {}

@@ -26,8 +26,7 @@ namespace {
                               package, kTrainingMetadataKey, what, spec.name));
 }
 
-// shape ([non-negative integers]) and dtype (a name graphbench knows) of `entry`, or a failure
-// naming `where`.
+// shape ([non-negative integers]) and dtype (a known name) of `entry`, or a failure naming `where`.
 std::pair<std::vector<std::int64_t>, at::ScalarType> shape_and_dtype(const CaseSpec& spec, const std::string& package,
                                                                      const json& entry, const std::string& where) {
   if (!entry.is_object() || !entry.contains("shape") || !entry.at("shape").is_array() || !entry.contains("dtype") ||

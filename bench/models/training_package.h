@@ -1,8 +1,5 @@
-// A training step's AOTInductor package (scripts/export_model.py --mode train --format pt2): what
-// it records about itself (metadata key graphbench_train, JSON) and its initial state (the case's
-// `state` file: a TorchScript module whose buffers s0, s1, ... are the state in the package's
-// order). The package is called as (inputs..., target, state...) -> loss, the state updated in
-// place (or returned after the loss; see engine/ops/aoti_training_step.h).
+// A training step's AOTInductor package: its record (metadata graphbench_train) and initial state (the
+// `state` file's buffers s0, s1, ...); called as (inputs..., target, state...) -> loss.
 #pragma once
 
 #include "models/model_case.h"
@@ -25,9 +22,7 @@ struct StateEntry {
   std::string name;  // e.g. "conv1.weight", "bn1.running_mean", "conv1.weight.momentum_buffer"
   std::string role;  // "param", "buffer" or "optimizer"
   std::vector<std::int64_t> shape;
-  // The strides the package was compiled for (a channels-last weight's differ from the contiguous
-  // ones); empty where the record gives none: contiguous.
-  std::vector<std::int64_t> strides;
+  std::vector<std::int64_t> strides;  // compiled for (channels-last differs); empty: contiguous
   at::ScalarType dtype = at::kFloat;
 };
 
@@ -40,15 +35,12 @@ struct TrainingStep {
 
 bool records_training_step(const std::map<std::string, std::string>& metadata);
 
-// The package's graphbench_train entry, checked. Throws InputError "<suite>: <case>/path: <package>:
-// ..." naming what is missing or malformed.
+// The package's graphbench_train entry, checked (InputError naming what is missing or malformed).
 TrainingStep read_training_step(const CaseSpec& spec, const std::string& package,
                                 const std::map<std::string, std::string>& metadata);
 
-// The initial state from the case's `state` file on `device`, one tensor per entry of `step`,
-// each checked against the package's record (shape, dtype, strides: the package computes with the
-// strides it was compiled for, so they are kept as the file has them). Throws InputError
-// "<suite>: <case>/state: <file>: ...".
+// The initial state from the case's `state` file on `device`, each checked against the record
+// (shape, dtype, strides, kept as the file has them); InputError "<suite>: <case>/state: ...".
 std::vector<at::Tensor> load_initial_state(const CaseSpec& spec, const TrainingStep& step, at::Device device);
 
 }  // namespace graphbench::bench

@@ -68,7 +68,7 @@ TEST_CASE("a state input is drawn from its seed, kept out of the feed, and writt
   Builder b("cache_step");
   Feed feed;
   ModelStore store;
-  const auto ids = bench::declare_model_inputs(b, declared, inputs, feed, store);
+  const auto ids = bench::declare_model_inputs(b, inputs, feed, declared, &store);
   CHECK(feed.count("input0") == 1);
   CHECK(feed.count("input2") == 0);
   ops::ScriptModuleCall call;

@@ -17,8 +17,7 @@ struct EnvironmentRequest {
 
 Environment collect_environment(const EnvironmentRequest& request);
 
-// The commit of the source tree: $GRAPHBENCH_GIT_COMMIT if set, else `git rev-parse` in the
-// source directory (with "-dirty" for uncommitted changes), else "unknown".
+// $GRAPHBENCH_GIT_COMMIT, else `git rev-parse` in the source dir ("-dirty" if changed), else "unknown".
 std::string source_git_commit();
 
 }  // namespace graphbench

@@ -19,8 +19,7 @@ namespace graphbench {
 
 namespace {
 
-// NVML, opened with dlopen: the driver's libnvidia-ml.so.1 may be absent (containers), and then
-// only its readings (clocks, temperature, power, throttle reasons, energy) are missing.
+// NVML through dlopen: without the driver's libnvidia-ml.so.1 (containers) only its readings are missing.
 class Nvml {
  public:
   static Nvml& instance() {
@@ -30,46 +29,18 @@ class Nvml {
   bool ok() const { return device_ != nullptr; }
 
   std::optional<double> clock_mhz(nvmlClockType_t type, bool max) const {
-    if (!ok()) return std::nullopt;
-    unsigned int mhz = 0;
-    auto fn = max ? max_clock_ : clock_;
-    if (fn == nullptr || fn(device_, type, &mhz) != NVML_SUCCESS) return std::nullopt;
-    return static_cast<double>(mhz);
+    return query<unsigned int>(max ? max_clock_ : clock_, type);
   }
-
   std::optional<double> applications_clock_mhz(nvmlClockType_t type) const {
-    unsigned int mhz = 0;
-    if (!ok() || applications_clock_ == nullptr || applications_clock_(device_, type, &mhz) != NVML_SUCCESS) {
-      return std::nullopt;
-    }
-    return static_cast<double>(mhz);
+    return query<unsigned int>(applications_clock_, type);
   }
-
-  std::optional<double> temperature_c() const {
-    unsigned int celsius = 0;
-    if (!ok() || temperature_ == nullptr || temperature_(device_, NVML_TEMPERATURE_GPU, &celsius) != NVML_SUCCESS) {
-      return std::nullopt;
-    }
-    return static_cast<double>(celsius);
-  }
-
+  std::optional<double> temperature_c() const { return query<unsigned int>(temperature_, NVML_TEMPERATURE_GPU); }
   std::optional<double> power_w() const {
-    unsigned int milliwatts = 0;
-    if (!ok() || power_ == nullptr || power_(device_, &milliwatts) != NVML_SUCCESS) return std::nullopt;
-    return milliwatts / 1000.0;
+    const auto milliwatts = query<unsigned int>(power_);
+    return milliwatts ? std::optional<double>(*milliwatts / 1000.0) : std::nullopt;
   }
-
-  std::optional<std::uint64_t> throttle_mask() const {
-    unsigned long long mask = 0;
-    if (!ok() || throttle_ == nullptr || throttle_(device_, &mask) != NVML_SUCCESS) return std::nullopt;
-    return static_cast<std::uint64_t>(mask);
-  }
-
-  std::optional<std::uint64_t> energy_mj() const {
-    unsigned long long millijoules = 0;
-    if (!ok() || energy_ == nullptr || energy_(device_, &millijoules) != NVML_SUCCESS) return std::nullopt;
-    return static_cast<std::uint64_t>(millijoules);
-  }
+  std::optional<std::uint64_t> throttle_mask() const { return query<unsigned long long>(throttle_); }
+  std::optional<std::uint64_t> energy_mj() const { return query<unsigned long long>(energy_); }
 
   std::string driver_version() const {
     char buffer[96] = {0};
@@ -85,6 +56,14 @@ class Nvml {
   using TemperatureFn = nvmlReturn_t (*)(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int*);
   using UintFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);
   using UlonglongFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*);
+
+  // `fn(device, args..., &value)` where NVML has the function and it succeeds.
+  template <typename T, typename Fn, typename... Args>
+  std::optional<T> query(Fn fn, Args... args) const {
+    T value{};
+    if (!ok() || fn == nullptr || fn(device_, args..., &value) != NVML_SUCCESS) return std::nullopt;
+    return value;
+  }
 
   Nvml() {
     void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);

@@ -1,6 +1,4 @@
-// What the GPU is and how it runs: name, driver, CUDA and cuDNN versions, clocks, temperature,
-// power, throttle reasons and energy (NVML, loaded at run time so that a machine without it still
-// runs), and the measured copy bandwidth.
+// What the GPU is and how it runs (NVML, loaded at run time), and the measured copy bandwidth.
 #pragma once
 
 #include "graphbench/core/record/gpu_conditions.h"
@@ -24,21 +22,17 @@ struct GpuInfo {
 // Information about the current CUDA device; nullopt in a CPU build or without a device.
 std::optional<GpuInfo> current_gpu_info();
 
-// One reading of the current device through NVML: with `full`, the SM
-// and memory clocks, temperature, power and throttle reasons; without, the SM clock and the
-// throttle reasons only (cheap enough to read after every sample). All absent in a CPU build,
-// without NVML or without a device; a query the GPU does not support leaves its field absent.
+// One NVML reading: `full` adds memory clock, temperature and power to the SM clock and throttle
+// reasons (cheap enough for every sample). Unsupported queries leave their fields absent.
 GpuReading read_gpu_state(bool full);
 
 // The SM clock the device should run at under load: its applications clock, else its maximum.
 std::optional<double> sm_clock_reference_mhz();
 
-// NVML's total energy counter of the current device, in millijoules since the driver loaded
-// (Volta and newer); nullopt where it cannot be read.
+// NVML's energy counter in millijoules since the driver loaded (Volta and newer), where readable.
 std::optional<std::uint64_t> read_energy_counter_mj();
 
-// Device-to-device copy bandwidth in GB/s (bytes read plus bytes written, per second), measured on
-// `bytes`-sized buffers. 0 in a CPU build.
+// Device-to-device copy bandwidth in GB/s (read plus written) on `bytes` buffers; 0 in a CPU build.
 double measure_copy_bandwidth_gbps(std::size_t bytes = std::size_t{256} << 20);
 
 }  // namespace graphbench

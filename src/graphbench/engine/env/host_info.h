@@ -1,6 +1,4 @@
-// The host CPU as Google Benchmark's context reports it: the number of CPUs, their clock, whether
-// a frequency governor may scale it, the load average. Read from Linux's /proc and /sys; what
-// cannot be read has no value.
+// The host CPU as Google Benchmark's context reports it, from /proc and /sys (unreadable: no value).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,4 @@
-// The cache of bindings (and, for the graph executor, captured graphs) of one executor, keyed
-// by GraphKey. A run whose feed matches the last entry used skips building the key (the common
-// case: the same program on same-shaped batches), so the hot path allocates nothing.
+// One executor's bindings (and graphs) by GraphKey; a feed matching the last entry skips the key.
 #pragma once
 
 #include "graphbench/engine/exec/graph_key.h"
@@ -31,8 +29,6 @@ class BindingCache {
     entries_.emplace(std::move(key), std::move(entry));
     return *last_;
   }
-
-  std::size_t size() const { return entries_.size(); }
 
  private:
   std::unordered_map<GraphKey, std::unique_ptr<Entry>, GraphKeyHash> entries_;

@@ -1,6 +1,4 @@
-// What the static and the graph executor share: the engine, policy and options they run under, and
-// an entry per program and feed signature (binding_cache.h) whose binding holds fixed slots: made
-// on first use and set up by the executor (warmed up; or captured), then found again, fed and run.
+// What the static and graph executors share: an entry per program and feed signature, set up on first use.
 #pragma once
 
 #include "graphbench/engine/exec/binding_cache.h"

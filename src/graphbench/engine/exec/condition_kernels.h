@@ -1,5 +1,4 @@
-// The kernels that set the condition of a CUDA graph's conditional nodes from values on the device,
-// compiled by nvcc on their own (conditional nodes: CUDA 12.4 and later; conditional_chain.h).
+// The kernels that set conditional nodes' conditions from device values (nvcc; CUDA 12.4 and later).
 #pragma once
 
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -12,16 +11,13 @@ namespace graphbench {
 
 // `compare`: 0 >, 1 >=, 2 <, 3 <= (ConditionalGraph::Compare): whether `value compare than` holds.
 
-// Adds to `graph`, after `dependencies`, a kernel node of one thread that keeps a chain of early
-// exits going: active = (first ? 1 : *active) && !(*value compare than); then sets `handle` to
-// active, so that the IF node it guards runs its body only while no earlier exit was taken.
-// `value` and `active` are device memory that outlive the graph.
+// A one-thread kernel node after `dependencies`: active = (first ? 1 : *active) && !(*value compare
+// than), and `handle` set to it (device memory outliving the graph).
 cudaError_t add_exit_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                     size_t count, cudaGraphConditionalHandle handle, const float* value, int* active,
                                     int compare, float than, bool first);
 
-// Adds to `graph`, after `dependencies`, a kernel node of one thread that sets `handle` to
-// (*value compare than): the condition of an IF node whose body is the branch taken then.
+// A one-thread kernel node after `dependencies` that sets `handle` to (*value compare than).
 cudaError_t add_branch_condition_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                       size_t count, cudaGraphConditionalHandle handle, const float* value, int compare,
                                       float than);

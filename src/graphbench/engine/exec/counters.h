@@ -1,5 +1,4 @@
-// What the engine did, counted: compiles, captures, replays, cache hits, copies. Reported with
-// every result so that "captured once, replayed N times" is visible, not assumed.
+// What the engine did, counted and reported: "captured once, replayed N times" visible, not assumed.
 #pragma once
 
 #include <cstdint>
@@ -8,24 +7,30 @@
 
 namespace graphbench {
 
+// Each counter once: the field and its name in result records.
+#define GRAPHBENCH_COUNTERS(X)                                                                            \
+  X(compiles)             /* programs compiled (compile cache misses) */                                  \
+  X(compile_cache_hits)                                                                                   \
+  X(eager_runs)                                                                                           \
+  X(static_runs)                                                                                          \
+  X(bindings)             /* fixed-slot bindings made (one per graph key) */                              \
+  X(captures)                                                                                             \
+  X(capture_failures)                                                                                     \
+  X(replays)                                                                                              \
+  X(graph_cache_hits)     /* runs that found their graph already captured */                              \
+  X(graph_cache_entries)                                                                                  \
+  X(eager_fallback_runs)  /* runs done eagerly after a failed capture */                                  \
+  X(warmup_runs)                                                                                          \
+  X(feed_copies)          /* tensors copied from a feed into fixed buffers */                             \
+  X(feed_copies_skipped)  /* feed tensor already was the fixed buffer */                                  \
+  X(feed_values_ignored)  /* fed values whose role is not in copy_roles */                                \
+  X(crossing_copies)      /* values an eager segment made copied to where a graph reads them */          \
+  X(eager_segment_runs)   /* eager segments of segmented steps run */
+
 struct Counters {
-  std::int64_t compiles = 0;            // programs compiled (compile cache misses)
-  std::int64_t compile_cache_hits = 0;
-  std::int64_t eager_runs = 0;
-  std::int64_t static_runs = 0;
-  std::int64_t bindings = 0;            // fixed-slot bindings made (one per graph key)
-  std::int64_t captures = 0;
-  std::int64_t capture_failures = 0;
-  std::int64_t replays = 0;
-  std::int64_t graph_cache_hits = 0;    // runs that found their graph already captured
-  std::int64_t graph_cache_entries = 0;
-  std::int64_t eager_fallback_runs = 0; // runs done eagerly after a failed capture
-  std::int64_t warmup_runs = 0;
-  std::int64_t feed_copies = 0;         // tensors copied from a feed into fixed buffers
-  std::int64_t feed_copies_skipped = 0; // feed tensor already was the fixed buffer
-  std::int64_t feed_values_ignored = 0; // fed values whose role is not in copy_roles
-  std::int64_t crossing_copies = 0;     // values an eager segment made copied to where a graph reads them
-  std::int64_t eager_segment_runs = 0;  // eager segments of segmented steps run
+#define GRAPHBENCH_COUNTER_FIELD(name) std::int64_t name = 0;
+  GRAPHBENCH_COUNTERS(GRAPHBENCH_COUNTER_FIELD)
+#undef GRAPHBENCH_COUNTER_FIELD
 
   // Non-zero counters by name, for result records.
   std::map<std::string, std::int64_t> to_map() const;

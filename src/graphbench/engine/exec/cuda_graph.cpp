@@ -58,8 +58,7 @@ void order_after(const c10::cuda::CUDAStream& waiter, const c10::cuda::CUDAStrea
   event.block(waiter);
 }
 
-// Ends a capture that failed part-way, whatever state it is in, and clears the error it left, so
-// that the rest of the run can go on.
+// Ends a capture that failed part-way, whatever its state, and clears its error: the run goes on.
 void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c10::cuda::CUDAStream& stream) {
   try {
     graph.capture_end();
@@ -100,12 +99,10 @@ void end_failed_capture(at::cuda::CUDAGraph& graph, const PoolId& pool, const c1
 #endif
 }
 
-// Sets CUDA's sync-debug mode to "error" for its lifetime: an op that synchronises with the host
-// (.item(), a blocking copy) then throws before it reaches CUDA, instead of invalidating the
-// capture with an error that names no op. The mode is process-wide, and captures on several
-// threads (ranks as threads of one process) overlap: the first to begin sets it, the last to end
-// puts back what was there before the first, so that no capture leaves it at "error".
-class SyncDebugErrors {
+// CUDA's sync-debug mode at "error" for its lifetime: an op that syncs throws before it reaches CUDA,
+// rather than invalidating the capture namelessly. Process-wide, and threads' captures overlap: the
+// first sets it, the last puts the previous mode back.
+class SyncDebugErrors : NonCopyable {
  public:
   SyncDebugErrors() {
     std::lock_guard<std::mutex> lock(shared().mutex);
@@ -118,8 +115,6 @@ class SyncDebugErrors {
     std::lock_guard<std::mutex> lock(shared().mutex);
     if (--shared().holders == 0) c10::cuda::warning_state().set_sync_debug_mode(shared().previous);
   }
-  SyncDebugErrors(const SyncDebugErrors&) = delete;
-  SyncDebugErrors& operator=(const SyncDebugErrors&) = delete;
 
  private:
   struct Shared {
@@ -139,6 +134,10 @@ std::string capture_failure(const std::exception& error, const FailedOpTrace& tr
   return where.empty() ? error_text(error) : fmt::format("{} ({})", error_text(error), where);
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Warm-up on a side stream, so that cuBLAS/cuDNN handles and workspaces are created for a
 // non-default stream before capture (pytorch/pytorch#99397). Returns its time; `caller` waits for it.
 double warm_up_on_side_stream(SlotBinding& binding, int warmup_steps, Counters& counters,
@@ -152,20 +151,53 @@ double warm_up_on_side_stream(SlotBinding& binding, int warmup_steps, Counters& 
     warm_up(binding, warmup_steps, counters);
   }
   C10_CUDA_CHECK(cudaStreamSynchronize(side.stream()));  // for the clock; the capture waits for it anyway
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
+  const double ms = ms_since(warmup_start);
   order_after(caller, side);
   return ms;
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// A CUDA build on a machine whose runtime finds no GPU (no driver, or none visible): said as an
-// EngineError before any CUDA call, as the build without CUDA says it, not as CUDA's own error.
+// A CUDA build where the runtime finds no GPU: an EngineError before any CUDA call, as without CUDA.
 void require_cuda_device(const std::string& program) {
   if (!at::cuda::is_available()) {
     throw EngineError(fmt::format("cannot capture program {}: the CUDA runtime finds no GPU on this machine", program));
+  }
+}
+
+// A pool stream after `caller`, idle, its cuBLAS workspaces made outside any graph's pool. CUDA's own
+// synchronize: another thread's capture may have the process-wide sync-debug mode at "error".
+c10::cuda::CUDAStream capture_stream_after(const c10::cuda::CUDAStream& caller) {
+  const auto stream = at::cuda::getStreamFromPool();
+  order_after(stream, caller);
+  C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
+  c10::cuda::CUDAStreamGuard guard(stream);
+  create_blas_workspaces();
+  return stream;
+}
+
+// Captures `run` into `graph` (`pool`) on the current stream, `stream`, an op that syncs refused and
+// named. On failure the capture is ended and `failed(at_end, error)` throws (at_end: at capture_end).
+template <typename Failed>
+void capture_into(at::cuda::CUDAGraph& graph, const PoolId& pool, const c10::cuda::CUDAStream& stream,
+                  const std::function<void()>& run, const Failed& failed) {
+  try {
+    graph.capture_begin(pool, cudaStreamCaptureModeThreadLocal);
+    FailedOpTrace trace;
+    try {
+      SyncDebugErrors no_sync;
+      run();
+    } catch (const std::exception& e) {
+      throw CaptureError(capture_failure(e, trace));
+    }
+  } catch (const std::exception& e) {
+    end_failed_capture(graph, pool, stream);
+    failed(false, e);
+  }
+  try {
+    graph.capture_end();
+    instantiate_kept(graph);
+  } catch (const std::exception& e) {
+    end_failed_capture(graph, pool, stream);
+    failed(true, e);
   }
 }
 
@@ -177,53 +209,23 @@ std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int 
   auto impl = std::make_unique<Impl>();
   const auto caller = at::cuda::getCurrentCUDAStream();
   impl->warmup_ms = warm_up_on_side_stream(binding, warmup_steps, counters, caller);
-
-  const auto capture_stream = at::cuda::getStreamFromPool();
-  order_after(capture_stream, caller);
-  // CUDA's own call, not CUDAStream::synchronize(): the sync-debug mode that the capture below
-  // turns to "error" is process-wide, and another thread of this process (a rank of a test that
-  // runs ranks as threads) may be capturing right now; our own wait is not an op being captured.
-  C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));
-  {
-    c10::cuda::CUDAStreamGuard guard(capture_stream);
-    create_blas_workspaces();  // outside the graph's pool (engine/exec/cached_memory.h)
-  }
+  const auto capture_stream = capture_stream_after(caller);
   // No memory freed inside the capture can be given back: what is cached goes back now (not timed).
   const CaptureMemoryScope memory;
   const auto start = std::chrono::steady_clock::now();
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
-    try {
-      impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
-      FailedOpTrace trace;
-      try {
-        SyncDebugErrors no_sync;
-        // The graph's own values into its private pool (no kernel: allocation only).
-        binding.allocate_internal_buffers();
-        binding.run();
-      } catch (const std::exception& e) {
-        throw CaptureError(capture_failure(e, trace));
-      }
-    } catch (const std::exception& e) {
-      end_failed_capture(*impl->graph, impl->pool, capture_stream);
-      binding.allocate_internal_buffers();  // out of the released pool, for a run without the graph
-      ++counters.capture_failures;
-      throw CaptureError(fmt::format("capture of program {} failed: {}", program, error_text(e)));
-    }
-    try {
-      impl->graph->capture_end();
-      instantiate_kept(*impl->graph);
-    } catch (const std::exception& e) {
-      end_failed_capture(*impl->graph, impl->pool, capture_stream);
-      binding.allocate_internal_buffers();
-      ++counters.capture_failures;
-      throw CaptureError(fmt::format("capture of program {} failed at capture_end: {}", program, error_text(e)));
-    }
+    // The graph's own values into its private pool (no kernel: allocation only).
+    capture_into(*impl->graph, impl->pool, capture_stream, [&] { binding.allocate_internal_buffers(); binding.run(); },
+                 [&](bool at_end, const std::exception& e) {
+                   binding.allocate_internal_buffers();  // out of the released pool, for a run without the graph
+                   ++counters.capture_failures;
+                   throw CaptureError(fmt::format("capture of program {} failed{}: {}", program,
+                                                  at_end ? " at capture_end" : "", error_text(e)));
+                 });
   }
-  // CUDA's own call again (see above): another thread's capture may have the sync-debug mode at "error".
-  C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));
-  impl->capture_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  C10_CUDA_CHECK(cudaStreamSynchronize(capture_stream.stream()));  // CUDA's own call: see capture_stream_after
+  impl->capture_ms = ms_since(start);
   order_after(caller, capture_stream);
   ++counters.captures;
   binding.check_fixed_pointers();
@@ -248,13 +250,7 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, boo
   std::optional<PoolId> shared_pool;
   if (!pool_per_graph) shared_pool = pool_for_capture();
   UndoPoint undo(binding);  // on the caller's stream, which the capture stream waits for
-  const auto stream = at::cuda::getStreamFromPool();
-  order_after(stream, caller);
-  C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));  // CUDA's own call: see capture()
-  {
-    c10::cuda::CUDAStreamGuard guard(stream);
-    create_blas_workspaces();  // outside the graphs' pools (engine/exec/cached_memory.h)
-  }
+  const auto stream = capture_stream_after(caller);
   const CaptureMemoryScope memory;  // cached memory given back once, before the first segment
   try {
     c10::cuda::CUDAStreamGuard guard(stream);
@@ -269,34 +265,22 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, boo
       C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
       const auto start = std::chrono::steady_clock::now();
       std::size_t running = segment.first_op;
-      auto failed = [&](const std::string& where, const std::exception& e, std::optional<std::size_t> op) {
-        end_failed_capture(*impl->graph, impl->pool, stream);
-        ++counters.capture_failures;
-        return SegmentCaptureError(fmt::format("capture of segment \"{}\" of program {} failed {}: {}", segment.name,
-                                               program, where, error_text(e)),
-                                   op);
-      };
       // The values autograd tracks that it reads from eager segments, seen through their fixed buffers.
       SegmentedStep::CapturedView view(step, s);
-      try {
-        impl->graph->capture_begin(impl->pool, cudaStreamCaptureModeThreadLocal);
-        FailedOpTrace trace;
-        try {
-          SyncDebugErrors no_sync;
-          binding.allocate_internal_buffers_of(segment.first_op, segment.end_op);
-          binding.run_range(segment.first_op, segment.end_op, &running);
-        } catch (const std::exception& e) {
-          throw CaptureError(capture_failure(e, trace));
-        }
-      } catch (const std::exception& e) {
-        throw failed(fmt::format("in {}", binding.compiled().ops()[running].label), e, running);
-      }
-      try {
-        impl->graph->capture_end();
-        instantiate_kept(*impl->graph);
-      } catch (const std::exception& e) {
-        throw failed("at capture_end", e, std::nullopt);
-      }
+      capture_into(
+          *impl->graph, impl->pool, stream,
+          [&] {
+            binding.allocate_internal_buffers_of(segment.first_op, segment.end_op);
+            binding.run_range(segment.first_op, segment.end_op, &running);
+          },
+          [&](bool at_end, const std::exception& e) {
+            ++counters.capture_failures;
+            const std::string where =
+                at_end ? "at capture_end" : fmt::format("in {}", binding.compiled().ops()[running].label);
+            throw SegmentCaptureError(fmt::format("capture of segment \"{}\" of program {} failed {}: {}", segment.name,
+                                                  program, where, error_text(e)),
+                                      at_end ? std::nullopt : std::optional<std::size_t>(running));
+          });
       C10_CUDA_CHECK(cudaStreamSynchronize(stream.stream()));
       impl->capture_ms = ms_since(start);
       out.capture_ms += impl->capture_ms;
@@ -336,26 +320,20 @@ struct CapturedGraph::Impl {
   GraphFacts facts;
 };
 
-std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int, Counters&) {
-  throw EngineError(fmt::format(
-      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
-      binding.compiled().program().name()));
+namespace {
+[[noreturn]] void throw_no_cuda(const SlotBinding& binding) {
+  throw EngineError(fmt::format("cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
+                                binding.compiled().program().name()));
 }
+}  // namespace
 
-double CapturedGraph::warm_up_aside(SlotBinding& binding, int, Counters&) {
-  throw EngineError(fmt::format(
-      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
-      binding.compiled().program().name()));
-}
-
+std::unique_ptr<CapturedGraph> CapturedGraph::capture(SlotBinding& binding, int, Counters&) { throw_no_cuda(binding); }
+double CapturedGraph::warm_up_aside(SlotBinding& binding, int, Counters&) { throw_no_cuda(binding); }
 CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, bool, Counters&) {
-  throw EngineError(fmt::format(
-      "cannot capture program {}: this graphbench was built against a LibTorch without CUDA",
-      step.binding().compiled().program().name()));
+  throw_no_cuda(step.binding());
 }
 
 void CapturedGraph::replay() {}
-
 double CapturedGraph::capture_ms() const { return 0.0; }
 double CapturedGraph::warmup_ms() const { return 0.0; }
 

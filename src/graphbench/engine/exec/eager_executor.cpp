@@ -1,6 +1,5 @@
-// The eager executor: what ordinary LibTorch code does. Inputs are used as fed, params and state
-// come from the model store, and every internal value is allocated afresh by its op each step.
-#include "graphbench/engine/exec/executor_factories.h"
+// The eager executor: what ordinary LibTorch code does, every internal value allocated afresh each step.
+#include "graphbench/engine/exec/executor.h"
 #include "graphbench/engine/exec/externals.h"
 #include "graphbench/engine/exec/run_ops.h"
 

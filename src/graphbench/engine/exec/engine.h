@@ -1,5 +1,4 @@
-// The engine's shared state for one model: its store, the compile cache and the counters. Every
-// executor of the model goes through compile_cached, so one program always means one plan.
+// One model's store, compile cache and counters; every executor compiles through it (one plan per program).
 #pragma once
 
 #include "graphbench/engine/exec/counters.h"

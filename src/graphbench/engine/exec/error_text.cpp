@@ -36,16 +36,14 @@ std::string join_lines(const std::vector<std::string>& lines, std::size_t first 
   return out;
 }
 
-// c10 errors carry "Exception raised from <function> at <file>:<line> (most recent call
-// first):" and the frames of a C++ backtrace; messages built from them may too.
+// c10 errors (and messages built from them) carry "Exception raised from ..." and a C++ backtrace.
 std::string without_backtrace(std::string text) {
   const auto at = text.find("Exception raised from ");
   if (at != std::string::npos) text.erase(at);
   return text;
 }
 
-// The TorchScript interpreter's traceback, innermost frame last: the code line above the
-// "~~~ <--- HERE" marker raised the error that follows the frame.
+// TorchScript's traceback: the line above the innermost "<--- HERE" raised the error after the frame.
 std::string script_error(const std::vector<std::string>& lines) {
   std::size_t marker = lines.size();
   for (std::size_t i = 0; i < lines.size(); ++i) {

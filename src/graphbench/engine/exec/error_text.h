@@ -1,6 +1,4 @@
-// Error messages as a result record can hold them: one paragraph, no C++ backtrace, and for an
-// error raised inside a TorchScript model the model's own message and the line of TorchScript
-// that raised it, instead of the interpreter's whole traceback.
+// Error messages as a record holds them: one paragraph, no backtrace; TorchScript's as its message and line.
 #pragma once
 
 #include <exception>
@@ -8,9 +6,8 @@
 
 namespace graphbench {
 
-// "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x5 and 4x3) (TorchScript:
-// `_0 = torch.linear(x, self.weight, self.bias)`)" for a TorchScript error; otherwise the message
-// without its C++ backtrace, lines joined.
+// "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x5 and 4x3) (TorchScript: `_0 =
+// torch.linear(x, self.weight, self.bias)`)"; otherwise the message without backtrace, lines joined.
 std::string error_text(const std::exception& error);
 std::string error_text(const std::string& message);
 

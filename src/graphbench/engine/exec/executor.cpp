@@ -1,7 +1,5 @@
 #include "graphbench/engine/exec/executor.h"
 
-#include "graphbench/engine/exec/executor_factories.h"
-
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
 #endif

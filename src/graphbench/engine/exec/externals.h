@@ -1,5 +1,4 @@
-// Resolving a program's externals against a feed and the model store: shared by every executor
-// so that all of them accept and reject the same feeds with the same messages.
+// A program's externals resolved against a feed and the model store, alike for every executor.
 #pragma once
 
 #include "graphbench/engine/exec/feed.h"
@@ -11,13 +10,11 @@ namespace graphbench {
 // Throws EngineError when the feed names a value that is not an external of the program.
 void check_feed_names(const Program& program, const Feed& feed);
 
-// The fed tensor of an input external; throws EngineError when it is missing or has the wrong
-// dtype or device (its shape may differ: a new shape is a new graph key).
+// The fed tensor of an input; EngineError where missing or of another dtype, device or rank.
 const at::Tensor& fed_input(const Program& program, const ValueInfo& value, const Feed& feed);
 
-// The model-store buffer of a param or state external. When the store lacks it, it is created
-// from the feed (a copy on the declared device). Its spec must equal the declared one. Params that
-// the program differentiates get requires_grad.
+// The store's buffer of a param or state (made from the feed, or its initial fill, where missing),
+// of the declared spec; requires_grad where the program differentiates it.
 at::Tensor& store_buffer(const Program& program, const ValueInfo& value, ModelStore& store, const Feed& feed);
 
 }  // namespace graphbench

@@ -1,8 +1,5 @@
-// Names the op an error came from. While a FailedOpTrace lives, it remembers on its thread the
-// ATen ops that an exception unwound through, innermost first: a synchronising call refused
-// during a CUDA graph capture ("called a synchronizing CUDA operation") says nothing of the op
-// that made it, and this adds "aten::_local_scalar_dense, inside aten::item". It uses a
-// thread-local RecordFunction callback, removed again when the trace is destroyed.
+// Names the op an error came from: remembers on its thread the ATen ops an exception unwound through
+// (a sync refused in a capture names none: this adds "aten::_local_scalar_dense, inside aten::item").
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -1,19 +1,9 @@
-// The graph executor: one capture per graph key, then replays. Before each replay only the roles
-// in copy_roles are copied from the feed, and every fixed pointer is checked.
-//
-// The replay path is kept lean, because a small graph is timed at the host's pace: the run of the
-// same program on a feed of the same signature as last time finds its entry without building a
-// key, the feed is walked once without lookups, a feed of the bound buffers themselves copies
-// nothing, and the outputs are the entry's list made once after capture. No allocation, no string.
-//
-// A capture scope other than full cuts the step into segments (engine/plan/segments.h): each captured
-// segment is a graph of its own, replayed in order, the eager ones run between them on the
-// binding's slots (segmented_step.h). Under the auto scope, an op whose capture fails is made
-// eager and the step cut again, instead of the whole step falling back to eager.
+// The graph executor: one capture per graph key, then replays, the feed copied and pointers checked.
+// The replay path is lean (a small graph is timed at the host's pace): no key built, no allocation, no
+// string. A scope other than full replays a graph per captured segment (segmented_step.h).
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/binding_executor.h"
 #include "graphbench/engine/exec/cuda_graph.h"
-#include "graphbench/engine/exec/executor_factories.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,8 +53,7 @@ class GraphExecutor final : public BindingExecutor<GraphEntry> {
   std::optional<double> last_capture_ms() const override { return last_capture_ms_; }
   std::optional<double> last_warmup_ms() const override { return last_warmup_ms_; }
   double total_capture_ms() const override { return total_capture_ms_; }
-  // With fallback_to_eager, why a capture failed; under the auto scope, also the ops made eager
-  // after their capture failed (the step then runs in pieces around them).
+  // Why captures failed (fallback_to_eager), and the ops the auto scope made eager.
   std::vector<std::string> fallback_reasons() const override {
     std::vector<std::string> reasons = auto_eager_reasons_;
     reasons.insert(reasons.end(), fallback_reasons_.begin(), fallback_reasons_.end());
@@ -98,8 +87,7 @@ class GraphExecutor final : public BindingExecutor<GraphEntry> {
     entry.binding->outputs_into(entry.outputs);  // eager segments' ops that allocate replace their slots
   }
 
-  // Cuts the step by the scope and captures its segments. Under auto, an op whose capture fails
-  // is made eager (its reason recorded) and the step cut again.
+  // Cuts the step by the scope and captures its segments (auto: a failing op made eager, cut again).
   void capture_segments(GraphEntry& entry, const GraphKey& key) {
     Counters& counters = engine_.counters();
     const Program& program = entry.binding->compiled().program();

@@ -1,6 +1,4 @@
-// Reading a captured graph's make-up and memory (CUDA builds only; include under
-// GRAPHBENCH_WITH_CUDA): the kernels one replay launches, counted from the graph's nodes, and the
-// size of its private memory pool from the caching allocator's segments.
+// A captured graph's kernels (from its nodes) and its pool's size (CUDA builds only).
 #pragma once
 
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -23,21 +21,18 @@ namespace graphbench {
 
 using GraphPoolId = decltype(at::cuda::graph_pool_handle());
 
-// A CUDAGraph that keeps its graph after capture where the LibTorch version can (then it must be
-// instantiated by hand: instantiate_kept).
+// A CUDAGraph that keeps its graph after capture where LibTorch can (then instantiate_kept).
 std::unique_ptr<at::cuda::CUDAGraph> make_inspectable_graph();
 // capture_end's instantiation, for a graph made by make_inspectable_graph (a no-op otherwise).
 void instantiate_kept(at::cuda::CUDAGraph& graph);
 
-// Kernel and node counts of a graph made by make_inspectable_graph (absent where it kept none),
-// and the reserved and allocated bytes of `pool` on `device`.
+// Kernel and node counts (where kept) and `pool`'s reserved and allocated bytes on `device`.
 GraphFacts inspect_graph(at::cuda::CUDAGraph& graph, GraphPoolId pool, c10::DeviceIndex device);
 
 // The reserved bytes of `pool` on `device` (nullopt where the allocator cannot tell).
 std::optional<std::int64_t> pool_reserved_bytes(GraphPoolId pool, c10::DeviceIndex device);
 
-// The pool a graph captured now allocates from: the thread's SharedGraphPool if one is alive
-// (shared_graph_pool.h), else a new private one.
+// The thread's SharedGraphPool if one is alive, else a new private pool.
 GraphPoolId pool_for_capture();
 
 }  // namespace graphbench

@@ -1,7 +1,5 @@
-// The graph cache key: everything a replay depends on. Two runs share a captured graph only when
-// mode, plan, both role sets and the feed signature (shape, dtype, device of every value that is
-// copied in) are all equal. A new signature (the short last batch of an epoch) is a new entry
-// beside the others, never a replacement.
+// The graph cache key: mode, plan, both role sets and the feed signature (shape, dtype, device of
+// every copied value). A new signature (an epoch's short last batch) is a new entry beside the others.
 #pragma once
 
 #include "graphbench/engine/exec/feed.h"
@@ -38,8 +36,7 @@ struct GraphKeyHash {
   std::size_t operator()(const GraphKey& key) const;
 };
 
-// The key of running `compiled` under `policy` on `feed`. The signature covers the externals whose
-// role is copied from the feed, in program order; one absent from the feed keeps its declared spec.
+// The key of `compiled` under `policy` on `feed`: the copied externals in order (declared where not fed).
 GraphKey make_graph_key(const CompiledProgram& compiled, const Policy& policy, const Feed& feed);
 
 }  // namespace graphbench

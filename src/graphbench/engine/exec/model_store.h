@@ -1,6 +1,4 @@
-// Params and optimizer state, by name. The store outlives runs and programs: a training program
-// updates these very buffers in place (inside a graph or not) and an evaluation program reads
-// them, so what one program learns the next one sees.
+// Params and optimizer state by name, outliving programs: what training updates, evaluation reads.
 #pragma once
 
 #include <ATen/ATen.h>
@@ -17,8 +15,7 @@ class ModelStore {
   // Throws EngineError naming the missing entry.
   at::Tensor& at(const std::string& name);
   const at::Tensor& at(const std::string& name) const;
-  // Adds or replaces. Replacing a buffer a graph was captured on is detected before the next
-  // replay (the graph would keep writing the old buffer).
+  // Adds or replaces (replacing a captured buffer is caught before the next replay).
   void set(const std::string& name, at::Tensor tensor);
   std::vector<std::string> names() const;
   std::size_t size() const { return tensors_.size(); }

@@ -1,10 +1,8 @@
-// Capture and replay policies:
-//
+// Capture and replay policies (docs/design.md):
 //   mode       static_roles          copy_roles  why
 //   inference  input, param          input       the input changes every run; captured params are used
 //   train      input, param, state   input       params and state need fixed pointers but are updated
 //                                                inside the graph: a feed must never overwrite them
-// See docs/design.md (policies).
 #pragma once
 
 #include "graphbench/engine/plan/roles.h"

@@ -67,11 +67,9 @@ void run_lowered_op_range(const CompiledProgram& compiled, std::vector<at::Tenso
 
 void release_autograd(const CompiledProgram& compiled, std::vector<at::Tensor>& slots) {
   if (compiled.program().trains()) {
-    // Let this step's autograd graph go: slots (and the outputs read from them) would otherwise
-    // keep it alive until the next run, and with it the params' gradient accumulators, which
-    // remember the stream they were made on. A later capture on the same params (after eager
-    // steps on the default stream, say) would then make that stream wait on the capturing one,
-    // which invalidates the capture. detach() shares the storage: no pointer changes.
+    // Let this step's autograd graph go: kept alive by the slots, its gradient accumulators remember
+    // their stream, and a later capture on the same params would make that stream wait on the
+    // capturing one, invalidating it. detach() shares the storage: no pointer changes.
     for (at::Tensor& slot : slots) {
       if (slot.defined() && slot.grad_fn()) slot = slot.detach();
     }

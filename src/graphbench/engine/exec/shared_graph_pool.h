@@ -1,8 +1,5 @@
-// Graphs that share one memory pool, as LLM servers keep their graphs of every batch size: while a
-// SharedGraphPool is alive, every graph this thread captures (the engine's and the reference
-// variants') allocates from that one pool instead of a private pool of its own. Captured largest
-// first, a smaller graph reuses the blocks a larger one freed, so keeping them all costs about the
-// largest one. The header is CUDA-free; in a build without CUDA the pool is nothing.
+// Graphs sharing one pool, as LLM servers keep theirs: while alive, every graph this thread captures
+// allocates from it; captured largest first, all cost about the largest. Nothing without CUDA.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

@@ -64,18 +64,11 @@ SlotBinding::SlotBinding(const CompiledProgram& compiled, const Policy& policy, 
   allocate_internal_buffers();
 }
 
-void SlotBinding::allocate_internal_buffers() {
-  // Values computed into fixed slots; a dead value's buffer serves a later one (buffer_sharing.h).
-  const std::vector<int> owner = share_buffers(compiled_, slot_specs_);
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (compiled_.preallocated()[s] && owner[s] == static_cast<int>(s)) slots_[s] = allocate(slot_specs_[s]);
-  }
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (compiled_.preallocated()[s] && owner[s] != static_cast<int>(s)) slots_[s] = slots_[static_cast<std::size_t>(owner[s])];
-  }
-}
+void SlotBinding::allocate_internal_buffers() { allocate_internal_buffers_of(0, compiled_.ops().size()); }
 
 void SlotBinding::allocate_internal_buffers_of(std::size_t first, std::size_t end) {
+  // Values computed into fixed slots (all op outputs); a dead value's buffer serves a later one
+  // (buffer_sharing.h), within the range only.
   const std::vector<int> owner = share_buffers(compiled_, slot_specs_);
   std::vector<bool> in_range(slots_.size(), false);
   for (std::size_t i = first; i < end; ++i) {
@@ -150,7 +143,6 @@ void SlotBinding::run_range(std::size_t first, std::size_t end, std::size_t* run
 }
 
 void SlotBinding::end_step() { release_autograd(compiled_, slots_); }
-
 
 void SlotBinding::outputs_into(std::vector<at::Tensor>& out) const { read_outputs_into(compiled_, slots_, out); }
 

@@ -1,11 +1,6 @@
-// Fixed slots for one (program, policy, feed signature): the buffers a static run or a CUDA
-// graph works on. Built once per graph key, then reused for every run of that key.
-//
-// At binding: every external must have a role in static_roles (else EngineError, before any
-// capture); inputs get buffers allocated from the feed's spec and filled from the feed; params
-// and state are the model store's own buffers (so what a graph updates, the store holds);
-// internals computed into fixed outputs are allocated from their spec; in-place outputs already
-// share their input's slot (the compiled alias map).
+// Fixed slots for one graph key: the buffers a static run or a graph works on. Every external needs a
+// role in static_roles (else EngineError, before any capture); params and state are the store's own
+// buffers (what a graph updates, the store holds).
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -25,13 +20,11 @@ class SlotBinding : NonCopyable {
 
   const CompiledProgram& compiled() const { return compiled_; }
 
-  // Copies the fed values whose role is in copy_roles into their fixed buffers (skipped when the
-  // feed tensor is that buffer already); other fed values are ignored and counted. One walk over
-  // the feed and the externals, both in name order: no lookup, no allocation.
+  // Copies the fed values of copy_roles into their buffers (skipped where the feed is the buffer);
+  // others are counted as ignored. One walk in name order: no lookup, no allocation.
   void copy_feed(const Feed& feed, Counters& counters);
 
-  // The fixed buffers of the inputs copied from a feed, by name: feeding these tensors makes
-  // copy_feed skip every copy (Executor::bound_inputs).
+  // The copied inputs' fixed buffers, by name (Executor::bound_inputs).
   Feed fixed_inputs() const;
 
   // True when the feed's copied values have the shapes, dtypes and devices bound here (no allocation).
@@ -39,29 +32,22 @@ class SlotBinding : NonCopyable {
 
   // Runs the ops on the fixed slots.
   void run();
-  // Runs ops [first, end) only, keeping the step's autograd graph for the segments after it
-  // (run_lowered_op_range); end the step with end_step(). `running`: see run_lowered_op_range.
+  // Ops [first, end) only, keeping the autograd graph for later segments; end with end_step().
   void run_range(std::size_t first, std::size_t end, std::size_t* running = nullptr);
   void end_step();
 
-  // Allocates the buffers of the values computed into fixed slots afresh (the binding does so when
-  // made). CapturedGraph calls it again inside its capture, so that the graph's own values live in
-  // the graph's private pool and its size is the graph's memory; inputs, params, state and what
-  // the ops allocate are not touched.
+  // Allocates the internal fixed buffers afresh; inside a capture, so they live in the graph's pool.
   void allocate_internal_buffers();
-  // The same for the values ops [first, end) compute into fixed slots only: a segment's graph
-  // allocates its own values in its pool. They share buffers among themselves only.
+  // The same for those ops [first, end) compute (a segment's graph), sharing among themselves only.
   void allocate_internal_buffers_of(std::size_t first, std::size_t end);
 
   // The registered outputs: the fixed slots themselves, overwritten by the next run.
   void outputs_into(std::vector<at::Tensor>& out) const;
 
-  // Throws EngineError when an external no longer has the buffer it was bound to (in the slots or
-  // in the model store): a graph captured on the old pointer would read or write stale memory.
+  // EngineError where an external no longer has the buffer it was bound to (stale for a graph).
   void check_fixed_pointers() const;
 
-  // Params and state that the program updates in place: copies, and copying them back (into the
-  // same buffers). Warm-up uses this so that warm-up steps leave no trace.
+  // Copies of the params and state updated in place, and copying them back (warm-up leaves no trace).
   std::vector<at::Tensor> snapshot_updated_state() const;
   void restore_updated_state(const std::vector<at::Tensor>& snapshot);
 

@@ -1,8 +1,6 @@
-// The static executor: fixed slots and aliases as for a graph, ops run one by one, no capture.
-// With a capture scope other than full, it runs the step segment by segment as the graph executor
-// does (segmented_step.h), the crossing copies included, so that they are tested on the CPU.
+// The static executor: fixed slots and aliases as for a graph, ops one by one, no capture; under a
+// scope other than full, segment by segment as the graph executor (crossings tested on the CPU).
 #include "graphbench/engine/exec/binding_executor.h"
-#include "graphbench/engine/exec/executor_factories.h"
 #include "graphbench/engine/exec/segmented_step.h"
 #include "graphbench/engine/exec/warm_up.h"
 

@@ -7,52 +7,57 @@
 
 namespace graphbench {
 
-// The default random number generator of every device the binding works on, with its state.
-// Warm-up steps draw from them (dropout); restoring them makes the first real step draw what it
-// would have drawn without warm-up, as params and state are restored. (Outside the anonymous
-// namespace: UndoPoint::Saved holds them.)
-struct SavedGenerator {
-  at::Generator generator;
-  at::Tensor state;
-};
+SavedGenerators::SavedGenerators(const std::vector<at::Device>& devices) {
+  std::vector<at::Device> seen;
+  for (const at::Device& device : devices) {
+    if (std::find(seen.begin(), seen.end(), device) != seen.end()) continue;
+    seen.push_back(device);
+    at::Generator generator = at::globalContext().defaultGenerator(device);
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    saved_.emplace_back(generator, generator.get_state());
+  }
+}
+
+void SavedGenerators::restore() {
+  for (auto& [generator, state] : saved_) {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(state);
+  }
+}
+
+void SavedGenerators::seed(std::uint64_t seed) {
+  for (auto& [generator, state] : saved_) {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_current_seed(seed);
+  }
+}
 
 namespace {
 
-std::vector<SavedGenerator> save_generators(SlotBinding& binding) {
-  std::vector<SavedGenerator> saved;
+// The devices of the binding's slots, whose generators warm-up steps draw from (dropout).
+std::vector<at::Device> slot_devices(SlotBinding& binding) {
   std::vector<at::Device> devices;
   for (const at::Tensor& slot : binding.slots()) {
-    if (!slot.defined() || std::find(devices.begin(), devices.end(), slot.device()) != devices.end()) continue;
-    devices.push_back(slot.device());
-    at::Generator generator = at::globalContext().defaultGenerator(slot.device());
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    saved.push_back(SavedGenerator{generator, generator.get_state()});
+    if (slot.defined()) devices.push_back(slot.device());
   }
-  return saved;
-}
-
-void restore_generators(std::vector<SavedGenerator>& saved) {
-  for (SavedGenerator& s : saved) {
-    std::lock_guard<std::mutex> lock(s.generator.mutex());
-    s.generator.set_state(s.state);
-  }
+  return devices;
 }
 
 }  // namespace
 
 struct UndoPoint::Saved {
   std::vector<at::Tensor> state;
-  std::vector<SavedGenerator> generators;
+  SavedGenerators generators;
 };
 
 UndoPoint::UndoPoint(SlotBinding& binding)
-    : binding_(binding), saved_(new Saved{binding.snapshot_updated_state(), save_generators(binding)}) {}
+    : binding_(binding), saved_(new Saved{binding.snapshot_updated_state(), SavedGenerators(slot_devices(binding))}) {}
 
 UndoPoint::~UndoPoint() = default;
 
 void UndoPoint::restore() {
   binding_.restore_updated_state(saved_->state);
-  restore_generators(saved_->generators);
+  saved_->generators.restore();
 }
 
 void warm_up(SlotBinding& binding, int steps, Counters& counters) {

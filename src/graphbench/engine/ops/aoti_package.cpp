@@ -96,43 +96,20 @@ AotiPackage::~AotiPackage() = default;
 
 namespace {
 
-class AotiCallOp final : public Op {
+class AotiCallOp final : public ops_detail::BlackBoxOp {
  public:
   AotiCallOp(std::shared_ptr<AotiPackage> package, std::vector<at::Tensor> examples, std::string label)
-      : package_(std::move(package)), examples_(std::move(examples)), label_(std::move(label)) {
-    for (const auto& example : examples_) example_specs_.push_back(spec_of(example));
-  }
+      : BlackBoxOp("package", std::move(label), std::move(examples)), package_(std::move(package)) {}
 
   std::string signature() const override { return fmt::format("aoti({})", label_); }
   bool differentiable() const override { return false; }
-
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
-    if (in != example_specs_) {
-      throw_op_error(*this, fmt::format("the package runs at its declared inputs ({}) only, got {}",
-                                        to_string(example_specs_), to_string(in)));
-    }
-    if (output_specs_.empty()) {
-      output_specs_ = ops_detail::output_specs_of_call([&] { return package_->run(examples_); }, "package", label_,
-                                                       example_specs_);
-    }
-    return output_specs_;
+    return outputs_at(in, [&] { return package_->run(examples_); });
   }
-
-  void run(OpIO& io) const override {
-    std::vector<at::Tensor> outputs = package_->run(io.in_list(0, io.num_inputs()));
-    if (outputs.size() != io.num_outputs()) {
-      throw EngineError(fmt::format("package {} returned {} tensors, {} when the program was built", label_,
-                                    outputs.size(), io.num_outputs()));
-    }
-    for (std::size_t i = 0; i < outputs.size(); ++i) io.out(i) = std::move(outputs[i]);
-  }
+  void run(OpIO& io) const override { set_outputs(io, package_->run(io.in_list(0, io.num_inputs()))); }
 
  private:
   std::shared_ptr<AotiPackage> package_;
-  std::vector<at::Tensor> examples_;
-  std::vector<TensorSpec> example_specs_;
-  std::string label_;
-  mutable std::vector<TensorSpec> output_specs_;  // from the first infer()
 };
 
 }  // namespace

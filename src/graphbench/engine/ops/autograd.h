@@ -1,5 +1,4 @@
-// The backward pass as an op: gradients of a loss with respect to params, by LibTorch autograd.
-// The gradients are internal values of the program (no `.grad` fields, nothing to zero).
+// The backward pass as an op (LibTorch autograd): the gradients are values of the program, no `.grad`.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"
@@ -11,9 +10,8 @@ namespace graphbench::ops {
 // Returns one gradient value per param, in order. The params get requires_grad in the program.
 std::vector<ValueId> backward(Builder& b, ValueId loss, const std::vector<ValueId>& params);
 
-// For an op whose input 0 is a loss and inputs 1..num_params the params it differentiates (the
-// backward op, and parallel/gradient_sync/overlapped_backward.h's): its outputs' specs, the params' (throws
-// naming `op` unless the loss is 0-dim), and the inputs it differentiates.
+// For an op of inputs (loss, params...) (this backward, overlapped_backward.h's): its output specs
+// (the params'; the loss must be 0-dim) and the inputs it differentiates.
 std::vector<TensorSpec> gradient_specs_of(const Op& op, const std::vector<TensorSpec>& in, std::size_t num_params);
 std::vector<int> param_inputs(std::size_t num_params);
 

@@ -35,8 +35,7 @@ class BinaryOp final : public Op {
   Binary kind_;
 };
 
-// An elementwise op of one tensor, its output shaped as its input: computed into the output slot
-// where the executor gives one (static and graph executors), else into a new tensor.
+// An elementwise op of one tensor: computed into the output slot where given one, else a new tensor.
 class OneTensorOp : public Op {
  public:
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const final {

@@ -1,5 +1,4 @@
-// Elementwise ops. Each computes into a fixed output when it is given one (`_out` kernels), so
-// the static and graph executors allocate nothing for them.
+// Elementwise ops, computing into a fixed output where given one (`_out` kernels): nothing allocated.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"
@@ -18,8 +17,7 @@ ValueId relu(Builder& b, ValueId x);
 //   y = x * 0.5 * (1.0 + erf(x / 1.41421))
 ValueId gelu_formula(Builder& b, ValueId x);
 
-// GELU as ATen's own op, at::gelu (the exact, erf form): one kernel, the floor of what any GELU
-// costs on the device.
+// at::gelu (the exact, erf form): one kernel, the floor of what any GELU costs on the device.
 ValueId gelu_native(Builder& b, ValueId x);
 
 }  // namespace graphbench::ops

@@ -1,6 +1,4 @@
-// Neural-network layers as ops: linear, conv2d, max-pool, dropout, flatten, log-softmax, and
-// the losses of the workloads. Layers whose inputs require grad allocate their outputs
-// (autograd records them); otherwise linear computes into a fixed output.
+// Neural-network layers and the workloads' losses as ops; those autograd records allocate their outputs.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"
@@ -12,8 +10,7 @@ ValueId linear(Builder& b, ValueId x, ValueId weight, ValueId bias);
 // 2-D convolution, stride 1, no padding; x [N, C, H, W], weight [O, C, kH, kW], bias [O].
 ValueId conv2d(Builder& b, ValueId x, ValueId weight, ValueId bias);
 ValueId max_pool2d(Builder& b, ValueId x, std::int64_t kernel);
-// Dropout with probability p in training (p == 0: the identity, no kernel). `feature` drops whole
-// channels (Dropout2d).
+// Dropout with probability p (0: the identity, no kernel); `feature` drops whole channels (Dropout2d).
 ValueId dropout(Builder& b, ValueId x, double p, bool feature = false);
 // [N, ...] -> [N, prod(...)]
 ValueId flatten(Builder& b, ValueId x);

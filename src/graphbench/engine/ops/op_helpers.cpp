@@ -36,19 +36,33 @@ void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const c
   }
 }
 
-std::vector<TensorSpec> output_specs_of_call(const std::function<std::vector<at::Tensor>()>& call, const char* what,
-                                             const std::string& label, const std::vector<TensorSpec>& example_specs) {
+BlackBoxOp::BlackBoxOp(const char* what, std::string label, std::vector<at::Tensor> examples)
+    : what_(what), label_(std::move(label)), examples_(std::move(examples)) {
+  for (const auto& example : examples_) example_specs_.push_back(spec_of(example));
+}
+
+std::vector<TensorSpec> BlackBoxOp::outputs_at(const std::vector<TensorSpec>& inputs,
+                                               const std::function<std::vector<at::Tensor>()>& call) const {
+  if (inputs != example_specs_) {
+    throw_op_error(*this, fmt::format("the {} runs at its declared inputs ({}) only, got {}", what_,
+                                      to_string(example_specs_), to_string(inputs)));
+  }
+  if (!output_specs_.empty()) return output_specs_;
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> outputs;
   try {
     outputs = call();
   } catch (const std::exception& e) {
-    throw EngineError(fmt::format("{} {} rejects the inputs {}: {}", what, label, to_string(example_specs), error_text(e)));
+    throw EngineError(
+        fmt::format("{} {} rejects the inputs {}: {}", what_, label_, to_string(example_specs_), error_text(e)));
   }
-  if (outputs.empty()) throw EngineError(fmt::format("{} {} returned no tensor", what, label));
-  std::vector<TensorSpec> specs;
-  for (const auto& t : outputs) specs.push_back(spec_of(t));
-  return specs;
+  if (outputs.empty()) throw EngineError(fmt::format("{} {} returned no tensor", what_, label_));
+  for (const auto& t : outputs) output_specs_.push_back(spec_of(t));
+  return output_specs_;
+}
+
+void BlackBoxOp::throw_output_count(std::size_t got, std::size_t built) const {
+  throw EngineError(fmt::format("{} {} returned {} tensors, {} when the program was built", what_, label_, got, built));
 }
 
 }  // namespace graphbench::ops_detail

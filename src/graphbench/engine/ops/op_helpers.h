@@ -7,12 +7,12 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace graphbench::ops_detail {
 
-// A CPU scalar that binary ops treat like a Python number (no type promotion), so that
-// `at::mul_out(out, x, scalar)` works on any device and dtype and can be captured.
+// A CPU scalar binary ops treat as a Python number: `at::mul_out(out, x, s)` on any device, capturable.
 at::Tensor wrapped_scalar(double value);
 
 // Shapes broadcast together, or throw_op_error.
@@ -24,11 +24,29 @@ void expect_same_dtype_device(const Op& op, const TensorSpec& a, const TensorSpe
 // Throws unless the spec has `rank` dimensions.
 void expect_rank(const Op& op, const TensorSpec& spec, std::size_t rank, const char* what);
 
-// The specs of what a model's op returns (a TorchScript module, an AOTInductor package: black boxes
-// whose outputs only a call tells), from one call of `call` on its examples under no_grad.
-// EngineError "<what> <label> rejects the inputs <example_specs>: <why>" when the call throws, and
-// "<what> <label> returned no tensor" when it returns none; `what` is "model" or "package".
-std::vector<TensorSpec> output_specs_of_call(const std::function<std::vector<at::Tensor>()>& call, const char* what,
-                                             const std::string& label, const std::vector<TensorSpec>& example_specs);
+// An op around a black box (`what`: "model" or "package") that runs only at its examples' specs, its
+// output specs learnt from one no_grad call on them.
+class BlackBoxOp : public Op {
+ protected:
+  BlackBoxOp(const char* what, std::string label, std::vector<at::Tensor> examples);
+  // The output specs, where `inputs` are the examples' specs (else throw_op_error); `call` runs the box
+  // on the examples once, the first time (EngineError "<what> <label> rejects the inputs ...").
+  std::vector<TensorSpec> outputs_at(const std::vector<TensorSpec>& inputs,
+                                     const std::function<std::vector<at::Tensor>()>& call) const;
+  // A run's outputs into the op's, as many as when the program was built (else EngineError).
+  void set_outputs(OpIO& io, std::vector<at::Tensor> outputs) const {
+    if (outputs.size() != io.num_outputs()) throw_output_count(outputs.size(), io.num_outputs());
+    for (std::size_t i = 0; i < outputs.size(); ++i) io.out(i) = std::move(outputs[i]);
+  }
+
+  const char* what_;
+  std::string label_;
+  std::vector<at::Tensor> examples_;
+  std::vector<TensorSpec> example_specs_;
+
+ private:
+  [[noreturn]] void throw_output_count(std::size_t got, std::size_t built) const;
+  mutable std::vector<TensorSpec> output_specs_;  // from the first infer()
+};
 
 }  // namespace graphbench::ops_detail

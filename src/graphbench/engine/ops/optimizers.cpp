@@ -22,8 +22,7 @@ void apply_scaled_update(const std::vector<at::Tensor>& params, const std::vecto
 #endif
 }
 
-// Inputs [0, n) are params; every group g in [1, groups) of n inputs after them must have the
-// params' shapes, input by input (gradients, momentum buffers, moments).
+// Every group g in [1, groups) of n inputs after the params has the params' shapes, input by input.
 void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in, std::size_t n, std::size_t groups) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t g = 1; g < groups; ++g) {
@@ -35,9 +34,8 @@ void expect_param_shaped_groups(const Op& op, const std::vector<TensorSpec>& in,
   }
 }
 
-// An optimizer's update of n params. Its inputs: the params, their gradients, its state (`groups`
-// groups of n tensors shaped as the params, then `scalars` 0-dim tensors) and the learning rate;
-// its outputs: the params and the state, each updated in place (output k > n-1 is input k + n).
+// An optimizer's update of n params: inputs the params, gradients, state (`groups` groups of n, then
+// `scalars` 0-dim tensors) and lr; outputs the params and state in place (output k > n-1 is input k + n).
 class UpdateOp : public Op {
  public:
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
@@ -152,26 +150,29 @@ class AdamOp final : public UpdateOp {
 
 TensorSpec scalar_spec(const TensorSpec& like) { return TensorSpec{{}, at::kFloat, like.device}; }
 
-std::vector<std::string> updated_names(const Builder& b, const std::vector<ValueId>& values, const char* suffix) {
-  std::vector<std::string> names;
-  for (ValueId v : values) names.push_back(b.value(v).name + suffix);
-  return names;
+// The params and their gradients as an update op's first inputs, the params' updated names ("p'").
+void begin_update(const Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
+                  std::vector<ValueId>& inputs, std::vector<std::string>& names) {
+  inputs = params;
+  inputs.insert(inputs.end(), grads.begin(), grads.end());
+  for (ValueId p : params) names.push_back(b.value(p).name + "'");
+}
+
+// A state "<param><suffix>" of zeros per param, appended to `inputs`, its updated name to `names`.
+void add_state_group(Builder& b, const std::vector<ValueId>& params, const char* suffix, std::vector<ValueId>& inputs,
+                     std::vector<std::string>& names) {
+  for (ValueId p : params) names.push_back(b.value(p).name + suffix + "'");
+  for (ValueId p : params) inputs.push_back(b.state(b.value(p).name + suffix, b.spec(p), 0.0));
 }
 
 }  // namespace
 
 std::vector<ValueId> sgd_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
                               const SgdOptions& options, const std::string& prefix) {
-  std::vector<ValueId> inputs = params;
-  inputs.insert(inputs.end(), grads.begin(), grads.end());
-  std::vector<std::string> names = updated_names(b, params, "'");
-  if (options.momentum != 0.0) {
-    std::vector<ValueId> buffers;
-    for (ValueId p : params) buffers.push_back(b.state(b.value(p).name + ".momentum_buffer", b.spec(p), 0.0));
-    inputs.insert(inputs.end(), buffers.begin(), buffers.end());
-    auto buffer_names = updated_names(b, buffers, "'");
-    names.insert(names.end(), buffer_names.begin(), buffer_names.end());
-  }
+  std::vector<ValueId> inputs;
+  std::vector<std::string> names;
+  begin_update(b, params, grads, inputs, names);
+  if (options.momentum != 0.0) add_state_group(b, params, ".momentum_buffer", inputs, names);
   inputs.push_back(b.state(prefix + ".lr", scalar_spec(b.spec(params.at(0))), options.lr));
   auto outputs = b.add(std::make_shared<SgdOp>(params.size(), options), inputs, names);
   return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};
@@ -179,23 +180,14 @@ std::vector<ValueId> sgd_step(Builder& b, const std::vector<ValueId>& params, co
 
 std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
                                const AdamOptions& options, const std::string& prefix) {
-  std::vector<ValueId> inputs = params;
-  inputs.insert(inputs.end(), grads.begin(), grads.end());
-  std::vector<ValueId> exp_avg;
-  std::vector<ValueId> exp_avg_sq;
-  for (ValueId p : params) exp_avg.push_back(b.state(b.value(p).name + ".exp_avg", b.spec(p), 0.0));
-  for (ValueId p : params) exp_avg_sq.push_back(b.state(b.value(p).name + ".exp_avg_sq", b.spec(p), 0.0));
-  inputs.insert(inputs.end(), exp_avg.begin(), exp_avg.end());
-  inputs.insert(inputs.end(), exp_avg_sq.begin(), exp_avg_sq.end());
+  std::vector<ValueId> inputs;
+  std::vector<std::string> names;
+  begin_update(b, params, grads, inputs, names);
+  add_state_group(b, params, ".exp_avg", inputs, names);
+  add_state_group(b, params, ".exp_avg_sq", inputs, names);
   const TensorSpec scalar = scalar_spec(b.spec(params.at(0)));
-  ValueId step = b.state(prefix + ".step", scalar, 0.0);
-  inputs.push_back(step);
+  inputs.push_back(b.state(prefix + ".step", scalar, 0.0));
   inputs.push_back(b.state(prefix + ".lr", scalar, options.lr));
-  std::vector<std::string> names = updated_names(b, params, "'");
-  for (const auto* group : {&exp_avg, &exp_avg_sq}) {
-    auto more = updated_names(b, *group, "'");
-    names.insert(names.end(), more.begin(), more.end());
-  }
   names.push_back(prefix + ".step'");
   auto outputs = b.add(std::make_shared<AdamOp>(params.size(), options), inputs, names);
   return {outputs.begin(), outputs.begin() + static_cast<long>(params.size())};

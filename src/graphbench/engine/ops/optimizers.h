@@ -1,10 +1,6 @@
-// Optimizer updates as in-place ops. Each update op's outputs alias the params and state it
-// updates (the alias map makes output slot == input slot before anything runs), and the learning
-// rate and step count are device tensors (state externals), so a captured graph does real
-// optimizer steps on every replay: bias corrections change from replay to replay (pytorch#76368).
-//
-// Semantics follow torch::optim: SGD with momentum (dampening 0, not Nesterov) and L2 weight
-// decay; Adam with L2 weight decay, AdamW with decoupled weight decay.
+// Optimizer updates as in-place ops aliasing the params and state they update; learning rate and
+// step are device tensors, so each replay does a real step (bias corrections change: pytorch#76368).
+// As torch::optim: SGD with momentum (no dampening or Nesterov), Adam, AdamW (decoupled decay).
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"
@@ -41,8 +37,7 @@ std::vector<ValueId> sgd_step(Builder& b, const std::vector<ValueId>& params, co
 std::vector<ValueId> adam_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
                                const AdamOptions& options, const std::string& prefix = "adam");
 
-// An optimizer as a case names it: "sgd" (momentum applies to it only), "adam" or "adamw" (Adam
-// with decoupled weight decay), each at its defaults otherwise.
+// An optimizer as a case names it: "sgd" (momentum: sgd only), "adam" or "adamw".
 struct OptimizerChoice {
   std::string name = "sgd";
   double lr = 0.01;
@@ -50,8 +45,7 @@ struct OptimizerChoice {
   double weight_decay = 0.0;
 };
 
-// sgd_step or adam_step as `choice` names it, under their default prefixes; another name throws
-// std::invalid_argument (a workload's descriptor admits only these three).
+// sgd_step or adam_step as `choice` names it; another name throws std::invalid_argument.
 std::vector<ValueId> optimizer_step(Builder& b, const std::vector<ValueId>& params, const std::vector<ValueId>& grads,
                                     const OptimizerChoice& choice);
 

@@ -1,5 +1,4 @@
-// A TorchScript function as one op: compiled from a source string with torch::jit::compile (no
-// Python needed), so the JIT's fuser can turn a chain of elementwise ops into one kernel.
+// A TorchScript function compiled from source as one op, so the JIT fuses elementwise chains.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"

@@ -45,15 +45,13 @@ ParamSlot find_param_slot(const torch::jit::Module& module, const std::string& q
   return ParamSlot{owner._ivalue(), *slot};
 }
 
-class ScriptModuleOp final : public Op {
+class ScriptModuleOp final : public ops_detail::BlackBoxOp {
  public:
   explicit ScriptModuleOp(ScriptModuleCall call)
-      : module_(std::move(call.module)),
-        forward_(module_.get_method("forward")),
-        examples_(std::move(call.example_inputs)),
-        label_(std::move(call.label)) {
+      : BlackBoxOp("model", std::move(call.label), std::move(call.example_inputs)),
+        module_(std::move(call.module)),
+        forward_(module_.get_method("forward")) {
     for (const auto& name : call.param_names) params_.push_back(find_param_slot(module_, name));
-    for (const auto& example : examples_) example_specs_.push_back(spec_of(example));
   }
 
   std::string signature() const override { return fmt::format("torchscript({})", label_); }
@@ -61,16 +59,9 @@ class ScriptModuleOp final : public Op {
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, examples_.size() + params_.size());
     const std::vector<TensorSpec> inputs(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(examples_.size()));
-    if (inputs != example_specs_) {
-      throw_op_error(*this, fmt::format("the model runs at its declared inputs ({}) only, got {}",
-                                        to_string(example_specs_), to_string(inputs)));
-    }
-    if (output_specs_.empty()) {
-      output_specs_ = ops_detail::output_specs_of_call(
-          [&] { return flatten_tensors(forward_(std::vector<c10::IValue>(examples_.begin(), examples_.end()))); }, "model",
-          label_, example_specs_);
-    }
-    return output_specs_;
+    return outputs_at(inputs, [&] {
+      return flatten_tensors(forward_(std::vector<c10::IValue>(examples_.begin(), examples_.end())));
+    });
   }
 
   void run(OpIO& io) const override {
@@ -85,22 +76,13 @@ class ScriptModuleOp final : public Op {
     std::vector<c10::IValue> args;
     args.reserve(n);
     for (std::size_t i = 0; i < n; ++i) args.emplace_back(io.in(i));
-    std::vector<at::Tensor> outputs = flatten_tensors(forward_(std::move(args)));
-    if (outputs.size() != io.num_outputs()) {
-      throw EngineError(fmt::format("model {} returned {} tensors, {} when the program was built", label_,
-                                    outputs.size(), io.num_outputs()));
-    }
-    for (std::size_t i = 0; i < outputs.size(); ++i) io.out(i) = std::move(outputs[i]);
+    set_outputs(io, flatten_tensors(forward_(std::move(args))));
   }
 
  private:
   torch::jit::Module module_;
   torch::jit::Method forward_;
-  std::vector<at::Tensor> examples_;
-  std::vector<TensorSpec> example_specs_;
   std::vector<ParamSlot> params_;
-  std::string label_;
-  mutable std::vector<TensorSpec> output_specs_;  // from the first infer()
 };
 
 }  // namespace

@@ -1,13 +1,6 @@
-// A whole TorchScript module (a user's model, torch::jit::load) as one op of a program.
-//   inference  inputs -> forward -> outputs; the weights stay inside the module
-//   training   inputs and the module's trainable parameters (externals of role param) ->
-//              outputs: before each call the module's parameter attributes are pointed at the
-//              op's param inputs, so autograd differentiates the program's own params and the
-//              optimizer ops update the very tensors the module computes with. Buffers (batch
-//              norm's running statistics) stay inside the module and are updated there.
-// The outputs are forward's result flattened to tensors (a tensor, or tuples, lists and dicts of
-// them, in order). A black box's output specs are known only by calling it: infer() calls the
-// module once on the example inputs it was given, and the op runs only at their specs.
+// A whole TorchScript module as one op (its output specs from one call on the examples). Training:
+// before each call its parameters point at the op's param inputs, so autograd differentiates the
+// program's params and the optimizer updates the very tensors it computes with.
 #pragma once
 
 #include "graphbench/engine/plan/builder.h"
@@ -30,8 +23,7 @@ struct ScriptModuleCall {
 std::vector<ValueId> script_module_call(Builder& b, ScriptModuleCall call, const std::vector<ValueId>& inputs,
                                         const std::vector<ValueId>& params);
 
-// The tensors of a forward result, in order; throws EngineError for anything but tensors, None and
-// tuples, lists and dicts of them.
+// The tensors of a forward result, in order (EngineError for anything but tensors and their containers).
 std::vector<at::Tensor> flatten_tensors(const c10::IValue& value);
 
 }  // namespace graphbench::ops

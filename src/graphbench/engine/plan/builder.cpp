@@ -12,8 +12,7 @@ namespace graphbench {
 namespace {
 std::atomic<std::uint64_t> next_program_id{1};
 
-// A device named without an index ("cuda") means the current device of its type. Tensors always
-// carry an index, so a spec without one would never equal a fed tensor's or a store buffer's.
+// "cuda" means the current CUDA device: tensors carry an index, so a spec must too to equal theirs.
 TensorSpec with_device_index(TensorSpec spec) {
   const at::DeviceType type = spec.device.type();
   if (!spec.device.has_index() && type != at::kCPU && c10::impl::hasDeviceGuardImpl(type)) {

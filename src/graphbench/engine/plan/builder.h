@@ -1,11 +1,5 @@
-// Builds a Program: declare externals with their roles, add ops (their outputs' specs are
-// inferred on the spot, so a shape error names the op at build time), register outputs.
-//
-//   Builder b("gelu");
-//   ValueId x = b.input("x", spec);
-//   ValueId y = ops::gelu_formula(b, x);
-//   b.output("y", y);
-//   auto program = b.build();
+// Builds a Program: externals with roles, ops (specs inferred on the spot: a shape error names the op),
+// outputs. Builder b("gelu"); b.output("y", ops::gelu_formula(b, b.input("x", spec))); b.build();
 #pragma once
 
 #include "graphbench/engine/plan/program.h"
@@ -25,8 +19,7 @@ class Builder {
   // `initial_fill`: the constant a new store entry starts from (see ValueInfo::initial_fill).
   ValueId state(const std::string& name, const TensorSpec& spec, std::optional<double> initial_fill = std::nullopt);
 
-  // Adds `op` reading `inputs`; returns its outputs. `output_names` (optional) name them;
-  // unnamed outputs are called "<op kind>.<n>".
+  // Adds `op` reading `inputs`; returns its outputs (named, or "<op kind>.<n>").
   std::vector<ValueId> add(std::shared_ptr<const Op> op, const std::vector<ValueId>& inputs,
                            const std::vector<std::string>& output_names = {});
   // For ops with exactly one output.

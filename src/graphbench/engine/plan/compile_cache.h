@@ -1,11 +1,5 @@
-// compile_cached: the one way executors get a CompiledProgram. Keyed by program identity, so the
-// same program always yields the same plan object and plan key.
-//
-// Note [why the plan cache comes first]: slot bindings (and the graphs captured on them) hold a
-// reference to their CompiledProgram, and the binding cache's fast path recognises a binding by
-// that object's address. If every run compiled a new CompiledProgram, no run would find its
-// binding: every step would bind and capture again. One program, one CompiledProgram, for the
-// engine's lifetime.
+// compile_cached: the one way executors get a CompiledProgram, by program identity. The binding cache
+// recognises a binding by its CompiledProgram's address: a new one per run would capture every step.
 #pragma once
 
 #include "graphbench/engine/plan/compiled_program.h"

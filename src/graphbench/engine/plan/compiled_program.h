@@ -1,9 +1,4 @@
-// A compiled program: ops lowered to slot indices, a spec for every slot, and the alias map.
-//
-// Slots: every value gets a slot, except that an in-place output shares the slot of the value it
-// updates (the alias map, applied here once instead of as a runtime flag inside a kernel). An
-// executor keeps one tensor per slot; what differs between executors is only where those
-// tensors come from (fresh each step, or fixed buffers that a CUDA graph can replay on).
+// A compiled program: ops lowered to slots, a spec per slot, the alias map (in place: one slot).
 #pragma once
 
 #include "graphbench/engine/plan/program.h"
@@ -19,8 +14,7 @@ struct LoweredOp {
   const Op* op = nullptr;
   std::vector<int> input_slots;
   std::vector<int> output_slots;
-  // Outputs are computed by the op (autograd records it, or the op has no `_out` form) rather
-  // than into preallocated slots.
+  // Outputs computed by the op (autograd records it, or no `_out` form), not into preallocated slots.
   bool allocates = true;
   std::vector<int> in_place_slots;  // output slots updated in place (shared with an input)
   std::string label;  // "#3 dropout(p=0.2)", for messages
@@ -42,8 +36,7 @@ class CompiledProgram {
   const std::vector<bool>& preallocated() const { return preallocated_; }
   const std::vector<int>& output_slots() const { return output_slots_; }
 
-  // Slot specs when the externals have `external_specs` (value id -> spec) instead of their
-  // declared specs, e.g. the short last batch of an epoch. Re-infers every op.
+  // Slot specs for other external specs (an epoch's short last batch), every op inferred again.
   std::vector<TensorSpec> specs_for(const std::map<ValueId, TensorSpec>& external_specs) const;
 
  private:

@@ -1,13 +1,7 @@
-// An operation of a program. An op reads its inputs from slots and writes its outputs to slots.
-//
-// Note [outputs and slots]: when an executor hands an op a defined output tensor (a fixed slot
-// allocated from the inferred spec, or the input an in-place op updates), an op that can compute
-// into it must do so (an `_out` kernel or an in-place update): that is what keeps pointers fixed
-// for a CUDA graph and allocations out of the static executor. An op that cannot (autograd
-// records nothing for `_out` kernels) replaces the output tensor with the one it computed;
-// executors accept that for ordinary internal values (the memory comes from the allocator, or from
-// the graph's private pool during capture) but never for in-place outputs, whose pointer must
-// remain that of the input they update.
+// An operation of a program, reading and writing slots. Handed a defined output (a fixed slot, or
+// the input it updates in place), an op that can compute into it must (an `_out` kernel): that keeps
+// pointers fixed for a graph. One that cannot (autograd records no `_out` kernel) replaces the
+// output tensor; executors accept that but for in-place outputs.
 #pragma once
 
 #include "graphbench/engine/plan/tensor_spec.h"

@@ -1,6 +1,4 @@
-// Where an op sits in the model it comes from: what a capture scope (capture_scope.h) splits a
-// program by. Workloads set it on the Builder (Builder::set_tag) before adding the ops of a module;
-// an op added without one belongs to no module, no layer, and is capturable.
+// Where an op sits in its model: what a capture scope splits a program by (Builder::set_tag).
 #pragma once
 
 #include <string>
@@ -16,8 +14,7 @@ struct OpTag {
   bool attention = false;
   // Part of the optimizer's update: run eagerly under the fwd-bwd scope.
   bool optimizer = false;
-  // Known not to capture (a host synchronisation, a data-dependent shape): the auto scope runs it
-  // eagerly. Say why in `uncapturable_reason`.
+  // Known not to capture (a host sync, a data-dependent shape): eager under auto, saying why.
   bool capturable = true;
   std::string uncapturable_reason;
 

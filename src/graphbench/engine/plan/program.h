@@ -1,6 +1,4 @@
-// A program: values and the ops between them, built once with a Builder and never changed.
-// Every value that comes from outside is an external with a role; together they are the
-// program's external values, the whole set a feed may name.
+// A program: values and ops, built once; what comes from outside is an external with a role.
 #pragma once
 
 #include "graphbench/engine/plan/op.h"
@@ -25,8 +23,7 @@ struct ValueInfo {
   TensorSpec spec;           // declared (externals) or inferred (internals)
   ValueId aliases = -1;      // for in-place outputs: the value whose slot this one updates
   bool requires_grad = false;
-  // Params and state: the constant a new model-store entry is filled with when neither the store
-  // nor the feed has a value (optimizer state: zero moments, the learning rate).
+  // Params and state: a new store entry's fill where neither store nor feed has one (zero moments, lr).
   std::optional<double> initial_fill;
 };
 

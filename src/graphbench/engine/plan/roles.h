@@ -1,8 +1,5 @@
-// The role of every value that comes from outside a program:
-//   input  changes every step (a batch, a target)
-//   param  model weights
-//   state  optimizer state (momentum buffers, Adam's moments and step, the learning rate)
-// See docs/design.md (roles and external values).
+// The role of every value from outside a program (docs/design.md): input (every step's batch),
+// param (weights), state (optimizer state: momentum, Adam's moments and step, the learning rate).
 #pragma once
 
 #include <cstdint>

@@ -1,23 +1,15 @@
-// A capture scope (core/workload/capture_scope.h) applied to a program: the program's ops cut into
-// segments, each captured as a CUDA graph of its own or run eagerly between the graphs. See
-// docs/scopes.md (how the engine captures a scope).
-//
-// The rules, by scope, over the ops' tags (op_tag.h):
+// A capture scope (core/workload/capture_scope.h) applied to a program: its ops cut into segments,
+// each captured as a graph or run eagerly between them (docs/scopes.md). By scope, over op tags:
 //   full            one captured segment: the whole step
 //   layer           each maximal run of ops of one layer (>= 0) captured; ops of layer -1 eager
 //   attention-out   maximal runs of non-attention ops captured; attention ops eager
 //   modules=REGEX   maximal runs of ops whose module matches (std::regex_search) captured
 //   auto            maximal runs of capturable ops captured; ops with capturable=false eager
 //   fwd-bwd         the ops that are not the optimizer's captured; the optimizer's eager
-// Adjacent eager ops make one segment; no segment is empty.
-//
-// Programs that train: autograd ties the ops it records (the forward, from the values the backward
-// op differentiates) to the backward op, and a graph replays its kernels, not autograd: a backward
-// captured in one graph reads what the forward's graph saved, at the pointers of its capture. So
-// the tied ops are captured all or run eagerly all. Where a scope leaves some of them eager only
-// because it does not pick them (layer: the loss between the layers and the backward op;
-// modules: the unmatched ones), they are captured too, in segments of their own; where one of
-// them must run eagerly (auto: not capturable; attention-out: attention), they all run eagerly.
+// Adjacent eager ops make one segment; none is empty. Training: a captured backward reads what the
+// forward's graph saved at its capture's pointers, so the ops autograd ties to the backward op are
+// captured all (in segments of their own where the scope merely does not pick them) or, where one
+// must run eagerly, all eager.
 #pragma once
 
 #include "graphbench/engine/plan/op_tag.h"
@@ -52,8 +44,7 @@ struct SplitOp {
 // The ops of `program` as splitting reads them.
 std::vector<SplitOp> split_ops(const Program& program);
 
-// Cuts the ops into segments. Throws InputError naming the scope and `program_name` when the
-// scope captures none of the ops (saying which tags the program lacks).
+// Cuts the ops into segments; InputError where the scope captures none (naming the missing tags).
 std::vector<Segment> split_into_segments(const std::vector<SplitOp>& ops, const CaptureScope& scope,
                                          const std::string& program_name);
 

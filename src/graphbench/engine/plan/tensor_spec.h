@@ -1,5 +1,4 @@
-// The static description of a tensor slot: shape, dtype and device. Every value of a program has
-// one; fixed buffers are allocated from it, and a feed is checked against it.
+// A tensor slot's shape, dtype and device: fixed buffers are allocated from it, feeds checked by it.
 #pragma once
 
 #include <ATen/ATen.h>

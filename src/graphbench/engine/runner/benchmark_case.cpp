@@ -2,6 +2,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/interrupt.h"
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/cached_memory.h"
 #include "graphbench/core/report/progress.h"
 #include "graphbench/engine/runner/case_back_to_back.h"
@@ -33,21 +34,14 @@ std::vector<std::string> other_cases(const std::vector<std::string>& all, const 
   return others;
 }
 
-// What the kernel profile and the summary cost on this host, as the last case measured them: the
-// next case's sampling leaves room for them (plan_after_sampling).
+// What the kernel profile and the summary cost here, as the last case measured (plan_after_sampling).
 AfterSamplingRates& after_sampling_rates() {
   static AfterSamplingRates rates;
   return rates;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Declared before the case's instance and runners, destroyed after them: gives back the device
-// memory the caching allocator still keeps cached for them (their graphs' pools, the eager steps'
-// blocks; engine/exec/cached_memory.h), so that the next case starts without it.
-class CachedMemoryReleasedAtEnd {
+// Destroyed after the case's instance and runners: the memory cached for them goes back (cached_memory.h).
+class CachedMemoryReleasedAtEnd : NonCopyable {
  public:
   explicit CachedMemoryReleasedAtEnd(bool cuda) : cuda_(cuda) {}
   ~CachedMemoryReleasedAtEnd() {
@@ -58,8 +52,6 @@ class CachedMemoryReleasedAtEnd {
       // A CUDA error left by the case: the next one reports it.
     }
   }
-  CachedMemoryReleasedAtEnd(const CachedMemoryReleasedAtEnd&) = delete;
-  CachedMemoryReleasedAtEnd& operator=(const CachedMemoryReleasedAtEnd&) = delete;
 
  private:
   bool cuda_;
@@ -71,12 +63,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
                                              const CaseContext& context, const Environment& environment,
                                              std::ostream* log) {
   const NvtxRange case_range("case " + spec.name);
-  std::vector<ResultRecord> records;
-  records.reserve(spec.variants.size());
-  for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
-  auto say = [&](const std::string& line) {
-    if (log != nullptr) *log << "  " << spec.name << ": " << line << std::endl;
-  };
+  std::vector<ResultRecord> records = make_records(spec, context);
+  const auto say = case_log(log, spec.name);
 
   const CachedMemoryReleasedAtEnd release_at_end(context.device.is_cuda());
   std::unique_ptr<CaseInstance> instance;
@@ -93,39 +81,27 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   for (const std::string& note : instance->setup_notes()) {
     for (auto& r : records) r.warnings.push_back(note);
   }
-  std::vector<VariantRecord> runnable;
-  for (std::size_t i = 0; i < records.size(); ++i) {
+  const std::vector<VariantRecord> runnable = runnable_variants(spec, records, [&](const Variant& v) {
     // The case's own reason first: a model format this build cannot load skips every variant.
-    std::string why = instance->skip_reason(spec.variants[i]);
-    if (why.empty()) why = skip_reason(spec.variants[i], context);
-    if (why.empty()) {
-      runnable.push_back({spec.variants[i], &records[i]});
-    } else {
-      mark_skipped(records[i], why);
-    }
-  }
+    const std::string why = instance->skip_reason(v);
+    return why.empty() ? skip_reason(v, context) : why;
+  });
 
   if (runnable.empty()) return records;
 
-  // The case's time limit (max_time_s) runs from here: validation (up to its share), then sampling
-  // with what is left. Making the case (loading a model) is not counted.
+  // The case's time limit runs from here (making the case is not counted).
   const auto case_started = std::chrono::steady_clock::now();
   double step_s = 0.0;
   if (context.time_limit_cuts_validation) {
-    // One rule under a limit that holds for the whole case: what the case needs at the least (one
-    // eager step tells) fits the limit, or the case is skipped before the rest of it runs. On the
-    // CPU its roofline may tell before that step runs.
+    // Under a limit for the whole case, what it needs at the least (one eager step, or on the CPU the
+    // roofline, tells) fits it, or the case is skipped before the rest runs.
     const StepCost cost = instance->cost();
     if (!context.device.is_cuda() && (cost.flops > 0 || cost.bytes > 0)) {
       const DevicePeaks& peaks = cpu_peaks();
       const std::string why = roofline_too_long_reason(cost.flops, cost.bytes, peaks.flops_per_s, peaks.bytes_per_s,
                                                        static_cast<int>(runnable.size()), instance->validation_steps(),
                                                        0, spec.sampling);
-      if (!why.empty()) {
-        say(why);
-        for (auto& v : runnable) mark_skipped(*v.record, why);
-        return records;
-      }
+      if (skipped_all(why, runnable, say)) return records;
     }
     try {
       step_s = probe_eager_step_s(*instance, runnable, spec.sampling.max_time_s, context.device.is_cuda());
@@ -134,11 +110,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
     }
     const std::string why = too_long_reason(step_s, static_cast<int>(runnable.size()), instance->validation_steps(),
                                             spec.sampling);
-    if (!why.empty()) {
-      say(why);
-      for (auto& v : runnable) mark_skipped(*v.record, why);
-      return records;
-    }
+    if (skipped_all(why, runnable, say)) return records;
     say(expected_time_note(step_s, static_cast<int>(runnable.size()), instance->validation_steps(), spec.sampling));
   }
   PhaseLaps laps(case_started);  // where the time went, for the closing line under a limit
@@ -152,9 +124,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       progress.update(validation_progress_text(spec.name, s.variant, s.index, s.count, s.step, s.steps),
                       /*force=*/s.seconds < 0 && s.step == 1);
       if (s.seconds < 0) return;
-      // An eager step stands for every step of the case: the second (the first pays one-time
-      // costs), or the first when it is long anyway (one-time costs do not matter then) or alone.
-      // Under a limit for the whole case the probe's estimate was said already.
+      // An eager step stands for every step: the second (the first pays one-time costs), or the first
+      // when long or alone. Under a limit for the whole case the probe's estimate was said already.
       if (context.time_limit_cuts_validation) return;
       if (!estimated && s.index == 1 && (s.step == 2 || s.step == s.steps || s.seconds >= 1.0)) {
         estimated = true;
@@ -175,9 +146,8 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
   }
   laps.lap("validation");
   say("timing the validated variants, interleaved");
-  // Under a limit that holds for the whole case, sampling leaves room for what comes after it (the
-  // kernel profile and the steps back to back on a GPU, the summary's bootstraps), planned from the
-  // step's time and what those cost in the cases before.
+  // Under a limit for the whole case, sampling leaves room for the profile, the back-to-back steps and
+  // the bootstraps, planned from the step and what those cost in the cases before.
   const bool on_gpu = context.device.is_cuda();
   const int variants = static_cast<int>(runnable.size());
   const AfterSamplingPlan after = plan_after_sampling(
@@ -185,8 +155,7 @@ std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const Cas
       context.profile && on_gpu ? kProfiledSteps : 0, on_gpu && !context.cold_l2, spec.sampling, after_sampling_rates());
   TimedCase timed = [&] {
     const NvtxRange phase("time");
-    // Under --max-time the limit holds from the start of validation; else it bounds warm-up and
-    // sampling, from here.
+    // Under --max-time the limit holds from validation on; else from here, for warm-up and sampling.
     const double limit_from_here =
         context.time_limit_cuts_validation
             ? spec.sampling.max_time_s - after.reserve_s - seconds_since(case_started)

@@ -1,6 +1,4 @@
-// One benchmark case, all its variants, in three phases: skip what cannot run here, validate the
-// rest against eager (validation.h), time them interleaved (case_timing.h), and summarise the
-// samples into the records (case_summary.h).
+// One benchmark case: skip what cannot run, validate against eager, time interleaved, summarise.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -11,8 +9,7 @@
 
 namespace graphbench {
 
-// `log` (may be null) gets one progress line per phase. InputError (bad data or parameters)
-// propagates; any other failure is recorded in the records.
+// `log` gets a line per phase. InputError propagates; other failures are recorded.
 std::vector<ResultRecord> run_benchmark_case(const Workload& workload, const CaseSpec& spec,
                                              const CaseContext& context, const Environment& environment,
                                              std::ostream* log);

@@ -47,8 +47,7 @@ std::string kernel_check_failure(std::optional<int> expected, const std::vector<
 std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, const std::optional<KernelProfile>& profile) {
   if (!profile || graphs.size() != 1 || !graphs.front().kernel_nodes) return "";
   const double nodes = static_cast<double>(*graphs.front().kernel_nodes);
-  // More is no gap: a step may launch kernels of its own beside the graph (the feed's copies, and
-  // the replay's update of the random generators' offsets when the graph draws random numbers).
+  // More is no gap: a step may launch kernels beside the graph (the feed's copies, generator offsets).
   if (same_count(profile->kernels_per_step, nodes) || profile->kernels_per_step > nodes) return "";
   return fmt::format("the profiler saw {:.3g} kernels per step, the captured graph has {} kernel nodes: the "
                      "profile of this graph is incomplete",

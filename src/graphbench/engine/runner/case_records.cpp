@@ -27,6 +27,44 @@ ResultRecord make_record(const CaseSpec& spec, const Variant& variant, const Cas
   return record;
 }
 
+std::vector<ResultRecord> make_records(const CaseSpec& spec, const CaseContext& context) {
+  std::vector<ResultRecord> records;
+  for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
+  return records;
+}
+
+std::vector<VariantRecord> runnable_variants(const std::vector<VariantRecord>& variants, const SkipReasonFn& why) {
+  std::vector<VariantRecord> runnable;
+  for (const VariantRecord& v : variants) {
+    if (const std::string reason = why(v.variant); !reason.empty()) {
+      mark_skipped(*v.record, reason);
+    } else {
+      runnable.push_back(v);
+    }
+  }
+  return runnable;
+}
+
+std::vector<VariantRecord> runnable_variants(const CaseSpec& spec, std::vector<ResultRecord>& records,
+                                             const SkipReasonFn& why) {
+  std::vector<VariantRecord> all;
+  for (std::size_t i = 0; i < records.size(); ++i) all.push_back({spec.variants[i], &records[i]});
+  return runnable_variants(all, why);
+}
+
+CaseLog case_log(std::ostream* log, const std::string& case_name) {
+  return [log, case_name](const std::string& line) {
+    if (log != nullptr) *log << "  " << case_name << ": " << line << std::endl;
+  };
+}
+
+bool skipped_all(const std::string& why, const std::vector<VariantRecord>& runnable, const CaseLog& say) {
+  if (why.empty()) return false;
+  say(why);
+  for (const VariantRecord& v : runnable) mark_skipped(*v.record, why);
+  return true;
+}
+
 std::string skip_reason(const Variant& variant, const CaseContext& context) {
   if (!variant.needs_cuda_graph()) return "";
   if (!context.device.is_cuda()) return "CUDA graphs need a CUDA device; this run is on the CPU";

@@ -65,8 +65,7 @@ void fill_roofline(ResultRecord& record, const StepCost& cost, const Environment
   record.roofline = r;
 }
 
-// Host time beside device time: a step whose issue time is within 5% of its device time keeps
-// the GPU waiting for the CPU (on the CPU there is no such distinction).
+// A step whose issue time is within 5% of its device time keeps the GPU waiting for the CPU.
 void fill_host_bound(ResultRecord& record) {
   if (!record.issue_median_us || !record.stats) return;
   record.host_bound = is_host_bound(*record.issue_median_us, record.stats->median);
@@ -114,8 +113,8 @@ bool is_host_bound(double issue_median_us, double device_median_us) {
 }
 
 void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment& environment) {
-  // The bootstraps, two per variant (its median's noise, its speedup's interval), run side by side:
-  // at a few hundred samples each takes 10 to 30 ms, and the summary counts against a case's limit.
+  // The bootstraps (each variant's noise and speedup interval) side by side: 10 to 30 ms each, and
+  // the summary counts against a case's limit.
   const std::size_t n = timed.timed.size();
   const auto timed_ok = [&](std::size_t i) {
     return timed.timed[i].error.empty() && timed.variants[i].record->status == RecordStatus::kOk;
@@ -173,8 +172,7 @@ void summarize_timing(TimedCase& timed, const StepCost& cost, const Environment&
       r.speedup_vs_eager = 1.0;  // by definition; an interval of eager against itself means nothing
       continue;
     }
-    // Sample k of eager and of the variant come from round k: resampled together, in blocks of
-    // rounds (core/stats/block_bootstrap.h).
+    // Sample k of both comes from round k: resampled together, in blocks (core/stats/block_bootstrap.h).
     const auto ratio = ratios[i].get();
     r.speedup_vs_eager = ratio.ratio;
     // No interval from fewer samples than asked for, on either side of the ratio.

@@ -1,5 +1,4 @@
-// The summary phase of a benchmark case: samples into statistics, warnings, the roofline, counters,
-// and each variant's speedup over eager with its bootstrap interval.
+// The summary phase: samples into statistics, warnings, roofline, counters, speedups with intervals.
 #pragma once
 
 #include "graphbench/core/record/environment_block.h"

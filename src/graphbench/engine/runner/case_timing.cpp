@@ -16,8 +16,7 @@ namespace graphbench {
 
 namespace {
 
-// Reads the GPU just before each variant's first sample and after each of its samples (off the
-// clock: the sampler calls the hooks outside its timer).
+// Reads the GPU before each variant's first sample and after each (off the clock).
 void watch_gpu(TimedCase& out) {
   out.conditions.resize(out.timed.size());  // not resized again: the hooks keep pointers into it
   for (std::size_t i = 0; i < out.timed.size(); ++i) {
@@ -60,6 +59,11 @@ void measure_energy(TimedCase& out, SampleTimer& timer, const CaseContext& conte
 
 }  // namespace
 
+double slowest_rank_s(const SamplingAgreement* agreement, double own_s) {
+  if (agreement == nullptr || !agreement->max_over_ranks) return own_s;
+  return static_cast<double>(agreement->max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)}).at(0)) * 1e-6;
+}
+
 const DevicePeaks& cpu_peaks() {
   static const DevicePeaks peaks = [] {
     const auto best_of_three = [](const std::function<void()>& work) {
@@ -67,8 +71,7 @@ const DevicePeaks& cpu_peaks() {
       for (int i = 0; i < 3; ++i) {
         const auto start = std::chrono::steady_clock::now();
         work();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        best = i == 0 ? s : std::min(best, s);
+        best = i == 0 ? seconds_since(start) : std::min(best, seconds_since(start));
       }
       return best;
     };
@@ -96,16 +99,12 @@ double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecor
     if (v.variant.is_eager_baseline()) eager = &v;
   }
   const auto runner = instance.make_runner(eager->variant, /*validation=*/false);
-  auto slowest = [agreement](double seconds) {
-    if (agreement == nullptr) return seconds;
-    return static_cast<double>(agreement->max_over_ranks({static_cast<std::int64_t>(seconds * 1e6)}).at(0)) * 1e-6;
-  };
   auto timed_step = [&] {
     synchronize_device(cuda);
     const auto start = std::chrono::steady_clock::now();
     runner->step();
     synchronize_device(cuda);  // on a GPU the step is asynchronous: its time is the device's too
-    return slowest(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return slowest_rank_s(agreement, seconds_since(start));
   };
   const double first_s = timed_step();
   return first_s < limit_s ? std::min(first_s, timed_step()) : first_s;
@@ -114,8 +113,7 @@ double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecor
 std::optional<double> phase_time_left_s(const CaseSpec& spec, const CaseContext& context,
                                         std::chrono::steady_clock::time_point started) {
   if (!context.time_limit_cuts_validation) return std::nullopt;
-  const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return std::max(spec.sampling.max_time_s - spent_s, 0.0);
+  return std::max(spec.sampling.max_time_s - seconds_since(started), 0.0);
 }
 
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
@@ -162,8 +160,7 @@ TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>
   const bool energy = context.energy && context.device.is_cuda();
   double energy_block_s = kEnergyBlockMaxSeconds;
   if (time_left_s) {
-    const double making_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    sampling.max_time_s = std::max(*time_left_s - making_s, 0.0);
+    sampling.max_time_s = std::max(*time_left_s - seconds_since(started), 0.0);
     if (energy && agreement == nullptr) {
       // The energy blocks come after sampling, inside the same limit: their share is kept first.
       const double v = static_cast<double>(out.timed.size());

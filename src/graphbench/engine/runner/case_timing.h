@@ -1,6 +1,4 @@
-// The timing phase of a benchmark case: a fresh runner per validated variant (dropout on), sampled
-// interleaved until the case's stop rule holds. The runners stay alive with the samples, so their
-// counters and capture times can be read afterwards.
+// The timing phase: a fresh runner per validated variant, sampled interleaved until the stop rule holds.
 #pragma once
 
 #include "graphbench/core/clocks/conditions_log.h"
@@ -17,8 +15,13 @@
 
 namespace graphbench {
 
-// Under a limit for the whole case, the share of the sampler's time kept for the energy blocks
-// after it (--energy on; each block at most kEnergyBlockMaxSeconds).
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+// `own_s` of the slowest rank where ranks agree (a collective: every rank calls it), else `own_s`.
+double slowest_rank_s(const SamplingAgreement* agreement, double own_s);
+
+// Under a limit for the whole case, the share of sampling's time kept for the energy blocks (--energy).
 inline constexpr double kEnergyShare = 0.25;
 
 struct TimedCase {
@@ -26,8 +29,7 @@ struct TimedCase {
   std::vector<std::unique_ptr<VariantRunner>> runners;
   std::vector<TimedVariant> timed;
   std::string stop_reason;
-  // On a CUDA device, parallel to timed: the GPU's state around each variant's samples, and
-  // (--energy on) its energy block's readings; empty elsewhere.
+  // CUDA, parallel to timed: the GPU's state around each variant's samples and its energy readings.
   std::vector<ConditionsLog> conditions;
   std::optional<double> sm_clock_reference_mhz;
   std::vector<EnergyReadings> energy;
@@ -35,36 +37,28 @@ struct TimedCase {
   std::optional<L2Cache> l2;  // on a CUDA device
 };
 
-// The probe of a case under a limit that holds for the whole of it (core/sampling/case_budget.h): eager's
-// step, timed, before anything else of the case runs; a second step wherever the first left room
-// for one inside `limit_s` (a first step pays one-time costs: LibTorch 2.11's first CPU call of
-// GELU took 1.4 s against 3 ms after it), the shorter counting. With an agreement (the ranks of a
-// data-parallel case, whose steps hold collectives) every rank takes the same steps and the
-// slowest rank's time counts.
+// The probe of a case under a limit for the whole of it (core/sampling/case_budget.h): eager's step
+// timed first, again where it left room in `limit_s` (a first step pays one-time costs: LibTorch
+// 2.11's first CPU GELU took 1.4 s, then 3 ms), the shorter counting; ranks: the slowest's time.
 double probe_eager_step_s(CaseInstance& instance, const std::vector<VariantRecord>& runnable, double limit_s,
                           bool cuda, const SamplingAgreement* agreement = nullptr);
 
-// What this CPU does at the most (core/sampling/case_budget.h, roofline_too_long_reason), measured once per
-// process with LibTorch's own threads: a matrix product of 512 x 512 (flops per second) and a copy
-// of 32 MiB (bytes per second), the best of three each.
+// What this CPU does at the most (roofline_too_long_reason), measured once per process: a 512 x 512
+// matrix product and a 32 MiB copy, the best of three each.
 struct DevicePeaks {
   double flops_per_s = 0.0;
   double bytes_per_s = 0.0;
 };
 const DevicePeaks& cpu_peaks();
 
-// Times the variants whose records are still ok; a runner that cannot be made fails its record.
-// `agreement`: the ranks of a data-parallel case sampling together (sampler.h), or null.
-// `time_left_s`: what is left of the case's time limit (spec.sampling.max_time_s) after validation;
-// the sampler's timeout is that less the time the runners took to make (none: the whole limit),
-// and less kEnergyShare of it kept for the energy blocks (--energy on), which then share it.
+// Times the variants still ok; a runner that cannot be made fails its record. `agreement`: ranks
+// sampling together, or null. `time_left_s`: what is left of the case's limit; sampling gets that
+// less the runners' making and kEnergyShare for the energy blocks (none: the whole limit).
 TimedCase time_variants(CaseInstance& instance, const std::vector<VariantRecord>& variants, const CaseSpec& spec,
                         const CaseContext& context, const SamplingAgreement* agreement = nullptr,
                         std::optional<double> time_left_s = std::nullopt);
 
-// A phase of a data-parallel case under a limit for the whole case (context.time_limit_cuts_validation):
-// what is left of its share (spec.sampling.max_time_s) since it `started`, its instance's set-up
-// counted; none otherwise. For time_variants' `time_left_s`.
+// Under a limit for the whole case, what is left of a phase's share since it `started`; else none.
 std::optional<double> phase_time_left_s(const CaseSpec& spec, const CaseContext& context,
                                         std::chrono::steady_clock::time_point started);
 

@@ -1,5 +1,4 @@
 // A VariantRunner over the engine: one program, one executor, its own model store and feed.
-// Every engine variant of every workload (eager, static, graph, jit, jit+graph) is one of these.
 #pragma once
 
 #include "graphbench/engine/exec/executor.h"
@@ -20,9 +19,7 @@ struct EngineRunnerConfig {
   Feed feed;         // fed on every step
   // Store entries observed after each step, after the program's outputs (training: the params).
   std::vector<std::string> observed_store_entries;
-  // kInPlace (static and graph executors): after the first step, the runner feeds the executor's
-  // own fixed input buffers, which already hold the inputs, so a step copies nothing: a graph
-  // step is the replay alone.
+  // kInPlace: after the first step the executor's fixed input buffers are fed, so a step copies nothing.
   InputMethod input_method = InputMethod::kFed;
 };
 

@@ -1,6 +1,4 @@
-// Where a case's time went, phase by phase: each lap() names the phase that just ended and times it
-// from the previous lap (or the start). The case's closing line under a time limit lists them, so
-// that a case that overran says which phase did.
+// Where a case's time went: each lap() names and times the phase that just ended (which one overran).
 #pragma once
 
 #include "graphbench/core/report/progress.h"

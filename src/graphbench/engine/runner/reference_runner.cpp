@@ -26,18 +26,13 @@ std::map<std::string, std::int64_t> ReferenceRunner::counters() const {
 }
 
 std::vector<GraphFacts> ReferenceRunner::graphs() const {
-  if (!graph_) return {};
-  return {graph_->facts()};
+  return graph_ ? std::vector<GraphFacts>{graph_->facts()} : std::vector<GraphFacts>{};
 }
-
 std::optional<double> ReferenceRunner::warmup_ms() const {
-  if (!graph_) return std::nullopt;
-  return graph_->warmup_ms();
+  return graph_ ? std::optional<double>(graph_->warmup_ms()) : std::nullopt;
 }
-
 std::optional<double> ReferenceRunner::capture_ms() const {
-  if (!graph_) return std::nullopt;
-  return graph_->capture_ms();
+  return graph_ ? std::optional<double>(graph_->capture_ms()) : std::nullopt;
 }
 
 }  // namespace graphbench

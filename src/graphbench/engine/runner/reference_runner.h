@@ -1,6 +1,4 @@
-// The runner of the `reference` and `reference+graph` variants: plain LibTorch code, written as
-// the tutorial writes it, with static input tensors that every step first copies the batch into
-// (`data.copy_(batch.data)`), then either runs the step eagerly or replays the step's graph.
+// The `reference` variants: the tutorial's code, the batch copied into static inputs, run or replayed.
 #pragma once
 
 #include "graphbench/engine/exec/reference_graph.h"
@@ -20,8 +18,7 @@ struct ReferenceStep {
 
 class ReferenceRunner final : public VariantRunner {
  public:
-  // `in_place` (graph only): the batch is copied into the static inputs once, at capture; every
-  // step is then the bare replay, as the blog and PyTorch's docs time a graph.
+  // kInPlace (graph only): the batch copied in once, at capture; a step is the bare replay.
   ReferenceRunner(ReferenceStep step, bool graph, int warmup_iterations, InputMethod inputs = InputMethod::kFed);
   void step() override;
   std::vector<at::Tensor> observe() override { return step_.observe(); }

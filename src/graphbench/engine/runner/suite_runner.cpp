@@ -17,17 +17,12 @@ namespace {
 
 // Every variant of a case that could not start, failed with the reason.
 std::vector<ResultRecord> failed_records(const CaseSpec& spec, const CaseContext& context, const std::string& reason) {
-  std::vector<ResultRecord> records;
-  for (const auto& variant : spec.variants) {
-    ResultRecord r = make_record(spec, variant, context);
-    mark_failed(r, reason);
-    records.push_back(std::move(r));
-  }
+  std::vector<ResultRecord> records = make_records(spec, context);
+  for (ResultRecord& r : records) mark_failed(r, reason);
   return records;
 }
 
-// The cases of the sweep `spec` ends, when it is the last point of one (the points of a sweep come
-// one after the other), else none.
+// The cases of the sweep whose last point is case `index`, else none.
 std::vector<const CaseSpec*> sweep_ending_at(const SuiteSpec& suite, std::size_t index) {
   const CaseSpec& spec = suite.cases[index];
   if (!spec.sweep_point) return {};

@@ -1,7 +1,5 @@
-// The memory of keeping a sweep's recommended graphs together: after the sweep's last point, each
-// graph variant's recommended sizes (core/sweep/sweep_verdict.h) are set up again and captured, largest
-// first, into one SharedGraphPool, as servers keep their graphs of every batch size; the pool's
-// reserved bytes are what keeping them all costs. CUDA runs only.
+// The memory of a sweep's recommended graphs kept together: captured again, largest first, into one
+// SharedGraphPool as servers keep theirs; the pool's reserved bytes are the cost. CUDA only.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -12,9 +10,8 @@
 
 namespace graphbench {
 
-// `points`: the cases of one sweep (same group), by value; `records`: the run's records so far.
-// One measurement per graph variant that recommends at least one size; a failure to set up or
-// capture is the measurement's error, not the run's.
+// `points`: one sweep's cases; `records`: the run's so far. One measurement per graph variant that
+// recommends a size; a failure is the measurement's error, not the run's.
 std::vector<SharedPoolMeasurement> measure_shared_pools(const Workload& workload, const std::vector<const CaseSpec*>& points,
                                                         const std::vector<ResultRecord>& records,
                                                         const CaseContext& context);

@@ -15,9 +15,7 @@ namespace graphbench {
 
 namespace {
 
-// Why a run that completed measured nothing worth a result, or "": no training step ran (no
-// images, or fewer than one batch: a loss of 0 and a step time of 0 would pass for results), or
-// no test image was scored.
+// Why a completed run measured nothing worth a result (no training step, no test image), or "".
 std::string nothing_done_reason(const TrainingSummary& t) {
   if (t.train_steps == 0) {
     const std::int64_t images = t.epochs.empty() ? 0 : t.epochs.front().dataset_size;
@@ -31,8 +29,7 @@ std::string nothing_done_reason(const TrainingSummary& t) {
   return "";
 }
 
-// The per-step times of the run's blocks of steps become the record's raw samples, as a
-// benchmark record's are, so that `compare` gates training runs on them.
+// The run's per-step block times as the record's raw samples, so `compare` gates training runs too.
 void fill_step_samples(ResultRecord& record) {
   const TrainingSummary& t = *record.training;
   if (t.step_samples_us.empty()) return;
@@ -50,25 +47,24 @@ double epochs_seconds(const TrainingSummary& t) {
   return seconds;
 }
 
-CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
-                                          std::ostream* log) {
+CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
+                                const SkipReasonFn& why) {
+  CaseContext limited = context;
+  if (!context.time_limit_cuts_validation) return limited;
   CaseContext::TrainingLimit limit;
-  limit.variants = std::max(variants, 1);
+  limit.variants = std::max<int>(1, std::count_if(spec.variants.begin(), spec.variants.end(),
+                                                  [&](const Variant& v) { return why(v).empty(); }));
   limit.seconds = spec.sampling.max_time_s / limit.variants;
-  limit.say = [log, name = spec.name](const std::string& line) {
-    if (log != nullptr) *log << "  " << name << ": " << line << std::endl;
-  };
-  return limit;
+  limit.say = case_log(log, spec.name);
+  limited.training_limit = limit;
+  return limited;
 }
 
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log) {
   std::vector<ResultRecord> records;
-  // Under a limit that holds for the whole case, each variant that runs has its share of it.
-  int runnable = 0;
-  for (const auto& variant : spec.variants) runnable += skip_reason(variant, context).empty() ? 1 : 0;
-  CaseContext limited = context;
-  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  const CaseContext limited =
+      with_training_limit(spec, context, log, [&](const Variant& v) { return skip_reason(v, context); });
   for (const auto& variant : spec.variants) {
     ResultRecord record = make_record(spec, variant, context);
     const std::string why = skip_reason(variant, context);
@@ -102,20 +98,21 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
     }
     records.push_back(std::move(record));
   }
-  // Speed-up of whole runs: eager's total time over each variant's.
+  fill_training_speedups(records, spec);
+  return records;
+}
+
+void fill_training_speedups(std::vector<ResultRecord>& records, const CaseSpec& spec) {
   const ResultRecord* eager = nullptr;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const ResultRecord& r = records[i];
     if (spec.variants[i].is_eager_baseline() && r.status == RecordStatus::kOk && r.training) eager = &r;
   }
-  if (eager != nullptr) {
-    for (auto& r : records) {
-      if (r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
-        r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
-      }
+  for (auto& r : records) {
+    if (eager != nullptr && r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
+      r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
     }
   }
-  return records;
 }
 
 }  // namespace graphbench

@@ -1,8 +1,8 @@
-// A training case (kind "training"): each variant trains for real, epochs of it, printing the
-// tutorial's lines; the record holds per-epoch times and accuracies.
+// A training case: each variant trains for real, printing the tutorial's lines; records hold its epochs.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
+#include "graphbench/engine/runner/case_records.h"
 #include "graphbench/engine/runner/workload.h"
 
 #include <ostream>
@@ -10,14 +10,16 @@
 
 namespace graphbench {
 
-// Under a limit that holds for the whole case (time_limit_cuts_validation), each of the case's
-// `variants` that run trains within its share of the limit (whole epochs; core/sampling/case_budget.h),
-// its plan said on `log`.
-CaseContext::TrainingLimit training_limit(const CaseSpec& spec, int variants,
-                                          std::ostream* log);
+// `context`, where its limit holds for the whole case with each variant `why` gives no reason to skip
+// training whole epochs within its share, its plan said on `log` (core/sampling/case_budget.h).
+CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
+                                const SkipReasonFn& why);
 
 // The seconds of a run's epochs, training and testing: what its time limit counts.
 double epochs_seconds(const TrainingSummary& training);
+
+// Speed-up of whole runs (records parallel to spec.variants): eager's total time over each variant's.
+void fill_training_speedups(std::vector<ResultRecord>& records, const CaseSpec& spec);
 
 std::vector<ResultRecord> run_training_case(const Workload& workload, const CaseSpec& spec,
                                             const CaseContext& context, std::ostream* log);

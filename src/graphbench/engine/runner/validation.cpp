@@ -1,5 +1,7 @@
 #include "graphbench/engine/runner/validation.h"
 
+#include "graphbench/core/base/non_copyable.h"
+#include "graphbench/engine/runner/case_timing.h"
 #include "graphbench/engine/runner/output_match.h"
 
 #include <fmt/format.h>
@@ -12,22 +14,6 @@
 
 namespace graphbench {
 
-namespace {
-
-// How far one observed value is from eager's: the one rule (engine/runner/output_match.h).
-using Distance = OutputMatch;
-
-Distance distance(const at::Tensor& expected, const at::Tensor& actual, double rtol, double atol) {
-  return match_output(expected, actual, rtol, atol);
-}
-
-std::string shape_mismatch(std::size_t step, std::size_t value, const at::Tensor& e, const at::Tensor& a) {
-  return fmt::format("step {}, value {}: shape {} differs from eager's {}", step + 1, value,
-                     fmt::join(a.sizes(), "x"), fmt::join(e.sizes(), "x"));
-}
-
-}  // namespace
-
 Observations observe_steps(VariantRunner& runner, int steps, const std::function<void(int, double)>& hook) {
   Observations out;
   for (int s = 0; s < steps; ++s) {
@@ -35,22 +21,21 @@ Observations observe_steps(VariantRunner& runner, int steps, const std::function
     const auto start = std::chrono::steady_clock::now();
     runner.step();
     out.push_back(runner.observe());  // copies the step's results
-    if (hook) hook(s + 1, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (hook) hook(s + 1, seconds_since(start));
   }
   return out;
 }
 
 namespace {
 
-// The most elements and the largest difference by which eager's other runs differ from `expected`
-// at value `i` of step `s`; nullopt where none was given.
-std::optional<Distance> eager_spread(const Observations& expected, const std::vector<Observations>& eager_again,
-                                     std::size_t s, std::size_t i, double rtol, double atol) {
-  std::optional<Distance> spread;
+// How far (most elements, largest difference) eager's other runs differ at value `i` of step `s`.
+std::optional<OutputMatch> eager_spread(const Observations& expected, const std::vector<Observations>& eager_again,
+                                        std::size_t s, std::size_t i, double rtol, double atol) {
+  std::optional<OutputMatch> spread;
   for (const Observations& again : eager_again) {
     if (s >= again.size() || i >= again[s].size() || again[s][i].sizes() != expected[s][i].sizes()) continue;
-    const Distance d = distance(expected[s][i], again[s][i], rtol, atol);
-    if (!spread) spread = Distance{};
+    const OutputMatch d = match_output(expected[s][i], again[s][i], rtol, atol);
+    if (!spread) spread = OutputMatch{};
     spread->outside = std::max(spread->outside, d.outside);
     spread->max_abs = std::max(spread->max_abs, d.max_abs);
   }
@@ -74,10 +59,11 @@ ValidationResult compare_observations(const Observations& expected, const Observ
       const at::Tensor& a = actual[s][i];
       if (e.sizes() != a.sizes()) {
         result.ok = false;
-        result.message = shape_mismatch(s, i, e, a);
+        result.message = fmt::format("step {}, value {}: shape {} differs from eager's {}", s + 1, i,
+                                     fmt::join(a.sizes(), "x"), fmt::join(e.sizes(), "x"));
         return result;
       }
-      const Distance d = distance(e, a, rtol, atol);
+      const OutputMatch d = match_output(e, a, rtol, atol);
       result.max_abs_error = std::max(result.max_abs_error, d.max_abs);
       if (d.outside == 0) continue;
       if (d.ok()) {
@@ -99,7 +85,7 @@ ValidationResult compare_observations(const Observations& expected, const Observ
         return result;
       }
       // Eager's own spread at this value, where more eager runs were given.
-      const std::optional<Distance> spread = eager_spread(expected, eager_again, s, i, rtol, atol);
+      const std::optional<OutputMatch> spread = eager_spread(expected, eager_again, s, i, rtol, atol);
       const bool within_spread = spread && spread->outside > 0 && std::isfinite(d.max_abs) &&
                                  static_cast<double>(d.outside) <= kSpreadCountFactor * static_cast<double>(spread->outside) &&
                                  d.max_abs <= kSpreadSizeFactor * spread->max_abs;
@@ -232,12 +218,10 @@ ValidationResult validate_without_randomness(CaseInstance& instance, Validator& 
   return off;
 }
 
-// cuDNN's deterministic algorithms while validation runs: the default ones may sum a convolution's
-// weight gradient with atomics in any order, so that two eager runs of a training step differ in
-// the last bits, and Adam's update, which divides by the gradient's own size, grows that into
-// differences a capture did not cause. Validation judges the capture, so both sides run the
-// deterministic algorithms; the timed runners, made afterwards, use the defaults again.
-class DeterministicCudnn {
+// cuDNN's deterministic algorithms while validation runs: the defaults may sum a convolution's weight
+// gradient with atomics in any order, and Adam grows those last bits into differences a capture did
+// not cause. The timed runners, made afterwards, use the defaults again.
+class DeterministicCudnn : NonCopyable {
  public:
   DeterministicCudnn()
       : deterministic_(at::globalContext().deterministicCuDNN()), benchmark_(at::globalContext().benchmarkCuDNN()) {
@@ -248,8 +232,6 @@ class DeterministicCudnn {
     at::globalContext().setDeterministicCuDNN(deterministic_);
     at::globalContext().setBenchmarkCuDNN(benchmark_);
   }
-  DeterministicCudnn(const DeterministicCudnn&) = delete;
-  DeterministicCudnn& operator=(const DeterministicCudnn&) = delete;
 
  private:
   bool deterministic_;
@@ -258,38 +240,18 @@ class DeterministicCudnn {
 
 }  // namespace
 
-namespace {
-
-// The ranks' decisions, taken together where there is an agreement (one process: its own).
-class RankDecisions {
- public:
-  explicit RankDecisions(const SamplingAgreement* agreement) : agreement_(agreement) {}
-  // True on every rank when `local` is true on any.
-  bool any(bool local) const { return max({local ? 1 : 0})[0] != 0; }
-  // The seconds `local_s` of the slowest rank (every rank calls it at the same point).
-  double slowest(double local_s) const {
-    return static_cast<double>(max({static_cast<std::int64_t>(local_s * 1e6)})[0]) / 1e6;
-  }
-
- private:
-  std::vector<std::int64_t> max(const std::vector<std::int64_t>& local) const {
-    return agreement_ != nullptr && agreement_->max_over_ranks ? agreement_->max_over_ranks(local) : local;
-  }
-  const SamplingAgreement* agreement_;
-};
-
-}  // namespace
-
 void validate_against_eager(CaseInstance& instance, const std::vector<VariantRecord>& variants,
                             const ValidationObserver& observer, double budget_s, const SamplingAgreement* agreement,
                             ValidatedRuns* runs) {
   const DeterministicCudnn deterministic;
-  const RankDecisions ranks(agreement);
+  // Decisions that could differ between ranks are taken together: true on every rank where true on any.
+  const auto any_rank = [agreement](bool local) {
+    return agreement != nullptr && agreement->max_over_ranks ? agreement->max_over_ranks({local ? 1 : 0})[0] != 0
+                                                             : local;
+  };
   const auto started = std::chrono::steady_clock::now();
   // The time validation has taken: the slowest rank's where ranks validate together.
-  const auto spent_s = [&] {
-    return ranks.slowest(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  };
+  const auto spent_s = [&] { return slowest_rank_s(agreement, seconds_since(started)); };
   Validator validator(instance, variants, observer);
   const int others = static_cast<int>(std::count_if(variants.begin(), variants.end(),
                                                     [](const VariantRecord& v) { return !v.variant.is_eager_baseline(); }));
@@ -301,7 +263,7 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
   } catch (const std::exception& e) {
     eager_error = e.what();
   }
-  if (ranks.any(!eager_error.empty())) {
+  if (any_rank(!eager_error.empty())) {
     // Eager failed here (or on another rank, whose records say why and are agreed on afterwards).
     if (!eager_error.empty()) {
       for (const auto& v : variants) mark_failed(*v.record, "eager (the reference for validation) failed: " + eager_error);
@@ -358,14 +320,14 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
       ValidationResult& result = checked.result;
       note_capture_failures(*v.record, *checked.runner);
       const bool in_time = budget_s <= 0 || spent_s() < budget_s;
-      if (ranks.any(!result.ok && result.beyond_eager_spread) && !eager_widened && in_time) {
+      if (any_rank(!result.ok && result.beyond_eager_spread) && !eager_widened && in_time) {
         // Eager's spread from more runs, once per case, then the same observations judged again.
         eager_widened = true;
         for (auto& again : validator.eager_spread_runs(kEagerSpreadWiderRuns)) eager.again.push_back(std::move(again));
         result = compare_observations(eager.first, checked.observed, instance.rtol(v.variant), instance.atol(v.variant),
                                       eager.again);
       }
-      if (ranks.any(!result.ok) && instance.has_randomness()) {
+      if (any_rank(!result.ok) && instance.has_randomness()) {
         // Every rank runs it (its steps pair up); a rank whose variant passed keeps that verdict.
         ValidationResult off =
             validate_without_randomness(instance, validator, v.variant, index, eager_without_randomness, result);

@@ -1,20 +1,11 @@
-// Correctness before timing: every variant is run from the same initial state on the same inputs
-// as eager and what it computes is compared with eager's, step by step. A mismatch fails the
-// variant: it is not timed.
-//
-// The verdict must be right both ways (docs/measuring.md, "Validation"):
-// - the same code: a case may ask for settling steps first (TorchScript's profiling executor runs
-//   an unoptimised graph in its first calls, whose dropout draws other random numbers on CUDA
-//   than the optimised graph every later call and every capture runs);
-// - the same random numbers: every runner starts from the same generator state (the case seeds
-//   it when it makes a validation runner), and a replay draws what eager draws from that state;
-// - rounding: eager is run twice from the same state; where the two differ (non-deterministic
-//   kernels, amplified by an optimizer such as Adam that normalises tiny gradients), a variant
-//   may differ as much, at about as many elements, and no more;
-// - randomness that cannot be matched: a case that can turn its random ops off (dropout modules)
-//   validates a variant that failed again with them off, and the record says so.
-// A wrong capture still fails: a stale input, a skipped optimizer update or a parameter left
-// unbound changes far more elements than eager's own spread.
+// Correctness before timing: every variant runs from eager's initial state and inputs and is compared
+// with eager step by step; a mismatch fails it untimed (docs/measuring.md, "Validation"). The verdict
+// must be right both ways: settling steps first where a case asks (TorchScript's profiling executor
+// draws other dropout numbers in its first, unoptimised calls); one generator state for every runner;
+// eager run more than once, so a variant may differ as much as eager differs from itself (non-
+// deterministic kernels, amplified by Adam); randomness that cannot be matched turned off and the
+// variant validated again, the record saying so. A wrong capture (stale input, skipped update,
+// unbound param) changes far more elements than eager's own spread.
 #pragma once
 
 #include "graphbench/engine/runner/case_records.h"
@@ -28,8 +19,8 @@
 
 namespace graphbench {
 
-// What a runner observes after each of `steps` steps. `hook` (optional) hears each step's number
-// (from 1) before it runs (seconds < 0) and after, with its wall time in seconds.
+// What a runner observes after each of `steps` steps; `hook` hears each step (from 1) before it runs
+// (seconds < 0) and after, with its wall time.
 using Observations = std::vector<std::vector<at::Tensor>>;
 Observations observe_steps(VariantRunner& runner, int steps,
                            const std::function<void(int step, double seconds)>& hook = {});
@@ -39,55 +30,33 @@ struct ValidationResult {
   double max_abs_error = 0.0;
   std::string message;  // why it failed
   std::string note;     // how it passed, where not strictly within the tolerances
-  // Failed where eager's own runs differ too (a non-deterministic eager): more eager runs may show
-  // that its spread is wider than the few runs seen so far.
+  // Failed where eager differs from itself too: more eager runs may show a wider spread.
   bool beyond_eager_spread = false;
 };
 
-// `actual` against `expected` within |a - e| <= atol + rtol * |e| at every element; where
-// `eager_again` (more eager runs) is given and differs from `expected` somewhere, a value may also
-// differ at up to kSpreadCountFactor times as many elements as eager's runs did, by at most
-// kSpreadSizeFactor times their largest difference.
+// |a - e| <= atol + rtol * |e| at every element; where `eager_again` differs from `expected`, a value
+// may also differ at up to kSpreadCountFactor times as many elements, by kSpreadSizeFactor times as much.
 inline constexpr double kSpreadCountFactor = 4.0;
 inline constexpr double kSpreadSizeFactor = 4.0;
-// Eager runs beside the first that measure its spread (at each value, the most elements and the
-// largest difference any of them shows).
+// Eager runs beside the first that measure its spread.
 inline constexpr int kEagerSpreadRuns = 2;
-// A variant that fails beyond a non-zero spread gets this many more eager runs, then is compared
-// again: a non-deterministic kernel may differ little in a few runs and more in others (a bfloat16
-// decoding step on the H100: 23 elements in two runs, about 900 in others), and a correct capture
-// must not fail for the few runs that happened to agree. A wrong capture still fails: its
-// differences exceed what any number of eager runs shows.
+// More eager runs for a variant failing beyond a non-zero spread, then compared again: a
+// non-deterministic kernel may differ little in a few runs and more in others (a bfloat16 decoding
+// step on the H100: 23 elements in two runs, about 900 in others).
 inline constexpr int kEagerSpreadWiderRuns = 6;
-// Isolated rounding: at most max(1, numel / 1000) elements of a value beyond the tolerances, each
-// within kIsolatedFactor times its tolerance, pass (with a note). A capture that is wrong (a stale
-// input, a skipped update, a parameter left unbound) changes far more elements, or one by far more.
+// Isolated rounding passes with a note: at most max(1, numel / 1000) elements beyond the tolerances,
+// each within kIsolatedFactor times its tolerance.
 inline constexpr double kIsolatedFactor = 16.0;
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
                                       const std::vector<Observations>& eager_again = {});
 
-// Runs eager (three times, and kEagerSpreadWiderRuns more where a variant fails beyond a non-zero
-// spread) and every other variant of `variants` for instance.validation_steps()
-// steps from the same initial state and compares each with eager as above. A mismatch or an
-// exception fails that variant's record, with the largest difference named; when eager itself
-// fails, every record fails. `observer` (optional) hears every validation step, for progress lines
-// and estimates.
-//
-// `budget_s` > 0: the part of the case's time limit validation may take (kValidationShare of
-// max_time_s, core/sampling/sampler.h). Where eager's first run says that the runs to come would not fit,
-// eager's spread runs are left out (the records' warnings say so); a variant whose turn comes
-// after the budget is spent is not validated and so skipped, with the reason. Eager's first run
-// always runs: it is the reference.
-//
-// `agreement` (the ranks of a data-parallel case, whose steps hold collectives that pair up): every
-// decision that could differ between ranks (the budget's cuts, by the slowest rank's clock; more
-// eager runs; validating again without randomness; eager failing) is taken by all ranks together,
-// so that they run the same steps.
-//
-// `runs` (optional): what each variant's validation run observed after its first and its last
-// step, by variant name: eager's first run, and every other variant's run with the case's
-// randomness on (a data-parallel case checks its replicas' params from them instead of running
-// the steps again).
+// Runs eager and every other variant for instance.validation_steps() steps and compares them as
+// above; a mismatch or exception fails the variant's record, a failing eager every record.
+// `observer` hears every step. `budget_s` > 0 (the validation share of the case's limit): eager's
+// spread runs are left out where they would not fit, and a variant whose turn comes after the budget
+// is skipped, saying why; eager's first run always runs. `agreement` (data-parallel ranks): every
+// decision that could differ between ranks is taken together, so the ranks run the same steps.
+// `runs`: what each variant's run (randomness on) observed after its first and last step, by name.
 struct ValidationStep {
   std::string variant;
   int index = 0;  // 1 for eager, then the others in order

@@ -1,6 +1,5 @@
-// A workload (bench/): what a case of it runs. For each case of a suite the runner asks the
-// workload for a CaseInstance, then for one VariantRunner per variant, validates every variant
-// against eager and times them side by side.
+// A workload (bench/): for each case the runner asks it for a CaseInstance, then one VariantRunner
+// per variant, validates each against eager and times them side by side.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -28,18 +27,14 @@ struct CaseContext {
   std::optional<std::string> data_dir;  // --data-dir (MNIST-format data)
   std::ostream* out = nullptr;          // where training prints the tutorial's lines
   bool quiet = false;
-  // A terminal for progress lines (validation, sampling, epochs), or null: the command line
-  // gives one only when its stream is a terminal, so pipes and logs get none.
-  std::ostream* progress = nullptr;
+  std::ostream* progress = nullptr;  // a terminal for progress lines, or null (pipes and logs get none)
   std::uint64_t seed = 0;
-  // Test-only: extra work added to every step of one variant (to check that compare catches it).
-  std::string slowdown_variant;  // a variant name, or "" for none
+  // Test-only: every step of one variant run `slowdown_factor` times (to check that compare catches it).
+  std::string slowdown_variant;
   int slowdown_factor = 0;
   bool cold_l2 = false;  // --l2 cold: flush the L2 cache before every timed step (CUDA)
-  // --max-time given: its limit holds for validation too (eager's spread runs, then variants it
-  // leaves no time for, are left out, each record saying so). A limit from the suite (or the
-  // default) bounds warm-up and sampling only: validation, the proof that a variant computes what
-  // eager does, is never cut short without being asked.
+  // --max-time given: its limit cuts validation too. A limit from the suite bounds warm-up and
+  // sampling only: validation is never cut short without being asked.
   bool time_limit_cuts_validation = false;
   bool profile = true;   // --profile off: no kernel profile after the timed samples
   bool energy = false;   // --energy on: energy per step after the timed samples (CUDA; engine/runner/case_timing.h)
@@ -51,9 +46,8 @@ struct CaseContext {
   std::optional<bool> data_on_host;  // --data-on-host: batches copied from host memory
   std::optional<bool> shuffle;       // --shuffle: a seeded permutation of the data per epoch
   std::vector<std::string> case_names;  // the suite's cases, for the note before a long one
-  // A training case under a limit that holds for the whole case (time_limit_cuts_validation): the
-  // share of one variant, and where its plan is said (the run's log). Set by the runner for each
-  // variant; unset, the epochs run whole (core/sampling/case_budget.h, plan_training).
+  // Under a limit for the whole case: one training variant's share and where its plan is said;
+  // unset, the epochs run whole (core/sampling/case_budget.h, plan_training).
   struct TrainingLimit {
     double seconds = 0.0;
     int variants = 1;  // how many variants share the case's limit
@@ -82,8 +76,7 @@ class VariantRunner {
   virtual std::optional<double> warmup_ms() const { return std::nullopt; }
   // The CUDA graphs it captured (graph variants), in capture order.
   virtual std::vector<GraphFacts> graphs() const { return {}; }
-  // Graphs one step replays (graph variants: Executor::graphs_per_step); none for variants that
-  // capture nothing.
+  // Graphs one step replays (Executor::graphs_per_step); none where nothing is captured.
   virtual std::optional<std::int64_t> graphs_per_step() const { return std::nullopt; }
   // Why captures failed when the variant fell back to running eagerly (empty: none did).
   virtual std::vector<std::string> capture_failures() const { return {}; }
@@ -94,35 +87,25 @@ class CaseInstance {
   virtual ~CaseInstance() = default;
   // `validation`: dropout off, so that outputs are comparable with eager's.
   virtual std::unique_ptr<VariantRunner> make_runner(const Variant& variant, bool validation) = 0;
-  // Why `variant` cannot run in this build or on this device, or "" (say, a model format this
-  // LibTorch cannot load). Asked before any runner is made.
+  // Why `variant` cannot run in this build or on this device, or ""; asked before any runner is made.
   virtual std::string skip_reason(const Variant& /*variant*/) const { return ""; }
-  // What setting the case up found that each of its records should say (a warning line each), e.g.
-  // that a chain of compiled pieces matched the whole model only by the float64 rule.
+  // What setting the case up found that each of its records should say (a warning each).
   virtual std::vector<std::string> setup_notes() const { return {}; }
   virtual StepCost cost() const = 0;
   // Steps validated against eager (training: several, so that accumulation is compared too).
   virtual int validation_steps() const { return 1; }
-  // Steps of eager to run, and throw away, before validation, so that eager runs the code every
-  // later call runs (TorchScript's profiling executor optimises the model after its first calls).
+  // Eager steps thrown away before validation (TorchScript's profiling executor optimises after its first calls).
   virtual int settle_steps() const { return 0; }
-  // Random ops this case can turn off (dropout modules), for a variant whose random numbers cannot
-  // be matched with eager's: has_randomness() says whether there are any, set_randomness(false)
-  // turns them off for the runners made after it, randomness_description() names them.
+  // Random ops (dropout) this case can turn off, for runners made after set_randomness(false).
   virtual bool has_randomness() const { return false; }
   virtual void set_randomness(bool /*on*/) {}
   virtual std::string randomness_description() const { return "its random ops"; }
-  // Tolerances of the comparison with eager, for this variant. The defaults suit float32 by the
-  // variant's tolerance class.
+  // Tolerances of the comparison with eager; the defaults suit float32 by the variant's tolerance class.
   virtual double rtol(const Variant& variant) const;
   virtual double atol(const Variant& variant) const;
-  // Kernels one step of `variant` must launch, where the workload knows (GELU: TorchScript fuses
-  // the five ops into one kernel; at::gelu is one kernel). A variant that runs another number is
-  // not the variant it claims to be (a graph captured before TorchScript fused, say) and fails.
-  virtual std::optional<int> expected_kernels_per_step(const Variant& variant) const {
-    (void)variant;
-    return std::nullopt;
-  }
+  // Kernels one step of `variant` must launch, where known (GELU's jit: one fused kernel); a variant
+  // that runs another number is not what it claims to be and fails.
+  virtual std::optional<int> expected_kernels_per_step(const Variant&) const { return std::nullopt; }
 };
 
 class DataParallelCase;
@@ -133,29 +116,21 @@ class Workload {
  public:
   virtual ~Workload() = default;
   virtual const WorkloadDescriptor& descriptor() const = 0;
-  // Checks what a case names outside its suite file (a model file: there, readable, of the right
-  // kind, with the inputs the case gives) before any case of the suite runs; throws InputError
-  // naming the suite file, the case and the problem. Most workloads have nothing to check.
+  // Checks what a case names outside its suite file (a model file) before any case runs; InputError.
   virtual void preflight(const CaseSpec& /*spec*/) const {}
-  // What a case unpacks on disk when it loads (a model package), for the check of the room it
-  // needs before the run starts (core/report/unpack_space.h); called before preflight, so a file that is
-  // not there is left to preflight to name. Most workloads unpack nothing.
+  // What a case unpacks on disk (a model package), for the room check before the run
+  // (core/report/unpack_space.h); called before preflight, which names a missing file.
   virtual std::vector<UnpackNeed> unpack_needs(const CaseSpec& /*spec*/) const { return {}; }
-  // Gives back what the workload keeps from one case for the next (a loaded package that the next
-  // point of a sweep loads again); the suite runner calls it after the workload's last case in a
-  // row and at the end of the suite.
+  // Gives back what it keeps between cases (a loaded package), after its last case in a row.
   virtual void release_kept() const {}
   // A benchmark case (kind "benchmark").
   virtual std::unique_ptr<CaseInstance> instantiate(const CaseSpec& spec, const CaseContext& context) const = 0;
-  // A training case (kind "training"): runs it, printing as the tutorial does. Workloads without
-  // training cases keep this default, which throws.
+  // A training case (kind "training"), printing as the tutorial does; the default throws.
   virtual TrainingSummary train(const CaseSpec& spec, const Variant& variant, const CaseContext& context) const;
-  // The case run data-parallel (engine/runner/data_parallel.h), or nullptr when the workload has no
-  // data-parallel form (the default).
+  // The case run data-parallel (engine/runner/data_parallel.h); nullptr: no such form (the default).
   virtual std::unique_ptr<DataParallelCase> instantiate_data_parallel(const CaseSpec& spec, const CaseContext& context,
                                                                       const DataParallelSetup& setup) const;
-  // A training case run data-parallel (engine/runner/data_parallel.h), or nullptr when the workload has
-  // no data-parallel training (the default).
+  // A training case run data-parallel; nullptr: no such form (the default).
   virtual std::unique_ptr<DataParallelTraining> train_data_parallel(const CaseSpec& spec, const Variant& variant,
                                                                     const CaseContext& context,
                                                                     const DataParallelSetup& setup) const;

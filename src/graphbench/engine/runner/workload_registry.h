@@ -1,9 +1,5 @@
-// The workloads graphbench knows. Each workload file registers itself once, at static
-// initialisation, with GRAPHBENCH_REGISTER_WORKLOAD; the suite parser (through descriptors()), the
-// runner and `graphbench list` all read this one registry.
-//
-//   std::unique_ptr<Workload> make_gelu_workload();
-//   GRAPHBENCH_REGISTER_WORKLOAD(make_gelu_workload);
+// The workloads graphbench knows, each registered at static initialisation by its file with
+// GRAPHBENCH_REGISTER_WORKLOAD(make_gelu_workload); the parser, runner and `graphbench list` read it.
 #pragma once
 
 #include "graphbench/engine/runner/workload.h"
@@ -32,8 +28,7 @@ class WorkloadRegistry {
   std::vector<std::unique_ptr<Workload>> workloads_;
 };
 
-// Registers the workload `factory()` makes in WorkloadRegistry::global(). Use once per workload,
-// at namespace scope of the workload's file.
+// Registers `factory()`'s workload, once, at namespace scope of its file.
 #define GRAPHBENCH_REGISTER_WORKLOAD(factory)                                          \
   static const bool graphbench_registered_##factory [[maybe_unused]] = [] {           \
     ::graphbench::WorkloadRegistry::global().add(factory());                           \

@@ -25,8 +25,8 @@ constexpr double kDeviceUsPerSample = 200.0;
 constexpr std::int64_t kMinSteps = 10;
 constexpr std::int64_t kMaxSteps = 200;
 constexpr double kHoldMarginUs = 50.0;
-// A single step's try after the host waited: generous, so that one slow issue is not taken for a
-// step that cannot be queued.
+// A single step's try after the host waited: generous, so one slow issue is not taken for a step that
+// cannot be queued.
 constexpr double kSingleStepHoldUs = 1000.0;
 }  // namespace
 
@@ -41,8 +41,8 @@ BackToBackPlan plan_back_to_back(double device_us_per_step, double issue_us_per_
 
 namespace {
 
-// The host needed the whole hold and far longer than its own pace for these steps: it waited for
-// the device (a full launch queue, or a step that synchronises), which no hold can outlast.
+// The host needed the whole hold and far longer than its pace: it waited for the device (a full
+// launch queue, a sync), which no hold outlasts.
 bool host_waited(const BackToBackTry& t, const BackToBackPlan& plan) {
   const double own_pace = plan.issue_us_per_step * static_cast<double>(plan.steps);
   return t.issue_us >= plan.hold_us && t.issue_us > kWaitedFactor * own_pace;
@@ -111,8 +111,7 @@ BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPla
 
 namespace {
 
-// The SM clock the holding kernel counts cycles of; a higher real clock only shortens the hold,
-// which the sample's check catches.
+// The SM clock the hold counts cycles of (a higher real clock only shortens it: the check catches that).
 double sm_clock_mhz() {
   int khz = 0;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, at::cuda::current_device()) != cudaSuccess || khz <= 0) {

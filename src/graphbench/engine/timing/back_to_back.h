@@ -1,14 +1,8 @@
-// Device time of steps run back to back, the host's launches off the clock. A timed sample of the
-// sampler issues its steps one after another while the device runs them: when the host takes
-// longer to issue a step than the device takes to run it (a small graph), the sample measures the
-// host's pace. Here the steps of a sample are queued behind a kernel that holds the stream (as
-// nvbench's blocking kernel does), and the events around them are reached only once every step is
-// queued, so the device runs them without waiting: the figure is what the step costs the GPU.
-//
-// A sample counts only if the hold was still on when the last step had been issued (its begin
-// event not yet reached); otherwise (the host was slower than the hold, or the launch queue filled
-// and made the host wait) it is taken again with a longer hold and fewer steps. CUDA only, hot L2
-// only. See docs/measuring.md (back to back).
+// Device time of steps run back to back, the host's launches off the clock (docs/measuring.md, back
+// to back): where the host issues a step slower than the device runs it, a timed sample measures the
+// host's pace. Here a sample's steps queue behind a kernel that holds the stream (as nvbench's
+// blocking kernel), so the device runs them without waiting. A sample counts only if the hold
+// outlasted the issuing; otherwise it is taken again with a longer hold and fewer steps. CUDA, hot L2.
 #pragma once
 
 #include <cstdint>
@@ -24,12 +18,10 @@ struct BackToBackPlan {
   double issue_us_per_step = 0.0;  // the host's time to issue a step in the timed samples
 };
 
-// Enough steps for about 200 us of device time (10 to 200 of them), and a hold of twice the time
-// the host took to issue them in the timed samples, plus 50 us.
+// Steps for about 200 us of device time (10 to 200), a hold of twice their issue time plus 50 us.
 BackToBackPlan plan_back_to_back(double device_us_per_step, double issue_us_per_step);
 
-// One try of a sample: the device time per step (nullopt when the hold ended before the last step
-// was issued) and how long the host took to issue the steps.
+// One try: the device time per step (nullopt where the hold ended first) and the issue time.
 struct BackToBackTry {
   std::optional<double> us_per_step;
   double issue_us = 0.0;
@@ -47,26 +39,21 @@ struct BackToBackResult {
 // Samples taken per figure, and the tries of one sample before the figure is given up.
 inline constexpr int kBackToBackSamples = 5;
 inline constexpr int kBackToBackTries = 5;
-// A failed try whose steps took the host more than this many times their time in the timed
-// samples (and at least the hold): the host waited for the device, not merely issued slowly.
+// A failed try issued this many times slower than in the timed samples (and at least the hold):
+// the host waited for the device.
 inline constexpr double kWaitedFactor = 1.5;
 
-// Takes `samples` samples with `sample`, following `plan`. A try that fails because the host was
-// slow to issue is taken again with twice the hold and half the steps (at least one); a try in
-// which the host waited for the device (the launch queue filled, or a step synchronises) is taken
-// again with a single step, since a longer hold only makes the host wait longer; a single step
-// that still cannot be queued ends the figure at once, with the reason. At most kBackToBackTries
-// tries a sample; the plan so changed stays for the samples after it.
-// `out_of_time` (may be empty), asked before each try: true ends the figure there, as the median of
-// the samples taken so far (none: no figure, saying so).
+// `samples` samples following `plan`. A try the host issued too slowly is taken again with twice the
+// hold and half the steps; one where the host waited for the device (a full launch queue, a sync),
+// with one step; a single step that still cannot queue ends the figure. At most kBackToBackTries a
+// sample; the changed plan stays. `out_of_time`, asked before each try, ends with the samples so far.
 BackToBackResult time_back_to_back(const BackToBackSample& sample, BackToBackPlan plan,
                                    int samples = kBackToBackSamples, const std::function<bool()>& out_of_time = {});
 
 // Whether this build can hold a stream (a CUDA build, on a CUDA device).
 bool back_to_back_available(bool cuda);
 
-// The CUDA sample: `step` run `steps` times on the current stream behind a hold of `hold_us`.
-// Throws where back_to_back_available is false.
+// `step` run `steps` times on the current stream behind a hold of `hold_us`; throws where unavailable.
 BackToBackTry back_to_back_sample(const std::function<void()>& step, std::int64_t steps, double hold_us);
 
 }  // namespace graphbench

@@ -1,7 +1,5 @@
-// Device memory as LibTorch's CUDA caching allocator counts it, around a block of timed steps: its
-// peaks are reset before the block and read after it (both outside the timed interval). Without a
-// CUDA device there is nothing to count: end() gives nullopt, never zeros.
-// See docs/measuring.md (memory).
+// Device memory as the caching allocator counts it around a block of timed steps (peaks reset before,
+// read after, both off the clock; docs/measuring.md). Without CUDA, end() gives nullopt, never zeros.
 #pragma once
 
 #include "graphbench/core/sampling/sampler.h"

@@ -1,24 +1,13 @@
 #include "graphbench/engine/timing/kernel_profile.h"
 
 #include "graphbench/core/stats/interval_union.h"
-#include "graphbench/engine/timing/step_timer.h"
+#include "graphbench/engine/timing/kineto.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <utility>
 #include <vector>
-
-#if defined(GRAPHBENCH_WITH_CUDA) && __has_include(<torch/csrc/autograd/profiler_kineto.h>) && \
-    __has_include(<kineto/ActivityType.h>)
-#include <torch/version.h>
-#if TORCH_VERSION_MAJOR >= 2
-#define GRAPHBENCH_HAVE_KINETO 1
-#include <kineto/ActivityType.h>
-#include <torch/csrc/autograd/profiler_kineto.h>
-#endif
-#endif
 
 namespace graphbench {
 
@@ -26,14 +15,9 @@ namespace graphbench {
 
 namespace {
 
-namespace prof = torch::autograd::profiler;
-using torch::profiler::impl::ActivityType;
-using torch::profiler::impl::ProfilerConfig;
-using torch::profiler::impl::ProfilerState;
+namespace prof = kineto::prof;
 
 constexpr std::size_t kKernelsKept = 8;
-
-std::uint8_t activity(libkineto::ActivityType type) { return static_cast<std::uint8_t>(type); }
 
 struct Tally {
   double count = 0.0;
@@ -50,10 +34,8 @@ KernelProfile summarize_events(const prof::ProfilerResult& result, int steps) {
   // the first before they become doubles.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
   for (const prof::KinetoEvent& e : result.events()) {
-    const std::uint8_t type = e.activityType();
-    const bool kernel = type == activity(libkineto::ActivityType::CONCURRENT_KERNEL);
-    const bool copy = type == activity(libkineto::ActivityType::GPU_MEMCPY) ||
-                      type == activity(libkineto::ActivityType::GPU_MEMSET);
+    const bool kernel = kineto::is_kernel(e.activityType());
+    const bool copy = kineto::is_copy(e.activityType());
     if (!kernel && !copy) continue;  // host-side events (the CUDA runtime calls) and annotations
     const double ns = static_cast<double>(e.durationNs());
     summed_ns += ns;
@@ -95,23 +77,9 @@ bool kernel_profiler_available(bool cuda) { return cuda; }
 
 std::optional<KernelProfile> profile_kernels(const std::function<void()>& step, int steps, bool cuda) {
   if (!cuda || steps <= 0) return std::nullopt;
-  // Kineto leaves CUPTI attached after a trace unless TEARDOWN_CUPTI=1, and an attached CUPTI slows
-  // every later launch: the cases timed after this one would pay for it. A setting of the user's
-  // own is kept.
-  setenv("TEARDOWN_CUPTI", "1", /*overwrite=*/0);
-  const ProfilerConfig config(ProfilerState::KINETO);
-  const std::set<ActivityType> activities = {ActivityType::CUDA};
-  synchronize_device(true);
-  prof::prepareProfiler(config, activities);
-  prof::enableProfiler(config, activities);
-  try {
+  const auto result = kineto::profile({kineto::ActivityType::CUDA}, [&] {
     for (int i = 0; i < steps; ++i) step();
-    synchronize_device(true);
-  } catch (...) {
-    (void)prof::disableProfiler();
-    throw;
-  }
-  const std::unique_ptr<prof::ProfilerResult> result = prof::disableProfiler();
+  });
   return summarize_events(*result, steps);
 }
 

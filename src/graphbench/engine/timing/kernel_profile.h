@@ -1,8 +1,6 @@
-// Kernels and device time of a few steps, from LibTorch's profiler (Kineto, CUDA activities): how
-// many kernels a step launches (kernels inside a graph replay are reported one by one), how many
-// device copies and memsets, and how long the device was busy with them. Run outside the timed
-// samples; where this build has no such profiler (no CUDA, LibTorch 1.x) there is no profile.
-// See docs/measuring.md (kernels and the floor).
+// Kernels and device time of a few steps, from LibTorch's profiler (Kineto): kernels per step (a
+// replay's one by one), copies and memsets, and the device's busy time; outside the timed samples,
+// and absent where there is no such profiler (docs/measuring.md).
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -15,9 +13,8 @@ namespace graphbench {
 // True when kernels can be profiled here: a CUDA build with LibTorch 2.x, and `cuda`.
 bool kernel_profiler_available(bool cuda);
 
-// Runs `step` `steps` times under the profiler, the device synchronised before and after. nullopt
-// when no profiler is available; busy_share is left for the caller (it needs the step time).
-// Throws what the steps throw, the profiler stopped first.
+// Runs `step` `steps` times under the profiler (nullopt without one; busy_share left to the caller);
+// throws what the steps throw, the profiler stopped first.
 std::optional<KernelProfile> profile_kernels(const std::function<void()>& step, int steps, bool cuda);
 
 }  // namespace graphbench

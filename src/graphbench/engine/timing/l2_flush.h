@@ -1,6 +1,5 @@
-// Evicts the device's L2 cache between timed steps (the cold-L2 method, --l2 cold): every flush
-// writes a device buffer twice the size of the L2 cache, as nvbench's cold measurements do, so
-// the next step finds none of its data in L2 and reads it from device memory.
+// Evicts the L2 cache between timed steps (--l2 cold): each flush writes a buffer twice the L2's
+// size, as nvbench's cold measurements do.
 #pragma once
 
 #include <ATen/ATen.h>
@@ -13,8 +12,7 @@ class L2Flusher {
  public:
   // Allocates the buffer on the current CUDA device; EngineError in a build without CUDA.
   L2Flusher();
-  // Writes the buffer on the current stream and waits until the write has completed, so that what
-  // is queued next starts on an idle GPU (the cold-L2 method: no step hides behind the flush).
+  // Writes the buffer and waits for it: the next step starts on an idle GPU.
   void flush();
   std::int64_t bytes() const { return buffer_.numel(); }
 

@@ -1,7 +1,5 @@
-// An NVTX range for its lifetime, so that a run under Nsight Systems (nsys profile graphbench ...)
-// reads as graphbench's own phases: "case NAME", "validate", "time", "profile", "back-to-back",
-// "trace", a variant's name inside them. Around phases only, never around a timed step. Nothing in
-// a build without CUDA's NVTX headers; nearly nothing when no tool listens.
+// An NVTX range for its lifetime, so that Nsight Systems shows graphbench's phases ("case NAME",
+// "validate", "time", ...). Around phases only, never a timed step; nothing without NVTX headers.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"

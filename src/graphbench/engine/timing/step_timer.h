@@ -1,14 +1,7 @@
-// Timing a block of back-to-back steps: device time from CUDA events around the block (launch
-// gaps included: that is what graphs remove), host wall time, and the host's issue time (until the
-// last step returned, before waiting for the device), all per step; and the device memory the
-// block used. On the CPU the times come from a steady clock. The device is synchronised before a
-// block starts (nothing queued earlier is counted); the block ends when the end event on the
-// current stream has completed.
-//
-// With a cold L2 cache (L2Cache::kCold, CUDA only) every step is timed on its own: the L2 cache is
-// flushed before it (outside its events, and waited for, so the step is issued to an idle GPU and
-// its launch gaps count), and a sample is the mean of its steps' times.
-// See docs/measuring.md (device time, host time, issue time, cold L2, training runs).
+// Timing a block of back-to-back steps, per step: device time from CUDA events around it (launch
+// gaps included: what graphs remove), host wall time, the host's issue time, and the device memory
+// used; on the CPU a steady clock. With a cold L2 (CUDA) every step is timed alone after a flush,
+// the sample the mean. See docs/measuring.md.
 #pragma once
 
 #include "graphbench/core/record/record_kinds.h"

@@ -1,69 +1,43 @@
 #include "graphbench/engine/timing/step_trace.h"
 
+#include "graphbench/engine/timing/kineto.h"
 #include "graphbench/engine/timing/nvtx_range.h"
-#include "graphbench/engine/timing/step_timer.h"
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
-#include <set>
 #include <system_error>
 
-#if defined(GRAPHBENCH_WITH_CUDA) && __has_include(<torch/csrc/autograd/profiler_kineto.h>) && \
-    __has_include(<kineto/ActivityType.h>)
-#include <torch/version.h>
-#if TORCH_VERSION_MAJOR >= 2
-#define GRAPHBENCH_HAVE_STEP_TRACE 1
+#ifdef GRAPHBENCH_HAVE_KINETO
 #include <ATen/record_function.h>
-#include <kineto/ActivityType.h>
-#include <torch/csrc/autograd/profiler_kineto.h>
-#endif
 #endif
 
 namespace graphbench {
 
-#ifdef GRAPHBENCH_HAVE_STEP_TRACE
+#ifdef GRAPHBENCH_HAVE_KINETO
 
 namespace {
 
-namespace prof = torch::autograd::profiler;
+namespace prof = kineto::prof;
 
-// CUPTI at times loses a session's device records (profile_kernels meets it too): a trace without
-// a single kernel, copy or memset is taken again.
+// CUPTI at times loses a session's device records: a trace without device work is taken again.
 constexpr int kTraceAttempts = 3;
 
 bool has_device_activity(const prof::ProfilerResult& result) {
-  for (const prof::KinetoEvent& e : result.events()) {
-    const auto type = static_cast<libkineto::ActivityType>(e.activityType());
-    if (type == libkineto::ActivityType::CONCURRENT_KERNEL || type == libkineto::ActivityType::GPU_MEMCPY ||
-        type == libkineto::ActivityType::GPU_MEMSET) {
-      return true;
-    }
-  }
-  return false;
+  const auto& events = result.events();
+  return std::any_of(events.begin(), events.end(), [](const prof::KinetoEvent& e) {
+    return kineto::is_kernel(e.activityType()) || kineto::is_copy(e.activityType());
+  });
 }
 
 std::unique_ptr<prof::ProfilerResult> traced_steps(const std::function<void()>& step, int steps) {
-  using torch::profiler::impl::ActivityType;
-  using torch::profiler::impl::ProfilerConfig;
-  using torch::profiler::impl::ProfilerState;
-  const ProfilerConfig config(ProfilerState::KINETO);
-  const std::set<ActivityType> activities = {ActivityType::CPU, ActivityType::CUDA};
-  synchronize_device(true);
-  prof::prepareProfiler(config, activities);
-  prof::enableProfiler(config, activities);
-  try {
+  return kineto::profile({kineto::ActivityType::CPU, kineto::ActivityType::CUDA}, [&] {
     for (int i = 1; i <= steps; ++i) {
       const std::string name = "graphbench step " + std::to_string(i);
       const NvtxRange range(name);
       RECORD_USER_SCOPE(name.c_str());
       step();
     }
-    synchronize_device(true);
-  } catch (...) {
-    (void)prof::disableProfiler();
-    throw;
-  }
-  return prof::disableProfiler();
+  });
 }
 
 }  // namespace
@@ -73,7 +47,6 @@ bool step_tracer_available(bool cuda) { return cuda; }
 std::string trace_steps(const std::function<void()>& step, int untraced, int steps, bool cuda, const std::string& path) {
   if (!cuda) return "the steps run on the CPU";
   if (steps <= 0) return "no steps to trace";
-  setenv("TEARDOWN_CUPTI", "1", /*overwrite=*/0);  // as profile_kernels: no CUPTI left attached afterwards
   for (int i = 0; i < untraced; ++i) step();
   std::unique_ptr<prof::ProfilerResult> result;
   for (int attempt = 0; attempt < kTraceAttempts; ++attempt) {

@@ -1,6 +1,5 @@
-// Ranks agreeing on outcomes. A rank that fails a phase of a case must not leave the others
-// waiting in a collective it will never call: after each phase every rank says how it went, and
-// either all go on or all record the failure.
+// Ranks agreeing on outcomes: after each phase every rank says how it went and all go on or all record
+// the failure, so no rank waits in a collective another will never call.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -10,8 +9,7 @@
 
 namespace graphbench::parallel {
 
-// "" when `local_error` is "" on every rank; otherwise the errors of the ranks that failed
-// ("rank 1: ...; rank 3: ..."), the same text on every rank.
+// "" where no rank has an error, else the same "rank 1: ...; rank 3: ..." on every rank.
 std::string agree_on_errors(Communicator& communicator, const std::string& local_error);
 
 // The sampler's agreement over `communicator` (an all-reduce of the ranks' maxima).

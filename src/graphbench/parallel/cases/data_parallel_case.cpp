@@ -25,9 +25,6 @@
 
 namespace graphbench::parallel {
 
-namespace {
-
-// Why `variant` cannot run data-parallel here, or "".
 std::string data_parallel_skip_reason(const Variant& variant, const CaseContext& context) {
   std::string why = skip_reason(variant, context);
   if (why.empty() && variant.source() != StepSource::kEngine) {
@@ -35,6 +32,8 @@ std::string data_parallel_skip_reason(const Variant& variant, const CaseContext&
   }
   return why;
 }
+
+namespace {
 
 // After a phase: a variant that failed on any rank fails on every rank, with the ranks' reasons.
 void agree_on_records(Communicator& communicator, const std::vector<VariantRecord>& variants) {
@@ -45,8 +44,7 @@ void agree_on_records(Communicator& communicator, const std::vector<VariantRecor
   }
 }
 
-// The workload's data-parallel instance for this rank (nullptr: no data-parallel form), made on
-// every rank or on none. Its programs log their gradient buckets into `bucket_log`.
+// This rank's data-parallel instance (nullptr: none), made on every rank or none; buckets logged in `bucket_log`.
 std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const CaseSpec& spec, const CaseContext& context,
                                               const std::shared_ptr<Communicator>& communicator,
                                               const std::shared_ptr<GradientBucketLog>& bucket_log,
@@ -55,11 +53,8 @@ std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const Ca
   std::string error;
   bool bad_input = false;
   try {
-    DataParallelSetup setup;
+    DataParallelSetup setup = shard_setup(*communicator, spec);
     setup.communicator = communicator;
-    setup.ranks = communicator->world_size();
-    setup.shard = communicator->rank();
-    setup.gradient_sync = spec.gradient_sync;
     setup.bucket_log = bucket_log;
     at::manual_seed(context.seed);
     instance = workload.instantiate_data_parallel(spec, context, setup);
@@ -88,20 +83,6 @@ std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const Ca
   return instance;
 }
 
-// The instance that trains on every shard of the global batch in one process (no all-reduce).
-std::unique_ptr<DataParallelCase> one_process_instance(const Workload& workload, const CaseSpec& spec,
-                                                       const CaseContext& context, const DataParallelCase& instance,
-                                                       int ranks) {
-  DataParallelSetup setup;
-  setup.ranks = ranks;
-  setup.shard = DataParallelSetup::kWholeBatch;
-  at::manual_seed(context.seed);
-  auto one = workload.instantiate_data_parallel(spec, context, setup);
-  if (!one) throw EngineError("the workload made no one-process instance of its data-parallel case");
-  one->initial_params().copy_values_from(const_cast<DataParallelCase&>(instance).initial_params());
-  return one;
-}
-
 // After timing: the params of every timed runner must still be bit-identical on every rank.
 void check_replicas_after_timing(Communicator& communicator, const DataParallelCase& instance, TimedCase& timed) {
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
@@ -127,32 +108,16 @@ CaseSpec phase_spec(const CaseSpec& spec, double seconds) {
   return phase;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const CaseSpec& spec,
                                                  const CaseContext& context, const Environment& environment,
                                                  const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
   Communicator& comm = *communicator;
-  std::vector<ResultRecord> records;
-  records.reserve(spec.variants.size());
-  for (const auto& variant : spec.variants) records.push_back(make_record(spec, variant, context));
-  auto say = [&](const std::string& line) {
-    if (log != nullptr) *log << "  " << spec.name << ": " << line << std::endl;
-  };
-
-  std::vector<VariantRecord> runnable;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const std::string why = data_parallel_skip_reason(spec.variants[i], context);
-    if (why.empty()) {
-      runnable.push_back({spec.variants[i], &records[i]});
-    } else {
-      mark_skipped(records[i], why);
-    }
-  }
+  std::vector<ResultRecord> records = make_records(spec, context);
+  const auto say = case_log(log, spec.name);
+  std::vector<VariantRecord> runnable =
+      runnable_variants(spec, records, [&](const Variant& v) { return data_parallel_skip_reason(v, context); });
 
   const auto bucket_log = std::make_shared<GradientBucketLog>();
   const auto setup_started = std::chrono::steady_clock::now();
@@ -160,42 +125,25 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   const double own_setup_s = seconds_since(setup_started);
   if (!instance) return records;
   // The case's own reasons (the same on every rank: they depend on the case and the build).
-  std::vector<VariantRecord> kept;
-  for (const VariantRecord& v : runnable) {
-    const std::string why = instance->skip_reason(v.variant);
-    if (why.empty()) {
-      kept.push_back(v);
-    } else {
-      mark_skipped(*v.record, why);
-    }
-  }
-  runnable = std::move(kept);
+  runnable = runnable_variants(runnable, [&](const Variant& v) { return instance->skip_reason(v); });
   if (runnable.empty()) return records;
 
-  // Under a limit that holds for the whole case, the rule of one process (docs/measuring.md, "The
-  // time limit of a case"), the ranks deciding together by the slowest rank's clock: the probe,
-  // then the case skipped where its minimum does not fit; validation up to its share; the timed
-  // phases sharing what is left.
+  // Under a limit for the whole case, the rule of one process (docs/measuring.md, "The time limit of
+  // a case"), the ranks deciding together by the slowest rank's clock.
   const SamplingAgreement agreement = sampling_agreement(comm);
   const bool limited = context.time_limit_cuts_validation;
   const auto case_started = std::chrono::steady_clock::now();
   PhaseLaps laps(case_started);  // where this rank's time went, for the closing line under a limit
   // Seconds since the case started by the slowest rank's clock (a collective: every rank asks).
-  const auto slowest_rank_s = [&](double own_s) {
-    return static_cast<double>(agreement.max_over_ranks({static_cast<std::int64_t>(own_s * 1e6)})[0]) * 1e-6;
-  };
-  const auto spent_s = [&] { return slowest_rank_s(seconds_since(case_started)); };
+  const auto spent_s = [&] { return slowest_rank_s(&agreement, seconds_since(case_started)); };
   DataParallelMinimum minimum;
   double step_s = 0.0;
-  // Before the case starts, every later instance is counted as long as this one took to set up,
-  // on the CPU, where that is the model's weights and data, the same each time. On a GPU the first
-  // instance also pays what a process pays once (the CUDA context, kernels loaded on first use): 3.5 s
-  // against milliseconds for the later ones on an H200. There the later ones are counted once the
-  // first of them, the one-process reference, was timed.
-  const double setup_s = limited && !context.device.is_cuda() ? slowest_rank_s(own_setup_s) : 0.0;
+  // Every later instance counted as long as this one took to set up, on the CPU. On a GPU the first
+  // pays once for the process (the CUDA context: 3.5 s against milliseconds on an H200), so there the
+  // one-process reference's set-up counts, once timed.
+  const double setup_s = limited && !context.device.is_cuda() ? slowest_rank_s(&agreement, own_setup_s) : 0.0;
   if (limited && !context.device.is_cuda()) {
-    // On the CPU its roofline may tell before a step runs, from the ranks' highest peaks (the same
-    // figures on every rank, so the same decision).
+    // On the CPU the roofline may tell before a step runs, by the ranks' highest peaks (one decision).
     const StepCost cost = instance->cost();
     const DevicePeaks& own = cpu_peaks();
     const auto peaks = agreement.max_over_ranks({static_cast<std::int64_t>(own.flops_per_s * 1e-3),
@@ -203,11 +151,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     const std::string why = roofline_too_long_reason(
         cost.flops, cost.bytes, static_cast<double>(peaks[0]) * 1e3, static_cast<double>(peaks[1]) * 1e3,
         static_cast<int>(runnable.size()), instance->validation_steps(), comm.world_size(), spec.sampling);
-    if (!why.empty()) {
-      say(why);
-      for (auto& v : runnable) mark_skipped(*v.record, why);
-      return records;
-    }
+    if (skipped_all(why, runnable, say)) return records;
   }
   if (limited) {
     std::string failed;
@@ -223,11 +167,7 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
                                     comm.world_size(), spec.sampling, setup_s);
     const std::string why = data_parallel_too_long_reason(
         step_s, static_cast<int>(runnable.size()), instance->validation_steps(), comm.world_size(), spec.sampling, setup_s);
-    if (!why.empty()) {
-      say(why);
-      for (auto& v : runnable) mark_skipped(*v.record, why);
-      return records;
-    }
+    if (skipped_all(why, runnable, say)) return records;
     say(fmt::format("one eager step took {} on the slowest rank, so this case takes at most {} (its time limit), at "
                     "the least {}",
                     format_duration(step_s), format_duration(spec.sampling.max_time_s),
@@ -243,12 +183,9 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   ValidatedRuns validated;  // what each variant's validation run observed: the replica check reads it
   validate_against_eager(*instance, runnable, {}, validation_budget, &agreement, &validated);
   agree_on_records(comm, runnable);
-  // Validation used its share of the limit (on the slowest rank): one process is compared after
-  // one step only.
-  const double validation_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - validation_started).count();
-  // So does a check on every validation step that would leave the timed phases less than their
-  // minimum (one process on the global batch runs them all).
+  // One process is compared after one step only where validation used its share of the limit (on
+  // the slowest rank), or a check of every step would leave the timed phases less than their minimum.
+  const double validation_s = seconds_since(validation_started);
   const bool check_fits =
       !limited || (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() -
                           comm.world_size() * instance->validation_steps() * step_s >=
@@ -275,7 +212,10 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
   double one_setup_s = 0.0;
   try {
     const auto one_started = std::chrono::steady_clock::now();
-    auto one = one_process_instance(workload, spec, context, *instance, comm.world_size());
+    DataParallelSetup whole;  // no all-reduce: every shard of the global batch in one process
+    whole.ranks = comm.world_size();
+    whole.shard = DataParallelSetup::kWholeBatch;
+    auto one = instance_from(workload, spec, context, whole, instance->initial_params());
     one_setup_s = seconds_since(one_started);
     checks = check_replicas(comm, *instance, *one, runnable, spec.gradient_sync.dtype == "bfloat16", &validated,
                             short_check);
@@ -283,22 +223,19 @@ std::vector<ResultRecord> run_data_parallel_case(const Workload& workload, const
     // Only the one-process instance can throw here, and it throws alike on every rank.
     for (const auto& v : runnable) mark_failed(*v.record, std::string("the one-process reference failed: ") + e.what());
   }
-  const DataParallelFigures world = world_figures(comm);
+  const DataParallelFigures world = world_figures(comm, instance->samples_per_step());
   for (std::size_t i = 0; i < checks.size(); ++i) {
     DataParallelFigures d = world;
-    d.samples_per_rank = instance->samples_per_step();
-    d.global_batch = d.samples_per_rank * d.world_size;
     d.params_identical = checks[i].identical;
     d.max_error_vs_one_process = checks[i].max_error_vs_one_process;
     runnable[i].record->data_parallel = d;
   }
 
-  // What is left of the limit (less the share kept for after sampling and the set-up of the
-  // instances still to make), by the slowest rank's clock, shared by the timed phases; each later
-  // phase rescaled to what is left when it starts. Without a limit for the whole case, each phase
-  // has the case's limit for its warm-up and sampling.
+  // What is left of the limit (less the after-sampling share and the instances still to make), by the
+  // slowest rank's clock, shared by the timed phases, each rescaled when it starts. Without a limit
+  // for the whole case, each phase has the case's limit for its warm-up and sampling.
   const int instances_left = minimum.instances - 1;  // the one-process reference is made
-  if (limited) minimum.setup_s = slowest_rank_s(one_setup_s);  // as long as the one-process reference's
+  if (limited) minimum.setup_s = slowest_rank_s(&agreement, one_setup_s);  // as long as the one-process reference's
   const auto left_s = [&](int instances) {
     return (1.0 - kAfterSamplingShare) * spec.sampling.max_time_s - spent_s() - instances * minimum.setup_s;
   };

@@ -1,18 +1,14 @@
-// One case run data-parallel: every rank runs this with the same arguments, in step. The phases of
-// a benchmark case (validate, time, summarise) with what data parallelism adds:
+// One case run data-parallel: every rank runs this in step. A benchmark case's phases, plus:
 //   1. the workload's data-parallel instance on every rank, rank 0's initial params broadcast;
-//   2. every variant validated against eager on every rank; then, after the validation steps, the
-//      params checked bit-identical on every rank (fingerprints all-reduced) and close to one
-//      process training on the whole global batches;
-//   3. the variants timed interleaved, the ranks agreeing on every sample (sampler.h); with
-//      --trace, a few steps of each traced on every rank, one file per rank (case_trace.h);
-//   4. the same variants timed on every rank without any all-reduce, for the exposed all-reduce;
-//   5. the gradient all-reduce timed alone, eagerly and captured;
-//   6. the same variants timed in a world of one (rank 0 alone), for the scaling efficiency;
-//   7. the ranks' medians gathered on rank 0 into each record's data-parallel figures.
-// A phase that fails on one rank fails the variant (or the case) on all. Variants without an
-// engine program (jit, native, reference) have no data-parallel form and are skipped. Kernel
-// profiles (--profile) are not taken: they would add steps, and collectives, on every rank.
+//   2. validation on every rank, then the params checked bit-identical across ranks and close to
+//      one process training on the whole global batches;
+//   3. the variants timed interleaved, the ranks agreeing on every sample (--trace: a file per rank);
+//   4. the same variants without any all-reduce, for the exposed all-reduce;
+//   5. the gradient all-reduce alone, eager and captured;
+//   6. rank 0 alone (a world of one), for the scaling efficiency;
+//   7. the ranks' medians gathered into rank 0's records.
+// A phase failing on one rank fails it on all. Variants without an engine program are skipped; no
+// kernel profiles (they would add steps and collectives on every rank).
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -24,6 +20,9 @@
 #include <vector>
 
 namespace graphbench::parallel {
+
+// Why `variant` cannot run data-parallel here, or "".
+std::string data_parallel_skip_reason(const Variant& variant, const CaseContext& context);
 
 // The records (complete on rank 0; the other ranks' carry only their own timings). InputError
 // (bad data or parameters on this rank) propagates after the other ranks were told.

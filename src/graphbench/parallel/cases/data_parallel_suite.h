@@ -1,7 +1,4 @@
-// A whole suite run data-parallel: every rank runs every case in step, benchmark cases
-// (data_parallel_case.h) and training cases (data_parallel_training.h). Cases whose workload has
-// no data-parallel form are skipped with the reason. `log` and `errors` as run_suite's (rank 0
-// passes them; the other ranks pass null).
+// A whole suite run data-parallel, every rank in step; `log` and `errors` as run_suite's (null but on rank 0).
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"

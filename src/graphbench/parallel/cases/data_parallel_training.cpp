@@ -2,6 +2,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/cases/agreement.h"
+#include "graphbench/parallel/cases/data_parallel_case.h"
 #include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/parallel/cases/scaling.h"
 #include "graphbench/core/report/progress.h"
@@ -22,25 +23,15 @@ namespace {
 
 DataParallelFigures training_figures(Communicator& comm, const DataParallelTraining& run, bool identical,
                                      const GradientSyncSpec& sync, const GradientBucketLog& buckets) {
-  DataParallelFigures d = world_figures(comm);
-  d.grad_dtype = sync.dtype;
-  d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
-  d.overlapped = sync.overlap;
-  d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
+  DataParallelFigures d = world_figures(comm, run.samples_per_step);
+  add_sync_figures(d, sync);
   d.buckets = static_cast<std::int64_t>(buckets.buckets.size());
-  d.samples_per_rank = run.samples_per_step;
-  d.global_batch = d.samples_per_rank * d.world_size;
   d.params_identical = identical;
+  std::vector<double> rank_median_us;
   for (const auto& text : comm.gather_to_rank0(fmt::format("{}", run.summary.median_step_us))) {
-    d.rank_median_us.push_back(std::stod(text));
+    rank_median_us.push_back(std::stod(text));
   }
-  if (!d.rank_median_us.empty()) {
-    d.median_us = stats::summarize(d.rank_median_us).median;
-    const auto slowest = std::max_element(d.rank_median_us.begin(), d.rank_median_us.end());
-    d.slowest_rank = static_cast<int>(slowest - d.rank_median_us.begin());
-    d.slowest_median_us = *slowest;
-    if (d.slowest_median_us > 0) d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
-  }
+  add_rank_figures(d, std::move(rank_median_us));
   return d;
 }
 
@@ -51,22 +42,13 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
                                                      const std::shared_ptr<Communicator>& communicator, std::ostream* log) {
   Communicator& comm = *communicator;
   std::vector<ResultRecord> records;
-  // Under a limit that holds for the whole case, each variant that runs has its share of it; the
-  // ranks plan and cut their epochs together (core/sampling/case_budget.h).
-  int runnable = 0;
-  for (const Variant& variant : spec.variants) {
-    runnable += skip_reason(variant, context).empty() && variant.source() == StepSource::kEngine ? 1 : 0;
-  }
-  CaseContext limited = context;
-  if (context.time_limit_cuts_validation) limited.training_limit = training_limit(spec, runnable, log);
+  // The ranks plan and cut their epochs together (core/sampling/case_budget.h).
+  const CaseContext limited =
+      with_training_limit(spec, context, log, [&](const Variant& v) { return data_parallel_skip_reason(v, context); });
   for (std::size_t i = 0; i < spec.variants.size(); ++i) {
     const Variant& variant = spec.variants[i];
     ResultRecord record = make_record(spec, variant, context);
-    std::string why = skip_reason(variant, context);
-    if (why.empty() && variant.source() != StepSource::kEngine) {
-      why = "no data-parallel form: the gradient all-reduce is an op of the engine's programs (eager, static, graph)";
-    }
-    if (!why.empty()) {
+    if (const std::string why = data_parallel_skip_reason(variant, context); !why.empty()) {
       mark_skipped(record, why);
       records.push_back(std::move(record));
       continue;
@@ -82,11 +64,8 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
     std::string skipped;
     bool bad_input = false;
     try {
-      DataParallelSetup setup;
+      DataParallelSetup setup = shard_setup(comm, spec);
       setup.communicator = communicator;
-      setup.ranks = comm.world_size();
-      setup.shard = comm.rank();
-      setup.gradient_sync = spec.gradient_sync;
       setup.bucket_log = bucket_log;
       at::manual_seed(context.seed);
       run = workload.train_data_parallel(spec, variant, limited, setup);
@@ -122,20 +101,7 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
     }
     records.push_back(std::move(record));
   }
-  // Speed-up of whole runs, as for one process: eager's total time over each variant's.
-  const ResultRecord* eager = nullptr;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    if (spec.variants[i].is_eager_baseline() && records[i].status == RecordStatus::kOk && records[i].training) {
-      eager = &records[i];
-    }
-  }
-  if (eager != nullptr) {
-    for (auto& r : records) {
-      if (r.status == RecordStatus::kOk && r.training && r.training->total_seconds > 0) {
-        r.speedup_vs_eager = eager->training->total_seconds / r.training->total_seconds;
-      }
-    }
-  }
+  fill_training_speedups(records, spec);  // of whole runs, as for one process
   return records;
 }
 

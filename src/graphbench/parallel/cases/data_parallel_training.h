@@ -1,9 +1,7 @@
-// A training case (kind "training", whole epochs) run data-parallel: each variant's run on every
-// rank, each rank a shard of every epoch (engine/runner/data_parallel.h). The records get rank 0's
-// training summary (the test figures are the world's) and data-parallel figures: every rank's
-// median step time, the slowest, samples/s, and whether every rank ended with the same params.
-// There is no one-rank baseline here (it would be a whole training run): the benchmark case of
-// the same step gives the scaling efficiency.
+// A training case run data-parallel: each rank trains on a shard of every epoch. Records get rank 0's
+// summary (the world's test figures) and data-parallel figures: the ranks' median step times, the
+// slowest, samples/s, and whether all ranks ended with the same params. No one-rank baseline (a
+// whole training run): the benchmark case of the same step gives the scaling efficiency.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"

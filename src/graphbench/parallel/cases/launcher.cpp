@@ -1,10 +1,12 @@
 #include "graphbench/parallel/cases/launcher.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/non_copyable.h"
 #include "graphbench/parallel/communication/environment_variables.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
 #include <cstring>
@@ -41,8 +43,7 @@ std::string describe_status(int status) {
 
 bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
-// Starts one rank; the argument and environment arrays are built before fork so that the child
-// only calls async-signal-safe functions before exec.
+// Starts one rank; the arrays are built before fork, so the child calls only async-signal-safe functions.
 pid_t start_rank(const std::string& executable, const std::vector<std::string>& argv_strings,
                  const std::map<std::string, std::string>& env) {
   std::vector<std::string> env_strings;
@@ -57,8 +58,7 @@ pid_t start_rank(const std::string& executable, const std::vector<std::string>& 
   const pid_t pid = fork();
   if (pid < 0) throw Error(fmt::format("--nproc: fork failed: {}", std::strerror(errno)));
   if (pid == 0) {
-    // The rank must not outlive the launcher; its own process group lets the launcher end whatever
-    // it started too.
+    // Dies with the launcher; its own process group lets the launcher end whatever it started.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     setpgid(0, 0);
     if (getppid() != parent) _exit(1);
@@ -82,10 +82,7 @@ void reap(std::vector<Rank>& ranks) {
 }
 
 bool any_running(const std::vector<Rank>& ranks) {
-  for (const Rank& r : ranks) {
-    if (r.running) return true;
-  }
-  return false;
+  return std::any_of(ranks.begin(), ranks.end(), [](const Rank& r) { return r.running; });
 }
 
 // Waits until no rank runs or `limit` has passed.
@@ -116,9 +113,8 @@ void on_interrupt(int sig) {
   g_signals = g_signals + 1;
 }
 
-// While it lives, SIGINT and SIGTERM go to on_interrupt (its counters start at 0); the handlers
-// before it are put back when it ends, however the launcher leaves.
-class InterruptsCaught {
+// While it lives, SIGINT and SIGTERM go to on_interrupt; the previous handlers come back after.
+class InterruptsCaught : NonCopyable {
  public:
   InterruptsCaught() {
     g_interrupted = 0;
@@ -132,8 +128,6 @@ class InterruptsCaught {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
   }
-  InterruptsCaught(const InterruptsCaught&) = delete;
-  InterruptsCaught& operator=(const InterruptsCaught&) = delete;
 
  private:
   struct sigaction old_int_ {};
@@ -216,8 +210,8 @@ int launch_ranks(const LaunchOptions& options, std::ostream& log) {
   } else if (first_failure != nullptr) {
     log << fmt::format("graphbench: rank {} (pid {}) {}", first_failure->rank, first_failure->pid,
                        describe_status(first_failure->status));
-    // A rank killed by a signal leaves the others stuck in their next collective: end them now.
-    // One that exited by itself usually failed as they all do: let them finish first.
+    // A rank killed by a signal leaves the others stuck: end them now; one that exited failed as
+    // they all usually do: let them finish first.
     const bool died = WIFSIGNALED(first_failure->status);
     if (any_running(ranks)) {
       log << (died ? "; ending the other ranks" : fmt::format("; waiting up to {:g} s for the other ranks",

@@ -1,15 +1,7 @@
-// `graphbench ... --nproc N`: starts N ranks of this program on this host and watches them.
-//
-// Each rank is the same executable with the same arguments (minus --nproc), and the environment a
-// torchrun worker gets: RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT
-// (a free port on 127.0.0.1). With CUDA, NVLink multicast is kept off unless the caller's
-// environment says otherwise (NCCL_NVLS_ENABLE=0, TORCH_SYMM_MEM_DISABLE_MULTICAST=1,
-// NVSHMEM_DISABLE_NVLS=1). Ranks die with the launcher (PR_SET_PDEATHSIG); each runs in a
-// process group of its own, which the launcher signals as a whole.
-//
-// When a rank dies (a signal) the others are ended at once; when a rank exits with an error, the
-// others get `grace` to finish by themselves (they are usually failing the same way) and are then
-// ended: SIGTERM, and SIGKILL a second later. The launcher never waits longer than that.
+// `graphbench ... --nproc N`: starts N ranks of this program here with a torchrun worker's environment
+// (a free MASTER_PORT; with CUDA, NVLink multicast off unless set) and watches them. Ranks die with the
+// launcher, each in its own process group. A rank killed by a signal ends the others at once; one that
+// exits with an error gives them `grace`, then SIGTERM and SIGKILL a second later.
 #pragma once
 
 #include <chrono>
@@ -37,9 +29,8 @@ std::map<std::string, std::string> rank_environment(const std::map<std::string, 
 // A TCP port on `address` that nothing listens on right now.
 int find_free_port(const std::string& address);
 
-// Runs the ranks to the end. Returns 0 when every rank exited 0; 2 when every failing rank exited
-// with 2 (bad input: they all read the same input); otherwise 1, after ending the others. `log`
-// gets one line per rank that failed and one per rank ended.
+// Runs the ranks to the end: 0 when all exited 0, 2 when every failing rank exited 2 (bad input),
+// else 1. `log` gets a line per rank that failed or was ended.
 int launch_ranks(const LaunchOptions& options, std::ostream& log);
 
 // How a child of run_child ended.
@@ -50,10 +41,8 @@ struct ChildOutcome {
   std::string describe() const;  // "exited with 1", "was killed by signal 9 (Killed)"
 };
 
-// Runs `executable` with `arguments` (argv[1...]) and the caller's environment as one child
-// process, started as a rank is (a process group of its own, dying with the caller), and waits for
-// it to end. Each SIGINT or SIGTERM the caller receives meanwhile is passed on to the child and the
-// wait goes on: an interrupted graphbench writes the cases it finished, a second signal ends it.
+// Runs `executable` (argv[1...] `arguments`) as one child started as a rank is, and waits for it;
+// SIGINT and SIGTERM are passed on and the wait goes on (an interrupted graphbench writes its results).
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments);
 
 }  // namespace graphbench::parallel

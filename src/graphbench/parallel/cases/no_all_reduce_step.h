@@ -1,8 +1,6 @@
-// Phase 5 of a data-parallel case (data_parallel_case.h): the step without any all-reduce. Every
-// rank times the same variants on its own shard with the gradients of that shard alone (the
-// workload's instance without a communicator, its gradients chunked as the step's are), all ranks
-// at once, so that the step at N ranks minus this one is the all-reduce time the backward pass did
-// not hide: the exposed all-reduce.
+// Phase 4 of a data-parallel case (data_parallel_case.h): every rank times the same variants on its
+// shard with its own gradients (no communicator, chunked alike), all ranks at once: the step at N
+// ranks minus this is the all-reduce time backward did not hide.
 #pragma once
 
 #include "graphbench/engine/exec/model_store.h"

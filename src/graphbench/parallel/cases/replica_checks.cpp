@@ -13,21 +13,21 @@
 
 namespace graphbench::parallel {
 
-std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance) {
-  std::vector<at::Tensor> observed = runner.observe();
+namespace {
+
+// The params at the tail of a runner's observations (observe() from first_param_observation() on).
+std::vector<at::Tensor> params_of(const std::vector<at::Tensor>& observed, const DataParallelCase& instance) {
   const auto first = static_cast<std::ptrdiff_t>(instance.first_param_observation());
+  if (static_cast<std::ptrdiff_t>(observed.size()) < first) throw EngineError("the run observed no params");
   return std::vector<at::Tensor>(observed.begin() + first, observed.end());
 }
-
-namespace {
 
 struct Closeness {
   bool close = true;
   double max_abs_error = 0.0;
 };
 
-// Every param within the one rule for outputs (engine/runner/output_match.h): the tolerances, and for
-// float16 and bfloat16 params a few rounding steps at their largest magnitude (NaN never passes).
+// Every param within the one rule for outputs (engine/runner/output_match.h).
 Closeness closeness(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected, double rtol,
                     double atol) {
   Closeness c;
@@ -59,16 +59,9 @@ constexpr double kBfloat16ShareOfMove = 1.0 / 32.0;
 
 }  // namespace
 
-namespace {
-
-// The params at the tail of a runner's observations (observe() from first_param_observation() on).
-std::vector<at::Tensor> params_of(const std::vector<at::Tensor>& observed, const DataParallelCase& instance) {
-  const auto first = static_cast<std::ptrdiff_t>(instance.first_param_observation());
-  if (static_cast<std::ptrdiff_t>(observed.size()) < first) throw EngineError("the validation run observed no params");
-  return std::vector<at::Tensor>(observed.begin() + first, observed.end());
+std::vector<at::Tensor> observed_params(VariantRunner& runner, const DataParallelCase& instance) {
+  return params_of(runner.observe(), instance);
 }
-
-}  // namespace
 
 std::vector<ReplicaCheck> check_replicas(Communicator& communicator, DataParallelCase& instance,
                                          DataParallelCase& one_process, const std::vector<VariantRecord>& variants,

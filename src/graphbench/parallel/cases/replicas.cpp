@@ -42,4 +42,31 @@ at::Tensor shard_rows(const at::Tensor& global, int rank, int world) {
   return global.narrow(0, s.begin, s.size);
 }
 
+DataParallelSetup shard_setup(const Communicator& communicator, const CaseSpec& spec) {
+  DataParallelSetup setup;
+  setup.ranks = communicator.world_size();
+  setup.shard = communicator.rank();
+  setup.gradient_sync = spec.gradient_sync;
+  return setup;
+}
+
+std::unique_ptr<DataParallelCase> instance_from(const Workload& workload, const CaseSpec& spec,
+                                                const CaseContext& context, const DataParallelSetup& setup,
+                                                const ModelStore& initial_params) {
+  at::manual_seed(context.seed);
+  auto instance = workload.instantiate_data_parallel(spec, context, setup);
+  if (!instance) throw EngineError(fmt::format("workload {} made no instance of its data-parallel case", spec.workload));
+  instance->initial_params().copy_values_from(initial_params);
+  return instance;
+}
+
+std::vector<VariantRecord> still_ok(const std::vector<VariantRecord>& variants, std::vector<ResultRecord>& records) {
+  records.assign(variants.size(), ResultRecord{});
+  std::vector<VariantRecord> ok;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (variants[i].record->status == RecordStatus::kOk) ok.push_back({variants[i].variant, &records[i]});
+  }
+  return ok;
+}
+
 }  // namespace graphbench::parallel

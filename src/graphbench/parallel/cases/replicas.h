@@ -1,11 +1,12 @@
 // Keeping the replicas of data-parallel training equal: the initial params broadcast from rank 0,
-// each rank's shard of a batch or a data set, and a check that the params are bit-identical on
-// every rank.
+// each rank's shard of a batch or a data set, and the instances the phases of a case make alike.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
 #include "graphbench/parallel/communication/fingerprints.h"
 #include "graphbench/engine/exec/model_store.h"
+#include "graphbench/engine/runner/case_records.h"
+#include "graphbench/engine/runner/data_parallel.h"
 
 #include <ATen/ATen.h>
 
@@ -15,13 +16,10 @@
 
 namespace graphbench::parallel {
 
-// Every rank's store takes `root`'s values (same names on every rank; pointers unchanged). One
-// broadcast per dtype: the entries are packed into a flat buffer.
+// Every rank's store takes `root`'s values in place: one broadcast per dtype, packed flat.
 void broadcast_store(Communicator& communicator, ModelStore& store, int root = 0);
 
-// Rank `rank`'s part of `total` items split over `world` ranks: equal parts, contiguous; the
-// remainder (total % world items at the end) belongs to no rank, so that every rank runs the same
-// number of steps.
+// Rank `rank`'s equal contiguous part of `total` items; the remainder belongs to no rank (equal steps).
 struct Shard {
   std::int64_t begin = 0;
   std::int64_t size = 0;
@@ -29,5 +27,14 @@ struct Shard {
 Shard shard_of(std::int64_t total, int rank, int world);
 // The rows of `global` (dimension 0) that belong to `rank`.
 at::Tensor shard_rows(const at::Tensor& global, int rank, int world);
+
+// This rank's shard of `communicator`'s world, averaging as `spec` says (no communicator set).
+DataParallelSetup shard_setup(const Communicator& communicator, const CaseSpec& spec);
+// The workload's seeded instance for `setup` from `initial_params`; EngineError where it makes none.
+std::unique_ptr<DataParallelCase> instance_from(const Workload& workload, const CaseSpec& spec,
+                                                const CaseContext& context, const DataParallelSetup& setup,
+                                                const ModelStore& initial_params);
+// The variants whose records are still ok, each with a fresh record of `records` (sized alike).
+std::vector<VariantRecord> still_ok(const std::vector<VariantRecord>& variants, std::vector<ResultRecord>& records);
 
 }  // namespace graphbench::parallel

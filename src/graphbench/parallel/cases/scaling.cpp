@@ -2,6 +2,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/cases/agreement.h"
+#include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/parallel/gradient_sync/all_reduce_alone.h"
 #include "graphbench/parallel/communication/environment_variables.h"
 #include "graphbench/core/suite/gradient_sync_fields.h"
@@ -140,20 +141,11 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
   try {
     auto solo = communicator->solo(spec.name);
     {
-      DataParallelSetup setup;
+      DataParallelSetup setup = shard_setup(*solo, spec);
       setup.communicator = solo;
-      setup.ranks = 1;
-      setup.shard = 0;
-      setup.gradient_sync = spec.gradient_sync;
-      at::manual_seed(context.seed);
-      auto instance = workload.instantiate_data_parallel(spec, context, setup);
-      if (!instance) throw EngineError("no data-parallel form for one rank");
-      instance->initial_params().copy_values_from(initial_params);
-      std::vector<ResultRecord> records(variants.size());
-      std::vector<VariantRecord> alone;
-      for (std::size_t i = 0; i < variants.size(); ++i) {
-        if (variants[i].record->status == RecordStatus::kOk) alone.push_back({variants[i].variant, &records[i]});
-      }
+      auto instance = instance_from(workload, spec, context, setup, initial_params);
+      std::vector<ResultRecord> records;
+      const std::vector<VariantRecord> alone = still_ok(variants, records);
       // The graphs of the solo group end before it does (see Communicator::shutdown).
       const TimedCase timed =
           time_variants(*instance, alone, spec, context, nullptr, phase_time_left_s(spec, context, started));
@@ -170,9 +162,11 @@ OneRankBaseline time_one_rank(const std::shared_ptr<Communicator>& communicator,
   return baseline;
 }
 
-DataParallelFigures world_figures(const Communicator& communicator) {
+DataParallelFigures world_figures(const Communicator& communicator, std::int64_t samples_per_rank) {
   DataParallelFigures d;
   d.world_size = communicator.world_size();
+  d.samples_per_rank = samples_per_rank;
+  d.global_batch = samples_per_rank * d.world_size;
   d.backend = communicator.backend();
   d.backend_version = communicator.backend_version();
   d.backend_settings = communication_settings(current_environment(), d.backend);
@@ -186,6 +180,23 @@ DataParallelFigures world_figures(const Communicator& communicator) {
   return d;
 }
 
+void add_sync_figures(DataParallelFigures& d, const GradientSyncSpec& sync) {
+  d.grad_dtype = sync.dtype;
+  d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
+  d.overlapped = sync.overlap;
+  d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
+}
+
+void add_rank_figures(DataParallelFigures& d, std::vector<double> rank_median_us) {
+  d.rank_median_us = std::move(rank_median_us);
+  if (d.rank_median_us.empty()) return;
+  d.median_us = stats::summarize(d.rank_median_us).median;
+  const auto slowest = std::max_element(d.rank_median_us.begin(), d.rank_median_us.end());
+  d.slowest_rank = static_cast<int>(slowest - d.rank_median_us.begin());
+  d.slowest_median_us = *slowest;
+  if (*slowest > 0) d.samples_per_second = static_cast<double>(d.global_batch) / (*slowest * 1e-6);
+}
+
 void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
                                 const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator) {
@@ -194,30 +205,19 @@ void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTiming
     gradient_bytes += g.numel() * static_cast<std::int64_t>(c10::elementSize(g.dtype));
   }
 
-  const DataParallelFigures world = world_figures(communicator);
+  DataParallelFigures world = world_figures(communicator, instance.samples_per_step());
+  world.gradient_bytes = gradient_bytes;
+  world.buckets = static_cast<std::int64_t>(buckets);
+  add_sync_figures(world, sync);
+  world.chunked_gradients = instance.chunked_gradients();
+  world.grad_transport = sync.transport;
   for (std::size_t i = 0; i < timed.timed.size(); ++i) {
     ResultRecord& r = *timed.variants[i].record;
     const std::string& name = timed.timed[i].name;
     DataParallelFigures d = world;
-    d.samples_per_rank = instance.samples_per_step();
-    d.global_batch = d.samples_per_rank * d.world_size;
-    d.gradient_bytes = gradient_bytes;
-    d.buckets = static_cast<std::int64_t>(buckets);
-    d.grad_dtype = sync.dtype;
-    d.bucket_cap_bytes = static_cast<std::int64_t>(bucket_cap_bytes(sync));
-    d.overlapped = sync.overlap;
-    d.chunk_cap_bytes = static_cast<std::int64_t>(chunk_cap_bytes(sync));
-    d.chunked_gradients = instance.chunked_gradients();
-    d.grad_transport = sync.transport;
     const std::optional<double> slowest = slowest_of(timings.ranks.median_us, name);
     if (slowest) {
-      d.rank_median_us = timings.ranks.median_us.at(name);
-      std::vector<double> sorted = d.rank_median_us;
-      d.median_us = stats::summarize(sorted).median;
-      d.slowest_rank = static_cast<int>(std::max_element(d.rank_median_us.begin(), d.rank_median_us.end()) -
-                                        d.rank_median_us.begin());
-      d.slowest_median_us = *slowest;
-      d.samples_per_second = static_cast<double>(d.global_batch) / (d.slowest_median_us * 1e-6);
+      add_rank_figures(d, timings.ranks.median_us.at(name));
     } else if (auto it = timings.ranks.median_us.find(name); it != timings.ranks.median_us.end()) {
       d.rank_median_us = it->second;
     }

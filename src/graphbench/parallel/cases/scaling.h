@@ -1,5 +1,4 @@
-// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): what the records' data-parallel
-// figures need beyond the timing of the step itself.
+// Phases 4 to 7 of a data-parallel case (data_parallel_case.h): the figures beyond the step's timing.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -15,9 +14,7 @@
 
 namespace graphbench::parallel {
 
-// Each timed variant's step times on every rank, gathered to rank 0 (empty elsewhere): by variant
-// name, then by rank, the median and the samples it is the median of. A variant that failed on a
-// rank has NaN as its median there and no samples.
+// Each timed variant's step times by rank, gathered to rank 0: medians (NaN where it failed) and samples.
 struct RankTimings {
   std::map<std::string, std::vector<double>> median_us;
   std::map<std::string, std::vector<std::vector<double>>> samples_us;
@@ -27,19 +24,16 @@ RankTimings gather_rank_timings(Communicator& communicator, const TimedCase& tim
 // This rank's samples of every variant that timed without error, by variant name.
 std::map<std::string, std::vector<double>> samples_of(const TimedCase& timed);
 
-// The gradient all-reduce alone, median per step on this rank: "eager" always, "graph" when CUDA
-// graphs can run. Sampled like the case (all ranks in step). The gradients are bucketed as the
-// step buckets them: `order` is the step's bucketing order (GradientBucketLog::order).
+// The gradient all-reduce alone, median per step on this rank ("eager", and "graph" where graphs
+// run), the ranks in step; `order`: the step's bucketing order.
 std::map<std::string, double> time_all_reduce_alone(const std::shared_ptr<Communicator>& communicator,
                                                     const std::vector<TensorSpec>& gradients,
                                                     const GradientAverageOptions& options,
                                                     const std::vector<std::size_t>& order, const CaseSpec& spec,
                                                     const CaseContext& context);
 
-// The variants' step times in a world of one: rank 0 alone (a process group of its own), the same
-// batch, while the other ranks wait. Every rank gets the samples (by variant name; a variant that
-// failed alone is missing) and why the baseline failed, if it did. With one rank, nothing runs:
-// `own` (this rank's samples) is the answer.
+// The variants' step times with rank 0 alone (a world of one) while the others wait; every rank gets
+// the samples and why the baseline failed. One rank: `own` is the answer.
 struct OneRankBaseline {
   std::map<std::string, std::vector<double>> samples_us;
   std::string error;
@@ -57,12 +51,14 @@ struct DataParallelTimings {
   OneRankBaseline one_rank;
 };
 
-// The figures every record of this world shares: its size, the backend, the backend's version and
-// the environment variables that tune it (rank 0's, as the records are rank 0's).
-DataParallelFigures world_figures(const Communicator& communicator);
+// The figures every record of this world shares: size, backend, version, tuning variables, batch.
+DataParallelFigures world_figures(const Communicator& communicator, std::int64_t samples_per_rank);
+// How the step averaged its gradients (`sync`).
+void add_sync_figures(DataParallelFigures& d, const GradientSyncSpec& sync);
+// The ranks' median step times (all finite): their median, the slowest rank, the samples/s it allows.
+void add_rank_figures(DataParallelFigures& d, std::vector<double> rank_median_us);
 
-// Fills each timed record's data-parallel figures (rank 0). `sync`: how the step averaged its
-// gradients; `buckets`: how many buckets it launched.
+// Fills each timed record's data-parallel figures (rank 0); `buckets`: how many the step launched.
 void fill_data_parallel_figures(const TimedCase& timed, const DataParallelTimings& timings,
                                 const DataParallelCase& instance, const GradientSyncSpec& sync, std::size_t buckets,
                                 const Communicator& communicator);

@@ -50,17 +50,19 @@ std::string seconds_text(std::chrono::milliseconds timeout) {
 }  // namespace
 
 #ifdef GRAPHBENCH_WITH_DISTRIBUTED
-
 using c10d_compat::GroupPtr;
+#endif
 
 struct Communicator::Impl {
+#ifdef GRAPHBENCH_WITH_DISTRIBUTED
   c10::intrusive_ptr<c10d::Store> store;  // the rendezvous store (all keys of this run below it)
   c10::intrusive_ptr<c10d::Store> kv;     // store_set / store_get
   GroupPtr group;
+#endif
   int rank = 0;
   int world_size = 1;
   at::Device device = at::kCPU;
-  std::string backend;
+  std::string backend = "none";
   std::chrono::milliseconds timeout{0};
   bool shut_down = false;
   bool solo = false;  // made by solo()
@@ -72,6 +74,32 @@ struct Communicator::Impl {
   std::vector<c10::intrusive_ptr<c10d::ProcessGroup>> symmetric_groups;
 #endif
 };
+
+Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Communicator::~Communicator() { shutdown(); }
+
+int Communicator::rank() const { return impl_->rank; }
+int Communicator::world_size() const { return impl_->world_size; }
+bool Communicator::is_solo() const { return impl_->solo; }
+at::Device Communicator::device() const { return impl_->device; }
+const NodeLayout& Communicator::node_layout() const { return impl_->layout; }
+bool Communicator::ranks_in_own_processes() const { return impl_->own_processes; }
+const std::string& Communicator::backend() const { return impl_->backend; }
+std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
+bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
+bool Communicator::averages_in_all_reduce() const { return impl_->backend == "nccl"; }
+void Communicator::all_reduce_sum_(at::Tensor& tensor) { start_all_reduce_sum_(tensor).wait(); }
+bool Communicator::any_rank(bool flag) { return all_reduce_ints({flag ? 1 : 0}, IntReduce::kMax)[0] != 0; }
+void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
+
+std::string Communicator::backend_version() const {
+#ifdef GRAPHBENCH_DIST_NCCL
+  if (impl_->backend == "nccl") return c10d::getNcclVersion();
+#endif
+  return "";  // Gloo has no version to ask
+}
+
+#ifdef GRAPHBENCH_WITH_DISTRIBUTED
 
 namespace {
 
@@ -167,8 +195,8 @@ struct HasShutdown : std::false_type {};
 template <typename G>
 struct HasShutdown<G, std::void_t<decltype(std::declval<G&>().shutdown())>> : std::true_type {};
 
-// Ends a process group on a helper thread, waiting at most `timeout`: a communicator whose
-// destruction hangs must not hang the run. (LibTorch 1.13's groups have no shutdown: released.)
+// Ends a process group on a helper thread, waiting at most `timeout` (a hanging destruction must not
+// hang the run; LibTorch 1.13's groups have no shutdown).
 template <typename G>
 bool shutdown_group(c10::intrusive_ptr<G> group, std::chrono::milliseconds timeout) {
   if constexpr (HasShutdown<G>::value) {
@@ -227,32 +255,9 @@ std::shared_ptr<Communicator> Communicator::connect(const RankEnv& env, at::Devi
   return communicator;
 }
 
-Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-
-Communicator::~Communicator() { shutdown(); }
-
-int Communicator::rank() const { return impl_->rank; }
-int Communicator::world_size() const { return impl_->world_size; }
-bool Communicator::is_solo() const { return impl_->solo; }
-at::Device Communicator::device() const { return impl_->device; }
-const NodeLayout& Communicator::node_layout() const { return impl_->layout; }
-bool Communicator::ranks_in_own_processes() const { return impl_->own_processes; }
-const std::string& Communicator::backend() const { return impl_->backend; }
-std::chrono::milliseconds Communicator::timeout() const { return impl_->timeout; }
-bool Communicator::sums_bfloat16() const { return impl_->backend == "nccl"; }
-
-std::string Communicator::backend_version() const {
-#ifdef GRAPHBENCH_DIST_NCCL
-  if (impl_->backend == "nccl") return c10d::getNcclVersion();
-#endif
-  return "";  // Gloo has no version to ask
-}
-
 namespace {
 
-// One all-reduce of `tensor` in place. On CUDA it is queued on the current stream (the stream orders
-// what follows, and a capture contains it); on the CPU it runs on the process group's threads
-// until the returned collective is waited for.
+// One all-reduce in place: on CUDA queued on the current stream (captured), on the CPU until waited for.
 PendingCollective start_all_reduce(const Communicator::Impl& impl, at::Tensor& tensor, c10d::ReduceOp::RedOpType op,
                                    const char* what) {
   c10d::AllreduceOptions options;
@@ -269,12 +274,6 @@ PendingCollective start_all_reduce(const Communicator::Impl& impl, at::Tensor& t
 }
 
 }  // namespace
-
-void Communicator::all_reduce_sum_(at::Tensor& tensor) {
-  start_all_reduce(*impl_, tensor, c10d::ReduceOp::SUM, "all-reduce").wait();
-}
-
-bool Communicator::averages_in_all_reduce() const { return impl_->backend == "nccl"; }
 
 PendingCollective Communicator::start_all_reduce_sum_(at::Tensor& tensor) {
   return start_all_reduce(*impl_, tensor, c10d::ReduceOp::SUM, "all-reduce");
@@ -311,14 +310,9 @@ std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::i
   return std::vector<std::int64_t>(host.data_ptr<std::int64_t>(), host.data_ptr<std::int64_t>() + host.numel());
 }
 
-bool Communicator::any_rank(bool flag) { return all_reduce_ints({flag ? 1 : 0}, IntReduce::kMax)[0] != 0; }
-
-void Communicator::barrier() { all_reduce_ints({1}, IntReduce::kSum); }
-
 void Communicator::add_symmetric_memory_group(const std::string& name) const {
 #ifdef GRAPHBENCH_SYMMETRIC_MEMORY
-  // LibTorch's rendezvous finds the group by name among the registered process groups: one over
-  // this run's store, with this communicator's NCCL backend.
+  // LibTorch's rendezvous finds the group by name: one over this run's store and NCCL backend.
   auto store = c10::make_intrusive<c10d::PrefixStore>("symm/" + name, impl_->store);
   auto group = c10::make_intrusive<c10d::ProcessGroup>(store, impl_->rank, impl_->world_size);
   group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL, impl_->group);
@@ -416,32 +410,10 @@ bool Communicator::shutdown() {
 
 #else  // no c10d backend in this build
 
-struct Communicator::Impl {};
-
 std::shared_ptr<Communicator> Communicator::connect(const RankEnv&, at::Device device, std::chrono::milliseconds) {
   throw_no_backend(device);
 }
-Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Communicator::~Communicator() = default;
-int Communicator::rank() const { return 0; }
-int Communicator::world_size() const { return 1; }
-bool Communicator::is_solo() const { return false; }
-at::Device Communicator::device() const { return at::kCPU; }
-const NodeLayout& Communicator::node_layout() const {
-  static const NodeLayout one;
-  return one;
-}
-bool Communicator::ranks_in_own_processes() const { return true; }
-const std::string& Communicator::backend() const {
-  static const std::string none = "none";
-  return none;
-}
-std::chrono::milliseconds Communicator::timeout() const { return std::chrono::milliseconds(0); }
-bool Communicator::sums_bfloat16() const { return false; }
-std::string Communicator::backend_version() const { return ""; }
-void Communicator::all_reduce_sum_(at::Tensor&) {}
 PendingCollective Communicator::start_all_reduce_sum_(at::Tensor&) { return PendingCollective(); }
-bool Communicator::averages_in_all_reduce() const { return false; }
 PendingCollective Communicator::start_all_reduce_average_(at::Tensor&) {
   throw DistributedError("no distributed support in this build: no averaging all-reduce");
 }
@@ -449,8 +421,6 @@ void Communicator::broadcast_(at::Tensor&, int) {}
 std::vector<std::int64_t> Communicator::all_reduce_ints(const std::vector<std::int64_t>& values, IntReduce) {
   return values;
 }
-bool Communicator::any_rank(bool flag) { return flag; }
-void Communicator::barrier() {}
 void Communicator::store_set(const std::string&, const std::string&) {}
 void Communicator::add_symmetric_memory_group(const std::string& name) const {
   throw DistributedError("no distributed support in this build: no symmetric memory for group \"" + name + "\"");

@@ -1,11 +1,7 @@
-// One rank's connection to the others: the rendezvous store and a c10d process group
-// (ProcessGroupNCCL for CUDA tensors, ProcessGroupGloo for CPU tensors), behind an interface free
-// of c10d headers. Every collective must be called by every rank of the world, in the same order.
-//
-// Every wait is bounded by the communicator's timeout: the rendezvous, each store read and each
-// collective on Gloo (NCCL's watchdog applies it to eager collectives). What times out throws
-// DistributedError naming what was waited for; a rank that dies leaves the others to time out, or
-// to be ended by the launcher that watches them.
+// One rank's connection to the others: the rendezvous store and a c10d process group (NCCL for CUDA,
+// Gloo for CPU tensors) behind an interface free of c10d headers. Every rank calls every collective,
+// in the same order. Every wait is bounded by the timeout (NCCL's watchdog bounds eager collectives);
+// what times out throws DistributedError naming what was waited for.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -30,9 +26,8 @@ std::string backend_name(at::Device device);
 
 enum class IntReduce { kMin, kMax, kSum };
 
-// A collective under way. wait() returns once it is done (Gloo: its worker thread finished; NCCL:
-// nothing to wait for, it is queued on a stream already) and throws DistributedError as the
-// blocking collectives do. Waiting a second time, or on a default-made one, does nothing.
+// A collective under way; wait() (once: later waits do nothing) returns when it is done (NCCL: queued
+// on a stream already) and throws DistributedError as the blocking collectives do.
 class PendingCollective {
  public:
   PendingCollective() = default;
@@ -50,11 +45,9 @@ class PendingCollective {
 
 class Communicator : NonCopyable {
  public:
-  // Rendezvous: rank 0 hosts a TCPStore at env.master_addr:env.master_port (unless torchrun's
-  // agent hosts it) and every rank waits until all env.world_size ranks have joined, at most
-  // `timeout`. Then the process group for `device` (a CUDA device becomes this process's current
-  // device). Throws DistributedError when the rendezvous times out, InputError when this build has
-  // no backend for the device. The ranks then tell each other their nodes (node_layout()).
+  // Rendezvous (rank 0 hosts the TCPStore unless torchrun's agent does; every rank waits for all, at
+  // most `timeout`), then the process group for `device` (made current) and the ranks' node_layout().
+  // DistributedError on a timeout, InputError where this build has no backend for the device.
   static std::shared_ptr<Communicator> connect(const RankEnv& env, at::Device device, std::chrono::milliseconds timeout);
 
   ~Communicator();
@@ -64,11 +57,9 @@ class Communicator : NonCopyable {
   // A world made by solo(): the one-GPU baseline, whose step averages nothing (gradient_buckets.h).
   bool is_solo() const;
   at::Device device() const;
-  // On how many nodes (torchrun's, or hosts) the ranks are, as every rank told at connect(); one
-  // node of one rank for a world made by solo().
+  // The ranks' nodes, as told at connect(); one node of one rank for solo().
   const NodeLayout& node_layout() const;
-  // Whether every rank runs in a process of its own (not threads of one process, as tests start
-  // ranks), as the ranks told at connect(): LibTorch's symmetric memory needs it.
+  // Every rank in a process of its own (not test threads): LibTorch's symmetric memory needs it.
   bool ranks_in_own_processes() const;
   const std::string& backend() const;  // "nccl" or "gloo"
   // The backend library's version where it tells ("2.27.5" for NCCL), else "".
@@ -77,24 +68,18 @@ class Communicator : NonCopyable {
   // Whether all-reduces sum bfloat16 tensors: NCCL does; Gloo, as we build against it, does not.
   bool sums_bfloat16() const;
 
-  // Sums `tensor` (contiguous, on device()) over the ranks, in place. On NCCL the collective runs on
-  // the current stream (not NCCL's own), so that a CUDA graph captured on that stream contains it.
+  // Sums `tensor` (contiguous, on device()) over the ranks in place; NCCL runs on the current stream,
+  // so that a graph captured there contains it.
   void all_reduce_sum_(at::Tensor& tensor);
-  // The same, returning before it is done: on Gloo the sum runs on the process group's threads
-  // and `tensor` must not be touched until wait(); on NCCL it is all_reduce_sum_ (queued on the
-  // current stream: the stream orders what follows).
+  // The same, returning before it is done (Gloo: leave `tensor` alone until wait()).
   PendingCollective start_all_reduce_sum_(at::Tensor& tensor);
-  // Whether the all-reduce can average as it sums (NCCL's ncclAvg, which scales each rank's
-  // values by 1/N inside the collective's own kernel): then a gradient bucket needs no separate
-  // division pass after it. Gloo has no average.
+  // NCCL's ncclAvg averages inside the collective's kernel (no division pass); Gloo has none.
   bool averages_in_all_reduce() const;
-  // Averages `tensor` over the ranks, in place, in one all-reduce, as start_all_reduce_sum_ sums.
-  // Only where averages_in_all_reduce().
+  // Averages `tensor` in place, as start_all_reduce_sum_ sums; only where averages_in_all_reduce().
   PendingCollective start_all_reduce_average_(at::Tensor& tensor);
   // Every rank's `tensor` (contiguous, on device()) becomes `root`'s.
   void broadcast_(at::Tensor& tensor, int root = 0);
-  // Elementwise min, max or sum of a few integers over the ranks, returned on the host (flags,
-  // counts, checksums: anything every rank must agree on).
+  // Elementwise min, max or sum of a few integers over the ranks, on the host.
   std::vector<std::int64_t> all_reduce_ints(const std::vector<std::int64_t>& values, IntReduce op);
   // True on every rank when `flag` is true on any rank.
   bool any_rank(bool flag);
@@ -103,26 +88,22 @@ class Communicator : NonCopyable {
   // Small strings through the rendezvous store (no device involved). Keys are this run's own.
   void store_set(const std::string& key, const std::string& value);
   std::string store_get(const std::string& key);  // waits up to timeout() for the key
-  // The same, waiting up to `limit` while this rank idles (it counts as progress: see
-  // progress_watchdog.h), e.g. while rank 0 alone measures something.
+  // The same, waiting up to `limit` while this rank idles (counted as progress: progress_watchdog.h).
   std::string store_get(const std::string& key, std::chrono::milliseconds limit);
   // Every rank's `mine`, by rank, on rank 0 (an empty list on the others): timings, messages.
   std::vector<std::string> gather_to_rank0(const std::string& mine);
   // Every rank's `mine`, by rank, on every rank.
   std::vector<std::string> all_gather_strings(const std::string& mine);
 
-  // Makes `name` a group of LibTorch's symmetric memory over these ranks, which rendezvous through
-  // this run's store under that name (symmetric_all_reduce.h). Throws DistributedError where this
-  // build has no symmetric memory.
+  // Makes `name` a group of LibTorch's symmetric memory over these ranks (symmetric_all_reduce.h);
+  // DistributedError where this build has none.
   void add_symmetric_memory_group(const std::string& name) const;
 
-  // A world of this rank alone, sharing the store (the one-GPU baseline measured inside an N-rank
-  // run). Only the ranks that call it take part; `name` must be unique per call.
+  // A world of this rank alone sharing the store (the one-GPU baseline); `name` unique per call.
   std::shared_ptr<Communicator> solo(const std::string& name) const;
 
-  // Ends the process group, waiting at most timeout(). With NCCL, destroy every CUDA graph that
-  // captured its collectives first (pytorch/pytorch#115388: the communicator's destruction can
-  // hang otherwise). Returns false when it did not finish in time.
+  // Ends the process group within timeout() (false if not). With NCCL, destroy the graphs that
+  // captured its collectives first (pytorch/pytorch#115388: the destruction can hang otherwise).
   bool shutdown();
 
   struct Impl;

@@ -1,5 +1,4 @@
-// The process's environment variables, and those of them that tune the communication backend:
-// what a data-parallel result records so that a run under, say, NCCL_MIN_NCHANNELS=32 says so.
+// The environment variables that tune the backend, which a data-parallel result records.
 #pragma once
 
 #include <map>
@@ -10,10 +9,9 @@ namespace graphbench::parallel {
 // Every NAME=value of this process's environment.
 std::map<std::string, std::string> current_environment();
 
-// The entries of `environment` that change how `backend` communicates. "nccl": names beginning
-// NCCL_, TORCH_NCCL_, NVSHMEM_ or TORCH_SYMM_MEM_, and CUDA_DEVICE_MAX_CONNECTIONS (how many hardware
-// queues the streams of a collective and of compute share), but not NCCL_VERSION (a container
-// image's label); "gloo": GLOO_ and TORCH_GLOO_; any other backend: none.
+// The entries that change how `backend` communicates. "nccl": NCCL_, TORCH_NCCL_, NVSHMEM_,
+// TORCH_SYMM_MEM_ and CUDA_DEVICE_MAX_CONNECTIONS, not NCCL_VERSION (an image's label); "gloo":
+// GLOO_ and TORCH_GLOO_.
 std::map<std::string, std::string> communication_settings(const std::map<std::string, std::string>& environment,
                                                           const std::string& backend);
 

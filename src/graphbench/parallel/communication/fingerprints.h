@@ -1,5 +1,4 @@
-// Fingerprints of tensors, and whether every rank holds the same one: how the data-parallel layers
-// check that replicas and orders agree (parallel/cases/replica_checks.h, parallel/gradient_sync/overlapped_backward.h).
+// Fingerprints of tensors, and whether every rank holds the same: how replicas and orders are checked.
 #pragma once
 
 #include "graphbench/engine/exec/model_store.h"

@@ -1,7 +1,4 @@
-// The progress mark of a rank: every collective and store call of a Communicator that returns, and
-// every training step of a data-parallel case, calls heartbeat(); the runner's ProgressWatchdog
-// (parallel/cases/progress_watchdog.h) ends a rank that has not beaten for its timeout. Here, below the
-// communicator, so that the communication layer marks progress without knowing who watches.
+// A rank's progress mark (Communicator calls, training steps), watched by cases/progress_watchdog.h.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +7,7 @@ namespace graphbench::parallel {
 
 void heartbeat();
 
-// Nanoseconds on the steady clock since the last heartbeat() of this process (since its start if
-// there was none).
+// Nanoseconds since this process's last heartbeat() (or its start).
 std::int64_t nanoseconds_since_heartbeat();
 
 }  // namespace graphbench::parallel

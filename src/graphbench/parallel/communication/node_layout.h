@@ -1,17 +1,6 @@
-// Where the ranks of a run are: on how many nodes, how many ranks on each, and what carried the
-// all-reduces between them.
-//
-// A node is what torchrun calls one: the ranks one agent started (its GROUP_RANK), on one host.
-// Ranks of different hosts are on different nodes; two torchrun agents on one host are two nodes
-// too (what lets one host stand in for two). Ranks started by `--nproc N`, or by a launcher that
-// sets no GROUP_RANK, are on their host's node. The copy engines, peer access and symmetric memory
-// stop at a node's boundary: "grad_transport" "auto" takes the collective across nodes, "copy-engine"
-// is refused.
-//
-// The transport is derived from the backend, the layout and the backend's settings, not asked of
-// the backend (NCCL does not tell a program which transport it chose; it prints it under
-// NCCL_DEBUG=INFO, "via NET/Socket/0", which is how a run can confirm it): `basis` says what the
-// figure rests on.
+// Where the ranks are: nodes (torchrun's GROUP_RANK, else the host), ranks per node, and what carried
+// the all-reduces, derived from backend, layout and settings (NCCL does not tell which it chose):
+// `basis` says what that rests on. Copy engines, peer access and symmetric memory stop at a node.
 #pragma once
 
 #include <map>
@@ -44,9 +33,8 @@ struct TransportReport {
   std::string basis;      // how it is known
 };
 
-// What carried `backend`'s ("nccl", "gloo") collectives among ranks laid out as `layout`, under the
-// backend's settings (environment_variables.h: NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_NET,
-// NCCL_IB_DISABLE are read).
+// What carried `backend`'s collectives among `layout`'s ranks, under its settings (NCCL_P2P_DISABLE,
+// NCCL_SHM_DISABLE, NCCL_NET, NCCL_IB_DISABLE).
 TransportReport derive_transport(const std::string& backend, const NodeLayout& layout,
                                  const std::map<std::string, std::string>& settings);
 

@@ -67,9 +67,8 @@ void check(cudaError_t status, const std::string& what) {
   }
 }
 
-// The driver's functions are reached through the runtime, not linked: so that graphbench's CUDA
-// build starts on a machine without a driver (CI runs its CPU tests there), as PyTorch's own
-// libraries do. 12000: the driver API version whose signatures cuda.h declares for these names.
+// The driver's functions reached through the runtime, not linked, so a CUDA build starts without a
+// driver (CI's CPU tests). 12000: the driver API version of cuda.h's signatures for these names.
 template <typename Fn>
 Fn driver_function(const char* name) {
   void* fn = nullptr;
@@ -136,9 +135,8 @@ BlockInfo decode(const std::string& text) {
   return b;
 }
 
-// Every rank's error ("" for none), by rank; throws on every rank the first one found. Through the
-// store, as the rest of the exchange's set-up (agree_on_errors would all-reduce through NCCL, which
-// ranks sharing a GPU, as a test's do, cannot use).
+// Throws on every rank the first rank's error found, through the store (ranks sharing a GPU cannot
+// use NCCL, as agree_on_errors would).
 void throw_if_any(Communicator& comm, const std::string& mine, const char* stage) {
   const std::vector<std::string> errors = comm.all_gather_strings(mine);
   for (std::size_t r = 0; r < errors.size(); ++r) {
@@ -203,13 +201,11 @@ struct PeerExchange::Impl {
     return reinterpret_cast<CUstream>(c10::cuda::getCurrentCUDAStream(device.index()).stream());
   }
 
-  // A stream memory operation: a write, which waits for nothing, needs no multiprocessor and comes
-  // after the copies queued before it on the stream.
+  // A stream memory write: waits for nothing, needs no multiprocessor, comes after the queued copies.
   void raise(int on_rank, std::size_t index) const {
     check(stream_write_value32(stream(), flag(on_rank, index), 1, CU_STREAM_WRITE_VALUE_DEFAULT), "raising a flag");
   }
-  // Waits until this rank's flag `index`, raised by rank `from`, is up, then lowers it (a kernel:
-  // peer_kernels.h says why); at most the communicator's timeout.
+  // Waits (a kernel: peer_kernels.h) until flag `index`, raised by rank `from`, is up, then lowers it.
   void take(std::size_t index, int from) const {
     check(launch_take_flag(reinterpret_cast<std::uint32_t*>(flag(rank, index)), from,
                            static_cast<std::uint64_t>(comm->timeout().count()),
@@ -217,8 +213,7 @@ struct PeerExchange::Impl {
           "copy-engine all-reduce: waiting for a flag");
   }
 
-  // Unmaps the peers' blocks, meets the other ranks, frees this rank's block (unless a rank did
-  // not come: then a peer may still have it mapped, and it stays allocated).
+  // Unmaps the peers' blocks, meets the others, frees this block (kept where a rank did not come).
   void close() noexcept {
     const c10::cuda::CUDAGuard guard(device.index());
     (void)cudaDeviceSynchronize();

@@ -1,12 +1,10 @@
-// Who this process is in a distributed run, read from the variables that torchrun, graphbench's
-// own launcher (`--nproc N`) and Slurm-style scripts set:
-//   RANK, WORLD_SIZE         this process's rank and the number of ranks (required together)
-//   LOCAL_RANK               its index on this host: the GPU it uses (default: RANK)
+// Who this process is in a distributed run, from what torchrun, `--nproc N` and Slurm-style scripts set:
+//   RANK, WORLD_SIZE         rank and number of ranks (required together)
+//   LOCAL_RANK               index on this host: the GPU it uses (default: RANK)
 //   LOCAL_WORLD_SIZE         ranks on this host (default: WORLD_SIZE)
-//   MASTER_ADDR, MASTER_PORT where rank 0 hosts the rendezvous store (default 127.0.0.1:29500)
-//   GROUP_RANK               torchrun's node rank: which agent started this rank (node_layout.h)
-// torchrun hosts that store itself and says so with TORCHELASTIC_USE_AGENT_STORE=True; every rank
-// is then a client, under the key prefix torchrun uses (/worker/attempt_<restart count>).
+//   MASTER_ADDR, MASTER_PORT rank 0's rendezvous store (default 127.0.0.1:29500)
+//   GROUP_RANK               torchrun's node rank (node_layout.h)
+// TORCHELASTIC_USE_AGENT_STORE=True: torchrun's agent hosts the store, keys under /worker/attempt_<n>.
 #pragma once
 
 #include <functional>
@@ -36,8 +34,7 @@ struct RankEnv {
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 EnvLookup process_environment();
 
-// std::nullopt when neither RANK nor WORLD_SIZE is set (an ordinary single-process run). Throws
-// InputError naming the variable when one is malformed, out of range, or set without the other.
+// nullopt where neither RANK nor WORLD_SIZE is set; InputError naming a malformed or lone variable.
 std::optional<RankEnv> read_rank_env(const EnvLookup& env = process_environment());
 
 }  // namespace graphbench::parallel

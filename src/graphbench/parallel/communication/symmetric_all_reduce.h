@@ -1,9 +1,6 @@
-// The symmetric-memory all-reduce ("grad_transport": "symmetric-memory"): a block of device memory
-// that every rank of one host maps into its own address space (LibTorch's symmetric memory), and
-// LibTorch's two-shot all-reduce over it: each rank sums its share of a bucket, reading it from
-// every peer's block, and writes the sum back into all of them; signals in the block keep the ranks
-// in order, so it needs no NCCL and no host, and is captured in a CUDA graph like any kernel.
-// LibTorch 2.5 or later built with CUDA and NCCL; the GPUs of one host.
+// The symmetric-memory all-reduce ("grad_transport": "symmetric-memory"): a block every rank of one
+// host maps (LibTorch's symmetric memory) and LibTorch's two-shot all-reduce over it, ordered by
+// signals in the block: no NCCL, no host, captured like any kernel. LibTorch 2.5+ with CUDA and NCCL.
 #pragma once
 
 #include "graphbench/core/base/non_copyable.h"
@@ -20,14 +17,11 @@ namespace graphbench::parallel {
 
 class SymmetricAllReduce : NonCopyable {
  public:
-  // Collective over `communicator`'s ranks (every rank, in the same order, outside any capture):
-  // allocates `bytes` on the communicator's device and maps every peer's. Throws DistributedError
-  // where this build or these ranks cannot.
+  // Collective, outside any capture: allocates `bytes` and maps every peer's; DistributedError if not.
   SymmetricAllReduce(std::shared_ptr<Communicator> communicator, std::size_t bytes);
   ~SymmetricAllReduce();
 
-  // `numel` elements of `dtype` at byte `offset` of the block (a multiple of 16): where a bucket
-  // is packed before sum_().
+  // `numel` elements of `dtype` at byte `offset` (a multiple of 16): where a bucket is packed.
   at::Tensor slot(std::size_t offset, std::int64_t numel, at::ScalarType dtype) const;
   // Sums `slot` (float32 or bfloat16, from slot()) over the ranks, in place, on the current stream.
   void sum_(at::Tensor& slot);

@@ -1,7 +1,5 @@
-// The gradient all-reduce of a data-parallel step on its own, to tell communication time from the
-// rest of the step: a program of one all-reduce op (parallel::average_gradients) over buffers shaped
-// like the case's gradients, bucketed as the step buckets them, run eagerly or captured in a CUDA
-// graph and replayed.
+// The gradient all-reduce of a data-parallel step on its own, to tell communication from the rest:
+// one average_gradients op over buffers shaped and bucketed like the step's, eager or captured.
 #pragma once
 
 #include "graphbench/parallel/communication/communicator.h"
@@ -17,8 +15,7 @@ namespace graphbench::parallel {
 
 class AllReduceAlone {
  public:
-  // `executor`: kEager (a collective per step) or kGraph (captured once, replayed). `order`: the
-  // gradients in the step's bucketing order (empty: as given).
+  // `executor`: kEager or kGraph (captured once); `order`: the step's bucketing order (empty: as given).
   AllReduceAlone(std::shared_ptr<Communicator> communicator, const std::vector<TensorSpec>& gradients,
                  ExecutorKind executor, const GradientAverageOptions& options = {},
                  const std::vector<std::size_t>& order = {});

@@ -18,9 +18,8 @@ bool adjacent(const std::vector<at::Tensor>& chunks) {
   return true;
 }
 
-// The chunks' gradients, one after another by rows: the whole weight's gradient. A view when the
-// overlapped all-reduce placed the chunks' averages so (gradient_buckets.h, joined ranges), else a
-// copy. It allocates (or views) its output: it never computes into a fixed one.
+// The chunks' gradients joined by rows: a view where the averages lie adjacently (joined ranges), else
+// a copy; never computed into a fixed output.
 class JoinRowsOp final : public Op {
  public:
   explicit JoinRowsOp(std::size_t chunks) : chunks_(chunks) {}

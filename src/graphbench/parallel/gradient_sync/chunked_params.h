@@ -1,13 +1,6 @@
-// The params of a training step beside the values backward differentiates for them: a param
-// itself, or the row chunks of a weight (row_chunked_linear.h). The store, the optimizer and every
-// check see the params; backward and the gradient all-reduce see the differentiated values; join()
-// gives one gradient per param again.
-//
-//   parallel::ChunkedParams p;
-//   p.add(w1_chunked);  // a RowChunkedWeight
-//   p.add(b1);
-//   auto grads = p.join(b, parallel::step_gradients(b, loss, p.differentiated(), setup));
-//   ops::sgd_step(b, p.params(), grads, sgd);
+// A training step's params beside the values backward differentiates for them (the param, or a
+// weight's row chunks): the store, the optimizer and every check see the params, backward and the
+// all-reduce the differentiated values; join() gives one gradient per param again.
 #pragma once
 
 #include "graphbench/parallel/gradient_sync/row_chunked_linear.h"
@@ -26,10 +19,8 @@ class ChunkedParams {
   const std::vector<ValueId>& params() const { return params_; }
   const std::vector<ValueId>& differentiated() const { return differentiated_; }
 
-  // One gradient per param from one per differentiated value, in order: a chunked weight's gradient
-  // is its chunks' joined by rows (a view where the overlapped all-reduce placed them one after
-  // another, as it does for chunks that backward hands over in row order; else a copy), the others
-  // are as given.
+  // One gradient per param from one per differentiated value: a chunked weight's joined by rows (a
+  // view where the all-reduce placed them adjacently, else a copy).
   std::vector<ValueId> join(Builder& b, const std::vector<ValueId>& grads) const;
 
  private:

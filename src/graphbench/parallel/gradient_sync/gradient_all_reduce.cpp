@@ -89,21 +89,17 @@ GradientAverageOptions average_options(const GradientSyncSpec& spec) {
 
 std::string resolve_transport(const GradientSyncSpec& spec, Communicator& communicator) {
   if (spec.transport != "auto") return spec.transport;
-  // Never across nodes: the copy engines, peer access and symmetric memory reach the GPUs of one
-  // node only.
+  // Never across nodes: copy engines, peer access and symmetric memory stop at a node.
   if (communicator.world_size() < 2 || communicator.is_solo() || !communicator.node_layout().one_node() ||
       !communicator.device().is_cuda()) {
     return "collective";
   }
-  // The copies pay where backward still has products to hide them behind: a chunked weight's
-  // gradient, whose chunks are sent while the next chunk is computed. Only two ranks: with more,
-  // each rank copies its buckets to every other (N - 1 times a bucket out of each GPU), and at
-  // four ranks the step was slower than with NCCL.
+  // The copies pay where backward hides them (chunks sent while the next is computed), and for two
+  // ranks only: each rank copies to every other, and at four the step was slower than with NCCL.
   if (spec.chunk_mb > 0.0 && spec.overlap && communicator.world_size() == 2 && peer_exchange_possible(communicator)) {
     return "copy-engine";
   }
-  // The two-shot all-reduce over symmetric memory was as fast as NCCL's or faster on every step
-  // measured at two and four ranks, and much faster where a small bucket's all-reduce is exposed.
+  // Symmetric memory was as fast as NCCL or faster on every step measured at two and four ranks.
   if (symmetric_all_reduce_unavailable(communicator.device()).empty() && communicator.ranks_in_own_processes()) {
     return "symmetric-memory";
   }

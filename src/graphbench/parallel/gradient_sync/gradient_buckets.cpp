@@ -84,8 +84,7 @@ BucketedAverage::BucketedAverage(std::shared_ptr<Communicator> communicator,
   for (std::size_t i = 0; i < count; ++i) {
     if (bucket_of_[i] == buckets_.size()) throw EngineError(fmt::format("gradient {} is in no bucket", i));
   }
-  // Each bucket's place in an exchange slot, as packed (bfloat16, or the gradients' own dtype),
-  // at 256-byte boundaries: the same on every rank, which buckets the same gradients.
+  // Each bucket's place in an exchange slot as packed, at 256-byte boundaries (alike on every rank).
   for (const auto& bucket : buckets_) {
     std::size_t bytes = 0;
     for (std::size_t i : bucket) {
@@ -145,13 +144,11 @@ void BucketedAverage::launch(std::size_t b) {
     numel += grads_[i].numel();
   }
   const at::TensorOptions options = grads_[members.front()].options();
-  // Every buffer comes from the current stream (the one that produced the gradients) and is held
-  // until finish(), after the join: the side stream never uses memory its owner freed.
+  // Buffers from the current stream, held until finish(): the side stream never uses freed memory.
   const at::Tensor joined = place_in_joined_range(b, grads_[members.front()], numel);
   if (alone()) {
-    // The one-GPU baseline: the average is the gradients themselves. Nothing is packed, sent,
-    // summed, divided or rounded to bfloat16; only a joined range's buffer is filled, since its
-    // weight's gradient is read as a view of it.
+    // The one-GPU baseline: the gradients themselves; only a joined range's buffer is filled (its
+    // weight's gradient is a view of it).
     if (joined.defined()) {
       l.result = joined;
       at::cat_out(l.result, l.parts, 0);
@@ -160,8 +157,7 @@ void BucketedAverage::launch(std::size_t b) {
   }
   if (copy_engine()) {
     l.result = joined.defined() ? joined : at::empty({numel}, options);
-    // A bucket of one contiguous gradient is sent from where it is; others are packed in this
-    // rank's slot of the exchange.
+    // A bucket of one contiguous gradient is sent from where it is; others packed in this rank's slot.
     const bool as_is = !bfloat16_ && members.size() == 1 && l.parts.front().is_contiguous();
     const at::ScalarType packed_dtype = bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType();
     l.packed = as_is ? l.parts.front() : exchange_->own_slot(slot_offset_[b], numel, packed_dtype);
@@ -170,8 +166,7 @@ void BucketedAverage::launch(std::size_t b) {
     return;
   }
   if (symmetric()) {
-    // Packed into the bucket's place in the mapped block (bfloat16: halved there first, as the
-    // copy engines do), summed in place, and scaled into the averages.
+    // Packed into the mapped block (bfloat16: divided first), summed in place, scaled into the averages.
     l.result = joined.defined() ? joined : at::empty({numel}, options);
     l.packed = symmetric_->slot(slot_offset_[b], numel, bfloat16_ ? at::kBFloat16 : options.dtype().toScalarType());
     const auto on_side_stream = side_.fork();
@@ -191,8 +186,7 @@ void BucketedAverage::launch(std::size_t b) {
                         l.parts.front().is_contiguous();
   l.result = joined.defined() ? joined : in_place ? l.parts.front() : at::empty({numel}, options);
   l.packed = bfloat16_ ? at::empty({numel}, options.dtype(at::kBFloat16)) : l.result;
-  // Gloo in the LibTorch versions we build against sums no bfloat16: the bfloat16 values travel as
-  // float32, and the sum is rounded to bfloat16 after (for two ranks, the numbers of a bfloat16 sum).
+  // Gloo sums no bfloat16 here: the values travel as float32, the sum rounded to bfloat16 after.
   l.wire = bfloat16_ && !communicator_->sums_bfloat16() ? at::empty({numel}, options.dtype(at::kFloat)) : l.packed;
 
   const auto on_side_stream = side_.fork();
@@ -215,9 +209,8 @@ void BucketedAverage::exchange(std::size_t b, Launched& l) {
   if (!l.packed.is_same(l.parts.front())) at::cat_out(l.packed, l.parts, 0);
   if (bfloat16_) l.packed.div_(static_cast<double>(communicator_->world_size()));
   exchange_->send(b, slot_offset_[b], l.packed);
-  // The average (the sum divided by the world size; bfloat16: divided before it was sent) on a
-  // stream of its own, forked after the send: its wait for the peers' copies holds up no later
-  // bucket's copy (on one stream each copy waited for the sum before it).
+  // The average on a stream of its own, forked after the send: its wait for the peers' copies holds
+  // up no later bucket's copy.
   const auto on_sums_stream = sums_.fork();
   exchange_->sum(b, slot_offset_[b], l.packed, l.result,
                  bfloat16_ ? 1.0 : 1.0 / static_cast<double>(communicator_->world_size()));
@@ -267,8 +260,7 @@ std::vector<at::Tensor> BucketedAverage::finish() {
     if (!alone() && !communicator_->device().is_cuda()) average(l);
   }
   if (copy_engine()) {
-    // After the step's last sum (on the sums stream, after every send): the peers may write into
-    // their slots here again.
+    // After the step's last sum and send: the peers may write into their slots here again.
     const auto on_side_stream = side_.fork();
     const auto on_sums_stream = sums_.fork();
     exchange_->end_step();

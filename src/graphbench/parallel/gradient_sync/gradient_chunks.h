@@ -1,8 +1,6 @@
-// How a weight's gradient is split into row chunks so that its all-reduce can start piece by piece
-// while backward still computes the rest (docs/distributed.md, "Gradient chunks"): a weight
-// [rows, ...] whose gradient is larger than the chunk cap is cut into consecutive row blocks of
-// at most the cap each (at least one row), all full but the last. A weight within the cap stays
-// whole: one chunk of all its rows.
+// A weight [rows, ...] whose gradient exceeds the chunk cap is cut into consecutive row blocks of at
+// most the cap (at least one row), so its all-reduce can start piece by piece during backward
+// (docs/distributed.md, "Gradient chunks"); one within the cap stays whole.
 #pragma once
 
 #include "graphbench/engine/plan/tensor_spec.h"
@@ -19,8 +17,7 @@ std::vector<std::int64_t> plan_row_chunks(const TensorSpec& weight, std::size_t 
 // The specs of the chunks: the weight's with its first dimension cut to each chunk's rows.
 std::vector<TensorSpec> row_chunk_specs(const TensorSpec& weight, const std::vector<std::int64_t>& rows);
 
-// Whether `after` lies right after `before` in the same memory, both contiguous and of one dtype:
-// the next row chunk of the same tensor (their averages can then be one buffer, their join a view).
+// Whether `after` lies right after `before` in one memory, both contiguous, one dtype (a next row chunk).
 bool lies_right_after(const at::Tensor& before, const at::Tensor& after);
 
 }  // namespace graphbench::parallel

@@ -28,8 +28,7 @@ namespace {
 
 using GradientReady = std::function<void(at::Tensor)>;
 
-// A post hook on a param's gradient accumulator: once the accumulator has put the gradient into
-// `.grad`, hands it over and leaves `.grad` empty (the next step's accumulator starts afresh).
+// A post hook on a param's gradient accumulator: hands the gradient over and leaves `.grad` empty.
 class TakeGradient final : public torch::autograd::FunctionPostHook {
  public:
   TakeGradient(at::Tensor param, GradientReady ready) : param_(std::move(param)), ready_(std::move(ready)) {}
@@ -47,8 +46,7 @@ class TakeGradient final : public torch::autograd::FunctionPostHook {
   GradientReady ready_;
 };
 
-// The hooks of one run, removed when it ends: the accumulators outlive the run while the loss
-// keeps its autograd graph alive, and must not call into a later run twice.
+// The hooks of one run, removed when it ends (the accumulators may outlive it).
 class RunHooks {
  public:
   void add(const at::Tensor& param, std::size_t index, GradientReady ready) {
@@ -67,9 +65,7 @@ class RunHooks {
   std::vector<std::pair<std::shared_ptr<torch::autograd::Node>, std::uintptr_t>> hooks_;
 };
 
-// The backward pass of `loss` into the params' accumulators, each gradient handed to `ready(i, grad)`
-// as it comes (on CUDA, on the autograd engine's thread for the device, its stream current);
-// returns which params got none (the loss does not depend on them).
+// Backward of `loss`, each gradient handed to `ready(i, grad)` as it comes; the params that got none.
 std::vector<bool> run_backward(const at::Tensor& loss, const std::vector<at::Tensor>& params,
                                const std::function<void(std::size_t, at::Tensor)>& ready) {
   std::vector<bool> came(params.size(), false);
@@ -87,9 +83,7 @@ std::vector<bool> run_backward(const at::Tensor& loss, const std::vector<at::Ten
   return missing;
 }
 
-// Runs of consecutive params that lie one after another in one tensor's memory (the row chunks of
-// one weight, row_chunked_linear.h): their averages are placed likewise, so that the weight's whole
-// gradient needs no copy (chunked_params.h).
+// Runs of params adjacent in one tensor's memory (a weight's row chunks): averaged adjacently too.
 std::vector<JoinedRange> adjacent_param_ranges(const std::vector<at::Tensor>& params) {
   std::vector<JoinedRange> ranges;
   for (std::size_t i = 0; i < params.size();) {
@@ -142,8 +136,7 @@ class BackwardAndAverageOp final : public Op {
   }
 
  private:
-  // The first run: learns the backward order, agrees on it with the other ranks, then averages
-  // after the backward pass, bucketed in that order.
+  // The first run learns the backward order, agrees on it, then averages after backward in that order.
   std::vector<at::Tensor> first(const at::Tensor& loss, const std::vector<at::Tensor>& params) const {
     if (is_capturing(communicator_->device())) {
       throw EngineError(signature() + ": its first run learns the backward order and must not be captured "

@@ -15,8 +15,7 @@ namespace {
 
 using ops_detail::expect_rank;
 
-// The weight's row blocks as autograd leaves of their own, sharing its storage. Not differentiable:
-// autograd stops at the leaves (the param gets its gradient by joining theirs).
+// The weight's row blocks as autograd leaves sharing its storage (the param's gradient: theirs joined).
 class RowChunkLeavesOp final : public Op {
  public:
   explicit RowChunkLeavesOp(std::vector<std::int64_t> rows) : rows_(std::move(rows)) {}
@@ -47,8 +46,7 @@ class RowChunkLeavesOp final : public Op {
   std::vector<std::int64_t> rows_;
 };
 
-// cat_i(x W_i^T) + b: one matrix product per chunk, so one weight-gradient product per chunk in
-// backward.
+// cat_i(x W_i^T) + b: one product per chunk, so one weight-gradient product per chunk in backward.
 class RowChunkedLinearOp final : public Op {
  public:
   explicit RowChunkedLinearOp(std::size_t chunks) : chunks_(chunks) {}

@@ -1,13 +1,11 @@
-// A stream beside the current one, for work that may run alongside it: the gradient all-reduce of
-// a bucket while the backward pass goes on. On CUDA it is a high-priority stream of LibTorch's pool
-// (never one of the executors' capture or warm-up streams, which come from the normal-priority
-// pool); fork() makes it wait for everything queued on the current stream so far and makes it the
-// current stream while the returned scope lives; join() makes the current stream wait for
-// everything queued on it. Both are event records and waits: inside a CUDA graph capture the side
-// stream joins the capture and the graph gets the same fork and join, with no host
-// synchronisation. On the CPU there is no stream: fork() and join() do nothing and work runs
-// where it is called.
+// A stream beside the current one, for work alongside it (a bucket's all-reduce during backward). On
+// CUDA a high-priority pool stream (never an executor's capture or warm-up stream); fork() orders it
+// after the current stream and makes it current while the scope lives, join() makes the current
+// stream wait for it: event records and waits, so a capture takes the same fork and join with no
+// host sync. On the CPU both do nothing.
 #pragma once
+
+#include "graphbench/core/base/non_copyable.h"
 
 #include <ATen/ATen.h>
 
@@ -18,15 +16,12 @@ namespace graphbench::parallel {
 // Whether the current stream of `device` is being captured into a CUDA graph (never on the CPU).
 bool is_capturing(at::Device device);
 
-class SideStream {
+class SideStream : NonCopyable {
  public:
   explicit SideStream(at::Device device);
   ~SideStream();
-  SideStream(const SideStream&) = delete;
-  SideStream& operator=(const SideStream&) = delete;
 
-  // While it lives, the side stream is current (on the calling thread), ordered after what the
-  // stream current at fork() had queued.
+  // While it lives, the side stream is current on this thread, after what was queued at fork().
   class Scope {
    public:
     ~Scope();
