@@ -12,7 +12,7 @@
 #include "graphbench/core/clocks/energy.h"
 #include "graphbench/core/clocks/throttle_reasons.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/report/sweep_energy.h"
+#include "graphbench/core/report/sweep_sections.h"
 #include "graphbench/core/sampling/energy_block.h"
 
 #include <cmath>

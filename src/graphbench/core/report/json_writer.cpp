@@ -13,11 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-// [low, high], or null when there is no interval.
-json optional_interval(const std::optional<stats::Interval>& i) {
-  return i ? json::array({number_or_null(i->low), number_or_null(i->high)}) : json(nullptr);
-}
-
 // A positive figure, or null when it is 0 (nothing measured).
 json positive_or_null(double value) { return value > 0.0 ? number_or_null(value) : json(nullptr); }
 
@@ -137,7 +132,7 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"exposed_all_reduce_us", optional_number(d.exposed_all_reduce_us)},
           {"one_rank_us", optional_number(d.one_rank_us)},
           {"scaling_efficiency", optional_number(d.scaling_efficiency)},
-          {"scaling_efficiency_ci95", optional_interval(d.scaling_ci95)},
+          {"scaling_efficiency_ci95", interval_or_null(d.scaling_ci95)},
           {"params_identical", d.params_identical},
           {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
 }
@@ -211,13 +206,13 @@ json repetitions_to_json(const Repetitions& reps) {
                     {"reason", f.reason},
                     {"samples", f.samples},
                     {"median_us", optional_number(f.median_us)},
-                    {"median_ci95", optional_interval(f.median_ci95)},
+                    {"median_ci95", interval_or_null(f.median_ci95)},
                     {"speedup_vs_eager", optional_number(f.speedup_vs_eager)},
-                    {"speedup_ci95", optional_interval(f.speedup_ci95)}});
+                    {"speedup_ci95", interval_or_null(f.speedup_ci95)}});
   }
   return {{"requested", reps.requested},
           {"succeeded", reps.succeeded},
-          {"median_ci95", optional_interval(reps.median_ci95)},
+          {"median_ci95", interval_or_null(reps.median_ci95)},
           {"round_sd", optional_number(reps.round_sd)},
           {"process_sd", optional_number(reps.process_sd)},
           {"optimal_rounds", optional_number(reps.optimal_rounds)},
@@ -256,9 +251,7 @@ json record_to_json(const ResultRecord& rec) {
   r["stop_reason"] = rec.stop_reason;
   r["min_samples"] = rec.min_samples ? json(*rec.min_samples) : json(nullptr);
   r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
-  r["speedup_ci95"] = rec.speedup_ci95 ? json::array({number_or_null(rec.speedup_ci95->low),
-                                                      number_or_null(rec.speedup_ci95->high)})
-                                       : json(nullptr);
+  r["speedup_ci95"] = interval_or_null(rec.speedup_ci95);
   r["capture_ms"] = optional_number(rec.capture_ms);
   r["warmup_ms"] = optional_number(rec.warmup_ms);
   r["break_even_replays"] = json_or_null(rec.break_even_replays);

@@ -30,10 +30,6 @@ std::string table_text(const TextTable& table, Style style) {
 
 std::string human(double value) { return human_number(value); }
 
-std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
-
-
-
 std::string device_line(const Environment& env) {
   std::vector<std::string> parts;
   if (env.device == "cuda" || !env.gpu_name.empty()) {
@@ -52,10 +48,8 @@ std::string device_line(const Environment& env) {
 std::vector<std::string> benchmark_row(const ResultRecord& r) {
   std::string speedup_cell;
   if (r.speedup_vs_eager) {
-    speedup_cell = speedup(*r.speedup_vs_eager);
-    if (r.speedup_ci95) {
-      speedup_cell += fmt::format(" [{:.2f}-{:.2f}]", r.speedup_ci95->low, r.speedup_ci95->high);
-    } else if (has_too_few_samples(r)) {
+    speedup_cell = speedup_text(*r.speedup_vs_eager, r.speedup_ci95);
+    if (!r.speedup_ci95 && has_too_few_samples(r)) {
       speedup_cell += fmt::format(" (no interval: {} of {} samples)", r.samples_us.size(), *r.min_samples);
     }
   }
@@ -76,14 +70,14 @@ std::vector<std::string> benchmark_row(const ResultRecord& r) {
           r.issue_median_us ? human(*r.issue_median_us) : "",
           r.stats ? human(r.stats->iqr) : "",
           speedup_cell,
-          r.published && r.published->speedup ? speedup(*r.published->speedup) : "",
+          r.published && r.published->speedup ? speedup_text(*r.published->speedup) : "",
           r.capture_ms ? human(*r.capture_ms) : "",
           bandwidth_cell};
 }
 
 std::vector<std::string> training_row(const ResultRecord& r) {
   const auto published =
-      r.published && r.published->speedup ? speedup(*r.published->speedup) : std::string();
+      r.published && r.published->speedup ? speedup_text(*r.published->speedup) : std::string();
   if (r.status != RecordStatus::kOk || !r.training) {
     return {r.case_name, r.variant, status_text(r), "", "", "", "", published};
   }
@@ -196,7 +190,7 @@ void append_benchmarks(std::string& out, const RunReport& report, Style style) {
   for (const auto& line : summaries) out += "  " + markdown_cell(line) + "\n";
 }
 
-std::string mib(std::int64_t bytes) { return human(static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+std::string mib(std::int64_t bytes) { return human_mib(static_cast<double>(bytes)); }
 
 bool has_breakdown(const ResultRecord& r) {
   return !is_training(r) && (r.profile || r.memory || r.issue_median_us || r.back_to_back_us || !r.graphs.empty());
@@ -354,7 +348,7 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           human(d.samples_per_second),
           optional(d.one_rank_us),
           scaling_text(d),
-          r.speedup_vs_eager ? speedup(*r.speedup_vs_eager) : "",
+          r.speedup_vs_eager ? speedup_text(*r.speedup_vs_eager) : "",
           identical,
           fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
 }
