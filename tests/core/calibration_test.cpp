@@ -1,5 +1,5 @@
 // Tests of the gate's calibration from no-change runs (core/compare/calibration.h), the calibrated
-// verdicts with Holm's correction (core/compare/calibrated_rule.h), the leave-one-out evaluation
+// verdicts with Holm's correction (core/compare/calibrated_rule.cpp), the leave-one-out evaluation
 // (core/compare/gate_evaluation.h) and `graphbench calibrate`'s output and file, on synthetic runs whose
 // run-to-run spread is given.
 #include "support/catch.h"

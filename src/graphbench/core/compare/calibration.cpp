@@ -29,10 +29,6 @@ const ResultRecord* find_record(const RunReport& run, const std::string& case_na
 
 double record_median(const ResultRecord& r) { return stats::percentile(r.samples_us, 50.0); }
 
-bool usable_record(const ResultRecord* r) { return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty(); }
-
-std::string calibration_device_text(const Environment& e) { return e.gpu_name.empty() ? e.device : e.device + " " + e.gpu_name; }
-
 void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names) {
   if (runs.size() < static_cast<std::size_t>(kMinCalibrationRuns)) {
     throw InputError(fmt::format("calibrate: {} run(s) given, at least {} no-change runs of the suite are needed "
@@ -51,7 +47,7 @@ void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std
     }
     if (e.device != first.device || e.gpu_name != first.gpu_name) {
       throw InputError(fmt::format("{}: ran on {} but {} on {}: calibrate from runs on one device", names[i],
-                                   calibration_device_text(e), names[0], calibration_device_text(first)));
+                                   device_text(e), names[0], device_text(first)));
     }
   }
 }
@@ -128,14 +124,14 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
     std::string why;
     for (std::size_t i = 0; i < runs.size() && why.empty(); ++i) {
       const ResultRecord* r = find_record(*runs[i], first.case_name, first.variant);
-      if (!usable_record(r)) {
+      if (!has_ok_samples(r)) {
         why = r == nullptr ? fmt::format("absent from {}", names[i])
                            : fmt::format("{} in {}", to_string(r->status), names[i]);
         continue;
       }
       time.values.push_back(record_median(*r));
       const ResultRecord* eager = find_record(*runs[i], first.case_name, "eager");
-      if (first.variant != "eager" && usable_record(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
+      if (first.variant != "eager" && has_ok_samples(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
     }
     if (!why.empty()) {
       calibration.uncalibrated.push_back(fmt::format("{}/{}: {}", first.case_name, first.variant, why));

@@ -1,15 +1,8 @@
-// The gate's calibration from several no-change runs of one suite (`graphbench calibrate`).
-//
-// Within-run intervals miss what changes from one run (one process) to the next: on a GPU the
-// same code's medians move by a few percent between runs while each run's interval is a fraction of
-// that. So the gate's noise is measured where it arises: N >= 3 runs of the same code, and per
-// record and metric the values each run gives,
-//   metric time:    the record's median step time;
-//   metric speedup: median(variant) / median(eager) of the same run (eager itself has no row),
-// and their spread on a log scale: log_sd, the standard deviation of log(value) over the runs
-// (N - 1 degrees of freedom), and q95, the 95% quantile of |log(v_i / v_j)| over the pairs of
-// runs (the run-to-run differences themselves, for reading). `compare --calibration` tests each
-// row against log_sd (core/compare/calibrated_rule.h). Only records ok in every run are calibrated.
+// The gate's calibration from N >= 3 no-change runs of one suite (`graphbench calibrate`): per
+// record and metric (time: its median; speedup: its median over eager's in the same run), the
+// runs' values and their spread on a log scale: log_sd (N - 1) and q95, the 95% quantile of
+// |log(v_i / v_j)| over the pairs of runs. `compare --calibration` tests each row against log_sd.
+// Only records ok in every run are calibrated. docs/ci.md ("A calibrated gate").
 #pragma once
 
 #include "graphbench/core/compare/compare.h"
@@ -71,19 +64,14 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
 // log_sd and q95 of a record's values (positive numbers, at least two).
 void fill_spread(CalibrationEntry& entry);
 
-// The smallest slowdown of this row that the calibrated gate (core/compare/calibrated_rule.h) catches
-// 95% of the time: the row tested at Holm's strictest level, alpha / rows (rows: the calibrated
-// rows of its metric), a one-sided t test of log(ratio) against s sqrt(2) with N - 1 degrees of
-// freedom, so the ratio must reach exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)). As a fraction
-// (0.1: 10%). A row whose run-to-run spread is several percent cannot show a 10% slowdown: this
-// says which rows the gate really guards.
+// The smallest slowdown of this row the calibrated gate catches 95% of the time, as a fraction:
+// exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)) - 1, with Holm's strictest level over `rows`
+// calibrated rows of its metric and N - 1 degrees of freedom.
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
 // The same from a spread `log_sd` measured over `runs` runs.
 double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
-// The same for a log-ratio whose standard deviation under no change is `difference_sd`, with `dof`
-// degrees of freedom (the process-level rule: core/compare/process_rule.h).
+// The same for a log-ratio of sd `difference_sd` under no change, with `dof` degrees of freedom.
 double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha);
-
 
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
 // (interval_overlap.h), kept beside it for the record.

@@ -1,20 +1,11 @@
-// The CI regression gate behind `graphbench compare BASELINE CURRENT`.
-//
-// Why not a fixed threshold: a fixed 5% or 7% threshold on point estimates floods CI with false
-// alarms on shared or noisy machines (pytorch/benchmark #2400; PR #1681 raised it to 30% after
-// measuring the noise). So the gate looks at an interval, not a point, and never
-// uses a threshold below the noise it measured in the very samples it compares.
-//
-// The rule, per (case, variant) matched by name: the ratio of medians (metric time: current over
-// baseline; metric speedup: each run's variant over its own eager, so drift between runs cancels),
-// with a 95% block-bootstrap interval (core/stats/block_bootstrap.h), judged against
-// t = max(options.threshold, the within-run noise, the A/A noise of `--aa`): SLOWER when the whole
-// interval lies above 1 + t, FASTER below 1 / (1 + t), SAME within, UNSURE otherwise. With a
-// calibration, step-time rows are judged against the spread of several no-change runs instead
-// (core/compare/calibrated_rule.h). A record ok in the baseline and lost now (SKIPPED, MISSING, a
-// short current sample set) is a regression unless allow_missing: a gate must not pass a run that
-// measured less than its baseline, nor one that compared nothing (InputError, exit 2).
-// The verdicts, training rows and exit codes in full: docs/measuring.md (the compare gate).
+// The CI regression gate behind `graphbench compare BASELINE CURRENT`. Per (case, variant) matched
+// by name: the ratio of medians (metric time: current over baseline; metric speedup: each run's
+// variant over its own eager, so drift between runs cancels) with a 95% interval, judged against a
+// threshold never below the noise measured: within the run, of an A/A pair (--aa), of a
+// calibration's runs (--calibration), or of the files' processes held to the floor of the row's
+// kind. A record ok in the baseline and lost now is a regression unless allow_missing; a gate that
+// compared nothing fails (InputError, exit 2). Verdicts, rules and exit codes: docs/measuring.md
+// ("The compare gate") and docs/ci.md.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -37,8 +28,7 @@ struct CompareOptions {
   bool allow_missing = false;
   int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
   double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
-  // --calibration: step-time rows of calibrated records are judged against the run-to-run spread
-  // of several no-change runs, Holm over the rows (core/compare/calibrated_rule.h); null: the rule above.
+  // --calibration: step-time rows are judged against the run-to-run spread of no-change runs.
   const GateCalibration* calibration = nullptr;
   // --fail-on-counts: a changed count (kernels, copies or launches per step, graphs per step, graph
   // nodes, the graph pool's bytes) is a regression, not only a verdict of its own.
@@ -59,7 +49,7 @@ inline constexpr const char* kMeasureTotalTime = "total time";
 inline constexpr const char* kMeasureAccuracy = "test accuracy";
 // The kernel profile's device time per step (busy time of the device), against its own floor.
 inline constexpr const char* kMeasureDeviceTime = "device time";
-// What does not move unless the code does, compared exactly (core/compare/count_rows.h).
+// What does not move unless the code does, compared exactly.
 inline constexpr const char* kMeasureCounts = "counts";
 
 // One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
@@ -79,23 +69,20 @@ struct Comparison {
   // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
   // side): a regression unless allow_missing.
   bool lost = false;
-  // Judged against a calibration (core/compare/calibrated_rule.h): the one-sided p-value of "slower"
-  // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
+  // Judged by a t test (calibration, processes): the one-sided p-value of "slower", and the
+  // calibration's runs (noise is then the run-to-run sd of log values); else NaN, 0.
   double p_value = std::numeric_limits<double>::quiet_NaN();
   int calibration_runs = 0;
-  // Calibrated rows: the smallest slowdown of this row the gate catches 95% of the time, given its
-  // run-to-run spread and Holm's strictest level over the calibrated rows compared
-  // (core/compare/calibration.h, detectable_slowdown); NaN elsewhere.
+  // Rows judged by a t test: the smallest slowdown the gate catches 95% of the time (calibration.h,
+  // detectable_slowdown); NaN elsewhere.
   double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
-  // Rows judged by a t test of log(ratio) (calibrated, or by the files' processes): the standard
-  // deviation of log(ratio) under no change and its degrees of freedom; NaN elsewhere.
+  // Rows judged by a t test: the sd of log(ratio) under no change and its degrees of freedom.
   double difference_sd = std::numeric_limits<double>::quiet_NaN();
   double dof = std::numeric_limits<double>::quiet_NaN();
-  // Judged by the processes of each file (core/compare/process_rule.h): how many on each side; else 0.
+  // Judged by the processes of each file: how many on each side; else 0.
   int baseline_processes = 0, current_processes = 0;
-  // Which rule judged the row, in a few words ("device-bound floor 6%", "calibration (8 runs)",
-  // "counts, exact"), and, for step-time rows without a calibration, the row's kind
-  // (core/compare/row_kind.h: "device-bound", "mixed", "host-bound", "unknown"; "" elsewhere) and its floor.
+  // Which rule judged the row ("device-bound floor 6%", "calibration (8 runs)", "counts, exact") and,
+  // for uncalibrated step-time rows, the row's kind (row_kind.h; "" elsewhere) and its floor.
   std::string rule;
   std::string row_kind;
   std::string row_kind_why;  // the kind's evidence and floor, added to the note once judged

@@ -1,12 +1,8 @@
-// How the calibrated gate behaves on no-change runs, measured leave-one-out: each run in turn is
-// held out, the gate is calibrated on the others (calibration.h) and the held-out run is compared
-// against each of them as the current run,
-//   - as it is: any regression is a false alarm (false_alarms / comparisons);
-//   - with one record slowed down by `slowdown` (its samples multiplied by 1 + slowdown), once for
-//     every calibrated record of the metric: caught when that record's row reads SLOWER
-//     (caught / injections). Under metric speedup eager is the reference and has no row, so the
-//     records slowed down are the other variants'.
-// Both metrics are evaluated. `graphbench calibrate` runs it with 4 runs or more (docs/ci.md).
+// The calibrated gate on no-change runs, leave-one-out: each run in turn is held out, the gate
+// calibrated on the others, and the held-out run compared against each of them, as it is (any
+// regression is a false alarm) and with each calibrated record of the metric slowed down by
+// `slowdown` (caught when its row reads SLOWER). Both metrics; `graphbench calibrate` runs it with
+// 4 runs or more (docs/ci.md).
 #pragma once
 
 #include "graphbench/core/compare/calibration.h"

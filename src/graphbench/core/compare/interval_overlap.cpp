@@ -21,15 +21,13 @@ struct RecordIntervals {
 
 using Key = std::pair<std::string, std::string>;  // (case, variant)
 
-bool ok_with_samples(const ResultRecord* r) { return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty(); }
-
 std::map<Key, RecordIntervals> intervals_of(const RunReport& run) {
   std::map<Key, const ResultRecord*> index;
   for (const ResultRecord& r : run.records) index[{r.case_name, r.variant}] = &r;
   std::map<Key, RecordIntervals> out;
   const std::vector<double> one{1.0};
   for (const ResultRecord& r : run.records) {
-    if (!ok_with_samples(&r)) continue;
+    if (!has_ok_samples(&r)) continue;
     RecordIntervals in;
     in.time_blocks = stats::median_interval_by_rounds(r.samples_us);
     in.time_independent = stats::ratio_of_medians(r.samples_us, one).ci95;
@@ -39,7 +37,7 @@ std::map<Key, RecordIntervals> intervals_of(const RunReport& run) {
       in.time_stored = stats::Interval{r.stats->median * (1.0 - r.rel_noise), r.stats->median * (1.0 + r.rel_noise)};
     }
     const auto eager = index.find({r.case_name, "eager"});
-    if (r.variant != "eager" && eager != index.end() && ok_with_samples(eager->second)) {
+    if (r.variant != "eager" && eager != index.end() && has_ok_samples(eager->second)) {
       const std::vector<double>& e = eager->second->samples_us;
       in.speedup_blocks = stats::ratio_by_rounds({stats::RunSamples{{&e}, {&r.samples_us}}}).ci95;
       in.speedup_independent = stats::ratio_of_medians(e, r.samples_us).ci95;

@@ -1,10 +1,8 @@
 // Do the same code's intervals agree from run to run? Over every pair of no-change runs and every
-// record ok in both, whether the two runs' 95% intervals overlap: of the median step time and of
-// the speedup (eager over the variant), each by the block bootstrap over rounds that graphbench
-// uses (core/stats/block_bootstrap.h) and by the independent bootstrap it used before (core/stats/bootstrap.h),
-// and for the speedup also as stored in the files (what the code that wrote them computed). Two
-// honest 95% intervals of one quantity overlap in well over 95% of pairs. `graphbench calibrate`
-// prints it (docs/measuring.md, intervals).
+// record ok in both: whether the two runs' 95% intervals of the median step time and of the
+// speedup overlap, by the block bootstrap over rounds, by the independent bootstrap, and as stored
+// in the files. Honest intervals overlap in well over 95% of pairs. `graphbench calibrate` prints
+// it (docs/measuring.md, intervals).
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

@@ -1,8 +1,6 @@
-// `graphbench calibrate RUN1 RUN2 RUN3 ... [-o FILE]`: the gate's calibration from no-change runs
-// of one suite (calibration.h), the overlap of their intervals (interval_overlap.h) and, with 4
-// runs or more, the leave-one-out false-alarm and detection rates of the calibrated gate under
-// both metrics (gate_evaluation.h). Prints them; with an output path, writes them as one JSON
-// file (whole or not at all) for `graphbench compare --calibration FILE`. See docs/ci.md.
+// `graphbench calibrate RUN1 RUN2 RUN3 ... [-o FILE]`: prints the gate's calibration (calibration.h),
+// the runs' interval overlap and, with 4 runs or more, the leave-one-out evaluation; with an output
+// path, writes them as one JSON file (whole or not at all) for `compare --calibration`. docs/ci.md.
 #pragma once
 
 #include <iosfwd>

@@ -21,6 +21,5 @@ std::optional<double> launches_per_step(const ResultRecord& record);
 // pool after all of them); graphs in pools of their own (a whole-step graph per feed signature, a
 // scope ending in ":pool-each") add up.
 std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record);
-std::optional<std::int64_t> graph_pools_bytes(const ResultRecord& record);
 
 }  // namespace graphbench

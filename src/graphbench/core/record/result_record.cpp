@@ -13,6 +13,10 @@ std::string status_text(const ResultRecord& record) {
   return to_string(record.status);
 }
 
+bool has_ok_samples(const ResultRecord* r) {
+  return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty();
+}
+
 bool has_too_few_samples(const ResultRecord& record) {
   return record.status == RecordStatus::kOk && record.min_samples &&
          record.samples_us.size() < static_cast<std::size_t>(*record.min_samples);

@@ -315,6 +315,9 @@ struct ResultRecord {
 // Fewer samples than the run asked for (min_samples): a figure without an interval.
 bool has_too_few_samples(const ResultRecord& record);
 
+// Ok and timed: not null, status ok, with samples.
+bool has_ok_samples(const ResultRecord* record);
+
 // A training run's record (kind training, or one that carries its training summary).
 bool is_training(const ResultRecord& record);
 
