@@ -60,8 +60,6 @@ CalibrationEntry make_entry(const ResultRecord& r, Metric metric) {
   return entry;
 }
 
-const char* calibration_metric_name(Metric metric) { return to_string(metric); }
-
 }  // namespace
 
 const CalibrationEntry* GateCalibration::find(const std::string& case_name, const std::string& variant,
@@ -87,7 +85,7 @@ double detectable_slowdown_of_difference(double difference_sd, double dof, int r
   return std::exp(t * difference_sd) - 1.0;
 }
 
-void fill_spread(CalibrationEntry& entry) {
+static void fill_spread(CalibrationEntry& entry) {
   const std::size_t n = entry.values.size();
   std::vector<double> logs;
   for (double v : entry.values) logs.push_back(std::log(v));
@@ -172,7 +170,7 @@ std::string calibration_to_json_text(const GateCalibration& c, const IntervalOve
   for (const CalibrationEntry& e : c.entries) {
     entries.push_back({{"case", e.case_name},
                        {"variant", e.variant},
-                       {"metric", calibration_metric_name(e.metric)},
+                       {"metric", to_string(e.metric)},
                        {"values", e.values},
                        {"log_sd", e.log_sd},
                        {"q95", e.q95}});
@@ -255,7 +253,7 @@ GateCalibration read_calibration_file(const std::string& path) {
     fill_spread(e);  // from the values, so that the file cannot disagree with itself
     if (c.find(e.case_name, e.variant, e.metric) != nullptr) {
       in.fail(at, fmt::format("a second entry for case \"{}\", variant \"{}\", metric {}", e.case_name, e.variant,
-                              calibration_metric_name(e.metric)));
+                              to_string(e.metric)));
     }
     c.entries.push_back(e);
   }

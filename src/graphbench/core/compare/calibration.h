@@ -61,9 +61,6 @@ struct GateCalibration {
 GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
                                double alpha = 0.05);
 
-// log_sd and q95 of a record's values (positive numbers, at least two).
-void fill_spread(CalibrationEntry& entry);
-
 // The smallest slowdown of this row the calibrated gate catches 95% of the time, as a fraction:
 // exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)) - 1, with Holm's strictest level over `rows`
 // calibrated rows of its metric and N - 1 degrees of freedom.

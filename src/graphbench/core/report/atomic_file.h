@@ -1,7 +1,6 @@
-// Writes result files so that a reader never sees half of one: each is written to a temporary
-// file in the same directory, flushed to disk, then renamed over the target. The temporary of
-// "<dir>/results.json" is "<dir>/.results.json.tmp-<pid>"; a run killed outright can leave one,
-// and the next run into the same directory removes it (remove_stale_temporaries).
+// Writes result files so that a reader never sees half of one: to a synced temporary in the same
+// directory (".<name>.tmp-<pid>"), then renamed over the target. A killed run's temporaries are
+// removed by the next run into the directory (remove_stale_temporaries).
 #pragma once
 
 #include <filesystem>

@@ -3,8 +3,7 @@
 // Absent keys read as their default; null reads as "no value" where the key is optional.
 #pragma once
 
-#include "graphbench/core/base/errors.h"
-#include "graphbench/core/json/json_text.h"
+#include "graphbench/core/json/json_checker.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,24 +16,13 @@
 
 namespace graphbench {
 
-// Typed access to the keys of one JSON object; every error names the file and the JSON pointer.
-class ObjectReader {
+class ObjectReader : public JsonChecker {
  public:
   ObjectReader(const std::string& file, const nlohmann::json& value, std::string pointer)
-      : file_(file), value_(value), pointer_(std::move(pointer)) {
-    if (!value_.is_object()) fail_expected(pointer_, "an object", value_);
+      : JsonChecker(file), value_(value), pointer_(std::move(pointer)) {
+    check_object(value_, pointer_);
   }
 
-  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-    if (pointer.empty()) throw InputError(fmt::format("{}: {}", file_, message));
-    throw InputError(fmt::format("{}: {}: {}", file_, pointer, message));
-  }
-  [[noreturn]] void fail_expected(const std::string& pointer, const std::string& what,
-                                  const nlohmann::json& got) const {
-    fail(pointer, fmt::format("expected {}, got {}", what, json_for_message(got)));
-  }
-
-  const std::string& file() const { return file_; }
   std::string pointer(const std::string& key) const { return json_pointer_append(pointer_, key); }
 
   // The value of `key`, or nullptr when absent (InputError when absent and required).
@@ -49,7 +37,7 @@ class ObjectReader {
     const nlohmann::json* v = find(key);
     return v && !v->is_null() ? v : nullptr;
   }
-  ObjectReader object(const std::string& key) const { return {file_, *find(key), pointer(key)}; }
+  ObjectReader object(const std::string& key) const { return {path(), *find(key), pointer(key)}; }
   // A reader for each element of the array at `key` (none when absent or null); InputError naming
   // `what` ("an array of kernels") when it is not an array.
   std::vector<ObjectReader> objects(const std::string& key, const char* what) const {
@@ -57,7 +45,7 @@ class ObjectReader {
     const nlohmann::json* v = find_value(key);
     if (!v) return out;
     if (!v->is_array()) fail_expected(pointer(key), what, *v);
-    for (std::size_t i = 0; i < v->size(); ++i) out.emplace_back(file_, (*v)[i], json_pointer_append(pointer(key), i));
+    for (std::size_t i = 0; i < v->size(); ++i) out.emplace_back(path(), (*v)[i], json_pointer_append(pointer(key), i));
     return out;
   }
 
@@ -140,7 +128,6 @@ class ObjectReader {
   }
 
  private:
-  const std::string& file_;
   const nlohmann::json& value_;
   std::string pointer_;
 };

@@ -199,7 +199,7 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
                             f.optional_number("bandwidth_share"), f.number("achieved_tflops")};
   }
   if (const json* counters = r.find("counters")) {
-    const ObjectReader c(r.file(), *counters, r.pointer("counters"));
+    const ObjectReader c(r.path(), *counters, r.pointer("counters"));
     for (const auto& item : counters->items()) {
       rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
                                            std::numeric_limits<std::int64_t>::max(), "an integer");
@@ -226,7 +226,7 @@ TrainingSummary read_training(const ObjectReader& t) {
   if (const json* epochs = t.find("epochs")) {
     if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
     for (std::size_t i = 0; i < epochs->size(); ++i) {
-      const ObjectReader e(t.file(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
+      const ObjectReader e(t.path(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
       TrainingEpoch epoch;
       epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
       epoch.train_seconds = e.number("train_seconds");

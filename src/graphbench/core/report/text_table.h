@@ -1,7 +1,5 @@
-// A Markdown table built row by row, then written either as results.md has it ("| a | b |", no
-// padding) or for a terminal: every column padded to its widest cell (numbers to the right), and
-// the columns that are empty on every row left out (a CPU run has no host time, no capture time,
-// no bandwidth). Both are valid Markdown; cells are escaped with markdown_cell.
+// A Markdown table built row by row, written as results.md has it ("| a | b |") or for a terminal:
+// padded columns (numbers to the right), those empty on every row left out. Cells are escaped.
 #pragma once
 
 #include <string>

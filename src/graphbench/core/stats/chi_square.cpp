@@ -37,12 +37,13 @@ double lower_gamma_regularized(double a, double x) {
   return 1.0 - std::exp(log_prefix) * h;
 }
 
-}  // namespace
-
+// P(X <= x) for X ~ chi-square(dof); dof > 0, x >= 0.
 double chi_square_cdf(double x, double dof) {
   if (!(dof > 0.0)) throw std::invalid_argument("chi_square_cdf: expected dof > 0");
   return lower_gamma_regularized(dof / 2.0, x / 2.0);
 }
+
+}  // namespace
 
 double chi_square_quantile(double p, double dof) {
   if (!(p > 0.0 && p < 1.0)) throw std::invalid_argument("chi_square_quantile: expected p in (0, 1)");

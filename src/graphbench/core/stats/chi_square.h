@@ -8,9 +8,7 @@
 
 namespace graphbench::stats {
 
-// P(X <= x) for X ~ chi-square(dof); dof > 0, x >= 0.
-double chi_square_cdf(double x, double dof);
-// The p-quantile, p in (0, 1).
+// The p-quantile of chi-square(dof), p in (0, 1).
 double chi_square_quantile(double p, double dof);
 // The 95% interval of a standard deviation `sd` measured from `n` >= 2 values.
 Interval sd_interval(double sd, int n);

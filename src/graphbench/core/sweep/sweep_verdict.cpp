@@ -37,6 +37,43 @@ std::optional<std::int64_t> graph_pool_of(const ResultRecord& r) {
 }
 
 // A candidate for capture: at least 5% faster, and faster with 95% confidence.
+// Where a property of the points holds from the smallest size on: `up_to`, the last size before
+// the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
+// holds at every size), and the sizes above `stops_at` where it holds again. Points not measured
+// are skipped (neither with the property nor without it) and listed.
+struct LeadingRun {
+  std::optional<std::int64_t> up_to;
+  std::optional<std::int64_t> stops_at;
+  std::vector<std::int64_t> again_at;
+  std::vector<std::int64_t> not_measured;
+};
+
+bool faster_with_confidence(const SweepPointFigures& p) {
+  return p.ok && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
+}
+
+bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.speedup >= kPaysAtLeast; }
+
+LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
+  LeadingRun run;
+  for (const auto& p : points) {
+    if (!p.ok) {
+      run.not_measured.push_back(p.value);
+      continue;
+    }
+    if (!run.stops_at) {
+      if (holds(p)) {
+        run.up_to = p.value;
+      } else {
+        run.stops_at = p.value;
+      }
+    } else if (holds(p)) {
+      run.again_at.push_back(p.value);
+    }
+  }
+  return run;
+}
+
 bool graph_pays(const SweepPointFigures& p) { return pays_at_least_5_percent(p) && faster_with_confidence(p); }
 
 const SweepPointFigures* sweep_point_at(const std::vector<SweepPointFigures>& points, std::int64_t value) {
@@ -64,8 +101,8 @@ std::vector<std::int64_t> swept_values(const std::vector<ResultRecord>& records,
   return values;
 }
 
-}  // namespace
-
+// The points of `variant` at each value, eager's and the variant's records side by side; values
+// without both records ok are kept, !ok with the reason.
 std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& records, const std::string& group,
                                             const std::string& variant) {
   std::vector<SweepPointFigures> points;
@@ -90,31 +127,7 @@ std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& rec
   return points;
 }
 
-bool faster_with_confidence(const SweepPointFigures& p) {
-  return p.ok && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
-}
-
-bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.speedup >= kPaysAtLeast; }
-
-LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
-  LeadingRun run;
-  for (const auto& p : points) {
-    if (!p.ok) {
-      run.not_measured.push_back(p.value);
-      continue;
-    }
-    if (!run.stops_at) {
-      if (holds(p)) {
-        run.up_to = p.value;
-      } else {
-        run.stops_at = p.value;
-      }
-    } else if (holds(p)) {
-      run.again_at.push_back(p.value);
-    }
-  }
-  return run;
-}
+}  // namespace
 
 std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFigures>& points) {
   std::vector<const SweepPointFigures*> candidates;

@@ -45,11 +45,9 @@ struct SweepVerdict {
   std::string variant;
   std::vector<SweepPointFigures> points;  // by value
   // Faster with 95% confidence (the speedup's interval above 1) from the smallest size up to
-  // `crossover`: the last size before the first one that is not (`not_faster_at`), so no slower
-  // measured size lies below it. A point not measured is neither faster nor not: it is skipped and
-  // named in `not_measured`. None: not faster at the
-  // smallest size. `faster_again_at`: the sizes above `not_faster_at` where the graph is faster
-  // again, those that break the pattern.
+  // `crossover` (none: not at the smallest), the last size before the first that is not
+  // (`not_faster_at`); `faster_again_at`: the sizes above it where it is again. Points not
+  // measured are neither, and named in `not_measured`.
   std::optional<std::int64_t> crossover;
   std::optional<std::int64_t> not_faster_at;
   std::vector<std::int64_t> faster_again_at;
@@ -67,11 +65,6 @@ struct SweepVerdict {
   std::string shared_pool_error;
 };
 
-// The points of `variant` at each value, eager's and the variant's records of the same point side
-// by side. Values without both records ok are kept, !ok with the reason.
-std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& records, const std::string& group,
-                                            const std::string& variant);
-
 // The recommendation rule (docs/results.md): the candidates are the points where the graph pays
 // (speedup >= kPaysAtLeast and its interval above 1). The largest candidate is captured; going
 // down, a candidate is left to padding when replaying the next captured size is within 5% of its
@@ -80,23 +73,6 @@ std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFi
 
 // For each ok point: replay its own graph, pad up to the next captured size when that replay
 // pays against eager at the true size, or run eagerly.
-// Where a property of the points holds from the smallest size on: `up_to`, the last size before
-// the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
-// holds at every size), and the sizes above `stops_at` where it holds again. Points by value;
-// points not measured are skipped (neither with the property nor without it) and listed.
-struct LeadingRun {
-  std::optional<std::int64_t> up_to;
-  std::optional<std::int64_t> stops_at;
-  std::vector<std::int64_t> again_at;
-  std::vector<std::int64_t> not_measured;
-};
-LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&));
-
-// Faster with 95% confidence: measured, and the low end of the speedup's interval above 1.
-bool faster_with_confidence(const SweepPointFigures& p);
-// Pays: measured, and at least kPaysAtLeast faster.
-bool pays_at_least_5_percent(const SweepPointFigures& p);
-
 std::vector<SizePlan> plan_sizes(const std::vector<SweepPointFigures>& points, const std::vector<std::int64_t>& captured);
 
 // Every sweep of `report` with every graph variant it ran (a variant with a capture time at some
