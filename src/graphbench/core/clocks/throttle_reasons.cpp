@@ -4,21 +4,17 @@
 
 namespace graphbench {
 
+constexpr std::uint64_t kThrottleIdle = 0x1;  // nvml.h's nvmlClocksEventReasonGpuIdle
+
 std::vector<std::string> throttle_reason_names(std::uint64_t mask) {
   struct Named {
     std::uint64_t bit;
     const char* name;
   };
   static constexpr Named kNames[] = {
-      {kThrottleIdle, "idle"},
-      {kThrottleApplicationsClocksSetting, "applications clocks setting"},
-      {kThrottleSwPowerCap, "SW power cap"},
-      {kThrottleHwSlowdown, "HW slowdown"},
-      {kThrottleSyncBoost, "sync boost"},
-      {kThrottleSwThermal, "SW thermal"},
-      {kThrottleHwThermal, "HW thermal"},
-      {kThrottleHwPowerBrake, "HW power brake"},
-      {kThrottleDisplayClocks, "display clocks"},
+      {kThrottleIdle, "idle"},           {0x2, "applications clocks setting"}, {0x4, "SW power cap"},
+      {0x8, "HW slowdown"},              {0x10, "sync boost"},                 {0x20, "SW thermal"},
+      {0x40, "HW thermal"},              {0x80, "HW power brake"},             {0x100, "display clocks"},
   };
   std::vector<std::string> names;
   std::uint64_t known = 0;

@@ -9,16 +9,6 @@
 
 namespace graphbench {
 
-inline constexpr std::uint64_t kThrottleIdle = 0x1;                       // nothing to run
-inline constexpr std::uint64_t kThrottleApplicationsClocksSetting = 0x2;  // held to the applications clock
-inline constexpr std::uint64_t kThrottleSwPowerCap = 0x4;                 // the power limit
-inline constexpr std::uint64_t kThrottleHwSlowdown = 0x8;                 // hardware slowdown (thermal or power)
-inline constexpr std::uint64_t kThrottleSyncBoost = 0x10;                 // held to another GPU's clock
-inline constexpr std::uint64_t kThrottleSwThermal = 0x20;                 // the driver's thermal limit
-inline constexpr std::uint64_t kThrottleHwThermal = 0x40;                 // hardware thermal slowdown
-inline constexpr std::uint64_t kThrottleHwPowerBrake = 0x80;              // an external power brake
-inline constexpr std::uint64_t kThrottleDisplayClocks = 0x100;            // the display clock setting
-
 // The name of every bit set in `mask`, lowest bit first: "idle", "applications clocks setting",
 // "SW power cap", "HW slowdown", "sync boost", "SW thermal", "HW thermal", "HW power brake",
 // "display clocks", and "unknown (0x...)" for a bit NVML added later. None for 0.

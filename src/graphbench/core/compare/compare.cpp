@@ -48,7 +48,6 @@ double median_of(const ResultRecord& r) {
   return r.stats ? r.stats->median : kNaN;
 }
 
-
 // The within-run ratio variant / eager of a case, from medians; NaN when it cannot be formed.
 double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
   const ResultRecord* eager = find(index, record.case_name, kEagerVariant);
@@ -377,7 +376,7 @@ void check_samples(const RunReport& report, const std::string& source_name) {
   }
 }
 
-void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
+static void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
                       const CompareSources& sources) {
   if (baseline.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare against", sources.baseline));
   if (current.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare", sources.current));
@@ -404,7 +403,7 @@ void check_comparable(const RunReport& baseline, const RunReport& current, const
   }
 }
 
-void check_calibration_matches(const GateCalibration& c, const RunReport& baseline, const CompareSources& sources) {
+static void check_calibration_matches(const GateCalibration& c, const RunReport& baseline, const CompareSources& sources) {
   const Environment& b = baseline.environment;
   if (!c.suite.empty() && !b.suite.empty() && c.suite != b.suite) {
     throw InputError(fmt::format("{}: /suite: the calibration is of suite \"{}\" but {} is of suite \"{}\": a calibration "

@@ -23,16 +23,12 @@ struct GateCalibration;  // core/compare/calibration.h
 struct CompareOptions {
   double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
   enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
-  // Lost records (ok in the baseline; skipped, missing or with too few samples now) are not
-  // regressions (--allow-missing).
-  bool allow_missing = false;
+  bool allow_missing = false;  // --allow-missing: records ok in the baseline and lost now pass
   int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
   double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
   // --calibration: step-time rows are judged against the run-to-run spread of no-change runs.
   const GateCalibration* calibration = nullptr;
-  // --fail-on-counts: a changed count (kernels, copies or launches per step, graphs per step, graph
-  // nodes, the graph pool's bytes) is a regression, not only a verdict of its own.
-  bool fail_on_counts = false;
+  bool fail_on_counts = false;  // --fail-on-counts: a CHANGED counts row is a regression
 };
 
 const char* to_string(CompareOptions::Metric metric);
@@ -47,10 +43,8 @@ const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS 
 inline constexpr const char* kMeasureStepTime = "step time";
 inline constexpr const char* kMeasureTotalTime = "total time";
 inline constexpr const char* kMeasureAccuracy = "test accuracy";
-// The kernel profile's device time per step (busy time of the device), against its own floor.
-inline constexpr const char* kMeasureDeviceTime = "device time";
-// What does not move unless the code does, compared exactly.
-inline constexpr const char* kMeasureCounts = "counts";
+inline constexpr const char* kMeasureDeviceTime = "device time";  // the kernel profile's busy time
+inline constexpr const char* kMeasureCounts = "counts";             // compared exactly
 
 // One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
 // are NaN. baseline_median_us and current_median_us hold the measure's values: per-step
@@ -66,17 +60,14 @@ struct Comparison {
   double aa_noise = 0.0;  // run-to-run noise from the A/A baseline pair (NaN without one)
   double baseline_median_us = 0.0, current_median_us = 0.0;
   std::string note;
-  // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
-  // side): a regression unless allow_missing.
-  bool lost = false;
+  bool lost = false;  // ok in the baseline, lost now: a regression unless allow_missing
   // Judged by a t test (calibration, processes): the one-sided p-value of "slower", and the
   // calibration's runs (noise is then the run-to-run sd of log values); else NaN, 0.
   double p_value = std::numeric_limits<double>::quiet_NaN();
   int calibration_runs = 0;
-  // Rows judged by a t test: the smallest slowdown the gate catches 95% of the time (calibration.h,
-  // detectable_slowdown); NaN elsewhere.
+  // And the smallest slowdown the gate catches 95% of the time (calibration.h), the sd of log(ratio)
+  // under no change and its degrees of freedom; NaN elsewhere.
   double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
-  // Rows judged by a t test: the sd of log(ratio) under no change and its degrees of freedom.
   double difference_sd = std::numeric_limits<double>::quiet_NaN();
   double dof = std::numeric_limits<double>::quiet_NaN();
   // Judged by the processes of each file: how many on each side; else 0.
@@ -115,17 +106,8 @@ struct CompareSources {
   std::string calibration = "calibration";
 };
 
-// InputError (naming the file and the field) when a calibration (compare --calibration) is of
-// another suite or device than the baseline, as an --aa file is.
-void check_calibration_matches(const GateCalibration& calibration, const RunReport& baseline,
-                               const CompareSources& sources);
-
-// InputError when the files cannot be compared: no (case, variant) in both, or an A/A baseline
-// from another suite or device, or with no record in common with the baseline.
-void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
-                      const CompareSources& sources);
-
-// InputError on bad options or duplicate records. `aa_baseline` (may be null): a second baseline
+// InputError on bad options, duplicate or corrupt records, files that cannot be compared (nothing
+// in common; an A/A baseline or calibration of another suite or device). `aa_baseline` (may be null): a second baseline
 // run of the same code, whose difference from `baseline` sets the run-to-run noise floor.
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
                               const CompareOptions& options, const RunReport* aa_baseline = nullptr,
@@ -134,10 +116,8 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
 // A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
 std::string render_comparison(const CompareResult& result, const CompareOptions& options);
 
-// Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
-// to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
-// `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
-// `json_path`: "" or where the verdicts go as JSON (core/compare/verdict_json.h), written whole.
+// Reads the files (InputError: exit 2), prints the comparison and returns 0 or 1. The optional
+// paths ("": none): the second baseline, a `graphbench calibrate` file, where the JSON verdicts go.
 int run_compare(const std::string& baseline_path, const std::string& current_path,
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
                 const std::string& calibration_path = "", const std::string& json_path = "");

@@ -13,7 +13,6 @@
 namespace graphbench {
 namespace {
 
-
 std::string number(double value, int decimals) {
   return std::isnan(value) ? "-" : fmt::format("{:.{}f}", value, decimals);
 }

@@ -15,6 +15,8 @@
 namespace graphbench {
 namespace {
 
+constexpr std::uint8_t kIdxTypeUnsignedByte = 0x08;  // the IDX type code: the third byte of the magic
+
 struct GzCloser {
   void operator()(gzFile_s* file) const { gzclose(file); }
 };

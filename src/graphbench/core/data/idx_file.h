@@ -9,21 +9,16 @@
 
 namespace graphbench {
 
-// IDX element type codes (the third byte of the magic number).
-inline constexpr std::uint8_t kIdxTypeUnsignedByte = 0x08;
-
 // An IDX array: its dimensions (outermost first) and its elements in row-major order.
 struct IdxArray {
   std::vector<std::int64_t> dims;
   std::vector<std::uint8_t> data;
 };
 
-// Reads an IDX file of unsigned bytes (type 0x08), raw or gzipped (zlib tells them apart).
-// `expected_dims` (0: any) is the number of dimensions the caller needs, the fourth byte of the
-// magic number: a file with another is refused as a wrong magic number before its data is read
-// (an images file whose magic says 1 dimension would otherwise read as labels plus trailing bytes).
-// Throws InputError naming the path and the problem: missing or unreadable file, bad or wrong
-// magic number, unsupported type, corrupt gzip stream, truncated header or data, trailing bytes.
+// Reads an IDX file of unsigned bytes (type 0x08), raw or gzipped. `expected_dims` (0: any): a file
+// with another number of dimensions is refused as a wrong magic number before its data is read.
+// InputError naming the path and the problem (unreadable, bad magic or type, corrupt gzip stream,
+// truncated, trailing bytes).
 IdxArray read_idx_file(const std::string& path, int expected_dims = 0);
 
 // Memory for an IDX file's data: called once the header is read, with its dims; returns room for

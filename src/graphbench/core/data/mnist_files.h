@@ -1,5 +1,5 @@
-// Finding and loading MNIST-format data (MNIST or Fashion-MNIST): the data directory, then one
-// split's images and labels as plain bytes, checked for consistency. Nothing is ever downloaded.
+// Finding and loading MNIST-format data (MNIST, Fashion-MNIST): the data directory, then one split's
+// images and labels as plain bytes, checked for consistency. Nothing is ever downloaded.
 #pragma once
 
 #include <cstdint>
@@ -45,13 +45,11 @@ struct MnistShape {
   std::int64_t cols = 0;
 };
 
-// The largest file of a split that is read (1 GiB; MNIST's training images are 47 MB): a header
-// that declares more is refused before anything is allocated.
+// A header declaring more is refused before anything is allocated (MNIST's training images: 47 MB).
 inline constexpr std::int64_t kMaxMnistFileBytes = std::int64_t{1} << 30;
 
-// Reads train-images-idx3-ubyte / train-labels-idx1-ubyte (train) or t10k-* (test), each raw
-// or gzipped, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9. zlib inflates
-// straight into the caller's memory (a tensor, say): no intermediate buffer, no copy.
+// Reads train-* (train) or t10k-* (test) images and labels, raw or gzipped, straight into the
+// caller's memory, and checks: images 3-D, labels 1-D, equal counts, every label in 0..9.
 MnistShape load_mnist_split_into(const std::string& dir, bool train, const MnistDestination& destination);
 
 }  // namespace graphbench

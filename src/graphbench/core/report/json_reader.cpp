@@ -186,11 +186,9 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   }
   rec.max_abs_error = r.optional_number("max_abs_error");
   rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
-  if (r.find_value("sm_clock_mhz")) {
-    const ObjectReader clock = r.object("sm_clock_mhz");
-    rec.sm_clock_start_mhz = clock.optional_number("start");
-    rec.sm_clock_end_mhz = clock.optional_number("end");
-  }
+  const StartEnd clock = read_start_end(r, "sm_clock_mhz");
+  rec.sm_clock_start_mhz = clock.start;
+  rec.sm_clock_end_mhz = clock.end;
   if (r.find_value("gpu_conditions")) rec.gpu_conditions = read_gpu_conditions(r.object("gpu_conditions"));
   if (r.find_value("energy")) rec.energy = read_energy(r.object("energy"));
   if (r.find_value("roofline")) {

@@ -137,7 +137,6 @@ json data_parallel_to_json(const DataParallelFigures& d) {
           {"max_error_vs_one_process", optional_number(d.max_error_vs_one_process)}};
 }
 
-
 json profile_to_json(const KernelProfile& p) {
   json kernels = json::array();
   for (const KernelStat& k : p.kernels) {
@@ -258,10 +257,7 @@ json record_to_json(const ResultRecord& rec) {
   r["break_even_s"] = optional_number(rec.break_even_s);
   r["max_abs_error"] = optional_number(rec.max_abs_error);
   r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);
-  r["sm_clock_mhz"] = rec.sm_clock_start_mhz || rec.sm_clock_end_mhz
-                          ? json{{"start", optional_number(rec.sm_clock_start_mhz)},
-                                 {"end", optional_number(rec.sm_clock_end_mhz)}}
-                          : json(nullptr);
+  r["sm_clock_mhz"] = start_end_to_json({rec.sm_clock_start_mhz, rec.sm_clock_end_mhz});
   r["gpu_conditions"] = rec.gpu_conditions ? gpu_conditions_to_json(*rec.gpu_conditions) : json(nullptr);
   r["energy"] = rec.energy ? energy_to_json(*rec.energy) : json(nullptr);
   r["roofline"] = nullptr;

@@ -46,9 +46,8 @@ std::string format_duration(double seconds);
 std::string validation_progress_text(const std::string& case_name, const std::string& variant, int index, int count,
                                      int step, int steps);
 
-// "gelu-small: sampling, round 12: eager 12, graph 12 samples; about 3.0 s left (at most 14 s)"
-// or, before the rounds, "gelu-small: warming up graph, step 3 of 20 (at most 14 s left)" and
-// "gelu-small: calibrating graph (at most 14 s left)".
+// "gelu-small: sampling, round 12: eager 12, graph 12 samples; about 3.0 s left (at most 14 s)",
+// "...: warming up graph, step 3 of 20 (at most 14 s left)", "...: calibrating graph (...)".
 std::string sampling_progress_text(const std::string& case_name, const std::vector<TimedVariant>& variants,
                                    const SamplingProgress& progress);
 

@@ -88,7 +88,6 @@ std::string capitalized(std::string text) {
   return text;
 }
 
-
 json serving_list_to_json(const ServingListCost& l) {
   return {{"sizes", l.sizes},
           {"missing", l.missing},

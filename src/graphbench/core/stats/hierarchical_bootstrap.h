@@ -1,15 +1,9 @@
-// The interval of a figure measured in several processes (`--repetitions`, the default on a GPU),
-// from a bootstrap that resamples at both levels where the variance arises (Kalibera and Jones,
-// ISMM 2013): processes with replacement, then, within each process drawn, its rounds in circular
-// blocks (block_bootstrap.h), eager and the variant of one process paired by round. The figure is
-// the median of the pooled numerator samples (over the pooled denominator samples, for a ratio).
-// A percentile interval from a handful of processes is too narrow (the bootstrap's spread of a
-// mean is sqrt((n - 1) / n) of the sample's, and it knows nothing of t's tails), so its half-widths
-// on the log scale are expanded by sqrt(n / (n - 1)) t(0.975, n - 1) / z(0.975), as Hesterberg's
-// expanded percentile interval does ("What Teachers Should Know About the Bootstrap", 2015):
-// 1.88 times at n = 4. Resampling the rounds as well as the processes adds their variance twice
-// (Davison and Hinkley 1997, section 3.8): the interval errs wide, which an interval meant to hold
-// for the next run may. See docs/measuring.md (repetitions).
+// The interval of a figure measured in several processes (Kalibera and Jones, ISMM 2013): processes
+// resampled with replacement, then each drawn process's rounds in circular blocks
+// (block_bootstrap.h), eager and the variant paired by round; the figure is the median of the pooled
+// numerators (over the pooled denominators' for a ratio). A handful of processes gives too narrow a
+// percentile interval, so its log half-widths are expanded by sqrt(n / (n - 1)) t(0.975, n - 1) /
+// z(0.975) (Hesterberg's expanded percentile interval, 2015). See docs/measuring.md (repetitions).
 #pragma once
 
 #include "graphbench/core/stats/statistics.h"

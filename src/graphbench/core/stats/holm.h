@@ -1,7 +1,5 @@
 // Holm's step-down procedure (Holm 1979): which of m hypotheses to reject so that the chance of
-// rejecting any true one stays at most alpha (the family-wise error rate), under any dependence
-// between the tests. The calibrated compare gate uses it over a suite's rows: the gate fails when
-// any row is rejected, so the rate to hold down is that of a false failure of the whole gate.
+// rejecting any true one stays at most alpha, under any dependence between the tests.
 #pragma once
 
 #include <vector>

@@ -1,12 +1,7 @@
-// Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM 2013): the variance of a
-// benchmark's mean arises at several levels, here processes (level 2) and the rounds within one
-// (level 1). From n processes of r rounds each (a dimensioning run; on the log scale, as times
-// vary relatively):
-//   S1^2 = the mean over processes of the variance of their rounds, S2^2 = the variance of the
-//   processes' means; unbiased components T1^2 = S1^2 and T2^2 = S2^2 - S1^2 / r (0 if negative);
-//   the rounds per process that buy the most precision for the time,
-//   r1 = sqrt((c2 / c1) (T1^2 / T2^2)), c2 the cost of a process and c1 of a round.
-// Rounds are treated as independent, as in the paper; correlated rounds make T2 an upper bound.
+// Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM 2013), on log values: from n
+// processes of r rounds, T1^2 = S1^2 (the mean variance of the rounds within a process) and T2^2 =
+// S2^2 - S1^2 / r (of the processes' means, 0 if negative), and the rounds per process that buy the
+// most precision for the time, r1 = sqrt((c2 / c1) (T1^2 / T2^2)). Rounds are taken as independent.
 // See docs/measuring.md (repetitions).
 #pragma once
 

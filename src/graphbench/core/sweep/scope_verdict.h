@@ -1,8 +1,6 @@
-// The verdict of a case run with several capture scopes (docs/results.md, "Scopes"; docs/scopes.md,
-// "Choosing a scope"): for each graph variant, every scope's step time, speedup, graphs and
-// launches per step, capture and warm-up, pool memory, break-even and the share of the full
-// graph's gain it keeps; and the narrowest scope that keeps at least 95% of that gain. Plain
-// arithmetic on the records (a case swept over scopes is one case per scope, NAME[scope=SCOPE]).
+// The verdict of a case run with several capture scopes (docs/scopes.md, "Choosing a scope"): for
+// each graph variant every scope's figures and the share of the full graph's gain it keeps, and the
+// narrowest scope that keeps at least kKeepsAtLeast of it. Plain arithmetic on the records.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -32,13 +30,11 @@ struct ScopeFigures : AgainstEager {
   // Kernel nodes of the graphs over the kernels the device ran per step: how much the scope
   // captures. Absent without a kernel profile or the graphs' kernel counts.
   std::optional<double> captured_share;
-  // The share of the full scope's gain this scope keeps: (eager - scope) / (eager - full), from the
-  // step times, with the eager of the full scope's point (graph step times are steady; eager ones,
-  // often host-bound, move between points more than the scopes differ). Absent without a full
-  // scope that gains.
+  // The share of the full scope's gain this scope keeps, (eager - scope) / (eager - full), with the
+  // full scope's eager (eager steps move between points more than scopes differ). Absent without a
+  // full scope that gains.
   std::optional<double> gain_share;
-  // Its uncertainty: the share's range over the step times' 95% intervals (each median +- its
-  // rel_noise; eager's shared by both terms). Absent where a median has no interval.
+  // Its range over the step times' 95% intervals; absent where a median has none.
   std::optional<stats::Interval> gain_share_ci95;
   double eager_rel_noise = 0.0, step_rel_noise = 0.0;  // the records' rel_noise
 };
@@ -48,13 +44,11 @@ struct ScopeVerdict {
   std::string variant;  // the graph variant
   // Narrowest first (see `order`), then the scopes not measured in the order they ran.
   std::vector<ScopeFigures> scopes;
-  // How the scopes were ordered: "captured share" (every measured scope's captured_share known:
-  // smallest first) or "scope kind" (the fixed order modules=REGEX, attention-out, layer, fwd-bwd,
-  // auto, full).
+  // "captured share" (every measured scope's known: smallest first) or "scope kind" (modules=REGEX,
+  // attention-out, layer, fwd-bwd, auto, full).
   std::string order;
-  // The narrowest measured scope keeping at least kKeepsAtLeast of the full graph's gain (full
-  // itself when no narrower one does), or none, with `no_verdict` saying why (no full scope
-  // measured, or the full graph gains nothing against eager).
+  // The narrowest measured scope keeping at least kKeepsAtLeast of the gain (full itself when none
+  // narrower does), or none, `no_verdict` saying why.
   std::optional<std::string> narrowest;
   std::string no_verdict;
   // When the whole step cannot be captured (the full scope's capture failed and it ran eagerly):
@@ -67,9 +61,7 @@ struct ScopeVerdict {
 // the records come.
 std::vector<ScopeVerdict> scope_verdicts(const std::vector<ResultRecord>& records);
 
-// The case a scope point belongs to: the record's scope_group (read from the point's name in a
-// results file written before records carried it: core/report/json_reader.cpp). "" for a record of no
-// scope sweep (a case that fixes one scope is no comparison).
+// The case a scope point belongs to (its record's scope_group); "" outside a scope sweep.
 std::string scope_group_of(const ResultRecord& record);
 
 }  // namespace graphbench

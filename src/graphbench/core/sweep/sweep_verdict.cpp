@@ -36,7 +36,6 @@ std::optional<std::int64_t> graph_pool_of(const ResultRecord& r) {
   return graph_pools_bytes(r);
 }
 
-// A candidate for capture: at least 5% faster, and faster with 95% confidence.
 // Where a property of the points holds from the smallest size on: `up_to`, the last size before
 // the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
 // holds at every size), and the sizes above `stops_at` where it holds again. Points not measured
@@ -74,6 +73,7 @@ LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*hold
   return run;
 }
 
+// A candidate for capture: at least 5% faster, and faster with 95% confidence.
 bool graph_pays(const SweepPointFigures& p) { return pays_at_least_5_percent(p) && faster_with_confidence(p); }
 
 const SweepPointFigures* sweep_point_at(const std::vector<SweepPointFigures>& points, std::int64_t value) {

@@ -1,7 +1,6 @@
-// The verdict of a sweep (docs/results.md, "Sweeps"): from the records of its points, for each graph
-// variant, where the graph stops paying, which sizes to capture, what keeping them costs in memory,
-// and what to do with a real size that falls between two captured ones. Plain arithmetic on the
-// records, no LibTorch: the runner adds only the memory of the shared pool, which it measures.
+// The verdict of a sweep (docs/results.md, "Sweeps"): for each graph variant, where the graph stops
+// paying, which sizes to capture, what keeping them costs in memory, and what to do with a size
+// between two captured ones. Plain arithmetic on the records (the runner adds the shared pool).
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
