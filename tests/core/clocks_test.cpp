@@ -6,7 +6,6 @@
 #include "support/error_of.h"
 #include "support/records.h"
 
-#include "graphbench/core/clocks/clock_comparison.h"
 #include "graphbench/core/clocks/clock_warnings.h"
 #include "graphbench/core/clocks/conditions_log.h"
 #include "graphbench/core/clocks/energy.h"

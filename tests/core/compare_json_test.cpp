@@ -1,4 +1,4 @@
-// `graphbench compare` with run folders and --json (core/compare/result_paths.h, core/compare/verdict_json.h):
+// `graphbench compare` with run folders and --json (core/compare/result_paths.h, comparison_to_json in core/compare/compare.h):
 // a folder stands for its results.json, and the verdicts as JSON hold every row, null for
 // figures that do not apply.
 #include "support/catch.h"
@@ -6,7 +6,7 @@
 #include "support/scratch_dir.h"
 
 #include "graphbench/core/compare/result_paths.h"
-#include "graphbench/core/compare/verdict_json.h"
+#include "graphbench/core/compare/compare.h"
 
 #include <cmath>
 #include <fstream>

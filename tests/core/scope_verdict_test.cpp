@@ -11,7 +11,7 @@
 #include "graphbench/core/report/csv_writer.h"
 #include "graphbench/core/report/json_io.h"
 #include "graphbench/core/report/markdown_writer.h"
-#include "graphbench/core/report/scope_sections.h"
+#include "graphbench/core/report/sweep_sections.h"
 #include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/sweep/scope_verdict.h"
 

@@ -33,4 +33,9 @@ std::vector<std::string> variant_clock_warnings(const ResultRecord& record);
 // where a variant's clock was apart from the fastest-clocked variant's.
 void add_clock_warnings(const std::vector<ResultRecord*>& case_records);
 
+// compare's line about clocks: how many (case, variant) ok in both runs ran at an SM clock apart
+// below the baseline's, and the furthest below, so that a slower figure may be the GPU's and not the
+// code's (never a failure); none when every clock held or none was read on both sides.
+std::optional<std::string> clock_comparison_line(const RunReport& baseline, const RunReport& current);
+
 }  // namespace graphbench

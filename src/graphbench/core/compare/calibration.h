@@ -30,7 +30,7 @@ struct CalibrationEntry {
   double q95 = 0.0;            // 95% quantile of |log(v_i / v_j)| over the pairs of runs
 };
 
-// The leave-one-out evaluation of the gate (core/compare/gate_evaluation.h), kept with the calibration.
+// The leave-one-out evaluation of the gate (evaluate_gate), kept with the calibration.
 struct GateEvaluation {
   struct Rates {
     int comparisons = 0;   // no-change comparisons (a held-out run against each other run)
@@ -77,5 +77,22 @@ std::string calibration_to_json_text(const GateCalibration& calibration, const I
 // Reads a calibration file; InputError naming the file and the field on anything unexpected
 // (another kind of file, a newer schema, fewer than 3 values, a value that is not positive).
 GateCalibration read_calibration_file(const std::string& path);
+
+// The calibrated gate on no-change runs, leave-one-out: each run in turn is held out, the gate
+// calibrated on the others, and the held-out run compared against each of them, as it is (any
+// regression is a false alarm) and with each calibrated record of the metric slowed down by
+// `slowdown` (caught when its row reads SLOWER). Both metrics; `graphbench calibrate` runs it with
+// 4 runs or more (docs/ci.md).
+inline constexpr int kMinEvaluationRuns = kMinCalibrationRuns + 1;
+
+// InputError with fewer than kMinEvaluationRuns runs, a slowdown not in (0, 10), or whatever
+// calibrate_gate refuses. `options`: threshold and min_samples of the gate evaluated (metric and
+// calibration are set here).
+GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
+                             double alpha, const CompareOptions& options, double slowdown = kExpectedSlowdown);
+
+// `report` with every sample of record (case_name, variant) multiplied by `factor`, its summary
+// recomputed (as a run of slower code would write it).
+void slow_down_record(RunReport& report, const std::string& case_name, const std::string& variant, double factor);
 
 }  // namespace graphbench

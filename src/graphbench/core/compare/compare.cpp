@@ -3,7 +3,7 @@
 // verdict_rule.cpp, the training rows in training_rows.cpp).
 #include "graphbench/core/compare/compare.h"
 
-#include "graphbench/core/clocks/clock_comparison.h"
+#include "graphbench/core/clocks/clock_warnings.h"
 #include "graphbench/core/compare/row_kind.h"
 #include "graphbench/core/compare/verdict_rule.h"
 #include "graphbench/core/base/errors.h"

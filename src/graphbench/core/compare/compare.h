@@ -116,6 +116,12 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
 // A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
 std::string render_comparison(const CompareResult& result, const CompareOptions& options);
 
+// `graphbench compare --json FILE`: the verdicts for machines, as google/benchmark's compare.py
+// --dump_to_json: the files, options, exit code, warnings and one row per (case, variant, measure);
+// figures that do not apply (NaN) are null. docs/ci.md.
+nlohmann::json comparison_to_json(const CompareResult& result, const CompareOptions& options,
+                                  const CompareSources& sources);
+
 // Reads the files (InputError: exit 2), prints the comparison and returns 0 or 1. The optional
 // paths ("": none): the second baseline, a `graphbench calibrate` file, where the JSON verdicts go.
 int run_compare(const std::string& baseline_path, const std::string& current_path,

@@ -2,7 +2,6 @@
 #include "graphbench/core/compare/run_calibrate.h"
 
 #include "graphbench/core/compare/calibration.h"
-#include "graphbench/core/compare/gate_evaluation.h"
 #include "graphbench/core/compare/interval_overlap.h"
 #include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/base/errors.h"

@@ -3,7 +3,6 @@
 #include "graphbench/core/report/markdown_writer.h"
 
 #include "graphbench/core/report/markdown_text.h"
-#include "graphbench/core/report/scope_sections.h"
 #include "graphbench/core/report/sweep_sections.h"
 #include "graphbench/core/report/text_table.h"
 

@@ -1,4 +1,4 @@
-#include "graphbench/core/report/scope_sections.h"
+#include "graphbench/core/report/sweep_sections.h"
 
 #include "graphbench/core/report/against_eager_text.h"
 #include "graphbench/core/report/json_or_null.h"
