@@ -9,13 +9,9 @@
 
 #include "graphbench/core/compare/calibration.h"
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/interval_overlap.h"
-#include "graphbench/core/compare/run_calibrate.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/stats/holm.h"
 #include "graphbench/core/stats/random.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/stats/student_t.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,11 +1,10 @@
-// `graphbench compare` with run folders and --json (core/compare/result_paths.h, comparison_to_json in core/compare/compare.h):
+// `graphbench compare` with run folders and --json (results_file_of and comparison_to_json, core/compare/compare.h):
 // a folder stands for its results.json, and the verdicts as JSON hold every row, null for
 // figures that do not apply.
 #include "support/catch.h"
 #include "support/error_of.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/compare/compare.h"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/core/compare/interval_overlap.h"
+#include "graphbench/core/compare/calibration.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/record/merge_repetitions.h"
 #include "graphbench/core/report/json_io.h"

@@ -5,7 +5,6 @@
 #include "support/scratch_dir.h"
 
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/compare/row_kind.h"
 #include "graphbench/core/report/json_io.h"
 

@@ -4,7 +4,6 @@
 
 #include "graphbench/core/stats/bootstrap.h"
 #include "graphbench/core/stats/break_even.h"
-#include "graphbench/core/stats/chi_square.h"
 #include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/stats/hierarchical_bootstrap.h"
 #include "graphbench/core/stats/interval_union.h"

@@ -1,8 +1,7 @@
 // The calibrated verdict rule and Holm over the rows (see verdict_rule.h).
 #include "graphbench/core/compare/verdict_rule.h"
 
-#include "graphbench/core/stats/holm.h"
-#include "graphbench/core/stats/student_t.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <fmt/format.h>
 

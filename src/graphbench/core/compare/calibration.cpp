@@ -5,7 +5,6 @@
 #include "graphbench/core/json/json_checker.h"
 #include "graphbench/core/json/json_text.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/stats/student_t.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -6,14 +6,34 @@
 #pragma once
 
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/interval_overlap.h"
 #include "graphbench/core/record/result_record.h"
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace graphbench {
+
+// Do the same code's intervals agree from run to run? Over every pair of no-change runs and every
+// record ok in both: whether the two runs' 95% intervals of the median step time and of the
+// speedup overlap, by the block bootstrap over rounds, by the independent bootstrap, and as stored
+// in the files. Honest intervals overlap in well over 95% of pairs. `graphbench calibrate` prints
+// it (docs/measuring.md, intervals).
+struct OverlapCount {
+  int pairs = 0;        // (pair of runs, record) with an interval on both sides
+  int overlapping = 0;  // of them, how many overlap
+};
+
+struct IntervalOverlap {
+  // *_stored: the intervals the files hold: the speedup's speedup_ci95; the median time's
+  // repetitions.median_ci95 in a run merged from --repetitions N (across repetitions), else the
+  // median +- rel_noise (the interval the run's stop rule judged).
+  OverlapCount time_blocks, time_independent, time_stored;
+  OverlapCount speedup_blocks, speedup_independent, speedup_stored;
+};
+
+IntervalOverlap interval_overlap(const std::vector<const RunReport*>& runs);
 
 inline constexpr const char* kCalibrationKind = "graphbench gate calibration";
 inline constexpr int kCalibrationSchemaVersion = 1;
@@ -71,7 +91,7 @@ double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
 double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha);
 
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
-// (interval_overlap.h), kept beside it for the record.
+// (interval_overlap), kept beside it for the record.
 std::string calibration_to_json_text(const GateCalibration& calibration, const IntervalOverlap* overlap = nullptr);
 
 // Reads a calibration file; InputError naming the file and the field on anything unexpected
@@ -94,5 +114,22 @@ GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const st
 // `report` with every sample of record (case_name, variant) multiplied by `factor`, its summary
 // recomputed (as a run of slower code would write it).
 void slow_down_record(RunReport& report, const std::string& case_name, const std::string& variant, double factor);
+
+// `graphbench calibrate RUN1 RUN2 RUN3 ... [-o FILE]`: prints the gate's calibration (calibration.h),
+// the runs' interval overlap and, with 4 runs or more, the leave-one-out evaluation; with an output
+// path, writes them as one JSON file (whole or not at all) for `compare --calibration`. docs/ci.md.
+struct CalibrateRequest {
+  std::vector<std::string> runs;  // results.json files of the same code
+  std::string output;             // "" : print only
+  double alpha = 0.05;            // family-wise false-alarm rate over a suite's rows
+  double threshold = 0.05;        // the gate's smallest slowdown that counts (compare --threshold)
+  int min_samples = 5;            // the gate's --min-samples
+  double slowdown = 0.10;         // injected in the evaluation
+  bool overlap_only = false;      // --overlap-only: 2 runs or more, only their interval overlap
+};
+
+// Reads the runs (InputError: exit 2), prints, writes; returns kExitOk. With overlap_only, prints
+// only the interval overlap (of two runs or more, of one suite; no output file).
+int run_calibrate(const CalibrateRequest& request, std::ostream& out);
 
 }  // namespace graphbench

@@ -1,14 +1,12 @@
-// `graphbench calibrate` (see run_calibrate.h).
-#include "graphbench/core/compare/run_calibrate.h"
+// `graphbench calibrate` (see calibration.h).
 
 #include "graphbench/core/compare/calibration.h"
-#include "graphbench/core/compare/interval_overlap.h"
-#include "graphbench/core/compare/result_paths.h"
+#include "graphbench/core/compare/compare.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/report/atomic_file.h"
 #include "graphbench/core/report/json_io.h"
 #include "graphbench/core/report/markdown_text.h"
-#include "graphbench/core/stats/chi_square.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <fmt/format.h>
 

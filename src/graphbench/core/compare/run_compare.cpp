@@ -3,7 +3,6 @@
 #include "graphbench/core/compare/compare.h"
 
 #include "graphbench/core/compare/calibration.h"
-#include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/report/atomic_file.h"
 #include "graphbench/core/report/json_io.h"
 

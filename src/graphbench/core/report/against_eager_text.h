@@ -1,8 +1,8 @@
-// A graph variant against eager at a sweep's point or a scope (core/sweep/against_eager.h), as
+// A graph variant against eager at a sweep's point or a scope (core/sweep/sweep_verdict.h), as
 // results.json and results.md write it in "sweeps" and "scopes" (docs/results.md).
 #pragma once
 
-#include "graphbench/core/sweep/against_eager.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-// results.md (see markdown_writer.h). Numbers are rounded for people: times to about three
+// results.md (see writers.h). Numbers are rounded for people: times to about three
 // significant digits, speedups to two decimals ("6.31x [6.10-6.52]").
-#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/report/writers.h"
 
 #include "graphbench/core/report/markdown_text.h"
 #include "graphbench/core/report/sweep_sections.h"

@@ -2,10 +2,8 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/report/atomic_file.h"
-#include "graphbench/core/report/csv_writer.h"
-#include "graphbench/core/report/gbench_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/report/markdown_writer.h"
 
 #include <fmt/format.h>
 

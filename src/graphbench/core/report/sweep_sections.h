@@ -1,5 +1,5 @@
 // The verdicts of a run's sweeps (core/sweep/sweep_verdict.h, with graphbench's capture sizes against
-// vLLM's default list where they apply) and of its capture scopes (core/sweep/scope_verdict.h), as
+// vLLM's default list where they apply) and of its capture scopes (core/sweep/sweep_verdict.h), as
 // results.json's "sweeps" and "scopes" arrays and results.md's sections. See docs/results.md.
 #pragma once
 

@@ -2,7 +2,7 @@
 
 #include "graphbench/core/stats/block_bootstrap.h"
 #include "graphbench/core/stats/random.h"
-#include "graphbench/core/stats/student_t.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Student's t from the regularised incomplete beta function, evaluated by its continued fraction
 // (modified Lentz's method; Press et al., Numerical Recipes, 3rd ed., 6.4).
-#include "graphbench/core/stats/student_t.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <cmath>
 #include <limits>
