@@ -5,7 +5,6 @@
 #include "support/records.h"
 
 #include "graphbench/core/report/writers.h"
-#include "graphbench/core/report/text_table.h"
 #include "graphbench/core/workload/variant.h"
 
 #include <sstream>

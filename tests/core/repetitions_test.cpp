@@ -7,7 +7,7 @@
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/record/merge_repetitions.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/stats/across_runs.h"
+#include "graphbench/core/stats/block_bootstrap.h"
 
 #include <stdexcept>
 #include <vector>

@@ -1,10 +1,7 @@
 #include "graphbench/core/record/merge_repetitions.h"
 
 #include "graphbench/core/base/errors.h"
-#include "graphbench/core/stats/across_runs.h"
 #include "graphbench/core/stats/block_bootstrap.h"
-#include "graphbench/core/stats/hierarchical_bootstrap.h"
-#include "graphbench/core/stats/variance_components.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
