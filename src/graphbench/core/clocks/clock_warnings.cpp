@@ -58,17 +58,6 @@ void add_clock_warnings(const std::vector<ResultRecord*>& case_records) {
   }
 }
 
-namespace {
-
-const ResultRecord* clock_record_of(const RunReport& report, const ResultRecord& like) {
-  for (const ResultRecord& r : report.records) {
-    if (r.case_name == like.case_name && r.variant == like.variant) return &r;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 std::optional<std::string> clock_comparison_line(const RunReport& baseline, const RunReport& current) {
   int compared = 0;
   int below = 0;
@@ -77,7 +66,7 @@ std::optional<std::string> clock_comparison_line(const RunReport& baseline, cons
   double worst_base = 0.0;
   double worst_current = 0.0;
   for (const ResultRecord& b : baseline.records) {
-    const ResultRecord* c = clock_record_of(current, b);
+    const ResultRecord* c = current.find(b.case_name, b.variant);
     if (c == nullptr || b.status != RecordStatus::kOk || c->status != RecordStatus::kOk) continue;
     const auto base_mhz = sm_clock_ran_at(b);
     const auto current_mhz = sm_clock_ran_at(*c);

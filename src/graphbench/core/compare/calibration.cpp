@@ -19,13 +19,6 @@ namespace {
 using json = nlohmann::json;
 using Metric = CompareOptions::Metric;
 
-const ResultRecord* find_record(const RunReport& run, const std::string& case_name, const std::string& variant) {
-  for (const ResultRecord& r : run.records) {
-    if (r.case_name == case_name && r.variant == variant) return &r;
-  }
-  return nullptr;
-}
-
 double record_median(const ResultRecord& r) { return stats::percentile(r.samples_us, 50.0); }
 
 void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names) {
@@ -120,14 +113,14 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
     CalibrationEntry speedup = make_entry(first, Metric::kSpeedup);
     std::string why;
     for (std::size_t i = 0; i < runs.size() && why.empty(); ++i) {
-      const ResultRecord* r = find_record(*runs[i], first.case_name, first.variant);
+      const ResultRecord* r = runs[i]->find(first.case_name, first.variant);
       if (!has_ok_samples(r)) {
         why = r == nullptr ? fmt::format("absent from {}", names[i])
                            : fmt::format("{} in {}", to_string(r->status), names[i]);
         continue;
       }
       time.values.push_back(record_median(*r));
-      const ResultRecord* eager = find_record(*runs[i], first.case_name, "eager");
+      const ResultRecord* eager = runs[i]->find(first.case_name, "eager");
       if (first.variant != "eager" && has_ok_samples(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
     }
     if (!why.empty()) {

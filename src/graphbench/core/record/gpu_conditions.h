@@ -15,7 +15,7 @@ struct GpuReading {
   std::optional<double> memory_clock_mhz;
   std::optional<double> temperature_c;
   std::optional<double> power_w;
-  std::optional<std::uint64_t> throttle_mask;  // NVML's throttle reasons (core/clocks/throttle_reasons.h)
+  std::optional<std::uint64_t> throttle_mask;  // NVML's throttle reasons (core/clocks/conditions_log.h)
 };
 
 // One quantity read just before a variant's first sample and just after its last.
@@ -32,7 +32,7 @@ struct GpuConditions {
   StartEnd power_w;
   std::optional<double> sm_clock_mean_mhz;       // read after each sample: the clock it ran at
   std::optional<double> sm_clock_reference_mhz;  // under load: the applications clock, else the maximum
-  // The throttle reasons seen after any of its samples, "idle" left out (throttle_reasons.h).
+  // The throttle reasons seen after any of its samples, "idle" left out (conditions_log.h).
   std::optional<std::vector<std::string>> throttle_reasons;
 };
 

@@ -17,14 +17,6 @@ namespace {
 
 using CaseVariant = std::pair<std::string, std::string>;  // (case, variant)
 
-const ResultRecord* record_of_repetition(const RepetitionResult& repetition, const CaseVariant& key) {
-  if (!repetition.report) return nullptr;
-  for (const ResultRecord& r : repetition.report->records) {
-    if (r.case_name == key.first && r.variant == key.second) return &r;
-  }
-  return nullptr;
-}
-
 RepetitionFigures repetition_figures(const RepetitionResult& repetition, const ResultRecord* r) {
   RepetitionFigures f;
   if (r == nullptr) {
@@ -294,7 +286,9 @@ RunReport merge_repetitions(const std::vector<RepetitionResult>& repetitions, in
   }
   for (const CaseVariant& key : keys) {
     std::vector<const ResultRecord*> found;
-    for (const RepetitionResult& repetition : repetitions) found.push_back(record_of_repetition(repetition, key));
+    for (const RepetitionResult& repetition : repetitions) {
+      found.push_back(repetition.report ? repetition.report->find(key.first, key.second) : nullptr);
+    }
     merged.records.push_back(merge_record(repetitions, found, requested));
   }
   merge_speedups(merged.records);

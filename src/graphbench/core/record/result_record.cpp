@@ -2,6 +2,13 @@
 
 namespace graphbench {
 
+const ResultRecord* RunReport::find(const std::string& case_name, const std::string& variant) const {
+  for (const ResultRecord& r : records) {
+    if (r.case_name == case_name && r.variant == variant) return &r;
+  }
+  return nullptr;
+}
+
 bool is_training(const ResultRecord& record) { return record.kind == RecordKind::kTraining || record.training.has_value(); }
 
 std::string status_text(const ResultRecord& record) {

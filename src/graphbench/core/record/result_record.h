@@ -276,6 +276,9 @@ struct RunReport {
   bool interrupted = false;
   std::string interrupted_by;  // "SIGINT", "SIGTERM"
   std::vector<SharedPoolMeasurement> shared_pools;  // one per sweep and graph variant measured
+
+  // The record of (case, variant), or null.
+  const ResultRecord* find(const std::string& case_name, const std::string& variant) const;
 };
 
 }  // namespace graphbench

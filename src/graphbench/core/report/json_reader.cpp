@@ -167,6 +167,11 @@ void read_field(const ObjectReader& r, const char* key, std::optional<double>& v
 void read_field(const ObjectReader& r, const char* key, std::optional<std::int64_t>& v) { v = r.optional_integer(key); }
 void read_field(const ObjectReader& r, const char* key, std::optional<bool>& v) { v = r.optional_bool(key); }
 void read_field(const ObjectReader& r, const char* key, std::optional<stats::Interval>& v) { v = read_interval(r, key); }
+void read_field(const ObjectReader& r, const char* key, StartEnd& v) {
+  if (!r.find_value(key)) return;
+  const ObjectReader o = r.object(key);
+  v = {o.optional_number("start"), o.optional_number("end")};
+}
 void read_field(const ObjectReader& r, const char* key, std::optional<int>& v) {
   if (const auto n = r.optional_integer(key, std::numeric_limits<int>::max())) v = static_cast<int>(*n);
 }
@@ -225,41 +230,22 @@ KernelProfile read_profile(const ObjectReader& p) {
 }
 
 MemoryUse read_memory(const ObjectReader& m) {
-  MemoryUse out;
-  out.peak_allocated_bytes = m.integer("peak_allocated_bytes");
-  out.peak_reserved_bytes = m.integer("peak_reserved_bytes");
+  auto out = read_fields<MemoryUse>(m, memory_fields);
   out.step_peak_bytes = m.integer("step_peak_bytes", std::numeric_limits<std::int64_t>::min(),
                                   std::numeric_limits<std::int64_t>::max(), "an integer");
-  out.graph_pool_bytes = m.optional_integer("graph_pool_bytes");
   return out;
-}
-
-StartEnd read_start_end(const ObjectReader& r, const std::string& key) {
-  if (!r.find_value(key)) return {};
-  const ObjectReader v = r.object(key);
-  return {v.optional_number("start"), v.optional_number("end")};
 }
 
 // Files written before these fields existed have neither key: the record reads without them.
 GpuConditions read_gpu_conditions(const ObjectReader& g) {
-  GpuConditions c;
-  c.memory_clock_mhz = read_start_end(g, "memory_clock_mhz");
-  c.temperature_c = read_start_end(g, "temperature_c");
-  c.power_w = read_start_end(g, "power_w");
-  c.sm_clock_mean_mhz = g.optional_number("sm_clock_mean_mhz");
-  c.sm_clock_reference_mhz = g.optional_number("sm_clock_reference_mhz");
+  auto c = read_fields<GpuConditions>(g, gpu_conditions_fields);
   if (g.find_value("throttle_reasons")) c.throttle_reasons = g.strings("throttle_reasons");
   return c;
 }
 
 EnergyPerStep read_energy(const ObjectReader& e) {
-  EnergyPerStep out;
-  out.joules_per_step = e.optional_number("joules_per_step");
-  out.vs_eager = e.optional_number("vs_eager");
-  out.joules = e.optional_number("joules");
-  out.steps = e.integer("steps", 0, std::numeric_limits<std::int64_t>::max());
+  auto out = read_fields<EnergyPerStep>(e, energy_fields);
   out.seconds = e.optional_number("seconds").value_or(0.0);
-  out.update_interval_ms = e.optional_number("update_interval_ms");
   out.unavailable = e.find_value("unavailable") ? e.string("unavailable") : "";
   return out;
 }
@@ -275,7 +261,8 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   }
   rec.max_abs_error = r.optional_number("max_abs_error");
   rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
-  const StartEnd clock = read_start_end(r, "sm_clock_mhz");
+  StartEnd clock;
+  read_field(r, "sm_clock_mhz", clock);
   rec.sm_clock_start_mhz = clock.start;
   rec.sm_clock_end_mhz = clock.end;
   if (r.find_value("gpu_conditions")) rec.gpu_conditions = read_gpu_conditions(r.object("gpu_conditions"));

@@ -31,6 +31,9 @@ json field_json(bool v) { return v; }
 json field_json(const std::vector<double>& v) { return numbers_to_json(v); }
 json field_json(const std::optional<double>& v) { return optional_number(v); }
 json field_json(const std::optional<stats::Interval>& v) { return interval_or_null(v); }
+json field_json(const StartEnd& v) {
+  return v.any() ? json{{"start", optional_number(v.start)}, {"end", optional_number(v.end)}} : json(nullptr);
+}
 template <class T>
 json field_json(const std::optional<T>& v) { return json_or_null(v); }
 
@@ -79,34 +82,14 @@ json profile_to_json(const KernelProfile& p) {
                      {{"concurrency", concurrency}, {"idle_share", idle}, {"kernels", std::move(kernels)}});
 }
 
-json memory_to_json(const MemoryUse& m) {
-  return {{"peak_allocated_bytes", m.peak_allocated_bytes},
-          {"peak_reserved_bytes", m.peak_reserved_bytes},
-          {"step_peak_bytes", m.step_peak_bytes},
-          {"graph_pool_bytes", json_or_null(m.graph_pool_bytes)}};
-}
-
-json start_end_to_json(const StartEnd& v) {
-  return v.any() ? json{{"start", optional_number(v.start)}, {"end", optional_number(v.end)}} : json(nullptr);
-}
-
 json gpu_conditions_to_json(const GpuConditions& c) {
-  return {{"memory_clock_mhz", start_end_to_json(c.memory_clock_mhz)},
-          {"temperature_c", start_end_to_json(c.temperature_c)},
-          {"power_w", start_end_to_json(c.power_w)},
-          {"sm_clock_mean_mhz", optional_number(c.sm_clock_mean_mhz)},
-          {"sm_clock_reference_mhz", optional_number(c.sm_clock_reference_mhz)},
-          {"throttle_reasons", c.throttle_reasons ? json(*c.throttle_reasons) : json(nullptr)}};
+  return fields_json(c, gpu_conditions_fields,
+                     {{"throttle_reasons", c.throttle_reasons ? json(*c.throttle_reasons) : json(nullptr)}});
 }
 
 json energy_to_json(const EnergyPerStep& e) {
-  return {{"joules_per_step", optional_number(e.joules_per_step)},
-          {"vs_eager", optional_number(e.vs_eager)},
-          {"joules", optional_number(e.joules)},
-          {"steps", e.steps},
-          {"seconds", number_or_null(e.seconds)},
-          {"update_interval_ms", optional_number(e.update_interval_ms)},
-          {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)}};
+  return fields_json(e, energy_fields, {{"seconds", number_or_null(e.seconds)},
+                                        {"unavailable", e.unavailable.empty() ? json(nullptr) : json(e.unavailable)}});
 }
 
 json repetitions_to_json(const Repetitions& reps) {
@@ -154,7 +137,7 @@ json record_to_json(const ResultRecord& rec) {
   r["break_even_s"] = optional_number(rec.break_even_s);
   r["max_abs_error"] = optional_number(rec.max_abs_error);
   r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);
-  r["sm_clock_mhz"] = start_end_to_json({rec.sm_clock_start_mhz, rec.sm_clock_end_mhz});
+  r["sm_clock_mhz"] = field_json(StartEnd{rec.sm_clock_start_mhz, rec.sm_clock_end_mhz});
   r["gpu_conditions"] = rec.gpu_conditions ? gpu_conditions_to_json(*rec.gpu_conditions) : json(nullptr);
   r["energy"] = rec.energy ? energy_to_json(*rec.energy) : json(nullptr);
   r["roofline"] = rec.roofline ? fields_json(*rec.roofline, roofline_fields) : json(nullptr);
@@ -164,7 +147,8 @@ json record_to_json(const ResultRecord& rec) {
   // Only for variants that captured (graphs) and where a kernel profile counted the launches.
   if (rec.graphs_per_step) r["graphs_per_step"] = *rec.graphs_per_step;
   if (rec.launches_per_step) r["launches_per_step"] = number_or_null(*rec.launches_per_step);
-  r["memory"] = rec.memory ? memory_to_json(*rec.memory) : json(nullptr);
+  r["memory"] = rec.memory ? fields_json(*rec.memory, memory_fields, {{"step_peak_bytes", rec.memory->step_peak_bytes}})
+                           : json(nullptr);
   r["counters"] = json::object();
   for (const auto& [name, value] : rec.counters) r["counters"][name] = value;
   r["warnings"] = rec.warnings;

@@ -57,6 +57,24 @@ inline constexpr auto graph_fields = [](auto& g, auto&& f) {
   f("pool_allocated_bytes", g.pool_allocated_bytes);
 };
 
+// Beside: step_peak_bytes (of either sign).
+inline constexpr auto memory_fields = [](auto& m, auto&& f) {
+  f("peak_allocated_bytes", m.peak_allocated_bytes); f("peak_reserved_bytes", m.peak_reserved_bytes);
+  f("graph_pool_bytes", m.graph_pool_bytes);
+};
+
+// Beside: throttle_reasons.
+inline constexpr auto gpu_conditions_fields = [](auto& c, auto&& f) {
+  f("memory_clock_mhz", c.memory_clock_mhz); f("temperature_c", c.temperature_c); f("power_w", c.power_w);
+  f("sm_clock_mean_mhz", c.sm_clock_mean_mhz); f("sm_clock_reference_mhz", c.sm_clock_reference_mhz);
+};
+
+// Beside: seconds (null reads as 0), unavailable ("" written as null).
+inline constexpr auto energy_fields = [](auto& e, auto&& f) {
+  f("joules_per_step", e.joules_per_step); f("vs_eager", e.vs_eager); f("joules", e.joules); f("steps", e.steps);
+  f("update_interval_ms", e.update_interval_ms);
+};
+
 inline constexpr auto roofline_fields = [](auto& r, auto&& f) {
   f("bytes", r.bytes); f("flops", r.flops); f("achieved_gbps", r.achieved_gbps);
   f("bandwidth_share", r.bandwidth_share); f("achieved_tflops", r.achieved_tflops);

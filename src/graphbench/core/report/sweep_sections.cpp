@@ -3,7 +3,7 @@
 #include "graphbench/core/report/against_eager_text.h"
 #include "graphbench/core/report/json_or_null.h"
 #include "graphbench/core/report/markdown_text.h"
-#include "graphbench/core/sweep/serving_sizes.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
