@@ -1,5 +1,5 @@
 // Tests of --repetitions' merge on given numbers: the interval across repetitions
-// (core/stats/across_runs.h) and the merged records (core/record/merge_repetitions.h), with their JSON.
+// (core/stats/block_bootstrap.h) and the merged records (core/record/merge_repetitions.h), with their JSON.
 #include "support/catch.h"
 #include "support/records.h"
 

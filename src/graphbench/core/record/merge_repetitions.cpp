@@ -145,7 +145,7 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
       if (r->samples_us.size() >= 2) series.push_back(r->samples_us);
     }
     if (processes.size() >= 2 && median > 0.0) {
-      // Processes, then rounds (core/stats/hierarchical_bootstrap.h), and never narrower than the
+      // Processes, then rounds (core/stats/block_bootstrap.h), and never narrower than the
       // processes' own intervals pooled.
       info.median_ci95 = hull(stats::hierarchical_interval(processes, median), pooled(within));
       merged.rel_noise = (info.median_ci95->high - info.median_ci95->low) / 2.0 / median;
@@ -190,7 +190,7 @@ std::vector<std::vector<double>> samples_by_repetition(const ResultRecord& r) {
 }
 
 // Speedups from the merged medians; their intervals from the processes and their rounds, eager
-// and the variant paired by process and round (core/stats/hierarchical_bootstrap.h).
+// and the variant paired by process and round (core/stats/block_bootstrap.h).
 void merge_speedups(std::vector<ResultRecord>& records) {
   std::map<std::string, const ResultRecord*> eager;
   for (const ResultRecord& r : records) {

@@ -179,7 +179,7 @@ struct Repetitions {
   // The median step time's 95% interval across repetitions (the speedup's: speedup_ci95).
   std::optional<stats::Interval> median_ci95;
   std::vector<RepetitionFigures> runs;  // one per repetition, in order
-  // Variance components of log(step time) (core/stats/variance_components.h): rounds within a
+  // Variance components of log(step time) (core/stats/block_bootstrap.h): rounds within a
   // process (T1), processes (T2), and the rounds per process that buy the most precision.
   std::optional<double> round_sd, process_sd, optimal_rounds;
 };
