@@ -6,8 +6,7 @@
 #include "stop_signals.h"
 
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/run_calibrate.h"
-#include "graphbench/core/compare/result_paths.h"
+#include "graphbench/core/compare/calibration.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/version.h"
 #include "graphbench/core/suite/gradient_sync_fields.h"

@@ -8,7 +8,7 @@
 #include "graphbench/engine/env/build_info.h"
 #include "graphbench/engine/env/environment.h"
 #include "graphbench/engine/exec/executor.h"
-#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/output_space.h"
 #include "graphbench/core/report/rescue_file.h"
 #include "graphbench/core/report/unpack_space.h"

@@ -1,6 +1,6 @@
 // Tests of the gate's calibration from no-change runs (core/compare/calibration.h), the calibrated
-// verdicts with Holm's correction (core/compare/calibrated_rule.h), the leave-one-out evaluation
-// (core/compare/gate_evaluation.h) and `graphbench calibrate`'s output and file, on synthetic runs whose
+// verdicts with Holm's correction (core/compare/calibrated_rule.cpp), the leave-one-out evaluation
+// (core/compare/calibration.h, evaluate_gate) and `graphbench calibrate`'s output and file, on synthetic runs whose
 // run-to-run spread is given.
 #include "support/catch.h"
 #include "support/error_of.h"
@@ -9,15 +9,9 @@
 
 #include "graphbench/core/compare/calibration.h"
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/gate_evaluation.h"
-#include "graphbench/core/compare/interval_overlap.h"
-#include "graphbench/core/compare/run_calibrate.h"
-#include "graphbench/core/compare/verdict_json.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/stats/holm.h"
 #include "graphbench/core/stats/random.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/stats/student_t.h"
 
 #include <cmath>
 #include <sstream>

@@ -6,13 +6,11 @@
 #include "support/error_of.h"
 #include "support/records.h"
 
-#include "graphbench/core/clocks/clock_comparison.h"
 #include "graphbench/core/clocks/clock_warnings.h"
 #include "graphbench/core/clocks/conditions_log.h"
 #include "graphbench/core/clocks/energy.h"
-#include "graphbench/core/clocks/throttle_reasons.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/report/sweep_energy.h"
+#include "graphbench/core/report/sweep_sections.h"
 #include "graphbench/core/sampling/energy_block.h"
 
 #include <cmath>

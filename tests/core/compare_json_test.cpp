@@ -1,12 +1,11 @@
-// `graphbench compare` with run folders and --json (core/compare/result_paths.h, core/compare/verdict_json.h):
+// `graphbench compare` with run folders and --json (results_file_of and comparison_to_json, core/compare/compare.h):
 // a folder stands for its results.json, and the verdicts as JSON hold every row, null for
 // figures that do not apply.
 #include "support/catch.h"
 #include "support/error_of.h"
 #include "support/scratch_dir.h"
 
-#include "graphbench/core/compare/result_paths.h"
-#include "graphbench/core/compare/verdict_json.h"
+#include "graphbench/core/compare/compare.h"
 
 #include <cmath>
 #include <fstream>

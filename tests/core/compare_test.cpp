@@ -40,7 +40,7 @@ RunReport load(const std::string& name) {
 }
 
 // The golden files are runs of one process each. Without a calibration or an A/A pair the gate
-// would judge them by the one-process rule (core/compare/process_rule.h); these tests are of the
+// would judge them by the one-process rule (core/compare/process_rule.cpp); these tests are of the
 // within-run interval and its threshold, so they give the baseline as its own A/A pair (a
 // run-to-run noise of 0, the plain threshold). The default is tested below ("by default").
 CompareResult compare_with_baseline(const std::string& current,

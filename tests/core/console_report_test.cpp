@@ -1,11 +1,10 @@
-// What a run prints (render_console, core/report/markdown_writer.h) and its aligned tables
-// (core/report/text_table.h), on given records: columns padded and the empty ones left out, skipped
+// What a run prints (render_console, core/report/writers.h) and its aligned tables
+// (TextTable, core/report/writers.h), on given records: columns padded and the empty ones left out, skipped
 // variants folded per case, the same warning once with a count, a summary line per case.
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/core/report/markdown_writer.h"
-#include "graphbench/core/report/text_table.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/workload/variant.h"
 
 #include <sstream>

@@ -1,4 +1,4 @@
-// --format gbench (src/graphbench/core/report/gbench_writer.h): the fields that Google Benchmark writes
+// --format gbench (src/graphbench/core/report/writers.h): the fields that Google Benchmark writes
 // and that github-action-benchmark ("googlecpp") and Bencher ("cpp_google") read, checked on a
 // report built in code, on the golden file (tests/golden/report_golden.gbench.json, written by
 // writers_test from the golden report) and on any results.gbench.json committed from a GPU run.
@@ -6,7 +6,7 @@
 #include "support/skip.h"
 
 #include "graphbench/core/json/json_text.h"
-#include "graphbench/core/report/gbench_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/json_io.h"
 
 #include <filesystem>

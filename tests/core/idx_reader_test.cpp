@@ -4,7 +4,6 @@
 #include "support/skip.h"
 
 #include "graphbench/core/base/errors.h"
-#include "graphbench/core/data/idx_file.h"
 #include "graphbench/core/data/mnist_files.h"
 
 #include <zlib.h>

@@ -1,13 +1,13 @@
 // Tests of --repetitions' merge on given numbers: the interval across repetitions
-// (core/stats/across_runs.h) and the merged records (core/record/merge_repetitions.h), with their JSON.
+// (core/stats/block_bootstrap.h) and the merged records (core/record/merge_repetitions.h), with their JSON.
 #include "support/catch.h"
 #include "support/records.h"
 
-#include "graphbench/core/compare/interval_overlap.h"
+#include "graphbench/core/compare/calibration.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/record/merge_repetitions.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/stats/across_runs.h"
+#include "graphbench/core/stats/block_bootstrap.h"
 
 #include <stdexcept>
 #include <vector>

@@ -1,11 +1,10 @@
 // Tests of the gate's rule per row kind (core/compare/row_kind.h) and of its device-time and counts rows
-// (core/compare/count_rows.h), on records built from figures like those of default ci runs on an H200.
+// (core/compare/count_rows.cpp), on records built from figures like those of default ci runs on an H200.
 #include "support/catch.h"
 #include "support/records.h"
 #include "support/scratch_dir.h"
 
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/result_paths.h"
 #include "graphbench/core/compare/row_kind.h"
 #include "graphbench/core/report/json_io.h"
 

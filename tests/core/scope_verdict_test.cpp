@@ -8,12 +8,11 @@
 
 #include "graphbench/core/base/version.h"
 #include "graphbench/core/record/launches.h"
-#include "graphbench/core/report/csv_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/report/markdown_writer.h"
-#include "graphbench/core/report/scope_sections.h"
+#include "graphbench/core/report/sweep_sections.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/sweep/scope_verdict.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
 

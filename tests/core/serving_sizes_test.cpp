@@ -1,11 +1,11 @@
-// Captured batch sizes judged as a server uses them, on given numbers (core/sweep/serving_sizes.h):
+// Captured batch sizes judged as a server uses them, on given numbers (core/sweep/sweep_verdict.h):
 // vLLM's default list, padding each real batch up, eager above the largest size, sizes the sweep
 // did not measure, the 2%/half aim both ways, and how results.json and results.md show it.
 #include "support/catch.h"
 #include "support/records.h"
 
 #include "graphbench/core/report/sweep_sections.h"
-#include "graphbench/core/sweep/serving_sizes.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 namespace {
 

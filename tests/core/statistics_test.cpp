@@ -4,11 +4,9 @@
 
 #include "graphbench/core/stats/bootstrap.h"
 #include "graphbench/core/stats/break_even.h"
-#include "graphbench/core/stats/chi_square.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/stats/hierarchical_bootstrap.h"
+#include "graphbench/core/stats/block_bootstrap.h"
 #include "graphbench/core/stats/interval_union.h"
-#include "graphbench/core/stats/variance_components.h"
 
 #include <cmath>
 #include <limits>

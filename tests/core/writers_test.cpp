@@ -7,9 +7,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/report/atomic_file.h"
-#include "graphbench/core/report/csv_writer.h"
-#include "graphbench/core/report/gbench_writer.h"
-#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/workload/variant.h"
 
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 #include "support/cuda_skip.h"
 
 #include "graphbench/core/clocks/energy.h"
-#include "graphbench/core/clocks/throttle_reasons.h"
+#include "graphbench/core/clocks/conditions_log.h"
 #include "graphbench/engine/env/gpu_info.h"
 #include "graphbench/core/sampling/energy_block.h"
 #include "graphbench/engine/timing/step_timer.h"

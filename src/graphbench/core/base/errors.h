@@ -1,8 +1,6 @@
-// Exceptions and exit codes shared by the whole tool.
-//
-// Two channels, as in google/benchmark: an InputError means the user gave us something we cannot
-// use (a bad spec, a bad results file, a missing data file) and ends the run with exit code 2;
-// anything thrown while running one case is recorded on that case's result and the run goes on.
+// Exceptions and exit codes shared by the whole tool. As in google/benchmark, an InputError (bad
+// spec, results or data file) ends the run with exit code 2, while anything thrown while running one
+// case is recorded on that case's result and the run goes on.
 #pragma once
 
 #include <stdexcept>
@@ -14,9 +12,7 @@ enum ExitCode : int {
   kExitOk = 0,        // every case ok or skipped; compare: no regression
   kExitFailure = 1,   // a case failed; compare: a regression
   kExitBadInput = 2,  // bad input or usage
-  // Stopped by a signal after writing the finished cases: 128 + the signal, as shells report a
-  // process ended by one (130 for SIGINT, 143 for SIGTERM).
-  kExitInterruptedBase = 128,
+  kExitInterruptedBase = 128,  // stopped by a signal after writing the finished cases: 128 + the signal
 };
 
 class Error : public std::runtime_error {
@@ -42,9 +38,8 @@ class CaptureError : public EngineError {
   using EngineError::EngineError;
 };
 
-// A case that cannot run inside its time limit, found by its probe before the rest of it runs
-// (core/sampling/case_budget.h): its records are skipped with what() (what it needs and the --max-time
-// that gives it), and the run goes on.
+// A case that cannot run inside its time limit, found by its probe (core/sampling/case_budget.h):
+// its records are skipped with what(), and the run goes on.
 class CaseSkipped : public Error {
  public:
   using Error::Error;

@@ -1,15 +1,8 @@
-// One load of a costly resource per key and process: every holder asking for the same key gets the
-// same std::shared_ptr while any holds it (the cache itself keeps weak references, so the resource
-// is given back when no holder is left), and the last one handed out is also kept until a
-// different key is asked for.
-//
-// The AOTInductor packages of a run are loaded through it (engine/ops/aoti_package.cpp): LibTorch's
-// loader unpacks a package into a directory of its own on every load, and the points of a size
-// sweep are cases of their own, made one after the other and destroyed in between, and then all
-// held at once to measure their graphs in one pool. Kept weakly only, the package would be
-// unpacked once per point; kept for good, every package of the run would stay in memory. Keeping
-// the last one, released before a different one is loaded, holds one package at a time beyond what
-// live cases hold.
+// One load of a costly resource per key and process: holders asking for the same key share one
+// std::shared_ptr while any holds it (the cache keeps weak references), and the last one handed out
+// is kept until a different key is asked for. The AOTInductor packages go through it
+// (engine/ops/aoti_package.cpp): LibTorch unpacks a package on every load, and a sweep's points are
+// made one after the other, then held at once; so a package is unpacked once, and one at a time.
 #pragma once
 
 #include <functional>

@@ -1,13 +1,8 @@
-// Energy per step from NVML's total energy counter (docs/measuring.md, "Energy per step"): the
-// arithmetic and the rule that says when the counter resolves it. Plain arithmetic.
-//
-// The counter (millijoules since the driver loaded, Volta and newer) is not updated continuously:
-// it changes every few tens of milliseconds. A difference of two readings is therefore off by up
-// to one update at each end. The energy block (core/sampling/energy_block.h) takes its first and last
-// readings where the counter changed, and the figure is kept only when at least
-// kEnergyUpdatesNeeded updates lie between them: then the energy covers a whole number of the
-// counter's own intervals, and what is left of the quantisation (the sample in which a change is
-// seen, about a millisecond, against at least 20 intervals) stays well under 5%.
+// Energy per step from NVML's total energy counter (docs/measuring.md, "Energy per step"). The
+// counter (millijoules) changes only every few tens of milliseconds, so a difference of two readings
+// is off by up to one update at each end: the energy block takes its first and last readings where
+// the counter changed, and a figure is kept only across kEnergyUpdatesNeeded updates or more (the
+// error left then stays well under 5%).
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

@@ -1,8 +1,7 @@
-// The calibrated verdict rule (see calibrated_rule.h).
-#include "graphbench/core/compare/calibrated_rule.h"
+// The calibrated verdict rule and Holm over the rows (see verdict_rule.h).
+#include "graphbench/core/compare/verdict_rule.h"
 
-#include "graphbench/core/stats/holm.h"
-#include "graphbench/core/stats/student_t.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <fmt/format.h>
 
@@ -17,8 +16,6 @@ namespace {
 constexpr double kSmallestLogSd = 1e-6;
 
 double spread_of_difference(const Comparison& row) { return std::max(row.difference_sd, kSmallestLogSd); }
-
-double dof_of(const Comparison& row) { return row.dof; }
 
 // The row's spread in words: a calibration's runs, or the files' processes.
 std::string spread_text(const Comparison& row) {
@@ -47,8 +44,8 @@ void test_log_ratio(Comparison& row, double ratio) {
     return;
   }
   const double t = std::log(ratio) / spread_of_difference(row);
-  row.p_value = 1.0 - stats::student_t_cdf(t, dof_of(row));
-  const double half = stats::student_t_quantile(0.975, dof_of(row)) * spread_of_difference(row);
+  row.p_value = 1.0 - stats::student_t_cdf(t, row.dof);
+  const double half = stats::student_t_quantile(0.975, row.dof) * spread_of_difference(row);
   row.ci95 = {ratio * std::exp(-half), ratio * std::exp(half)};
   row.verdict = Verdict::kSame;  // until judge_calibrated_rows
 }
@@ -68,12 +65,12 @@ void judge_calibrated_rows(std::vector<Comparison>& rows, const CompareOptions& 
     Comparison& row = *calibrated[i];
     const stats::HolmDecision& d = decisions[i];
     const double floor = std::isnan(row.floor) ? default_floor : row.floor;  // the row kind's, where it has one
-    const double critical = std::exp(stats::student_t_quantile(1.0 - d.level, dof_of(row)) * spread_of_difference(row));
+    const double critical = std::exp(stats::student_t_quantile(1.0 - d.level, row.dof) * spread_of_difference(row));
     row.threshold_used = std::max({options.threshold, floor, critical - 1.0});
     const double upper = 1.0 + std::max(options.threshold, floor);
     const double plain = 1.0 + options.threshold;
     const double p_faster = 1.0 - row.p_value;
-    row.detectable_slowdown = detectable_slowdown_of_difference(spread_of_difference(row), dof_of(row),
+    row.detectable_slowdown = detectable_slowdown_of_difference(spread_of_difference(row), row.dof,
                                                                 static_cast<int>(m), alpha);
     const std::string noise = fmt::format("{}, p {:.2g}, Holm level {:.2g}; catches slowdowns from {:.1f}%",
                                           spread_text(row), row.p_value, d.level, row.detectable_slowdown * 100.0);

@@ -1,11 +1,10 @@
-// The gate's calibration from no-change runs, and its file (see calibration.h).
+// The gate's calibration from no-change runs, its file, and its leave-one-out evaluation (see calibration.h).
 #include "graphbench/core/compare/calibration.h"
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/json/json_checker.h"
 #include "graphbench/core/json/json_text.h"
 #include "graphbench/core/stats/statistics.h"
-#include "graphbench/core/stats/student_t.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,18 +19,7 @@ namespace {
 using json = nlohmann::json;
 using Metric = CompareOptions::Metric;
 
-const ResultRecord* find_record(const RunReport& run, const std::string& case_name, const std::string& variant) {
-  for (const ResultRecord& r : run.records) {
-    if (r.case_name == case_name && r.variant == variant) return &r;
-  }
-  return nullptr;
-}
-
 double record_median(const ResultRecord& r) { return stats::percentile(r.samples_us, 50.0); }
-
-bool usable_record(const ResultRecord* r) { return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty(); }
-
-std::string calibration_device_text(const Environment& e) { return e.gpu_name.empty() ? e.device : e.device + " " + e.gpu_name; }
 
 void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names) {
   if (runs.size() < static_cast<std::size_t>(kMinCalibrationRuns)) {
@@ -51,7 +39,7 @@ void check_runs(const std::vector<const RunReport*>& runs, const std::vector<std
     }
     if (e.device != first.device || e.gpu_name != first.gpu_name) {
       throw InputError(fmt::format("{}: ran on {} but {} on {}: calibrate from runs on one device", names[i],
-                                   calibration_device_text(e), names[0], calibration_device_text(first)));
+                                   device_text(e), names[0], device_text(first)));
     }
   }
 }
@@ -63,8 +51,6 @@ CalibrationEntry make_entry(const ResultRecord& r, Metric metric) {
   entry.metric = metric;
   return entry;
 }
-
-const char* calibration_metric_name(Metric metric) { return to_string(metric); }
 
 }  // namespace
 
@@ -91,7 +77,7 @@ double detectable_slowdown_of_difference(double difference_sd, double dof, int r
   return std::exp(t * difference_sd) - 1.0;
 }
 
-void fill_spread(CalibrationEntry& entry) {
+static void fill_spread(CalibrationEntry& entry) {
   const std::size_t n = entry.values.size();
   std::vector<double> logs;
   for (double v : entry.values) logs.push_back(std::log(v));
@@ -127,15 +113,15 @@ GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const 
     CalibrationEntry speedup = make_entry(first, Metric::kSpeedup);
     std::string why;
     for (std::size_t i = 0; i < runs.size() && why.empty(); ++i) {
-      const ResultRecord* r = find_record(*runs[i], first.case_name, first.variant);
-      if (!usable_record(r)) {
+      const ResultRecord* r = runs[i]->find(first.case_name, first.variant);
+      if (!has_ok_samples(r)) {
         why = r == nullptr ? fmt::format("absent from {}", names[i])
                            : fmt::format("{} in {}", to_string(r->status), names[i]);
         continue;
       }
       time.values.push_back(record_median(*r));
-      const ResultRecord* eager = find_record(*runs[i], first.case_name, "eager");
-      if (first.variant != "eager" && usable_record(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
+      const ResultRecord* eager = runs[i]->find(first.case_name, "eager");
+      if (first.variant != "eager" && has_ok_samples(eager)) speedup.values.push_back(record_median(*r) / record_median(*eager));
     }
     if (!why.empty()) {
       calibration.uncalibrated.push_back(fmt::format("{}/{}: {}", first.case_name, first.variant, why));
@@ -176,7 +162,7 @@ std::string calibration_to_json_text(const GateCalibration& c, const IntervalOve
   for (const CalibrationEntry& e : c.entries) {
     entries.push_back({{"case", e.case_name},
                        {"variant", e.variant},
-                       {"metric", calibration_metric_name(e.metric)},
+                       {"metric", to_string(e.metric)},
                        {"values", e.values},
                        {"log_sd", e.log_sd},
                        {"q95", e.q95}});
@@ -259,12 +245,80 @@ GateCalibration read_calibration_file(const std::string& path) {
     fill_spread(e);  // from the values, so that the file cannot disagree with itself
     if (c.find(e.case_name, e.variant, e.metric) != nullptr) {
       in.fail(at, fmt::format("a second entry for case \"{}\", variant \"{}\", metric {}", e.case_name, e.variant,
-                              calibration_metric_name(e.metric)));
+                              to_string(e.metric)));
     }
     c.entries.push_back(e);
   }
   if (c.entries.empty()) in.fail("/records", "no entry: nothing calibrated");
   return c;
+}
+
+namespace {
+
+bool injection_caught(const CompareResult& result, const CalibrationEntry& entry) {
+  for (const Comparison& row : result.rows) {
+    if (row.case_name == entry.case_name && row.variant == entry.variant && row.measure == kMeasureStepTime) {
+      return row.verdict == Verdict::kSlower;
+    }
+  }
+  return false;
+}
+
+// The held-out run `current` against each other run, as it is and with each record slowed down.
+void evaluate_held_out(const std::vector<const RunReport*>& others, const RunReport& current,
+                       const GateCalibration& calibration, CompareOptions options, Metric metric, double slowdown,
+                       GateEvaluation::Rates& rates) {
+  options.metric = metric;
+  options.calibration = &calibration;
+  RunReport slowed = current;
+  for (const RunReport* baseline : others) {
+    ++rates.comparisons;
+    if (compare_reports(*baseline, current, options).exit_code() != kExitOk) ++rates.false_alarms;
+    for (const CalibrationEntry& entry : calibration.entries) {
+      if (entry.metric != metric) continue;
+      slowed = current;
+      slow_down_record(slowed, entry.case_name, entry.variant, 1.0 + slowdown);
+      ++rates.injections;
+      if (injection_caught(compare_reports(*baseline, slowed, options), entry)) ++rates.caught;
+    }
+  }
+}
+
+}  // namespace
+
+void slow_down_record(RunReport& report, const std::string& case_name, const std::string& variant, double factor) {
+  for (ResultRecord& r : report.records) {
+    if (r.case_name != case_name || r.variant != variant) continue;
+    for (double& x : r.samples_us) x *= factor;
+    if (!r.samples_us.empty()) r.stats = stats::summarize(r.samples_us);
+  }
+}
+
+GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
+                             double alpha, const CompareOptions& options, double slowdown) {
+  if (runs.size() < static_cast<std::size_t>(kMinEvaluationRuns)) {
+    throw InputError(fmt::format("calibrate: evaluating the gate leave-one-out needs at least {} runs (each held out "
+                                 "in turn, the gate calibrated on the other {} or more), got {}",
+                                 kMinEvaluationRuns, kMinCalibrationRuns, runs.size()));
+  }
+  if (!(slowdown > 0.0 && slowdown < 10.0)) {
+    throw InputError(fmt::format("--slowdown: expected a fraction in (0, 10), e.g. 10% or 0.1, got {}", slowdown));
+  }
+  GateEvaluation evaluation;
+  evaluation.slowdown = slowdown;
+  for (std::size_t held = 0; held < runs.size(); ++held) {
+    std::vector<const RunReport*> others;
+    std::vector<std::string> other_names;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (i == held) continue;
+      others.push_back(runs[i]);
+      other_names.push_back(names[i]);
+    }
+    const GateCalibration calibration = calibrate_gate(others, other_names, alpha);
+    evaluate_held_out(others, *runs[held], calibration, options, Metric::kTime, slowdown, evaluation.time);
+    evaluate_held_out(others, *runs[held], calibration, options, Metric::kSpeedup, slowdown, evaluation.speedup);
+  }
+  return evaluation;
 }
 
 }  // namespace graphbench

@@ -1,26 +1,39 @@
-// The gate's calibration from several no-change runs of one suite (`graphbench calibrate`).
-//
-// Within-run intervals miss what changes from one run (one process) to the next: on a GPU the
-// same code's medians move by a few percent between runs while each run's interval is a fraction of
-// that. So the gate's noise is measured where it arises: N >= 3 runs of the same code, and per
-// record and metric the values each run gives,
-//   metric time:    the record's median step time;
-//   metric speedup: median(variant) / median(eager) of the same run (eager itself has no row),
-// and their spread on a log scale: log_sd, the standard deviation of log(value) over the runs
-// (N - 1 degrees of freedom), and q95, the 95% quantile of |log(v_i / v_j)| over the pairs of
-// runs (the run-to-run differences themselves, for reading). `compare --calibration` tests each
-// row against log_sd (core/compare/calibrated_rule.h). Only records ok in every run are calibrated.
+// The gate's calibration from N >= 3 no-change runs of one suite (`graphbench calibrate`): per
+// record and metric (time: its median; speedup: its median over eager's in the same run), the
+// runs' values and their spread on a log scale: log_sd (N - 1) and q95, the 95% quantile of
+// |log(v_i / v_j)| over the pairs of runs. `compare --calibration` tests each row against log_sd.
+// Only records ok in every run are calibrated. docs/ci.md ("A calibrated gate").
 #pragma once
 
 #include "graphbench/core/compare/compare.h"
-#include "graphbench/core/compare/interval_overlap.h"
 #include "graphbench/core/record/result_record.h"
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace graphbench {
+
+// Do the same code's intervals agree from run to run? Over every pair of no-change runs and every
+// record ok in both: whether the two runs' 95% intervals of the median step time and of the
+// speedup overlap, by the block bootstrap over rounds, by the independent bootstrap, and as stored
+// in the files. Honest intervals overlap in well over 95% of pairs. `graphbench calibrate` prints
+// it (docs/measuring.md, intervals).
+struct OverlapCount {
+  int pairs = 0;        // (pair of runs, record) with an interval on both sides
+  int overlapping = 0;  // of them, how many overlap
+};
+
+struct IntervalOverlap {
+  // *_stored: the intervals the files hold: the speedup's speedup_ci95; the median time's
+  // repetitions.median_ci95 in a run merged from --repetitions N (across repetitions), else the
+  // median +- rel_noise (the interval the run's stop rule judged).
+  OverlapCount time_blocks, time_independent, time_stored;
+  OverlapCount speedup_blocks, speedup_independent, speedup_stored;
+};
+
+IntervalOverlap interval_overlap(const std::vector<const RunReport*>& runs);
 
 inline constexpr const char* kCalibrationKind = "graphbench gate calibration";
 inline constexpr int kCalibrationSchemaVersion = 1;
@@ -37,7 +50,7 @@ struct CalibrationEntry {
   double q95 = 0.0;            // 95% quantile of |log(v_i / v_j)| over the pairs of runs
 };
 
-// The leave-one-out evaluation of the gate (core/compare/gate_evaluation.h), kept with the calibration.
+// The leave-one-out evaluation of the gate (evaluate_gate), kept with the calibration.
 struct GateEvaluation {
   struct Rates {
     int comparisons = 0;   // no-change comparisons (a held-out run against each other run)
@@ -68,29 +81,55 @@ struct GateCalibration {
 GateCalibration calibrate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
                                double alpha = 0.05);
 
-// log_sd and q95 of a record's values (positive numbers, at least two).
-void fill_spread(CalibrationEntry& entry);
-
-// The smallest slowdown of this row that the calibrated gate (core/compare/calibrated_rule.h) catches
-// 95% of the time: the row tested at Holm's strictest level, alpha / rows (rows: the calibrated
-// rows of its metric), a one-sided t test of log(ratio) against s sqrt(2) with N - 1 degrees of
-// freedom, so the ratio must reach exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)). As a fraction
-// (0.1: 10%). A row whose run-to-run spread is several percent cannot show a 10% slowdown: this
-// says which rows the gate really guards.
+// The smallest slowdown of this row the calibrated gate catches 95% of the time, as a fraction:
+// exp((t_{1 - alpha/rows} + t_{0.95}) s sqrt(2)) - 1, with Holm's strictest level over `rows`
+// calibrated rows of its metric and N - 1 degrees of freedom.
 double detectable_slowdown(const CalibrationEntry& entry, int rows, double alpha);
 // The same from a spread `log_sd` measured over `runs` runs.
 double detectable_slowdown(double log_sd, int runs, int rows, double alpha);
-// The same for a log-ratio whose standard deviation under no change is `difference_sd`, with `dof`
-// degrees of freedom (the process-level rule: core/compare/process_rule.h).
+// The same for a log-ratio of sd `difference_sd` under no change, with `dof` degrees of freedom.
 double detectable_slowdown_of_difference(double difference_sd, double dof, int rows, double alpha);
 
-
 // The calibration file's text; `overlap` (optional): the A/A interval overlap of the same runs
-// (interval_overlap.h), kept beside it for the record.
+// (interval_overlap), kept beside it for the record.
 std::string calibration_to_json_text(const GateCalibration& calibration, const IntervalOverlap* overlap = nullptr);
 
 // Reads a calibration file; InputError naming the file and the field on anything unexpected
 // (another kind of file, a newer schema, fewer than 3 values, a value that is not positive).
 GateCalibration read_calibration_file(const std::string& path);
+
+// The calibrated gate on no-change runs, leave-one-out: each run in turn is held out, the gate
+// calibrated on the others, and the held-out run compared against each of them, as it is (any
+// regression is a false alarm) and with each calibrated record of the metric slowed down by
+// `slowdown` (caught when its row reads SLOWER). Both metrics; `graphbench calibrate` runs it with
+// 4 runs or more (docs/ci.md).
+inline constexpr int kMinEvaluationRuns = kMinCalibrationRuns + 1;
+
+// InputError with fewer than kMinEvaluationRuns runs, a slowdown not in (0, 10), or whatever
+// calibrate_gate refuses. `options`: threshold and min_samples of the gate evaluated (metric and
+// calibration are set here).
+GateEvaluation evaluate_gate(const std::vector<const RunReport*>& runs, const std::vector<std::string>& names,
+                             double alpha, const CompareOptions& options, double slowdown = kExpectedSlowdown);
+
+// `report` with every sample of record (case_name, variant) multiplied by `factor`, its summary
+// recomputed (as a run of slower code would write it).
+void slow_down_record(RunReport& report, const std::string& case_name, const std::string& variant, double factor);
+
+// `graphbench calibrate RUN1 RUN2 RUN3 ... [-o FILE]`: prints the gate's calibration (calibration.h),
+// the runs' interval overlap and, with 4 runs or more, the leave-one-out evaluation; with an output
+// path, writes them as one JSON file (whole or not at all) for `compare --calibration`. docs/ci.md.
+struct CalibrateRequest {
+  std::vector<std::string> runs;  // results.json files of the same code
+  std::string output;             // "" : print only
+  double alpha = 0.05;            // family-wise false-alarm rate over a suite's rows
+  double threshold = 0.05;        // the gate's smallest slowdown that counts (compare --threshold)
+  int min_samples = 5;            // the gate's --min-samples
+  double slowdown = 0.10;         // injected in the evaluation
+  bool overlap_only = false;      // --overlap-only: 2 runs or more, only their interval overlap
+};
+
+// Reads the runs (InputError: exit 2), prints, writes; returns kExitOk. With overlap_only, prints
+// only the interval overlap (of two runs or more, of one suite; no output file).
+int run_calibrate(const CalibrateRequest& request, std::ostream& out);
 
 }  // namespace graphbench

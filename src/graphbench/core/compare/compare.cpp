@@ -3,13 +3,8 @@
 // verdict_rule.cpp, the training rows in training_rows.cpp).
 #include "graphbench/core/compare/compare.h"
 
-#include "graphbench/core/compare/calibrated_rule.h"
-#include "graphbench/core/compare/calibration.h"
-#include "graphbench/core/compare/count_rows.h"
-#include "graphbench/core/compare/process_rule.h"
+#include "graphbench/core/clocks/clock_warnings.h"
 #include "graphbench/core/compare/row_kind.h"
-#include "graphbench/core/clocks/clock_comparison.h"
-#include "graphbench/core/compare/training_rows.h"
 #include "graphbench/core/compare/verdict_rule.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/stats/statistics.h"
@@ -53,7 +48,6 @@ double median_of(const ResultRecord& r) {
   return r.stats ? r.stats->median : kNaN;
 }
 
-
 // The within-run ratio variant / eager of a case, from medians; NaN when it cannot be formed.
 double speedup_ratio(const ResultRecord& record, const RecordIndex& index) {
   const ResultRecord* eager = find(index, record.case_name, kEagerVariant);
@@ -96,7 +90,7 @@ void compare_speedup(Comparison& row, const ResultRecord& base, const ResultReco
 double aa_noise_of(const ResultRecord& base, const RecordIndex& base_index, const RecordIndex* aa_index,
                    const CompareOptions& options) {
   const ResultRecord* aa = find(aa_index, base.case_name, base.variant);
-  if (aa == nullptr || aa->status != RecordStatus::kOk || aa->samples_us.empty()) return kNaN;
+  if (!has_ok_samples(aa)) return kNaN;
   if (options.metric == CompareOptions::Metric::kSpeedup) {
     return relative_spread(speedup_ratio(base, base_index), speedup_ratio(*aa, *aa_index));
   }
@@ -130,8 +124,8 @@ std::vector<Comparison> compare_pair(const ResultRecord& base, const ResultRecor
                                 : fmt::format("no samples_us on either side (kind {})", to_string(cur.kind));
   } else {
     const double aa_noise = aa_noise_of(base, base_index, aa_index, options);
-    // Neither a calibration nor an A/A pair: the files' own processes (process_rule.h), held to
-    // the run-level floor of the row's kind (row_kind.h).
+    // Neither a calibration nor an A/A pair: the files' own processes, held to the run-level floor
+    // of the row's kind (row_kind.h).
     std::optional<ProcessBasis> processes;
     if (const CalibrationEntry* entry = calibration_of(base, options)) {
       row.rule = fmt::format("calibration ({} runs)", entry->values.size());
@@ -181,10 +175,6 @@ void check_options(const CompareOptions& options) {
   if (!(options.accuracy_tolerance >= 0.0 && options.accuracy_tolerance <= 1.0)) {
     throw InputError(fmt::format("--accuracy-tolerance: expected a number in [0, 1], got {}", options.accuracy_tolerance));
   }
-}
-
-std::string device_text(const Environment& e) {
-  return e.gpu_name.empty() ? e.device : e.device + " " + e.gpu_name;
 }
 
 void add_environment_warnings(const RunReport& baseline, const RunReport& current, const CompareOptions& options,
@@ -386,7 +376,7 @@ void check_samples(const RunReport& report, const std::string& source_name) {
   }
 }
 
-void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
+static void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
                       const CompareSources& sources) {
   if (baseline.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare against", sources.baseline));
   if (current.records.empty()) throw InputError(fmt::format("{}: no records: nothing to compare", sources.current));
@@ -413,7 +403,7 @@ void check_comparable(const RunReport& baseline, const RunReport& current, const
   }
 }
 
-void check_calibration_matches(const GateCalibration& c, const RunReport& baseline, const CompareSources& sources) {
+static void check_calibration_matches(const GateCalibration& c, const RunReport& baseline, const CompareSources& sources) {
   const Environment& b = baseline.environment;
   if (!c.suite.empty() && !b.suite.empty() && c.suite != b.suite) {
     throw InputError(fmt::format("{}: /suite: the calibration is of suite \"{}\" but {} is of suite \"{}\": a calibration "

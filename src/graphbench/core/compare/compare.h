@@ -1,20 +1,11 @@
-// The CI regression gate behind `graphbench compare BASELINE CURRENT`.
-//
-// Why not a fixed threshold: a fixed 5% or 7% threshold on point estimates floods CI with false
-// alarms on shared or noisy machines (pytorch/benchmark #2400; PR #1681 raised it to 30% after
-// measuring the noise). So the gate looks at an interval, not a point, and never
-// uses a threshold below the noise it measured in the very samples it compares.
-//
-// The rule, per (case, variant) matched by name: the ratio of medians (metric time: current over
-// baseline; metric speedup: each run's variant over its own eager, so drift between runs cancels),
-// with a 95% block-bootstrap interval (core/stats/block_bootstrap.h), judged against
-// t = max(options.threshold, the within-run noise, the A/A noise of `--aa`): SLOWER when the whole
-// interval lies above 1 + t, FASTER below 1 / (1 + t), SAME within, UNSURE otherwise. With a
-// calibration, step-time rows are judged against the spread of several no-change runs instead
-// (core/compare/calibrated_rule.h). A record ok in the baseline and lost now (SKIPPED, MISSING, a
-// short current sample set) is a regression unless allow_missing: a gate must not pass a run that
-// measured less than its baseline, nor one that compared nothing (InputError, exit 2).
-// The verdicts, training rows and exit codes in full: docs/measuring.md (the compare gate).
+// The CI regression gate behind `graphbench compare BASELINE CURRENT`. Per (case, variant) matched
+// by name: the ratio of medians (metric time: current over baseline; metric speedup: each run's
+// variant over its own eager, so drift between runs cancels) with a 95% interval, judged against a
+// threshold never below the noise measured: within the run, of an A/A pair (--aa), of a
+// calibration's runs (--calibration), or of the files' processes held to the floor of the row's
+// kind. A record ok in the baseline and lost now is a regression unless allow_missing; a gate that
+// compared nothing fails (InputError, exit 2). Verdicts, rules and exit codes: docs/measuring.md
+// ("The compare gate") and docs/ci.md.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -32,17 +23,12 @@ struct GateCalibration;  // core/compare/calibration.h
 struct CompareOptions {
   double threshold = 0.05;  // relative slow-down tolerated, before the noise floor
   enum class Metric { kTime, kSpeedup } metric = Metric::kTime;
-  // Lost records (ok in the baseline; skipped, missing or with too few samples now) are not
-  // regressions (--allow-missing).
-  bool allow_missing = false;
+  bool allow_missing = false;  // --allow-missing: records ok in the baseline and lost now pass
   int min_samples = 5;  // fewer samples on either side: FEW SAMPLES, no interval
   double accuracy_tolerance = 0.01;  // training: a drop of final test accuracy tolerated (absolute)
-  // --calibration: step-time rows of calibrated records are judged against the run-to-run spread
-  // of several no-change runs, Holm over the rows (core/compare/calibrated_rule.h); null: the rule above.
+  // --calibration: step-time rows are judged against the run-to-run spread of no-change runs.
   const GateCalibration* calibration = nullptr;
-  // --fail-on-counts: a changed count (kernels, copies or launches per step, graphs per step, graph
-  // nodes, the graph pool's bytes) is a regression, not only a verdict of its own.
-  bool fail_on_counts = false;
+  bool fail_on_counts = false;  // --fail-on-counts: a CHANGED counts row is a regression
 };
 
 const char* to_string(CompareOptions::Metric metric);
@@ -57,10 +43,8 @@ const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS 
 inline constexpr const char* kMeasureStepTime = "step time";
 inline constexpr const char* kMeasureTotalTime = "total time";
 inline constexpr const char* kMeasureAccuracy = "test accuracy";
-// The kernel profile's device time per step (busy time of the device), against its own floor.
-inline constexpr const char* kMeasureDeviceTime = "device time";
-// What does not move unless the code does, compared exactly (core/compare/count_rows.h).
-inline constexpr const char* kMeasureCounts = "counts";
+inline constexpr const char* kMeasureDeviceTime = "device time";  // the kernel profile's busy time
+inline constexpr const char* kMeasureCounts = "counts";             // compared exactly
 
 // One row per (case, variant) and measure. Values that do not apply (no ratio for MISSING, ...)
 // are NaN. baseline_median_us and current_median_us hold the measure's values: per-step
@@ -76,26 +60,20 @@ struct Comparison {
   double aa_noise = 0.0;  // run-to-run noise from the A/A baseline pair (NaN without one)
   double baseline_median_us = 0.0, current_median_us = 0.0;
   std::string note;
-  // Ok in the baseline and lost by the current run (SKIPPED, MISSING, FEW SAMPLES on the current
-  // side): a regression unless allow_missing.
-  bool lost = false;
-  // Judged against a calibration (core/compare/calibrated_rule.h): the one-sided p-value of "slower"
-  // and the number of calibration runs (noise is then the run-to-run sd of log values); else NaN, 0.
+  bool lost = false;  // ok in the baseline, lost now: a regression unless allow_missing
+  // Judged by a t test (calibration, processes): the one-sided p-value of "slower", and the
+  // calibration's runs (noise is then the run-to-run sd of log values); else NaN, 0.
   double p_value = std::numeric_limits<double>::quiet_NaN();
   int calibration_runs = 0;
-  // Calibrated rows: the smallest slowdown of this row the gate catches 95% of the time, given its
-  // run-to-run spread and Holm's strictest level over the calibrated rows compared
-  // (core/compare/calibration.h, detectable_slowdown); NaN elsewhere.
+  // And the smallest slowdown the gate catches 95% of the time (calibration.h), the sd of log(ratio)
+  // under no change and its degrees of freedom; NaN elsewhere.
   double detectable_slowdown = std::numeric_limits<double>::quiet_NaN();
-  // Rows judged by a t test of log(ratio) (calibrated, or by the files' processes): the standard
-  // deviation of log(ratio) under no change and its degrees of freedom; NaN elsewhere.
   double difference_sd = std::numeric_limits<double>::quiet_NaN();
   double dof = std::numeric_limits<double>::quiet_NaN();
-  // Judged by the processes of each file (core/compare/process_rule.h): how many on each side; else 0.
+  // Judged by the processes of each file: how many on each side; else 0.
   int baseline_processes = 0, current_processes = 0;
-  // Which rule judged the row, in a few words ("device-bound floor 6%", "calibration (8 runs)",
-  // "counts, exact"), and, for step-time rows without a calibration, the row's kind
-  // (core/compare/row_kind.h: "device-bound", "mixed", "host-bound", "unknown"; "" elsewhere) and its floor.
+  // Which rule judged the row ("device-bound floor 6%", "calibration (8 runs)", "counts, exact") and,
+  // for uncalibrated step-time rows, the row's kind (row_kind.h; "" elsewhere) and its floor.
   std::string rule;
   std::string row_kind;
   std::string row_kind_why;  // the kind's evidence and floor, added to the note once judged
@@ -128,17 +106,8 @@ struct CompareSources {
   std::string calibration = "calibration";
 };
 
-// InputError (naming the file and the field) when a calibration (compare --calibration) is of
-// another suite or device than the baseline, as an --aa file is.
-void check_calibration_matches(const GateCalibration& calibration, const RunReport& baseline,
-                               const CompareSources& sources);
-
-// InputError when the files cannot be compared: no (case, variant) in both, or an A/A baseline
-// from another suite or device, or with no record in common with the baseline.
-void check_comparable(const RunReport& baseline, const RunReport& current, const RunReport* aa_baseline,
-                      const CompareSources& sources);
-
-// InputError on bad options or duplicate records. `aa_baseline` (may be null): a second baseline
+// InputError on bad options, duplicate or corrupt records, files that cannot be compared (nothing
+// in common; an A/A baseline or calibration of another suite or device). `aa_baseline` (may be null): a second baseline
 // run of the same code, whose difference from `baseline` sets the run-to-run noise floor.
 CompareResult compare_reports(const RunReport& baseline, const RunReport& current,
                               const CompareOptions& options, const RunReport* aa_baseline = nullptr,
@@ -147,12 +116,32 @@ CompareResult compare_reports(const RunReport& baseline, const RunReport& curren
 // A Markdown table of every row, then one "REGRESSION: ..." line per regression and a summary.
 std::string render_comparison(const CompareResult& result, const CompareOptions& options);
 
-// Reads the files (InputError propagates: the caller maps it to exit 2), prints the comparison
-// to `out` and returns the exit code (0 or 1). `aa_baseline_path`: "" or the second baseline.
-// `calibration_path`: "" or a file of `graphbench calibrate` (refused together with an A/A baseline).
-// `json_path`: "" or where the verdicts go as JSON (core/compare/verdict_json.h), written whole.
+// `graphbench compare --json FILE`: the verdicts for machines, as google/benchmark's compare.py
+// --dump_to_json: the files, options, exit code, warnings and one row per (case, variant, measure);
+// figures that do not apply (NaN) are null. docs/ci.md.
+nlohmann::json comparison_to_json(const CompareResult& result, const CompareOptions& options,
+                                  const CompareSources& sources);
+
+// Reads the files (InputError: exit 2), prints the comparison and returns 0 or 1. The optional
+// paths ("": none): the second baseline, a `graphbench calibrate` file, where the JSON verdicts go.
 int run_compare(const std::string& baseline_path, const std::string& current_path,
                 const CompareOptions& options, std::ostream& out, const std::string& aa_baseline_path = "",
                 const std::string& calibration_path = "", const std::string& json_path = "");
+
+// What `graphbench compare` accepts as a run: a results.json file, or the folder a run wrote.
+// `path` itself when it is not a folder; DIR/results.json for a folder DIR. InputError naming the
+// folder when it holds no results.json.
+std::string results_file_of(const std::string& path);
+
+// The name a calibration has beside the baseline it calibrates (`graphbench calibrate -o DIR`),
+// where `graphbench compare` finds it without --calibration.
+inline constexpr const char* kCalibrationFileName = "gate-calibration.json";
+
+// DIR/gate-calibration.json for the results file DIR/results.json when that file exists, else "".
+std::string calibration_beside(const std::string& results_file);
+
+// `path` itself, or PATH/gate-calibration.json when `path` is an existing folder: where
+// `graphbench calibrate -o PATH` writes.
+std::string calibration_output_of(const std::string& path);
 
 }  // namespace graphbench

@@ -1,6 +1,4 @@
-// Device-time and counts rows (see count_rows.h).
-#include "graphbench/core/compare/count_rows.h"
-
+// Device-time and counts rows (see verdict_rule.h).
 #include "graphbench/core/compare/row_kind.h"
 #include "graphbench/core/compare/verdict_rule.h"
 

@@ -1,7 +1,5 @@
-// The process-level rule (see process_rule.h).
-#include "graphbench/core/compare/process_rule.h"
-
-#include "graphbench/core/compare/calibrated_rule.h"
+// The process-level rule (see verdict_rule.h).
+#include "graphbench/core/compare/verdict_rule.h"
 
 #include <cmath>
 

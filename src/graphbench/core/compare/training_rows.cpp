@@ -1,8 +1,4 @@
-// Total time and final test accuracy of training runs (see training_rows.h).
-#include "graphbench/core/compare/training_rows.h"
-
-#include "graphbench/core/compare/process_rule.h"
-
+// Total time and final test accuracy of training runs (see verdict_rule.h).
 #include "graphbench/core/compare/verdict_rule.h"
 
 #include <fmt/format.h>
@@ -50,7 +46,7 @@ Comparison total_row(const TrainingPair& p, const CompareOptions& options, doubl
                        : relative_spread(total_of(p.base), total_of(p.aa));
   }
   // One value per run and no A/A pair: nothing says how far a whole run moves between processes
-  // (core/compare/process_rule.h), so only a slowdown beyond kUnknownRunToRun is judged.
+  // (docs/measuring.md), so only a slowdown beyond kUnknownRunToRun is judged.
   const bool unknown_spread = !std::isfinite(aa_noise);
   const double floor = unknown_spread ? std::max(std::isfinite(step_noise) ? step_noise : 0.0, kUnknownRunToRun) : step_noise;
   judge_point_ratio(row, total_ratio(p.cur, p.base, p.cur_eager, p.base_eager, options), floor, aa_noise, options);

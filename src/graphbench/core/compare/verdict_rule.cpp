@@ -1,8 +1,6 @@
 // The verdict rule (see verdict_rule.h and the rule at the top of compare.h).
 #include "graphbench/core/compare/verdict_rule.h"
 
-#include "graphbench/core/compare/calibrated_rule.h"
-#include "graphbench/core/compare/process_rule.h"
 #include "graphbench/core/stats/block_bootstrap.h"
 #include "graphbench/core/stats/bootstrap.h"
 #include "graphbench/core/stats/statistics.h"

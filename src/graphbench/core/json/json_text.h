@@ -1,12 +1,7 @@
-// JSON files as the suite parser and the results reader see them: reading a file, parsing it with
-// errors that name the file, the line and the column, JSON pointers (RFC 6901) for messages, and a
-// value cut short for a message. Every error is an InputError that starts with the file's name.
-//
-// Hostile files are refused before they can do harm: a file larger than kMaxJsonFileBytes is not
-// read to the end, nesting deeper than kMaxJsonDepth is refused while parsing (the JSON library's
-// copy, compare and dump recurse, so a file of 100 000 '[' would otherwise overflow the stack
-// later), a number too large for a double (1e999) is bad input, and so is an object that holds
-// the same key twice (the JSON library would silently keep the last).
+// JSON files as the suite parser and the results reader see them: reading and parsing with errors
+// that name the file, line and column (InputError), JSON pointers for messages. Hostile files are
+// refused: over kMaxJsonFileBytes, nesting deeper than kMaxJsonDepth (the JSON library recurses),
+// a number too large for a double, a key twice in one object.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,8 +14,7 @@
 
 namespace graphbench {
 
-// Limits on what graphbench reads as JSON. Suite and results files nest about five levels deep
-// and weigh kilobytes to a few megabytes.
+// Suite and results files nest about five levels deep and weigh kilobytes to a few megabytes.
 constexpr int kMaxJsonDepth = 64;
 constexpr std::size_t kMaxJsonFileBytes = std::size_t{256} << 20;
 

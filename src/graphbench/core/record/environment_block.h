@@ -38,4 +38,7 @@ struct Environment {
   std::string config_path;
 };
 
+// "cuda NVIDIA H200", "cpu": the device as messages name it.
+inline std::string device_text(const Environment& e) { return e.gpu_name.empty() ? e.device : e.device + " " + e.gpu_name; }
+
 }  // namespace graphbench

@@ -1,10 +1,7 @@
 #include "graphbench/core/record/merge_repetitions.h"
 
 #include "graphbench/core/base/errors.h"
-#include "graphbench/core/stats/across_runs.h"
 #include "graphbench/core/stats/block_bootstrap.h"
-#include "graphbench/core/stats/hierarchical_bootstrap.h"
-#include "graphbench/core/stats/variance_components.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,16 +17,6 @@ namespace {
 
 using CaseVariant = std::pair<std::string, std::string>;  // (case, variant)
 
-bool ok_with_samples_in_repetition(const ResultRecord* r) { return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty(); }
-
-const ResultRecord* record_of_repetition(const RepetitionResult& repetition, const CaseVariant& key) {
-  if (!repetition.report) return nullptr;
-  for (const ResultRecord& r : repetition.report->records) {
-    if (r.case_name == key.first && r.variant == key.second) return &r;
-  }
-  return nullptr;
-}
-
 RepetitionFigures repetition_figures(const RepetitionResult& repetition, const ResultRecord* r) {
   RepetitionFigures f;
   if (r == nullptr) {
@@ -43,7 +30,7 @@ RepetitionFigures repetition_figures(const RepetitionResult& repetition, const R
   f.samples = static_cast<std::int64_t>(r->samples_us.size());
   if (r->stats) f.median_us = r->stats->median;
   // A repetition with fewer samples than it asked for has no interval of its own (as its record).
-  if (ok_with_samples_in_repetition(r) && !has_too_few_samples(*r)) {
+  if (has_ok_samples(r) && !has_too_few_samples(*r)) {
     f.median_ci95 = stats::median_interval_by_rounds(r->samples_us);
   }
   f.speedup_vs_eager = r->speedup_vs_eager;
@@ -115,7 +102,7 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
   for (std::size_t k = 0; k < repetitions.size(); ++k) {
     info.runs.push_back(repetition_figures(repetitions[k], found[k]));
     if (found[k] != nullptr && first_any == nullptr) first_any = found[k];
-    if (ok_with_samples_in_repetition(found[k])) {
+    if (has_ok_samples(found[k])) {
       ++info.succeeded;
       if (first_ok == nullptr) first_ok = found[k];
     }
@@ -129,7 +116,7 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
     std::vector<std::string> stop_reasons;
     for (std::size_t k = 0; k < found.size(); ++k) {
       const ResultRecord* r = found[k];
-      if (!ok_with_samples_in_repetition(r)) continue;
+      if (!has_ok_samples(r)) continue;
       append_samples(merged.samples_us, r->samples_us);
       append_samples(merged.host_samples_us, r->host_samples_us);
       append_samples(merged.issue_samples_us, r->issue_samples_us);
@@ -153,12 +140,12 @@ ResultRecord merge_record(const std::vector<RepetitionResult>& repetitions, cons
     std::vector<std::vector<double>> series;
     for (const ResultRecord* r : found) {
       // A repetition with fewer samples than it asked for has no interval of its own, and adds none.
-      if (!ok_with_samples_in_repetition(r) || has_too_few_samples(*r)) continue;
+      if (!has_ok_samples(r) || has_too_few_samples(*r)) continue;
       processes.push_back({&r->samples_us, nullptr});
       if (r->samples_us.size() >= 2) series.push_back(r->samples_us);
     }
     if (processes.size() >= 2 && median > 0.0) {
-      // Processes, then rounds (core/stats/hierarchical_bootstrap.h), and never narrower than the
+      // Processes, then rounds (core/stats/block_bootstrap.h), and never narrower than the
       // processes' own intervals pooled.
       info.median_ci95 = hull(stats::hierarchical_interval(processes, median), pooled(within));
       merged.rel_noise = (info.median_ci95->high - info.median_ci95->low) / 2.0 / median;
@@ -203,14 +190,14 @@ std::vector<std::vector<double>> samples_by_repetition(const ResultRecord& r) {
 }
 
 // Speedups from the merged medians; their intervals from the processes and their rounds, eager
-// and the variant paired by process and round (core/stats/hierarchical_bootstrap.h).
+// and the variant paired by process and round (core/stats/block_bootstrap.h).
 void merge_speedups(std::vector<ResultRecord>& records) {
   std::map<std::string, const ResultRecord*> eager;
   for (const ResultRecord& r : records) {
-    if (r.variant == "eager" && ok_with_samples_in_repetition(&r) && r.stats) eager[r.case_name] = &r;
+    if (r.variant == "eager" && has_ok_samples(&r) && r.stats) eager[r.case_name] = &r;
   }
   for (ResultRecord& r : records) {
-    if (r.variant == "eager" || !ok_with_samples_in_repetition(&r) || !r.stats || !r.repetitions) continue;
+    if (r.variant == "eager" || !has_ok_samples(&r) || !r.stats || !r.repetitions) continue;
     const auto e = eager.find(r.case_name);
     if (e == eager.end() || !(r.stats->median > 0.0)) continue;
     r.speedup_vs_eager = e->second->stats->median / r.stats->median;
@@ -299,7 +286,9 @@ RunReport merge_repetitions(const std::vector<RepetitionResult>& repetitions, in
   }
   for (const CaseVariant& key : keys) {
     std::vector<const ResultRecord*> found;
-    for (const RepetitionResult& repetition : repetitions) found.push_back(record_of_repetition(repetition, key));
+    for (const RepetitionResult& repetition : repetitions) {
+      found.push_back(repetition.report ? repetition.report->find(key.first, key.second) : nullptr);
+    }
     merged.records.push_back(merge_record(repetitions, found, requested));
   }
   merge_speedups(merged.records);

@@ -1,18 +1,9 @@
-// `graphbench run --repetitions N`: the run repeated N times, each repetition a process of its own,
-// and the repetitions' results merged into one run (docs/measuring.md, repetitions).
-//
-// One record per (case, variant), in the order the repetitions wrote them. Where the record is ok
-// in at least one repetition, the merged record is the first ok one with
-//   - samples_us (and host_samples_us, issue_samples_us): those of every ok repetition, in order,
-//     and the summary (median_us, ...) of them: a merged file is a run like any other;
-//   - repetitions.median_ci95 and rel_noise: the median's interval across repetitions, and
-//     speedup_ci95 the speedup's (core/stats/across_runs.h), with speedup_vs_eager the ratio of the
-//     merged eager and variant medians;
-//   - repetitions.runs: each repetition's status, median, speedup and within-run intervals;
-//   - warnings: those of any repetition, once each, and one when the record was not ok in every
-//     repetition.
-// The other figures (profile, memory, graphs, clocks, energy, training summary) are those of the
-// first ok repetition. A record ok in no repetition is the first repetition's that has it.
+// `graphbench run --repetitions N`: the repetitions' results, each a process of its own, merged
+// into one run (docs/measuring.md, repetitions). One record per (case, variant): the first ok one
+// with the samples of every ok repetition (and their summary), intervals across the processes
+// (median_ci95, rel_noise, speedup_ci95, the speedup from the merged medians), each repetition's
+// figures, and the warnings of any once; other figures are the first ok repetition's. A record ok
+// in no repetition is the first that has it.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

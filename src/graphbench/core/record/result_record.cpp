@@ -2,6 +2,13 @@
 
 namespace graphbench {
 
+const ResultRecord* RunReport::find(const std::string& case_name, const std::string& variant) const {
+  for (const ResultRecord& r : records) {
+    if (r.case_name == case_name && r.variant == variant) return &r;
+  }
+  return nullptr;
+}
+
 bool is_training(const ResultRecord& record) { return record.kind == RecordKind::kTraining || record.training.has_value(); }
 
 std::string status_text(const ResultRecord& record) {
@@ -11,6 +18,10 @@ std::string status_text(const ResultRecord& record) {
     case RecordStatus::kFailed: return record.reason.empty() ? "FAILED" : "FAILED: " + record.reason;
   }
   return to_string(record.status);
+}
+
+bool has_ok_samples(const ResultRecord* r) {
+  return r != nullptr && r->status == RecordStatus::kOk && !r->samples_us.empty();
 }
 
 bool has_too_few_samples(const ResultRecord& record) {

@@ -1,7 +1,6 @@
-// Writes result files so that a reader never sees half of one: each is written to a temporary
-// file in the same directory, flushed to disk, then renamed over the target. The temporary of
-// "<dir>/results.json" is "<dir>/.results.json.tmp-<pid>"; a run killed outright can leave one,
-// and the next run into the same directory removes it (remove_stale_temporaries).
+// Writes result files so that a reader never sees half of one: to a synced temporary in the same
+// directory (".<name>.tmp-<pid>"), then renamed over the target. A killed run's temporaries are
+// removed by the next run into the directory (remove_stale_temporaries).
 #pragma once
 
 #include <filesystem>
@@ -36,8 +35,7 @@ class PendingFile {
   bool pending_ = false;
 };
 
-// Writes one file atomically (a PendingFile committed at once), creating missing parent
-// directories, and syncs the directory.
+// Writes one file atomically, creating missing parent directories, and syncs the directory.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
 // Removes, in `directory`, the temporaries of `names` (".<name>.tmp-<pid>") whose process no
@@ -45,8 +43,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 std::vector<std::string> remove_stale_temporaries(const std::filesystem::path& directory,
                                                   const std::vector<std::string>& names);
 
-// Async-signal-safe: removes every temporary this process is writing now (for a signal handler
-// about to end the process).
+// Async-signal-safe: removes every temporary this process is writing now.
 void remove_pending_temporaries() noexcept;
 
 // Best effort: makes renames in `directory` durable.

@@ -1,5 +1,5 @@
-// results.csv (see csv_writer.h and docs/results.md).
-#include "graphbench/core/report/csv_writer.h"
+// results.csv (see writers.h and docs/results.md).
+#include "graphbench/core/report/writers.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,5 +1,5 @@
-// results.gbench.json (see gbench_writer.h).
-#include "graphbench/core/report/gbench_writer.h"
+// results.gbench.json (see writers.h).
+#include "graphbench/core/report/writers.h"
 
 #include "graphbench/core/report/json_or_null.h"
 #include "graphbench/core/stats/statistics.h"

@@ -1,21 +1,11 @@
-// results.json <-> RunReport (the layout of docs/results.md, schema_version 1).
-//
-// Writing: every key is always written; absent optional values are written as null, never as 0.
-// (Keys of facts few records have are written only where they apply: data_parallel, repetitions,
-// scope when not "full", graphs_per_step, launches_per_step; and the top-level "scopes".)
-// The file's schema_version is always kResultsSchemaVersion. Non-finite numbers cannot be stored
-// in JSON: rel_noise = infinity (no interval, fewer than 6 samples) is written as null and read
-// back as infinity; any other non-finite number is written as null and read back as NaN.
-//
-// Reading: required keys are schema_version, records, and in every record case, workload,
-// variant, kind, mode, dtype, device and status. Any other key may be absent and then reads as
-// its default (empty, 0 or no value); a key that is present must have the documented type
-// (null is accepted for optional values). Unknown keys are ignored (new fields may appear
-// without a schema bump). Every error is an InputError "<file>: <JSON pointer>: <what is wrong>",
-// e.g. "base.json: /records/3/samples_us: expected an array of numbers, got "x"".
-//
-// Derived values: stats.count is the number of samples_us; host_stats holds host_median_us, the
-// rest of it recomputed from host_samples_us (the file stores only the host median).
+// results.json <-> RunReport (the layout of docs/results.md, schema_version 1). Every key is
+// written, absent optional values as null, never 0 (but for the keys few records have: data_parallel,
+// repetitions, scope when not "full", graphs_per_step, launches_per_step, the top-level "scopes").
+// Non-finite numbers are written as null; rel_noise = infinity reads back as infinity, others as NaN.
+// Reading requires schema_version, records and each record's case, workload, variant, kind, mode,
+// dtype, device and status; any other key may be absent (its default), must have its documented type
+// when present, and unknown keys are ignored. Errors: InputError "<file>: <JSON pointer>: <what is
+// wrong>". stats.count is the number of samples_us; host_stats is recomputed from host_samples_us.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"

@@ -2,6 +2,8 @@
 // number that is not finite (NaN, infinity: JSON has neither) is null too.
 #pragma once
 
+#include "graphbench/core/stats/statistics.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -20,6 +22,11 @@ inline nlohmann::json number_or_null(double value) {
 
 inline nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? number_or_null(*value) : nlohmann::json(nullptr);
+}
+
+// [low, high], or null when there is no interval.
+inline nlohmann::json interval_or_null(const std::optional<stats::Interval>& i) {
+  return i ? nlohmann::json::array({number_or_null(i->low), number_or_null(i->high)}) : nlohmann::json(nullptr);
 }
 
 }  // namespace graphbench

@@ -3,8 +3,9 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/version.h"
+#include "graphbench/core/json/json_checker.h"
 #include "graphbench/core/json/json_text.h"
-#include "graphbench/core/report/json_object_reader.h"
+#include "graphbench/core/report/record_fields.h"
 #include "graphbench/core/workload/variant.h"
 
 #include <fmt/format.h>
@@ -18,48 +19,124 @@ using nlohmann::json;
 
 namespace {
 
-Environment read_environment(const ObjectReader& root) {
-  Environment e;
-  e.tool_version = root.string("tool_version");
-  if (!root.find("environment")) return e;
-  const ObjectReader env = root.object("environment");
-  e.date_utc = env.string("date_utc");
-  e.host = env.string("host");
-  e.os = env.string("os");
-  e.git_commit = env.string("git_commit");
-  e.build_type = env.string("build_type");
-  e.compiler = env.string("compiler");
-  e.libtorch_version = env.string("libtorch_version");
-  e.device = env.string("device");
-  e.gpu_name = env.string("gpu_name");
-  e.driver_version = env.string("driver_version");
-  e.cuda_runtime_version = env.string("cuda_runtime_version");
-  e.cudnn_version = env.string("cudnn_version");
-  if (const auto sm_count = env.optional_integer("sm_count", std::numeric_limits<int>::max())) {
-    e.sm_count = static_cast<int>(*sm_count);
+// Typed access to the keys of one JSON object of a results file: every error is an
+// InputError naming the file and the JSON pointer, "<file>: <pointer>: expected <what>, got <value>".
+// Absent keys read as their default; null reads as "no value" where the key is optional.
+class ObjectReader : public JsonChecker {
+ public:
+  ObjectReader(const std::string& file, const nlohmann::json& value, std::string pointer)
+      : JsonChecker(file), value_(value), pointer_(std::move(pointer)) {
+    check_object(value_, pointer_);
   }
-  e.gpu_memory_gib = env.optional_number("gpu_memory_gib");
-  e.sm_clock_max_mhz = env.optional_number("sm_clock_max_mhz");
-  e.copy_bandwidth_gbps = env.optional_number("copy_bandwidth_gbps");
-  if (const auto cpus = env.optional_integer("cpu_count", std::numeric_limits<int>::max())) {
-    e.cpu_count = static_cast<int>(*cpus);
-  }
-  e.cpu_mhz = env.optional_number("cpu_mhz");
-  e.cpu_scaling_enabled = env.optional_bool("cpu_scaling_enabled");
-  e.load_avg = env.numbers("load_avg");
-  e.command_line = env.string("command_line");
-  e.suite = env.string("suite");
-  e.config_path = env.string("config_path");
-  return e;
-}
 
-// The kind at `key`, written as one of E's names ("" when absent and not required).
-template <class E>
-E read_kind(const ObjectReader& r, const std::string& key, bool required = false) {
-  const std::string text = r.string(key, required);
-  if (const auto kind = from_string<E>(text)) return *kind;
-  r.fail_expected(r.pointer(key), fmt::format("\"{}\"", fmt::join(KindNames<E>::names, "\" or \"")), text);
-}
+  std::string pointer(const std::string& key) const { return json_pointer_append(pointer_, key); }
+
+  // The value of `key`, or nullptr when absent (InputError when absent and required).
+  const nlohmann::json* find(const std::string& key, bool required = false) const {
+    const auto it = value_.find(key);
+    if (it != value_.end()) return &*it;
+    if (required) fail(pointer_, fmt::format("missing required key \"{}\"", key));
+    return nullptr;
+  }
+  // Present and not null.
+  const nlohmann::json* find_value(const std::string& key) const {
+    const nlohmann::json* v = find(key);
+    return v && !v->is_null() ? v : nullptr;
+  }
+  ObjectReader object(const std::string& key) const { return {path(), *find(key), pointer(key)}; }
+  // A reader for each element of the array at `key` (none when absent or null); InputError naming
+  // `what` ("an array of kernels") when it is not an array.
+  std::vector<ObjectReader> objects(const std::string& key, const char* what) const {
+    std::vector<ObjectReader> out;
+    const nlohmann::json* v = find_value(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), what, *v);
+    for (std::size_t i = 0; i < v->size(); ++i) out.emplace_back(path(), (*v)[i], json_pointer_append(pointer(key), i));
+    return out;
+  }
+
+  std::string string(const std::string& key, bool required = false) const {
+    const nlohmann::json* v = find(key, required);
+    if (!v) return {};
+    if (!v->is_string()) fail_expected(pointer(key), "a string", *v);
+    return v->get<std::string>();
+  }
+
+  double number_at(const nlohmann::json& v, const std::string& pointer, const char* what) const {
+    if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (!v.is_number()) fail_expected(pointer, what, v);
+    return v.get<double>();
+  }
+  // A number; null reads as NaN (non-finite numbers are written as null).
+  double number(const std::string& key) const {
+    const nlohmann::json* v = find(key);
+    return v ? number_at(*v, pointer(key), "a number") : 0.0;
+  }
+  std::optional<double> optional_number(const std::string& key) const {
+    const nlohmann::json* v = find_value(key);
+    if (!v) return std::nullopt;
+    if (!v->is_number()) fail_expected(pointer(key), "a number or null", *v);
+    return v->get<double>();
+  }
+
+  std::int64_t integer_at(const nlohmann::json& v, const std::string& pointer, std::int64_t min,
+                          std::int64_t max, const std::string& what) const {
+    const bool fits =
+        v.is_number_unsigned()
+            ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(max) &&
+                  (min <= 0 || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(min))
+            : v.is_number_integer() && v.get<std::int64_t>() >= min && v.get<std::int64_t>() <= max;
+    if (!fits) fail_expected(pointer, what, v);
+    return v.get<std::int64_t>();
+  }
+  std::int64_t integer(const std::string& key, std::int64_t min = 0,
+                       std::int64_t max = std::numeric_limits<std::int64_t>::max(),
+                       const std::string& what = "a non-negative integer") const {
+    const nlohmann::json* v = find(key);
+    return v ? integer_at(*v, pointer(key), min, max, what) : 0;
+  }
+  // A non-negative integer (at most `max`), or nullopt when absent or null.
+  std::optional<std::int64_t> optional_integer(const std::string& key,
+                                               std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
+    const nlohmann::json* v = find_value(key);
+    if (!v) return std::nullopt;
+    return integer_at(*v, pointer(key), 0, max, "a non-negative integer or null");
+  }
+
+  std::optional<bool> optional_bool(const std::string& key) const {
+    const nlohmann::json* v = find_value(key);
+    if (!v) return std::nullopt;
+    if (!v->is_boolean()) fail_expected(pointer(key), "true, false or null", *v);
+    return v->get<bool>();
+  }
+
+  std::vector<double> numbers(const std::string& key) const {
+    std::vector<double> out;
+    const nlohmann::json* v = find(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), "an array of numbers", *v);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      out.push_back(number_at((*v)[i], json_pointer_append(pointer(key), i), "a number"));
+    }
+    return out;
+  }
+
+  std::vector<std::string> strings(const std::string& key) const {
+    std::vector<std::string> out;
+    const nlohmann::json* v = find(key);
+    if (!v) return out;
+    if (!v->is_array()) fail_expected(pointer(key), "an array of strings", *v);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!(*v)[i].is_string()) fail_expected(json_pointer_append(pointer(key), i), "a string", (*v)[i]);
+      out.push_back((*v)[i].get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  const nlohmann::json& value_;
+  std::string pointer_;
+};
 
 std::optional<stats::Interval> read_interval(const ObjectReader& r, const std::string& key) {
   const json* v = r.find_value(key);
@@ -68,6 +145,50 @@ std::optional<stats::Interval> read_interval(const ObjectReader& r, const std::s
     r.fail_expected(r.pointer(key), "[low, high] (two numbers) or null", *v);
   }
   return stats::Interval{(*v)[0].get<double>(), (*v)[1].get<double>()};
+}
+
+// A field as the reader takes it (record_fields.h): absent, it keeps its default; null reads as no
+// value where the field is optional and as NaN for a number.
+void read_field(const ObjectReader& r, const char* key, std::string& v) {
+  if (r.find(key)) v = r.string(key);
+}
+void read_field(const ObjectReader& r, const char* key, double& v) {
+  if (r.find(key)) v = r.number(key);
+}
+void read_field(const ObjectReader& r, const char* key, std::int64_t& v) {
+  if (r.find(key)) v = r.integer(key);
+}
+void read_field(const ObjectReader& r, const char* key, int& v) {
+  if (r.find(key)) v = static_cast<int>(r.integer(key, 0, std::numeric_limits<int>::max()));
+}
+void read_field(const ObjectReader& r, const char* key, bool& v) { v = r.optional_bool(key).value_or(v); }
+void read_field(const ObjectReader& r, const char* key, std::vector<double>& v) { v = r.numbers(key); }
+void read_field(const ObjectReader& r, const char* key, std::optional<double>& v) { v = r.optional_number(key); }
+void read_field(const ObjectReader& r, const char* key, std::optional<std::int64_t>& v) { v = r.optional_integer(key); }
+void read_field(const ObjectReader& r, const char* key, std::optional<bool>& v) { v = r.optional_bool(key); }
+void read_field(const ObjectReader& r, const char* key, std::optional<stats::Interval>& v) { v = read_interval(r, key); }
+void read_field(const ObjectReader& r, const char* key, StartEnd& v) {
+  if (!r.find_value(key)) return;
+  const ObjectReader o = r.object(key);
+  v = {o.optional_number("start"), o.optional_number("end")};
+}
+void read_field(const ObjectReader& r, const char* key, std::optional<int>& v) {
+  if (const auto n = r.optional_integer(key, std::numeric_limits<int>::max())) v = static_cast<int>(*n);
+}
+
+// `s` with the fields `list` names read from `r`.
+template <class S, class List>
+S read_fields(const ObjectReader& r, List list, S s = {}) {
+  list(s, [&](const char* key, auto& value) { read_field(r, key, value); });
+  return s;
+}
+
+// The kind at `key`, written as one of E's names ("" when absent and not required).
+template <class E>
+E read_kind(const ObjectReader& r, const std::string& key, bool required = false) {
+  const std::string text = r.string(key, required);
+  if (const auto kind = from_string<E>(text)) return *kind;
+  r.fail_expected(r.pointer(key), fmt::format("\"{}\"", fmt::join(KindNames<E>::names, "\" or \"")), text);
 }
 
 void read_timing(const ObjectReader& r, ResultRecord& rec) {
@@ -80,18 +201,8 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.back_to_back_us = r.optional_number("back_to_back_us");
   if (r.find_value("l2")) rec.l2 = read_kind<L2Cache>(r, "l2");
   if (r.optional_number("median_us")) {
-    stats::Summary s;
-    s.count = rec.samples_us.size();
-    s.median = r.number("median_us");
-    s.iqr = r.number("iqr_us");
-    s.min = r.number("min_us");
-    s.max = r.number("max_us");
-    s.mean = r.number("mean_us");
-    s.stddev = r.number("stddev_us");
-    s.cv = r.number("cv");
-    s.q1 = r.number("q1_us");
-    s.q3 = r.number("q3_us");
-    rec.stats = s;
+    rec.stats = read_fields<stats::Summary>(r, summary_fields);
+    rec.stats->count = rec.samples_us.size();
   }
   if (const auto host_median = r.optional_number("host_median_us")) {
     stats::Summary s;
@@ -105,72 +216,36 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
                   : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
                                      : r.number("rel_noise");
   rec.stop_reason = r.string("stop_reason");
-  if (const auto min_samples = r.optional_integer("min_samples", std::numeric_limits<int>::max())) {
-    rec.min_samples = static_cast<int>(*min_samples);
-  }
+  read_field(r, "min_samples", rec.min_samples);
   rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
   rec.speedup_ci95 = read_interval(r, "speedup_ci95");
 }
 
 KernelProfile read_profile(const ObjectReader& p) {
-  KernelProfile out;
-  out.steps = static_cast<int>(p.integer("steps", 0, std::numeric_limits<int>::max()));
-  out.kernels_per_step = p.number("kernels_per_step");
-  out.copies_per_step = p.number("copies_per_step");
-  out.busy_us_per_step = p.number("busy_us_per_step");
-  out.summed_us_per_step = p.optional_number("summed_us_per_step");
-  out.busy_share = p.optional_number("busy_share");
+  auto out = read_fields<KernelProfile>(p, profile_fields);
   for (const ObjectReader& k : p.objects("kernels", "an array of kernels")) {
-    out.kernels.push_back({k.string("name"), k.number("per_step"), k.number("us_per_step")});
-  }
-  return out;
-}
-
-std::vector<GraphFacts> read_graphs(const ObjectReader& r) {
-  std::vector<GraphFacts> out;
-  for (const ObjectReader& g : r.objects("graphs", "an array of graphs")) {
-    out.push_back({g.optional_integer("kernel_nodes"), g.optional_integer("nodes"),
-                   g.optional_integer("pool_reserved_bytes"), g.optional_integer("pool_allocated_bytes")});
+    out.kernels.push_back(read_fields<KernelStat>(k, kernel_fields));
   }
   return out;
 }
 
 MemoryUse read_memory(const ObjectReader& m) {
-  MemoryUse out;
-  out.peak_allocated_bytes = m.integer("peak_allocated_bytes");
-  out.peak_reserved_bytes = m.integer("peak_reserved_bytes");
+  auto out = read_fields<MemoryUse>(m, memory_fields);
   out.step_peak_bytes = m.integer("step_peak_bytes", std::numeric_limits<std::int64_t>::min(),
                                   std::numeric_limits<std::int64_t>::max(), "an integer");
-  out.graph_pool_bytes = m.optional_integer("graph_pool_bytes");
   return out;
-}
-
-StartEnd read_start_end(const ObjectReader& r, const std::string& key) {
-  if (!r.find_value(key)) return {};
-  const ObjectReader v = r.object(key);
-  return {v.optional_number("start"), v.optional_number("end")};
 }
 
 // Files written before these fields existed have neither key: the record reads without them.
 GpuConditions read_gpu_conditions(const ObjectReader& g) {
-  GpuConditions c;
-  c.memory_clock_mhz = read_start_end(g, "memory_clock_mhz");
-  c.temperature_c = read_start_end(g, "temperature_c");
-  c.power_w = read_start_end(g, "power_w");
-  c.sm_clock_mean_mhz = g.optional_number("sm_clock_mean_mhz");
-  c.sm_clock_reference_mhz = g.optional_number("sm_clock_reference_mhz");
+  auto c = read_fields<GpuConditions>(g, gpu_conditions_fields);
   if (g.find_value("throttle_reasons")) c.throttle_reasons = g.strings("throttle_reasons");
   return c;
 }
 
 EnergyPerStep read_energy(const ObjectReader& e) {
-  EnergyPerStep out;
-  out.joules_per_step = e.optional_number("joules_per_step");
-  out.vs_eager = e.optional_number("vs_eager");
-  out.joules = e.optional_number("joules");
-  out.steps = e.integer("steps", 0, std::numeric_limits<std::int64_t>::max());
+  auto out = read_fields<EnergyPerStep>(e, energy_fields);
   out.seconds = e.optional_number("seconds").value_or(0.0);
-  out.update_interval_ms = e.optional_number("update_interval_ms");
   out.unavailable = e.find_value("unavailable") ? e.string("unavailable") : "";
   return out;
 }
@@ -186,39 +261,31 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
   }
   rec.max_abs_error = r.optional_number("max_abs_error");
   rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
-  if (r.find_value("sm_clock_mhz")) {
-    const ObjectReader clock = r.object("sm_clock_mhz");
-    rec.sm_clock_start_mhz = clock.optional_number("start");
-    rec.sm_clock_end_mhz = clock.optional_number("end");
-  }
+  StartEnd clock;
+  read_field(r, "sm_clock_mhz", clock);
+  rec.sm_clock_start_mhz = clock.start;
+  rec.sm_clock_end_mhz = clock.end;
   if (r.find_value("gpu_conditions")) rec.gpu_conditions = read_gpu_conditions(r.object("gpu_conditions"));
   if (r.find_value("energy")) rec.energy = read_energy(r.object("energy"));
-  if (r.find_value("roofline")) {
-    const ObjectReader f = r.object("roofline");
-    rec.roofline = Roofline{f.number("bytes"), f.number("flops"), f.number("achieved_gbps"),
-                            f.optional_number("bandwidth_share"), f.number("achieved_tflops")};
-  }
+  if (r.find_value("roofline")) rec.roofline = read_fields<Roofline>(r.object("roofline"), roofline_fields);
   if (const json* counters = r.find("counters")) {
-    const ObjectReader c(r.file(), *counters, r.pointer("counters"));
+    const ObjectReader c(r.path(), *counters, r.pointer("counters"));
     for (const auto& item : counters->items()) {
       rec.counters[item.key()] = c.integer(item.key(), std::numeric_limits<std::int64_t>::min(),
                                            std::numeric_limits<std::int64_t>::max(), "an integer");
     }
   }
   if (r.find_value("profile")) rec.profile = read_profile(r.object("profile"));
-  rec.graphs = read_graphs(r);
+  for (const ObjectReader& g : r.objects("graphs", "an array of graphs")) {
+    rec.graphs.push_back(read_fields<GraphFacts>(g, graph_fields));
+  }
   rec.graphs_per_step = r.optional_integer("graphs_per_step");
   rec.launches_per_step = r.optional_number("launches_per_step");
   if (r.find_value("scope")) rec.scope = r.string("scope");
   if (r.find_value("scope_group")) rec.scope_group = r.string("scope_group");
   if (r.find_value("memory")) rec.memory = read_memory(r.object("memory"));
   rec.warnings = r.strings("warnings");
-  if (r.find_value("published")) {
-    const ObjectReader p = r.object("published");
-    rec.published = PublishedComparison{p.optional_number("speedup"), p.optional_number("eager_us"),
-                                        p.optional_number("variant_us"), p.string("source"),
-                                        p.string("device")};
-  }
+  if (r.find_value("published")) rec.published = read_fields<PublishedComparison>(r.object("published"), published_fields);
 }
 
 TrainingSummary read_training(const ObjectReader& t) {
@@ -226,39 +293,12 @@ TrainingSummary read_training(const ObjectReader& t) {
   if (const json* epochs = t.find("epochs")) {
     if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
     for (std::size_t i = 0; i < epochs->size(); ++i) {
-      const ObjectReader e(t.file(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
-      TrainingEpoch epoch;
-      epoch.epoch = static_cast<int>(e.integer("epoch", 0, std::numeric_limits<int>::max()));
-      epoch.train_seconds = e.number("train_seconds");
-      epoch.test_seconds = e.number("test_seconds");
-      epoch.logged_samples = e.integer("logged_samples");
-      epoch.dataset_size = e.integer("dataset_size");
-      epoch.logged_loss = e.number("logged_loss");
-      epoch.test_loss = e.number("test_loss");
-      epoch.test_accuracy = e.number("test_accuracy");
-      out.epochs.push_back(epoch);
+      const ObjectReader e(t.path(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
+      out.epochs.push_back(read_fields<TrainingEpoch>(e, training_epoch_fields));
     }
   }
-  out.total_seconds = t.number("total_seconds");
   out.median_step_us = t.optional_number("median_step_us").value_or(0.0);
-  out.train_steps = t.integer("train_steps");
-  out.skipped_batches = t.integer("skipped_batches");
-  out.train_executor = t.string("train_executor");
-  out.test_executor = t.string("test_executor");
-  // Absent from files written before the breakdown existed: they read as 0 and "".
-  out.load_seconds = t.number("load_seconds");
-  out.setup_seconds = t.number("setup_seconds");
-  out.capture_seconds = t.number("capture_seconds");
-  out.train_seconds = t.number("train_seconds");
-  out.test_seconds = t.number("test_seconds");
-  out.other_seconds = t.number("other_seconds");
-  out.decode_seconds = t.number("decode_seconds");
-  out.context_seconds = t.number("context_seconds");
-  out.graph_capture_seconds = t.number("graph_capture_seconds");
-  out.first_calls_seconds = t.number("first_calls_seconds");
-  out.data_placement = t.string("data_placement");
-  out.batch_order = t.string("batch_order");
-  return out;
+  return read_fields(t, training_fields, std::move(out));
 }
 
 std::vector<GradientChunks> read_chunked_gradients(const ObjectReader& d) {
@@ -293,66 +333,27 @@ std::optional<std::map<std::string, std::string>> read_string_map(const ObjectRe
 DataParallelFigures read_data_parallel(const ObjectReader& d) {
   DataParallelFigures out;
   out.world_size = static_cast<int>(d.integer("world_size", 1, std::numeric_limits<int>::max(), "a positive integer"));
-  out.backend = d.string("backend");
-  out.backend_version = d.string("backend_version");
   out.backend_settings = read_string_map(d, "backend_settings");
-  out.samples_per_rank = d.integer("samples_per_rank");
-  out.global_batch = d.integer("global_batch");
-  out.rank_median_us = d.numbers("rank_median_us");
-  out.median_us = d.number("median_us");
-  out.slowest_rank = static_cast<int>(d.integer("slowest_rank", 0, std::numeric_limits<int>::max()));
-  out.slowest_median_us = d.number("slowest_median_us");
-  out.samples_per_second = d.number("samples_per_second");
-  out.gradient_bytes = d.integer("gradient_bytes");
-  out.buckets = d.integer("buckets");
-  if (d.find("grad_dtype")) out.grad_dtype = d.string("grad_dtype");
-  out.bucket_cap_bytes = d.integer("bucket_cap_bytes");
-  out.overlapped = d.optional_bool("overlapped").value_or(false);
-  out.chunk_cap_bytes = d.integer("chunk_cap_bytes");
   out.chunked_gradients = read_chunked_gradients(d);
-  if (d.find("grad_transport")) out.grad_transport = d.string("grad_transport");
-  out.nodes = static_cast<int>(d.integer("nodes", 0, std::numeric_limits<int>::max()));
-  out.hosts = static_cast<int>(d.integer("hosts", 0, std::numeric_limits<int>::max()));
   for (double n : d.numbers("ranks_per_node")) {
     if (!(n >= 1.0 && n <= std::numeric_limits<int>::max()) || n != static_cast<double>(static_cast<int>(n))) {
       d.fail_expected(d.pointer("ranks_per_node"), "an array of positive integers", *d.find("ranks_per_node"));
     }
     out.ranks_per_node.push_back(static_cast<int>(n));
   }
-  out.transport = d.string("transport");
-  out.transport_basis = d.string("transport_basis");
-  out.all_reduce_us = d.optional_number("all_reduce_us");
-  out.no_all_reduce_us = d.optional_number("no_all_reduce_us");
-  out.exposed_all_reduce_us = d.optional_number("exposed_all_reduce_us");
-  out.one_rank_us = d.optional_number("one_rank_us");
-  out.scaling_efficiency = d.optional_number("scaling_efficiency");
-  out.scaling_ci95 = read_interval(d, "scaling_efficiency_ci95");
   if (const json* same = d.find("params_identical")) {
     if (!same->is_boolean()) d.fail_expected(d.pointer("params_identical"), "true or false", *same);
     out.params_identical = same->get<bool>();
   }
-  out.max_error_vs_one_process = d.optional_number("max_error_vs_one_process");
-  return out;
+  return read_fields(d, data_parallel_fields, std::move(out));
 }
 
 Repetitions read_repetitions(const ObjectReader& p) {
   Repetitions out;
   out.requested = static_cast<int>(p.integer("requested", 1, std::numeric_limits<int>::max()));
-  out.succeeded = static_cast<int>(p.integer("succeeded", 0, std::numeric_limits<int>::max()));
-  out.median_ci95 = read_interval(p, "median_ci95");
-  out.round_sd = p.optional_number("round_sd");
-  out.process_sd = p.optional_number("process_sd");
-  out.optimal_rounds = p.optional_number("optimal_rounds");
+  out = read_fields(p, repetitions_fields, std::move(out));
   for (const ObjectReader& f : p.objects("runs", "an array of repetitions")) {
-    RepetitionFigures figures;
-    figures.status = f.string("status");
-    figures.reason = f.string("reason");
-    figures.samples = f.integer("samples");
-    figures.median_us = f.optional_number("median_us");
-    figures.median_ci95 = read_interval(f, "median_ci95");
-    figures.speedup_vs_eager = f.optional_number("speedup_vs_eager");
-    figures.speedup_ci95 = read_interval(f, "speedup_ci95");
-    out.runs.push_back(std::move(figures));
+    out.runs.push_back(read_fields<RepetitionFigures>(f, repetition_fields));
   }
   return out;
 }
@@ -445,7 +446,8 @@ RunReport report_from_json(const json& document, const std::string& source_name)
     root.fail_expected("/tool", "\"graphbench\"", *tool);
   }
   RunReport report;
-  report.environment = read_environment(root);
+  report.environment.tool_version = root.string("tool_version");
+  if (root.find("environment")) report.environment = read_fields(root.object("environment"), environment_fields, report.environment);
   report.environment.schema_version = document.at("schema_version").get<int>();
   if (const json* interrupted = root.find_value("interrupted")) {
     if (!interrupted->is_boolean()) root.fail_expected("/interrupted", "true or false", *interrupted);

@@ -3,9 +3,12 @@
 // reason can never break a table row or start a new list item.
 #pragma once
 
+#include "graphbench/core/stats/statistics.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace graphbench {
@@ -28,6 +31,15 @@ inline std::string markdown_cell(const std::string& text) {
 inline std::string human_number(double value) {
   if (std::isfinite(value) && std::fabs(value) >= 999.5) return fmt::format("{:.0f}", value);
   return fmt::format("{:.3g}", value);
+}
+
+// Bytes as MiB, in human_number's digits.
+inline std::string human_mib(double bytes) { return human_number(bytes / (1024.0 * 1024.0)); }
+
+// "6.31x", or "6.31x [6.10-6.52]" with a 95% interval.
+inline std::string speedup_text(double speedup, const std::optional<stats::Interval>& ci95 = std::nullopt) {
+  const std::string text = fmt::format("{:.2f}x", speedup);
+  return ci95 ? text + fmt::format(" [{:.2f}-{:.2f}]", ci95->low, ci95->high) : text;
 }
 
 }  // namespace graphbench

@@ -1,11 +1,10 @@
-// results.md (see markdown_writer.h). Numbers are rounded for people: times to about three
+// results.md (see writers.h). Numbers are rounded for people: times to about three
 // significant digits, speedups to two decimals ("6.31x [6.10-6.52]").
-#include "graphbench/core/report/markdown_writer.h"
+#include "graphbench/core/report/writers.h"
 
 #include "graphbench/core/report/markdown_text.h"
-#include "graphbench/core/report/scope_sections.h"
 #include "graphbench/core/report/sweep_sections.h"
-#include "graphbench/core/report/text_table.h"
+#include "graphbench/core/base/errors.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,10 +29,6 @@ std::string table_text(const TextTable& table, Style style) {
 
 std::string human(double value) { return human_number(value); }
 
-std::string speedup(double value) { return fmt::format("{:.2f}x", value); }
-
-
-
 std::string device_line(const Environment& env) {
   std::vector<std::string> parts;
   if (env.device == "cuda" || !env.gpu_name.empty()) {
@@ -52,10 +47,8 @@ std::string device_line(const Environment& env) {
 std::vector<std::string> benchmark_row(const ResultRecord& r) {
   std::string speedup_cell;
   if (r.speedup_vs_eager) {
-    speedup_cell = speedup(*r.speedup_vs_eager);
-    if (r.speedup_ci95) {
-      speedup_cell += fmt::format(" [{:.2f}-{:.2f}]", r.speedup_ci95->low, r.speedup_ci95->high);
-    } else if (has_too_few_samples(r)) {
+    speedup_cell = speedup_text(*r.speedup_vs_eager, r.speedup_ci95);
+    if (!r.speedup_ci95 && has_too_few_samples(r)) {
       speedup_cell += fmt::format(" (no interval: {} of {} samples)", r.samples_us.size(), *r.min_samples);
     }
   }
@@ -76,14 +69,14 @@ std::vector<std::string> benchmark_row(const ResultRecord& r) {
           r.issue_median_us ? human(*r.issue_median_us) : "",
           r.stats ? human(r.stats->iqr) : "",
           speedup_cell,
-          r.published && r.published->speedup ? speedup(*r.published->speedup) : "",
+          r.published && r.published->speedup ? speedup_text(*r.published->speedup) : "",
           r.capture_ms ? human(*r.capture_ms) : "",
           bandwidth_cell};
 }
 
 std::vector<std::string> training_row(const ResultRecord& r) {
   const auto published =
-      r.published && r.published->speedup ? speedup(*r.published->speedup) : std::string();
+      r.published && r.published->speedup ? speedup_text(*r.published->speedup) : std::string();
   if (r.status != RecordStatus::kOk || !r.training) {
     return {r.case_name, r.variant, status_text(r), "", "", "", "", published};
   }
@@ -196,7 +189,7 @@ void append_benchmarks(std::string& out, const RunReport& report, Style style) {
   for (const auto& line : summaries) out += "  " + markdown_cell(line) + "\n";
 }
 
-std::string mib(std::int64_t bytes) { return human(static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+std::string mib(std::int64_t bytes) { return human_mib(static_cast<double>(bytes)); }
 
 bool has_breakdown(const ResultRecord& r) {
   return !is_training(r) && (r.profile || r.memory || r.issue_median_us || r.back_to_back_us || !r.graphs.empty());
@@ -354,7 +347,7 @@ std::vector<std::string> data_parallel_row(const ResultRecord& r) {
           human(d.samples_per_second),
           optional(d.one_rank_us),
           scaling_text(d),
-          r.speedup_vs_eager ? speedup(*r.speedup_vs_eager) : "",
+          r.speedup_vs_eager ? speedup_text(*r.speedup_vs_eager) : "",
           identical,
           fmt::format("{} x {}", d.world_size, d.samples_per_rank)};
 }
@@ -489,5 +482,66 @@ std::string render(const RunReport& report, Style style) {
 std::string render_markdown(const RunReport& report) { return render(report, Style::kFile); }
 
 std::string render_console(const RunReport& report) { return render(report, Style::kConsole); }
+
+namespace {
+
+std::string padded(const std::string& text, std::size_t width, TextTable::Align align) {
+  const std::string pad(width - std::min(width, display_width(text)), ' ');
+  return align == TextTable::Align::kRight ? pad + text : text + pad;
+}
+
+}  // namespace
+
+std::size_t display_width(const std::string& text) {
+  // Continuation bytes of a UTF-8 sequence are 10xxxxxx.
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  if (cells.size() != columns_.size()) throw Error("TextTable: a row of the wrong number of cells");
+  for (auto& cell : cells) cell = markdown_cell(cell);
+  rows_.push_back(std::move(cells));
+}
+
+std::string TextTable::markdown() const {
+  std::string out = "|";
+  for (const auto& c : columns_) out += " " + c.header + " |";
+  out += "\n|";
+  for (const auto& c : columns_) out += c.align == Align::kRight ? "--:|" : "---|";
+  out += "\n";
+  for (const auto& row : rows_) {
+    out += '|';
+    for (const auto& cell : row) out += ' ' + cell + " |";
+    out += '\n';
+  }
+  return out;
+}
+
+std::string TextTable::aligned() const {
+  std::vector<std::size_t> kept;
+  std::vector<std::size_t> widths;
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    std::size_t width = 0;
+    for (const auto& row : rows_) width = std::max(width, display_width(row[i]));
+    if (width == 0 && !rows_.empty()) continue;  // empty on every row
+    kept.push_back(i);
+    widths.push_back(std::max(width, display_width(columns_[i].header)));
+  }
+  std::string out = "|";
+  for (std::size_t k = 0; k < kept.size(); ++k) out += " " + padded(columns_[kept[k]].header, widths[k], Align::kLeft) + " |";
+  out += "\n|";
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    const bool right = columns_[kept[k]].align == Align::kRight;
+    out += std::string(widths[k] + (right ? 1 : 2), '-') + (right ? ":|" : "|");
+  }
+  out += "\n";
+  for (const auto& row : rows_) {
+    out += '|';
+    for (std::size_t k = 0; k < kept.size(); ++k) out += " " + padded(row[kept[k]], widths[k], columns_[kept[k]].align) + " |";
+    out += '\n';
+  }
+  return out;
+}
 
 }  // namespace graphbench

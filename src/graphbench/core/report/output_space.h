@@ -1,10 +1,7 @@
-// Room for the results, checked before a run measures anything: a run whose output directory's
-// file system is clearly too small is refused (exit 2) rather than measured for nothing.
-//
-// "Clearly" means below a lower bound of what the result files need: every record with the
-// samples it must take at least (min_samples), in every selected format. A run usually writes
-// more (samples beyond the minimum, kernel profiles), so passing this check does not promise that
-// writing will succeed; when it fails at the end, the records are rescued (rescue_file.h).
+// Room for the results, checked before a run measures anything: a run whose output file system is
+// below a lower bound of what the result files need (every record with min_samples samples, in every
+// selected format) is refused (exit 2). Passing promises nothing: a failed write is rescued
+// (rescue_file.h).
 #pragma once
 
 #include "graphbench/core/report/report_files.h"

@@ -1,7 +1,5 @@
-// Progress on a terminal: one line rewritten in place while a long phase runs (validation,
-// sampling, training epochs), and the texts that go on it. The command line hands a stream over
-// only when it is a terminal; with none, every call is a no-op, so logs and pipes stay clean.
-// Also the estimate printed before a case that will take long on this device.
+// Progress on a terminal: one line rewritten in place while a long phase runs, and its texts; with
+// no terminal every call is a no-op. Also the estimate printed before a case that will take long.
 // See docs/measuring.md (progress and estimates).
 #pragma once
 
@@ -48,9 +46,8 @@ std::string format_duration(double seconds);
 std::string validation_progress_text(const std::string& case_name, const std::string& variant, int index, int count,
                                      int step, int steps);
 
-// "gelu-small: sampling, round 12: eager 12, graph 12 samples; about 3.0 s left (at most 14 s)"
-// or, before the rounds, "gelu-small: warming up graph, step 3 of 20 (at most 14 s left)" and
-// "gelu-small: calibrating graph (at most 14 s left)".
+// "gelu-small: sampling, round 12: eager 12, graph 12 samples; about 3.0 s left (at most 14 s)",
+// "...: warming up graph, step 3 of 20 (at most 14 s left)", "...: calibrating graph (...)".
 std::string sampling_progress_text(const std::string& case_name, const std::vector<TimedVariant>& variants,
                                    const SamplingProgress& progress);
 
@@ -59,11 +56,9 @@ std::string sampling_progress_text(const std::string& case_name, const std::vect
 std::string epoch_progress_text(int epoch, int epochs, std::int64_t samples, std::int64_t dataset_size,
                                 std::optional<double> loss, std::optional<double> seconds_left);
 
-// How long a benchmark case will take, from the time of one eager step, under its time limit
-// max_time_s (docs/measuring.md, "The time limit of a case"): validation runs `validation_steps`
-// steps of each variant, cut to kValidationShare of the limit; sampling warms each variant up
-// (cut to kWarmUpShare of the limit), then samples until min_samples and min_time_s (at least), or
-// until the limit (at most), one step of each variant in each phase at the least.
+// How long a benchmark case will take from the time of one eager step, under its time limit: its
+// validation and warm-up cut to their shares, then sampling until its minimums (at least) or the
+// limit (at most).
 struct CaseEstimate {
   double step_s = 0.0;
   double validation_s = 0.0;
@@ -78,11 +73,8 @@ inline constexpr double kLongCaseSeconds = 30.0;
 // The time limit the note offers (--max-time), where the one in force is longer.
 inline constexpr double kShortMaxTimeSeconds = 10.0;
 
-// The note: the estimate and how to shorten it, from the settings in force (`sampling`, the
-// case's `variants` count): leave the case out (--cases, when there are others), a lower
-// --max-time, less sampling, fewer variants; an option is offered only where it would shorten the
-// case, so never the value already given. Empty when the case is estimated to be shorter than
-// kLongCaseSeconds.
+// The note: the estimate and the options that would shorten the case (--cases, --max-time, less
+// sampling, fewer variants), never the value already given; empty below kLongCaseSeconds.
 std::string long_case_note(const std::string& case_name, const CaseEstimate& estimate,
                            const std::vector<std::string>& other_cases, const SamplingSpec& sampling, int variants);
 

@@ -2,10 +2,8 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/report/atomic_file.h"
-#include "graphbench/core/report/csv_writer.h"
-#include "graphbench/core/report/gbench_writer.h"
+#include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/json_io.h"
-#include "graphbench/core/report/markdown_writer.h"
 
 #include <fmt/format.h>
 
@@ -48,6 +46,9 @@ std::string json_text(const nlohmann::json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+// Every result file graphbench writes, each format's, selected or not.
+const std::vector<std::string> kResultFileNames = {kJsonFile, kCsvFile, kMarkdownFile, kGbenchFile};
+
 }  // namespace
 
 OutputFormats parse_output_formats(const std::string& list) {
@@ -77,11 +78,6 @@ OutputFormats parse_output_formats(const std::string& list) {
   return formats;
 }
 
-const std::vector<std::string>& result_file_names() {
-  static const std::vector<std::string> names = {kJsonFile, kCsvFile, kMarkdownFile, kGbenchFile};
-  return names;
-}
-
 std::vector<std::string> prepare_output_directory(const std::string& directory) {
   if (directory.empty()) fail_directory("\"\"", "empty path");
   const fs::path dir(directory);
@@ -89,13 +85,13 @@ std::vector<std::string> prepare_output_directory(const std::string& directory) 
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail_directory(directory, "not a directory");
   fs::create_directories(dir, ec);
   if (ec && !fs::is_directory(dir)) fail_directory(directory, "cannot create it: " + ec.message());
-  for (const auto& name : result_file_names()) {
+  for (const auto& name : kResultFileNames) {
     const fs::file_status status = fs::symlink_status(dir / name, ec);
     if (fs::exists(status) && !fs::is_regular_file(status)) {
       fail_directory(directory, fmt::format("{} exists and is not a regular file", name));
     }
   }
-  std::vector<std::string> names = result_file_names();
+  std::vector<std::string> names = kResultFileNames;
   names.push_back(kProbeFile);
   std::vector<std::string> removed = remove_stale_temporaries(dir, names);
   probe_writable(dir, directory);
@@ -117,7 +113,7 @@ std::vector<std::string> write_report_files(const RunReport& report, const std::
   if (formats.gbench) files.emplace_back(dir / kGbenchFile, json_text(to_gbench_json(report)));
 
   // 2. The earlier run's files go, every format: none may pass for a file of this run.
-  for (const auto& name : result_file_names()) {
+  for (const auto& name : kResultFileNames) {
     const fs::path old = dir / name;
     if (::unlink(old.c_str()) != 0 && errno != ENOENT) {
       throw Error(fmt::format("{}: cannot remove the file of an earlier run: {}", old.string(), std::strerror(errno)));

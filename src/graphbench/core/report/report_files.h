@@ -1,13 +1,7 @@
-// Writing a run's result files under one directory, as a set: results.json, results.csv,
-// results.md and results.gbench.json (Google Benchmark's format), whichever --format selects.
-//
-// The set rule (docs/results.md): the directory never holds a file of an earlier run beside a
-// file of this run. Every selected file is first written to a temporary and synced; then every
-// result file of earlier runs is removed, whatever its format (a results.csv left from a run
-// with --format csv disappears when the next run writes only JSON); then the temporaries are
-// renamed into place. A failure before the renames leaves the earlier set untouched; a failure
-// or a kill during them leaves part of the new set and nothing older. Temporaries that a killed
-// run left are removed by prepare_output_directory.
+// Writing a run's result files under one directory as a set (docs/results.md): the directory never
+// holds a file of an earlier run beside one of this run. Every selected file is written to a synced
+// temporary; then every earlier result file is removed, whatever its format; then the temporaries
+// are renamed into place. Temporaries a killed run left are removed by prepare_output_directory.
 #pragma once
 
 #include "graphbench/core/record/result_record.h"
@@ -27,9 +21,6 @@ struct OutputFormats {
 // "json,csv,md,gbench" -> formats, results.json always among them (compare reads it: "gbench"
 // alone writes results.json and results.gbench.json); InputError naming an unknown format.
 OutputFormats parse_output_formats(const std::string& list);
-
-// The names of every result file graphbench writes, each format's, selected or not.
-const std::vector<std::string>& result_file_names();
 
 // Before a run: creates `directory` if missing, checks that it is a directory where files can be
 // created and that no result file name in it is taken by something other than a file, and

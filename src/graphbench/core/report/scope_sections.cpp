@@ -1,10 +1,9 @@
-#include "graphbench/core/report/scope_sections.h"
+#include "graphbench/core/report/sweep_sections.h"
 
-#include "graphbench/core/report/against_eager_json.h"
-#include "graphbench/core/report/break_even_text.h"
+#include "graphbench/core/report/against_eager_text.h"
 #include "graphbench/core/report/json_or_null.h"
 #include "graphbench/core/report/markdown_text.h"
-#include "graphbench/core/sweep/scope_verdict.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,8 +20,7 @@ namespace {
 json scope_figures_to_json(const ScopeFigures& f) {
   json out = {{"scope", f.scope}, {"case", f.case_name}};
   if (!add_against_eager(f, "step_us", out)) return out;
-  out["gain_share_ci95"] =
-      f.gain_share_ci95 ? json::array({f.gain_share_ci95->low, f.gain_share_ci95->high}) : json(nullptr);
+  out["gain_share_ci95"] = interval_or_null(f.gain_share_ci95);
   out["graphs_per_step"] = json_or_null(f.graphs_per_step);
   out["launches_per_step"] = json_or_null(f.launches_per_step);
   out["host_us"] = json_or_null(f.host_us);
@@ -35,8 +33,6 @@ std::optional<double> setup_ms(const ScopeFigures& f) {
   if (!f.capture_ms) return std::nullopt;
   return *f.capture_ms + f.warmup_ms.value_or(0.0);
 }
-
-std::string scope_mib(double bytes) { return human_number(bytes / (1024.0 * 1024.0)); }
 
 std::string percent(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
 
@@ -62,7 +58,7 @@ std::string wider_cost(const ScopeFigures& wider, const ScopeFigures& chosen) {
   }
   if (wider.pool_bytes && chosen.pool_bytes) {
     const double d = static_cast<double>(*wider.pool_bytes - *chosen.pool_bytes);
-    parts.push_back(signed_text(d, scope_mib(std::fabs(d))) + " MiB of pool");
+    parts.push_back(signed_text(d, human_mib(std::fabs(d))) + " MiB of pool");
   }
   if (wider.launches_per_step && chosen.launches_per_step) {
     parts.push_back(fmt::format("{} launch{} per step", human_number(*wider.launches_per_step),
@@ -125,17 +121,13 @@ std::string scope_verdict_lines(const ScopeVerdict& v) {
 
 std::string scope_row(const ScopeFigures& f) {
   if (!f.ok) return fmt::format("| {} | not measured: {} | | | | | | | | |\n", markdown_cell(f.scope), markdown_cell(f.reason));
-  std::string speedup = fmt::format("{:.2f}x", f.speedup);
-  if (f.speedup_ci95) speedup += fmt::format(" [{:.2f}-{:.2f}]", f.speedup_ci95->low, f.speedup_ci95->high);
-  const std::string break_even = break_even_cell(f.break_even_replays, f.break_even_s, f.capture_ms, f.warmup_ms,
-                                                 f.eager_us, f.speedup_ci95, "never");
   const auto setup = setup_ms(f);
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(f.scope),
-                     human_number(f.step_us), speedup, f.graphs_per_step ? std::to_string(*f.graphs_per_step) : "",
-                     f.launches_per_step ? human_number(*f.launches_per_step) : "",
+                     human_number(f.step_us), speedup_text(f.speedup, f.speedup_ci95),
+                     f.graphs_per_step ? std::to_string(*f.graphs_per_step) : "", f.launches_per_step ? human_number(*f.launches_per_step) : "",
                      f.host_us ? human_number(*f.host_us) : "", setup ? human_number(*setup) : "",
-                     f.pool_bytes ? scope_mib(static_cast<double>(*f.pool_bytes)) : "",
-                     f.gain_share ? share_text(f) : "", break_even);
+                     f.pool_bytes ? human_mib(static_cast<double>(*f.pool_bytes)) : "",
+                     f.gain_share ? share_text(f) : "", break_even_cell(f));
 }
 
 }  // namespace

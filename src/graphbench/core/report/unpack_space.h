@@ -1,6 +1,6 @@
-// Room for what a run unpacks before it starts: an AOTInductor package is unpacked into a
-// temporary directory when it loads (engine/ops/aoti_package.h), and a run whose temporary file system is
-// too small for a package it will load is refused (exit 2) rather than failed case by case.
+// Room for what a run unpacks before it starts: an AOTInductor package is unpacked into a temporary
+// directory when it loads, and a run whose temporary file system is too small for one is refused
+// (exit 2) rather than failed case by case.
 #pragma once
 
 #include <cstdint>
@@ -20,13 +20,11 @@ struct UnpackNeed {
   std::string hint;       // how to give it more room
 };
 
-// The need of the run in each directory: the largest of its files there (each file once). A run
-// loads its files one at a time: a case's file is given back before the next case loads another
-// (SharedLoadCache), and the points of a sweep that are held at once share one load.
+// The need of the run in each directory: the largest of its files there, since a run loads its
+// files one at a time (SharedLoadCache).
 std::vector<UnpackNeed> largest_unpack_needs(const std::vector<UnpackNeed>& needs);
 
-// Free bytes of the file system that holds a directory, or nullopt where the system cannot tell
-// (available_bytes of core/report/output_space.h).
+// Free bytes of a directory's file system, or nullopt (available_bytes of output_space.h).
 using AvailableBytesFn = std::function<std::optional<std::uint64_t>(const std::string& directory)>;
 
 // InputError "<what> <file> is unpacked into <directory> when it loads: it needs X there, and only

@@ -131,7 +131,6 @@ std::string expected_time_note(double eager_step_s, int variants, int validation
                      format_duration(eager_step_s), range, format_duration(sampling.max_time_s));
 }
 
-
 std::string data_parallel_too_long_reason(double eager_step_s, int variants, int validation_steps, int ranks,
                                           const SamplingSpec& sampling, double setup_s) {
   const DataParallelMinimum minimum = data_parallel_minimum(eager_step_s, variants, validation_steps, ranks, sampling, setup_s);

@@ -1,12 +1,8 @@
 // The energy block of a variant (docs/measuring.md, "Energy per step"): after the interleaved
-// samples, the variant runs alone, back to back in blocks of its steps per sample, and NVML's
-// energy counter is read after each block until it has updated kEnergyUpdatesNeeded times past
-// its first change (core/clocks/energy.h) or `max_seconds` have passed.
-//
-// Why not read the counter around the timed samples themselves: a sample lasts about a
-// millisecond and the samples of the variants alternate, while the counter updates every few tens
-// of milliseconds; each update would hold the energy of the neighbours' samples too, and every
-// variant would read about the same mean power.
+// samples, the variant runs alone in blocks of its steps per sample, reading NVML's energy counter
+// after each block until it has updated kEnergyUpdatesNeeded times past its first change or
+// `max_seconds` pass. Not around the samples themselves: a counter updated every few tens of ms
+// would mix the energy of neighbouring variants' millisecond samples.
 #pragma once
 
 #include "graphbench/core/clocks/energy.h"

@@ -1,19 +1,12 @@
-// Adaptive, interleaved sampling of the variants of one case.
-//
-// 1. Warm-up: `warmup_steps` untimed steps per variant, within kWarmUpShare of the timeout
-//    `max_time_s` (shared equally by the variants; at least one step each): a variant whose
-//    warm-up reaches its share stops warming up, and says so (TimedVariant::warmup_cut). Never
-//    with an agreement: the ranks of a data-parallel case must take the same steps.
-// 2. Calibration: steps per sample chosen so that one sample lasts `min_sample_time_ms`.
-// 3. Rounds: each round takes one sample of every variant, in an order rotated each round, so
-//    that drift (clocks, temperature, neighbours) hits all variants alike.
-// 4. Stop when every variant has at least `min_samples` samples and `min_time_s` of measured time
-//    and the relative noise of its median is under `target_rel_noise` (judged as the result's
-//    interval is, by a block bootstrap over rounds: core/stats/block_bootstrap.h; once the minimums are
-//    met and then whenever the rounds have grown by a tenth); or at `max_samples`; or at
-//    the timeout `max_time_s` (then the result carries the reason); or, at the end of the current
-//    sample, when a stop was requested (SIGINT, SIGTERM: core/base/interrupt.h): "interrupted by ...".
-// See docs/measuring.md (warm-up, calibration, rounds, stop rules).
+// Adaptive, interleaved sampling of the variants of one case (docs/measuring.md: warm-up,
+// calibration, rounds, stop rules):
+// 1. Warm-up: `warmup_steps` untimed steps per variant within kWarmUpShare of `max_time_s` (cut,
+//    and said in warmup_cut, where a variant reaches its share; never cut under an agreement).
+// 2. Calibration: steps per sample so that one sample lasts `min_sample_time_ms`.
+// 3. Rounds: one sample of every variant per round, in a rotated order, so drift hits all alike.
+// 4. Stop when every variant has `min_samples` and `min_time_s` and its median's relative noise
+//    (block bootstrap over rounds) is under `target_rel_noise`; or at `max_samples`; or at
+//    `max_time_s`; or when a stop was requested (SIGINT, SIGTERM: "interrupted by ...").
 #pragma once
 
 #include "graphbench/core/suite/suite_spec.h"
@@ -37,9 +30,7 @@ struct MemoryPeak {
 struct StepTime {
   double device_us = 0.0;  // per step
   double host_us = 0.0;    // per step: wall time until the device finished the block
-  // Per step: host time to issue the steps (the block's start until the last step returned,
-  // before waiting for the device). Absent on the CPU, where host and device are one.
-  std::optional<double> issue_us;
+  std::optional<double> issue_us;  // per step: until the last step returned, before waiting (CUDA only)
   std::optional<MemoryPeak> memory;  // absent without a CUDA device
 };
 
@@ -48,14 +39,11 @@ struct StepTime {
 class SampleTimer {
  public:
   virtual ~SampleTimer() = default;
-  // Marks the start of a block of steps.
-  virtual void start() = 0;
-  // Per-step times of the `steps` steps since start().
-  virtual StepTime stop(std::int64_t steps) = 0;
-  // Seconds on a steady clock, for the timeout.
-  virtual double now_s() = 0;
-  // True when the timer works around every step of a block (the cold-L2 method: each step timed
-  // on its own after the L2 cache is flushed); the sampler then calls before_step and after_step.
+  virtual void start() = 0;                          // a block of steps starts
+  virtual StepTime stop(std::int64_t steps) = 0;     // per-step times of the `steps` since start()
+  virtual double now_s() = 0;                        // seconds on a steady clock, for the timeout
+  // True when each step is timed on its own (cold L2: flushed before each); the sampler then calls
+  // before_step and after_step.
   virtual bool times_each_step() const { return false; }
   virtual void before_step() {}
   virtual void after_step() {}
@@ -71,26 +59,22 @@ struct TimedVariant {
   std::optional<MemoryPeak> memory;  // the highest of each field over the samples
   double measured_s = 0.0;
   std::string error;  // set when a step threw; the variant leaves the rotation
-  // Called just before and just after each timed sample, off the clock (optional): the runner
-  // reads the GPU's clocks there (engine/runner/case_timing.cpp).
+  // Called around each timed sample, off the clock (optional): the runner reads the GPU's clocks.
   std::function<void()> before_sample;
   std::function<void()> after_sample;
   int warmup_steps_run = 0;
   std::string warmup_cut;  // "warm-up cut to 3 of 20 steps by the time limit (...)"; empty when whole
 };
 
-// A timed block of `steps` steps of `v` between timer.start() and timer.stop() (the caller's):
-// with the timer's per-step hooks when it times each step on its own.
+// `steps` steps of `v`, with the timer's per-step hooks where it times each step on its own.
 void run_block(TimedVariant& v, std::int64_t steps, SampleTimer& timer);
 
-// A case's time limit (max_time_s, --max-time) holds for the whole case: validation may take up to
-// kValidationShare of it (engine/runner/validation.h), sampling has what is left, and the warm-up of all
-// variants together up to kWarmUpShare of that (one step of each variant in each phase at least).
+// A case's time limit holds for the whole case: validation may take up to kValidationShare of it,
+// sampling the rest, and the warm-up of all variants up to kWarmUpShare of that.
 inline constexpr double kValidationShare = 0.5;
 inline constexpr double kWarmUpShare = 0.25;
 
-// Where sampling stands, for progress lines: reported before each warm-up step and each
-// variant's calibration (untimed) and after every round.
+// Where sampling stands, for progress lines: before each warm-up step and calibration, after each round.
 struct SamplingProgress {
   enum class Phase { kWarmUp, kCalibration, kRounds };
   Phase phase = Phase::kRounds;
@@ -104,16 +88,14 @@ struct SamplingProgress {
 };
 using SamplingObserver = std::function<void(const std::vector<TimedVariant>&, const SamplingProgress&)>;
 
-// The time left after `rounds` rounds that took `elapsed_rounds_s` in all: at least until every
-// active variant has min_samples samples and min_time_s of measured time (at the pace of the
-// rounds so far; the noise target may need more), at most until max_samples or the timeout.
+// The time left after `rounds` rounds that took `elapsed_rounds_s`: at least until every active
+// variant has min_samples and min_time_s (at the pace so far), at most until max_samples or the timeout.
 SamplingProgress rounds_time_left(const std::vector<TimedVariant>& variants, const SamplingSpec& sampling,
                                   std::size_t rounds, double elapsed_rounds_s, double elapsed_s);
 
-// Ranks of a data-parallel case sample together and must take the same steps (each step holds
-// collectives that pair up across ranks). With an agreement, what each rank decides is combined
-// before it takes effect: steps per sample and "go on" take the largest wish of any rank, and a
-// variant that failed on one rank leaves the rotation on all.
+// Ranks of a data-parallel case must take the same steps (their collectives pair up): with an
+// agreement, steps per sample and "go on" take the largest wish of any rank, and a variant that
+// failed on one rank leaves the rotation on all.
 struct SamplingAgreement {
   // Elementwise maximum over the ranks (every rank calls it at the same points).
   std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> max_over_ranks;

@@ -10,7 +10,6 @@
 namespace graphbench::stats {
 namespace {
 
-
 double product_of_medians(const std::vector<const std::vector<double>*>& sets,
                           std::vector<double>& scratch) {
   double product = 1.0;

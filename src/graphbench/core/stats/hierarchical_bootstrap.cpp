@@ -1,11 +1,11 @@
-#include "graphbench/core/stats/hierarchical_bootstrap.h"
 
 #include "graphbench/core/stats/block_bootstrap.h"
 #include "graphbench/core/stats/random.h"
-#include "graphbench/core/stats/student_t.h"
+#include "graphbench/core/stats/statistics.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace graphbench::stats {
@@ -81,6 +81,85 @@ Interval hierarchical_interval(const std::vector<ProcessSamples>& processes, dou
   const double low = centre - k * std::max(0.0, centre - at(0.025));
   const double high = centre + k * std::max(0.0, at(0.975) - centre);
   return {std::exp(low), std::exp(high)};
+}
+
+namespace {
+
+double log_of_positive(double v) {
+  if (!(std::isfinite(v) && v > 0.0)) throw std::invalid_argument("across_runs_interval: expected positive finite numbers");
+  return std::log(v);
+}
+
+}  // namespace
+
+Interval across_runs_interval(const std::vector<double>& values, const std::vector<Interval>& within, double point) {
+  if (values.empty()) throw std::invalid_argument("across_runs_interval: no repetition");
+  if (values.size() != within.size()) throw std::invalid_argument("across_runs_interval: one interval per value expected");
+  const double n = static_cast<double>(values.size());
+  double log_low = 0.0, log_high = 0.0, mean = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    mean += log_of_positive(values[i]) / n;
+    log_low += log_of_positive(within[i].low) / n;
+    log_high += log_of_positive(within[i].high) / n;
+  }
+  double low = std::min(log_low, log_of_positive(point));
+  double high = std::max(log_high, std::log(point));
+  if (values.size() >= 2) {
+    double sum_squares = 0.0;
+    for (double v : values) sum_squares += (std::log(v) - mean) * (std::log(v) - mean);
+    const double sd = std::sqrt(sum_squares / (n - 1.0));
+    const double half = student_t_quantile(0.975, n - 1.0) * sd / std::sqrt(n);
+    low = std::min(low, mean - half);
+    high = std::max(high, mean + half);
+  }
+  return {std::exp(low), std::exp(high)};
+}
+
+namespace {
+
+struct Moments {
+  double mean = 0.0, variance = 0.0;
+};
+
+Moments log_moments(const std::vector<double>& values) {
+  Moments m;
+  for (double v : values) {
+    if (!(v > 0.0) || !std::isfinite(v)) throw std::invalid_argument("variance_components: expected positive values");
+    m.mean += std::log(v) / static_cast<double>(values.size());
+  }
+  for (double v : values) m.variance += (std::log(v) - m.mean) * (std::log(v) - m.mean);
+  m.variance /= static_cast<double>(values.size() - 1);
+  return m;
+}
+
+}  // namespace
+
+VarianceComponents variance_components(const std::vector<std::vector<double>>& processes) {
+  if (processes.size() < 2) throw std::invalid_argument("variance_components: expected at least two processes");
+  VarianceComponents c;
+  c.processes = static_cast<int>(processes.size());
+  const double n = static_cast<double>(processes.size());
+  double s1 = 0.0, rounds = 0.0;
+  std::vector<double> means;
+  for (const std::vector<double>& p : processes) {
+    if (p.size() < 2) throw std::invalid_argument("variance_components: expected at least two rounds per process");
+    const Moments m = log_moments(p);
+    s1 += m.variance / n;
+    rounds += static_cast<double>(p.size()) / n;
+    means.push_back(m.mean);
+  }
+  double mean_of_means = 0.0, s2 = 0.0;
+  for (double m : means) mean_of_means += m / n;
+  for (double m : means) s2 += (m - mean_of_means) * (m - mean_of_means) / (n - 1.0);
+  c.rounds = rounds;
+  c.round_sd = std::sqrt(s1);
+  c.process_sd = std::sqrt(std::max(0.0, s2 - s1 / rounds));
+  return c;
+}
+
+double optimal_rounds(const VarianceComponents& c, double c2, double c1) {
+  if (!(c.process_sd > 0.0)) return std::numeric_limits<double>::infinity();
+  return std::sqrt((c2 / c1) * (c.round_sd * c.round_sd) / (c.process_sd * c.process_sd));
 }
 
 }  // namespace graphbench::stats

@@ -1,7 +1,5 @@
-// Pure statistics over samples: percentiles, summaries, the noise of a median, a bootstrap interval
-// of a ratio of medians and the Mann-Whitney U test. See statistics.h for the contracts.
+// Percentiles, medians and summaries of samples (see statistics.h).
 #include "graphbench/core/stats/statistics.h"
-
 
 #include <algorithm>
 #include <cmath>
@@ -32,9 +30,6 @@ double sorted_percentile(const std::vector<double>& sorted, double p) {
   return lerp(sorted[below], sorted[above], rank - static_cast<double>(below));
 }
 
-
-
-// Median of a resample with replacement of `values` into `scratch`.
 }  // namespace
 
 double median_in_place(std::vector<double>& values) {

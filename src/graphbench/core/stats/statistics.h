@@ -1,4 +1,5 @@
-// Pure statistics over samples (microseconds per step). No LibTorch, no I/O.
+// Pure statistics over samples (microseconds per step), and the distributions and multiple-test
+// correction the few-runs rules of the compare gate use. No LibTorch, no I/O.
 #pragma once
 
 #include <vector>
@@ -31,5 +32,25 @@ double median_in_place(std::vector<double>& values);
 
 // Summary of a non-empty sample; throws std::invalid_argument on an empty one.
 Summary summarize(const std::vector<double>& values);
+
+// Student's t: P(T <= t) for `dof` > 0 degrees of freedom (NaN for dof <= 0 or NaN t), and the t
+// with P(T <= t) = p for p in (0, 1) (NaN otherwise), to ~1e-10.
+double student_t_cdf(double t, double dof);
+double student_t_quantile(double p, double dof);
+
+// The p-quantile of chi-square(dof), p in (0, 1); and the 95% interval of a standard deviation `sd`
+// measured from `n` >= 2 values ((n - 1) s^2 / sigma^2 follows chi-square with n - 1 degrees of freedom).
+double chi_square_quantile(double p, double dof);
+Interval sd_interval(double sd, int n);
+
+// Holm's step-down procedure (Holm 1979): which of m hypotheses to reject so that the chance of
+// rejecting any true one stays at most alpha, under any dependence between the tests.
+struct HolmDecision {
+  bool rejected = false;
+  double level = 0.0;  // the level its p-value was held to: alpha / (m - rank), rank from 0
+};
+// One decision per p-value, in the input's order: sorted ascending, the k-th (from 0) is rejected
+// while every p-value up to it is <= alpha / (m - k). NaN p-values take no part (level NaN).
+std::vector<HolmDecision> holm(const std::vector<double>& p_values, double alpha);
 
 }  // namespace graphbench::stats

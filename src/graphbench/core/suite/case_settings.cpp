@@ -137,13 +137,11 @@ CommonSettings read_common_settings(const JsonChecker& checker, const json& obje
   settings.mode = read_choice_setting(checker, object, pointer, "mode", kModes, from_defaults);
   settings.dtype = read_choice_setting(checker, object, pointer, "dtype", kDtypes, from_defaults);
   settings.variants = read_variants(checker, object, pointer, from_defaults);
-  const int level = from_defaults ? 1 : 2;
   if (const auto found = object.find("warmup"); found != object.end()) {
-    read_warmup(checker, *found, json_pointer_append(pointer, "warmup"), level, settings.sampling);
+    read_warmup(checker, *found, json_pointer_append(pointer, "warmup"), from_defaults, settings.sampling);
   }
   if (const auto found = object.find("sampling"); found != object.end()) {
-    read_sampling_object(checker, *found, json_pointer_append(pointer, "sampling"), level,
-                         settings.sampling);
+    read_sampling_object(checker, *found, json_pointer_append(pointer, "sampling"), from_defaults, settings.sampling);
   }
   return settings;
 }

@@ -1,6 +1,5 @@
 // The data-parallel keys of a suite file ("grad_dtype", "grad_bucket_mb", "grad_overlap",
-// "grad_chunk_mb", "grad_transport"): how a data-parallel step averages its gradients. Written in "defaults" or in a
-// case (the case wins).
+// "grad_chunk_mb", "grad_transport") in "defaults" or a case (the case wins).
 #pragma once
 
 #include "graphbench/core/json/json_checker.h"
@@ -22,9 +21,7 @@ const std::vector<std::string>& gradient_transports();
 
 const std::vector<std::string>& gradient_sync_keys();
 
-// Throws, saying why, for a key of `object` (at `pointer`) that a data-parallel lever no longer in
-// graphbench had ("grad_sm_carveout"). Called before the unknown-key check, which would only list the
-// keys there are.
+// Throws, saying why, for a removed key ("grad_sm_carveout"); before the unknown-key check.
 void reject_removed_gradient_sync_keys(const JsonChecker& checker, const nlohmann::json& object,
                                        const std::string& pointer);
 
@@ -39,8 +36,7 @@ std::size_t bucket_cap_bytes(const GradientSyncSpec& spec);
 extern const char* const kChunkMbExpected;
 bool valid_chunk_mb(double mb);
 
-// The cap of a gradient chunk in bytes (chunk_mb MiB, at least one byte), or 0: no chunking
-// (chunk_mb is 0, or the all-reduce runs after backward, where chunks would hide nothing).
+// The cap of a gradient chunk in bytes (at least one), or 0: no chunking (chunk_mb 0, or no overlap).
 std::size_t chunk_cap_bytes(const GradientSyncSpec& spec);
 
 }  // namespace graphbench

@@ -25,10 +25,12 @@ std::string optional_string(const JsonChecker& checker, const json& object,
   return checker.read_string(*found, json_pointer_append(pointer, key));
 }
 
+const std::vector<std::string> kPublishedKeys = {"variant", "speedup", "eager_us", "variant_us", "source", "device"};
+
 PublishedFigures read_one(const JsonChecker& checker, const json& object,
                           const std::string& pointer, const WorkloadDescriptor& workload) {
   checker.check_object(object, pointer);
-  checker.check_known_keys(object, pointer, published_keys());
+  checker.check_known_keys(object, pointer, kPublishedKeys);
   checker.check_required_key(object, pointer, "variant");
 
   PublishedFigures figures;
@@ -50,12 +52,6 @@ PublishedFigures read_one(const JsonChecker& checker, const json& object,
 }
 
 }  // namespace
-
-const std::vector<std::string>& published_keys() {
-  static const std::vector<std::string> keys = {"variant",    "speedup", "eager_us",
-                                                "variant_us", "source",  "device"};
-  return keys;
-}
 
 std::vector<PublishedFigures> read_published(const JsonChecker& checker, const json& value,
                                              const std::string& pointer,

@@ -13,9 +13,6 @@
 
 namespace graphbench {
 
-// The keys one published object may hold, in documentation order.
-const std::vector<std::string>& published_keys();
-
 // Reads "published" at `pointer`; each object's "variant" must be a variant `workload` declares.
 std::vector<PublishedFigures> read_published(const JsonChecker& checker,
                                              const nlohmann::json& value,

@@ -1,5 +1,5 @@
-// The "warmup" and "sampling" settings of a suite file (see sampling_fields.h).
-#include "graphbench/core/suite/sampling_fields.h"
+// The "warmup" and "sampling" settings of a suite file (see case_settings.h).
+#include "graphbench/core/suite/case_settings.h"
 
 #include <fmt/format.h>
 
@@ -31,7 +31,7 @@ double read_sampling_value(const JsonChecker& checker, const std::string& key, c
 }
 
 // The setting for `key` after merging, or nullptr when neither level sets it.
-const SamplingSetting* find_setting(const SamplingSettings& merged, const std::string& key) {
+const WrittenSetting<double>* find_setting(const SamplingSettings& merged, const std::string& key) {
   const auto found = merged.find(key);
   return found == merged.end() ? nullptr : &found->second;
 }
@@ -41,11 +41,11 @@ void check_order(const JsonChecker& checker, const SamplingSettings& merged,
                  const std::string& min_key, const std::string& max_key, double min_value,
                  double max_value, const std::string& what) {
   if (min_value <= max_value) return;
-  const SamplingSetting* min_setting = find_setting(merged, min_key);
-  const SamplingSetting* max_setting = find_setting(merged, max_key);
-  const int min_level = min_setting ? min_setting->level : 0;
-  const int max_level = max_setting ? max_setting->level : 0;
-  if (max_setting && max_level >= min_level) {
+  const auto* min_setting = find_setting(merged, min_key);
+  const auto* max_setting = find_setting(merged, max_key);
+  // The case (2) is more specific than "defaults" (1); the built-in value (0) is not written anywhere.
+  const auto level = [](const WrittenSetting<double>* s) { return s ? (s->from_defaults ? 1 : 2) : 0; };
+  if (max_setting && level(max_setting) >= level(min_setting)) {
     checker.fail_expected(max_setting->pointer,
                           fmt::format("{} no smaller than {} ({})", what, min_key, min_value),
                           max_setting->written);
@@ -55,32 +55,28 @@ void check_order(const JsonChecker& checker, const SamplingSettings& merged,
                         min_setting->written);
 }
 
+const std::vector<std::string> kSamplingKeys = {"min_samples", "max_samples",      "min_time_s",
+                                               "max_time_s",  "target_rel_noise", "min_sample_time_ms"};
+
 }  // namespace
 
-const std::vector<std::string>& sampling_keys() {
-  static const std::vector<std::string> keys = {"min_samples",      "max_samples",
-                                                "min_time_s",       "max_time_s",
-                                                "target_rel_noise", "min_sample_time_ms"};
-  return keys;
-}
-
 void read_sampling_object(const JsonChecker& checker, const json& value,
-                          const std::string& pointer, int level, SamplingSettings& settings) {
+                          const std::string& pointer, bool from_defaults, SamplingSettings& settings) {
   checker.check_object(value, pointer);
-  checker.check_known_keys(value, pointer, sampling_keys());
-  for (const auto& key : sampling_keys()) {
+  checker.check_known_keys(value, pointer, kSamplingKeys);
+  for (const auto& key : kSamplingKeys) {
     const auto found = value.find(key);
     if (found == value.end()) continue;
     const std::string field_pointer = json_pointer_append(pointer, key);
     settings[key] = {read_sampling_value(checker, key, *found, field_pointer), *found,
-                     field_pointer, level};
+                     field_pointer, from_defaults};
   }
 }
 
 void read_warmup(const JsonChecker& checker, const json& value, const std::string& pointer,
-                 int level, SamplingSettings& settings) {
+                 bool from_defaults, SamplingSettings& settings) {
   const auto steps = checker.read_integer(value, pointer, 0, kIntMax, "a non-negative integer");
-  settings["warmup"] = {static_cast<double>(steps), value, pointer, level};
+  settings["warmup"] = {static_cast<double>(steps), value, pointer, from_defaults};
 }
 
 SamplingSpec merge_sampling(const JsonChecker& checker, const SamplingSettings& from_defaults,

@@ -18,8 +18,7 @@ inline constexpr const char* kScopeKey = "scope";
 // parse_capture_scope reads; fails naming the file and the field.
 CaptureScope read_scope_value(const JsonChecker& checker, const nlohmann::json& value, const std::string& pointer);
 
-// A case's "scope": a string parse_capture_scope reads. Fails naming the file and the field for a
-// value that is not a string or not a scope, and for a training run (a scope shapes benchmark steps).
+// A case's "scope"; fails naming the file and the field for a bad value or a training run.
 CaptureScope read_case_scope(const JsonChecker& checker, const nlohmann::json& case_object,
                              const std::string& case_pointer, const std::string& kind);
 
@@ -31,8 +30,7 @@ std::optional<ScopeSweepSpec> read_scope_sweep(const JsonChecker& checker, const
 // True for --sweep's values of the scope axis ("scope=...").
 bool is_scope_sweep_option(const std::string& text);
 
-// --sweep's value "scope=full,layer": throws InputError "--sweep "...": ..." when malformed (an
-// empty list, an empty item, a scope twice, an unknown scope, a modules= regex that does not compile).
+// --sweep's value "scope=full,layer"; InputError "--sweep "...": ..." when malformed.
 ScopeSweepSpec parse_scope_sweep_option(const std::string& text);
 
 // Gives every benchmark case of `suite` the scope sweep of the command line (replacing its own and
@@ -42,10 +40,9 @@ void apply_scope_sweep_option(SuiteSpec& suite, const ScopeSweepSpec& sweep);
 // "NAME[scope=SCOPE]": the name of one scope of a case swept over scopes.
 std::string scope_point_name(const std::string& name, const CaptureScope& scope);
 
-// Replaces every case with a scope sweep by one case per scope, in order, named by
-// scope_point_name, its integer sweep (if any) kept for expand_sweeps. Throws InputError naming
-// the suite file and the case when a point's name is taken. Published figures stay on the full
-// scope's point only (they describe the whole step captured).
+// Replaces every case with a scope sweep by one case per scope, named by scope_point_name, its
+// integer sweep kept for expand_sweeps; published figures stay on the full scope's point only.
+// InputError naming the file and the case when a point's name is taken.
 void expand_scope_sweeps(SuiteSpec& suite);
 
 }  // namespace graphbench

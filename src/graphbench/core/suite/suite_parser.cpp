@@ -1,6 +1,6 @@
-// Reads a suite file into a SuiteSpec (see spec_parser.h and docs/spec.md): the top level and the
-// assembly of each case; the typed checks live in core/json/json_checker, case_settings, sampling_fields,
-// published_fields and workload_params.
+// Reads a suite file into a SuiteSpec (see suite_parser.h and docs/spec.md): the top level and the
+// assembly of each case; the typed checks live in core/json/json_checker and the *_fields and
+// case_settings files beside this one.
 #include "graphbench/core/suite/suite_parser.h"
 
 #include "graphbench/core/base/errors.h"
@@ -12,7 +12,6 @@
 #include "graphbench/core/suite/safe_name.h"
 #include "graphbench/core/suite/scope_fields.h"
 #include "graphbench/core/suite/sweep_fields.h"
-#include "graphbench/core/suite/workload_params.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-// Reads a suite file (configs/*.json) into a SuiteSpec, validating the whole file against the
-// workloads' descriptors before anything runs. The first error throws InputError as
-// "<file>: <JSON pointer>: expected <what>, got <value>". The schema is in docs/spec.md.
+// Reads a suite file (configs/*.json, schema in docs/spec.md) into a SuiteSpec, validating the whole
+// file against the workloads' descriptors before anything runs; the first error throws InputError
+// "<file>: <JSON pointer>: expected <what>, got <value>".
 #pragma once
 
 #include "graphbench/core/suite/suite_spec.h"
@@ -18,18 +18,15 @@ namespace graphbench {
 inline constexpr const char* kSuiteFromStdin = "-";
 inline constexpr const char* kStdinName = "<stdin>";
 
-// Reads and validates the suite file at `path` (kSuiteFromStdin: standard input). Throws
-// InputError when the file cannot be read ("<path>: cannot open suite file: No such file or
-// directory"), is not JSON ("<path>: invalid JSON at line L, column C: <reason>") or does not
-// follow the schema.
+// Reads and validates the suite file at `path` (kSuiteFromStdin: standard input); InputError when it
+// cannot be read, is not JSON (with line and column) or does not follow the schema.
 SuiteSpec load_suite_spec(const std::string& path, const std::vector<WorkloadDescriptor>& workloads);
 
 // Validates an already parsed document; `path` is used in messages only.
 SuiteSpec parse_suite_spec(const nlohmann::json& doc, const std::string& path,
                            const std::vector<WorkloadDescriptor>& workloads);
 
-// Parses JSON text, throwing InputError "<path>: invalid JSON at line L, column C: <reason>"
-// (columns count bytes).
+// parse_json_text (core/json/json_text.h) for suite files.
 nlohmann::json parse_suite_json(const std::string& text, const std::string& path);
 
 }  // namespace graphbench

@@ -41,14 +41,11 @@ struct GradientSyncSpec {
   std::string dtype = "float32";  // "bfloat16": cast, averaged and cast back (DDP's bf16 compression hook)
   double bucket_mb = 25.0;        // the cap of a bucket in MiB (DistributedDataParallel's bucket_cap_mb)
   bool overlap = true;            // each bucket's all-reduce starts while the backward pass goes on
-  // The cap in MiB of one chunk of a weight's gradient: a weight whose gradient is larger is computed
-  // and all-reduced in row chunks of at most this much, while the overlap is on (0: never, the default).
+  // Larger gradients are computed and all-reduced in row chunks of at most this many MiB, with the
+  // overlap on (0: never).
   double chunk_mb = 0.0;
-  // How a bucket's sum travels between the ranks: "collective", the process group's all-reduce
-  // (NCCL; Gloo on the CPU), or "copy-engine", copies between the GPUs of one host on their copy
-  // engines, which leave the multiprocessors to the backward pass (parallel/communication/peer_exchange.h),
-  // or "symmetric-memory", LibTorch's two-shot all-reduce over memory every GPU of one host maps
-  // (parallel/communication/symmetric_all_reduce.h).
+  // How a bucket's sum travels: "collective" (the process group's all-reduce), "copy-engine"
+  // (parallel/communication/peer_exchange.h), "symmetric-memory" (symmetric_all_reduce.h) or "auto".
   std::string transport = "collective";
 };
 
@@ -60,9 +57,8 @@ struct SweepSpec {
   std::string origin;                // "/cases/2/sweep" or "--sweep", for messages
 };
 
-// "sweep": {"scope": ["full", "layer"]} in a case (beside an integer axis or alone), or
-// --sweep scope=full,layer: the case is run once per capture scope, each an ordinary case named
-// NAME[scope=SCOPE] (docs/sweeps.md). Expanded before the integer axis.
+// "sweep": {"scope": [...]} or --sweep scope=...: the case is run once per capture scope, each an
+// ordinary case named NAME[scope=SCOPE] (docs/sweeps.md); expanded before the integer axis.
 struct ScopeSweepSpec {
   std::vector<CaptureScope> scopes;  // in the order written, no two alike
   std::string origin;                // "/cases/2/sweep/scope" or "--sweep", for messages
@@ -79,13 +75,9 @@ struct CaseSpec {
   nlohmann::json params = nlohmann::json::object();  // workload parameters, defaults filled in
   GradientSyncSpec gradient_sync;  // "grad_dtype", "grad_bucket_mb", "grad_overlap", "grad_chunk_mb", "grad_transport"
   std::vector<PublishedFigures> published;
-  // What the graph variants capture ("scope"; docs/scopes.md), handed to every engine executor of
-  // the case through ExecutorOptions::scope. Full (the whole step) unless the case says otherwise.
-  CaptureScope scope;
+  CaptureScope scope;  // what the graph variants capture (docs/scopes.md)
   std::optional<ScopeSweepSpec> scope_sweep;  // before expand_scope_sweeps (core/suite/scope_fields.h)
-  // After: a point of a scope sweep carries the case it compares scopes of (its name without the
-  // scope, with the integer axis's point where both are swept); "" for a case not swept over scopes.
-  std::string scope_group;
+  std::string scope_group;  // after: the case a scope point compares scopes of; "" otherwise
   std::optional<SweepSpec> sweep;         // before expand_sweeps (core/suite/sweep_fields.h)
   std::optional<SweepPoint> sweep_point;  // after: the point this case is
   std::string json_path;   // "/cases/3", for messages

@@ -1,5 +1,5 @@
-// Checks a workload's own parameters in one case (see workload_params.h).
-#include "graphbench/core/suite/workload_params.h"
+// Checks a workload's own parameters in one case (see case_settings.h).
+#include "graphbench/core/suite/case_settings.h"
 
 #include "graphbench/core/suite/suite_parser.h"
 

@@ -1,4 +1,4 @@
-#include "graphbench/core/sweep/scope_verdict.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include "graphbench/core/record/launches.h"
 #include "graphbench/core/workload/capture_scope.h"

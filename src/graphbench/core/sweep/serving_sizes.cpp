@@ -1,4 +1,4 @@
-#include "graphbench/core/sweep/serving_sizes.h"
+#include "graphbench/core/sweep/sweep_verdict.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,5 +1,7 @@
 #include "graphbench/core/sweep/sweep_verdict.h"
 
+#include "graphbench/core/record/launches.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,6 +38,43 @@ std::optional<std::int64_t> graph_pool_of(const ResultRecord& r) {
   return graph_pools_bytes(r);
 }
 
+// Where a property of the points holds from the smallest size on: `up_to`, the last size before
+// the first point without it (none: the smallest has not), that first point (`stops_at`; none: it
+// holds at every size), and the sizes above `stops_at` where it holds again. Points not measured
+// are skipped (neither with the property nor without it) and listed.
+struct LeadingRun {
+  std::optional<std::int64_t> up_to;
+  std::optional<std::int64_t> stops_at;
+  std::vector<std::int64_t> again_at;
+  std::vector<std::int64_t> not_measured;
+};
+
+bool faster_with_confidence(const SweepPointFigures& p) {
+  return p.ok && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
+}
+
+bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.speedup >= kPaysAtLeast; }
+
+LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
+  LeadingRun run;
+  for (const auto& p : points) {
+    if (!p.ok) {
+      run.not_measured.push_back(p.value);
+      continue;
+    }
+    if (!run.stops_at) {
+      if (holds(p)) {
+        run.up_to = p.value;
+      } else {
+        run.stops_at = p.value;
+      }
+    } else if (holds(p)) {
+      run.again_at.push_back(p.value);
+    }
+  }
+  return run;
+}
+
 // A candidate for capture: at least 5% faster, and faster with 95% confidence.
 bool graph_pays(const SweepPointFigures& p) { return pays_at_least_5_percent(p) && faster_with_confidence(p); }
 
@@ -64,8 +103,8 @@ std::vector<std::int64_t> swept_values(const std::vector<ResultRecord>& records,
   return values;
 }
 
-}  // namespace
-
+// The points of `variant` at each value, eager's and the variant's records side by side; values
+// without both records ok are kept, !ok with the reason.
 std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& records, const std::string& group,
                                             const std::string& variant) {
   std::vector<SweepPointFigures> points;
@@ -90,31 +129,7 @@ std::vector<SweepPointFigures> sweep_points(const std::vector<ResultRecord>& rec
   return points;
 }
 
-bool faster_with_confidence(const SweepPointFigures& p) {
-  return p.ok && p.speedup_ci95 && p.speedup_ci95->low > 1.0;
-}
-
-bool pays_at_least_5_percent(const SweepPointFigures& p) { return p.ok && p.speedup >= kPaysAtLeast; }
-
-LeadingRun leading_run(const std::vector<SweepPointFigures>& points, bool (*holds)(const SweepPointFigures&)) {
-  LeadingRun run;
-  for (const auto& p : points) {
-    if (!p.ok) {
-      run.not_measured.push_back(p.value);
-      continue;
-    }
-    if (!run.stops_at) {
-      if (holds(p)) {
-        run.up_to = p.value;
-      } else {
-        run.stops_at = p.value;
-      }
-    } else if (holds(p)) {
-      run.again_at.push_back(p.value);
-    }
-  }
-  return run;
-}
+}  // namespace
 
 std::vector<std::int64_t> recommend_capture_sizes(const std::vector<SweepPointFigures>& points) {
   std::vector<const SweepPointFigures*> candidates;
@@ -214,6 +229,19 @@ std::vector<SweepVerdict> sweep_verdicts(const RunReport& report) {
     verdicts.push_back(std::move(v));
   }
   return verdicts;
+}
+
+void measure_against_eager(AgainstEager& out, const ResultRecord& variant, const ResultRecord& eager) {
+  out.ok = true;
+  out.reason.clear();
+  out.eager_us = eager.stats->median;
+  out.step_us = variant.stats->median;
+  out.speedup = variant.speedup_vs_eager.value_or(out.eager_us / out.step_us);
+  out.speedup_ci95 = variant.speedup_ci95;
+  out.capture_ms = variant.capture_ms;
+  out.warmup_ms = variant.warmup_ms;
+  out.break_even_replays = variant.break_even_replays;
+  out.break_even_s = variant.break_even_s;
 }
 
 }  // namespace graphbench

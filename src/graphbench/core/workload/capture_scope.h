@@ -9,9 +9,8 @@
 //                   by a failed capture), those ops eager
 //   fwd-bwd         forward and backward captured, the optimizer eager (make_graphed_callables)
 //
-// The graphs of a segmented step share one memory pool (as make_graphed_callables' do); a scope
-// written with the suffix ":pool-each" ("layer:pool-each") gives each graph a pool of its own, so
-// that the two can be measured side by side.
+// The graphs of a segmented step share one memory pool (as make_graphed_callables' do); the suffix
+// ":pool-each" ("layer:pool-each") gives each graph a pool of its own.
 #pragma once
 
 #include <string>

@@ -1,6 +1,5 @@
-// What a workload declares about itself, as plain data: its name, the modes, kinds, variants and
-// dtypes it supports, and the parameters a case of it may set. The spec validator reads only
-// this, so spec parsing stays free of LibTorch; bench/ registers one descriptor per workload.
+// What a workload declares about itself, as plain data (modes, kinds, variants, dtypes, parameters),
+// so that suite parsing stays free of LibTorch; bench/ registers one descriptor per workload.
 #pragma once
 
 #include "graphbench/core/workload/variant.h"
@@ -43,10 +42,8 @@ struct ParamDecl {
   std::vector<ParamDecl> fields;     // kObjectList: the keys of each object
 };
 
-// A rule between parameters that their declarations cannot express (say, `range` only for
-// integer inputs). It sees a case's checked parameters, defaults filled in, and its mode; a
-// problem names the offending value by a JSON pointer relative to the case ("/inputs/0/range")
-// and says what was expected. The spec parser reports it as any other error of the file.
+// A rule between parameters their declarations cannot express: it sees a case's checked parameters
+// and its mode; a problem names the value by a JSON pointer relative to the case ("/inputs/0/range").
 struct ParamProblem {
   std::string pointer;
   std::string message;
@@ -54,20 +51,16 @@ struct ParamProblem {
 using ParamsCheck =
     std::function<std::optional<ParamProblem>(const nlohmann::json& params, const std::string& mode)>;
 
-// An axis a case of this workload may sweep (docs/spec.md, "Sweeps"): its name and how one of
-// its values goes into a case's parameters (defaults filled in). `apply` returns a problem when
-// this case cannot take the axis (say, a model case without a batched input).
+// An axis a case may sweep (docs/spec.md, "Sweeps"): `apply` puts a value into a case's parameters,
+// or returns a problem when the case cannot take the axis.
 struct SweepAxis {
   std::string name;  // "batch", "pos"
   std::string help;
   std::function<std::optional<ParamProblem>(nlohmann::json& params, std::int64_t value)> apply;
-  // The case parameter that fixes this axis, if any ("batch"): a suite case may not set it and
-  // sweep it at once.
-  std::string fixed_param;
+  std::string fixed_param;  // the parameter that fixes this axis ("batch"): not set and swept at once
 };
 
-// A key that a case of this workload may not set, refused with its own message rather than as an
-// unknown key: what the workload no longer takes, or what belongs to another workload.
+// A key a case may not set, refused with its own message rather than as an unknown key.
 struct RefusedParam {
   std::string name;
   std::string message;

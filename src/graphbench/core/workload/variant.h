@@ -1,24 +1,9 @@
-// A variant: one way of running a case's step. Its name is what suites, the command line and result
-// files use; everything the code needs to know about a variant is a field of this value, so no code
-// compares variant names.
-//
-//   name                    execution  source     inputs     what runs
-//   eager                   eager      engine     fed        the engine's ops one by one, fresh allocations
-//   static                  static     engine     fed        the engine's ops on fixed buffers and aliases, no capture
-//   graph                   graph      engine     fed        the engine's captured CUDA graph; every step copies
-//                                                            its inputs into the fixed buffers, then replays
-//   graph:replay            graph      engine     in place   the same graph replayed alone: the inputs are already
-//                                                            in the fixed buffers (how the blog and PyTorch's docs
-//                                                            time a graph)
-//   jit, jit+graph[:replay] eager/graph script    ...        the step compiled by TorchScript (fused kernels)
-//   native, native+graph[:replay]      native                the step as one ATen kernel (at::gelu): the floor
-//   reference, reference+graph[:replay] reference            plain LibTorch written as the tutorial writes it,
-//                                                            captured by hand with at::cuda::CUDAGraph
-//   conditional[:replay]    graph      conditional ...       one graph whose data-dependent branches are CUDA
-//                                                            conditional nodes (engine/exec/conditional_graph.h)
-//
-// The ":replay" modifier (InputMethod::kInPlace) exists for graph variants only. A plain graph
-// variant keeps its meaning of earlier result files: inputs copied in, then replayed.
+// A variant: one way of running a case's step (eager, static, graph, graph:replay, jit, native,
+// reference and conditional, with their +graph and :replay forms). Its name is what suites, the
+// command line and result files use; everything the code needs to know of a variant is a field of
+// this value (Variant::all() lists them with what each runs), so no code compares variant names.
+// The ":replay" form (InputMethod::kInPlace) exists for graph variants only; a plain graph variant
+// keeps its meaning of earlier result files: inputs copied in, then replayed.
 #pragma once
 
 #include "graphbench/core/record/record_kinds.h"
