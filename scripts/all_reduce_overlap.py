@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Whether an NCCL all-reduce and a matrix product share the GPU (run under torchrun) (python/graphbench/peers/all_reduce_overlap.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("all_reduce_overlap"))
+sys.exit(run("all_reduce_overlap"))

@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Loads AOTInductor packages of a model's pieces in fresh processes and prints the native stack of a crash (python/graphbench/aoti_probe.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("aoti_pieces_probe"))
+sys.exit(run("aoti_pieces_probe"))

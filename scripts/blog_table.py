@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """The README's table from the blog run's results.json (python/graphbench/tables/blog_table.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("blog_table"))
+sys.exit(run("blog_table"))

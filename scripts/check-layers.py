@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Fails on an #include in src/graphbench/ that runs up a layer (python/graphbench/layers.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("check_layers"))
+sys.exit(run("check_layers"))

@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Exports models for graphbench's model workloads and the suite that runs them (python/graphbench/export.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("export_model"))
+sys.exit(run("export_model"))

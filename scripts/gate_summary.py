@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """The gate-default stage's summary (scripts/campaigns/gate.sh): the plain gate on default runs and runs with more device work (python/graphbench/tables/gate_summary.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("gate_summary"))
+sys.exit(run("gate_summary"))

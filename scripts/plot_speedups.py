@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Speedup chart of a results.json (python/graphbench/plots/speedups.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("plot_speedups"))
+sys.exit(run("plot_speedups"))

@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Python PyTorch's eager, torch.cuda.graph and torch.compile figures of a suite's models (python/graphbench/peers/baseline.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("python_baseline"))
+sys.exit(run("python_baseline"))

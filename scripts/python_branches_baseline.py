@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Python PyTorch at a model split at its own branches (python/graphbench/peers/branches.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("python_branches_baseline"))
+sys.exit(run("python_branches_baseline"))

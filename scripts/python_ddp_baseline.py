@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """PyTorch's DistributedDataParallel on configs/ddp.json's steps, eager and captured (python/graphbench/peers/ddp.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("python_ddp_baseline"))
+sys.exit(run("python_ddp_baseline"))

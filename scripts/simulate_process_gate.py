@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """The default gate's rule and the hierarchical interval simulated on committed runs (python/graphbench/tables/process_gate_simulation.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("simulate_process_gate"))
+sys.exit(run("simulate_process_gate"))

@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """Joins and rewrites suite files; describes packages; merges results files (the shell scripts' JSON edits) (python/graphbench/suites.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("suites"))
+sys.exit(run("suites"))

@@ -1,8 +1,5 @@
 #!/usr/bin/env python3
 """One step of each trace drawn one above the other (python/graphbench/plots/timeline.py)."""
 import sys
-
 from graphbench.commands import run
-
-if __name__ == "__main__":
-    sys.exit(run("trace_timeline"))
+sys.exit(run("trace_timeline"))
