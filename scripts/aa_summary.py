@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """The aa-default-summary stage's summary (scripts/campaigns/gate.sh): intervals' overlap over pairs of default runs, the plain gate's exit codes (python/graphbench/tables/aa_summary.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("aa_summary"))
+raise SystemExit(run("aa_summary"))

@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """Whether an NCCL all-reduce and a matrix product share the GPU (run under torchrun) (python/graphbench/peers/all_reduce_overlap.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("all_reduce_overlap"))
+raise SystemExit(run("all_reduce_overlap"))

@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """The README's table from the blog run's results.json (python/graphbench/tables/blog_table.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("blog_table"))
+raise SystemExit(run("blog_table"))

@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """The blog run against its targets (python/graphbench/tables/blog_targets.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("blog_targets"))
+raise SystemExit(run("blog_targets"))

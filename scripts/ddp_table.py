@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """The data-parallel table: a step at N=1 and N=2, the exposed all-reduce, the scaling (python/graphbench/tables/ddp_table.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("ddp_table"))
+raise SystemExit(run("ddp_table"))

@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """One picture per sweep of a results.json (python/graphbench/plots/sweep.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("plot_sweep"))
+raise SystemExit(run("plot_sweep"))

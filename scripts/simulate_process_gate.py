@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
 """The default gate's rule and the hierarchical interval simulated on committed runs (python/graphbench/tables/process_gate_simulation.py)."""
-import sys
 from graphbench.commands import run
-sys.exit(run("simulate_process_gate"))
+raise SystemExit(run("simulate_process_gate"))
