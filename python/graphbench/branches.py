@@ -90,7 +90,7 @@ def _trace_path(model, count, forced, model_name):
         if frame is None or frame.frame.f_code is not own:
             raise NotOwnBranches("a branch inside a submodule")
         line = _where(frame.filename, frame.lineno)
-        decisions.append(_decision(proxy.node, line, model_name))
+        decisions.append(_decision(proxy.node, line))
         compares.append(proxy.node.name)
         if len(decisions) > MAX_DECISIONS:
             raise BadScope(f"{model_name}: more than {MAX_DECISIONS} branches on one path (at {line}): a loop that "
@@ -119,7 +119,7 @@ def _ours(filename):
     return filename.startswith((os.path.dirname(torch.__file__), here)) or filename.startswith("<")
 
 
-def _decision(node, line, model_name):
+def _decision(node, line):
     """The branch's comparison node as a Decision; NotOwnBranches for a branch of another form."""
     compare = COMPARE.get(node.target) if node.op == "call_function" else None
     if compare is not None and len(node.args) == 2:

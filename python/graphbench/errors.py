@@ -6,7 +6,6 @@ Every command exits 0 when it did its job, 1 when a case failed or a figure miss
 import argparse
 import math
 
-EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 

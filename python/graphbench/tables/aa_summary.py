@@ -32,10 +32,7 @@ def run_number(path):
 def read_reports(runs_dir):
     """{run-K: its results.json}, in the order of K."""
     runs = sorted((p for p in glob.glob(os.path.join(runs_dir, "run-*")) if os.path.isdir(p)), key=run_number)
-    reports = {}
-    for run in runs:
-        reports[os.path.basename(run)] = read_results(os.path.join(run, "results.json"))
-    return reports
+    return {os.path.basename(run): read_results(os.path.join(run, "results.json")) for run in runs}
 
 
 def read_codes(path):
@@ -105,8 +102,7 @@ def summary(reports, codes, dest):
         overlap, total, misses = overlaps(reports, field)
         share = f"{100.0 * overlap / total:.1f}%" if total else "n/a"
         lines.append(f"- 95% {field} intervals overlapping over pairs of runs: {overlap} of {total} ({share})")
-        for m in misses:
-            lines.append(f"  - apart: {m}")
+        lines += [f"  - apart: {m}" for m in misses]
     pairs = {k: v for k, v in codes.items() if not k.endswith("-vs-slow")}
     slow = {k: v for k, v in codes.items() if k.endswith("-vs-slow")}
     lines.append(f"- plain `graphbench compare run-i run-j` (every ordered pair): exit 0 in "
