@@ -17,8 +17,7 @@ PROG = "export_model.py"
 
 def piece_file(whole_file, k):
     """<stem>.branches.piece<k>.pt beside the whole model's <stem>.pt."""
-    stem = str(whole_file)[:-len(".pt")] if str(whole_file).endswith(".pt") else str(whole_file)
-    return Path(f"{stem}.branches.piece{k}.pt")
+    return Path(f"{str(whole_file).removesuffix('.pt')}.branches.piece{k}.pt")
 
 
 def export_branches(case, whole_file, device, rtol, atol, suite_dir, command):

@@ -214,7 +214,7 @@ def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     """The whole model's case as the chain of its pieces (`path` stays the whole model, which graphbench
     compares the chain with), swept over full (the baseline) and each scope it was split at."""
     entry = dict(entry)
-    stem = entry["name"][:-len("-pt")] if compiled and entry["name"].endswith("-pt") else entry["name"]
+    stem = entry["name"].removesuffix("-pt") if compiled else entry["name"]
     entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
     entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
     entry["piece_outputs"] = outputs
@@ -224,8 +224,7 @@ def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
 
 def state_path(package_file):
     """Beside a training step's package (<stem>.pt2): its initial state, <stem>.state.pt."""
-    package_file = str(package_file)
-    return (package_file[:-len(".pt2")] if package_file.endswith(".pt2") else package_file) + ".state.pt"
+    return str(package_file).removesuffix(".pt2") + ".state.pt"
 
 
 def write_suite(path, new_cases, args):
@@ -369,9 +368,7 @@ def export(case, fmt, path, device, settings, channels_last=False):
 def piece_path(whole_file, scope, k, suffix="pt"):
     """Piece k of a model split at `scope`, beside the whole model's file: <stem>.<scope>.piece<k>.pt
     (an AOTInductor piece: <stem>.<scope>.inductor.piece<k>.pt2)."""
-    whole_file = str(whole_file)
-    if whole_file.endswith(".pt"):
-        whole_file = whole_file[:-len(".pt")]
+    whole_file = str(whole_file).removesuffix(".pt")
     kind = ".inductor" if suffix == "pt2" else ""
     return Path(f"{whole_file}.{model_pieces.scopes_slug(scope)}{kind}.piece{k}.{suffix}")
 

@@ -105,10 +105,8 @@ def main(argv):
         if "eager" in times:
             print(f"the tutorial's eager program: {times['eager']:.2f} s")
 
-    failed = 0
     for ok, text in checks:
         print(f"{'PASS' if ok else 'FAIL'}  {text}")
-        failed += 0 if ok else 1
     for text in notes:
         print(f"NOTE  {text}")
-    return 1 if failed else 0
+    return 0 if all(ok for ok, _ in checks) else 1
