@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import BadInput, arg_type, one_line
+from .models.trace_fixes import patched
 
 SCOPES = ("layer", "attention-out", "auto", "modules=REGEX")  # the scopes that split a model
 # graphbench's capture scopes, as core/workload/capture_scope.cpp names them; a scope that cuts the step
@@ -218,11 +219,8 @@ def _named_arguments(model, count):
     names = ", ".join(f"input{i}" for i in range(count))
     namespace = {"original": saved.forward}
     exec(f"def forward(self, {names}):\n    return original(self, {names})\n", namespace)  # noqa: S102
-    model.__class__ = type(saved.__name__, (saved,), {"forward": namespace["forward"]})
-    try:
+    with patched([(model, "__class__", type(saved.__name__, (saved,), {"forward": namespace["forward"]}))]):
         yield
-    finally:
-        model.__class__ = saved
 
 
 @contextlib.contextmanager
@@ -246,11 +244,8 @@ def _unpacking_fixed():
             return (value[i] for i in range(inst.argval))
         return value.tracer.iter(value)
 
-    saved, proxy.Proxy.__iter__ = proxy.Proxy.__iter__, iterate
-    try:
+    with patched([(proxy.Proxy, "__iter__", iterate)]):
         yield
-    finally:
-        proxy.Proxy.__iter__ = saved
 
 
 def record_values(gm, inputs):

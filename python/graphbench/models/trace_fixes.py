@@ -24,7 +24,7 @@ def _vit_patches_by_flatten(self, x):
 
 
 @contextlib.contextmanager
-def _patched(targets):
+def patched(targets):
     """Sets each (owner, name, value) while the block runs, then puts the originals back."""
     originals = []
     for owner, name, value in targets:
@@ -48,4 +48,4 @@ def traceable(case):
         from torchvision.models.vision_transformer import VisionTransformer
 
         targets.append((VisionTransformer, "_process_input", _vit_patches_by_flatten))
-    return _patched(targets)
+    return patched(targets)
