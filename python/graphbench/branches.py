@@ -16,7 +16,7 @@ import operator
 from dataclasses import dataclass, field
 
 from .pieces import BadScope, Piece, _flatten_nodes as _flat, _is_tensor, _is_tensors, _tag, record_values, \
-    repeated_blocks, trace, uncapturable
+    repeated_blocks, resolve, trace, uncapturable
 
 MAX_PATHS = 64  # paths through the branches traced before the model is refused
 MAX_DECISIONS = 32  # branches on one path: past it, a loop the data end (`while x.item() > t`) is refused
@@ -265,8 +265,6 @@ class _Cutter:
 def run_tree(nodes, calls, inputs, force=None):
     """Runs the tree: calls[k] is (piece k's callable, its input refs), `force` (a list of outcomes,
     consumed in order) overrides the host's reads. Returns (the model's outputs, the outcomes taken)."""
-    from .pieces import resolve
-
     taken, node = [], nodes[0]
     ordered = []  # resolve() indexes pieces by position: every piece's outputs at its index
 
