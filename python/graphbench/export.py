@@ -250,22 +250,18 @@ def export_torchscript(case, model, inputs, path, times):
 def trace_torchscript(case, model, inputs):
     import torch
 
-    if case.mode == "train" and case.own_loss:
-        model.train()  # the model with its loss (forward(*args)), which torch.jit.script does not take
-        module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
-    elif case.mode == "train":
-        model.train()
+    if case.mode != "train":
+        model.eval()
+        with torch.no_grad(), trace_fixes.traceable(case):
+            return torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
+    model.train()
+    if not case.own_loss:  # the model with its loss (forward(*args)) is traced: torch.jit.script does not take it
         try:
-            module = torch.jit.script(model)
+            return torch.jit.script(model)
         except Exception as e:  # noqa: BLE001 - many models do not script; a trace in train mode works for them
             print(f"{PROG}: {case.model}: torch.jit.script failed ({str(e).splitlines()[0]}); tracing in train mode",
                   file=sys.stderr)
-            module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
-    else:
-        model.eval()
-        with torch.no_grad(), trace_fixes.traceable(case):
-            module = torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
-    return module
+    return torch.jit.trace(model, tuple(inputs), check_trace=False, strict=False)
 
 
 def package_configs(case, settings, read_bytes=None, weights_bytes=None):
