@@ -228,11 +228,9 @@ def main(argv):
         for group, label in groups:
             report.append(run_child(args, out, None, group, label))
             report.append(run_child(args, out, handler, group, f"{label}-preloaded"))
-    ok = True
     for entry in report:
         status = "ok" if entry["rc"] == 0 else f"exit {entry['rc']}"
-        ok = ok and entry["rc"] == 0
         diffs = ", ".join(f"{r['model']} {r['max_difference']:.2e}" for r in entry["results"])
         print(f"{entry['label']:16s} {status:10s} {diffs}  ({entry['log']})")
     (out / "probe.json").write_text(json.dumps(report, indent=1) + "\n")
-    return 0 if ok else 1
+    return 0 if all(entry["rc"] == 0 for entry in report) else 1
