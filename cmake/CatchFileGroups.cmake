@@ -80,7 +80,8 @@ function(graphbench_catch_file_groups target prefix exclude)
   set(ctest_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_file_groups.cmake)
   # Each property and its value as one bracket-quoted argument in the generated file.
   # GRAPHBENCH_TEST_GROUP: the test main fails a group in which some test case skipped.
-  set(properties " [==[ENVIRONMENT]==] [==[GRAPHBENCH_TEST_GROUP=1]==]")
+  # OMP_NUM_THREADS=1: one LibTorch CPU thread per test process, as the CLI tests (tests/cli/CliTests.cmake).
+  set(properties " [==[ENVIRONMENT]==] [==[GRAPHBENCH_TEST_GROUP=1;OMP_NUM_THREADS=1]==]")
   foreach(p IN LISTS ARG_PROPERTIES)
     string(APPEND properties " [==[${p}]==]")
   endforeach()

@@ -980,12 +980,14 @@ add_test(NAME "cli: on the CPU --max-time keeps its own limit"
 # Tests that start ranks on two GPUs never run at the same time: in a ctest -j 8 on two H200s
 # (commit ae9f911, results/NVIDIA-H200x2/time-ae9f911/) one of them, sharing the GPUs with the
 # others, hung in its trace phase; alone it passed in 4 s.
-# Every CLI test runs LibTorch's CPU work on two threads: the tests time CPU cases, and four ctest
-# jobs of a thread per core each made a CPU step 35 to 75 times slower on a 32-core GPU host (commit
-# e28133c, results/NVIDIA-H200x2/check-e28133c/), so that the cases were skipped before they started.
+# Every CLI test runs LibTorch's CPU work on one thread: ctest runs a test per core, and OpenMP
+# threads of several processes spinning on the same cores made a CPU step 35 to 75 times slower on a
+# 32-core GPU host at -j 4 with a thread per core (commit e28133c, results/NVIDIA-H200x2/check-e28133c/)
+# and an MNIST epoch 7 times slower on the 2-core machine at -j 2 with two threads each (17.4 s
+# against 2.6 s with one).
 get_property(graphbench_cli_tests DIRECTORY PROPERTY TESTS)
 foreach(test_name IN LISTS graphbench_cli_tests)
-  set_property(TEST "${test_name}" APPEND PROPERTY ENVIRONMENT_MODIFICATION "OMP_NUM_THREADS=set:2")
+  set_property(TEST "${test_name}" APPEND PROPERTY ENVIRONMENT_MODIFICATION "OMP_NUM_THREADS=set:1")
   if(test_name MATCHES "two GPUs")
     set_tests_properties("${test_name}" PROPERTIES RESOURCE_LOCK two_gpus)
   endif()
