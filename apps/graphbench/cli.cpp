@@ -3,6 +3,7 @@
 // mapped to the documented exit codes: 0 ok, 1 a case failed or a regression, 2 bad input.
 #include "cli.h"
 #include "run_command.h"
+#include "run_option_checks.h"
 #include "stop_signals.h"
 
 #include "graphbench/core/compare/compare.h"
@@ -169,11 +170,13 @@ std::uint64_t parse_seed(const std::string& text) {
   throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));
 }
 
+// The run options read and checked (run_option_checks.h): bad input never waits for LibTorch.
 RunOptions finish(const RawRunOptions& raw, int argc, char** argv) {
   RunOptions o = raw.options;
   o.seed = parse_seed(raw.seed);
   o.repetitions = parse_repetitions(raw.repetitions);
   o.arguments.assign(argv + 1, argv + argc);
+  graphbench::cli::check_run_options(o);
   return o;
 }
 

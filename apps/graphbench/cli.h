@@ -1,7 +1,8 @@
 // graphbench's command line, parsed and checked without LibTorch. Two programs share it:
-// `graphbench`, the front, answers what needs no LibTorch (help, usage errors, compare, calibrate,
-// report) in milliseconds and hands the rest to `graphbench-run` beside it, which loads LibTorch
-// (half a second on a CPU build, seconds with CUDA) and runs workloads.
+// `graphbench`, the front, answers what needs no LibTorch (help, usage errors, a bad run option that
+// needs no suite to tell (run_option_checks.h), compare, calibrate, report) in milliseconds and
+// hands the rest to `graphbench-run` beside it, which loads LibTorch (half a second on a CPU build,
+// seconds with CUDA) and runs workloads.
 #pragma once
 
 #include "options.h"

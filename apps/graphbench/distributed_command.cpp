@@ -2,6 +2,7 @@
 // the same command line and watches them; a process whose environment names its rank (RANK,
 // WORLD_SIZE, ...) runs as that rank: rendezvous, the suite in step with the others, rank 0
 // writing the results.
+#include "run_option_checks.h"
 #include "run_support.h"
 
 #include "graphbench/core/base/errors.h"
@@ -10,7 +11,6 @@
 #include "graphbench/parallel/cases/launcher.h"
 #include "graphbench/parallel/cases/progress_watchdog.h"
 #include "graphbench/engine/runner/workload_registry.h"
-#include "graphbench/core/suite/suite_parser.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -32,30 +32,20 @@ int cuda_device_count() {
 #endif
 }
 
+// --dist-timeout, checked positive in the front (run_option_checks.h).
 std::chrono::milliseconds dist_timeout(const RunOptions& o) {
-  if (!(o.dist_timeout_s > 0)) throw InputError(fmt::format("--dist-timeout: expected a positive number of seconds, got {}", o.dist_timeout_s));
   return std::chrono::milliseconds(static_cast<std::int64_t>(o.dist_timeout_s * 1000.0));
-}
-
-// Every rank reads the suite itself: standard input cannot be read by all of them.
-void refuse_suite_from_stdin(const RunOptions& o) {
-  if (o.config != kSuiteFromStdin) return;
-  throw InputError("--config -: a data-parallel run starts one process per rank, and each reads the suite; standard "
-                   "input reaches only one of them: write the suite to a file and give its name");
 }
 
 }  // namespace
 
 int launch_ranks_command(const RunOptions& o) {
-  refuse_suite_from_stdin(o);
   const int nproc = *o.nproc;
-  if (nproc < 1) throw InputError(fmt::format("--nproc: expected a positive number of ranks, got {}", nproc));
   if (const auto existing = parallel::read_rank_env()) {
     throw InputError(fmt::format("--nproc: this process already runs as {} (RANK and WORLD_SIZE are set, e.g. by "
                                  "torchrun): give --nproc or that environment, not both",
                                  existing->describe()));
   }
-  dist_timeout(o);
   // The whole command line is checked here, once, so that bad input ends the run before any rank starts.
   const PreparedRun run = prepare_run(o);
   prepare_output(run, o.quiet ? nullptr : &std::cerr);
@@ -80,7 +70,7 @@ int launch_ranks_command(const RunOptions& o) {
 }
 
 int run_as_rank(const RunOptions& o, const parallel::RankEnv& rank, const std::string& command_line) {
-  refuse_suite_from_stdin(o);
+  refuse_suite_from_stdin(o, "a data-parallel run", "rank");  // a rank of torchrun's
   const auto timeout = dist_timeout(o);
   PreparedRun run = prepare_run(o);
   if (run.device.is_cuda()) {

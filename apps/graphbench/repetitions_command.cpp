@@ -11,7 +11,6 @@
 #include "graphbench/core/record/merge_repetitions.h"
 #include "graphbench/core/report/json_io.h"
 #include "graphbench/core/report/rescue_file.h"
-#include "graphbench/core/suite/suite_parser.h"
 
 #include <fmt/format.h>
 
@@ -78,18 +77,10 @@ bool exited_with(const RepetitionResult& r, int code) { return r.failure == fmt:
 }  // namespace
 
 int run_repetitions_command(const RunOptions& o, const std::string& command_line) {
-  if (o.nproc) {
-    throw InputError("--repetitions with --nproc: repeating a data-parallel run is not supported; run it several "
-                     "times (each with its own -o) and compare the results");
-  }
   if (const auto rank = parallel::read_rank_env()) {
     throw InputError(fmt::format("--repetitions: this process runs as {} of a data-parallel run (RANK and WORLD_SIZE "
                                  "are set): repetitions start processes of their own; leave --repetitions out",
                                  rank->describe()));
-  }
-  if (o.config == kSuiteFromStdin) {
-    throw InputError("--config -: --repetitions starts one process per repetition, and each reads the suite; standard "
-                     "input reaches only one of them: write the suite to a file and give its name");
   }
   // Bad input ends the run here, once, before any repetition starts.
   const PreparedRun run = prepare_run(o);

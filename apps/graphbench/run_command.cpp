@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include "run_option_checks.h"
 #include "run_support.h"
 
 #include "graphbench/core/base/errors.h"
@@ -15,8 +16,6 @@
 #include "graphbench/engine/runner/suite_runner.h"
 #include "graphbench/engine/runner/workload_registry.h"
 #include "graphbench/core/suite/case_filter.h"
-#include "graphbench/core/suite/gradient_sync_fields.h"
-#include "graphbench/core/suite/safe_name.h"
 #include "graphbench/core/suite/suite_parser.h"
 #include "graphbench/core/suite/scope_fields.h"
 #include "graphbench/core/suite/sweep_fields.h"
@@ -29,52 +28,13 @@
 
 #include <algorithm>
 #include <csignal>
-#include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
+#include <tuple>
 
 namespace graphbench::cli {
 
 namespace {
-
-std::vector<std::string> split_list(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream stream(list);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
-// The case names of --cases values: each value is split at commas, except a comma written "\,"
-// (a case name may hold a comma); "\\" is a backslash. An empty name is an error.
-std::vector<std::string> case_names_of(const std::vector<std::string>& values) {
-  std::vector<std::string> names;
-  for (const auto& value : values) {
-    std::vector<std::string> tokens(1);
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      const bool escaped = value[i] == '\\' && i + 1 < value.size() && (value[i + 1] == ',' || value[i + 1] == '\\');
-      if (escaped) {
-        tokens.back() += value[++i];
-      } else if (value[i] == ',') {
-        tokens.emplace_back();
-      } else {
-        tokens.back() += value[i];
-      }
-    }
-    for (const auto& token : tokens) {
-      if (token.empty()) {
-        throw InputError(fmt::format("--cases: empty case name in \"{}\" (expected names separated by commas; write "
-                                     "\\, for a comma inside a name)",
-                                     value));
-      }
-      names.push_back(token);
-    }
-  }
-  return names;
-}
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -132,15 +92,7 @@ void apply_case_filter(SuiteSpec& suite, const std::vector<std::string>& values)
 
 void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& list, bool quiet) {
   if (!list) return;
-  const auto wanted = split_list(*list);
-  if (wanted.empty()) {
-    throw InputError(fmt::format("--variants: no variant given in \"{}\" (known: {})", *list, fmt::join(Variant::names(), ", ")));
-  }
-  for (const auto& v : wanted) {
-    if (Variant::find(v) == nullptr) {
-      throw InputError(fmt::format("--variants: unknown variant \"{}\" (known: {})", v, fmt::join(Variant::names(), ", ")));
-    }
-  }
+  const auto wanted = variant_names_of(*list);
   std::vector<CaseSpec> kept;
   for (auto& c : suite.cases) {
     const auto& supported = WorkloadRegistry::global().find(c.workload)->descriptor().variants;
@@ -161,22 +113,8 @@ void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& li
   suite.cases = std::move(kept);
 }
 
+// The overrides are checked by check_run_options (run_option_checks.h), in the front.
 void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
-  auto positive = [](const char* flag, double value) {
-    if (!(value > 0) || !std::isfinite(value)) throw InputError(fmt::format("{}: expected a positive number, got {}", flag, value));
-  };
-  if (o.min_samples && *o.min_samples < 1) throw InputError("--min-samples: expected a positive integer");
-  if (o.max_samples && *o.max_samples < 1) throw InputError("--max-samples: expected a positive integer");
-  if (o.warmup && *o.warmup < 0) throw InputError("--warmup: expected a non-negative integer");
-  if (o.min_time_s) positive("--min-time", *o.min_time_s);
-  if (o.max_time_s) positive("--max-time", *o.max_time_s);
-  if (o.noise && !(*o.noise > 0 && *o.noise < 1)) throw InputError("--noise: expected a number in (0, 1)");
-  if (o.min_samples && o.max_samples && *o.min_samples > *o.max_samples) {
-    throw InputError(fmt::format("--min-samples {} is above --max-samples {}", *o.min_samples, *o.max_samples));
-  }
-  if (o.min_time_s && o.max_time_s && *o.min_time_s > *o.max_time_s) {
-    throw InputError(fmt::format("--min-time {} is above --max-time {}", *o.min_time_s, *o.max_time_s));
-  }
   for (auto& c : suite.cases) {
     SamplingSpec& s = c.sampling;
     if (o.warmup) s.warmup_steps = *o.warmup;
@@ -196,13 +134,6 @@ void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
 }
 
 void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
-  if (o.grad_bucket_mb && !(*o.grad_bucket_mb > 0 && *o.grad_bucket_mb <= 1048576)) {
-    throw InputError(fmt::format("--grad-bucket-mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got {}",
-                                 *o.grad_bucket_mb));
-  }
-  if (o.grad_chunk_mb && !valid_chunk_mb(*o.grad_chunk_mb)) {
-    throw InputError(fmt::format("--grad-chunk-mb: expected {}, got {}", kChunkMbExpected, *o.grad_chunk_mb));
-  }
   for (auto& c : suite.cases) {
     if (o.grad_dtype) c.gradient_sync.dtype = *o.grad_dtype;
     if (o.grad_bucket_mb) c.gradient_sync.bucket_mb = *o.grad_bucket_mb;
@@ -215,17 +146,13 @@ void apply_gradient_sync_overrides(SuiteSpec& suite, const RunOptions& o) {
 CaseContext make_context(const RunOptions& o, at::Device device) {
   CaseContext context;
   context.device = device;
-  if (o.data_dir && o.data_dir->empty()) throw InputError("--data-dir is empty: give the directory holding the MNIST files");
   context.data_dir = o.data_dir;
   context.out = &std::cout;
   context.quiet = o.quiet;
   // Progress lines go to stderr, and only when it is a terminal.
   context.progress = !o.quiet && isatty(STDERR_FILENO) != 0 ? &std::cerr : nullptr;
   context.seed = o.seed;
-  if (o.epochs) {
-    if (*o.epochs < 1) throw InputError(fmt::format("--epochs: expected a positive integer, got {}", *o.epochs));
-    context.epochs = *o.epochs;
-  }
+  if (o.epochs) context.epochs = *o.epochs;
   if (o.use_test_graph) context.use_test_graph = true;
   context.last_batch = o.last_batch;
   if (o.data_on_host) context.data_on_host = true;
@@ -252,21 +179,7 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
     }
   }
   if (!o.inject_slowdown.empty()) {
-    const auto eq = o.inject_slowdown.find('=');
-    int factor = 0;
-    if (eq != std::string::npos) {
-      try {
-        factor = std::stoi(o.inject_slowdown.substr(eq + 1));
-      } catch (const std::exception&) {
-        factor = 0;
-      }
-    }
-    if (eq == std::string::npos || factor < 2 || Variant::find(o.inject_slowdown.substr(0, eq)) == nullptr) {
-      throw InputError("--inject-slowdown: expected VARIANT=K with a known variant and an integer K >= 2, got \"" +
-                       o.inject_slowdown + "\"");
-    }
-    context.slowdown_variant = o.inject_slowdown.substr(0, eq);
-    context.slowdown_factor = factor;
+    std::tie(context.slowdown_variant, context.slowdown_factor) = slowdown_of(o.inject_slowdown);
   }
   return context;
 }
@@ -274,11 +187,6 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
 }  // namespace
 
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
-  if (!is_safe_name(workload)) {
-    throw InputError(fmt::format("--suite \"{}\": expected the name of a suite ({}), not a path: use run --config FILE "
-                                 "for a file",
-                                 workload, kSafeNameRule));
-  }
   std::vector<std::string> tried;
   for (const auto& dir : configs_search_dirs(configs_dir)) {
     const auto path = std::filesystem::path(dir) / (workload + ".json");
@@ -306,9 +214,6 @@ PreparedRun prepare_run(const RunOptions& o) {
   run.formats = parse_output_formats(o.formats);
   run.suite = load_suite_spec(run.path, WorkloadRegistry::global().descriptors());
   SuiteSpec& suite = run.suite;
-  if (!o.last_batch.empty() && o.last_batch != "skip" && o.last_batch != "capture") {
-    throw InputError("--last-batch: expected skip or capture, got \"" + o.last_batch + "\"");
-  }
   apply_case_filter(suite, o.cases);
   if (!o.filter.empty()) apply_case_pattern(suite, o.filter);
   apply_sweep_options(suite, o.sweeps, WorkloadRegistry::global().descriptors());

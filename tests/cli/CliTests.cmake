@@ -22,6 +22,12 @@ add_test(NAME "cli: the front answers compare alone, and names graphbench-run wh
          COMMAND ${EXPECT} 1 "^Usage: graphbench compare .*baseline current" "cannot start .*/front-alone/graphbench-run .*the part of graphbench that runs workloads" --
                  sh -c "rm -rf \"$2\" && mkdir -p \"$2\" && cp \"$1\" \"$2\"/ && \"$2\"/graphbench compare --help && \"$2\"/graphbench --suite gelu"
                  sh ${GB} ${OUT_DIR}/front-alone)
+# The run options that need no suite are checked by the front too: a bad one is refused without
+# starting graphbench-run (here absent), so without loading LibTorch (run_option_checks.h).
+add_test(NAME "cli: the front refuses a bad run option without graphbench-run (2)"
+         COMMAND ${EXPECT} 2 "--max-samples: expected a positive integer" "!cannot start" --
+                 sh -c "rm -rf \"$2\" && mkdir -p \"$2\" && cp \"$1\" \"$2\"/ && \"$2\"/graphbench --suite gelu --max-samples 0"
+                 sh ${GB} ${OUT_DIR}/front-refuses)
 # Checks of one command share its run (each start of graphbench-run loads LibTorch).
 # --help names the exit codes; the test hooks stay out of it (they still work: see
 # --inject-slowdown and --inject-rank-failure below).
