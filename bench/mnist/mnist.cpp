@@ -9,6 +9,7 @@
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_data_parallel.h"
 #include "mnist/mnist_model.h"
+#include "mnist/mnist_net.h"
 #include "mnist/mnist_training.h"
 
 #include "graphbench/core/base/errors.h"

@@ -1,4 +1,5 @@
 #include "mnist/mnist_model.h"
+#include "mnist/mnist_net.h"
 
 #include "mnist/device_metrics.h"
 

@@ -1,4 +1,5 @@
-// The LibTorch MNIST example's network twice: the tutorial's torch::nn module and engine programs.
+// The LibTorch MNIST example's network as engine programs (the tutorial's torch::nn module, which
+// they match: mnist/mnist_net.h, apart so that what builds programs skips torch::nn's headers).
 #pragma once
 
 #include "mnist/device_batches.h"
@@ -7,34 +8,17 @@
 #include "graphbench/engine/plan/program.h"
 #include "graphbench/engine/runner/data_parallel.h"
 
-#include "common/torch_nn.h"
-
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace graphbench::mnist {
 
-// conv1 5x5 (1->10), max-pool 2, relu; conv2 5x5 (10->20), Dropout2d(0.5), max-pool 2, relu;
-// flatten 320; fc1 (320->50), relu, dropout 0.5; fc2 (50->10); log_softmax.
-struct NetImpl : torch::nn::Module {
-  NetImpl();
-  torch::Tensor forward(torch::Tensor x);
-  torch::nn::Conv2d conv1;
-  torch::nn::Conv2d conv2;
-  torch::nn::Dropout2d conv2_drop;
-  torch::nn::Linear fc1;
-  torch::nn::Linear fc2;
-};
-TORCH_MODULE(Net);
-
 // "conv1.weight", "conv1.bias", ..., "fc2.bias": the module's parameter names, in its order.
 const std::vector<std::string>& param_names();
 
 // The weights of a freshly initialised Net (torch::nn's initialisation; seed first), by name.
 ModelStore initial_store(at::Device device);
-// Copies the store's params into the module's (same names).
-void load_params(Net& net, const ModelStore& store);
 
 // The params' shapes by name (without making a Net, which draws random numbers).
 const std::vector<std::int64_t>& param_shape(const std::string& name);
