@@ -32,7 +32,7 @@ int cuda_device_count() {
 #endif
 }
 
-// --dist-timeout, checked positive in the front (run_option_checks.h).
+// --dist-timeout, checked positive by check_run_options (run_option_checks.h) in both programs.
 std::chrono::milliseconds dist_timeout(const RunOptions& o) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(o.dist_timeout_s * 1000.0));
 }

@@ -113,7 +113,7 @@ void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& li
   suite.cases = std::move(kept);
 }
 
-// The overrides are checked by check_run_options (run_option_checks.h), in the front.
+// The overrides are checked by check_run_options (run_option_checks.h) when the options are read.
 void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
   for (auto& c : suite.cases) {
     SamplingSpec& s = c.sampling;
