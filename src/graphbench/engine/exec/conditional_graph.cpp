@@ -1,6 +1,7 @@
 // Conditional graphs (see conditional_graph.h).
 #include "graphbench/engine/exec/conditional_graph.h"
 
+#include "graphbench/core/base/elapsed.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/condition_kernels.h"
 
@@ -27,10 +28,6 @@ void check(cudaError_t status, const char* what) {
     throw CaptureError(fmt::format("conditional graph: {} failed: {} ({})", what, cudaGetErrorName(status),
                                    cudaGetErrorString(status)));
   }
-}
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Adds a conditional IF node after `dependency` to `graph`; its body graphs (1, or 2 with an ELSE).

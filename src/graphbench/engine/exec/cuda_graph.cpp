@@ -1,5 +1,6 @@
 #include "graphbench/engine/exec/cuda_graph.h"
 
+#include "graphbench/core/base/elapsed.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/cached_memory.h"
 #include "graphbench/engine/exec/error_text.h"
@@ -132,10 +133,6 @@ class SyncDebugErrors : NonCopyable {
 std::string capture_failure(const std::exception& error, const FailedOpTrace& trace) {
   const std::string where = trace.describe();
   return where.empty() ? error_text(error) : fmt::format("{} ({})", error_text(error), where);
-}
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Warm-up on a side stream, so that cuBLAS/cuDNN handles and workspaces are created for a

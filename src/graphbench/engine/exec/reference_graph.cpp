@@ -1,5 +1,6 @@
 #include "graphbench/engine/exec/reference_graph.h"
 
+#include "graphbench/core/base/elapsed.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/cached_memory.h"
 #include "graphbench/engine/exec/graph_inspect.h"
@@ -39,8 +40,7 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
     if (before_capture) before_capture();
   }
   c10::cuda::device_synchronize();
-  impl_->warmup_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmup_start).count();
+  impl_->warmup_ms = ms_since(warmup_start);
   at::cuda::CUDAStream capture_stream = at::cuda::getStreamFromPool();
   {
     c10::cuda::CUDAStreamGuard guard(capture_stream);
@@ -60,7 +60,7 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
     instantiate_kept(*impl_->graph);
   }
   c10::cuda::device_synchronize();
-  impl_->capture_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  impl_->capture_ms = ms_since(start);
   impl_->facts = inspect_graph(*impl_->graph, impl_->graph->pool(), c10::cuda::current_device());
 }
 

@@ -1,6 +1,7 @@
 // The timing phase: a fresh runner per validated variant, sampled interleaved until the stop rule holds.
 #pragma once
 
+#include "graphbench/core/base/elapsed.h"
 #include "graphbench/core/clocks/conditions_log.h"
 #include "graphbench/core/clocks/energy.h"
 #include "graphbench/engine/runner/case_records.h"
@@ -15,9 +16,6 @@
 
 namespace graphbench {
 
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 // `own_s` of the slowest rank where ranks agree (a collective: every rank calls it), else `own_s`.
 double slowest_rank_s(const SamplingAgreement* agreement, double own_s);
 
