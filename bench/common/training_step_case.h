@@ -7,6 +7,7 @@
 #include "graphbench/engine/exec/feed.h"
 #include "graphbench/engine/exec/model_store.h"
 #include "graphbench/engine/exec/policy.h"
+#include "graphbench/engine/plan/program.h"
 #include "graphbench/engine/runner/data_parallel.h"
 #include "graphbench/engine/runner/reference_runner.h"
 
