@@ -17,6 +17,7 @@
 #endif
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 
@@ -82,9 +83,11 @@ int run_as_rank(const RunOptions& o, const parallel::RankEnv& rank, const std::s
     run.context.device = run.device;
   }
   // LibTorch 1.13's store client waits for an answer without a bound: a watchdog bounds the rendezvous,
-  // with a margin over its own timeouts so that theirs say what happened where they can.
+  // with a margin over its own timeouts so that theirs say what happened where they can (as long
+  // as the timeout, at most 5 s: a test's --dist-timeout 1 waits 2 s, not 6).
   const auto communicator = [&] {
-    parallel::ProgressWatchdog watchdog(timeout + std::chrono::seconds(5), rank.describe(),
+    const auto margin = std::min<std::chrono::milliseconds>(timeout, std::chrono::seconds(5));
+    parallel::ProgressWatchdog watchdog(timeout + margin, rank.describe(),
                                         "the rendezvous store did not answer" + rank.store_hint());
     return parallel::Communicator::connect(rank, run.device, timeout);
   }();

@@ -727,7 +727,8 @@ if(GRAPHBENCH_DIST_BACKEND MATCHES "^gloo")
                        TIMEOUT 60 SKIP_REGULAR_EXPRESSION "ddp-limit: skipped before it started: one eager step took")
 
   # A store that never answers (a torchrun agent's store of another LibTorch): LibTorch 1.13's client
-  # waits without a bound, the rendezvous's watchdog ends the rank after --dist-timeout and 5 s.
+  # waits without a bound, the rendezvous's watchdog ends the rank after --dist-timeout and as long
+  # again (at most 5 s more).
   add_test(NAME "cli: a rendezvous store that never answers ends the rank with 1, saying what to do"
            COMMAND ${EXPECT} 1 "(no progress for [0-9]+ s \\(--dist-timeout\\): the rendezvous store did not answer|could not reach the store).*; torchrun's agent hosts this store.*TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1" --
                    ${CMAKE_COMMAND} -E env RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 TORCHELASTIC_USE_AGENT_STORE=True
