@@ -1,12 +1,12 @@
 // results.gbench.json (see writers.h).
 #include "graphbench/core/report/writers.h"
 
+#include "graphbench/core/base/text.h"
 #include "graphbench/core/report/json_or_null.h"
 #include "graphbench/core/stats/statistics.h"
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -24,14 +24,9 @@ std::string gbench_date(const std::string& date_utc) {
 
 std::string first_word(const std::string& text) { return text.substr(0, text.find(' ')); }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 json context_json(const RunReport& report) {
   const Environment& e = report.environment;
-  const std::string build = lower(e.build_type);
+  const std::string build = lower_case(e.build_type);
   return {{"date", gbench_date(e.date_utc)},
           {"host_name", e.host},
           {"executable", first_word(e.command_line)},

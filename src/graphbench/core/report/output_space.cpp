@@ -1,6 +1,7 @@
 #include "graphbench/core/report/output_space.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/text.h"
 
 #include <fmt/format.h>
 
@@ -19,8 +20,6 @@ constexpr std::uint64_t kCsvRecordBytes = 256;
 constexpr std::uint64_t kMarkdownRecordBytes = 128;
 constexpr std::uint64_t kGbenchRecordBytes = 1024;
 constexpr std::uint64_t kGbenchSampleBytes = 200;
-
-std::string mib(std::uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20)); }
 
 }  // namespace
 
@@ -46,7 +45,7 @@ void check_output_space(const std::string& directory, std::optional<std::uint64_
   throw InputError(fmt::format(
       "output directory {}: only {} free on its file system, and the results of {} record(s) need at least {} "
       "(give a directory with room with -o DIR, or run fewer cases with --cases)",
-      directory, mib(*available), records, mib(needed)));
+      directory, mib_text(*available), records, mib_text(needed)));
 }
 
 }  // namespace graphbench

@@ -1,6 +1,7 @@
 #include "graphbench/core/report/unpack_space.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/text.h"
 
 #include <fmt/format.h>
 
@@ -9,8 +10,6 @@
 namespace graphbench {
 
 namespace {
-
-std::string mib(std::uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20)); }
 
 }  // namespace
 
@@ -36,7 +35,7 @@ void check_unpack_space(const std::vector<UnpackNeed>& needs, const AvailableByt
     throw InputError(fmt::format(
         "{} {} is unpacked into {} when it loads: it needs {} ({} bytes) there, and only {} ({} bytes) is free on "
         "that file system ({})",
-        need.what, need.file, need.directory, mib(need.bytes), need.bytes, mib(*free), *free, need.hint));
+        need.what, need.file, need.directory, mib_text(need.bytes), need.bytes, mib_text(*free), *free, need.hint));
   }
 }
 

@@ -1,7 +1,7 @@
 // The "published" key of a case (see published_fields.h).
 #include "graphbench/core/suite/published_fields.h"
 
-#include <cctype>
+#include "graphbench/core/base/text.h"
 
 #include <fmt/format.h>
 
@@ -66,9 +66,7 @@ std::vector<PublishedFigures> read_published(const JsonChecker& checker, const j
 }
 
 bool published_applies(const PublishedFigures& figures, const std::string& device) {
-  std::string lower = figures.device;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool on_cpu = lower.find("cpu") != std::string::npos;
+  const bool on_cpu = lower_case(figures.device).find("cpu") != std::string::npos;
   return on_cpu == (device == "cpu");
 }
 

@@ -1,12 +1,12 @@
 #include "graphbench/parallel/communication/node_layout.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/text.h"
 #include "graphbench/core/record/result_record.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace graphbench::parallel {
@@ -20,15 +20,10 @@ bool is_set(const std::map<std::string, std::string>& settings, const std::strin
   return it != settings.end() && !it->second.empty() && it->second != "0";
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 // NCCL's network transport, named as far as the settings pin it down.
 TransportReport nccl_net(const std::map<std::string, std::string>& settings, const std::string& why) {
   const auto net = settings.find("NCCL_NET");
-  const std::string chosen = net == settings.end() ? "" : lower(net->second);
+  const std::string chosen = net == settings.end() ? "" : lower_case(net->second);
   if (chosen == "socket" || (chosen.empty() && is_set(settings, "NCCL_IB_DISABLE"))) {
     return {"NET/Socket", why + "; sockets, as " + (chosen.empty() ? "NCCL_IB_DISABLE" : "NCCL_NET") + " asks"};
   }
