@@ -66,8 +66,9 @@ endfunction()
 # graphbench_unity_together(TARGET TOGETHER FILE... [TOGETHER FILE...])
 #   Files that parse the same heavy headers (TorchScript's, torch::nn's) each cost a unity batch
 #   several seconds of parsing: each TOGETHER set becomes one unit of its own, so those headers are
-#   parsed once, and the target's other files are batched as before (GRAPHBENCH_UNITY_BATCH at a
-#   time, in their order). Call it after graphbench_compile_like(); FILEs as in the target's sources.
+#   parsed once, and the target's other files, in their order, are shared out evenly between as few
+#   batches as GRAPHBENCH_UNITY_BATCH files each allows (a file marked SKIP_UNITY_BUILD_INCLUSION
+#   stays alone). Call it after graphbench_compile_like(); FILEs as in the target's sources.
 function(graphbench_unity_together target)
   if(NOT GRAPHBENCH_UNITY_BUILD)
     return()

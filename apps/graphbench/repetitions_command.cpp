@@ -4,6 +4,7 @@
 // repetitions merged (core/record/merge_repetitions.h) and written as one run.
 #include "run_support.h"
 
+#include "graphbench/core/base/elapsed.h"
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/interrupt.h"
 #include "graphbench/core/base/remove_tree.h"
@@ -56,7 +57,7 @@ RepetitionResult run_repetition(const RunOptions& o, const std::string& folder, 
   interrupted_by = child.interrupted_by;
   RepetitionResult result;
   result.index = index;
-  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.wall_seconds = seconds_since(started);
   if (!child.succeeded()) result.failure = child.describe();
   const fs::path file = fs::path(directory) / "results.json";
   std::error_code error;

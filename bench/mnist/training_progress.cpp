@@ -1,5 +1,7 @@
 #include "mnist/training_progress.h"
 
+#include "graphbench/core/base/elapsed.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -30,7 +32,7 @@ void TrainingProgress::step_queued(int epoch, std::int64_t logged_step,
   int shown_epoch = epoch;
   std::int64_t shown_step = -1;
   if (done_ >= 0) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const double elapsed = seconds_since(started_);
     const double total = static_cast<double>(epochs_) * static_cast<double>(steps_per_epoch_);
     const double done = static_cast<double>(done_ + 1);
     left = elapsed / done * std::max(0.0, total - done);

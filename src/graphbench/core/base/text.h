@@ -1,11 +1,11 @@
 // Small text helpers more than one layer uses.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstdint>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace graphbench {
 

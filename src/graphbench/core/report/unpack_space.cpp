@@ -9,10 +9,6 @@
 
 namespace graphbench {
 
-namespace {
-
-}  // namespace
-
 std::vector<UnpackNeed> largest_unpack_needs(const std::vector<UnpackNeed>& needs) {
   std::vector<UnpackNeed> largest;
   std::map<std::string, std::size_t> index_of;  // directory -> its entry in `largest`
