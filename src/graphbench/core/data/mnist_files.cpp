@@ -22,16 +22,6 @@ const char* const kMnistDataHint =
     "MNIST's four files (train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte, "
     "t10k-labels-idx1-ubyte, raw or .gz) in --data-dir or GRAPHBENCH_DATA";
 
-namespace {
-
-std::string dims_text(const std::vector<std::int64_t>& dims) {
-  std::string out;
-  for (std::size_t i = 0; i < dims.size(); ++i) out += fmt::format("{}{}", i == 0 ? "" : "x", dims[i]);
-  return out;
-}
-
-}  // namespace
-
 MnistDirChoice locate_mnist_dir(const std::optional<std::string>& data_dir_flag) {
   if (data_dir_flag) {
     if (data_dir_flag->empty()) throw InputError("--data-dir is empty: give the directory holding the MNIST files");
@@ -66,10 +56,6 @@ MnistShape load_mnist_split_into(const std::string& dir, bool train, const Mnist
   read_idx_into(
       images_path,
       [&](const std::vector<std::int64_t>& dims) {
-        if (dims.size() != 3) {
-          throw InputError(fmt::format("{}: expected a 3-D IDX array of images (count x rows x cols), found {}-D ({})",
-                                       images_path, dims.size(), dims_text(dims)));
-        }
         shape = MnistShape{dims[0], dims[1], dims[2]};
         return destination.images(shape.count, shape.rows, shape.cols);
       },
@@ -77,10 +63,6 @@ MnistShape load_mnist_split_into(const std::string& dir, bool train, const Mnist
   read_idx_into(
       labels_path,
       [&](const std::vector<std::int64_t>& dims) {
-        if (dims.size() != 1) {
-          throw InputError(fmt::format("{}: expected a 1-D IDX array of labels, found {}-D ({})", labels_path,
-                                       dims.size(), dims_text(dims)));
-        }
         if (dims[0] != shape.count) {
           throw InputError(fmt::format("{} has {} labels but {} has {} images", labels_path, dims[0], images_path,
                                        shape.count));
@@ -269,29 +251,6 @@ class IdxReader {
 };
 
 }  // namespace
-
-IdxArray read_idx_file(const std::string& path, int expected_dims) {
-  IdxReader reader(path, expected_dims);
-  const auto expected = static_cast<std::size_t>(reader.data_bytes());
-  IdxArray array;
-  array.dims = reader.dims();
-  // Grow as the data arrives, so a header that lies about the size cannot make us allocate it all.
-  constexpr std::size_t kReserveLimit = std::size_t{1} << 28;
-  array.data.reserve(std::min(expected, kReserveLimit));
-  std::size_t found = 0;
-  constexpr std::size_t kStep = std::size_t{1} << 24;
-  while (found < expected) {
-    const std::size_t step = std::min(kStep, expected - found);
-    array.data.resize(found + step);
-    const std::size_t got = reader.read(array.data.data() + found, step);
-    found += got;
-    if (got < step) break;
-  }
-  if (found < expected) reader.throw_truncated(found);
-  array.data.resize(found);
-  reader.expect_end();
-  return array;
-}
 
 std::vector<std::int64_t> read_idx_into(const std::string& path, const IdxDestination& destination,
                                         std::int64_t max_bytes, int expected_dims) {

@@ -24,11 +24,8 @@ std::string csv_text(const std::string& text) {
 }
 
 // The shortest decimal form that reads back as the same double ("7.85", "1e+20", "3").
-std::string csv_number(std::optional<double> value) {
-  return value ? fmt::format("{}", *value) : std::string();
-}
-
-std::string csv_count(std::optional<std::int64_t> value) {
+template <class T>
+std::string csv_number(std::optional<T> value) {
   return value ? fmt::format("{}", *value) : std::string();
 }
 
@@ -54,9 +51,9 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_text(r.device),
       to_string(r.status),
       csv_text(r.reason),
-      csv_count(s ? std::optional<std::int64_t>(static_cast<std::int64_t>(s->count))
+      csv_number(s ? std::optional<std::int64_t>(static_cast<std::int64_t>(s->count))
                   : std::nullopt),
-      csv_count(r.steps_per_sample > 0 ? std::optional<std::int64_t>(r.steps_per_sample)
+      csv_number(r.steps_per_sample > 0 ? std::optional<std::int64_t>(r.steps_per_sample)
                                        : std::nullopt),
       csv_number(stat(&stats::Summary::median)),
       csv_number(stat(&stats::Summary::iqr)),
@@ -78,16 +75,16 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_number(r.profile ? std::optional<double>(r.profile->kernels_per_step) : std::nullopt),
       csv_number(r.profile ? std::optional<double>(r.profile->busy_us_per_step) : std::nullopt),
       csv_number(r.profile ? r.profile->busy_share : std::nullopt),
-      csv_count(r.memory ? std::optional<std::int64_t>(r.memory->peak_allocated_bytes) : std::nullopt),
-      csv_count(r.memory ? std::optional<std::int64_t>(r.memory->peak_reserved_bytes) : std::nullopt),
-      csv_count(r.memory ? r.memory->graph_pool_bytes : std::nullopt),
+      csv_number(r.memory ? std::optional<std::int64_t>(r.memory->peak_allocated_bytes) : std::nullopt),
+      csv_number(r.memory ? std::optional<std::int64_t>(r.memory->peak_reserved_bytes) : std::nullopt),
+      csv_number(r.memory ? r.memory->graph_pool_bytes : std::nullopt),
       r.l2 ? to_string(*r.l2) : "",
       csv_number(r.back_to_back_us),
       csv_text(r.sweep ? r.sweep->group : ""),
       csv_text(r.sweep ? r.sweep->axis : ""),
-      csv_count(r.sweep ? std::optional<std::int64_t>(r.sweep->value) : std::nullopt),
+      csv_number(r.sweep ? std::optional<std::int64_t>(r.sweep->value) : std::nullopt),
       csv_number(r.warmup_ms),
-      csv_count(r.break_even_replays),
+      csv_number(r.break_even_replays),
       csv_number(r.break_even_s),
       csv_number(r.sm_clock_start_mhz),
       csv_number(r.sm_clock_end_mhz),
@@ -104,17 +101,13 @@ std::vector<std::string> csv_row(const ResultRecord& r) {
       csv_number(r.energy ? r.energy->vs_eager : std::nullopt),
       csv_text(r.energy ? r.energy->unavailable : ""),
       csv_text(r.scope),
-      csv_count(r.graphs_per_step),
+      csv_number(r.graphs_per_step),
       csv_number(r.launches_per_step),
   };
 }
 
 void append_line(std::string& out, const std::vector<std::string>& fields) {
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) out += ',';
-    out += fields[i];
-  }
-  out += '\n';
+  out += fmt::format("{}\n", fmt::join(fields, ","));
 }
 
 }  // namespace

@@ -192,13 +192,8 @@ E read_kind(const ObjectReader& r, const std::string& key, bool required = false
 }
 
 void read_timing(const ObjectReader& r, ResultRecord& rec) {
+  record_fields(rec, [&](const char* key, auto& value) { read_field(r, key, value); });
   rec.steps_per_sample = r.optional_integer("steps_per_sample").value_or(0);
-  rec.samples_us = r.numbers("samples_us");
-  rec.host_samples_us = r.numbers("host_samples_us");
-  rec.issue_samples_us = r.numbers("issue_samples_us");
-  rec.issue_median_us = r.optional_number("issue_median_us");
-  rec.host_bound = r.optional_bool("host_bound");
-  rec.back_to_back_us = r.optional_number("back_to_back_us");
   if (r.find_value("l2")) rec.l2 = read_kind<L2Cache>(r, "l2");
   if (r.optional_number("median_us")) {
     rec.stats = read_fields<stats::Summary>(r, summary_fields);
@@ -215,10 +210,6 @@ void read_timing(const ObjectReader& r, ResultRecord& rec) {
   rec.rel_noise = !noise             ? 0.0
                   : noise->is_null() ? (rec.stats ? std::numeric_limits<double>::infinity() : 0.0)
                                      : r.number("rel_noise");
-  rec.stop_reason = r.string("stop_reason");
-  read_field(r, "min_samples", rec.min_samples);
-  rec.speedup_vs_eager = r.optional_number("speedup_vs_eager");
-  rec.speedup_ci95 = read_interval(r, "speedup_ci95");
 }
 
 KernelProfile read_profile(const ObjectReader& p) {
@@ -251,15 +242,10 @@ EnergyPerStep read_energy(const ObjectReader& e) {
 }
 
 void read_extras(const ObjectReader& r, ResultRecord& rec) {
-  rec.capture_ms = r.optional_number("capture_ms");
-  rec.warmup_ms = r.optional_number("warmup_ms");
-  rec.break_even_replays = r.optional_integer("break_even_replays");
-  rec.break_even_s = r.optional_number("break_even_s");
   if (r.find_value("sweep")) {
     const ObjectReader sweep = r.object("sweep");
     rec.sweep = SweepPoint{sweep.string("group"), sweep.string("axis"), sweep.integer("value")};
   }
-  rec.max_abs_error = r.optional_number("max_abs_error");
   rec.validation_note = r.find_value("validation_note") ? r.string("validation_note") : "";
   StartEnd clock;
   read_field(r, "sm_clock_mhz", clock);
@@ -290,12 +276,8 @@ void read_extras(const ObjectReader& r, ResultRecord& rec) {
 
 TrainingSummary read_training(const ObjectReader& t) {
   TrainingSummary out;
-  if (const json* epochs = t.find("epochs")) {
-    if (!epochs->is_array()) t.fail_expected(t.pointer("epochs"), "an array of epochs", *epochs);
-    for (std::size_t i = 0; i < epochs->size(); ++i) {
-      const ObjectReader e(t.path(), (*epochs)[i], json_pointer_append(t.pointer("epochs"), i));
-      out.epochs.push_back(read_fields<TrainingEpoch>(e, training_epoch_fields));
-    }
+  for (const ObjectReader& e : t.objects("epochs", "an array of epochs")) {
+    out.epochs.push_back(read_fields<TrainingEpoch>(e, training_epoch_fields));
   }
   out.median_step_us = t.optional_number("median_step_us").value_or(0.0);
   return read_fields(t, training_fields, std::move(out));

@@ -99,7 +99,7 @@ json repetitions_to_json(const Repetitions& reps) {
 }
 
 json record_to_json(const ResultRecord& rec) {
-  json r;
+  json r = fields_json(rec, record_fields);
   r["case"] = rec.case_name;
   r["workload"] = rec.workload;
   r["variant"] = rec.variant;
@@ -117,25 +117,10 @@ json record_to_json(const ResultRecord& rec) {
   r["status"] = to_string(rec.status);
   r["reason"] = rec.reason;
   r["steps_per_sample"] = rec.steps_per_sample > 0 ? json(rec.steps_per_sample) : json(nullptr);
-  r["samples_us"] = numbers_to_json(rec.samples_us);
-  r["host_samples_us"] = numbers_to_json(rec.host_samples_us);
-  r["issue_samples_us"] = numbers_to_json(rec.issue_samples_us);
   write_summary(r, rec.stats);
   r["host_median_us"] = rec.host_stats ? number_or_null(rec.host_stats->median) : json(nullptr);
-  r["issue_median_us"] = optional_number(rec.issue_median_us);
-  r["host_bound"] = rec.host_bound ? json(*rec.host_bound) : json(nullptr);
-  r["back_to_back_us"] = optional_number(rec.back_to_back_us);
   r["l2"] = rec.l2 ? json(to_string(*rec.l2)) : json(nullptr);
   r["rel_noise"] = rec.stats ? number_or_null(rec.rel_noise) : json(nullptr);
-  r["stop_reason"] = rec.stop_reason;
-  r["min_samples"] = rec.min_samples ? json(*rec.min_samples) : json(nullptr);
-  r["speedup_vs_eager"] = optional_number(rec.speedup_vs_eager);
-  r["speedup_ci95"] = interval_or_null(rec.speedup_ci95);
-  r["capture_ms"] = optional_number(rec.capture_ms);
-  r["warmup_ms"] = optional_number(rec.warmup_ms);
-  r["break_even_replays"] = json_or_null(rec.break_even_replays);
-  r["break_even_s"] = optional_number(rec.break_even_s);
-  r["max_abs_error"] = optional_number(rec.max_abs_error);
   r["validation_note"] = rec.validation_note.empty() ? json(nullptr) : json(rec.validation_note);
   r["sm_clock_mhz"] = field_json(StartEnd{rec.sm_clock_start_mhz, rec.sm_clock_end_mhz});
   r["gpu_conditions"] = rec.gpu_conditions ? gpu_conditions_to_json(*rec.gpu_conditions) : json(nullptr);

@@ -7,6 +7,16 @@
 
 namespace graphbench {
 
+// A record's plain fields; its kinds, summary, host median, noise and nested objects are beside.
+inline constexpr auto record_fields = [](auto& r, auto&& f) {
+  f("samples_us", r.samples_us); f("host_samples_us", r.host_samples_us); f("issue_samples_us", r.issue_samples_us);
+  f("issue_median_us", r.issue_median_us); f("host_bound", r.host_bound); f("back_to_back_us", r.back_to_back_us);
+  f("stop_reason", r.stop_reason); f("min_samples", r.min_samples); f("speedup_vs_eager", r.speedup_vs_eager);
+  f("speedup_ci95", r.speedup_ci95); f("capture_ms", r.capture_ms); f("warmup_ms", r.warmup_ms);
+  f("break_even_replays", r.break_even_replays); f("break_even_s", r.break_even_s);
+  f("max_abs_error", r.max_abs_error);
+};
+
 // A record's summary of its samples (stats::Summary), beside the record's other keys.
 inline constexpr auto summary_fields = [](auto& s, auto&& f) {
   f("median_us", s.median); f("iqr_us", s.iqr); f("min_us", s.min); f("max_us", s.max); f("mean_us", s.mean);

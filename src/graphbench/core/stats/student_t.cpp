@@ -22,22 +22,19 @@ double beta_fraction(double a, double b, double x) {
   if (std::abs(d) < kTiny) d = kTiny;
   d = 1.0 / d;
   double h = d;
+  // One half-step of the continued fraction with coefficient `aa`: the factor it multiplies h by.
+  const auto half_step = [&](double aa) {
+    d = 1.0 + aa * d;
+    if (std::abs(d) < kTiny) d = kTiny;
+    c = 1.0 + aa / c;
+    if (std::abs(c) < kTiny) c = kTiny;
+    d = 1.0 / d;
+    return d * c;
+  };
   for (int m = 1; m <= 500; ++m) {
     const double m2 = 2.0 * m;
-    double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-    d = 1.0 + aa * d;
-    if (std::abs(d) < kTiny) d = kTiny;
-    c = 1.0 + aa / c;
-    if (std::abs(c) < kTiny) c = kTiny;
-    d = 1.0 / d;
-    h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-    d = 1.0 + aa * d;
-    if (std::abs(d) < kTiny) d = kTiny;
-    c = 1.0 + aa / c;
-    if (std::abs(c) < kTiny) c = kTiny;
-    d = 1.0 / d;
-    const double step = d * c;
+    h *= half_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
+    const double step = half_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)));
     h *= step;
     if (std::abs(step - 1.0) < kEpsilon) break;
   }
