@@ -15,7 +15,6 @@
 #include "models/script_model.h"
 #include "models/script_pieces.h"
 
-#include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/non_copyable.h"
 #include "graphbench/engine/exec/warm_up.h"
 #include "graphbench/engine/ops/aoti_package.h"

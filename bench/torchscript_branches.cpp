@@ -4,7 +4,6 @@
 //   graph        a graph per node, the host deciding between replays (where torch.compile breaks)
 //   conditional  one graph of conditional nodes, the device deciding (a chain of exits or one branch)
 // Every variant leaves the reached leaf's outputs and index: another way fails validation.
-#include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"
 #include "models/branch_tree.h"

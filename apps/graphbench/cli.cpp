@@ -88,7 +88,7 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
                  "Run every case of the suite at each value of one axis, AXIS=V1,V2,... in increasing order (e.g. "
                  "batch=1,2,4,8,16; the axes of each workload: graphbench list), and decide which sizes to capture "
                  "(results.md's Sweeps; docs/results.md). Also scope=S1,S2,... (e.g. scope=full,layer,attention-out; "
-                 "the capture scopes: " + fmt::format("{}", fmt::join(graphbench::capture_scope_names(), ", ")) +
+                 "the capture scopes: " + graphbench::capture_scope_names() +
                  "): each case once per scope, alone or beside an integer axis (give --sweep twice), and decide "
                  "which scope to capture (results.md's Scopes; docs/scopes.md)")
       ->expected(1)
@@ -145,12 +145,15 @@ void add_run_options(CLI::App& app, RawRunOptions& raw) {
       ->group("");
 }
 
+// 1 to `max_length` decimal digits, nothing else (no sign, no space).
+bool decimal_digits(const std::string& text, std::size_t max_length) {
+  return !text.empty() && text.size() <= max_length && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
 // "--repetitions": auto (0) or a positive integer (at most 1000).
 int parse_repetitions(const std::string& text) {
   if (text == "auto") return 0;
-  const bool digits = !text.empty() && text.size() <= 4 &&
-                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  const int value = digits ? std::stoi(text) : 0;
+  const int value = decimal_digits(text, 4) ? std::stoi(text) : 0;
   if (value < 1 || value > 1000) {
     throw graphbench::InputError(fmt::format("--repetitions: expected auto or a whole number of runs from 1 to 1000 "
                                              "(each in a process of its own), got \"{}\"",
@@ -161,10 +164,8 @@ int parse_repetitions(const std::string& text) {
 
 // "--seed": decimal digits only, at most 2^64 - 1.
 std::uint64_t parse_seed(const std::string& text) {
-  const bool digits = !text.empty() && text.size() <= 20 &&
-                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   try {
-    if (digits) return std::stoull(text);
+    if (decimal_digits(text, 20)) return std::stoull(text);
   } catch (const std::out_of_range&) {
   }
   throw graphbench::InputError(fmt::format("--seed: expected an integer in [0, 2^64 - 1], got \"{}\"", text));

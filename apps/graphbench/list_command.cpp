@@ -3,6 +3,7 @@
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/json/json_text.h"
+#include "graphbench/core/workload/capture_scope.h"
 #include "graphbench/engine/runner/workload_registry.h"
 
 #include <fmt/format.h>
@@ -42,38 +43,35 @@ std::string type_name(const ParamDecl& p) {
   return "?";
 }
 
-// The suite's "description", or why the file cannot be read; a line of text in any case (the file
-// goes through the same guarded reader as `run`, so a hostile file cannot crash `list`).
-std::string suite_description(const std::string& path) {
-  try {
-    const nlohmann::json doc = parse_json_text(read_text_file(path, "suite file"), path);
-    const auto found = doc.is_object() ? doc.find("description") : doc.end();
-    if (doc.is_object() && found != doc.end() && found->is_string()) return single_line(found->get<std::string>());
-    return "";
-  } catch (const InputError& e) {
-    return single_line(fmt::format("(unreadable: {})", e.what()));
-  }
-}
-
-// The (name, workload) of each case of a suite file, as written (sweeps not expanded); none when
-// the file cannot be read (suite_description says why).
-std::vector<std::pair<std::string, std::string>> suite_cases(const std::string& path) {
+// A suite file as `list` shows it: its "description", or why the file cannot be read, a line of text in
+// any case (the file goes through the same guarded reader as `run`, so a hostile file cannot crash `list`);
+// and the (name, workload) of each case, as written (sweeps not expanded; none when it cannot be read).
+struct SuiteListing {
+  std::string description;
   std::vector<std::pair<std::string, std::string>> cases;
+};
+
+SuiteListing read_suite_listing(const std::string& path) {
+  SuiteListing listing;
   try {
     const nlohmann::json doc = parse_json_text(read_text_file(path, "suite file"), path);
-    const auto found = doc.is_object() ? doc.find("cases") : doc.end();
-    if (found == doc.end() || !found->is_array()) return cases;
-    for (const auto& c : *found) {
+    if (!doc.is_object()) return listing;
+    const auto description = doc.find("description");
+    if (description != doc.end() && description->is_string()) listing.description = single_line(description->get<std::string>());
+    const auto cases = doc.find("cases");
+    if (cases == doc.end() || !cases->is_array()) return listing;
+    for (const auto& c : *cases) {
       if (!c.is_object()) continue;
       const auto name = c.find("name");
       const auto workload = c.find("workload");
       if (name == c.end() || !name->is_string()) continue;
-      cases.emplace_back(single_line(name->get<std::string>()),
-                         workload != c.end() && workload->is_string() ? workload->get<std::string>() : "");
+      listing.cases.emplace_back(single_line(name->get<std::string>()),
+                                 workload != c.end() && workload->is_string() ? workload->get<std::string>() : "");
     }
-  } catch (const InputError&) {
+  } catch (const InputError& e) {
+    listing.description = single_line(fmt::format("(unreadable: {})", e.what()));
   }
-  return cases;
+  return listing;
 }
 
 // `items` after `prefix`, comma-separated, in lines of about `width` characters under `indent`.
@@ -121,7 +119,8 @@ std::vector<std::string> suites_with_workload(const std::vector<std::string>& di
     if (!std::filesystem::is_directory(dir, ec)) continue;
     for (const auto& suite : suite_names({dir.string()})) {
       std::vector<std::string> names;
-      for (const auto& [name, of] : suite_cases((dir / (suite + ".json")).string())) {
+      const SuiteListing listing = read_suite_listing((dir / (suite + ".json")).string());
+      for (const auto& [name, of] : listing.cases) {
         if (of == workload) names.push_back(regex_literal(name));
       }
       if (names.empty()) continue;
@@ -151,27 +150,20 @@ int list_command(const std::string& configs_dir) {
     std::cout << fmt::format("  {:<24}{:<13}{}\n", v.name(), to_string(v.method()), v.help());
   }
 
-  // What each capture scope captures (core/workload/capture_scope.h), for a case's "scope" and --sweep scope=...
-  static const std::vector<std::pair<std::string, std::string>> kScopeHelp = {
-      {"full", "the whole step, one graph (the default)"},
-      {"layer", "one graph per repeated block (a transformer layer, a ResNet stage), the ops between eager"},
-      {"attention-out", "every piece between attention ops captured, attention eager (vLLM's PIECEWISE)"},
-      {"modules=REGEX", "only the ops whose module path matches REGEX captured (Megatron's per-module scope)"},
-      {"auto", "pieces around the ops that cannot be captured, those ops eager"},
-      {"fwd-bwd", "forward and backward captured, the optimizer eager (make_graphed_callables)"}};
+  // What each capture scope captures, for a case's "scope" and --sweep scope=...
   std::cout << "\nCapture scopes (a case's \"scope\", or \"sweep\": {\"scope\": [...]}, or --sweep scope=S1,S2,...; "
                "results.md's Scopes says which to capture; docs/scopes.md):\n";
-  for (const auto& [name, help] : kScopeHelp) std::cout << fmt::format("  {:<24}{}\n", name, help);
+  for (const NamedScope& scope : kNamedScopes) std::cout << fmt::format("  {:<24}{}\n", scope.name, scope.help);
 
   for (const std::filesystem::path dir : configs_search_dirs(configs_dir)) {
     if (!std::filesystem::is_directory(dir)) continue;
     std::cout << "\nSuites in " << dir.string()
               << " (graphbench --suite NAME [--filter REGEX], or run --config FILE), and their cases:\n";
     for (const auto& name : suite_names({dir.string()})) {
-      const std::string path = (dir / (name + ".json")).string();
-      std::cout << fmt::format("  {:<16}{}\n", name, suite_description(path));
+      const SuiteListing listing = read_suite_listing((dir / (name + ".json")).string());
+      std::cout << fmt::format("  {:<16}{}\n", name, listing.description);
       std::vector<std::string> cases;
-      for (const auto& [case_name, workload] : suite_cases(path)) cases.push_back(case_name);
+      for (const auto& [case_name, workload] : listing.cases) cases.push_back(case_name);
       if (!cases.empty()) std::cout << wrapped_list("cases: ", cases, 18, 100);
     }
     break;

@@ -34,9 +34,7 @@ std::vector<std::string> repetition_arguments(const std::vector<std::string>& ar
                                               int index, int rounds_per_process) {
   std::vector<std::string> out = without_option(arguments, "--repetitions");
   out.insert(out.end(), {"--repetition-dir", directory, "--repetition-index", std::to_string(index)});
-  const bool max_samples_given = std::any_of(arguments.begin(), arguments.end(), [](const std::string& a) {
-    return a == "--max-samples" || a.rfind("--max-samples=", 0) == 0;
-  });
+  const bool max_samples_given = without_option(arguments, "--max-samples").size() != arguments.size();
   if (rounds_per_process > 0 && !max_samples_given) out.insert(out.end(), {"--max-samples", std::to_string(rounds_per_process)});
   return out;
 }
@@ -104,11 +102,11 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
   }
   remove_tree(folder);
   const bool any_report = std::any_of(results.begin(), results.end(), [](const RepetitionResult& r) { return r.report.has_value(); });
+  const bool all_bad_input = std::all_of(results.begin(), results.end(), [](const RepetitionResult& r) { return exited_with(r, kExitBadInput); });
   if (!any_report) {
     std::cerr << fmt::format("graphbench: error: none of the {} repetition(s) run left results; nothing written to {}\n",
                              results.size(), run.directory);
     if (interrupted_by != 0) return kExitInterruptedBase + interrupted_by;
-    const bool all_bad_input = std::all_of(results.begin(), results.end(), [](const RepetitionResult& r) { return exited_with(r, kExitBadInput); });
     return all_bad_input ? kExitBadInput : kExitFailure;
   }
   SuiteOutcome outcome;
@@ -132,7 +130,7 @@ int run_repetitions_command(const RunOptions& o, const std::string& command_line
     outcome.report.interrupted = true;
     outcome.report.interrupted_by = signal_name(interrupted_by);
   }
-  outcome.bad_input = std::all_of(results.begin(), results.end(), [](const RepetitionResult& r) { return exited_with(r, kExitBadInput); });
+  outcome.bad_input = all_bad_input;
   outcome.any_failed = std::any_of(results.begin(), results.end(), [](const RepetitionResult& r) { return !r.failure.empty(); }) ||
                        std::any_of(outcome.report.records.begin(), outcome.report.records.end(),
                                    [](const ResultRecord& r) { return r.status == RecordStatus::kFailed; });

@@ -32,16 +32,24 @@ int report_command(const std::string& results_path, const std::string& output, c
     if (directory.empty()) directory = ".";
   }
   prepare_output_directory(directory);
+  // Written over in place, the input may be gone by now (report_files.h): its records are
+  // saved as a run's are when its files cannot be written.
+  return write_or_rescue(report, report.environment.suite, directory, selected, quiet ? nullptr : &std::cerr,
+                         results_path);
+}
+
+int write_or_rescue(const RunReport& report, const std::string& suite, const std::string& directory,
+                    const OutputFormats& formats, std::ostream* log, const std::string& records_of,
+                    const std::string& after) {
   try {
-    for (const auto& written : write_report_files(report, directory, selected)) {
-      if (!quiet) std::cerr << "wrote " << written << "\n";
+    for (const auto& written : write_report_files(report, directory, formats)) {
+      if (log != nullptr) *log << "wrote " << written << "\n";
     }
   } catch (const Error& e) {
-    // Written over in place, the input may be gone by now (report_files.h): its records are
-    // saved as a run's are when its files cannot be written.
-    const std::string rescued = rescue_results(report, report.environment.suite, system_temporary_directory(), std::cout);
-    std::cerr << fmt::format("graphbench: error: {}\ngraphbench: the {} record(s) of {} were saved to {}\n", e.what(),
-                             report.records.size(), results_path, rescued);
+    // Nothing measured is lost: the records go to a file of their own (or standard output).
+    const std::string rescued = rescue_results(report, suite, system_temporary_directory(), std::cout);
+    std::cerr << fmt::format("graphbench: error: {}\ngraphbench: the {} record(s) of {} were saved to {}{}\n", e.what(),
+                             report.records.size(), records_of, rescued, after);
     return kExitBadInput;
   }
   return kExitOk;

@@ -11,7 +11,6 @@
 #include "graphbench/engine/exec/executor.h"
 #include "graphbench/core/report/writers.h"
 #include "graphbench/core/report/output_space.h"
-#include "graphbench/core/report/rescue_file.h"
 #include "graphbench/core/report/unpack_space.h"
 #include "graphbench/engine/runner/suite_runner.h"
 #include "graphbench/engine/runner/workload_registry.h"
@@ -19,7 +18,7 @@
 #include "graphbench/core/suite/suite_parser.h"
 #include "graphbench/core/suite/scope_fields.h"
 #include "graphbench/core/suite/sweep_fields.h"
-#include "graphbench/engine/timing/step_trace.h"
+#include "graphbench/engine/timing/kernel_profile.h"
 #include "stop_signals.h"
 
 #include <fmt/format.h>
@@ -168,7 +167,7 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
                  "CPU; no energy figures are written\n";
   }
   if (!o.trace_dir.empty()) {
-    if (!device.is_cuda() || !step_tracer_available(true)) {
+    if (!device.is_cuda() || !kernel_profiler_available(true)) {
       // Not an error: the run measures what it can; there is just no trace of it.
       std::cerr << fmt::format("graphbench: warning: --trace {}: {}; no traces are written\n", o.trace_dir,
                                device.is_cuda() ? "this graphbench has no step tracer (a CUDA build against "
@@ -282,18 +281,9 @@ int report_outcome(const RunOptions& o, const PreparedRun& run, const SuiteOutco
   const std::string& directory = run.directory;
   // A repetition's table is not the run's: the merged run prints one.
   if (!o.quiet && o.repetition_dir.empty()) std::cout << "\n" << render_console(outcome.report);
-  try {
-    for (const auto& written : write_report_files(outcome.report, directory, run.formats)) {
-      if (log != nullptr) *log << "wrote " << written << "\n";
-    }
-  } catch (const Error& e) {
-    // Nothing measured is lost: the records go to a file of their own (or standard output).
-    const std::string rescued = rescue_results(outcome.report, run.suite.name, system_temporary_directory(), std::cout);
-    std::cerr << fmt::format("graphbench: error: {}\ngraphbench: the {} record(s) of this run were saved to {} "
-                             "(results.json's format; {} keeps its earlier files)\n",
-                             e.what(), outcome.report.records.size(), rescued, directory);
-    return kExitBadInput;
-  }
+  const int written = write_or_rescue(outcome.report, run.suite.name, directory, run.formats, log, "this run",
+                                      fmt::format(" (results.json's format; {} keeps its earlier files)", directory));
+  if (written != kExitOk) return written;
   if (stop_requested()) {
     std::cerr << fmt::format("graphbench: interrupted by {}: wrote the {} finished record(s) to {}\n",
                              signal_name(stop_signal()), outcome.report.records.size(), directory);

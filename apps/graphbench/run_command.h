@@ -4,6 +4,9 @@
 
 #include "options.h"
 
+#include "graphbench/core/report/report_files.h"
+
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,13 @@ int run_command(const RunOptions& options, const std::string& command_line);
 // again from an earlier run's results.json into `output` (default: the file's folder), as a set
 // (report_files.h); the derived verdicts (sweeps) judged again. Returns the exit code.
 int report_command(const std::string& results_path, const std::string& output, const std::string& formats, bool quiet);
+
+// Writes `report`'s files of `formats` into `directory`, each said on `log` (null: none): kExitOk. Where they
+// cannot be, its records go to a file of their own (rescue_file.h), standard error saying "the N record(s) of
+// `records_of` were saved to FILE`after`": kExitBadInput.
+int write_or_rescue(const RunReport& report, const std::string& suite, const std::string& directory,
+                    const OutputFormats& formats, std::ostream* log, const std::string& records_of,
+                    const std::string& after = "");
 
 // `graphbench list`: workloads (with their parameters), variants and the suites in configs/.
 int list_command(const std::string& configs_dir);

@@ -52,19 +52,17 @@ extern "C" void on_stop_signal(int signal_number) {
   ::raise(signal_number);  // delivered when this handler returns: the process ends by the signal
 }
 
-}  // namespace
-
-namespace {
-
-// Async-signal-safe text output: write(2) of a string, of a number in hex.
+// Async-signal-safe text output: write(2) of a string, of a labelled number in hex on a line.
 void write_text(const char* text) {
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, text, std::strlen(text));
 }
 
-void write_hex(std::uintptr_t value) {
+void write_hex_line(const char* label, std::uintptr_t value) {
+  write_text(label);
   char buffer[2 + 2 * sizeof(value) + 1];
   char* end = buffer + sizeof(buffer);
   char* p = end;
+  *--p = '\n';
   do {
     *--p = "0123456789abcdef"[value & 0xf];
     value >>= 4;
@@ -131,23 +129,17 @@ void on_crash_signal(int signal_number, siginfo_t* info, void* context) {
   write_text("graphbench: crashed by ");
   write_text(signal_number == SIGSEGV ? "SIGSEGV" : signal_number == SIGBUS ? "SIGBUS" : signal_number == SIGFPE ? "SIGFPE"
              : signal_number == SIGILL ? "SIGILL" : "SIGABRT");
-  write_text("; fault address ");
-  write_hex(reinterpret_cast<std::uintptr_t>(info != nullptr ? info->si_addr : nullptr));
-  write_text("\n");
+  write_hex_line("; fault address ", reinterpret_cast<std::uintptr_t>(info != nullptr ? info->si_addr : nullptr));
 #if defined(__x86_64__) && defined(REG_RIP)
   if (context != nullptr) {
     const auto* uc = static_cast<const ucontext_t*>(context);
     const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
     const auto sp = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
-    write_text("  instruction pointer ");
-    write_hex(pc);
-    write_text("\n");
+    write_hex_line("  instruction pointer ", pc);
     write_mapping_of(pc);
     if (sp != 0) {
       const std::uintptr_t top = *reinterpret_cast<const std::uintptr_t*>(sp);
-      write_text("  word at the stack pointer (the caller, after a call through a bad pointer) ");
-      write_hex(top);
-      write_text("\n");
+      write_hex_line("  word at the stack pointer (the caller, after a call through a bad pointer) ", top);
       write_mapping_of(top);
     }
   }

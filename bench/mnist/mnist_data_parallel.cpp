@@ -48,9 +48,9 @@ class DataParallelTrainer {
         step_times_(cuda_) {
     // The replicas start equal: rank 0's initial params.
     parallel::broadcast_store(*comm_, store_);
-    print(fmt::format("Data: {}; on the device, each of {} ranks a contiguous shard of {} training and {} test images, "
-                      "in order\n",
-                      config.data_dir, comm_->world_size(), train_.size(), test_.size()));
+    print(config, fmt::format("Data: {}; on the device, each of {} ranks a contiguous shard of {} training and {} test "
+                              "images, in order\n",
+                              config.data_dir, comm_->world_size(), train_.size(), test_.size()));
   }
 
   DataParallelTraining run(Clock::time_point started) {
@@ -72,12 +72,12 @@ class DataParallelTrainer {
       synchronize_device(cuda_);
       record.train_seconds = seconds_since(train_start);
       if (logged_loss.defined()) record.logged_loss = logged_loss.item<double>();
-      print(fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}  ({} ranks, {} samples each, rank 0's loss)\n",
-                        epoch, record.logged_samples, record.dataset_size, record.logged_loss, world, train_.size()));
+      print(config_, fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}  ({} ranks, {} samples each, rank 0's loss)\n",
+                                 epoch, record.logged_samples, record.dataset_size, record.logged_loss, world, train_.size()));
       const auto test_start = Clock::now();
       test(record);
       record.test_seconds = seconds_since(test_start);
-      print(fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
+      print(config_, fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
       summary.epochs.push_back(record);
       longest_epoch_s = std::max(longest_epoch_s, record.train_seconds + record.test_seconds);
       // The ranks stop together, by the slowest rank's clock: each step holds collectives.
@@ -87,25 +87,17 @@ class DataParallelTrainer {
         epochs_ = epoch;
       }
     }
-    if (config_.time_limit && epochs_ < config_.epochs) {
-      summary.time_limit_note = epochs_cut_warning(epochs_, config_.epochs, longest_epoch_s,
-                                                   config_.time_limit->seconds, config_.time_limit->variants);
-      print(fmt::format("note: {}\n", summary.time_limit_note));
-    }
+    note_epochs_cut(config_, epochs_, longest_epoch_s, summary);
     summary.total_seconds = seconds_since(started);
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
-    print(fmt::format("Total time: {:.2f} s; {} steps per rank, median step {:.0f} us (rank 0)\n", summary.total_seconds,
-                      summary.train_steps, summary.median_step_us));
+    print(config_, fmt::format("Total time: {:.2f} s; {} steps per rank, median step {:.0f} us (rank 0)\n",
+                               summary.total_seconds, summary.train_steps, summary.median_step_us));
     for (const auto& name : param_names()) out.final_params.push_back(store_.at(name).detach().clone());
     return out;
   }
 
  private:
-  void print(const std::string& text) {
-    if (config_.out != nullptr) *config_.out << text << std::flush;
-  }
-
   // One epoch over this rank's shard; returns the last logged loss (a device copy).
   at::Tensor train_epoch(TrainingSummary& summary, TrainingEpoch& record) {
     const std::int64_t n = train_.size();
@@ -150,13 +142,7 @@ class DataParallelTrainer {
   void plan_epochs(double step_s, std::int64_t steps_per_epoch) {
     synchronize_device(cuda_);
     const double slowest_s = slowest_rank_s(&agreement_, step_s);
-    const CaseContext::TrainingLimit& limit = *config_.time_limit;
-    const TrainingPlan plan =
-        plan_training(slowest_s, steps_per_epoch, test_pass_seconds(slowest_s, config_.batch, test_.size()),
-                      config_.epochs, limit.seconds, limit.variants);
-    if (plan.epochs == 0) throw CaseSkipped(plan.skip_reason);
-    epochs_ = plan.epochs;
-    if (limit.say && comm_->rank() == 0) limit.say(plan.note);
+    epochs_ = planned_epochs(config_, slowest_s, steps_per_epoch, test_.size(), /*say=*/comm_->rank() == 0);
   }
 
   // This rank's shard of the test set; the sums of all ranks.

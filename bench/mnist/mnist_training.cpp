@@ -110,15 +110,15 @@ class Trainer {
       summary.train_steps += options.train.steps();
       summary.skipped_batches += options.train.skipped();
       progress.clear();
-      print(fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}\n", epoch, record.logged_samples,
-                        record.dataset_size, record.logged_loss));
+      print(config_, fmt::format("Train Epoch: {} [{:5d}/{:5d}] Loss: {:.4f}\n", epoch, record.logged_samples,
+                                 record.dataset_size, record.logged_loss));
 
       const TestTotals totals = data->test(*test_executor);
       const auto counted = static_cast<double>(options.test.size);
       record.test_loss = totals.loss_sum.item<double>() / counted;
       record.test_accuracy = static_cast<double>(totals.correct.item<std::int64_t>()) / counted;
       record.test_seconds = laps.lap();
-      print(fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
+      print(config_, fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
       summary.train_seconds += record.train_seconds;
       summary.test_seconds += record.test_seconds;
       summary.epochs.push_back(record);
@@ -128,11 +128,7 @@ class Trainer {
         epochs_ = epoch;
       }
     }
-    if (config_.time_limit && epochs_ < config_.epochs) {
-      summary.time_limit_note = epochs_cut_warning(epochs_, config_.epochs, longest_epoch_s,
-                                                   config_.time_limit->seconds, config_.time_limit->variants);
-      print(fmt::format("note: {}\n", summary.time_limit_note));
-    }
+    note_epochs_cut(config_, epochs_, longest_epoch_s, summary);
 
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
@@ -142,9 +138,9 @@ class Trainer {
     summary.total_seconds = seconds_since(started);
     summary.other_seconds = summary.total_seconds - summary.load_seconds - summary.setup_seconds -
                             summary.capture_seconds - summary.train_seconds - summary.test_seconds;
-    print(summary_line(summary) + "\n");
-    for (const auto& reason : train_executor->fallback_reasons()) print("warning: training ran eagerly: " + reason + "\n");
-    for (const auto& reason : test_executor->fallback_reasons()) print("warning: testing ran eagerly: " + reason + "\n");
+    print(config_, summary_line(summary) + "\n");
+    for (const auto& reason : train_executor->fallback_reasons()) print(config_, "warning: training ran eagerly: " + reason + "\n");
+    for (const auto& reason : test_executor->fallback_reasons()) print(config_, "warning: testing ran eagerly: " + reason + "\n");
     return summary;
   }
 
@@ -167,10 +163,6 @@ class Trainer {
           options.train.size, options.train.batch));
     }
     if (options.test.steps() == 0) throw std::runtime_error("tested nothing: the test split has no images");
-  }
-
-  void print(const std::string& text) {
-    if (config_.out != nullptr) *config_.out << text << std::flush;
   }
 
   // Queues every step of one epoch, then reads its last logged loss (the epoch's one sync).
@@ -202,7 +194,7 @@ class Trainer {
         const std::string note = long_run_note(step + 1, plan.steps());
         if (!note.empty()) {
           progress.clear();
-          print(note);
+          print(config_, note);
         }
       }
     }
@@ -226,12 +218,7 @@ class Trainer {
     if (step != first_timed + n - 1) return;
     synchronize_device(cuda_);
     const double step_s = seconds_since(probe_started_) / static_cast<double>(n);
-    const CaseContext::TrainingLimit& limit = *config_.time_limit;
-    const TrainingPlan plan = plan_training(step_s, steps_per_epoch, test_pass_seconds(step_s, config_.batch, test_images_),
-                                            config_.epochs, limit.seconds, limit.variants);
-    if (plan.epochs == 0) throw CaseSkipped(plan.skip_reason);
-    epochs_ = plan.epochs;
-    if (limit.say) limit.say(plan.note);
+    epochs_ = planned_epochs(config_, step_s, steps_per_epoch, test_images_, /*say=*/true);
   }
 
   // After the first epoch's second block of steps, says how long the epochs will take where that is
@@ -286,6 +273,27 @@ std::string summary_line(const TrainingSummary& s) {
   }
   if (s.context_seconds > 0) line += fmt::format("; the device context {:.2f} s before", s.context_seconds);
   return line;
+}
+
+void print(const TrainingConfig& config, const std::string& text) {
+  if (config.out != nullptr) *config.out << text << std::flush;
+}
+
+int planned_epochs(const TrainingConfig& config, double step_s, std::int64_t steps_per_epoch,
+                   std::int64_t test_images, bool say) {
+  const CaseContext::TrainingLimit& limit = *config.time_limit;
+  const TrainingPlan plan = plan_training(step_s, steps_per_epoch, test_pass_seconds(step_s, config.batch, test_images),
+                                          config.epochs, limit.seconds, limit.variants);
+  if (plan.epochs == 0) throw CaseSkipped(plan.skip_reason);
+  if (say && limit.say) limit.say(plan.note);
+  return plan.epochs;
+}
+
+void note_epochs_cut(const TrainingConfig& config, int epochs, double longest_epoch_s, TrainingSummary& summary) {
+  if (!config.time_limit || epochs >= config.epochs) return;
+  summary.time_limit_note = epochs_cut_warning(epochs, config.epochs, longest_epoch_s, config.time_limit->seconds,
+                                               config.time_limit->variants);
+  print(config, fmt::format("note: {}\n", summary.time_limit_note));
 }
 
 TrainingSummary train(const TrainingConfig& config) {

@@ -40,6 +40,15 @@ struct TrainingConfig {
 
 TrainingSummary train(const TrainingConfig& config);
 
+// `text` on config.out, flushed (null: silent).
+void print(const TrainingConfig& config, const std::string& text);
+// Under config.time_limit, the probe's plan for steps of `step_s` (core/sampling/case_budget.h): the epochs
+// that fit, its note said where `say`; CaseSkipped where none does.
+int planned_epochs(const TrainingConfig& config, double step_s, std::int64_t steps_per_epoch,
+                   std::int64_t test_images, bool say);
+// Where a time limit cut the run to `epochs` of config.epochs: the summary's note, printed.
+void note_epochs_cut(const TrainingConfig& config, int epochs, double longest_epoch_s, TrainingSummary& summary);
+
 // The closing line: total time, its breakdown, steps and the median step.
 std::string summary_line(const TrainingSummary& summary);
 

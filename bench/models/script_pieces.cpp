@@ -4,7 +4,6 @@
 #include "models/model_case.h"
 #include "models/script_model.h"
 
-#include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/error_text.h"
 #include "graphbench/engine/ops/aoti_package.h"
 #include "graphbench/engine/ops/script_module.h"

@@ -1,7 +1,5 @@
 #include "models/training_package.h"
 
-#include "common/case_helpers.h"
-
 #include "graphbench/core/base/errors.h"
 #include "graphbench/engine/exec/error_text.h"
 

@@ -273,8 +273,7 @@ def run_tree(nodes, calls, inputs, force=None):
 
     while True:
         for k in node["run"]:
-            while len(ordered) <= k:
-                ordered.append(())
+            ordered += [()] * (k + 1 - len(ordered))
             result = calls[k][0](*[value(r) for r in calls[k][1]])
             ordered[k] = tuple(result) if isinstance(result, (tuple, list)) else (result,)
         if "outputs" in node:

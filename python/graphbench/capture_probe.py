@@ -7,19 +7,14 @@ graph cannot hold it, as the host would read a value the replay never writes.
 SYNC_WORDS = ("synchroniz", "synchronis")
 
 
-def on_cuda(inputs):
-    import torch
-
-    return any(isinstance(t, torch.Tensor) and t.is_cuda for t in inputs)
-
-
 def probe(gm, inputs):
     """{node: why} of the nodes of `gm` that synchronize, each run under sync debug mode "error" (then
     again without it, so that the run goes on); None where no input is on CUDA (the lists decide)."""
     import torch
     import torch.fx as fx
 
-    if not on_cuda(inputs) or not hasattr(torch.cuda, "set_sync_debug_mode"):
+    on_cuda = any(isinstance(t, torch.Tensor) and t.is_cuda for t in inputs)
+    if not on_cuda or not hasattr(torch.cuda, "set_sync_debug_mode"):
         return None
     found = {}
 
@@ -48,7 +43,4 @@ def probe(gm, inputs):
 
 
 def first_line(text):
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()[:160]
-    return text[:160]
+    return next((line.strip() for line in text.splitlines() if line.strip()), text)[:160]

@@ -15,6 +15,7 @@ import re
 import types
 
 from .errors import BadInput
+from .graph_breaks import _where
 
 _OPAQUE = {}  # key: (module, [(shape, stride, dtype, device)] of its outputs, returns a tuple)
 _OP = []
@@ -84,15 +85,8 @@ def _break_site(model, frames):
     for frame in reversed(frames):
         for (filename, first, end), owners in forwards.items():
             if frame.filename == filename and first <= frame.lineno < end:
-                return owners, _where(frame)
-    return None, _where(frames[-1]) if frames else "?"
-
-
-def _where(frame):
-    """"examples/gated_layers.py:33 `if x.abs().amax().item() > self.limit:`" (graph_breaks.py)."""
-    from .graph_breaks import _where as where
-
-    return where(frame.filename, frame.lineno)
+                return owners, _where(frame.filename, frame.lineno)
+    return None, _where(frames[-1].filename, frames[-1].lineno) if frames else "?"
 
 
 def _record_outputs(model, inputs, paths):
@@ -317,13 +311,9 @@ def _as_module_graph(model, inputs, gm, examples, opaque, model_name):
             with graph.inserting_after(node):
                 written = graph.call_function(set_item, (target, index, value))
             written.meta = dict(node.meta)
-            after = False
-            for later in list(graph.nodes):
-                if later is written:
-                    after = True
-                    continue
-                if after:
-                    later.replace_input_with(target, written)
+            nodes = list(graph.nodes)
+            for later in nodes[nodes.index(written) + 1:]:
+                later.replace_input_with(target, written)
             graph.erase_node(node)
     out = fx.GraphModule(_root(attrs), graph)
     out.graph.lint()
@@ -341,7 +331,6 @@ def _root(attrs):
 
 
 def _set_path(root, name, value):
-    import torch
     import torch.nn as nn
 
     *parents, leaf = name.split(".")
@@ -350,7 +339,7 @@ def _set_path(root, name, value):
         if not hasattr(m, p):
             m.add_module(p, nn.Module())
         m = getattr(m, p)
-    if isinstance(value, nn.Module) or isinstance(value, torch.jit.ScriptModule):
+    if isinstance(value, nn.Module):  # a torch.jit.ScriptModule too
         m.add_module(leaf, value)
     elif isinstance(value, nn.Parameter):
         m.register_parameter(leaf, value)

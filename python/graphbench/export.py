@@ -197,9 +197,7 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
     }
     if case.dtype != "float32":
         entry["dtype"] = case.dtype
-    for key in ("rtol", "atol"):
-        if tolerances.get(key) is not None:
-            entry[key] = tolerances[key]
+    entry.update({key: tolerances[key] for key in ("rtol", "atol") if tolerances.get(key) is not None})
     if case.mode == "train" and fmt == "pt2":
         # The loss and the optimizer are inside the package; the case names its initial state.
         entry.update({"mode": "train", "state": os.path.relpath(state_path(model_file), suite_dir)})
@@ -488,13 +486,10 @@ def export_at_branches(case, scope, whole_file, device, tolerances, suite_dir, c
 
 def made_by_arguments(argv):
     """The arguments that decide what the files are: without --dry-run and the suite's description."""
-    out = []
-    skip = False
-    for a in argv:
-        if skip:
-            skip = False
-        elif a == "--suite-description":
-            skip = True
+    out, rest = [], iter(argv)
+    for a in rest:
+        if a == "--suite-description":
+            next(rest, None)  # its value
         elif a != "--dry-run" and not a.startswith("--suite-description="):
             out.append(a)
     return out

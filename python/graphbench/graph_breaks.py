@@ -57,10 +57,8 @@ def _where(filename, lineno):
     import linecache
     import os
 
-    name = filename
-    relative = os.path.relpath(name)
-    if not relative.startswith(".."):
-        name = relative
+    relative = os.path.relpath(filename)
+    name = filename if relative.startswith("..") else relative
     line = (linecache.getline(filename, lineno) or "").strip()
     return f"{name}:{lineno}" + (f" `{line}`" if line else "")
 

@@ -134,7 +134,6 @@ class Piece:
 class Split:
     pieces: list
     outputs: list  # the model's outputs, flattened, as refs
-    tracer: str = "torch.fx"  # or "torch.compile" (dynamo_trace.py, where torch.fx cannot trace)
     breaks: dict = field(default_factory=dict)  # {module path: why}: modules run whole, eagerly (dynamo_trace)
     capturability: str = "list"  # "device": the ops that synchronize found on the GPU (capture_probe.py)
 
@@ -295,19 +294,14 @@ def node_path(node):
 
 
 def node_layer(node, blocks):
-    for path, _ in node.meta.get("gb_stack", []):
-        if path in blocks:
-            return blocks[path]
-    return -1
+    return next((blocks[path] for path, _ in node.meta.get("gb_stack", []) if path in blocks), -1)
 
 
 def node_attention(node):
     if op_name(node) in ("scaled_dot_product_attention", "multi_head_attention_forward"):
         return True
-    for path, cls in node.meta.get("gb_stack", []):
-        if ATTENTION_CLASS.search(cls) or ATTENTION_NAME.search(path.rsplit(".", 1)[-1]):
-            return True
-    return False
+    return any(ATTENTION_CLASS.search(cls) or ATTENTION_NAME.search(path.rsplit(".", 1)[-1])
+               for path, cls in node.meta.get("gb_stack", []))
 
 
 def uncapturable(gm, values, breaks=None, synced=None):
@@ -405,11 +399,8 @@ def _has_mask(index, values):
     import torch
 
     items = index if isinstance(index, (tuple, list)) else [index]
-    for item in items:
-        value = values.get(item) if hasattr(item, "op") else None
-        if isinstance(value, torch.Tensor) and value.dtype == torch.bool:
-            return True
-    return False
+    return any(hasattr(item, "op") and isinstance(values.get(item), torch.Tensor) and values[item].dtype == torch.bool
+               for item in items)
 
 
 # ---- splitting ----
@@ -446,11 +437,8 @@ def node_keys(gm, scopes, blocks, why):
 
 def _outermost_match(path, regex):
     atoms = path.split(".") if path else []
-    for k in range(1, len(atoms) + 1):
-        prefix = ".".join(atoms[:k])
-        if re.search(regex, prefix):
-            return prefix
-    return None
+    prefixes = itertools.accumulate(atoms, lambda a, b: f"{a}.{b}")  # outermost first
+    return next((prefix for prefix in prefixes if re.search(regex, prefix)), None)
 
 
 def split(model, inputs, scopes, model_name="the model"):
@@ -462,7 +450,6 @@ def split(model, inputs, scopes, model_name="the model"):
     text = scopes_text(scopes)
 
     breaks = {}  # {module path: why}: modules that break torch.compile's graph, each one eager piece
-    tracer = "torch.fx"
     try:
         gm = trace(model, len(inputs))
     except Exception as e:  # noqa: BLE001 - fx cannot trace data-dependent Python control flow, and more
@@ -476,7 +463,6 @@ def split(model, inputs, scopes, model_name="the model"):
             gm, breaks = dynamo_trace.trace(model, list(inputs), model_name)
         except dynamo_trace.DynamoTraceError as d:
             raise BadScope(f"{fx_failed}; {d}")
-        tracer = "torch.compile"
     values, _ = record_values(gm, inputs)
     from . import capture_probe
 
@@ -546,10 +532,6 @@ def split(model, inputs, scopes, model_name="the model"):
     pieces = []
     for p, run in enumerate(runs):
         graphs[p].output(tuple(envs[p][n] for n in piece_outputs[p]))
-        for n in piece_outputs[p]:
-            if not _is_tensor(values.get(n)):
-                raise BadScope(f"{model_name}: node {n.name} ({type(values.get(n)).__name__}) would pass from one "
-                               "piece to another; only tensors can")
         module = fx.GraphModule(gm, graphs[p], class_name=f"Piece{p}")
         tag = _tag(run, blocks, why)
         for i, scope in enumerate(scopes):
@@ -561,7 +543,7 @@ def split(model, inputs, scopes, model_name="the model"):
             tag["module"] = key if key is not None else ("" if re.search(scope.regex, tag["module"]) else
                                                          tag["module"])
         pieces.append(Piece(module=module, inputs=piece_inputs[p], outputs=len(piece_outputs[p]), tag=tag))
-    return Split(pieces=pieces, outputs=model_outputs, tracer=tracer, breaks=breaks,
+    return Split(pieces=pieces, outputs=model_outputs, breaks=breaks,
                  capturability="list" if synced is None else "device")
 
 

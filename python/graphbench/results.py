@@ -5,7 +5,7 @@ The rules for old files are here and nowhere else in Python (C++'s: core/report/
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import List, Optional
 
 from .errors import BadInput, is_number
@@ -88,12 +88,9 @@ def name_scope_groups_of_old_files(records):
     """Where no record has a "scope_group" (older files), a record named NAME[scope=SCOPE] gets NAME."""
     if any(r.scope_group for r in records):
         return records
-    out = []
-    for r in records:
-        label = f"[scope={r.scope}]"
-        group = r.case.replace(label, "", 1) if label in r.case else ""
-        out.append(Record(**{**r.__dict__, "scope_group": group}))
-    return out
+    labels = [f"[scope={r.scope}]" for r in records]
+    return [replace(r, scope_group=r.case.replace(label, "", 1) if label in r.case else "")
+            for r, label in zip(records, labels)]
 
 
 def read_results(path):

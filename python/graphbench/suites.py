@@ -73,9 +73,7 @@ def new_suite(name, description, defaults):
 def add_cases(path, new_cases, fresh):
     """Writes `new_cases` into `fresh` (a new_suite), else after the cases of the suite at `path`; a
     case of the same name is replaced."""
-    suite = fresh
-    if suite is None:
-        suite = read_json(path, "suite")
+    suite = fresh if fresh is not None else read_json(path, "suite")
     names = {c["name"] for c in new_cases}
     suite["cases"] = [c for c in suite["cases"] if c.get("name") not in names] + new_cases
     write_json(path, suite)

@@ -113,7 +113,9 @@ TEST_CASE("the replicas start equal: rank 0's params broadcast to all", "[dist][
     if (!at::equal(store.at("a.weight"), at::full({4, 3}, 1.0f)) || store.at("steps").item<std::int64_t>() != 5) {
       throw std::runtime_error("rank " + std::to_string(env.rank) + " did not get rank 0's values");
     }
-    return parallel::fingerprint(store, store.names());
+    std::vector<at::Tensor> tensors;
+    for (const auto& name : store.names()) tensors.push_back(store.at(name));
+    return parallel::fingerprint(tensors);
   });
   CHECK(fingerprints[0] == fingerprints[1]);
 }

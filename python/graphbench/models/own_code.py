@@ -103,10 +103,6 @@ def user_folder_first(folder):
         sys.path.insert(0, folder)
 
 
-def file_path(source, base_dir):
-    return source.file if os.path.isabs(source.file) else os.path.join(base_dir, source.file)
-
-
 def module_origin(source, base_dir):
     """The file of source.module, found without running it (its packages' __init__ files may run)."""
     user_folder_first(base_dir)
@@ -125,7 +121,7 @@ def check_source(source, base_dir):
     """The file's path, once what can be told without running the code holds: the file exists and
     parses, the module is found, and it defines the callable's name."""
     if source.file:
-        path = file_path(source, base_dir)
+        path = source.file if os.path.isabs(source.file) else os.path.join(base_dir, source.file)
         if not os.path.exists(path):
             raise BadInput(f"{source.label()}: no such file {path}")
         if not os.path.isfile(path):

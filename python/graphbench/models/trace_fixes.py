@@ -41,9 +41,8 @@ def traceable(case):
     """The rewrites for `case` (a model_zoo.ModelCase) as a context manager; none for most models."""
     targets = []
     if case.source == "hf":
-        for name, module in list(sys.modules.items()):
-            if name.startswith("transformers.models.") and callable(getattr(module, "rotate_half", None)):
-                targets.append((module, "rotate_half", _rotate_half_by_chunks))
+        targets += [(module, "rotate_half", _rotate_half_by_chunks) for name, module in list(sys.modules.items())
+                    if name.startswith("transformers.models.") and callable(getattr(module, "rotate_half", None))]
     if case.source == "torchvision" and case.name.startswith("vit_"):
         from torchvision.models.vision_transformer import VisionTransformer
 

@@ -460,11 +460,7 @@ def first_tensor(output):
         return output
     if isinstance(output, dict):
         output = list(output.values())
-    for item in output:
-        found = first_tensor(item)
-        if found is not None:
-            return found
-    return None
+    return next((found for found in map(first_tensor, output) if found is not None), None)
 
 
 def flat_tensors(output):

@@ -28,11 +28,6 @@ AVERAGE_MIB = (8, 32)
 BATCH, IN_FEATURES, HIDDEN = 640, 4096, 2048
 
 
-def parse_args(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    return parser.parse_args(argv)
-
-
 class Bench:
     """The process group, the side stream and the product's inputs of one rank."""
 
@@ -68,9 +63,7 @@ class Bench:
             prof.export_chrome_trace(path)
             events = read_json(path, "trace")["traceEvents"]
         found = []
-        for e in events:
-            if e.get("cat") != "kernel":
-                continue
+        for e in (e for e in events if e.get("cat") == "kernel"):
             grid = e.get("args", {}).get("grid", [1, 1, 1])
             blocks = grid[0] * grid[1] * grid[2]
             per_sm = e.get("args", {}).get("blocks per SM")
@@ -124,7 +117,7 @@ class Bench:
 
 
 def main(argv):
-    parse_args(argv)  # --help, and no arguments taken
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)  # --help, and no arguments taken
     if "RANK" not in os.environ:
         print("all_reduce_overlap.py: run it under torchrun (python3 -m torch.distributed.run --nproc-per-node 2 ...)",
               file=sys.stderr)

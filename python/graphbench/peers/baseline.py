@@ -17,7 +17,6 @@ Exit codes: 0 done, 1 a model failed (recorded, the others still run), 2 bad inp
 """
 
 import argparse
-import datetime
 import json
 import os
 import re
@@ -25,13 +24,13 @@ import sys
 
 from .. import pieces as model_pieces
 from .. import suites
-from ..errors import EXIT_BAD_INPUT, BadInput, arg_type, one_line
+from ..errors import BadInput, arg_type, one_line
 from ..export import int_list
 from ..models import own_code
 from ..models import zoo as model_zoo
 from ..output_match import largest_difference
 from ..results import fmt_us, read_results
-from .timing import capture, time_median_us, wall_seconds
+from .timing import capture, environment, time_median_us, wall_seconds
 
 PROG = "python_baseline.py"
 
@@ -326,8 +325,7 @@ def measure_inference(case, args, scope=None):
             # .item()): said in its figures; eager, torch.compile and its pieces are still measured
             failed = {"failed": one_line(e)}
             replay, copy_replay, max_diff = failed, dict(failed), None
-            graph = None
-        if graph is not None:
+        else:
             replay = time_median_us(graph.replay, args)
 
             fed = fed_positions(case)
@@ -385,17 +383,6 @@ def measure_training(case, args, scope=None):
         p_model, p_inputs, p_target, _ = setup()
         compiled["pieces"] = measure_train_pieces(case, p_model, p_inputs, p_target, scope, args)
     return eager, replay, copy_replay, None, compiled
-
-
-def environment():
-    import torch
-
-    return {
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
-        "gpu": torch.cuda.get_device_name(0),
-    }
 
 
 def measure_all(cases, args):
@@ -573,8 +560,7 @@ def main(argv):
     import torch
 
     if not torch.cuda.is_available():
-        print(f"{PROG}: error: no CUDA device: the baseline times CUDA graphs", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise BadInput("no CUDA device: the baseline times CUDA graphs")
     by_case, failed = measure_all(cases, args)
     by_case = {**{name: e for name, e in kept.items() if name not in by_case}, **by_case}
     markdown = table(by_case, graphbench)

@@ -15,7 +15,6 @@ Markdown table beside it. Exit codes: 0 done, 1 a run failed (recorded, the othe
 """
 
 import argparse
-import datetime
 import json
 import os
 import random
@@ -28,7 +27,7 @@ from .. import suites
 from ..commands import module_command
 from ..results import read_json, read_results
 from ..errors import BadInput
-from .timing import mnist_net, sample_us
+from .timing import environment, mnist_net, sample_us
 
 PROG = "python_ddp_baseline.py"
 VARIANTS = ("eager", "graph", "graph_copy")
@@ -310,17 +309,6 @@ def table(rows, nproc, graphbench):
     return "\n".join(lines) + "\n"
 
 
-def environment():
-    import torch
-
-    return {
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "torch": torch.__version__, "cuda": torch.version.cuda,
-        "nccl": ".".join(str(v) for v in torch.cuda.nccl.version()),
-        "gpu": torch.cuda.get_device_name(0), "gpus": torch.cuda.device_count(),
-    }
-
-
 def main(argv):
     args = parse_args(argv)
     if args.worker:
@@ -345,7 +333,8 @@ def main(argv):
     markdown = table(rows, args.nproc, graphbench)
     print(markdown)
     if args.output:
-        document = {"environment": environment(), "nproc": args.nproc, "failures": failures, "cases": rows}
+        env = environment(nccl=".".join(str(v) for v in torch.cuda.nccl.version()), gpus=torch.cuda.device_count())
+        document = {"environment": env, "nproc": args.nproc, "failures": failures, "cases": rows}
         suites.write_json(args.output, document, compact=False)
         suites.write_whole(os.path.splitext(args.output)[0] + ".md", markdown)
     return 1 if failures else 0

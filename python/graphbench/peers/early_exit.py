@@ -72,8 +72,7 @@ def graphed_pieces(model, x):
     sample = x.clone()
     graphed = []
     for p in pieces:
-        g = torch.cuda.make_graphed_callables(p, (sample,))
-        graphed.append(g)
+        graphed.append(torch.cuda.make_graphed_callables(p, (sample,)))
         with torch.no_grad():
             sample = p(sample)[0].clone()
     return graphed
@@ -81,9 +80,8 @@ def graphed_pieces(model, x):
 
 def run(options):
     global torch
-    import torch as _torch
+    import torch
 
-    torch = _torch
     if not torch.cuda.is_available():
         print("python_control_flow_baseline.py: no CUDA device", file=sys.stderr)
         return 1

@@ -1,6 +1,7 @@
 """What Python's timing peers share: per-call device time from CUDA events, the wall time of a block
 of calls, the one way they capture a step in a CUDA graph (warm-up on a side stream, as PyTorch's
-CUDA Graphs notes prescribe), and the MNIST network. torch is imported by the functions only."""
+CUDA Graphs notes prescribe), the MNIST network, and the environment their files record. torch is
+imported by the functions only."""
 
 import statistics
 
@@ -86,3 +87,13 @@ def mnist_net():
             return F.log_softmax(self.fc2(x), dim=1)
 
     return Net()
+
+
+def environment(**extra):
+    """When and on what the figures were taken: the date (UTC), PyTorch, CUDA and the GPU, then `extra`."""
+    import datetime
+
+    import torch
+
+    return {"date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "torch": torch.__version__, "cuda": torch.version.cuda, "gpu": torch.cuda.get_device_name(0), **extra}

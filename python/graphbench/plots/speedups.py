@@ -13,7 +13,7 @@ import os
 import sys
 import textwrap
 
-from ..errors import EXIT_BAD_INPUT, BadInput, is_number
+from ..errors import BadInput, is_number
 from ..results import read_results
 from .common import import_pyplot
 
@@ -107,9 +107,8 @@ def subtitle(environment):
     env = environment or {}
     gpu = env.get("gpu_name") or (f"device: {env['device']}" if env.get("device") else "unknown device")
     parts = [gpu]
-    date = env.get("date_utc")
-    if date:
-        parts.append(str(date).replace("T", " ").replace("Z", " UTC"))
+    if env.get("date_utc"):
+        parts.append(str(env["date_utc"]).replace("T", " ").replace("Z", " UTC"))
     if env.get("libtorch_version"):
         parts.append(f"LibTorch {env['libtorch_version']}")
     if env.get("host"):
@@ -205,8 +204,7 @@ def draw(data, output, title):
         fig.text(0.01, 0.05 / height_in, footnote, fontsize=7, color="#444444", ha="left", va="bottom")
     fig.tight_layout(rect=(0, foot_in / height_in, 1, 0.97))
 
-    directory = os.path.dirname(os.path.abspath(output))
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
     fig.savefig(output, format="png")
     plt.close(fig)
 
@@ -227,7 +225,6 @@ def main(argv):
     try:
         draw(data, args.output, args.title)
     except OSError as e:
-        print(f"{PROG}: error: cannot write {args.output}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise BadInput(f"cannot write {args.output}: {e}")
     print(args.output)
     return 0

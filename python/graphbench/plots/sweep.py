@@ -13,9 +13,8 @@ matplotlib. Exit codes: 0 written, 2 bad input, 1 matplotlib missing.
 import argparse
 import os
 import re
-import sys
 
-from ..errors import EXIT_BAD_INPUT, BadInput, is_number
+from ..errors import BadInput, is_number
 from ..results import read_results
 from .common import import_pyplot, save_png
 
@@ -154,11 +153,7 @@ def main(argv):
     parser.add_argument("results", help="results.json of a run with sweeps")
     parser.add_argument("-o", "--output-dir", help="folder for the PNG files (default: beside RESULTS_JSON, in its folder)")
     args = parser.parse_args(argv)
-    try:
-        sweeps, environment, times = load_sweeps(args.results)
-    except BadInput as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    sweeps, environment, times = load_sweeps(args.results)  # BadInput: exit 2 (commands.run)
     plt = import_pyplot(PROG)
     out_dir = args.output_dir or os.path.dirname(os.path.abspath(args.results))
     os.makedirs(out_dir, exist_ok=True)

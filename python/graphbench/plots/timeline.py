@@ -11,9 +11,8 @@ traces by default. Needs matplotlib. Exit codes: 0 written, 2 bad input, 1 matpl
 import argparse
 import math
 import os
-import sys
 
-from ..errors import EXIT_BAD_INPUT, BadInput, is_number
+from ..errors import BadInput, is_number
 from ..results import read_json
 from .common import import_pyplot, save_png
 
@@ -44,14 +43,12 @@ class Step:
             found = sorted({e["name"] for e in marks})
             raise BadInput(f"{path}: no \"{wanted}\" range (found: {', '.join(found) or 'none'}; "
                            "a trace written by graphbench --trace has steps 1 to 3)")
-        later = [e["ts"] for e in marks if e["ts"] > mark["ts"]]
         self.start = mark["ts"]
-        window_end = later[0] if later else math.inf
+        window_end = min((e["ts"] for e in marks if e["ts"] > mark["ts"]), default=math.inf)
         self.host = [e for e in events if e.get("cat") in HOST_CATEGORIES
                      and self.start <= e["ts"] < mark["ts"] + mark["dur"]]
         self.device = [e for e in events if e.get("cat") in DEVICE_CATEGORIES and self.start <= e["ts"] < window_end]
-        ends = [mark["ts"] + mark["dur"]] + [e["ts"] + e["dur"] for e in self.device]
-        self.end = max(ends)
+        self.end = max([mark["ts"] + mark["dur"]] + [e["ts"] + e["dur"] for e in self.device])
         self.kernels = sum(1 for e in self.device if e.get("cat") == "kernel")
         self.launches = sum(1 for e in self.host if "Launch" in e.get("name", ""))
         busy = union_length([(e["ts"], e["ts"] + e["dur"]) for e in self.device])
@@ -98,11 +95,7 @@ def main(argv):
     args = parser.parse_args(argv)
     if args.output is None:
         args.output = os.path.join(os.path.dirname(os.path.abspath(args.eager)), "timeline.png")
-    try:
-        steps = [Step(path, load_events(path), args.step) for path in (args.eager, args.graph)]
-    except BadInput as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    steps = [Step(path, load_events(path), args.step) for path in (args.eager, args.graph)]  # BadInput: exit 2
     plt = import_pyplot(PROG)
     labels = [os.path.basename(p).removesuffix(".trace.json") for p in (args.eager, args.graph)]
     draw(plt, steps, labels, args.title or f"one step: {labels[0]} above {labels[1]}", args.output)

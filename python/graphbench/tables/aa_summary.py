@@ -64,8 +64,7 @@ def intervals(report, field):
         if field == "speedup" and r.variant != "eager" and r.get("speedup_ci95"):
             out[key] = tuple(r["speedup_ci95"])
         elif field == "median":
-            reps = r.get("repetitions") or {}
-            ci = reps.get("median_ci95")
+            ci = (r.get("repetitions") or {}).get("median_ci95")
             if ci:
                 out[key] = tuple(ci)
             elif r.get("rel_noise") is not None:
@@ -82,9 +81,7 @@ def overlaps(reports, field):
         ia, ib = intervals(reports[a], field), intervals(reports[b], field)
         for key in sorted(set(ia) & set(ib)):
             total += 1
-            lo = max(ia[key][0], ib[key][0])
-            hi = min(ia[key][1], ib[key][1])
-            if lo <= hi:
+            if max(ia[key][0], ib[key][0]) <= min(ia[key][1], ib[key][1]):
                 overlap += 1
             else:
                 misses.append(f"{a}/{b} {key[0]}/{key[1]} {ia[key]} {ib[key]}")

@@ -74,9 +74,7 @@ def main(argv):
     records = benchmark_records(document)
     if not records:
         raise BadInput(f"{args.results}: /records: no data-parallel benchmark records")
-    one = {}
-    if args.n1:
-        one = {(r["case"], r["variant"]): r for r in benchmark_records(read_results(args.n1))}
+    one = {(r["case"], r["variant"]): r for r in benchmark_records(read_results(args.n1))} if args.n1 else {}
     world = max(r["data_parallel"].get("world_size", 0) for r in records)
 
     if args.title:
@@ -117,10 +115,6 @@ def main(argv):
         print("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     for line in above:
         print(f"\n\\* {line}")
-    seen = []
-    for r in records:
-        text = communication(r["data_parallel"])
-        if text not in seen:
-            seen.append(text)
-            print(f"\nCommunication: {text}")
+    for text in dict.fromkeys(communication(r["data_parallel"]) for r in records):  # each once, in order
+        print(f"\nCommunication: {text}")
     return 0

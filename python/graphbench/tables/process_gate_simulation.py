@@ -44,12 +44,8 @@ def holm(ps, alpha):
 
 def halves(n):
     """Every split of n runs into two halves, each split once (the half holding run 0 first)."""
-    pairs = []
-    for a in itertools.combinations(range(n), n // 2):
-        b = tuple(i for i in range(n) if i not in a)
-        if a < b:
-            pairs.append((a, b))
-    return pairs
+    splits = ((a, tuple(i for i in range(n) if i not in a)) for a in itertools.combinations(range(n), n // 2))
+    return [(a, b) for a, b in splits if a < b]
 
 
 def read_runs(folder):
@@ -89,8 +85,7 @@ def simulate(runs, rounds, alpha, out=print):
         logs = []
         for _ in range(B):
             pick = rng.integers(0, n, n)
-            a = []
-            b = []
+            a, b = [], []
             for p in pick:
                 m = len(num[p])
                 idx = rng.integers(0, m, m)  # iid rounds (block length ignored here)
@@ -105,8 +100,7 @@ def simulate(runs, rounds, alpha, out=print):
         return math.exp(c - k * max(0, c - lo)), math.exp(c + k * max(0, hi - c))
 
     def gate(A, B, slow=1.0):
-        ps = []
-        ratios = []
+        ps, ratios = [], []
         for k in keys:
             va = [np.median(x) for x in proc_sub(k, A)]
             vb = [np.median(x) * (slow if k[1] == "graph" else 1) for x in proc_sub(k, B)]

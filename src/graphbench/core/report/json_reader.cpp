@@ -1,7 +1,6 @@
 // results.json -> RunReport: the checked reader and the file entry point (json_io.h).
 #include "graphbench/core/report/json_io.h"
 
-#include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/version.h"
 #include "graphbench/core/json/json_checker.h"
 #include "graphbench/core/json/json_text.h"

@@ -3,7 +3,6 @@
 #include "graphbench/core/base/errors.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <set>
 #include <sstream>
@@ -13,8 +12,6 @@ namespace graphbench {
 using nlohmann::json;
 
 namespace {
-
-std::string scope_choices_text() { return fmt::format("{}", fmt::join(capture_scope_names(), ", ")); }
 
 // "where" for parse_capture_scope: the file and the field, as JsonChecker::fail writes them.
 std::string scope_field_where(const JsonChecker& checker, const std::string& pointer) {
@@ -27,7 +24,7 @@ constexpr const char* kScopeListWanted = "a non-empty list of distinct capture s
 
 CaptureScope read_scope_value(const JsonChecker& checker, const json& value, const std::string& pointer) {
   if (!value.is_string()) {
-    checker.fail_expected(pointer, fmt::format("a capture scope (one of {})", scope_choices_text()), value);
+    checker.fail_expected(pointer, fmt::format("a capture scope (one of {})", capture_scope_names()), value);
   }
   return parse_capture_scope(value.get<std::string>(), scope_field_where(checker, pointer));
 }
@@ -74,7 +71,7 @@ ScopeSweepSpec parse_scope_sweep_option(const std::string& text) {
   const auto fail = [&](const std::string& why) -> ScopeSweepSpec {
     throw InputError(fmt::format("{}: expected scope=S1,S2,... with distinct capture scopes (e.g. "
                                  "scope=full,layer,attention-out; the scopes: {}): {}",
-                                 where, scope_choices_text(), why));
+                                 where, capture_scope_names(), why));
   };
   ScopeSweepSpec out;
   out.origin = "--sweep";

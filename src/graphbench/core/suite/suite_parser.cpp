@@ -3,7 +3,6 @@
 // case_settings files beside this one.
 #include "graphbench/core/suite/suite_parser.h"
 
-#include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/version.h"
 #include "graphbench/core/suite/case_settings.h"
 #include "graphbench/core/suite/gradient_sync_fields.h"

@@ -3,26 +3,12 @@
 #include "graphbench/core/base/errors.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <regex>
 
 namespace graphbench {
 
 namespace {
-
-struct NamedScope {
-  const char* name;
-  ScopeKind kind;
-};
-
-constexpr NamedScope kNamedScopes[] = {
-    {"full", ScopeKind::kFull},
-    {"layer", ScopeKind::kLayer},
-    {"attention-out", ScopeKind::kAttentionOut},
-    {"auto", ScopeKind::kAuto},
-    {"fwd-bwd", ScopeKind::kForwardBackward},
-};
 
 constexpr const char* kModulesPrefix = "modules=";
 constexpr const char* kPoolEachSuffix = ":pool-each";
@@ -31,8 +17,9 @@ CaptureScope parse_scope_kind(const std::string& text, const std::string& where)
 
 }  // namespace
 
-const std::vector<std::string>& capture_scope_names() {
-  static const std::vector<std::string> names{"full", "layer", "attention-out", "modules=REGEX", "auto", "fwd-bwd"};
+std::string capture_scope_names() {
+  std::string names;
+  for (const NamedScope& named : kNamedScopes) names += (names.empty() ? "" : ", ") + std::string(named.name);
   return names;
 }
 
@@ -64,7 +51,7 @@ namespace {
 
 CaptureScope parse_scope_kind(const std::string& text, const std::string& where) {
   for (const NamedScope& named : kNamedScopes) {
-    if (text == named.name) return CaptureScope{named.kind, ""};
+    if (named.kind != ScopeKind::kModules && text == named.name) return CaptureScope{named.kind, ""};
   }
   const std::string prefix = kModulesPrefix;
   if (text.rfind(prefix, 0) == 0) {
@@ -84,7 +71,7 @@ CaptureScope parse_scope_kind(const std::string& text, const std::string& where)
   }
   throw InputError(fmt::format("{}: unknown capture scope \"{}\": expected one of {} (a segmented scope may end "
                                "in :pool-each)",
-                               where, text, fmt::join(capture_scope_names(), ", ")));
+                               where, text, capture_scope_names()));
 }
 
 }  // namespace

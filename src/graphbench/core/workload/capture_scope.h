@@ -14,7 +14,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace graphbench {
 
@@ -38,7 +37,27 @@ struct CaptureScope {
 // the accepted values; a modules= regex that std::regex rejects is an error too.
 CaptureScope parse_capture_scope(const std::string& text, const std::string& where);
 
-// The accepted scope names, for --help and messages.
-const std::vector<std::string>& capture_scope_names();
+// The scopes in the order --help, messages and `graphbench list` give them: the text ("modules=REGEX":
+// the prefix and a regex), the kind, and what it captures.
+struct NamedScope {
+  const char* name;
+  ScopeKind kind;
+  const char* help;
+};
+inline constexpr NamedScope kNamedScopes[] = {
+    {"full", ScopeKind::kFull, "the whole step, one graph (the default)"},
+    {"layer", ScopeKind::kLayer,
+     "one graph per repeated block (a transformer layer, a ResNet stage), the ops between eager"},
+    {"attention-out", ScopeKind::kAttentionOut,
+     "every piece between attention ops captured, attention eager (vLLM's PIECEWISE)"},
+    {"modules=REGEX", ScopeKind::kModules,
+     "only the ops whose module path matches REGEX captured (Megatron's per-module scope)"},
+    {"auto", ScopeKind::kAuto, "pieces around the ops that cannot be captured, those ops eager"},
+    {"fwd-bwd", ScopeKind::kForwardBackward,
+     "forward and backward captured, the optimizer eager (make_graphed_callables)"},
+};
+
+// The accepted scope names, comma-separated ("full, layer, ..."), for --help and messages.
+std::string capture_scope_names();
 
 }  // namespace graphbench

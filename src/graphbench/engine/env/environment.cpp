@@ -1,5 +1,6 @@
 #include "graphbench/engine/env/environment.h"
 
+#include "graphbench/core/base/host_name.h"
 #include "graphbench/core/base/version.h"
 #include "graphbench/engine/env/build_info.h"
 #include "graphbench/engine/env/gpu_info.h"
@@ -8,7 +9,6 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -55,8 +55,7 @@ Environment collect_environment(const EnvironmentRequest& request) {
   env.schema_version = kResultsSchemaVersion;
   env.tool_version = kToolVersion;
   env.date_utc = utc_now();
-  char host[256] = {0};
-  if (gethostname(host, sizeof(host) - 1) == 0) env.host = host;
+  env.host = host_name(/*unknown=*/"");
   utsname uts{};
   if (uname(&uts) == 0) env.os = fmt::format("{} {} {}", uts.sysname, uts.release, uts.machine);
   env.git_commit = source_git_commit();
@@ -68,26 +67,13 @@ Environment collect_environment(const EnvironmentRequest& request) {
   env.suite = request.suite;
   env.config_path = request.config_path;
   if (request.cuda) {
-    if (auto gpu = current_gpu_info()) {
-      env.gpu_name = gpu->name;
-      env.driver_version = gpu->driver_version;
-      env.cuda_runtime_version = gpu->cuda_runtime_version;
-      env.cudnn_version = gpu->cudnn_version;
-      // Zero means unknown (NVML missing, say): no value, written as null.
-      if (gpu->sm_count > 0) env.sm_count = gpu->sm_count;
-      if (gpu->memory_gib > 0) env.gpu_memory_gib = gpu->memory_gib;
-      if (gpu->sm_clock_max_mhz > 0) env.sm_clock_max_mhz = gpu->sm_clock_max_mhz;
-    }
+    fill_gpu_info(env);
     if (request.measure_bandwidth) {
       const double gbps = measure_copy_bandwidth_gbps();
       if (gbps > 0) env.copy_bandwidth_gbps = gbps;
     }
   }
-  const HostCpuInfo cpu = host_cpu_info();
-  env.cpu_count = cpu.count;
-  env.cpu_mhz = cpu.mhz;
-  env.cpu_scaling_enabled = cpu.scaling_enabled;
-  env.load_avg = cpu.load_avg;
+  fill_host_cpu_info(env);
   return env;
 }
 

@@ -108,25 +108,25 @@ std::string version_string(long version) {
 
 }  // namespace
 
-std::optional<GpuInfo> current_gpu_info() {
-  if (!at::cuda::is_available()) return std::nullopt;
+void fill_gpu_info(Environment& env) {
+  if (!at::cuda::is_available()) return;
   const cudaDeviceProp* props = at::cuda::getCurrentDeviceProperties();
-  GpuInfo info;
-  info.name = props->name;
-  info.sm_count = props->multiProcessorCount;
-  info.memory_gib = static_cast<double>(props->totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+  env.gpu_name = props->name;
+  if (props->multiProcessorCount > 0) env.sm_count = props->multiProcessorCount;
+  const double memory_gib = static_cast<double>(props->totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+  if (memory_gib > 0) env.gpu_memory_gib = memory_gib;
   int runtime = 0;
-  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) info.cuda_runtime_version = version_string(runtime);
+  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) env.cuda_runtime_version = version_string(runtime);
   const long cudnn = at::detail::getCUDAHooks().versionCuDNN();
-  if (cudnn > 0) info.cudnn_version = std::to_string(cudnn);
+  if (cudnn > 0) env.cudnn_version = std::to_string(cudnn);
   Nvml& nvml = Nvml::instance();
-  info.driver_version = nvml.driver_version();
-  if (info.driver_version.empty()) {
+  env.driver_version = nvml.driver_version();
+  if (env.driver_version.empty()) {
     int driver = 0;
-    if (cudaDriverGetVersion(&driver) == cudaSuccess) info.driver_version = "CUDA driver API " + version_string(driver);
+    if (cudaDriverGetVersion(&driver) == cudaSuccess) env.driver_version = "CUDA driver API " + version_string(driver);
   }
-  info.sm_clock_max_mhz = nvml.clock_mhz(NVML_CLOCK_SM, /*max=*/true).value_or(0.0);
-  return info;
+  const double sm_clock_max_mhz = nvml.clock_mhz(NVML_CLOCK_SM, /*max=*/true).value_or(0.0);
+  if (sm_clock_max_mhz > 0) env.sm_clock_max_mhz = sm_clock_max_mhz;
 }
 
 GpuReading read_gpu_state(bool full) {
@@ -175,7 +175,7 @@ double measure_copy_bandwidth_gbps(std::size_t bytes) {
 
 #else  // CPU build
 
-std::optional<GpuInfo> current_gpu_info() { return std::nullopt; }
+void fill_gpu_info(Environment&) {}
 GpuReading read_gpu_state(bool) { return {}; }
 std::optional<double> sm_clock_reference_mhz() { return std::nullopt; }
 std::optional<std::uint64_t> read_energy_counter_mj() { return std::nullopt; }

@@ -1,26 +1,17 @@
 // What the GPU is and how it runs (NVML, loaded at run time), and the measured copy bandwidth.
 #pragma once
 
+#include "graphbench/core/record/environment_block.h"
 #include "graphbench/core/record/gpu_conditions.h"
 
 #include <cstdint>
 #include <optional>
-#include <string>
 
 namespace graphbench {
 
-struct GpuInfo {
-  std::string name;
-  std::string driver_version;
-  std::string cuda_runtime_version;
-  std::string cudnn_version;
-  int sm_count = 0;
-  double memory_gib = 0.0;
-  double sm_clock_max_mhz = 0.0;
-};
-
-// Information about the current CUDA device; nullopt in a CPU build or without a device.
-std::optional<GpuInfo> current_gpu_info();
+// The current CUDA device's name, versions, SMs, memory and maximum SM clock in `env` (what reads as
+// zero, NVML missing say, left without a value); nothing in a CPU build or without a device.
+void fill_gpu_info(Environment& env);
 
 // One NVML reading: `full` adds memory clock, temperature and power to the SM clock and throttle
 // reasons (cheap enough for every sample). Unsupported queries leave their fields absent.

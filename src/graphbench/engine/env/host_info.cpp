@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include <unistd.h>
@@ -41,16 +42,14 @@ std::optional<bool> scaling_enabled(int cpus) {
 
 }  // namespace
 
-HostCpuInfo host_cpu_info() {
-  HostCpuInfo info;
+void fill_host_cpu_info(Environment& env) {
   const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-  if (online > 0) info.count = static_cast<int>(online);
-  info.mhz = cpuinfo_mhz();
-  info.scaling_enabled = scaling_enabled(info.count.value_or(1));
+  if (online > 0) env.cpu_count = static_cast<int>(online);
+  env.cpu_mhz = cpuinfo_mhz();
+  env.cpu_scaling_enabled = scaling_enabled(env.cpu_count.value_or(1));
   double load[3] = {};
   const int n = ::getloadavg(load, 3);
-  for (int i = 0; i < n; ++i) info.load_avg.push_back(load[i]);
-  return info;
+  for (int i = 0; i < n; ++i) env.load_avg.push_back(load[i]);
 }
 
 }  // namespace graphbench

@@ -1,18 +1,12 @@
 // The host CPU as Google Benchmark's context reports it, from /proc and /sys (unreadable: no value).
 #pragma once
 
-#include <optional>
-#include <vector>
+#include "graphbench/core/record/environment_block.h"
 
 namespace graphbench {
 
-struct HostCpuInfo {
-  std::optional<int> count;
-  std::optional<double> mhz;               // the first CPU's current clock (/proc/cpuinfo "cpu MHz")
-  std::optional<bool> scaling_enabled;     // any governor other than "performance"; false without cpufreq
-  std::vector<double> load_avg;            // 1, 5, 15 minutes
-};
-
-HostCpuInfo host_cpu_info();
+// env.cpu_*: the count, the first CPU's current clock (/proc/cpuinfo "cpu MHz"), scaling (any
+// governor other than "performance"; false without cpufreq); env.load_avg (1, 5, 15 minutes).
+void fill_host_cpu_info(Environment& env);
 
 }  // namespace graphbench

@@ -305,15 +305,11 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, boo
 
 void CapturedGraph::replay() { impl_->graph->replay(); }
 
-double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
-
-double CapturedGraph::warmup_ms() const { return impl_->warmup_ms; }
-
-const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
-
 #else  // no CUDA in this build
 
-struct CapturedGraph::Impl {
+struct CapturedGraph::Impl {  // what the accessors below read, as with CUDA
+  double capture_ms = 0.0;
+  double warmup_ms = 0.0;
   GraphFacts facts;
 };
 
@@ -331,13 +327,12 @@ CapturedGraph::Segments CapturedGraph::capture_segments(SegmentedStep& step, boo
 }
 
 void CapturedGraph::replay() {}
-double CapturedGraph::capture_ms() const { return 0.0; }
-double CapturedGraph::warmup_ms() const { return 0.0; }
-
-const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 
 #endif
 
+double CapturedGraph::capture_ms() const { return impl_->capture_ms; }
+double CapturedGraph::warmup_ms() const { return impl_->warmup_ms; }
+const GraphFacts& CapturedGraph::facts() const { return impl_->facts; }
 CapturedGraph::CapturedGraph(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CapturedGraph::~CapturedGraph() = default;
 

@@ -17,16 +17,18 @@
 
 namespace graphbench {
 
-#ifdef GRAPHBENCH_WITH_CUDA
-
 struct ReferenceGraph::Impl {
+#ifdef GRAPHBENCH_WITH_CUDA
   // Kept after capture where LibTorch can (make_inspectable_graph), only so that its kernel nodes
   // can be counted; the capture itself is the tutorial's.
   std::unique_ptr<at::cuda::CUDAGraph> graph = make_inspectable_graph();
+#endif
   double capture_ms = 0.0;
   double warmup_ms = 0.0;
   GraphFacts facts;
 };
+
+#ifdef GRAPHBENCH_WITH_CUDA
 
 ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_iterations,
                                const std::function<void()>& before_capture)
@@ -65,26 +67,19 @@ ReferenceGraph::ReferenceGraph(const std::function<void()>& step, int warmup_ite
 }
 
 void ReferenceGraph::replay() { impl_->graph->replay(); }
-double ReferenceGraph::capture_ms() const { return impl_->capture_ms; }
-double ReferenceGraph::warmup_ms() const { return impl_->warmup_ms; }
-const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #else
-
-struct ReferenceGraph::Impl {
-  GraphFacts facts;
-};
 
 ReferenceGraph::ReferenceGraph(const std::function<void()>&, int, const std::function<void()>&) {
   throw EngineError("the reference+graph variant needs a CUDA build of graphbench");
 }
 void ReferenceGraph::replay() {}
-double ReferenceGraph::capture_ms() const { return 0.0; }
-double ReferenceGraph::warmup_ms() const { return 0.0; }
-const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 
 #endif
 
+double ReferenceGraph::capture_ms() const { return impl_->capture_ms; }
+double ReferenceGraph::warmup_ms() const { return impl_->warmup_ms; }
+const GraphFacts& ReferenceGraph::facts() const { return impl_->facts; }
 ReferenceGraph::~ReferenceGraph() = default;
 
 }  // namespace graphbench

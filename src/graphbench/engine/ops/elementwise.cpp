@@ -10,12 +10,9 @@ namespace {
 
 using ops_detail::wrapped_scalar;
 
-enum class Binary { kMul, kAdd };
-
-class BinaryOp final : public Op {
+class MulOp final : public Op {
  public:
-  explicit BinaryOp(Binary kind) : kind_(kind) {}
-  std::string signature() const override { return kind_ == Binary::kMul ? "mul" : "add"; }
+  std::string signature() const override { return "mul"; }
   std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, 2);
     ops_detail::expect_same_dtype_device(*this, in[0], in[1]);
@@ -24,15 +21,8 @@ class BinaryOp final : public Op {
   bool computes_into_outputs() const override { return true; }
   void run(OpIO& io) const override {
     at::Tensor& out = io.out(0);
-    if (kind_ == Binary::kMul) {
-      out.defined() ? (void)at::mul_out(out, io.in(0), io.in(1)) : (void)(out = at::mul(io.in(0), io.in(1)));
-    } else {
-      out.defined() ? (void)at::add_out(out, io.in(0), io.in(1)) : (void)(out = at::add(io.in(0), io.in(1)));
-    }
+    out.defined() ? (void)at::mul_out(out, io.in(0), io.in(1)) : (void)(out = at::mul(io.in(0), io.in(1)));
   }
-
- private:
-  Binary kind_;
 };
 
 // An elementwise op of one tensor: computed into the output slot where given one, else a new tensor.
@@ -84,7 +74,6 @@ class ScalarOp final : public OneTensorOp {
     }
   }
 
-
   WithScalar kind_;
   double c_;
   at::Tensor scalar_;
@@ -121,14 +110,12 @@ class UnaryOp final : public OneTensorOp {
     }
   }
 
-
   Unary kind_;
 };
 
 }  // namespace
 
-ValueId mul(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<BinaryOp>(Binary::kMul), {x, y}); }
-ValueId add(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<BinaryOp>(Binary::kAdd), {x, y}); }
+ValueId mul(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<MulOp>(), {x, y}); }
 ValueId mul_scalar(Builder& b, ValueId x, double c) {
   return b.add1(std::make_shared<ScalarOp>(WithScalar::kMul, c), {x});
 }

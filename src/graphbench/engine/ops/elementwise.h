@@ -6,7 +6,6 @@
 namespace graphbench::ops {
 
 ValueId mul(Builder& b, ValueId x, ValueId y);
-ValueId add(Builder& b, ValueId x, ValueId y);
 ValueId mul_scalar(Builder& b, ValueId x, double c);
 ValueId div_scalar(Builder& b, ValueId x, double c);
 ValueId add_scalar(Builder& b, ValueId x, double c);

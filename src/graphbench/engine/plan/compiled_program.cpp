@@ -1,7 +1,5 @@
 #include "graphbench/engine/plan/compiled_program.h"
 
-#include "graphbench/core/base/errors.h"
-
 #include <fmt/format.h>
 
 #include <functional>

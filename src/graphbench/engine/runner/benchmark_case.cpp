@@ -15,7 +15,6 @@
 #include "graphbench/engine/runner/validation.h"
 #include "graphbench/core/sampling/case_budget.h"
 #include "graphbench/engine/timing/nvtx_range.h"
-#include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
 

@@ -39,12 +39,25 @@ void fill_step_samples(ResultRecord& record) {
   record.rel_noise = stats::median_block_noise(record.samples_us);
 }
 
-}  // namespace
-
+// The seconds of a run's epochs, training and testing: what its time limit counts.
 double epochs_seconds(const TrainingSummary& t) {
   double seconds = 0.0;
   for (const TrainingEpoch& e : t.epochs) seconds += e.train_seconds + e.test_seconds;
   return seconds;
+}
+
+}  // namespace
+
+void note_training_limit(ResultRecord& record, const CaseSpec& spec, const CaseContext& limited, std::ostream* log,
+                         const std::string& where) {
+  const TrainingSummary& t = *record.training;
+  if (!t.time_limit_note.empty()) record.warnings.push_back(t.time_limit_note);
+  if (limited.training_limit && log != nullptr) {
+    // What the limit counted: the epochs, from the first training step.
+    *log << fmt::format("  {}: trained {} epoch(s) in {}{} (its time limit: {})", spec.name, t.epochs.size(),
+                        format_duration(epochs_seconds(t)), where, format_duration(limited.training_limit->seconds))
+         << std::endl;
+  }
 }
 
 CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
@@ -78,15 +91,7 @@ std::vector<ResultRecord> run_training_case(const Workload& workload, const Case
       at::manual_seed(context.seed);
       record.training = workload.train(spec, variant, limited);
       fill_step_samples(record);
-      if (!record.training->time_limit_note.empty()) record.warnings.push_back(record.training->time_limit_note);
-      if (limited.training_limit && log != nullptr) {
-        // What the limit counted: the epochs, from the first training step.
-        *log << fmt::format("  {}: trained {} epoch(s) in {} (its time limit: {})", spec.name,
-                            record.training->epochs.size(),
-                            format_duration(epochs_seconds(*record.training)),
-                            format_duration(limited.training_limit->seconds))
-             << std::endl;
-      }
+      note_training_limit(record, spec, limited, log);
       if (const std::string why = nothing_done_reason(*record.training); !why.empty()) mark_failed(record, why);
     } catch (const InputError&) {
       throw;  // bad data or settings: the suite runner records it for every variant

@@ -6,6 +6,7 @@
 #include "graphbench/engine/runner/workload.h"
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 namespace graphbench {
@@ -15,8 +16,10 @@ namespace graphbench {
 CaseContext with_training_limit(const CaseSpec& spec, const CaseContext& context, std::ostream* log,
                                 const SkipReasonFn& why);
 
-// The seconds of a run's epochs, training and testing: what its time limit counts.
-double epochs_seconds(const TrainingSummary& training);
+// After a run (record.training set): its time-limit note a warning of `record`, and under a limit what the
+// limit counted said on `log`: "  <case>: trained N epoch(s) in <seconds><where> (its time limit: ...)".
+void note_training_limit(ResultRecord& record, const CaseSpec& spec, const CaseContext& limited, std::ostream* log,
+                         const std::string& where = "");
 
 // Speed-up of whole runs (records parallel to spec.variants): eager's total time over each variant's.
 void fill_training_speedups(std::vector<ResultRecord>& records, const CaseSpec& spec);

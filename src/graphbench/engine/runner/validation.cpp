@@ -47,6 +47,13 @@ std::optional<OutputMatch> eager_spread(const Observations& expected, const std:
 ValidationResult compare_observations(const Observations& expected, const Observations& actual, double rtol, double atol,
                                       const std::vector<Observations>& eager_again) {
   ValidationResult result;
+  // The note of the first value that passes only by a rule: where and beyond what, then `how`.
+  const auto note_once = [&](std::size_t s, std::size_t i, const std::string& how) {
+    if (result.note.empty()) {
+      result.note =
+          fmt::format("differs from eager beyond rtol {:g}, atol {:g} at step {}, value {} {}", rtol, atol, s + 1, i, how);
+    }
+  };
   for (std::size_t s = 0; s < expected.size(); ++s) {
     if (s >= actual.size() || actual[s].size() != expected[s].size()) {
       result.ok = false;
@@ -68,11 +75,8 @@ ValidationResult compare_observations(const Observations& expected, const Observ
       if (d.outside == 0) continue;
       if (d.ok()) {
         // float16 and bfloat16: rounding, judged by the rule alone, whatever eager's own runs did.
-        if (result.note.empty()) {
-          result.note = fmt::format("differs from eager beyond rtol {:g}, atol {:g} at step {}, value {} at {} of {} "
-                                    "elements, by up to {:.3g}: {}",
-                                    rtol, atol, s + 1, i, d.outside, d.numel, d.max_abs, d.describe());
-        }
+        note_once(s, i, fmt::format("at {} of {} elements, by up to {:.3g}: {}", d.outside, d.numel, d.max_abs,
+                                    d.describe()));
         continue;
       }
       if (is_low_precision(e.scalar_type())) {
@@ -92,21 +96,15 @@ ValidationResult compare_observations(const Observations& expected, const Observ
       const bool isolated = std::isfinite(d.max_ratio) && d.max_ratio <= kIsolatedFactor &&
                             d.outside <= std::max<std::int64_t>(1, d.numel / 1000);
       if (!within_spread && isolated) {
-        if (result.note.empty()) {
-          result.note = fmt::format(
-              "differs from eager beyond rtol {:g}, atol {:g} at step {}, value {} at {} of {} elements, by up to "
-              "{:.3g} ({:.1f} times the tolerance there): isolated rounding",
-              rtol, atol, s + 1, i, d.outside, d.numel, d.max_abs, d.max_ratio);
-        }
+        note_once(s, i, fmt::format("at {} of {} elements, by up to {:.3g} ({:.1f} times the tolerance there): "
+                                    "isolated rounding",
+                                    d.outside, d.numel, d.max_abs, d.max_ratio));
         continue;
       }
       if (within_spread) {
-        if (result.note.empty()) {
-          result.note = fmt::format(
-              "differs from eager beyond rtol {:g}, atol {:g} at step {}, value {} ({} elements, by up to {:.3g}) as "
-              "eager differs from itself ({} elements, up to {:.3g}): rounding, within the spread of eager",
-              rtol, atol, s + 1, i, d.outside, d.max_abs, spread->outside, spread->max_abs);
-        }
+        note_once(s, i, fmt::format("({} elements, by up to {:.3g}) as eager differs from itself ({} elements, up to "
+                                    "{:.3g}): rounding, within the spread of eager",
+                                    d.outside, d.max_abs, spread->outside, spread->max_abs));
         continue;
       }
       result.ok = false;
@@ -249,6 +247,10 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
     return agreement != nullptr && agreement->max_over_ranks ? agreement->max_over_ranks({local ? 1 : 0})[0] != 0
                                                              : local;
   };
+  // A run's first and last observed steps, kept in `runs` where asked for.
+  const auto keep_run = [runs](const std::string& name, const Observations& observed) {
+    if (runs != nullptr && !observed.empty()) (*runs)[name] = ValidatedRun{observed.front(), observed.back()};
+  };
   const auto started = std::chrono::steady_clock::now();
   // The time validation has taken: the slowest rank's where ranks validate together.
   const auto spent_s = [&] { return slowest_rank_s(agreement, seconds_since(started)); };
@@ -270,9 +272,7 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
     }
     return;
   }
-  if (runs != nullptr && !eager.first.empty()) {
-    (*runs)[Variant::named("eager").name()] = ValidatedRun{eager.first.front(), eager.first.back()};
-  }
+  keep_run(Variant::named("eager").name(), eager.first);
   try {
     // Every run to come takes about as long as eager's first: where they would not fit in the
     // budget, eager's spread runs are the first thing left out.
@@ -314,9 +314,7 @@ void validate_against_eager(CaseInstance& instance, const std::vector<VariantRec
     if (spread_cut) v.record->warnings.push_back(spread_note);
     try {
       auto checked = validator.validate(v.variant, index, eager);
-      if (runs != nullptr && !checked.observed.empty()) {
-        (*runs)[v.variant.name()] = ValidatedRun{checked.observed.front(), checked.observed.back()};
-      }
+      keep_run(v.variant.name(), checked.observed);
       ValidationResult& result = checked.result;
       note_capture_failures(*v.record, *checked.runner);
       const bool in_time = budget_s <= 0 || spent_s() < budget_s;

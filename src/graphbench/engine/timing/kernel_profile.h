@@ -10,7 +10,8 @@
 
 namespace graphbench {
 
-// True when kernels can be profiled here: a CUDA build with LibTorch 2.x, and `cuda`.
+// True when kernels can be profiled, and steps traced (step_trace.h), here: a CUDA build with
+// LibTorch 2.x, and `cuda`.
 bool kernel_profiler_available(bool cuda);
 
 // Runs `step` `steps` times under the profiler (nullopt without one; busy_share left to the caller);

@@ -14,7 +14,6 @@ class L2Flusher {
   L2Flusher();
   // Writes the buffer and waits for it: the next step starts on an idle GPU.
   void flush();
-  std::int64_t bytes() const { return buffer_.numel(); }
 
  private:
   at::Tensor buffer_;

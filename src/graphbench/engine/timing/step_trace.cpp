@@ -42,8 +42,6 @@ std::unique_ptr<prof::ProfilerResult> traced_steps(const std::function<void()>& 
 
 }  // namespace
 
-bool step_tracer_available(bool cuda) { return cuda; }
-
 std::string trace_steps(const std::function<void()>& step, int untraced, int steps, bool cuda, const std::string& path) {
   if (!cuda) return "the steps run on the CPU";
   if (steps <= 0) return "no steps to trace";
@@ -70,8 +68,6 @@ std::string trace_steps(const std::function<void()>& step, int untraced, int ste
 }
 
 #else
-
-bool step_tracer_available(bool) { return false; }
 
 std::string trace_steps(const std::function<void()>&, int, int, bool, const std::string&) {
   return "this graphbench has no step tracer (it needs a CUDA build against LibTorch 2.x)";

@@ -1,15 +1,12 @@
 // A trace of a few steps in Chrome's format (Perfetto) from LibTorch's profiler: host ops and CUDA
 // runtime calls, device kernels, copies and memsets, each step in a range "graphbench step N"; none
-// where there is no such profiler (docs/measuring.md, "Traces").
+// where there is no such profiler (kernel_profiler_available; docs/measuring.md, "Traces").
 #pragma once
 
 #include <functional>
 #include <string>
 
 namespace graphbench {
-
-// True when steps can be traced here: a CUDA build with LibTorch 2.x, and `cuda`.
-bool step_tracer_available(bool cuda);
 
 // Runs `step` `untraced` times, then `steps` traced, written whole to `path`; "" or why not. Throws
 // what the steps throw, the profiler stopped first.

@@ -50,22 +50,9 @@ std::unique_ptr<DataParallelCase> instantiate(const Workload& workload, const Ca
                                               const std::shared_ptr<GradientBucketLog>& bucket_log,
                                               std::vector<ResultRecord>& records) {
   std::unique_ptr<DataParallelCase> instance;
-  std::string error;
-  bool bad_input = false;
-  try {
-    DataParallelSetup setup = shard_setup(*communicator, spec);
-    setup.communicator = communicator;
-    setup.bucket_log = bucket_log;
-    at::manual_seed(context.seed);
+  const std::string agreed = make_on_every_rank(communicator, spec, context, bucket_log, [&](const auto& setup) {
     instance = workload.instantiate_data_parallel(spec, context, setup);
-  } catch (const InputError& e) {
-    error = e.what();
-    bad_input = true;
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  const std::string agreed = agree_on_errors(*communicator, error);
-  if (bad_input) throw InputError(error);
+  });
   if (!agreed.empty()) {
     for (auto& r : records) mark_failed(r, "setting up the case failed: " + agreed);
     return nullptr;

@@ -1,21 +1,15 @@
 #include "graphbench/parallel/cases/data_parallel_training.h"
 
 #include "graphbench/core/base/errors.h"
-#include "graphbench/parallel/cases/agreement.h"
 #include "graphbench/parallel/cases/data_parallel_case.h"
 #include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/parallel/cases/scaling.h"
-#include "graphbench/core/report/progress.h"
 #include "graphbench/engine/runner/case_records.h"
 #include "graphbench/engine/runner/data_parallel.h"
 #include "graphbench/engine/runner/training_case.h"
-#include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/suite/gradient_sync_fields.h"
 
 #include <fmt/format.h>
-
-#include <algorithm>
-#include <cmath>
 
 namespace graphbench::parallel {
 
@@ -60,25 +54,14 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
     }
     std::unique_ptr<DataParallelTraining> run;
     const auto bucket_log = std::make_shared<GradientBucketLog>();
-    std::string error;
     std::string skipped;
-    bool bad_input = false;
-    try {
-      DataParallelSetup setup = shard_setup(comm, spec);
-      setup.communicator = communicator;
-      setup.bucket_log = bucket_log;
-      at::manual_seed(context.seed);
-      run = workload.train_data_parallel(spec, variant, limited, setup);
-    } catch (const InputError& e) {
-      error = e.what();
-      bad_input = true;
-    } catch (const CaseSkipped& e) {
-      skipped = e.what();  // the same on every rank: the ranks planned together
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    const std::string agreed = agree_on_errors(comm, error);
-    if (bad_input) throw InputError(error);
+    const std::string agreed = make_on_every_rank(communicator, spec, context, bucket_log, [&](const auto& setup) {
+      try {
+        run = workload.train_data_parallel(spec, variant, limited, setup);
+      } catch (const CaseSkipped& e) {
+        skipped = e.what();  // the same on every rank: the ranks planned together
+      }
+    });
     if (!agreed.empty()) {
       mark_failed(record, agreed);
     } else if (!skipped.empty()) {
@@ -90,13 +73,7 @@ std::vector<ResultRecord> run_data_parallel_training(const Workload& workload, c
       const Agreement same = agree_across_ranks(comm, fingerprint(run->final_params));
       record.data_parallel = training_figures(comm, *run, same.same, spec.gradient_sync, *bucket_log);
       record.training = run->summary;
-      if (!run->summary.time_limit_note.empty()) record.warnings.push_back(run->summary.time_limit_note);
-      if (limited.training_limit && log != nullptr) {
-        *log << fmt::format("  {}: trained {} epoch(s) in {} on rank {} (its time limit: {})", spec.name,
-                            run->summary.epochs.size(), format_duration(epochs_seconds(run->summary)), comm.rank(),
-                            format_duration(limited.training_limit->seconds))
-             << std::endl;
-      }
+      note_training_limit(record, spec, limited, log, fmt::format(" on rank {}", comm.rank()));
       if (!same.same) mark_failed(record, "params differ across ranks after training: " + same.describe());
     }
     records.push_back(std::move(record));

@@ -1,6 +1,7 @@
 #include "graphbench/parallel/cases/replicas.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/parallel/cases/agreement.h"
 
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
@@ -48,6 +49,28 @@ DataParallelSetup shard_setup(const Communicator& communicator, const CaseSpec& 
   setup.shard = communicator.rank();
   setup.gradient_sync = spec.gradient_sync;
   return setup;
+}
+
+std::string make_on_every_rank(const std::shared_ptr<Communicator>& communicator, const CaseSpec& spec,
+                               const CaseContext& context, const std::shared_ptr<GradientBucketLog>& bucket_log,
+                               const std::function<void(const DataParallelSetup&)>& make) {
+  std::string error;
+  bool bad_input = false;
+  try {
+    DataParallelSetup setup = shard_setup(*communicator, spec);
+    setup.communicator = communicator;
+    setup.bucket_log = bucket_log;
+    at::manual_seed(context.seed);
+    make(setup);
+  } catch (const InputError& e) {
+    error = e.what();
+    bad_input = true;
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const std::string agreed = agree_on_errors(*communicator, error);
+  if (bad_input) throw InputError(error);
+  return agreed;
 }
 
 std::unique_ptr<DataParallelCase> instance_from(const Workload& workload, const CaseSpec& spec,

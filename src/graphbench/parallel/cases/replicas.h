@@ -11,6 +11,8 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,11 @@ at::Tensor shard_rows(const at::Tensor& global, int rank, int world);
 
 // This rank's shard of `communicator`'s world, averaging as `spec` says (no communicator set).
 DataParallelSetup shard_setup(const Communicator& communicator, const CaseSpec& spec);
+// `make` run seeded on this rank's shard setup over `communicator`, then the ranks' errors agreed ("" where
+// none, see agree_on_errors); an InputError on this rank propagates once the other ranks were told.
+std::string make_on_every_rank(const std::shared_ptr<Communicator>& communicator, const CaseSpec& spec,
+                               const CaseContext& context, const std::shared_ptr<GradientBucketLog>& bucket_log,
+                               const std::function<void(const DataParallelSetup&)>& make);
 // The workload's seeded instance for `setup` from `initial_params`; EngineError where it makes none.
 std::unique_ptr<DataParallelCase> instance_from(const Workload& workload, const CaseSpec& spec,
                                                 const CaseContext& context, const DataParallelSetup& setup,

@@ -1,6 +1,5 @@
 #include "graphbench/parallel/cases/scaling.h"
 
-#include "graphbench/core/base/errors.h"
 #include "graphbench/parallel/cases/agreement.h"
 #include "graphbench/parallel/cases/replicas.h"
 #include "graphbench/parallel/gradient_sync/all_reduce_alone.h"

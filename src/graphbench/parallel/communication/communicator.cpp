@@ -1,6 +1,7 @@
 #include "graphbench/parallel/communication/communicator.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/host_name.h"
 #include "graphbench/parallel/communication/c10d_compat.h"
 #include "graphbench/parallel/communication/heartbeat.h"
 
@@ -245,8 +246,7 @@ std::shared_ptr<Communicator> Communicator::connect(const RankEnv& env, at::Devi
                                        e.what()));
   }
   auto communicator = std::make_shared<Communicator>(std::move(impl));
-  char host[256] = {};
-  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '?';
+  const std::string host = host_name();
   communicator->impl_->layout = layout_of(communicator->all_gather_strings(node_key(host, env.node_rank)));
   const std::vector<std::string> processes =
       communicator->all_gather_strings(fmt::format("{}/{}", host, static_cast<long>(getpid())));

@@ -43,12 +43,6 @@ std::uint64_t fingerprint(const std::vector<at::Tensor>& tensors) {
   return hash;
 }
 
-std::uint64_t fingerprint(const ModelStore& store, const std::vector<std::string>& names) {
-  std::vector<at::Tensor> tensors;
-  for (const auto& name : names) tensors.push_back(store.at(name));
-  return fingerprint(tensors);
-}
-
 std::string Agreement::describe() const {
   return same ? fmt::format("every rank holds fingerprint {:016x}", mine)
               : fmt::format("ranks disagree: fingerprints range from {:016x} to {:016x} (this rank: {:016x})", min, max, mine);

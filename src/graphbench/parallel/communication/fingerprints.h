@@ -1,7 +1,6 @@
 // Fingerprints of tensors, and whether every rank holds the same: how replicas and orders are checked.
 #pragma once
 
-#include "graphbench/engine/exec/model_store.h"
 #include "graphbench/parallel/communication/communicator.h"
 
 #include <ATen/ATen.h>
@@ -14,7 +13,6 @@ namespace graphbench::parallel {
 
 // A 64-bit FNV-1a hash of the tensors' shapes, dtypes and bytes: equal only for bit-identical tensors.
 std::uint64_t fingerprint(const std::vector<at::Tensor>& tensors);
-std::uint64_t fingerprint(const ModelStore& store, const std::vector<std::string>& names);
 
 // Whether every rank holds the same fingerprint (an all-reduce of its minimum and maximum).
 struct Agreement {

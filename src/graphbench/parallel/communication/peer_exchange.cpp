@@ -1,6 +1,7 @@
 #include "graphbench/parallel/communication/peer_exchange.h"
 
 #include "graphbench/core/base/errors.h"
+#include "graphbench/core/base/host_name.h"
 #include "graphbench/parallel/communication/peer_kernels.h"
 
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -52,12 +53,6 @@ void from_hex(const std::string& text, void* data, std::size_t size) {
   for (std::size_t i = 0; i < size; ++i) {
     bytes[i] = static_cast<unsigned char>(std::stoul(text.substr(2 * i, 2), nullptr, 16));
   }
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "?";
-  return name;
 }
 
 void check(cudaError_t status, const std::string& what) {
