@@ -7,7 +7,6 @@
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/sweep_axes.h"
-#include "common/function_reference.h"
 #include "common/op_tags.h"
 
 #include "graphbench/engine/ops/elementwise.h"

@@ -6,7 +6,6 @@
 #include "common/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
-#include "common/function_reference.h"
 
 #include "graphbench/engine/ops/elementwise.h"
 #include "graphbench/engine/plan/builder.h"

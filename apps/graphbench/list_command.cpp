@@ -10,7 +10,6 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 

@@ -183,8 +183,8 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   return context;
 }
 
-}  // namespace
-
+// The suite file of --suite (--workload) NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
+// source tree's configs/ in turn; InputError saying where it looked.
 std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
   std::vector<std::string> tried;
   for (const auto& dir : configs_search_dirs(configs_dir)) {
@@ -204,6 +204,8 @@ std::string suite_path_for_workload(const std::string& workload, const std::stri
   }
   throw InputError(fmt::format("--suite {}: no suite file {} ({})", workload, fmt::join(tried, " or "), hint));
 }
+
+}  // namespace
 
 PreparedRun prepare_run(const RunOptions& o) {
   // Everything is checked before anything runs: the suite, the options (the output directory is

@@ -39,8 +39,4 @@ std::vector<std::string> suite_names(const std::vector<std::string>& dirs);
 // case of `workload`: where a workload's name given as a suite's finds its cases.
 std::vector<std::string> suites_with_workload(const std::vector<std::string>& dirs, const std::string& workload);
 
-// The suite file of --suite (--workload) NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
-// source tree's configs/ in turn; InputError saying where it looked.
-std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir);
-
 }  // namespace graphbench::cli

@@ -57,20 +57,11 @@ ParamDecl choice_param(const char* name, const char* default_value, std::vector<
   return p;
 }
 
-ExecutorKind executor_for(const Variant& variant) {
-  switch (variant.execution()) {
-    case Execution::kEager: return ExecutorKind::kEager;
-    case Execution::kStatic: return ExecutorKind::kStatic;
-    case Execution::kGraph: return ExecutorKind::kGraph;
-  }
-  return ExecutorKind::kEager;
-}
-
 EngineRunnerConfig engine_config(const Variant& variant, std::shared_ptr<const Program> program, const Policy& policy,
                                  const CaptureScope& scope, Feed feed) {
   EngineRunnerConfig config;
   config.program = std::move(program);
-  config.executor = executor_for(variant);
+  config.executor = variant.execution();
   config.input_method = variant.input_method();
   config.policy = policy;
   config.options.scope = scope;
@@ -79,5 +70,18 @@ EngineRunnerConfig engine_config(const Variant& variant, std::shared_ptr<const P
 }
 
 double element_size(at::ScalarType dtype) { return static_cast<double>(c10::elementSize(dtype)); }
+
+std::unique_ptr<VariantRunner> function_reference(const Variant& variant, const at::Tensor& input,
+                                                  std::function<at::Tensor(const at::Tensor&)> f) {
+  auto static_input = std::make_shared<at::Tensor>(at::empty_like(input));
+  auto output = std::make_shared<at::Tensor>();
+  ReferenceStep step;
+  step.copy_inputs = [static_input, input] { static_input->copy_(input); };
+  step.step = [static_input, output, f = std::move(f)] { *output = f(*static_input); };
+  step.observe = [output] { return std::vector<at::Tensor>{output->clone()}; };
+  step.undo_warmup = [] {};
+  return std::make_unique<ReferenceRunner>(std::move(step), variant.needs_cuda_graph(), /*warmup_iterations=*/3,
+                                           variant.input_method());
+}
 
 }  // namespace graphbench::bench

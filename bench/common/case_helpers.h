@@ -3,6 +3,7 @@
 
 #include "graphbench/engine/exec/executor.h"
 #include "graphbench/engine/runner/engine_runner.h"
+#include "graphbench/engine/runner/reference_runner.h"
 #include "graphbench/core/suite/suite_spec.h"
 #include "graphbench/core/workload/descriptor.h"
 #include "graphbench/core/workload/variant.h"
@@ -11,6 +12,8 @@
 
 #include <ATen/ATen.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,13 +33,15 @@ ParamDecl int_param(const char* name, std::int64_t default_value, const char* he
 ParamDecl number_param(const char* name, double default_value, double min, double max, const char* help);
 ParamDecl choice_param(const char* name, const char* default_value, std::vector<std::string> choices, const char* help);
 
-// The engine executor that runs `variant`'s steps.
-ExecutorKind executor_for(const Variant& variant);
 // An engine runner's config: `program` by `variant`'s executor and input method, under `policy` and `scope`.
 EngineRunnerConfig engine_config(const Variant& variant, std::shared_ptr<const Program> program, const Policy& policy,
                                  const CaptureScope& scope, Feed feed);
 
 // Bytes of one element of `dtype`.
 double element_size(at::ScalarType dtype);
+
+// The `reference` variants of y = f(x): a static input copied into, then f, eagerly or captured by hand.
+std::unique_ptr<VariantRunner> function_reference(const Variant& variant, const at::Tensor& input,
+                                                  std::function<at::Tensor(const at::Tensor&)> f);
 
 }  // namespace graphbench::bench

@@ -7,7 +7,6 @@
 #include "common/case_workload.h"
 #include "common/training_step_case.h"
 #include "mnist/mnist_data.h"
-#include "mnist/mnist_data_parallel.h"
 #include "mnist/mnist_model.h"
 #include "mnist/mnist_net.h"
 #include "mnist/mnist_training.h"
@@ -188,7 +187,7 @@ class MnistWorkload final : public bench::TrainingStepWorkload<MnistStepCase> {
     config.lr = bench::param_number(spec, "lr");
     config.momentum = bench::param_number(spec, "momentum");
     config.log_interval = static_cast<int>(bench::param_int(spec, "log_interval"));
-    config.train_executor = bench::executor_for(variant);
+    config.train_executor = variant.execution();
     const bool test_graph = context.use_test_graph.value_or(bench::param_string(spec, "test_executor") == "graph");
     config.test_executor = test_graph ? ExecutorKind::kGraph : ExecutorKind::kEager;
     config.train_last_short_batch =

@@ -1,4 +1,4 @@
-#include "mnist/mnist_data_parallel.h"
+#include "mnist/mnist_training.h"
 
 #include "mnist/mnist_data.h"
 #include "mnist/mnist_model.h"

@@ -6,6 +6,7 @@
 
 #include "graphbench/engine/exec/executor.h"
 #include "graphbench/core/record/result_record.h"
+#include "graphbench/engine/runner/data_parallel.h"
 #include "graphbench/engine/runner/workload.h"
 
 #include <cstdint>
@@ -39,6 +40,10 @@ struct TrainingConfig {
 };
 
 TrainingSummary train(const TrainingConfig& config);
+
+// The whole run data-parallel (mnist_data_parallel.cpp): each rank its shard of every epoch and of the
+// test set (sums all-reduced); rank 0 prints the tutorial's lines.
+DataParallelTraining train_data_parallel(const TrainingConfig& config, const DataParallelSetup& setup);
 
 // `text` on config.out, flushed (null: silent).
 void print(const TrainingConfig& config, const std::string& text);

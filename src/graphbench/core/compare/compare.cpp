@@ -296,24 +296,6 @@ const char* to_string(CompareOptions::Metric metric) {
   return metric == CompareOptions::Metric::kSpeedup ? "speedup" : "time";
 }
 
-const char* to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kFaster: return "FASTER";
-    case Verdict::kSame: return "SAME";
-    case Verdict::kSlower: return "SLOWER";
-    case Verdict::kUnsure: return "UNSURE";
-    case Verdict::kFewSamples: return "FEW SAMPLES";
-    case Verdict::kFailed: return "FAILED";
-    case Verdict::kLessAccurate: return "LESS ACCURATE";
-    case Verdict::kSkipped: return "SKIPPED";
-    case Verdict::kMissing: return "MISSING";
-    case Verdict::kNew: return "NEW";
-    case Verdict::kNotCompared: return "NOT COMPARED";
-    case Verdict::kChanged: return "CHANGED";
-  }
-  return "UNKNOWN";
-}
-
 bool CompareResult::is_regression(const Comparison& row) const {
   return row.verdict == Verdict::kSlower || row.verdict == Verdict::kFailed || row.verdict == Verdict::kLessAccurate ||
          (row.verdict == Verdict::kChanged && fail_on_counts) || (row.lost && !allow_missing);

@@ -37,7 +37,11 @@ enum class Verdict {
   kFaster, kSame, kSlower, kUnsure, kFewSamples, kFailed, kLessAccurate, kSkipped, kMissing, kNew, kNotCompared,
   kChanged  // a counts row whose counts differ (a regression only with fail_on_counts)
 };
-const char* to_string(Verdict verdict);  // "FASTER", ..., "FEW SAMPLES", "LESS ACCURATE", "NOT COMPARED", "CHANGED"
+// In Verdict's order.
+template <> struct KindNames<Verdict> {
+  static constexpr const char* names[] = {"FASTER", "SAME", "SLOWER", "UNSURE", "FEW SAMPLES", "FAILED", "LESS ACCURATE",
+                                          "SKIPPED", "MISSING", "NEW", "NOT COMPARED", "CHANGED"};
+};
 
 // Measures of a row (Comparison::measure).
 inline constexpr const char* kMeasureStepTime = "step time";

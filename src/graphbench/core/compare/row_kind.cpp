@@ -8,39 +8,24 @@
 
 namespace graphbench::compare_detail {
 
-const char* to_string(RowKind kind) {
-  switch (kind) {
-    case RowKind::kDeviceBound: return "device-bound";
-    case RowKind::kMixed: return "mixed";
-    case RowKind::kHostBound: return "host-bound";
-    case RowKind::kUnknown: return "unknown";
-  }
-  return "unknown";
-}
-
-double floor_of(RowKind kind) {
-  switch (kind) {
-    case RowKind::kDeviceBound: return kDeviceBoundFloor;
-    case RowKind::kMixed: return kMixedFloor;
-    case RowKind::kHostBound: return kHostBoundFloor;
-    case RowKind::kUnknown: return kUnknownFloor;
-  }
-  return kUnknownFloor;
-}
-
 namespace {
 
-// Noisier kinds rank higher; unknown ranks with host-bound (its floor is the same) but is named
-// only when no record could be classified.
-int noise_rank(RowKind kind) {
-  switch (kind) {
-    case RowKind::kDeviceBound: return 0;
-    case RowKind::kMixed: return 1;
-    case RowKind::kHostBound: return 2;
-    case RowKind::kUnknown: return 2;
-  }
-  return 2;
-}
+// What each kind is called, its floor, and its noise: noisier kinds rank higher; unknown ranks with
+// host-bound (its floor is the same) but is named only when no record could be classified. In
+// RowKind's order.
+struct KindFacts {
+  const char* name;
+  double floor;
+  int noise_rank;
+};
+constexpr KindFacts kKindFacts[] = {
+    {"device-bound", kDeviceBoundFloor, 0},
+    {"mixed", kMixedFloor, 1},
+    {"host-bound", kHostBoundFloor, 2},
+    {"unknown", kUnknownFloor, 2},
+};
+const KindFacts& facts_of(RowKind kind) { return kKindFacts[static_cast<int>(kind)]; }
+int noise_rank(RowKind kind) { return facts_of(kind).noise_rank; }
 
 // How the host's issue time compares to the step: "host issues a step in 61% of it".
 std::string issue_text(const ResultRecord& r) {
@@ -49,7 +34,11 @@ std::string issue_text(const ResultRecord& r) {
   return fmt::format(", host issues a step in {:.0f}% of it", *r.issue_median_us / median * 100.0);
 }
 
-}  // namespace
+// One record's kind, with the figures it was read from ("busy 85% of the step, host issues in 61%").
+struct RecordKind {
+  RowKind kind = RowKind::kUnknown;
+  std::string evidence;
+};
 
 RecordKind kind_of(const ResultRecord& record) {
   if (!record.profile || !record.profile->busy_share) return {RowKind::kUnknown, "no kernel profile"};
@@ -66,6 +55,10 @@ RecordKind kind_of(const ResultRecord& record) {
   return {kind, std::move(evidence)};
 }
 
+}  // namespace
+
+const char* to_string(RowKind kind) { return facts_of(kind).name; }
+
 RowKindJudgement judge_row_kind(const std::vector<const ResultRecord*>& records) {
   RowKindJudgement out;
   std::vector<std::string> evidence;
@@ -80,7 +73,7 @@ RowKindJudgement judge_row_kind(const std::vector<const ResultRecord*>& records)
     }
     first = false;
   }
-  out.floor = floor_of(out.kind);
+  out.floor = facts_of(out.kind).floor;
   // Keep the evidence short: identical readings once.
   evidence.erase(std::unique(evidence.begin(), evidence.end()), evidence.end());
   out.why = fmt::format("{} ({}): floor {:.0f}%", to_string(out.kind), fmt::join(evidence, "; "), out.floor * 100.0);

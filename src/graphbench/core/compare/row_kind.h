@@ -28,15 +28,6 @@ inline constexpr double kUnknownFloor = kHostBoundFloor;
 // between two leases of an H200.
 inline constexpr double kDeviceTimeFloor = 0.06;
 
-double floor_of(RowKind kind);
-
-// One record's kind, with the figures it was read from ("busy 85% of the step, host issues in 61%").
-struct RecordKind {
-  RowKind kind = RowKind::kUnknown;
-  std::string evidence;
-};
-RecordKind kind_of(const ResultRecord& record);
-
 // The row's kind: the noisiest of its records' kinds (null records are skipped), with its floor and
 // a sentence saying why ("device-bound (busy 85% and 86% of the step): floor 6%, ...").
 struct RowKindJudgement {

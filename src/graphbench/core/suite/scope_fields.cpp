@@ -13,11 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-// "where" for parse_capture_scope: the file and the field, as JsonChecker::fail writes them.
-std::string scope_field_where(const JsonChecker& checker, const std::string& pointer) {
-  return fmt::format("{}: {}", checker.path(), pointer);
-}
-
 constexpr const char* kScopeListWanted = "a non-empty list of distinct capture scopes, e.g. [\"full\", \"layer\"]";
 
 }  // namespace
@@ -26,7 +21,8 @@ CaptureScope read_scope_value(const JsonChecker& checker, const json& value, con
   if (!value.is_string()) {
     checker.fail_expected(pointer, fmt::format("a capture scope (one of {})", capture_scope_names()), value);
   }
-  return parse_capture_scope(value.get<std::string>(), scope_field_where(checker, pointer));
+  // Where, as JsonChecker::fail writes it: the file and the field.
+  return parse_capture_scope(value.get<std::string>(), fmt::format("{}: {}", checker.path(), pointer));
 }
 
 CaptureScope read_case_scope(const JsonChecker& checker, const json& case_object, const std::string& case_pointer,

@@ -29,14 +29,6 @@ const std::vector<std::string> kCaseKeys = {"name",     "workload", "kind",     
                                             "dtype",    "variants", "warmup",   "sampling",
                                             "published", "description", "sweep",    "scope"};
 
-const WorkloadDescriptor* find_workload(const std::vector<WorkloadDescriptor>& workloads,
-                                        const std::string& name) {
-  for (const auto& workload : workloads) {
-    if (workload.name == name) return &workload;
-  }
-  return nullptr;
-}
-
 std::string known_workloads(const std::vector<WorkloadDescriptor>& workloads) {
   std::vector<std::string> names;
   for (const auto& workload : workloads) names.push_back(workload.name);

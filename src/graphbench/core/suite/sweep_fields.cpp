@@ -27,13 +27,6 @@ std::string axes_text(const WorkloadDescriptor& workload) {
   return fmt::format("the axes of workload {}: {}", workload.name, join_names(axis_names(workload)));
 }
 
-const WorkloadDescriptor* descriptor_named(const std::vector<WorkloadDescriptor>& workloads, const std::string& name) {
-  for (const auto& w : workloads) {
-    if (w.name == name) return &w;
-  }
-  return nullptr;
-}
-
 // "a strictly increasing list of positive integers" or the reason it is not.
 std::string values_problem(const std::vector<std::int64_t>& values) {
   if (values.empty()) return "an empty list";
@@ -128,7 +121,7 @@ SweepSpec parse_sweep_option(const std::string& text) {
 
 void apply_sweep_option(SuiteSpec& suite, const SweepSpec& sweep, const std::vector<WorkloadDescriptor>& workloads) {
   for (CaseSpec& c : suite.cases) {
-    const WorkloadDescriptor* workload = descriptor_named(workloads, c.workload);
+    const WorkloadDescriptor* workload = find_workload(workloads, c.workload);
     if (workload == nullptr) continue;  // the suite runner reports an unknown workload
     if (c.kind != "benchmark") {
       throw InputError(fmt::format("--sweep: case {} ({}: {}) is a {} run; a sweep times benchmark steps (leave the "
@@ -174,7 +167,7 @@ void expand_sweeps(SuiteSpec& suite, const std::vector<WorkloadDescriptor>& work
       expanded.push_back(std::move(c));
       continue;
     }
-    const WorkloadDescriptor* workload = descriptor_named(workloads, c.workload);
+    const WorkloadDescriptor* workload = find_workload(workloads, c.workload);
     const SweepAxis* axis = workload != nullptr ? find_sweep_axis(*workload, c.sweep->axis) : nullptr;
     if (axis == nullptr) {
       throw InputError(fmt::format("{}: {}: no axis \"{}\" to sweep", c.suite_path, c.sweep->origin, c.sweep->axis));

@@ -79,6 +79,14 @@ struct WorkloadDescriptor {
   std::vector<SweepAxis> sweep_axes;  // none: its cases cannot sweep
 };
 
+// The workload called `name`, or null.
+inline const WorkloadDescriptor* find_workload(const std::vector<WorkloadDescriptor>& workloads, const std::string& name) {
+  for (const auto& workload : workloads) {
+    if (workload.name == name) return &workload;
+  }
+  return nullptr;
+}
+
 // A descriptor holding what every workload states first (its name, a line on what it is, the modes
 // and kinds of its cases); the workload fills in the rest.
 inline WorkloadDescriptor describe_workload(std::string name, std::vector<std::string> modes,

@@ -13,8 +13,9 @@
 
 namespace graphbench {
 
-// How the steps run.
+// How the steps run; also which executor runs them (engine/exec/executor.h).
 enum class Execution { kEager, kStatic, kGraph };
+template <> struct KindNames<Execution> { static constexpr const char* names[] = {"eager", "static", "graph"}; };
 
 // What the step is built from.
 enum class StepSource {

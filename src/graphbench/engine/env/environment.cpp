@@ -4,17 +4,20 @@
 #include "graphbench/core/base/version.h"
 #include "graphbench/engine/env/build_info.h"
 #include "graphbench/engine/env/gpu_info.h"
-#include "graphbench/engine/env/host_info.h"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 
 namespace graphbench {
 
@@ -38,8 +41,49 @@ std::string utc_now() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", tm);
 }
 
-}  // namespace
+// The host CPU as Google Benchmark's context reports it, from /proc and /sys (unreadable: no value):
+// the first CPU's current clock, /proc/cpuinfo's "cpu MHz".
+std::optional<double> cpuinfo_mhz() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    char* end = nullptr;
+    const double mhz = std::strtod(line.c_str() + colon + 1, &end);
+    if (end != line.c_str() + colon + 1 && mhz > 0) return mhz;
+  }
+  return std::nullopt;
+}
 
+// Google Benchmark's rule: scaling is enabled when a CPU's governor is not "performance"; a host
+// without cpufreq (many VMs) cannot scale.
+std::optional<bool> scaling_enabled(int cpus) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists("/sys/devices/system/cpu/cpu0/cpufreq", ec)) return false;
+  for (int i = 0; i < cpus; ++i) {
+    std::ifstream in("/sys/devices/system/cpu/cpu" + std::to_string(i) + "/cpufreq/scaling_governor");
+    std::string governor;
+    if (in >> governor && governor != "performance") return true;
+  }
+  return false;
+}
+
+// env.cpu_*: the count, the first CPU's current clock (/proc/cpuinfo "cpu MHz"), scaling (any
+// governor other than "performance"; false without cpufreq); env.load_avg (1, 5, 15 minutes).
+void fill_host_cpu_info(Environment& env) {
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online > 0) env.cpu_count = static_cast<int>(online);
+  env.cpu_mhz = cpuinfo_mhz();
+  env.cpu_scaling_enabled = scaling_enabled(env.cpu_count.value_or(1));
+  double load[3] = {};
+  const int n = ::getloadavg(load, 3);
+  for (int i = 0; i < n; ++i) env.load_avg.push_back(load[i]);
+}
+
+// $GRAPHBENCH_GIT_COMMIT, else `git rev-parse` in the source dir ("-dirty" if changed), else "unknown".
 std::string source_git_commit() {
   if (const char* env = std::getenv("GRAPHBENCH_GIT_COMMIT"); env != nullptr && *env != '\0') return env;
   const std::string dir = build_info().source_dir;
@@ -49,6 +93,8 @@ std::string source_git_commit() {
   const std::string dirty = command_output(fmt::format("git -C '{}' status --porcelain --untracked-files=no", dir));
   return dirty.empty() ? commit : commit + "-dirty";
 }
+
+}  // namespace
 
 Environment collect_environment(const EnvironmentRequest& request) {
   Environment env;

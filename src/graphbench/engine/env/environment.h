@@ -17,7 +17,4 @@ struct EnvironmentRequest {
 
 Environment collect_environment(const EnvironmentRequest& request);
 
-// $GRAPHBENCH_GIT_COMMIT, else `git rev-parse` in the source dir ("-dirty" if changed), else "unknown".
-std::string source_git_commit();
-
 }  // namespace graphbench

@@ -1,11 +1,14 @@
-// What the static and graph executors share: an entry per program and feed signature, set up on first use.
+// What the static and graph executors share: an entry (a binding, and graphs) per program and feed
+// signature (GraphKey), set up on first use; a feed matching the last entry skips making the key.
 #pragma once
 
-#include "graphbench/engine/exec/binding_cache.h"
 #include "graphbench/engine/exec/executor.h"
+#include "graphbench/engine/exec/graph_key.h"
+#include "graphbench/engine/exec/slot_binding.h"
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 namespace graphbench {
 
@@ -17,7 +20,7 @@ class BindingExecutor : public Executor {
 
   std::optional<Feed> bound_inputs(const std::shared_ptr<const Program>& program, const Feed& feed) override {
     GraphKey key;
-    Entry* entry = cache_.find(engine_.compile_cached(program), policy_, feed, key);
+    Entry* entry = find_entry(engine_.compile_cached(program), feed, key);
     if (entry == nullptr) return std::nullopt;
     return entry->binding->fixed_inputs();
   }
@@ -32,12 +35,14 @@ class BindingExecutor : public Executor {
   Entry& entry_for(const std::shared_ptr<const Program>& program, const Feed& feed) {
     const CompiledProgram& compiled = engine_.compile_cached(program);
     GraphKey key;
-    if (Entry* entry = cache_.find(compiled, policy_, feed, key)) return *entry;
+    if (Entry* entry = find_entry(compiled, feed, key)) return *entry;
     auto entry = std::make_unique<Entry>();
     entry->binding = std::make_unique<SlotBinding>(compiled, policy_, engine_.store(), feed);
     ++engine_.counters().bindings;
     set_up(*entry, key);
-    return cache_.insert(std::move(key), std::move(entry));
+    last_found_ = entry.get();
+    entries_.emplace(std::move(key), std::move(entry));
+    return *last_found_;
   }
 
   // A step's start: the entry of this program and feed, its fixed pointers checked, `feed` copied in.
@@ -53,7 +58,19 @@ class BindingExecutor : public Executor {
   ExecutorOptions options_;
 
  private:
-  BindingCache<Entry> cache_;
+  // The entry for running `compiled` on `feed`, or nullptr; then `key` holds the key to insert.
+  Entry* find_entry(const CompiledProgram& compiled, const Feed& feed, GraphKey& key) {
+    const bool same_as_last = last_found_ != nullptr && &last_found_->binding->compiled() == &compiled;
+    if (same_as_last && last_found_->binding->matches(feed)) return last_found_;
+    key = make_graph_key(compiled, policy_, feed);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return nullptr;
+    last_found_ = it->second.get();
+    return last_found_;
+  }
+
+  std::unordered_map<GraphKey, std::unique_ptr<Entry>, GraphKeyHash> entries_;
+  Entry* last_found_ = nullptr;
 };
 
 }  // namespace graphbench

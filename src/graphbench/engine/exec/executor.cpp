@@ -6,15 +6,6 @@
 
 namespace graphbench {
 
-const char* to_string(ExecutorKind kind) {
-  switch (kind) {
-    case ExecutorKind::kEager: return "eager";
-    case ExecutorKind::kStatic: return "static";
-    case ExecutorKind::kGraph: return "graph";
-  }
-  return "?";
-}
-
 std::unique_ptr<Executor> make_executor(ExecutorKind kind, Engine& engine, const Policy& policy,
                                         const ExecutorOptions& options) {
   switch (kind) {

@@ -10,6 +10,7 @@
 #include "graphbench/engine/plan/segments.h"
 #include "graphbench/core/record/graph_facts.h"
 #include "graphbench/core/workload/capture_scope.h"
+#include "graphbench/core/workload/variant.h"
 
 #include <memory>
 #include <optional>
@@ -18,8 +19,8 @@
 
 namespace graphbench {
 
-enum class ExecutorKind { kEager, kStatic, kGraph };
-const char* to_string(ExecutorKind kind);
+// The executor a variant's Execution names.
+using ExecutorKind = Execution;
 
 struct ExecutorOptions {
   // Steps on the fixed buffers before a binding's first real run, params and state restored after:

@@ -136,28 +136,22 @@ class GraphExecutor final : public BindingExecutor<GraphEntry> {
   // Captured (a failed capture with fallback_to_eager leaves it eager, its reason recorded).
   void set_up(GraphEntry& entry, const GraphKey& key) override {
     Counters& counters = engine_.counters();
-    if (!options_.scope.is_full()) {
-      try {
-        capture_segments(entry, key);
-      } catch (const CaptureError& e) {
-        if (!options_.fallback_to_eager) throw;
-        entry.segmented.reset();
-        entry.segment_graphs.clear();
-        fallback_reasons_.push_back(fmt::format("{} (key {})", e.what(), key.to_string()));
-      }
-      ++counters.graph_cache_entries;
-      return;
-    }
     try {
-      entry.graph = CapturedGraph::capture(*entry.binding, options_.warmup_steps, counters);
-      last_capture_ms_ = entry.graph->capture_ms();
-      last_warmup_ms_ = entry.graph->warmup_ms();
-      total_capture_ms_ += *last_capture_ms_;
-      // Replays write into the slots the capture left: the output list never changes.
-      entry.binding->outputs_into(entry.outputs);
-      facts_.push_back(entry.graph->facts());
+      if (!options_.scope.is_full()) {
+        capture_segments(entry, key);
+      } else {
+        entry.graph = CapturedGraph::capture(*entry.binding, options_.warmup_steps, counters);
+        last_capture_ms_ = entry.graph->capture_ms();
+        last_warmup_ms_ = entry.graph->warmup_ms();
+        total_capture_ms_ += *last_capture_ms_;
+        // Replays write into the slots the capture left: the output list never changes.
+        entry.binding->outputs_into(entry.outputs);
+        facts_.push_back(entry.graph->facts());
+      }
     } catch (const CaptureError& e) {
       if (!options_.fallback_to_eager) throw;
+      entry.segmented.reset();  // the segments captured before the failure go too (none for the full scope)
+      entry.segment_graphs.clear();
       fallback_reasons_.push_back(fmt::format("{} (key {})", e.what(), key.to_string()));
     }
     ++counters.graph_cache_entries;

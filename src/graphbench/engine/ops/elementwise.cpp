@@ -25,109 +25,68 @@ class MulOp final : public Op {
   }
 };
 
-// An elementwise op of one tensor: computed into the output slot where given one, else a new tensor.
-class OneTensorOp : public Op {
+// An elementwise op of one tensor: computed into the output slot where given one (`into`), else into
+// a new tensor (`compute`). The callables are template arguments, so a step calls them directly.
+template <class Compute, class Into>
+class OneTensorOp final : public Op {
  public:
-  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const final {
+  OneTensorOp(std::string signature, Compute compute, Into into)
+      : signature_(std::move(signature)), compute_(std::move(compute)), into_(std::move(into)) {}
+  std::string signature() const override { return signature_; }
+  std::vector<TensorSpec> infer(const std::vector<TensorSpec>& in) const override {
     expect_input_count(*this, in, 1);
     return {in[0]};
   }
-  bool computes_into_outputs() const final { return true; }
-  void run(OpIO& io) const final {
+  bool computes_into_outputs() const override { return true; }
+  void run(OpIO& io) const override {
     at::Tensor& out = io.out(0);
     if (out.defined()) {
-      compute_into(out, io.in(0));
+      into_(out, io.in(0));
     } else {
-      out = compute(io.in(0));
+      out = compute_(io.in(0));
     }
-  }
-
- protected:
-  virtual at::Tensor compute(const at::Tensor& x) const = 0;
-  virtual void compute_into(at::Tensor& out, const at::Tensor& x) const = 0;
-};
-
-enum class WithScalar { kMul, kDiv, kAdd };
-
-class ScalarOp final : public OneTensorOp {
- public:
-  ScalarOp(WithScalar kind, double c) : kind_(kind), c_(c), scalar_(wrapped_scalar(c)) {}
-  std::string signature() const override {
-    const char* name = kind_ == WithScalar::kMul ? "mul_scalar" : kind_ == WithScalar::kDiv ? "div_scalar" : "add_scalar";
-    return fmt::format("{}(c={})", name, c_);
   }
 
  private:
-  at::Tensor compute(const at::Tensor& x) const override {
-    switch (kind_) {
-      case WithScalar::kMul: return at::mul(x, c_);
-      case WithScalar::kDiv: return at::div(x, c_);
-      case WithScalar::kAdd: return at::add(x, c_);
-    }
-    return {};
-  }
-  void compute_into(at::Tensor& out, const at::Tensor& x) const override {
-    switch (kind_) {
-      case WithScalar::kMul: at::mul_out(out, x, scalar_); break;
-      case WithScalar::kDiv: at::div_out(out, x, scalar_); break;
-      case WithScalar::kAdd: at::add_out(out, x, scalar_); break;
-    }
-  }
-
-  WithScalar kind_;
-  double c_;
-  at::Tensor scalar_;
+  std::string signature_;
+  Compute compute_;
+  Into into_;
 };
 
-enum class Unary { kErf, kRelu, kGelu };
-
-class UnaryOp final : public OneTensorOp {
- public:
-  explicit UnaryOp(Unary kind) : kind_(kind) {}
-  std::string signature() const override {
-    switch (kind_) {
-      case Unary::kErf: return "erf";
-      case Unary::kRelu: return "relu";
-      case Unary::kGelu: return "gelu";
-    }
-    return "?";
-  }
-
- private:
-  at::Tensor compute(const at::Tensor& x) const override {
-    switch (kind_) {
-      case Unary::kErf: return at::erf(x);
-      case Unary::kRelu: return at::relu(x);
-      case Unary::kGelu: return at::gelu(x);
-    }
-    return {};
-  }
-  void compute_into(at::Tensor& out, const at::Tensor& x) const override {
-    switch (kind_) {
-      case Unary::kErf: at::erf_out(out, x); break;
-      case Unary::kRelu: at::clamp_min_out(out, x, 0); break;
-      case Unary::kGelu: at::gelu_out(out, x); break;
-    }
-  }
-
-  Unary kind_;
-};
+template <class Compute, class Into>
+ValueId one_tensor_op(Builder& b, ValueId x, std::string signature, Compute compute, Into into) {
+  using OpType = OneTensorOp<Compute, Into>;
+  return b.add1(std::make_shared<OpType>(std::move(signature), std::move(compute), std::move(into)), {x});
+}
 
 }  // namespace
 
 ValueId mul(Builder& b, ValueId x, ValueId y) { return b.add1(std::make_shared<MulOp>(), {x, y}); }
+// The scalar ops' out= forms take it as a wrapped tensor, made once.
 ValueId mul_scalar(Builder& b, ValueId x, double c) {
-  return b.add1(std::make_shared<ScalarOp>(WithScalar::kMul, c), {x});
+  return one_tensor_op(b, x, fmt::format("mul_scalar(c={})", c), [c](const at::Tensor& t) { return at::mul(t, c); },
+                       [s = wrapped_scalar(c)](at::Tensor& out, const at::Tensor& t) { at::mul_out(out, t, s); });
 }
 ValueId div_scalar(Builder& b, ValueId x, double c) {
-  return b.add1(std::make_shared<ScalarOp>(WithScalar::kDiv, c), {x});
+  return one_tensor_op(b, x, fmt::format("div_scalar(c={})", c), [c](const at::Tensor& t) { return at::div(t, c); },
+                       [s = wrapped_scalar(c)](at::Tensor& out, const at::Tensor& t) { at::div_out(out, t, s); });
 }
 ValueId add_scalar(Builder& b, ValueId x, double c) {
-  return b.add1(std::make_shared<ScalarOp>(WithScalar::kAdd, c), {x});
+  return one_tensor_op(b, x, fmt::format("add_scalar(c={})", c), [c](const at::Tensor& t) { return at::add(t, c); },
+                       [s = wrapped_scalar(c)](at::Tensor& out, const at::Tensor& t) { at::add_out(out, t, s); });
 }
-ValueId erf(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kErf), {x}); }
-ValueId relu(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kRelu), {x}); }
-ValueId gelu_native(Builder& b, ValueId x) { return b.add1(std::make_shared<UnaryOp>(Unary::kGelu), {x}); }
+ValueId erf(Builder& b, ValueId x) {
+  return one_tensor_op(b, x, "erf", [](const at::Tensor& t) { return at::erf(t); },
+                       [](at::Tensor& out, const at::Tensor& t) { at::erf_out(out, t); });
+}
+ValueId relu(Builder& b, ValueId x) {
+  return one_tensor_op(b, x, "relu", [](const at::Tensor& t) { return at::relu(t); },
+                       [](at::Tensor& out, const at::Tensor& t) { at::clamp_min_out(out, t, 0); });
+}
+ValueId gelu_native(Builder& b, ValueId x) {
+  return one_tensor_op(b, x, "gelu", [](const at::Tensor& t) { return at::gelu(t); },
+                       [](at::Tensor& out, const at::Tensor& t) { at::gelu_out(out, t); });
+}
 
 ValueId gelu_formula(Builder& b, ValueId x) {
   ValueId half_x = mul_scalar(b, x, 0.5);

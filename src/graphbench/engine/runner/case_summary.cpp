@@ -2,6 +2,7 @@
 
 #include "graphbench/core/clocks/clock_warnings.h"
 #include "graphbench/core/clocks/energy.h"
+#include "graphbench/core/record/launches.h"
 #include "graphbench/core/stats/block_bootstrap.h"
 #include "graphbench/core/stats/bootstrap.h"
 #include "graphbench/core/stats/break_even.h"

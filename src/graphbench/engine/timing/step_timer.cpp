@@ -1,8 +1,8 @@
 #include "graphbench/engine/timing/step_timer.h"
 
 #include "graphbench/engine/timing/device_memory.h"
-#include "graphbench/engine/timing/l2_flush.h"
 
+#include <algorithm>
 #include <chrono>
 
 #ifdef GRAPHBENCH_WITH_CUDA
@@ -34,8 +34,9 @@ struct StepTimer::Impl {
 #ifdef GRAPHBENCH_WITH_CUDA
   std::unique_ptr<at::cuda::CUDAEvent> begin;
   std::unique_ptr<at::cuda::CUDAEvent> end;
-  // Cold L2: one pair of events per step of the block, reused from block to block.
-  std::unique_ptr<L2Flusher> flusher;
+  // Cold L2: a buffer twice the L2's size, written before each step (as nvbench's cold measurements
+  // do), and one pair of events per step of the block, reused from block to block.
+  at::Tensor l2_buffer;
   std::vector<std::unique_ptr<at::cuda::CUDAEvent>> step_begins;
   std::vector<std::unique_ptr<at::cuda::CUDAEvent>> step_ends;
   std::size_t steps_in_block = 0;
@@ -53,7 +54,9 @@ StepTimer::StepTimer(bool cuda, L2Cache l2) : impl_(std::make_unique<Impl>()) {
     impl_->end = std::make_unique<at::cuda::CUDAEvent>(cudaEventDefault);
     if (l2 == L2Cache::kCold) {
       impl_->cold = true;
-      impl_->flusher = std::make_unique<L2Flusher>();
+      const std::int64_t l2_bytes = at::cuda::getCurrentDeviceProperties()->l2CacheSize;
+      const std::int64_t bytes = std::max<std::int64_t>(2 * l2_bytes, std::int64_t{1} << 20);
+      impl_->l2_buffer = at::empty({bytes}, at::TensorOptions().dtype(at::kByte).device(at::kCUDA));
     }
   }
 #else
@@ -89,7 +92,10 @@ void StepTimer::before_step() {
     m.step_begins.push_back(std::make_unique<at::cuda::CUDAEvent>(cudaEventDefault));
     m.step_ends.push_back(std::make_unique<at::cuda::CUDAEvent>(cudaEventDefault));
   }
-  m.flusher->flush();  // waits for the flush: the step starts on an idle GPU
+  // The flush waited for: the step starts on an idle GPU (else the host would issue it while the flush
+  // still runs, and its launch gaps would hide behind it).
+  m.l2_buffer.zero_();
+  at::cuda::getCurrentCUDAStream().synchronize();
   m.step_begins[m.steps_in_block]->record(at::cuda::getCurrentCUDAStream());
   m.step_start = Clock::now();
 #endif

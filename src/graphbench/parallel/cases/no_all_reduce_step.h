@@ -9,7 +9,6 @@
 #include "graphbench/engine/runner/workload.h"
 
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 

@@ -7,7 +7,6 @@
 #include "graphbench/core/base/non_copyable.h"
 #include "graphbench/parallel/communication/heartbeat.h"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>

@@ -6,7 +6,6 @@
 #include <ATen/core/grad_mode.h>
 #include <fmt/format.h>
 
-#include <cstring>
 #include <map>
 
 namespace graphbench::parallel {

@@ -8,7 +8,6 @@
 #include "graphbench/engine/runner/data_parallel.h"
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 

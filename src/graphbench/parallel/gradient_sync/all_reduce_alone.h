@@ -7,7 +7,6 @@
 #include "graphbench/engine/exec/executor.h"
 #include "graphbench/engine/plan/tensor_spec.h"
 
-#include <functional>
 #include <memory>
 #include <vector>
 
