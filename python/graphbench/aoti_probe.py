@@ -207,10 +207,8 @@ def main(argv):
         return 0
     p = argparse.ArgumentParser(prog="aoti_pieces_probe.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True)
-    p.add_argument("--model", default="conv_attention")
-    p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--scope", default="layer")
-    p.add_argument("--device", default="cuda")
+    for name, default in (("--model", "conv_attention"), ("--batch", 1), ("--scope", "layer"), ("--device", "cuda")):
+        p.add_argument(name, type=type(default), default=default)
     p.add_argument("--kinds", default="fx,fx-meta,one,whole",
                    help="the kinds of package to make and load, comma-separated (default all: fx,fx-meta,one,whole)")
     args = p.parse_args(argv)

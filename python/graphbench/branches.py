@@ -174,12 +174,11 @@ class _Cutter:
         self.nodes = []
         self._node(())
         pieces = []
-        for k, prefix in enumerate(self.runs):
+        for k, (prefix, run) in enumerate(self.runs):
             path, info = self._path(prefix)
             outs = [self.envs[k][info["nodes"][name]] for name in self.out_of[prefix]]
             self.graphs[k].output(tuple(outs))
             module = self.fx.GraphModule(path.gm, self.graphs[k], class_name=f"Piece{k}")
-            run = [n for n in path.gm.graph.nodes if self._in_run(n, prefix, info)]
             tag = _tag(run, self.blocks, uncapturable(path.gm, info["values"]))
             pieces.append(Piece(module=module, inputs=self.inputs_of[k], outputs=len(outs), tag=tag))
         return Branches(pieces=pieces, nodes=self.nodes, paths=self.paths)
@@ -201,7 +200,7 @@ class _Cutter:
             self.graphs.append(self.fx.Graph())
             self.envs.append({})
             self.inputs_of.append([])
-            self.runs.append(prefix)
+            self.runs.append((prefix, run))
             for n in run:
                 self.envs[k][n] = self.graphs[k].node_copy(n, lambda a, k=k: self._value_in(k, prefix, a, info))
             node["run"] = [k]

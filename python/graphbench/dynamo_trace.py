@@ -14,8 +14,9 @@ import contextlib
 import re
 import types
 
-from .errors import BadInput
+from .errors import BadInput, one_line
 from .graph_breaks import _where
+from .models.trace_fixes import patched
 
 _OPAQUE = {}  # key: (module, [(shape, stride, dtype, device)] of its outputs, returns a tuple)
 _OP = []
@@ -207,9 +208,8 @@ def trace(model, inputs, model_name="the model", max_rounds=8):
         with _configured(), _made_opaque(model, opaque), torch.no_grad():
             torch.compile(model, backend=backend, fullgraph=True)(*inputs)
     except Exception as e:  # noqa: BLE001 - Dynamo's own errors, said in one line
-        said = f"{model_name}: torch.compile cannot trace the model in one graph " \
-               f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
-        raise DynamoTraceError(said + _default_breaks(model, inputs))
+        raise DynamoTraceError(f"{model_name}: torch.compile cannot trace the model in one graph ({one_line(e)})"
+                               + _default_breaks(model, inputs))
     finally:
         dynamo.reset()
     gm, examples = graphs[-1]
@@ -347,20 +347,14 @@ def _set_path(root, name, value):
         m.register_buffer(leaf, value)
 
 
-@contextlib.contextmanager
 def scripted_modules(model, paths):
     """While inside: the modules at `paths` replaced in the model by torch.jit.script of themselves,
     so that torch.jit.trace of the whole model keeps their control flow as its pieces do."""
     import torch
 
-    saved = []
-    try:
-        for path in paths:
-            parent_path, _, name = path.rpartition(".")
-            parent = model.get_submodule(parent_path) if parent_path else model
-            saved.append((parent, name, getattr(parent, name)))
-            setattr(parent, name, torch.jit.script(saved[-1][2]))
-        yield
-    finally:
-        for parent, name, original in reversed(saved):
-            setattr(parent, name, original)
+    targets = []
+    for path in paths:
+        parent_path, _, name = path.rpartition(".")
+        parent = model.get_submodule(parent_path) if parent_path else model
+        targets.append((parent, name, torch.jit.script(getattr(parent, name))))
+    return patched(targets)

@@ -211,13 +211,10 @@ def suite_case(case, fmt, model_file, suite_dir, command, tolerances):
 def pieces_case(entry, scope, pieces, outputs, suite_dir, compiled=False):
     """The whole model's case as the chain of its pieces (`path` stays the whole model, which graphbench
     compares the chain with), swept over full (the baseline) and each scope it was split at."""
-    entry = dict(entry)
     stem = entry["name"].removesuffix("-pt") if compiled else entry["name"]
-    entry["name"] = f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}"
-    entry["pieces"] = [{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces]
-    entry["piece_outputs"] = outputs
-    entry["sweep"] = {"scope": ["full"] + [s.text() for s in scope]}
-    return entry
+    return dict(entry, name=f"{stem}{'-inductor' if compiled else ''}-{model_pieces.scopes_slug(scope)}",
+                pieces=[{**p, "path": os.path.relpath(p["path"], suite_dir)} for p in pieces],
+                piece_outputs=outputs, sweep={"scope": ["full"] + [s.text() for s in scope]})
 
 
 def state_path(package_file):
@@ -270,11 +267,9 @@ def package_configs(case, settings, read_bytes=None, weights_bytes=None):
 
     configs = dict(settings)
     if hasattr(torch._inductor.config.aot_inductor, "metadata"):
-        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs())}
-        if read_bytes is not None:
-            configs["aot_inductor.metadata"]["graphbench_read_bytes"] = str(read_bytes)
-        if weights_bytes is not None:
-            configs["aot_inductor.metadata"]["graphbench_weights_bytes"] = str(weights_bytes)
+        given = {"graphbench_read_bytes": read_bytes, "graphbench_weights_bytes": weights_bytes}
+        configs["aot_inductor.metadata"] = {"graphbench_inputs": json.dumps(case.recorded_inputs()),
+                                            **{key: str(value) for key, value in given.items() if value is not None}}
     return configs
 
 

@@ -38,9 +38,7 @@ def check(root):
     base = os.path.join(root, "src", "graphbench")
     offences = []
     for folder, _, files in sorted(os.walk(base)):
-        for name in sorted(files):
-            if not name.endswith((".h", ".cpp", ".cu")):
-                continue
+        for name in sorted(n for n in files if n.endswith((".h", ".cpp", ".cu"))):
             full = os.path.join(folder, name)
             rel = os.path.relpath(full, base).replace(os.sep, "/")
             mine = layer_of(rel)

@@ -202,7 +202,6 @@ def trace(model, input_count=None, decide=None):
     return fx.GraphModule(model, graph)
 
 
-@contextlib.contextmanager
 def _named_arguments(model, count):
     """A forward(*args) (a model with its own loss, own_code.with_loss) seen by torch.fx as
     forward(input0, ..., inputN-1): torch.fx before 2.0 cannot trace *args on Python 3.11. The
@@ -213,16 +212,13 @@ def _named_arguments(model, count):
     saved = type(model)
     kinds = [p.kind for p in inspect.signature(saved.forward).parameters.values()]
     if count is None or inspect.Parameter.VAR_POSITIONAL not in kinds:
-        yield
-        return
+        return contextlib.nullcontext()
     names = ", ".join(f"input{i}" for i in range(count))
     namespace = {"original": saved.forward}
     exec(f"def forward(self, {names}):\n    return original(self, {names})\n", namespace)  # noqa: S102
-    with patched([(model, "__class__", type(saved.__name__, (saved,), {"forward": namespace["forward"]}))]):
-        yield
+    return patched([(model, "__class__", type(saved.__name__, (saved,), {"forward": namespace["forward"]}))])
 
 
-@contextlib.contextmanager
 def _unpacking_fixed():
     """torch.fx before 2.0 finds the instruction that unpacks a traced value (`q, k, v = t.unbind(0)`)
     by an index that Python 3.11's inline caches put off: find it by its offset instead."""
@@ -230,8 +226,7 @@ def _unpacking_fixed():
     import torch.fx.proxy as proxy
 
     if int(torch.__version__.split(".")[0]) >= 2:
-        yield
-        return
+        return contextlib.nullcontext()
 
     def iterate(value):
         import dis
@@ -243,8 +238,7 @@ def _unpacking_fixed():
             return (value[i] for i in range(inst.argval))
         return value.tracer.iter(value)
 
-    with patched([(proxy.Proxy, "__iter__", iterate)]):
-        yield
+    return patched([(proxy.Proxy, "__iter__", iterate)])
 
 
 def record_values(gm, inputs):
@@ -255,9 +249,8 @@ def record_values(gm, inputs):
 
     class Recorder(fx.Interpreter):
         def run_node(self, n):
-            value = super().run_node(n)
-            values[n] = value
-            return value
+            values[n] = super().run_node(n)
+            return values[n]
 
     import torch
 
@@ -313,9 +306,7 @@ def uncapturable(gm, values, breaks=None, synced=None):
     breaks = breaks or {}
     why = {}
     varying = {}  # node: why its value's shape depends on the data
-    for node in gm.graph.nodes:
-        if node.op not in ("call_function", "call_method", "call_module"):
-            continue
+    for node in (n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")):
         name = op_name(node) or str(node.target)
         args = [a for a in _flatten_nodes(list(node.args) + list(node.kwargs.values())) if a in varying]
         listed = _listed_reason(node, name, values)
@@ -341,13 +332,11 @@ def uncapturable(gm, values, breaks=None, synced=None):
 
 def _listed_reason(node, name, values):
     """Why graphbench's lists say the node cannot be captured, or None."""
-    import torch
-
     if name in HOST_READS:
         return f"a host read ({name})"
     if _makes_data_dependent_shape(node, name, values):
         return f"a data-dependent shape ({name})"
-    if name == "getitem" and len(node.args) == 2 and isinstance(values.get(node.args[0]), torch.Tensor) and \
+    if name == "getitem" and len(node.args) == 2 and _is_tensor(values.get(node.args[0])) and \
             _has_mask(node.args[1], values):
         return "a data-dependent shape (a boolean mask as an index)"
     return None
@@ -382,8 +371,6 @@ def _inverse_of_unique(node):
 def _makes_data_dependent_shape(node, name, values):
     """Whether the node's result has a shape that depends on tensor values: the DATA_DEPENDENT calls,
     one-argument where, and repeat_interleave by a tensor (not by a count, as grouped-query attention's)."""
-    import torch
-
     if name == "where":
         return len(node.args) == 1
     if name == "repeat_interleave":
@@ -391,7 +378,7 @@ def _makes_data_dependent_shape(node, name, values):
         if node.op == "call_function" and len(positional) == 1 and "repeats" not in node.kwargs:
             return True  # repeat_interleave(repeats): the counts are the tensor
         repeats = node.kwargs.get("repeats", positional[1] if len(positional) > 1 else None)
-        return hasattr(repeats, "op") and isinstance(values.get(repeats), torch.Tensor)
+        return hasattr(repeats, "op") and _is_tensor(values.get(repeats))
     return name in DATA_DEPENDENT
 
 
@@ -429,12 +416,6 @@ def node_key(node, scope, blocks, why):
     return _outermost_match(node_path(node), scope.regex)
 
 
-def node_keys(gm, scopes, blocks, why):
-    """{node: key} for the nodes that compute, a key per scope; equal keys in a row make one piece."""
-    return {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
-            if node.op in ("call_function", "call_method", "call_module")}
-
-
 def _outermost_match(path, regex):
     atoms = path.split(".") if path else []
     prefixes = itertools.accumulate(atoms, lambda a, b: f"{a}.{b}")  # outermost first
@@ -442,11 +423,10 @@ def _outermost_match(path, regex):
 
 
 def split(model, inputs, scopes, model_name="the model"):
-    """The model (in the mode it is in) split at the boundaries of every scope given (a Scope or a
-    list). Raises BadScope where no tracer can trace it or a piece would pass another a non-tensor."""
+    """The model (in the mode it is in) split at the boundaries of every scope of the list `scopes`.
+    Raises BadScope where no tracer can trace it or a piece would pass another a non-tensor."""
     import torch.fx as fx
 
-    scopes = scopes if isinstance(scopes, list) else [scopes]
     text = scopes_text(scopes)
 
     breaks = {}  # {module path: why}: modules that break torch.compile's graph, each one eager piece
@@ -472,7 +452,9 @@ def split(model, inputs, scopes, model_name="the model"):
         raise BadScope(f"{model_name}: no repeated block found for --scope layer (torchvision's layer1..layerN, or a "
                        "ModuleList or Sequential of two or more modules of one class)")
     why = uncapturable(gm, values, breaks, synced)
-    keys = node_keys(gm, scopes, blocks, why)
+    # {node: key} for the nodes that compute, a key per scope; equal keys in a row make one piece.
+    keys = {node: tuple(node_key(node, scope, blocks, why) for scope in scopes) for node in gm.graph.nodes
+            if node.op in ("call_function", "call_method", "call_module")}
     # Runs over the nodes whose values are tensors; other values are recomputed where needed.
     tensor_nodes = [n for n in gm.graph.nodes if n in keys and _is_tensors(values.get(n))]
     runs = [list(run) for _, run in itertools.groupby(tensor_nodes, key=keys.get)]
@@ -509,8 +491,6 @@ def split(model, inputs, scopes, model_name="the model"):
             piece_inputs[p].append(ref_of(node))
             env[node] = graphs[p].placeholder(f"in{len(piece_inputs[p]) - 1}")
             return env[node]
-        if node in run_of and run_of[node] > p:
-            raise BadScope(f"{model_name}: node {node.name} is used before it is computed")
         # A parameter, or a value that is not a tensor (a size): computed again in this piece.
         env[node] = graphs[p].node_copy(node, lambda a: value_in(p, a))
         return env[node]

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import zipfile
 
-from .errors import EXIT_BAD_INPUT, BadInput
+from .errors import BadInput
 from .results import read_json, read_results
 
 PROG = "suites.py"
@@ -139,8 +139,11 @@ def package_facts(package):
     if not os.path.isfile(package):
         raise BadInput(f"{package}: no such package")
     manifest = read_json(manifest_path(package), "manifest")
-    with zipfile.ZipFile(package) as z:
-        entries = z.infolist()
+    try:
+        with zipfile.ZipFile(package) as z:
+            entries = z.infolist()
+    except zipfile.BadZipFile as e:
+        raise BadInput(str(e))
     return "\n".join([
         f"{package}: {os.path.getsize(package)} bytes",
         json.dumps({k: manifest.get(k) for k in ("sizes", "export_times")}),
@@ -152,8 +155,6 @@ def merge_results(parts, out):
     """The records of the results files `parts` (each a results.json or a folder holding one), in
     order, in one results file at `out`: the first part's other fields, its sweeps only when there is
     one part (a sweep's verdict is over one run). Returns the counts of parts and records."""
-    if not parts:
-        raise BadInput("no results to merge")
     runs = [read_results(part).raw for part in parts]
     merged = dict(runs[0], records=[r for run in runs for r in run["records"]],
                   sweeps=list(runs[0].get("sweeps", [])) if len(runs) == 1 else [])
@@ -180,18 +181,14 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        if args.command == "join":
-            for missing in join(args.out, args.inputs, args.suite_name):
-                print(f"{PROG}: {missing}: not there, left out of {args.out}", file=sys.stderr)
-        elif args.command == "sweep-scopes":
-            sweep_scopes(args.suite)
-        elif args.command == "merge-results":
-            parts, records = merge_results(args.parts, args.out)
-            print(f"merged {parts} part(s): {records} records")
-        else:
-            print(package_facts(args.package))
-    except (BadInput, zipfile.BadZipFile) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if args.command == "join":
+        for missing in join(args.out, args.inputs, args.suite_name):
+            print(f"{PROG}: {missing}: not there, left out of {args.out}", file=sys.stderr)
+    elif args.command == "sweep-scopes":
+        sweep_scopes(args.suite)
+    elif args.command == "merge-results":
+        parts, records = merge_results(args.parts, args.out)
+        print(f"merged {parts} part(s): {records} records")
+    else:
+        print(package_facts(args.package))
     return 0

@@ -136,9 +136,8 @@ def step_function(case, model, state, input_count, has_target, in_place, in_chan
             if case.optimizer == "sgd":
                 new_params, new_optimizer = sgd_update(case, params, grads, optimizer)
             else:
-                n = n_params
-                new_params, new_optimizer = adam_update(case, params, grads, optimizer[0], optimizer[1:1 + n],
-                                                        optimizer[1 + n:1 + 2 * n])
+                new_params, new_optimizer = adam_update(case, params, grads, optimizer[0], optimizer[1:1 + n_params],
+                                                        optimizer[1 + n_params:1 + 2 * n_params])
             new_state = [*new_params, *new_buffers, *new_optimizer]
             if not in_place:
                 return (loss.detach(), *new_state)
@@ -175,9 +174,8 @@ def channels_last_convolution_backward(graph):
     import torch
 
     aten = torch.ops.aten
-    for node in list(graph.graph.nodes):
-        if node.op != "call_function" or node.target is not aten.convolution_backward.default:
-            continue
+    for node in [n for n in graph.graph.nodes
+                 if n.op == "call_function" and n.target is aten.convolution_backward.default]:
         weight = node.args[2].meta.get("val")
         if weight is None or weight.dim() != 4:
             continue

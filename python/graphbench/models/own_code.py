@@ -83,8 +83,7 @@ def top_level_names(tree):
                 names.add(node.name)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                names.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     if alias.name == "*":
@@ -388,14 +387,10 @@ def describe_inputs(source, tensors_, batch, ranges, cli_ranges, positions, stat
 
 def model_dtype(source, model):
     """The dtype of the model's first floating-point parameter (float32 for none)."""
-    for p in model.parameters():
-        if p.is_floating_point():
-            name = dtype_name(p)
-            if name not in ("float32", "float16", "bfloat16"):
-                raise BadInput(f"{source.label()}: its model's parameters are {name}, expected float32, float16 or "
-                               "bfloat16")
-            return name
-    return "float32"
+    name = next((dtype_name(p) for p in model.parameters() if p.is_floating_point()), "float32")
+    if name not in ("float32", "float16", "bfloat16"):
+        raise BadInput(f"{source.label()}: its model's parameters are {name}, expected float32, float16 or bfloat16")
+    return name
 
 
 def with_loss(model, loss, input_count):

@@ -69,16 +69,6 @@ class ModelCase:
             own_code.parse_source(self.model)
         if self.batch < 1:
             raise BadInput(f"model {self.model}: batch must be positive, got {self.batch}")
-        if self.dtype not in DTYPES:
-            raise BadInput(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
-        if self.mode not in ("inference", "train"):
-            raise BadInput(f"mode must be inference or train, got {self.mode!r}")
-        if self.loss not in LOSSES:
-            raise BadInput(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
-        if self.optimizer not in OPTIMIZERS:
-            raise BadInput(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
-        if self.cache_as_state and not self.decode:
-            raise BadInput("--cache-as-state describes a decoding step's KV cache: give --decode with it")
         if self.dynamic_batch:
             if self.decode and not self.cache_as_state:
                 raise BadInput("--dynamic-batch with --decode needs --cache-as-state: a KV cache kept in the package "
@@ -142,9 +132,6 @@ class ModelCase:
             raise BadInput(f"{label}: --dynamic-cache {self.dynamic_cache} must be at least the example's cache length "
                            f"{lengths[0]} (the length the package is traced with)")
 
-    def is_text(self):
-        return self.source == "hf"
-
     def stem(self):
         """The model file's name without extension: resnet50-b1, hf-bert-b1-s128, resnet18-b32-train."""
         slug = re.sub(r"[^A-Za-z0-9_.]+", "-", self.name).strip("-")
@@ -162,7 +149,7 @@ class ModelCase:
             parts.append(f"decode-m{self.max_seq}-p{self.pos}")
             if self.cache_as_state:
                 parts.append("state")
-        elif self.is_text():
+        elif self.source == "hf":
             parts.append(f"s{self.seq}")
         elif self.image_size != 224 and self.source != "py":
             parts.append(f"i{self.image_size}")
@@ -190,7 +177,7 @@ class ModelCase:
                                    f"which needs transformers in this Python, and transformers torch (under --dry-run "
                                    f"too): {e}")
             return step
-        if self.is_text():
+        if self.source == "hf":
             return [{"shape": [self.batch, self.seq], "dtype": "int64", "range": [0, self.token_high]}]
         return [{"shape": [self.batch, 3, self.image_size, self.image_size], "dtype": self.dtype}]
 

@@ -104,16 +104,13 @@ def cases_from_suite(path, pattern=None):
     """(case name, ModelCase, scope or None) per case of a suite (matching `pattern`), from its manifests."""
     suite = suites.read_json(path, "suite")
     base = os.path.dirname(os.path.abspath(path))
-    out = []
-    for case in suite.get("cases", []):
-        if case.get("workload") not in ("torchscript", "aoti"):
-            continue
-        if pattern is not None and not re.search(pattern, case.get("name", "")):
-            continue
-        def model_file(path):
-            return path if os.path.isabs(path) else os.path.join(base, path)
 
-        out.append((case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case)))
+    def model_file(path):
+        return path if os.path.isabs(path) else os.path.join(base, path)
+
+    out = [(case["name"], model_zoo.read_manifest(model_file(case["path"])), case_scope(model_file, case))
+           for case in suite.get("cases", []) if case.get("workload") in ("torchscript", "aoti")
+           and (pattern is None or re.search(pattern, case.get("name", "")))]
     if not out:
         raise BadInput(f"{path}: no torchscript or aoti case" + (f" whose name matches {pattern}" if pattern else ""))
     return out
@@ -173,7 +170,7 @@ class Segment:
         self.outputs = [f"piece{k}.out{n}" for k in indices for n in range(pieces[k].outputs)]
         self.inputs = list(dict.fromkeys(r for k in indices for r in pieces[k].inputs if r not in self.outputs))
         wiring = [pieces[k].inputs for k in indices]
-        inputs = self.inputs
+        inputs, outputs = self.inputs, self.outputs
 
         class Run(torch.nn.Module):
             def __init__(self):
@@ -182,13 +179,10 @@ class Segment:
 
             def forward(self, *args):
                 env = dict(zip(inputs, args))
-                out = []
                 for k, piece, refs in zip(indices, self.pieces, wiring):
                     result = piece(*[env[r] for r in refs])
-                    for n, t in enumerate(result):
-                        env[f"piece{k}.out{n}"] = t
-                        out.append(t)
-                return tuple(out)
+                    env.update((f"piece{k}.out{n}", t) for n, t in enumerate(result))
+                return tuple(env[r] for r in outputs)
 
         self.module = Run().train(train)
 
@@ -200,8 +194,7 @@ def run_segments(segments, calls, model_outputs, inputs, piece_args=None):
         args = [env[r] for r in segment.inputs]
         if piece_args is not None:
             piece_args.append(args)
-        for ref, t in zip(segment.outputs, call(*args)):
-            env[ref] = t
+        env.update(zip(segment.outputs, call(*args)))
     return [env[r] for r in model_outputs]
 
 
@@ -214,19 +207,16 @@ def measure_pieces(case, model, inputs, expected, scopes, args):
     for p in model.parameters():
         p.requires_grad_(False)  # inference: no backward graphs for make_graphed_callables to make
     split = model_pieces.split(model, inputs, scopes, case.model)
-    if getattr(args, "compile_pieces", False):
+    if args.compile_pieces:
         torch._dynamo.reset()
-        for piece in split.pieces:
-            if piece.tag.get("capturable", True):
-                piece.module = torch.compile(piece.module)
+        for piece in (p for p in split.pieces if p.tag.get("capturable", True)):
+            piece.module = torch.compile(piece.module)
     calls = [p.module for p in split.pieces]
     wiring = [p.inputs for p in split.pieces]
     with torch.no_grad():
-        figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls),
-                  "compiled_pieces": bool(getattr(args, "compile_pieces", False)),
-                  "pieces_eager": time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs),
-                                                 args),
-                  "scopes": {}}
+        eager = time_median_us(lambda: model_pieces.run_chain(calls, wiring, split.outputs, inputs), args)
+    figure = {"scope": model_pieces.scopes_text(scopes), "pieces": len(calls), "compiled_pieces": args.compile_pieces,
+              "pieces_eager": eager, "scopes": {}}
 
     def timed(segments, seg_calls):
         with torch.no_grad():
@@ -345,7 +335,7 @@ def measure_inference(case, args, scope=None):
             compiled["dynamo"] = dynamo_counts(model, inputs)
     if scope is not None:
         compiled["pieces"] = measure_pieces(case, model, inputs, expected, scope, args)
-    return eager, replay, copy_replay, max_diff, compiled
+    return {"eager": eager, "graph": replay, "graph_copy": copy_replay, "graph_max_abs_diff": max_diff, **compiled}
 
 
 def measure_training(case, args, scope=None):
@@ -382,7 +372,7 @@ def measure_training(case, args, scope=None):
     if scope is not None:
         p_model, p_inputs, p_target, _ = setup()
         compiled["pieces"] = measure_train_pieces(case, p_model, p_inputs, p_target, scope, args)
-    return eager, replay, copy_replay, None, compiled
+    return {"eager": eager, "graph": replay, "graph_copy": copy_replay, "graph_max_abs_diff": None, **compiled}
 
 
 def measure_all(cases, args):
@@ -399,9 +389,7 @@ def measure_all(cases, args):
                      "inputs": case.inputs()}
             try:
                 measure = measure_training if case.mode == "train" else measure_inference
-                eager, replay, copy_replay, max_diff, compiled = measure(case, args, scope)
-                entry.update({"status": "ok", "eager": eager, "graph": replay, "graph_copy": copy_replay,
-                              "graph_max_abs_diff": max_diff, **compiled})
+                entry.update({"status": "ok", **measure(case, args, scope)})
             except Exception as e:  # noqa: BLE001 - record it, go on with the other models
                 failed = True
                 entry.update({"status": "failed", "reason": f"{type(e).__name__}: {e}"})
@@ -491,25 +479,21 @@ def best_of_both(case_name, e, graphbench):
 
 
 def table(by_case, graphbench):
-    header = "| case | model | batch | mode |"
-    rule = "|---|---|--:|---|"
+    # The columns in groups: each group's headers and their alignments.
+    columns = [("case | model | batch | mode", "---|---|--:|---")]
     if graphbench is not None:
-        header += " graphbench eager (us) | graphbench graph (us) | roofline share of the graph |"
-        rule += "--:|--:|--:|"
-    header += (" Python eager (us) | Python cuda.graph replay (us) | Python cuda.graph, copy + replay (us) |"
-               " torch.compile (us, compile time) | reduce-overhead (us, compile time) |")
-    rule += "--:|--:|--:|--:|--:|"
+        columns.append(("graphbench eager (us) | graphbench graph (us) | roofline share of the graph", "--:|--:|--:"))
+    columns.append(("Python eager (us) | Python cuda.graph replay (us) | Python cuda.graph, copy + replay (us) | "
+                    "torch.compile (us, compile time) | reduce-overhead (us, compile time)", "--:|--:|--:|--:|--:"))
     if graphbench is not None:
-        header += " graphbench graph / best Python |"
-        rule += "--:|"
+        columns.append(("graphbench graph / best Python", "--:"))
     scoped = any("pieces" in e for e in by_case.values())
     if scoped:
-        header += " pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs) |"
-        rule += "--:|--:|---|"
+        columns.append(("pieces | pieces eager (us) | make_graphed_callables per scope (us, graphs)", "--:|--:|---"))
         if graphbench is not None:
-            header += " graphbench graph per scope (us) | best graph of graphbench / best of Python (us) |"
-            rule += "---|---|"
-    lines = [header, rule]
+            columns.append(("graphbench graph per scope (us) | best graph of graphbench / best of Python (us)", "---|---"))
+    lines = ["| " + " | ".join(names for names, _ in columns) + " |",
+             "|" + "|".join(rule for _, rule in columns) + "|"]
     at_or_below, compared = 0, 0
     for case_name, e in by_case.items():
         row = f"| {case_name} | {e['model']} | {e['batch']} | {e['mode']} |"

@@ -72,8 +72,6 @@ def case_figures(case, suite_dir, options):
 
 
 def graphbench_medians(path):
-    if not path:
-        return {}
     return {(r.case, r.variant): r.median_us for r in read_results(path).records if r.status == "ok"}
 
 
@@ -87,7 +85,7 @@ def main(argv):
     cases = [c for c in suites.read_suite(options.suite)["cases"] if c.get("workload") == "torchscript_branches"]
     if not cases:
         raise BadInput(f"{options.suite}: /cases: no case of workload torchscript_branches")
-    theirs = graphbench_medians(options.graphbench)
+    theirs = graphbench_medians(options.graphbench) if options.graphbench else {}
     suite_dir = os.path.dirname(os.path.abspath(options.suite))
     out = {"environment": {"torch": torch.__version__, "device": torch.cuda.get_device_name()},
            "cases": {c["name"]: case_figures(c, suite_dir, options) for c in cases}}

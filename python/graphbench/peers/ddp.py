@@ -92,19 +92,16 @@ def step_cases(path, names=None):
             "grad_bucket_mb": float(case.get("grad_bucket_mb", 25.0)),
         }
     if names is None:
-        cases = [c for c in found.values() if c is not None]
-        if not cases:
+        names = [name for name, case in found.items() if case is not None]
+        if not names:
             raise BadInput(f"{path}: no linear_dropout training case and no mnist step case")
-        return cases
-    cases = []
     for name in names:
         if name not in found:
             raise BadInput(f"{path}: --cases: no case named {json.dumps(name)}")
         if found[name] is None:
             raise BadInput(f"{path}: --cases: {json.dumps(name)} is neither a linear_dropout training case nor an "
                            "mnist step case")
-        cases.append(found[name])
-    return cases
+    return [found[name] for name in names]
 
 
 # ---- one rank (started by torch.distributed.run) ----
@@ -215,8 +212,8 @@ def worker(spec_path):
             result[f"{v}_us_per_rank"] = [r[f"{v}_us"] for r in ranks]
         results[case["name"]] = result
         if rank == 0:
-            print(f"{PROG}: {case['name']} at N={world}: eager {results[case['name']]['eager_us']:.1f} us, "
-                  f"graph {results[case['name']]['graph_us']:.1f} us", file=sys.stderr)
+            print(f"{PROG}: {case['name']} at N={world}: eager {result['eager_us']:.1f} us, "
+                  f"graph {result['graph_us']:.1f} us", file=sys.stderr)
     if rank == 0:
         suites.write_json(spec["output"], results, compact=False)
     if world > 1:
@@ -262,18 +259,18 @@ def combine(cases, one, many, nproc):
     for case in cases:
         name = case["name"]
         entry = {"batch_per_rank": case["batch"], "grad_bucket_mb": case["grad_bucket_mb"]}
+        got1 = one.get(name, {}) if isinstance(one, dict) else {}
+        gotn = many.get(name, {}) if isinstance(many, dict) else {}
         for variant in VARIANTS:
-            got1 = one.get(name, {}) if isinstance(one, dict) else {}
-            gotn = many.get(name, {}) if isinstance(many, dict) else {}
             t1, tn = got1.get(f"{variant}_us"), gotn.get(f"{variant}_us")
             s1, sn = got1.get(f"{variant}_samples_us"), gotn.get(f"{variant}_samples_us")
-            entry[variant] = {"n1_us": t1, f"n{nproc}_us": tn,
-                              "scaling_efficiency": t1 / tn if t1 and tn else None, "scaling_efficiency_ci95": None}
-            if s1 and sn:  # the ratio of the two medians, with its interval
-                entry[variant]["scaling_efficiency"], entry[variant]["scaling_efficiency_ci95"] = ratio_of_medians(s1, sn)
+            # With both sets of samples, the ratio of the two medians with its interval.
+            efficiency, ci = ratio_of_medians(s1, sn) if s1 and sn else (t1 / tn if t1 and tn else None, None)
+            entry[variant] = {"n1_us": t1, f"n{nproc}_us": tn, "scaling_efficiency": efficiency,
+                              "scaling_efficiency_ci95": ci}
         if isinstance(many, dict) and name in many:
-            entry["params_identical"] = many[name].get("params_identical")
-            entry["per_rank"] = {v: many[name].get(f"{v}_us_per_rank") for v in VARIANTS}
+            entry["params_identical"] = gotn.get("params_identical")
+            entry["per_rank"] = {v: gotn.get(f"{v}_us_per_rank") for v in VARIANTS}
         rows[name] = entry
     return rows
 

@@ -68,10 +68,9 @@ def graphed_pieces(model, x):
             logits = self.head(h)
             return h, logits, torch.softmax(logits, -1).amax()
 
-    pieces = [Piece(b, h) for b, h in zip(model.blocks, model.heads)]
     sample = x.clone()
     graphed = []
-    for p in pieces:
+    for p in (Piece(b, h) for b, h in zip(model.blocks, model.heads)):
         graphed.append(torch.cuda.make_graphed_callables(p, (sample,)))
         with torch.no_grad():
             sample = p(sample)[0].clone()
@@ -135,13 +134,10 @@ def run(options):
 def main(argv):
     parser = argparse.ArgumentParser(prog="python_control_flow_baseline.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--thresholds", default="0,0.999,2", help="comma-separated exit thresholds")
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--width", type=int, default=512)
-    parser.add_argument("--classes", type=int, default=10)
-    parser.add_argument("--blocks", type=int, default=6)
-    parser.add_argument("--samples", type=int, default=30)
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--min-sample-ms", type=float, default=1.0, dest="min_sample_ms")
+    for name, default in (("batch", 32), ("width", 512), ("classes", 10), ("blocks", 6), ("samples", 30),
+                          ("warmup", 20)):
+        parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--min-sample-ms", type=float, default=1.0)
     parser.add_argument("--output", default="", help="write the figures as JSON here")
     options = parser.parse_args(argv)
     try:

@@ -57,9 +57,8 @@ def gelu_case(shape):
         "native": lambda: torch.nn.functional.gelu(x),
         "copy": lambda: out.copy_(x),
     }
-    variants.update(graph_variants("", lambda: gelu_five_ops(static_x), [static_x], [x]))
-    variants.update(graph_variants("jit", lambda: scripted(static_x), [static_x], [x]))
-    variants.update(graph_variants("native", lambda: torch.nn.functional.gelu(static_x), [static_x], [x]))
+    for prefix, fn in (("", gelu_five_ops), ("jit", scripted), ("native", torch.nn.functional.gelu)):
+        variants.update(graph_variants(prefix, lambda fn=fn: fn(static_x), [static_x], [x]))
     return variants
 
 

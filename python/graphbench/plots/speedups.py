@@ -21,14 +21,6 @@ LOG_SCALE_SPAN = 20.0  # log y axis when max/min of the plotted speedups is abov
 PROG = "plot_speedups.py"
 
 
-def load_results(path):
-    """The results file, checked to have records."""
-    results = read_results(path)
-    if not results.records:
-        raise BadInput(f"{path}: /records: no records to plot")
-    return results
-
-
 def check_record(path, index, record):
     """Returns (case, variant, status) of one record, or raises BadInput naming the field."""
     case, variant, status = record.case, record.variant, record.status
@@ -58,7 +50,6 @@ class ChartData:
         self.environment = doc.environment
         self.suite = self.environment.get("suite")
         self.cases = []     # case names, in order of first appearance
-        self.variants = []  # variant names other than eager, in order of first appearance
         self.bars = {}      # (case, variant) -> (speedup, ci or None)
         self.published = {}  # (case, variant) -> (speedup, source)
         self.omitted = []   # "case/variant: status (reason)"
@@ -81,16 +72,12 @@ class ChartData:
                 continue
             if speedup <= 0:
                 raise BadInput(f"{path}: records[{index}] ({case}/{variant}): speedup_vs_eager is {speedup}, expected > 0")
-            if variant not in self.variants:
-                self.variants.append(variant)
             self.bars[(case, variant)] = (float(speedup), record.get("speedup_ci95"))
         # Cases that only have eager records, or whose only other records were omitted, add nothing.
-        self.cases = [c for c in self.cases
-                      if any((c, v) in self.bars for v in self.variants) or any(k[0] == c for k in self.published)]
-        # A published figure of a variant that was not measured still gets a slot in its group.
-        for _, variant in self.published:
-            if variant != "eager" and variant not in self.variants:
-                self.variants.append(variant)
+        self.cases = [c for c in self.cases if any(k[0] == c for k in (*self.bars, *self.published))]
+        # Variant names other than eager, in order of first appearance; a published figure of a variant
+        # that was not measured still gets a slot in its group.
+        self.variants = list(dict.fromkeys([v for _, v in self.bars] + [v for _, v in self.published if v != "eager"]))
 
     def values(self):
         """Every speedup the y axis has to show (bars, CI bounds, published markers)."""
@@ -106,14 +93,10 @@ class ChartData:
 def subtitle(environment):
     env = environment or {}
     gpu = env.get("gpu_name") or (f"device: {env['device']}" if env.get("device") else "unknown device")
-    parts = [gpu]
-    if env.get("date_utc"):
-        parts.append(str(env["date_utc"]).replace("T", " ").replace("Z", " UTC"))
-    if env.get("libtorch_version"):
-        parts.append(f"LibTorch {env['libtorch_version']}")
-    if env.get("host"):
-        parts.append(f"host {env['host']}")
-    return "  ·  ".join(parts)
+    date = str(env.get("date_utc") or "").replace("T", " ").replace("Z", " UTC")
+    libtorch = f"LibTorch {env['libtorch_version']}" if env.get("libtorch_version") else ""
+    host = f"host {env['host']}" if env.get("host") else ""
+    return "  ·  ".join(part for part in (gpu, date, libtorch, host) if part)
 
 
 def draw(data, output, title):
@@ -143,17 +126,15 @@ def draw(data, output, title):
     many_bars = len(data.bars) > 40
 
     for vi, variant in enumerate(data.variants):
-        xs, heights, err_low, err_high = [], [], [], []
-        for ci_index, case in enumerate(data.cases):
-            if (case, variant) not in data.bars:
-                continue
-            speedup, ci = data.bars[(case, variant)]
-            xs.append(ci_index - group_width / 2 + (vi + 0.5) * bar_width)
-            heights.append(speedup)
-            err_low.append(max(speedup - ci[0], 0.0) if ci else 0.0)
-            err_high.append(max(ci[1] - speedup, 0.0) if ci else 0.0)
-        if not xs:
+        # (case index, speedup, ci) of each case with a bar of this variant
+        shown = [(index, *data.bars[(case, variant)]) for index, case in enumerate(data.cases)
+                 if (case, variant) in data.bars]
+        if not shown:
             continue
+        xs = [index - group_width / 2 + (vi + 0.5) * bar_width for index, _, _ in shown]
+        heights = [speedup for _, speedup, _ in shown]
+        err_low = [max(speedup - ci[0], 0.0) if ci else 0.0 for _, speedup, ci in shown]
+        err_high = [max(ci[1] - speedup, 0.0) if ci else 0.0 for _, speedup, ci in shown]
         has_ci = any(err_low) or any(err_high)
         bars = ax.bar(xs, heights, bar_width * 0.92, label=variant, color=colors[vi % len(colors)],
                       yerr=[err_low, err_high] if has_ci else None,
@@ -163,12 +144,11 @@ def draw(data, output, title):
                          fontsize=7, zorder=4)
 
     # Published speedups: one marker per (case, variant), over that variant's bar.
-    pub_x, pub_y = [], []
-    for (case, variant), (value, source) in data.published.items():
-        if case not in data.cases or variant not in data.variants:
-            continue
-        pub_x.append(data.cases.index(case) - group_width / 2 + (data.variants.index(variant) + 0.5) * bar_width)
-        pub_y.append(value)
+    shown = [(case, variant, value) for (case, variant), (value, _) in data.published.items()
+             if case in data.cases and variant in data.variants]
+    pub_x = [data.cases.index(case) - group_width / 2 + (data.variants.index(variant) + 0.5) * bar_width
+             for case, variant, _ in shown]
+    pub_y = [value for _, _, value in shown]
     if pub_x:
         ax.scatter(pub_x, pub_y, marker="D", s=46, color="black", edgecolors="white", linewidths=0.8,
                    label="published speedup", zorder=5)
@@ -218,7 +198,10 @@ def main(argv):
     args = parser.parse_args(argv)  # usage errors exit 2
     if args.output is None:
         args.output = os.path.join(os.path.dirname(os.path.abspath(args.results)), "speedups.png")
-    data = ChartData(args.results, load_results(args.results))
+    results = read_results(args.results)
+    if not results.records:
+        raise BadInput(f"{args.results}: /records: no records to plot")
+    data = ChartData(args.results, results)
     if not data.bars:
         print(f"{PROG}: warning: {args.results}: no ok record with a speedup_vs_eager; the chart is empty",
               file=sys.stderr)

@@ -99,12 +99,10 @@ def plot_one(plt, sweep, environment, output):
     pools = [(p["value"], p["pool_bytes"] / MIB) for p in ok if is_number(p.get("pool_bytes"))]
     if pools:
         bottom.plot([v for v, _ in pools], [m for _, m in pools], "s-", color="tab:purple", label="the graph's pool")
-    if is_number(sweep.get("separate_pools_bytes")):
-        bottom.axhline(sweep["separate_pools_bytes"] / MIB, color="tab:purple", linestyle="--", linewidth=0.8,
-                       label="recommended graphs, a pool each")
-    if is_number(sweep.get("shared_pool_bytes")):
-        bottom.axhline(sweep["shared_pool_bytes"] / MIB, color="tab:green", linestyle="--", linewidth=0.8,
-                       label="recommended graphs, one shared pool")
+    for key, color, label in (("separate_pools_bytes", "tab:purple", "recommended graphs, a pool each"),
+                              ("shared_pool_bytes", "tab:green", "recommended graphs, one shared pool")):
+        if is_number(sweep.get(key)):
+            bottom.axhline(sweep[key] / MIB, color=color, linestyle="--", linewidth=0.8, label=label)
     bottom.set_ylabel("graph memory (MiB)")
     bottom.set_xlabel(axis)
     bottom.grid(True, which="both", alpha=0.3)

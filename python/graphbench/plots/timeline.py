@@ -68,10 +68,9 @@ def draw(plt, steps, labels, title, output):
     fig, axes = plt.subplots(len(steps), 1, figsize=(11, 2.2 * len(steps) + 0.8), sharex=True)
     span = max(s.duration for s in steps)
     for ax, step, label in zip(axes, steps, labels):
-        host = [(e["ts"] - step.start, e["dur"]) for e in step.host]
-        device = [(e["ts"] - step.start, e["dur"]) for e in step.device]
-        ax.broken_barh(host, (1.1, 0.8), facecolors="tab:orange", edgecolor="none")
-        ax.broken_barh(device, (0.1, 0.8), facecolors="tab:blue", edgecolor="none")
+        for events, lane, color in ((step.host, 1.1, "tab:orange"), (step.device, 0.1, "tab:blue")):
+            spans = [(e["ts"] - step.start, e["dur"]) for e in events]
+            ax.broken_barh(spans, (lane, 0.8), facecolors=color, edgecolor="none")
         ax.set_yticks([0.5, 1.5])
         ax.set_yticklabels(["device", "host"])
         ax.set_ylim(0, 2)

@@ -57,9 +57,7 @@ def intervals(report, field):
     """{(case, variant): (low, high)}: each ok record's 95% speedup interval ("speedup") or median
     interval ("median": the processes', else the median widened by its relative noise)."""
     out = {}
-    for r in report.records:
-        if not r.ok:
-            continue
+    for r in (r for r in report.records if r.ok):
         key = (r.case, r.variant)
         if field == "speedup" and r.variant != "eager" and r.get("speedup_ci95"):
             out[key] = tuple(r["speedup_ci95"])
@@ -90,11 +88,10 @@ def overlaps(reports, field):
 
 def summary(reports, codes, dest):
     """The summary's lines and whether the gate behaved (unchanged runs pass, slow fails)."""
-    lines = ["# Default runs of the ci suite: intervals and the plain gate", ""]
     env = next(iter(reports.values())).environment if reports else {}
-    lines.append(f"GPU {env.get('gpu_name')}, commit {env.get('git_commit')}, {len(reports)} runs "
-                 f"(`graphbench --workload ci --device cuda`), one with `--inject-slowdown graph=2` (slow).")
-    lines.append("")
+    lines = ["# Default runs of the ci suite: intervals and the plain gate", "",
+             f"GPU {env.get('gpu_name')}, commit {env.get('git_commit')}, {len(reports)} runs "
+             f"(`graphbench --workload ci --device cuda`), one with `--inject-slowdown graph=2` (slow).", ""]
     for field in ("speedup", "median"):
         overlap, total, misses = overlaps(reports, field)
         share = f"{100.0 * overlap / total:.1f}%" if total else "n/a"

@@ -33,17 +33,15 @@ def spreads(reports):
     """{(case, variant): (step-time spread, device-time spread)} over the runs: max / min - 1."""
     values = {}
     for report in reports.values():
-        for r in report.records:
-            if not r.ok:
-                continue
+        for r in (r for r in report.records if r.ok):
             device = (r.get("profile") or {}).get("busy_us_per_step")
             values.setdefault((r.case, r.variant), []).append((run_value(r), device))
-    out = {}
-    for key, pairs in values.items():
-        step = [s for s, _ in pairs if s]
-        device = [d for _, d in pairs if d]
-        out[key] = (max(step) / min(step) - 1 if step else None, max(device) / min(device) - 1 if device else None)
-    return out
+
+    def spread(figures):
+        figures = [v for v in figures if v]
+        return max(figures) / min(figures) - 1 if figures else None
+
+    return {key: (spread(s for s, _ in pairs), spread(d for _, d in pairs)) for key, pairs in values.items()}
 
 
 def percent(x):
@@ -60,14 +58,11 @@ def summarize(dest):
     kinds, caught = {}, {}
     for name in unchanged:
         compare = read_json(os.path.join(dest, "compare", name + ".json"), "compare --json file")
-        for row in (r for r in compare.get("rows", []) if r.get("measure") == "step time"):
+        for row in (r for r in compare.get("rows", [])
+                    if r.get("measure") == "step time" and r.get("floor") is not None):
             key = (row["case"], row["variant"])
-            floor = row.get("floor")
-            if floor is None:
-                continue
             kinds.setdefault(key, set()).add(row.get("row_kind") or "")
-            detectable = row.get("detectable_slowdown") or 0.0
-            caught[key] = max(caught.get(key, 0.0), floor, detectable)
+            caught[key] = max(caught.get(key, 0.0), row["floor"], row.get("detectable_slowdown") or 0.0)
     named = {}
     for name in regress:
         with open(os.path.join(dest, "compare", name + ".txt"), encoding="utf-8") as f:

@@ -81,7 +81,7 @@ def simulate(runs, rounds, alpha, out=print):
 
     def hier(num, den, B=400):
         n = len(num)
-        point = np.median(np.concatenate(num)) / (np.median(np.concatenate(den)) if den else 1.0)
+        point = np.median(np.concatenate(num)) / np.median(np.concatenate(den))
         logs = []
         for _ in range(B):
             pick = rng.integers(0, n, n)
@@ -90,9 +90,8 @@ def simulate(runs, rounds, alpha, out=print):
                 m = len(num[p])
                 idx = rng.integers(0, m, m)  # iid rounds (block length ignored here)
                 a.append(num[p][idx])
-                if den:
-                    b.append(den[p][idx])
-            v = np.median(np.concatenate(a)) / (np.median(np.concatenate(b)) if den else 1.0)
+                b.append(den[p][idx])
+            v = np.median(np.concatenate(a)) / np.median(np.concatenate(b))
             logs.append(math.log(v))
         lo, hi = np.quantile(logs, [0.025, 0.975])
         c = math.log(point)
@@ -131,8 +130,7 @@ def simulate(runs, rounds, alpha, out=print):
             if gate(X, Y):
                 fa += 1
                 out("false alarm", X, Y, gate(X, Y))
-            if gate(X, Y, slow=2.0):
-                caught += 1
+            caught += bool(gate(X, Y, slow=2.0))
     out(f"R={rounds}: speedup overlap {over}/{tot}; no-change compares failing {fa}/{ncmp}; doubled graph caught {caught}/{ncmp}")
     for m in misses[:5]:
         out("apart", m)
