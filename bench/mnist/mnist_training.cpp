@@ -11,7 +11,6 @@
 #include "graphbench/core/stats/statistics.h"
 #include "graphbench/core/sampling/case_budget.h"
 #include "graphbench/engine/runner/case_timing.h"
-#include "graphbench/engine/runner/phase_laps.h"
 #include "graphbench/engine/timing/step_timer.h"
 
 #include <fmt/format.h>
@@ -25,6 +24,19 @@ namespace graphbench::mnist {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Times consecutive phases: each lap() returns the seconds since the previous one.
+class Laps {
+ public:
+  double lap() {
+    const double seconds = seconds_since(last_);
+    last_ = Clock::now();
+    return seconds;
+  }
+
+ private:
+  Clock::time_point last_ = Clock::now();
+};
 
 // The test pass may hold state (the device way's counter and totals): fixed buffers for it too.
 Policy test_policy() {
@@ -45,7 +57,7 @@ class Trainer {
     TrainingSummary summary;
     summary.context_seconds = start_device();
     const auto started = Clock::now();
-    PhaseLaps laps(started);
+    Laps laps;
     summary.train_executor = to_string(config_.train_executor);
     summary.test_executor = to_string(config_.test_executor);
     summary.batch_order = bench::to_string(config_.order);
@@ -53,7 +65,7 @@ class Trainer {
     // Decoding goes on in the background while the model is set up and captured.
     SplitsLoader loader(config_.data_dir, config_.data_on_host ? at::Device(at::kCPU) : config_.device);
     Splits splits = loader.splits();
-    summary.load_seconds = laps.lap("load");
+    summary.load_seconds = laps.lap();
 
     DataOptions options;
     options.device = config_.device;
@@ -71,16 +83,16 @@ class Trainer {
     // A failed capture falls back to eager for that key: the run goes on, and says so.
     auto train_executor = make_executor(config_.train_executor, engine, Policy::train(), ExecutorOptions{3, true, {}});
     auto test_executor = make_executor(config_.test_executor, engine, test_policy(), ExecutorOptions{3, true, {}});
-    summary.setup_seconds = laps.lap("setup");
+    summary.setup_seconds = laps.lap();
 
     data->prepare(*train_executor, *test_executor);
     synchronize_device(cuda_);
-    summary.capture_seconds = laps.lap("capture");
+    summary.capture_seconds = laps.lap();
     summary.graph_capture_seconds = (train_executor->total_capture_ms() + test_executor->total_capture_ms()) * 1e-3;
 
     loader.finish();
     synchronize_device(cuda_);
-    summary.load_seconds += laps.lap("load");
+    summary.load_seconds += laps.lap();
     summary.decode_seconds = loader.decode_seconds();
 
     bench::TrainingProgress progress(config_.progress, config_.epochs, options.train.steps(), config_.batch,
@@ -94,7 +106,7 @@ class Trainer {
       record.epoch = epoch;
       record.dataset_size = options.train.size;
       train_epoch(*data, *train_executor, options.train, progress, record);
-      record.train_seconds = laps.lap("train");
+      record.train_seconds = laps.lap();
       summary.train_steps += options.train.steps();
       summary.skipped_batches += options.train.skipped();
       progress.clear();
@@ -105,7 +117,7 @@ class Trainer {
       const auto counted = static_cast<double>(options.test.size);
       record.test_loss = totals.loss_sum.item<double>() / counted;
       record.test_accuracy = static_cast<double>(totals.correct.item<std::int64_t>()) / counted;
-      record.test_seconds = laps.lap("test");
+      record.test_seconds = laps.lap();
       print(config_, fmt::format("Test set: Average loss: {:.4f} | Accuracy: {:.3f}\n", record.test_loss, record.test_accuracy));
       summary.train_seconds += record.train_seconds;
       summary.test_seconds += record.test_seconds;
