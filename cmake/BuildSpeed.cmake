@@ -18,7 +18,7 @@
 
 option(GRAPHBENCH_USE_PCH "Precompile the ATen, fmt and nlohmann/json headers (much faster builds)" ON)
 option(GRAPHBENCH_UNITY_BUILD "Compile each target's files a few at a time as one unit (faster builds)" ON)
-set(GRAPHBENCH_UNITY_BATCH 6 CACHE STRING "Files per unity batch (GRAPHBENCH_UNITY_BUILD)")
+set(GRAPHBENCH_UNITY_BATCH 12 CACHE STRING "Files per unity batch (GRAPHBENCH_UNITY_BUILD)")
 
 # Release: the optimisation level is set per target below, so drop CMake's global -O3.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")

@@ -3,6 +3,7 @@
 // (core/compare/calibration.h, evaluate_gate) and `graphbench calibrate`'s output and file, on synthetic runs whose
 // run-to-run spread is given.
 #include "support/catch.h"
+#include "support/compare_rows.h"
 #include "support/error_of.h"
 #include "support/records.h"
 #include "support/scratch_dir.h"
@@ -24,6 +25,7 @@ using graphbench::GateCalibration;
 using graphbench::RunReport;
 using graphbench::Verdict;
 using graphbench::testing::input_error_of;
+using graphbench::testing::row_of;
 
 namespace {
 
@@ -84,14 +86,6 @@ std::vector<std::string> names_of(std::size_t count) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < count; ++i) out.push_back("run" + std::to_string(i) + ".json");
   return out;
-}
-
-const graphbench::Comparison& row_of(const graphbench::CompareResult& result, const std::string& case_name,
-                                     const std::string& variant) {
-  for (const auto& row : result.rows) {
-    if (row.case_name == case_name && row.variant == variant) return row;
-  }
-  throw std::logic_error("no row " + case_name + "/" + variant);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // more than 5% apart), energy per step and its "too short to resolve" rule, the energy block on a
 // scripted clock and counter, compare's clock line, the sweep's energy line and the JSON fields.
 #include "support/catch.h"
+#include "support/compare_rows.h"
 #include "support/error_of.h"
 #include "support/records.h"
 
@@ -22,8 +23,7 @@ namespace {
 
 using namespace graphbench;
 using Names = std::vector<std::string>;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 ResultRecord ok_record(const std::string& variant) { return testing::benchmark_record("gelu-small", variant, "cuda"); }
 

@@ -2,6 +2,7 @@
 // tests/golden/compare/ (20 samples per record, generated once from fixed seeds), plus the edge
 // cases built in code.
 #include "support/catch.h"
+#include "support/compare_rows.h"
 #include "support/error_of.h"
 #include "support/records.h"
 
@@ -26,6 +27,8 @@ using graphbench::RecordStatus;
 using graphbench::ResultRecord;
 using graphbench::RunReport;
 using graphbench::Verdict;
+using graphbench::testing::row_of;
+using graphbench::testing::contains;
 
 namespace {
 
@@ -47,19 +50,6 @@ CompareResult compare_with_baseline(const std::string& current,
                                     const CompareOptions& options = {}) {
   const RunReport baseline = load("baseline.json");
   return graphbench::compare_reports(baseline, load(current), options, &baseline);
-}
-
-const Comparison& row_of(const CompareResult& result, const std::string& case_name,
-                         const std::string& variant) {
-  for (const Comparison& row : result.rows) {
-    if (row.case_name == case_name && row.variant == variant) return row;
-  }
-  FAIL("no row for " << case_name << "/" << variant);
-  throw std::logic_error("unreachable");
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Two reports compared with the baseline as its own A/A pair: the within-run rule at the plain

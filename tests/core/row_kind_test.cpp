@@ -1,6 +1,7 @@
 // Tests of the gate's rule per row kind (core/compare/row_kind.h) and of its device-time and counts rows
 // (core/compare/count_rows.cpp), on records built from figures like those of default ci runs on an H200.
 #include "support/catch.h"
+#include "support/compare_rows.h"
 #include "support/records.h"
 #include "support/scratch_dir.h"
 
@@ -18,6 +19,8 @@ using graphbench::Comparison;
 using graphbench::ResultRecord;
 using graphbench::RunReport;
 using graphbench::Verdict;
+using graphbench::testing::ci_report;
+using graphbench::testing::contains;
 using graphbench::testing::merged_record;
 
 namespace {
@@ -47,23 +50,20 @@ ResultRecord profiled(const std::string& case_name, const std::string& variant, 
   return r;
 }
 
-RunReport report_of(std::vector<ResultRecord> records) { return graphbench::testing::ci_report(std::move(records)); }
-
 std::vector<double> scaled(const std::vector<double>& values, double factor) {
   std::vector<double> out;
   for (double v : values) out.push_back(v * factor);
   return out;
 }
 
-const Comparison& row_of(const CompareResult& result, const std::string& variant, const std::string& measure) {
+// The row of `variant` for one measure (step time, device time, counts).
+const Comparison& measure_row(const CompareResult& result, const std::string& variant, const std::string& measure) {
   for (const Comparison& row : result.rows) {
     if (row.variant == variant && row.measure == measure) return row;
   }
   FAIL("no " << measure << " row for " << variant);
   throw std::logic_error("unreachable");
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // gelu-large/graph on an H200 (device busy 89% of the step, processes within 0.5%) and
 // gelu-small/eager (busy 12%, host-bound, processes 32 to 53 us).
@@ -100,24 +100,24 @@ TEST_CASE("row kinds: read from the busy share and the host-bound flag", "[compa
 
 TEST_CASE("compare by default: a device-bound row 10% slower is SLOWER, the same move of a host-bound row is not",
           "[compare][row-kind]") {
-  const RunReport base = report_of({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8, true),
+  const RunReport base = ci_report({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8, true),
                                     profiled("gelu-large", "graph", kDeviceBound, 0.89, 55.9)});
   // 10% more wall time in both rows; the device time is unchanged (a host-side slowdown).
-  const RunReport slower = report_of({profiled("gelu-small", "eager", scaled(kHostBound, 1.10), 0.11, 5.8, true),
+  const RunReport slower = ci_report({profiled("gelu-small", "eager", scaled(kHostBound, 1.10), 0.11, 5.8, true),
                                       profiled("gelu-large", "graph", scaled(kDeviceBound, 1.10), 0.81, 55.9)});
   const CompareResult result = graphbench::compare_reports(base, slower, {});
-  const Comparison& device = row_of(result, "graph", graphbench::kMeasureStepTime);
+  const Comparison& device = measure_row(result, "graph", graphbench::kMeasureStepTime);
   INFO(device.note);
   CHECK(device.verdict == Verdict::kSlower);
   CHECK(device.row_kind == "device-bound");
   CHECK(device.rule == "device-bound floor 6%");
   CHECK(contains(device.note, "device-bound (device busy 89% of the step"));
-  const Comparison& host = row_of(result, "eager", graphbench::kMeasureStepTime);
+  const Comparison& host = measure_row(result, "eager", graphbench::kMeasureStepTime);
   INFO(host.note);
   CHECK(host.verdict != Verdict::kSlower);
   CHECK(host.row_kind == "host-bound");
   CHECK(host.rule == "host-bound floor 75%");
-  CHECK(row_of(result, "graph", graphbench::kMeasureDeviceTime).verdict == Verdict::kSame);
+  CHECK(measure_row(result, "graph", graphbench::kMeasureDeviceTime).verdict == Verdict::kSame);
   CHECK(result.exit_code() == 1);
   std::ostringstream text;
   text << graphbench::render_comparison(result, {});
@@ -128,11 +128,11 @@ TEST_CASE("compare by default: a device-bound row 10% slower is SLOWER, the same
 
 TEST_CASE("compare by default: a device-bound row within its floor is not SLOWER", "[compare][row-kind]") {
   // Two runs of unchanged code: gelu-large/eager moved 3.5% (the most seen between default runs).
-  const RunReport a = report_of({profiled("gelu-large", "eager", {57.2, 57.0, 57.3, 57.1}, 0.85, 48.5)});
-  const RunReport b = report_of({profiled("gelu-large", "eager", {59.2, 59.0, 59.3, 59.1}, 0.86, 48.9)});
+  const RunReport a = ci_report({profiled("gelu-large", "eager", {57.2, 57.0, 57.3, 57.1}, 0.85, 48.5)});
+  const RunReport b = ci_report({profiled("gelu-large", "eager", {59.2, 59.0, 59.3, 59.1}, 0.86, 48.9)});
   for (const auto& [x, y] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
     const CompareResult result = graphbench::compare_reports(*x, *y, {});
-    const Comparison& row = row_of(result, "eager", graphbench::kMeasureStepTime);
+    const Comparison& row = measure_row(result, "eager", graphbench::kMeasureStepTime);
     INFO(row.note);
     CHECK(row.verdict != Verdict::kSlower);
     CHECK(result.exit_code() == 0);
@@ -141,31 +141,31 @@ TEST_CASE("compare by default: a device-bound row within its floor is not SLOWER
 
 TEST_CASE("compare: more device work is SLOWER in device time even where the wall time hides it",
           "[compare][row-kind]") {
-  const RunReport base = report_of({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8, true)});
-  const RunReport more = report_of({profiled("gelu-small", "eager", {37.0, 48.0, 39.0, 50.1}, 0.13, 6.4, true)});
+  const RunReport base = ci_report({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8, true)});
+  const RunReport more = ci_report({profiled("gelu-small", "eager", {37.0, 48.0, 39.0, 50.1}, 0.13, 6.4, true)});
   const CompareResult result = graphbench::compare_reports(base, more, {});
-  CHECK(row_of(result, "eager", graphbench::kMeasureStepTime).verdict != Verdict::kSlower);
-  const Comparison& device = row_of(result, "eager", graphbench::kMeasureDeviceTime);
+  CHECK(measure_row(result, "eager", graphbench::kMeasureStepTime).verdict != Verdict::kSlower);
+  const Comparison& device = measure_row(result, "eager", graphbench::kMeasureDeviceTime);
   INFO(device.note);
   CHECK(device.verdict == Verdict::kSlower);
   CHECK(device.ratio == Approx(6.4 / 5.8));
   CHECK(device.rule == "device time, floor 6%");
   CHECK(result.exit_code() == 1);
   // 3% more device time is within its floor.
-  const RunReport little = report_of({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8 * 1.03, true)});
-  CHECK(row_of(graphbench::compare_reports(base, little, {}), "eager", graphbench::kMeasureDeviceTime).verdict ==
+  const RunReport little = ci_report({profiled("gelu-small", "eager", kHostBound, 0.12, 5.8 * 1.03, true)});
+  CHECK(measure_row(graphbench::compare_reports(base, little, {}), "eager", graphbench::kMeasureDeviceTime).verdict ==
         Verdict::kSame);
 }
 
 TEST_CASE("compare: a changed count is named, and fails the gate under --fail-on-counts", "[compare][row-kind]") {
-  const RunReport base = report_of({profiled("gelu-large", "graph", kDeviceBound, 0.89, 55.9)});
+  const RunReport base = ci_report({profiled("gelu-large", "graph", kDeviceBound, 0.89, 55.9)});
   ResultRecord extra = profiled("gelu-large", "graph", kDeviceBound, 0.89, 55.9);
   extra.profile->kernels_per_step = 6.0;
   extra.graphs[0].nodes = 6;
   extra.graphs[0].kernel_nodes = 6;
-  const RunReport changed = report_of({extra});
+  const RunReport changed = ci_report({extra});
   const CompareResult result = graphbench::compare_reports(base, changed, {});
-  const Comparison& counts = row_of(result, "graph", graphbench::kMeasureCounts);
+  const Comparison& counts = measure_row(result, "graph", graphbench::kMeasureCounts);
   INFO(counts.note);
   CHECK(counts.verdict == Verdict::kChanged);
   CHECK(contains(counts.note, "kernels per step 5 -> 6"));
@@ -181,7 +181,7 @@ TEST_CASE("compare: a changed count is named, and fails the gate under --fail-on
   text << graphbench::render_comparison(gated, strict);
   CHECK(contains(text.str(), "REGRESSION: gelu-large/graph counts changed: kernels per step 5 -> 6"));
   // Unchanged counts are SAME and say what they are.
-  const Comparison& same = row_of(graphbench::compare_reports(base, base, strict), "graph", graphbench::kMeasureCounts);
+  const Comparison& same = measure_row(graphbench::compare_reports(base, base, strict), "graph", graphbench::kMeasureCounts);
   CHECK(same.verdict == Verdict::kSame);
   CHECK(contains(same.note, "graph pool 60.0 MiB"));
 }

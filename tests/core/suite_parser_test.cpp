@@ -82,7 +82,7 @@ graphbench::SuiteSpec parse(const std::string& text) {
 }
 
 // The message of the InputError that parsing `text` throws.
-std::string error_of(const std::string& text) {
+std::string suite_error_of(const std::string& text) {
   try {
     parse(text);
   } catch (const InputError& e) {
@@ -197,79 +197,79 @@ TEST_CASE("spec: the example in docs/spec.md parses") {
 }
 
 TEST_CASE("spec: top-level errors") {
-  CHECK(error_of(R"([1, 2])") == message("expected a JSON object at the top level, got [1,2]"));
-  CHECK(error_of(R"({"suite": "s", "cases": [], "foo": 1})") ==
+  CHECK(suite_error_of(R"([1, 2])") == message("expected a JSON object at the top level, got [1,2]"));
+  CHECK(suite_error_of(R"({"suite": "s", "cases": [], "foo": 1})") ==
         message("/foo: unknown key (expected one of: schema_version, suite, description, "
                 "defaults, cases)"));
-  CHECK(error_of(R"({"schema_version": 2, "suite": "s", "cases": []})") ==
+  CHECK(suite_error_of(R"({"schema_version": 2, "suite": "s", "cases": []})") ==
         message("/schema_version: expected 1 (the suite-spec schema this graphbench reads), got 2"));
-  CHECK(error_of(R"({"cases": []})") == message("missing required key \"suite\""));
-  CHECK(error_of(R"({"suite": "", "cases": []})") ==
+  CHECK(suite_error_of(R"({"cases": []})") == message("missing required key \"suite\""));
+  CHECK(suite_error_of(R"({"suite": "", "cases": []})") ==
         message("/suite: expected a non-empty string, got \"\""));
-  CHECK(error_of(R"({"suite": "s", "description": 3, "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "description": 3, "cases": []})") ==
         message("/description: expected a string, got 3"));
-  CHECK(error_of(R"({"suite": "s", "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "cases": []})") ==
         message("/cases: expected a non-empty array of cases, got []"));
-  CHECK(error_of(R"({"suite": "s", "cases": {"name": "a"}})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "cases": {"name": "a"}})") ==
         message("/cases: expected a non-empty array of cases, got {\"name\":\"a\"}"));
-  CHECK(error_of(R"({"suite": "s"})") == message("missing required key \"cases\""));
+  CHECK(suite_error_of(R"({"suite": "s"})") == message("missing required key \"cases\""));
 }
 
 TEST_CASE("spec: defaults errors") {
-  CHECK(error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"name": "x"}, "cases": []})") ==
         message("/defaults/name: unknown key (expected one of: kind, mode, dtype, variants, "
                 "warmup, sampling, grad_dtype, grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, scope)"));
-  CHECK(error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"warmup": "ten"}, "cases": []})") ==
         message("/defaults/warmup: expected a non-negative integer, got \"ten\""));
-  CHECK(error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"sampling": {"min_sample": 3}}, "cases": []})") ==
         message("/defaults/sampling/min_sample: unknown key (expected one of: min_samples, "
                 "max_samples, min_time_s, max_time_s, target_rel_noise, min_sample_time_ms)"));
-  CHECK(error_of(R"({"suite": "s", "defaults": {"kind": "bench"}, "cases": []})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"kind": "bench"}, "cases": []})") ==
         message("/defaults/kind: expected one of \"benchmark\", \"training\", got \"bench\""));
   // A default the case's workload does not support is reported where it was written.
-  CHECK(error_of(R"({"suite": "s", "defaults": {"mode": "train"},
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"mode": "train"},
                      "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
         message("/defaults/mode: expected a mode that workload \"gelu\" declares (inference) for "
                 "/cases/0, got \"train\""));
 }
 
 TEST_CASE("spec: case errors") {
-  CHECK(error_of(with_cases(R"(["gelu"])")) == message("/cases/0: expected an object, got \"gelu\""));
-  CHECK(error_of(with_cases(R"([{"workload": "gelu"}])")) ==
+  CHECK(suite_error_of(with_cases(R"(["gelu"])")) == message("/cases/0: expected an object, got \"gelu\""));
+  CHECK(suite_error_of(with_cases(R"([{"workload": "gelu"}])")) ==
         message("/cases/0: missing required key \"name\""));
-  CHECK(error_of(with_cases(R"([{"name": 3, "workload": "gelu"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": 3, "workload": "gelu"}])")) ==
         message("/cases/0/name: expected a non-empty string, got 3"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]},
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]},
                                 {"name": "b", "workload": "gelu", "shape": [1]},
                                 {"name": "a", "workload": "gelu", "shape": [1]}])")) ==
         message("/cases/2/name: duplicate case name \"a\" (already the name of /cases/0)"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelo"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelo"}])")) ==
         message("/cases/0/workload: unknown workload \"gelo\" (known: gelu, linear_dropout, "
                 "mnist)"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shapes": [1]}])")) ==
         message("/cases/0/shapes: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "a/b~": 1}])")) ==
         message("/cases/0/a~1b~0: unknown key (expected one of: name, workload, kind, mode, "
                 "dtype, variants, warmup, sampling, published, description, sweep, scope, grad_dtype, "
                 "grad_bucket_mb, grad_overlap, grad_chunk_mb, grad_transport, shape)"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "kind": "training"}])")) ==
         message("/cases/0/kind: expected a kind that workload \"gelu\" declares (benchmark), got "
                 "\"training\""));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "dtype": "bfloat16"}])")) ==
         message("/cases/0/dtype: expected a dtype that workload \"gelu\" declares (float32, "
                 "float16), got \"bfloat16\""));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                  "warmup": -1}])")) ==
         message("/cases/0/warmup: expected a non-negative integer, got -1"));
 }
 
 TEST_CASE("spec: variant errors") {
   const auto variants = [](const std::string& list) {
-    return error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "variants": )" +
+    return suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "variants": )" +
                                list + "}]"));
   };
   CHECK(variants("[]") == message("/cases/0/variants: expected a non-empty array of variant "
@@ -288,10 +288,10 @@ TEST_CASE("spec: variant errors") {
 
 TEST_CASE("spec: workload parameter errors") {
   const auto gelu = [](const std::string& extra) {
-    return error_of(with_cases(R"([{"name": "g", "workload": "gelu")" + extra + "}]"));
+    return suite_error_of(with_cases(R"([{"name": "g", "workload": "gelu")" + extra + "}]"));
   };
   const auto linear = [](const std::string& extra) {
-    return error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [1]},
+    return suite_error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [1]},
                                    {"name": "l", "workload": "linear_dropout", )" + extra + "}]"));
   };
   CHECK(gelu("") ==
@@ -307,9 +307,9 @@ TEST_CASE("spec: workload parameter errors") {
   CHECK(linear(R"("lr": "fast")") ==
         message("/cases/1/lr: expected a number in [0, 10], got \"fast\""));
   CHECK(linear(R"("bias": 1)") == message("/cases/1/bias: expected true or false, got 1"));
-  CHECK(error_of(with_cases(R"([{"name": "m", "workload": "mnist", "optimizer": "adam"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "m", "workload": "mnist", "optimizer": "adam"}])")) ==
         message("/cases/0/optimizer: expected one of \"sgd\", got \"adam\""));
-  CHECK(error_of(with_cases(R"([{"name": "m", "workload": "mnist", "data_dir": 7}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "m", "workload": "mnist", "data_dir": 7}])")) ==
         message("/cases/0/data_dir: expected a string, got 7"));
 }
 
@@ -332,14 +332,14 @@ TEST_CASE("spec: a built-in default the workload does not declare") {
 }
 
 TEST_CASE("spec: the example of the brief") {
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1, 3, 224, 224]},
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1, 3, 224, 224]},
                                 {"name": "b", "workload": "gelu", "shape": [1, 3, -3]}])")) ==
         "configs/x.json: /cases/1/shape/2: expected a positive integer, got -3");
 }
 
 TEST_CASE("spec: sampling errors") {
   const auto sampling = [](const std::string& defaults, const std::string& own) {
-    return error_of(R"({"suite": "s", "defaults": {"sampling": )" + defaults +
+    return suite_error_of(R"({"suite": "s", "defaults": {"sampling": )" + defaults +
                     R"(}, "cases": [{"name": "a", "workload": "gelu", "shape": [1],
                                      "sampling": )" + own + "}]}");
   };
@@ -410,11 +410,11 @@ TEST_CASE("spec: \"grad_sm_carveout\" was removed, and a suite that still has it
   const std::string why =
       "removed: leaving multiprocessors to the all-reduce (the SM carveout of the backward pass's products) "
       "measured no gain on two H200s (docs/distributed.md, \"The levers, measured on two H200s\"); delete this key";
-  CHECK(error_of(R"({"suite": "s", "defaults": {"grad_sm_carveout": 16},
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"grad_sm_carveout": 16},
                      "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
         message("/defaults/grad_sm_carveout: " + why));
   // Whatever its value, 0 included: the key is gone, not its default.
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]},
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]},
                                 {"name": "b", "workload": "gelu", "shape": [1], "grad_sm_carveout": 0}])")) ==
         message("/cases/1/grad_sm_carveout: " + why));
 }
@@ -429,37 +429,37 @@ TEST_CASE("spec: the gradient transport, from defaults and cases, collective unl
   CHECK(suite.cases[2].gradient_sync.transport == "auto");
   const auto plain = parse(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1]}])"));
   CHECK(plain.cases[0].gradient_sync.transport == "collective");
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_transport": "nvlink"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_transport": "nvlink"}])")) ==
         message("/cases/0/grad_transport: expected one of \"collective\", \"copy-engine\", \"symmetric-memory\", \"auto\", got \"nvlink\""));
 }
 
 TEST_CASE("spec: gradient averaging errors name the field and what it takes") {
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_dtype": "float16"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_dtype": "float16"}])")) ==
         message("/cases/0/grad_dtype: expected one of \"float32\", \"bfloat16\", got \"float16\""));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_bucket_mb": 0}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_bucket_mb": 0}])")) ==
         message("/cases/0/grad_bucket_mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got 0"));
-  CHECK(error_of(R"({"suite": "s", "defaults": {"grad_bucket_mb": "25"},
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"grad_bucket_mb": "25"},
                      "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
         message("/defaults/grad_bucket_mb: expected a bucket cap in MiB, above 0 and at most 1048576 (e.g. 25), got "
                 "\"25\""));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_overlap": "yes"}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_overlap": "yes"}])")) ==
         message("/cases/0/grad_overlap: expected true or false, got \"yes\""));
   const std::string chunk_expected =
       "expected a gradient chunk cap in MiB, 0 (no chunks) or above 0 and at most 1048576 (e.g. 8), got ";
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": -1}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": -1}])")) ==
         message("/cases/0/grad_chunk_mb: " + chunk_expected + "-1"));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": 2e6}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": 2e6}])")) ==
         message("/cases/0/grad_chunk_mb: " + chunk_expected + "2000000.0"));
-  CHECK(error_of(R"({"suite": "s", "defaults": {"grad_chunk_mb": "8"},
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"grad_chunk_mb": "8"},
                      "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})") ==
         message("/defaults/grad_chunk_mb: " + chunk_expected + "\"8\""));
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": true}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1], "grad_chunk_mb": true}])")) ==
         message("/cases/0/grad_chunk_mb: " + chunk_expected + "true"));
 }
 
 TEST_CASE("spec: published errors") {
   const auto published = [](const std::string& value) {
-    return error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
+    return suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu", "shape": [1],
                                     "variants": ["eager", "graph"], "published": )" +
                                value + "}]"));
   };
@@ -480,7 +480,7 @@ TEST_CASE("spec: published errors") {
 }
 
 TEST_CASE("spec: long values are cut in messages") {
-  CHECK(error_of(with_cases(R"([{"name": "a", "workload": "gelu",
+  CHECK(suite_error_of(with_cases(R"([{"name": "a", "workload": "gelu",
                                  "shape": "0123456789012345678901234567890123456789012345678901234567890123456789"}])")) ==
         message("/cases/0/shape: expected a non-empty list of positive integers, got "
                 "\"01234567890123456789012345678901234567890123456789012345..."));
@@ -545,7 +545,7 @@ TEST_CASE("spec: the suite name is one safe path component") {
   // It becomes graphbench-out/<suite>: "../../x" would write outside the output root.
   for (const std::string& bad : std::vector<std::string>{"../../x", "a/b", "..", ".hidden", "-rf", "a b", "x\ny", std::string(101, 'a')}) {
     INFO(bad);
-    CHECK_THAT(error_of(R"({"suite": )" + json(bad).dump() + R"(, "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})"),
+    CHECK_THAT(suite_error_of(R"({"suite": )" + json(bad).dump() + R"(, "cases": [{"name": "a", "workload": "gelu", "shape": [1]}]})"),
                Catch::Contains(message("/suite: expected a suite name of 1 to 100 letters, digits, '.', '_' or '-', not "
                                        "starting with '.' or '-', got ")));
   }
@@ -557,10 +557,10 @@ TEST_CASE("spec: the suite name is one safe path component") {
 }
 
 TEST_CASE("spec: a case name is one printable line, commas allowed") {
-  CHECK(error_of(with_cases(R"([{"name": "a\nb", "workload": "gelu", "shape": [1]}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a\nb", "workload": "gelu", "shape": [1]}])")) ==
         message("/cases/0/name: expected a case name without control characters (newlines, tabs, escapes), got "
                 "\"a\\nb\""));
-  CHECK(error_of(with_cases(R"([{"name": "a\u001b[2J", "workload": "gelu", "shape": [1]}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "a\u001b[2J", "workload": "gelu", "shape": [1]}])")) ==
         message("/cases/0/name: expected a case name without control characters (newlines, tabs, escapes), got "
                 "\"a\\u001b[2J\""));
   CHECK(parse(with_cases(R"([{"name": "gelu, small | x", "workload": "gelu", "shape": [1]}])")).cases[0].name ==
@@ -593,18 +593,18 @@ TEST_CASE("spec: a list parameter of fixed length is checked when the suite is r
 }
 
 TEST_CASE("spec: a key written twice is bad input naming the key") {
-  CHECK(error_of(R"({"suite": "s", "cases": [{"name": "a", "workload": "gelu", "shape": [1], "shape": [2]}]})") ==
+  CHECK(suite_error_of(R"({"suite": "s", "cases": [{"name": "a", "workload": "gelu", "shape": [1], "shape": [2]}]})") ==
         message("/cases/0/shape: duplicate key \"shape\" (an object may hold each key once)"));
 }
 
 TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants are for benchmarks") {
   // Explicitly asked for: an error naming the variant.
-  CHECK(error_of(with_cases(R"([{"name": "t", "workload": "mnist", "kind": "training",
+  CHECK(suite_error_of(with_cases(R"([{"name": "t", "workload": "mnist", "kind": "training",
       "variants": ["eager", "graph:replay"]}])")) ==
         message("/cases/0/variants/1: expected a variant that feeds its inputs (a training run hands every "
                 "step a new batch; \"graph:replay\" replays on inputs already in place), got \"graph:replay\""));
   // From defaults, the message names the case it was applied to.
-  CHECK(error_of(R"({"suite": "s", "defaults": {"variants": ["graph:replay"]},
+  CHECK(suite_error_of(R"({"suite": "s", "defaults": {"variants": ["graph:replay"]},
       "cases": [{"name": "t", "workload": "mnist", "kind": "training"}]})") ==
         message("/defaults/variants/0: expected a variant that feeds its inputs (a training run hands every step "
                 "a new batch; \"graph:replay\" replays on inputs already in place) for /cases/0, got \"graph:replay\""));
@@ -619,10 +619,10 @@ TEST_CASE("spec: a training case feeds its inputs, so the replay-only variants a
 }
 
 TEST_CASE("spec: a shape too large to ever allocate is bad input when the suite is read") {
-  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [4294967296, 4294967296]}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [4294967296, 4294967296]}])")) ==
         message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
                 "[4294967296,4294967296]"));
-  CHECK(error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [9223372036854775807]}])")) ==
+  CHECK(suite_error_of(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [9223372036854775807]}])")) ==
         message("/cases/0/shape: expected positive integers whose product (the element count) is at most 2^60, got "
                 "[9223372036854775807]"));
   CHECK(parse(with_cases(R"([{"name": "g", "workload": "gelu", "shape": [1073741824, 1073741824]}])")).cases.size() == 1);

@@ -65,7 +65,7 @@ graphbench::SuiteSpec parse(const std::string& path, const std::string& case_tex
   return graphbench::parse_suite_spec(graphbench::parse_suite_json(text, path), path, {model_workload()});
 }
 
-std::string error_of(const std::string& case_text) {
+std::string case_error_of(const std::string& case_text) {
   try {
     parse("configs/x.json", case_text);
   } catch (const InputError& e) {
@@ -89,7 +89,7 @@ TEST_CASE("params: an object list gets its defaults, optional keys stay out, a p
 }
 
 TEST_CASE("params: errors in object lists, integer lists, paths and the workload's own rules") {
-  const auto items = [](const std::string& list) { return error_of(R"("path": "m.pt", "items": )" + list); };
+  const auto items = [](const std::string& list) { return case_error_of(R"("path": "m.pt", "items": )" + list); };
   CHECK(items("{}") == "configs/x.json: /cases/0/items: expected a non-empty list of objects, got {}");
   CHECK(items("[3]") == "configs/x.json: /cases/0/items/0: expected an object, got 3");
   CHECK(items(R"([{"size": [1], "colour": 1}])") ==
@@ -102,17 +102,17 @@ TEST_CASE("params: errors in object lists, integer lists, paths and the workload
   CHECK(items(R"([{"size": [1], "pair": [-1, 2]}])") ==
         "configs/x.json: /cases/0/items/0/pair/0: expected an integer in [0, 9], got -1");
   CHECK(items(R"([{"size": [1]}, {"size": [1], "kind": "b"}])") == "configs/x.json: /cases/0/items/1: a \"b\" item needs a pair");
-  CHECK(error_of(R"("path": 3, "items": [{"size": [1]}])") == "configs/x.json: /cases/0/path: expected a non-empty string, got 3");
-  CHECK(error_of(R"("items": [{"size": [1]}])") ==
+  CHECK(case_error_of(R"("path": 3, "items": [{"size": [1]}])") == "configs/x.json: /cases/0/path: expected a non-empty string, got 3");
+  CHECK(case_error_of(R"("items": [{"size": [1]}])") ==
         "configs/x.json: /cases/0: missing required key \"path\" (a parameter of workload \"model\")");
-  CHECK(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "scale": 2)") ==
+  CHECK(case_error_of(R"("path": "m.pt", "items": [{"size": [1]}], "scale": 2)") ==
         "configs/x.json: /cases/0/scale: expected a number in [0, 1], got 2");
 }
 
 TEST_CASE("params: a key the workload refuses is named with its own message, not as an unknown key") {
-  CHECK(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "pieces": [])") ==
+  CHECK(case_error_of(R"("path": "m.pt", "items": [{"size": [1]}], "pieces": [])") ==
         "configs/x.json: /cases/0/pieces: this workload runs a whole model");
-  CHECK_THAT(error_of(R"("path": "m.pt", "items": [{"size": [1]}], "piece_outputs": [])"),
+  CHECK_THAT(case_error_of(R"("path": "m.pt", "items": [{"size": [1]}], "piece_outputs": [])"),
              Catch::StartsWith("configs/x.json: /cases/0/piece_outputs: unknown key (expected one of: "));
 }
 
@@ -121,6 +121,6 @@ TEST_CASE("params: a string list is read as given, empty too, and anything but s
   CHECK(parse("configs/x.json", base + R"(["input0", "piece0.out1"])").cases.at(0).params.at("names") ==
         json::parse(R"(["input0", "piece0.out1"])"));
   CHECK(parse("configs/x.json", base + "[]").cases.at(0).params.at("names") == json::array());
-  CHECK(error_of(base + R"("input0")") == "configs/x.json: /cases/0/names: expected a list of strings, got \"input0\"");
-  CHECK(error_of(base + R"(["input0", 3])") == "configs/x.json: /cases/0/names/1: expected a string, got 3");
+  CHECK(case_error_of(base + R"("input0")") == "configs/x.json: /cases/0/names: expected a list of strings, got \"input0\"");
+  CHECK(case_error_of(base + R"(["input0", 3])") == "configs/x.json: /cases/0/names/1: expected a string, got 3");
 }
