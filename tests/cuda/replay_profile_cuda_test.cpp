@@ -101,34 +101,30 @@ TEST_CASE("kernel profile: the profiler sees an eager step's kernels and a repla
   CHECK_FALSE(eager_profile->kernels.empty());
 
   // CUPTI reports the kernels inside a graph replay one by one, though it drops some replays' records
-  // at times (CUDA 13.0): the case runner takes such a profile again, and so does this test.
-  std::optional<KernelProfile> replay_profile;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    replay_profile = profile_kernels([&] { graph->step(program, bound); }, 10, true);
-    REQUIRE(replay_profile.has_value());
-    if (replay_profile->kernels_per_step == Approx(5.0)) break;
-    WARN("attempt " << attempt + 1 << ": the profiler saw " << replay_profile->kernels_per_step << " kernels per replay");
-  }
-  CHECK(replay_profile->kernels_per_step == Approx(5.0));
-  CHECK(replay_profile->copies_per_step == Approx(0.0));
-  CHECK(replay_profile->kernels_per_step == Approx(static_cast<double>(*graph->graph_facts().at(0).kernel_nodes)));
+  // at times (CUDA 13.0): the case runner takes such a profile again, and so does this test, up to
+  // three times, until it sees `expected` kernels and copies per step.
+  const auto replays_profiled = [&](const Feed& feed, int steps, double expected) {
+    std::optional<KernelProfile> profile;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      profile = profile_kernels([&] { graph->step(program, feed); }, steps, true);
+      REQUIRE(profile.has_value());
+      if (profile->kernels_per_step + profile->copies_per_step == Approx(expected)) break;
+      WARN("attempt " << attempt + 1 << ": the profiler saw " << profile->kernels_per_step << " kernels and "
+                      << profile->copies_per_step << " copies per replay");
+    }
+    return *profile;
+  };
+  const KernelProfile replay_profile = replays_profiled(bound, 10, 5.0);
+  CHECK(replay_profile.kernels_per_step == Approx(5.0));
+  CHECK(replay_profile.copies_per_step == Approx(0.0));
+  CHECK(replay_profile.kernels_per_step == Approx(static_cast<double>(*graph->graph_facts().at(0).kernel_nodes)));
 
-  // Feeding a fresh tensor adds the device copy of the input, outside the graph (taken again when
-  // CUPTI dropped records, as above).
-  std::optional<KernelProfile> feed_profile;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    feed_profile = profile_kernels([&] { graph->step(program, Feed{{"x", x}}); }, 10, true);
-    REQUIRE(feed_profile.has_value());
-    if (feed_profile->copies_per_step + feed_profile->kernels_per_step == Approx(6.0)) break;
-    WARN("attempt " << attempt + 1 << ": the profiler saw " << feed_profile->kernels_per_step << " kernels and "
-                    << feed_profile->copies_per_step << " copies per fed replay");
-  }
-  CHECK(feed_profile->copies_per_step + feed_profile->kernels_per_step == Approx(6.0));
+  // Feeding a fresh tensor adds the device copy of the input, outside the graph.
+  const KernelProfile feed_profile = replays_profiled(Feed{{"x", x}}, 10, 6.0);
+  CHECK(feed_profile.copies_per_step + feed_profile.kernels_per_step == Approx(6.0));
 
   // Profiling again in the same process works (CUPTI torn down and set up again).
-  const auto again = profile_kernels([&] { graph->step(program, bound); }, 3, true);
-  REQUIRE(again.has_value());
-  CHECK(again->kernels_per_step == Approx(5.0));
+  CHECK(replays_profiled(bound, 3, 5.0).kernels_per_step == Approx(5.0));
 }
 
 TEST_CASE("memory probe: a block's peak counts what it allocated above its start", "[cuda][memory]") {
