@@ -57,11 +57,20 @@ std::string profiler_visibility_warning(const std::vector<GraphFacts>& graphs, c
 namespace {
 
 // Why `profile` cannot be whole, or "".
-std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfile& profile) {
+std::string profile_gap(const std::vector<GraphFacts>& graphs, std::optional<int> expected_kernels,
+                        const KernelProfile& profile) {
   if (!(profile.kernels_per_step + profile.copies_per_step > 0)) return "the profiler recorded no GPU work";
   // Every profiled step runs the same work: a fraction of a kernel per step means lost records.
   if (std::abs(profile.kernels_per_step - std::round(profile.kernels_per_step)) > 1e-6) {
     return fmt::format("the profiler saw {:.3g} kernels per step, not a whole number", profile.kernels_per_step);
+  }
+  // The kernel check catches more kernels than the variant must launch (an unfused function); fewer
+  // are records lost (seen on an H200 with other processes profiling the same GPU: a copy recorded,
+  // the step's one kernel not), which must not fail a correct variant.
+  if (expected_kernels && profile.kernels_per_step < *expected_kernels &&
+      !same_count(profile.kernels_per_step, *expected_kernels)) {
+    return fmt::format("the profiler saw {:.3g} kernels per step where this variant launches {}",
+                       profile.kernels_per_step, *expected_kernels);
   }
   return profiler_visibility_warning(graphs, profile);
 }
@@ -70,12 +79,13 @@ std::string profile_gap(const std::vector<GraphFacts>& graphs, const KernelProfi
 
 std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
                                                  const std::vector<GraphFacts>& graphs,
+                                                 std::optional<int> expected_kernels,
                                                  std::vector<std::string>& warnings) {
   std::string gap;
   for (int attempt = 0; attempt < kProfileAttempts; ++attempt) {
     std::optional<KernelProfile> profile = take();
     if (!profile) return std::nullopt;
-    gap = profile_gap(graphs, *profile);
+    gap = profile_gap(graphs, expected_kernels, *profile);
     if (gap.empty()) return profile;
   }
   warnings.push_back(fmt::format("no kernel profile: {}, {} times (CUPTI lost activity records); kernels per step "
@@ -91,19 +101,19 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
     ResultRecord& record = *timed.variants[i].record;
     if (!timed.timed[i].error.empty()) continue;  // failed while timing: summarised as such
     VariantRunner& runner = *timed.runners[i];
+    const std::optional<int> expected = instance.expected_kernels_per_step(variant);
     record.graphs = runner.graphs();
     record.graphs_per_step = runner.graphs_per_step();
     if (context.profile && kernel_profiler_available(cuda)) {
       try {
         const auto take = [&] { return profile_kernels([&runner] { runner.step(); }, kProfiledSteps, cuda); };
-        record.profile = profile_until_whole(take, record.graphs, record.warnings);
+        record.profile = profile_until_whole(take, record.graphs, expected, record.warnings);
       } catch (const std::exception& e) {
         record.warnings.push_back(std::string("no kernel profile: ") + e.what());
       }
     }
     record.launches_per_step = launches_per_step(record);
-    const std::string failure =
-        kernel_check_failure(instance.expected_kernels_per_step(variant), record.graphs, record.profile);
+    const std::string failure = kernel_check_failure(expected, record.graphs, record.profile);
     if (!failure.empty()) mark_failed(record, failure);
   }
 }

@@ -26,10 +26,12 @@ void profile_variants(TimedCase& timed, const CaseInstance& instance, const Case
 std::string kernel_check_failure(std::optional<int> expected, const std::vector<GraphFacts>& graphs,
                                  const std::optional<KernelProfile>& profile);
 
-// Takes a profile until whole (device work, whole kernels per step, no fewer than the graph holds);
-// nullopt and a warning after kProfileAttempts, or at once without a profiler.
+// Takes a profile until whole (device work, whole kernels per step, no fewer than the graph holds nor
+// than the variant must launch); nullopt and a warning after kProfileAttempts, or at once without a
+// profiler.
 std::optional<KernelProfile> profile_until_whole(const std::function<std::optional<KernelProfile>()>& take,
                                                  const std::vector<GraphFacts>& graphs,
+                                                 std::optional<int> expected_kernels,
                                                  std::vector<std::string>& warnings);
 
 // A warning where the profiler saw fewer kernels per step than the graph holds, else "".
