@@ -143,10 +143,10 @@ TEST_CASE("gelu on the GPU: both methods, the fused kernel checked, every figure
     REQUIRE(r.memory.has_value());
     CHECK(r.memory->peak_allocated_bytes > 0);
     CHECK(r.l2 == L2Cache::kHot);
-    // Queued ahead of the device, a step is never slower than when the host paces it (noise aside).
+    // The back-to-back figure is measured (how it compares with the paced median is a timing, left to
+    // the benchmarks: with other tests on the GPU it was once 1.5 times the median).
     REQUIRE(r.back_to_back_us.has_value());
     CHECK(*r.back_to_back_us > 0);
-    CHECK(*r.back_to_back_us < 1.2 * r.stats->median);
     if (Variant::named(r.variant).needs_cuda_graph()) {
       REQUIRE(r.graphs.size() == 1);
       REQUIRE(r.graphs[0].kernel_nodes.has_value());
