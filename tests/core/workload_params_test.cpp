@@ -2,6 +2,7 @@
 // defaults and optional keys), integer lists of a fixed length, file paths relative to the suite
 // file, optional parameters, a workload's own rules between parameters, and the keys it refuses.
 #include "support/catch.h"
+#include "support/error_of.h"
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/suite/suite_parser.h"
@@ -65,13 +66,9 @@ graphbench::SuiteSpec parse(const std::string& path, const std::string& case_tex
   return graphbench::parse_suite_spec(graphbench::parse_suite_json(text, path), path, {model_workload()});
 }
 
+// The message of the InputError that parsing a suite of this one case throws.
 std::string case_error_of(const std::string& case_text) {
-  try {
-    parse("configs/x.json", case_text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return graphbench::testing::input_error_of([&] { parse("configs/x.json", case_text); });
 }
 
 }  // namespace
