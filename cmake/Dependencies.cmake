@@ -154,12 +154,39 @@ else()
 endif()
 message(STATUS "graphbench: distributed backend: ${GRAPHBENCH_DIST_BACKEND}")
 
-# LibTorch ships fmt headers of its own in some releases: make sure ours (the system's) win by
-# using fmt header-only through its own target, listed before Torch in every link line.
-if(TARGET fmt::fmt-header-only)
-  set(GRAPHBENCH_FMT fmt::fmt-header-only)
-else()
+# fmt: the compiled library where it can be, header-only where it must be.
+# - Compiled (libfmt): a unit that formats then calls fmt's implementation instead of compiling it,
+#   about 2.5 s less per unit of the engine at -O2 (docs/building.md).
+# - Header-only where LibTorch's own include directories carry fmt headers of their own (PyTorch's
+#   wheel ships fmt 12; Debian's fmt is 9): those directories come first on the command line, so
+#   their headers are the ones compiled, and only header-only use keeps code and headers one version.
+set(GRAPHBENCH_FMT fmt::fmt-header-only)
+if(TARGET fmt::fmt)
+  get_target_property(_graphbench_fmt_type fmt::fmt TYPE)
+  get_target_property(_graphbench_fmt_dirs fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+  set(_graphbench_fmt_own "")
+  foreach(dir IN LISTS _graphbench_fmt_dirs)
+    get_filename_component(dir "${dir}" REALPATH)
+    list(APPEND _graphbench_fmt_own "${dir}")
+  endforeach()
+  set(_graphbench_fmt_shadowed "")
+  foreach(dir IN LISTS TORCH_INCLUDE_DIRS)
+    get_filename_component(dir "${dir}" REALPATH)
+    if(EXISTS "${dir}/fmt/format.h" AND NOT dir IN_LIST _graphbench_fmt_own)
+      set(_graphbench_fmt_shadowed "${dir}")
+    endif()
+  endforeach()
+  if(NOT _graphbench_fmt_type STREQUAL "INTERFACE_LIBRARY" AND NOT _graphbench_fmt_shadowed)
+    set(GRAPHBENCH_FMT fmt::fmt)
+  endif()
+endif()
+if(NOT TARGET ${GRAPHBENCH_FMT})
   set(GRAPHBENCH_FMT fmt::fmt)
+endif()
+if(_graphbench_fmt_shadowed)
+  message(STATUS "graphbench: fmt ${fmt_VERSION} header-only (LibTorch's ${_graphbench_fmt_shadowed}/fmt comes first)")
+else()
+  message(STATUS "graphbench: fmt ${fmt_VERSION} (${GRAPHBENCH_FMT})")
 endif()
 
 if(GRAPHBENCH_BUILD_TESTS)
