@@ -31,43 +31,6 @@ const char* const kInputsMetadataKey = "graphbench_inputs";
 const char* const kReadBytesMetadataKey = "graphbench_read_bytes";
 const char* const kWeightsBytesMetadataKey = "graphbench_weights_bytes";
 
-ParamDecl state_file_param() {
-  return bench::optional_param("state", ParamType::kPath,
-                               "mode train: the training step's initial state (params, buffers, optimizer state), the "
-                               "<stem>.state.pt that scripts/export_model.py writes beside the package, relative to "
-                               "the suite file");
-}
-
-std::optional<ParamProblem> check_aoti_params(const nlohmann::json& params, const std::string& mode) {
-  if (auto problem = bench::check_model_inputs(params)) return problem;
-  if (mode == "train") {
-    if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
-  }
-  if (mode == "train" && !params.contains("state")) {
-    return ParamProblem{"", "missing required key \"state\" (mode train: the training step's initial state, the "
-                            "<stem>.state.pt written beside the package by scripts/export_model.py --mode train)"};
-  }
-  if (mode != "train" && params.contains("state")) {
-    return ParamProblem{"/state", fmt::format("expected no state in mode {} (a state file belongs to a training step's "
-                                              "package, mode train), got {}",
-                                              mode, params.at("state").dump())};
-  }
-  return std::nullopt;
-}
-
-WorkloadDescriptor aoti_descriptor() {
-  WorkloadDescriptor d = bench::model_descriptor(
-      "aoti", "your own model: an AOTInductor package (.pt2, AOTIModelPackageLoader), inference or a whole training step",
-      {Variant::named("eager"), Variant::named("graph")}, "the AOTInductor package (.pt2), relative to the suite file",
-      {state_file_param()});
-  const std::string pieces_are_torchscript =
-      "the aoti workload runs a whole package; a model in pieces is a torchscript case (workload torchscript: "
-      "scripts/export_model.py --scope ...; docs/scopes.md)";
-  d.refused_params = {{"pieces", pieces_are_torchscript}, {"piece_outputs", pieces_are_torchscript}};
-  d.check = check_aoti_params;
-  return d;
-}
-
 std::map<std::string, std::string> package_metadata(const CaseSpec& spec, const std::string& file) {
   try {
     return ops::AotiPackage::read_metadata(file);

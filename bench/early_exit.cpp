@@ -25,23 +25,6 @@ namespace graphbench {
 
 namespace {
 
-WorkloadDescriptor early_exit_descriptor() {
-  WorkloadDescriptor d = describe_workload("early_exit", {"inference"}, {"benchmark"},
-                                          "residual blocks with a head after each, stopping at the first confident "
-                                          "head: a data-dependent early exit, eager, broken at each exit, and as one "
-                                          "graph of conditional nodes");
-  d.params = {bench::int_param("batch", 32, "rows per step"),
-              bench::int_param("width", 512, "features of each residual block"),
-              bench::int_param("classes", 10, "outputs of each head"),
-              bench::int_param("blocks", 6, "residual blocks, each followed by a head (an exit)"),
-              bench::number_param("threshold", 0.999, 0.0, 2.0,
-                                  "stop at the first head whose softmax confidence (the batch's largest) is above "
-                                  "this; 0: at the first head, above 1: never early")};
-  d.variants = branching_variants();
-  d.dtypes = {"float32"};
-  return d;
-}
-
 // The model's weights and the arithmetic of one block and one head; every variant calls these.
 struct EarlyExitModel {
   std::vector<at::Tensor> block_w, block_b, head_w, head_b;

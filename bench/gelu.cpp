@@ -6,7 +6,7 @@
 // Every graph variant also runs as ":replay", the input already in place.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
-#include "common/sweep_axes.h"
+#include "catalog/sweep_axes.h"
 #include "common/op_tags.h"
 
 #include "graphbench/engine/ops/elementwise.h"
@@ -16,20 +16,6 @@
 namespace graphbench {
 
 namespace {
-
-WorkloadDescriptor gelu_descriptor() {
-  WorkloadDescriptor d = describe_workload("gelu", {"inference"}, {"benchmark"},
-                                          "GELU as five elementwise ops, inference (PyTorch 1.10 CUDA Graphs blog); "
-                                          "TorchScript and at::gelu beside it");
-  // Every variant but the conditional ones: GELU has no branch for a conditional node to take.
-  for (const Variant& v : Variant::all()) {
-    if (v.source() != StepSource::kConditional) d.variants.push_back(v);
-  }
-  d.dtypes = {"float32", "float16", "bfloat16"};
-  d.params = {bench::typed_param("shape", ParamType::kPositiveIntList, nullptr, "input shape, e.g. [1, 3, 224, 224]")};
-  d.sweep_axes = {bench::batch_of_shape_axis("shape")};
-  return d;
-}
 
 // The blog's function, in plain LibTorch.
 at::Tensor gelu_reference(const at::Tensor& x) { return x * 0.5 * (1.0 + at::erf(x / 1.41421)); }

@@ -2,7 +2,7 @@
 // — the model of PyTorch's CUDA-graph documentation, as the blog measured it.
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
-#include "common/sweep_axes.h"
+#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/op_tags.h"
@@ -32,32 +32,6 @@ bool is_weight(const std::string& name) { return name == "fc1.weight" || name ==
 using bench::choice_param;
 using bench::int_param;
 using bench::number_param;
-
-WorkloadDescriptor linear_dropout_descriptor() {
-  WorkloadDescriptor d = describe_workload("linear_dropout", {"train", "inference"}, {"benchmark"},
-                                          "Linear+Dropout x2 with MSE loss and SGD: a training step (PyTorch CUDA-graph "
-                                          "docs, blog)");
-  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
-                                  Variant::named("reference"), Variant::named("reference+graph")});
-  d.dtypes = {"float32"};
-  ParamDecl dropout = bench::typed_param("dropout", ParamType::kNumberList, {0.2, 0.1},
-                                         "dropout probabilities after the first and the second Linear");
-  dropout.min = 0.0;
-  dropout.max = 0.99;
-  dropout.length = 2;
-  d.params = {int_param("batch", 32, "N, rows per batch"),
-              int_param("in_features", 128, "D_in"),
-              int_param("hidden", 256, "H"),
-              int_param("out_features", 16, "D_out"),
-              dropout,
-              number_param("lr", 0.1, 1e-8, 10.0, "learning rate"),
-              choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"},
-                           "optimizer of the training step (reference variants: sgd only)"),
-              number_param("momentum", 0.0, 0.0, 0.99, "SGD momentum"),
-              number_param("weight_decay", 0.0, 0.0, 1.0, "weight decay")};
-  d.sweep_axes = {bench::batch_param_axis("batch")};
-  return d;
-}
 
 struct Dims {
   std::int64_t n, d_in, h, d_out;

@@ -3,7 +3,7 @@
 // CUDAGraph::replay()) differ by exactly the engine's overhead.
 //   eager, graph, graph:replay                          the engine: one gelu op
 //   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
-#include "common/sweep_axes.h"
+#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 
@@ -13,19 +13,6 @@
 namespace graphbench {
 
 namespace {
-
-WorkloadDescriptor one_kernel_descriptor() {
-  WorkloadDescriptor d = describe_workload("one_kernel", {"inference"}, {"benchmark"},
-                                          "one at::gelu kernel: the engine's replay path beside a bare "
-                                          "CUDAGraph::replay() of the same graph");
-  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("graph"), Variant::named("reference"),
-                                  Variant::named("reference+graph")});
-  d.dtypes = {"float32"};
-  d.params = {bench::typed_param("shape", ParamType::kPositiveIntList, nlohmann::json::array({1024}),
-                                 "input shape; small, so that the host's part of a step dominates")};
-  d.sweep_axes = {bench::batch_of_shape_axis("shape")};
-  return d;
-}
 
 class OneKernelCase final : public CaseInstance {
  public:

@@ -37,45 +37,6 @@ namespace {
 using bench::choice_param;
 using bench::number_param;
 
-std::optional<ParamProblem> check_torchscript_params(const nlohmann::json& params, const std::string& mode) {
-  if (auto problem = bench::check_model_inputs(params)) return problem;
-  if (auto problem = bench::check_pieces(params)) return problem;
-  if (mode == "train") {
-    if (auto problem = bench::check_no_state_inputs(params, "mode train")) return problem;
-  }
-  if (params.contains("pieces")) {
-    if (auto problem = bench::check_no_state_inputs(params, "a chain of pieces")) return problem;
-  }
-  if (mode == "train" && !params.contains("loss")) {
-    return ParamProblem{"", "missing required key \"loss\" (mode train: mean, mse or cross_entropy)"};
-  }
-  if (mode != "train" && params.contains("loss")) {
-    return ParamProblem{"/loss", fmt::format("expected no loss in mode {} (a loss applies to mode train), got {}", mode,
-                                             params.at("loss").dump())};
-  }
-  return std::nullopt;
-}
-
-WorkloadDescriptor torchscript_descriptor() {
-  ParamDecl loss = choice_param("loss", "", {"mean", "mse", "cross_entropy"},
-                                "mode train: mean of the first output, mse against a random target of its shape, or "
-                                "cross_entropy of [N, C] scores against random class ids");
-  loss.default_value = nullptr;
-  loss.optional = true;
-  WorkloadDescriptor d = bench::model_descriptor(
-      "torchscript", "your own model: a TorchScript file (torch::jit::load), inference or a whole training step",
-      {Variant::named("eager"), Variant::named("static"), Variant::named("graph")},
-      "the TorchScript file (torch.jit.save), relative to the suite file",
-      {loss, choice_param("optimizer", "sgd", {"sgd", "adam", "adamw"}, "mode train: the optimizer"),
-       number_param("lr", 0.01, 1e-8, 10.0, "mode train: learning rate"),
-       number_param("momentum", 0.0, 0.0, 0.99, "mode train: SGD momentum"),
-       number_param("weight_decay", 0.0, 0.0, 1.0, "mode train: weight decay")});
-  d.params.push_back(bench::pieces_param());
-  d.params.push_back(bench::piece_outputs_param());
-  d.check = check_torchscript_params;
-  return d;
-}
-
 // While alive, the CPU's and the device's generators draw from `seed`: dropout alike in chain and whole.
 class SeededDraws : NonCopyable {
  public:

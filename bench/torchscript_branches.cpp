@@ -6,7 +6,7 @@
 // Every variant leaves the reached leaf's outputs and index: another way fails validation.
 #include "common/case_workload.h"
 #include "common/conditional_runner.h"
-#include "models/branch_tree.h"
+#include "catalog/branch_tree.h"
 #include "models/model_case.h"
 #include "models/script_pieces.h"
 
@@ -34,23 +34,6 @@ namespace {
 
 using bench::BranchNode;
 using bench::PieceRef;
-
-WorkloadDescriptor branches_descriptor() {
-  WorkloadDescriptor d = describe_workload("torchscript_branches", {"inference"}, {"benchmark"},
-                                          "your own model split at the branches of its own forward (export_model.py "
-                                          "--scope auto): its pieces with the host deciding between them, eager and "
-                                          "a graph per piece, or one graph of conditional nodes");
-  d.variants = branching_variants();
-  d.dtypes = {"float32", "float16", "bfloat16"};
-  d.params = {bench::model_inputs_param(), bench::pieces_param(), bench::branches_param(), bench::threshold_param()};
-  for (auto& p : bench::tolerance_params()) d.params.push_back(std::move(p));
-  d.check = [](const nlohmann::json& params, const std::string&) -> std::optional<ParamProblem> {
-    if (auto problem = bench::check_model_inputs(params)) return problem;
-    if (auto problem = bench::check_no_state_inputs(params, "a model split at its branches")) return problem;
-    return bench::check_branches(params);
-  };
-  return d;
-}
 
 // The pieces and the tree, loaded once for every runner of the case.
 struct BranchProgram {
@@ -363,6 +346,6 @@ class BranchesCase final : public CaseInstance {
 
 }  // namespace
 
-GRAPHBENCH_REGISTER_CASE_WORKLOAD(BranchesCase, branches_descriptor, bench::Grad::kOff);
+GRAPHBENCH_REGISTER_CASE_WORKLOAD(BranchesCase, torchscript_branches_descriptor, bench::Grad::kOff);
 
 }  // namespace graphbench

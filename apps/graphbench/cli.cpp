@@ -5,6 +5,7 @@
 #include "run_command.h"
 #include "run_option_checks.h"
 #include "stop_signals.h"
+#include "suite_selection.h"
 
 #include "graphbench/core/compare/compare.h"
 #include "graphbench/core/compare/calibration.h"
@@ -425,14 +426,13 @@ int graphbench::cli::run_cli(int argc, char** argv, const LibTorchCommands* torc
       request.overlap_only = cal.overlap_only;
       return graphbench::run_calibrate(request, std::cout);
     }
-    // What runs workloads or lists them needs LibTorch: the front hands it over, checked this far.
-    const bool needs_torch = list->parsed() || run->parsed() || !top.options.workload.empty();
+    if (list->parsed()) return graphbench::cli::list_command(top.options.configs_dir);
+    // What runs workloads needs LibTorch: the front hands it over, the options and the suite checked.
+    const bool needs_torch = run->parsed() || !top.options.workload.empty();
     if (torch == nullptr && needs_torch) {
-      if (run->parsed()) finish(sub, argc, argv);
-      if (!top.options.workload.empty()) finish(top, argc, argv);
+      graphbench::cli::check_suite_up_front(run->parsed() ? finish(sub, argc, argv) : finish(top, argc, argv));
       return hand_to_runner(argv);
     }
-    if (list->parsed()) return torch->list(top.options.configs_dir);
     if (report->parsed()) {
       return graphbench::cli::report_command(report_input, report_output, report_formats, report_quiet);
     }

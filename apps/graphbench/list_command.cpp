@@ -1,15 +1,17 @@
 // `graphbench list`: what can be run.
 #include "run_command.h"
 
+#include "catalog/workloads.h"
+
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/json/json_text.h"
 #include "graphbench/core/workload/capture_scope.h"
-#include "graphbench/engine/runner/workload_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -133,15 +135,17 @@ std::vector<std::string> suites_with_workload(const std::vector<std::string>& di
 
 int list_command(const std::string& configs_dir) {
   std::cout << "Workloads:\n";
-  for (const Workload* w : WorkloadRegistry::global().all()) {
-    const auto& d = w->descriptor();
-    std::cout << fmt::format("  {:<16}{}\n", d.name, d.summary);
-    std::cout << fmt::format("  {:<16}modes: {}; kinds: {}; dtypes: {}\n", "", fmt::join(d.modes, ", "),
+  // The names in a column as wide as the longest of them, and two spaces.
+  std::size_t width = 16;
+  for (const WorkloadDescriptor& d : workload_catalog()) width = std::max(width, d.name.size() + 2);
+  for (const WorkloadDescriptor& d : workload_catalog()) {
+    std::cout << fmt::format("  {:<{}}{}\n", d.name, width, d.summary);
+    std::cout << fmt::format("  {:<{}}modes: {}; kinds: {}; dtypes: {}\n", "", width, fmt::join(d.modes, ", "),
                              fmt::join(d.kinds, ", "), fmt::join(d.dtypes, ", "));
-    std::cout << fmt::format("  {:<16}variants: {}\n", "", fmt::join(variant_names(d.variants), ", "));
-    for (const auto& p : d.params) print_param(p, 18);
+    std::cout << fmt::format("  {:<{}}variants: {}\n", "", width, fmt::join(variant_names(d.variants), ", "));
+    for (const auto& p : d.params) print_param(p, static_cast<int>(width) + 2);
     for (const auto& axis : d.sweep_axes) {
-      std::cout << fmt::format("  {:<16}sweep \"{}\": {}\n", "", axis.name, axis.help);
+      std::cout << fmt::format("  {:<{}}sweep \"{}\": {}\n", "", width, axis.name, axis.help);
     }
   }
   std::cout << "\nVariants:\n";

@@ -2,6 +2,7 @@
 
 #include "run_option_checks.h"
 #include "run_support.h"
+#include "suite_selection.h"
 
 #include "graphbench/core/base/errors.h"
 #include "graphbench/core/base/interrupt.h"
@@ -14,10 +15,7 @@
 #include "graphbench/core/report/unpack_space.h"
 #include "graphbench/engine/runner/suite_runner.h"
 #include "graphbench/engine/runner/workload_registry.h"
-#include "graphbench/core/suite/case_filter.h"
 #include "graphbench/core/suite/suite_parser.h"
-#include "graphbench/core/suite/scope_fields.h"
-#include "graphbench/core/suite/sweep_fields.h"
 #include "graphbench/engine/timing/kernel_profile.h"
 #include "stop_signals.h"
 
@@ -32,14 +30,6 @@
 #include <tuple>
 
 namespace graphbench::cli {
-
-namespace {
-
-bool contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
-}  // namespace
 
 std::vector<std::string> without_option(const std::vector<std::string>& arguments, const std::string& flag) {
   std::vector<std::string> out;
@@ -70,47 +60,6 @@ at::Device resolve_device(const std::string& name) {
 }
 
 namespace {
-
-void apply_case_filter(SuiteSpec& suite, const std::vector<std::string>& values) {
-  if (values.empty()) return;
-  const auto wanted = case_names_of(values);
-  for (const auto& name : wanted) {
-    const bool known = std::any_of(suite.cases.begin(), suite.cases.end(), [&](const CaseSpec& c) { return c.name == name; });
-    if (!known) {
-      std::vector<std::string> names;
-      for (const auto& c : suite.cases) names.push_back(c.name);
-      throw InputError(fmt::format("--cases: suite {} has no case \"{}\" (cases: {}; a comma separates names, \\, is a "
-                                   "comma inside one)",
-                                   suite.path, name, fmt::join(names, ", ")));
-    }
-  }
-  suite.cases.erase(std::remove_if(suite.cases.begin(), suite.cases.end(),
-                                   [&](const CaseSpec& c) { return !contains(wanted, c.name); }),
-                    suite.cases.end());
-}
-
-void apply_variant_filter(SuiteSpec& suite, const std::optional<std::string>& list, bool quiet) {
-  if (!list) return;
-  const auto wanted = variant_names_of(*list);
-  std::vector<CaseSpec> kept;
-  for (auto& c : suite.cases) {
-    const auto& supported = WorkloadRegistry::global().find(c.workload)->descriptor().variants;
-    std::vector<Variant> variants;
-    for (const auto& v : wanted) {
-      const Variant& variant = Variant::named(v);
-      // A training run feeds every batch: the ":replay" forms are for timed steps only.
-      if (c.kind == "training" && variant.inputs_in_place()) continue;
-      if (std::find(supported.begin(), supported.end(), variant) != supported.end()) variants.push_back(variant);
-    }
-    if (variants.empty()) {
-      if (!quiet) std::cerr << fmt::format("note: case {} has none of the variants asked for; left out\n", c.name);
-      continue;
-    }
-    c.variants = variants;
-    kept.push_back(std::move(c));
-  }
-  suite.cases = std::move(kept);
-}
 
 // The overrides are checked by check_run_options (run_option_checks.h) when the options are read.
 void apply_sampling_overrides(SuiteSpec& suite, const RunOptions& o) {
@@ -183,50 +132,17 @@ CaseContext make_context(const RunOptions& o, at::Device device) {
   return context;
 }
 
-// The suite file of --suite (--workload) NAME: <dir>/NAME.json, trying --configs-dir, ./configs and the
-// source tree's configs/ in turn; InputError saying where it looked.
-std::string suite_path_for_workload(const std::string& workload, const std::string& configs_dir) {
-  std::vector<std::string> tried;
-  for (const auto& dir : configs_search_dirs(configs_dir)) {
-    const auto path = std::filesystem::path(dir) / (workload + ".json");
-    if (std::filesystem::is_regular_file(path)) return path.string();
-    tried.push_back(path.string());
-  }
-  // A workload's name is not a suite's: say which suites hold its cases.
-  std::string hint = "see `graphbench list` for the suites and their cases";
-  if (WorkloadRegistry::global().find(workload) != nullptr) {
-    const auto holders = suites_with_workload(configs_search_dirs(configs_dir), workload);
-    hint = holders.empty() ? fmt::format("{} is a workload, not a suite: no suite here has a case of it; write one "
-                                         "(docs/spec.md) and run it with run --config FILE",
-                                         workload)
-                           : fmt::format("{} is a workload, not a suite; its cases are in {}", workload,
-                                         fmt::join(holders, "; "));
-  }
-  throw InputError(fmt::format("--suite {}: no suite file {} ({})", workload, fmt::join(tried, " or "), hint));
-}
-
 }  // namespace
 
 PreparedRun prepare_run(const RunOptions& o) {
   // Everything is checked before anything runs: the suite, the options (the output directory is
   // checked by prepare_output_directory, by the process that writes it).
   PreparedRun run;
-  run.path = !o.config.empty() ? o.config : suite_path_for_workload(o.workload, o.configs_dir);
-  run.formats = parse_output_formats(o.formats);
-  run.suite = load_suite_spec(run.path, WorkloadRegistry::global().descriptors());
+  SelectedSuite selected = select_suite(o, WorkloadRegistry::global().descriptors(), o.quiet ? nullptr : &std::cerr);
+  run.path = std::move(selected.path);
+  run.formats = std::move(selected.formats);
+  run.suite = std::move(selected.suite);
   SuiteSpec& suite = run.suite;
-  apply_case_filter(suite, o.cases);
-  if (!o.filter.empty()) apply_case_pattern(suite, o.filter);
-  apply_sweep_options(suite, o.sweeps, WorkloadRegistry::global().descriptors());
-  expand_scope_sweeps(suite);  // first: a scope's point keeps the case's integer sweep, expanded next
-  expand_sweeps(suite, WorkloadRegistry::global().descriptors());
-  if (o.use_train_graph) {
-    for (auto& c : suite.cases) {
-      if (c.kind == "training") c.variants = {Variant::named("graph")};
-    }
-  }
-  apply_variant_filter(suite, o.variants, o.quiet);
-  if (suite.cases.empty()) throw InputError(run.path + ": no case left to run after --cases / --filter / --variants");
   apply_sampling_overrides(suite, o);
   apply_gradient_sync_overrides(suite, o);
   run.device = resolve_device(o.device);

@@ -14,6 +14,6 @@ int main(int argc, char** argv) {
         return fmt::format("graphbench {} (LibTorch {}, {}, {} build)", graphbench::kToolVersion, b.libtorch_version,
                            b.with_cuda ? "CUDA" : "CPU only", b.build_type);
       },
-      graphbench::cli::run_command, graphbench::cli::list_command};
+      graphbench::cli::run_command};
   return graphbench::cli::run_cli(argc, argv, &torch);
 }

@@ -2,6 +2,8 @@
 //   GRAPHBENCH_REGISTER_CASE_WORKLOAD(GeluCase, gelu_descriptor, bench::Grad::kOff);
 #pragma once
 
+#include "catalog/workloads.h"
+
 #include "graphbench/engine/runner/workload.h"
 #include "graphbench/engine/runner/workload_registry.h"
 

@@ -2,7 +2,7 @@
 //   kind training   the whole run, the tutorial's lines printed (--use-train-graph, --use-test-graph)
 //   kind benchmark  one training step of batch 64 per variant, including the tutorial's own code
 //                   (reference: modules and torch::optim::SGD; reference+graph: captured by hand)
-#include "common/sweep_axes.h"
+#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/training_step_case.h"
@@ -23,33 +23,6 @@ namespace {
 using bench::choice_param;
 using bench::int_param;
 using bench::number_param;
-
-WorkloadDescriptor mnist_descriptor() {
-  WorkloadDescriptor d = describe_workload("mnist", {"train"}, {"training", "benchmark"},
-                                          "the LibTorch MNIST example: whole training runs, or one timed training "
-                                          "step");
-  d.variants = with_replay_forms({Variant::named("eager"), Variant::named("static"), Variant::named("graph"),
-                                  Variant::named("reference"), Variant::named("reference+graph")});
-  d.dtypes = {"float32"};
-  d.params = {int_param("batch", 64, "training batch size"),
-              int_param("test_batch", 1000, "test batch size"),
-              int_param("epochs", 10, "epochs (kind training)"),
-              int_param("log_interval", 10, "batches between logged losses (kind training)"),
-              number_param("lr", 0.01, 1e-8, 10.0, "SGD learning rate"),
-              number_param("momentum", 0.5, 0.0, 0.99, "SGD momentum"),
-              choice_param("test_executor", "eager", {"eager", "graph"}, "how the test pass runs (kind training)"),
-              choice_param("last_batch", "skip", {"skip", "capture"},
-                           "the short last batch of an epoch: skip it (as the tutorial does) or train on it "
-                           "(a second captured graph for its shape)"),
-              choice_param("data", "device", {"device", "host"},
-                           "where the data lives (kind training): on the device, each batch gathered there by "
-                           "the step itself; or in host memory, each batch copied over (the tutorial's way)"),
-              choice_param("order", "sequential", {"sequential", "shuffled"},
-                           "the order of the training data (kind training): the tutorial's sequential order, or "
-                           "a permutation per epoch drawn from --seed")};
-  d.sweep_axes = {bench::batch_param_axis("batch")};
-  return d;
-}
 
 // One timed training step on the first batch (data-parallel: rank r on the r-th of `ranks` batches).
 class MnistStepCase final : public bench::TrainingStepCase {

@@ -1,6 +1,8 @@
 // What the model workloads share: a model file's parameters, its inputs, tolerances and checks.
 #pragma once
 
+#include "catalog/model_params.h"
+
 #include "graphbench/engine/exec/feed.h"
 #include "graphbench/engine/exec/model_store.h"
 #include "graphbench/engine/exec/policy.h"
@@ -30,23 +32,8 @@ struct ModelInput {
   double scale = 1.0;
 };
 
-// `path` (a file relative to the suite file) and `inputs` ([{shape, dtype, range}]).
-ParamDecl model_path_param(const char* help);
-ParamDecl model_inputs_param();
-// `rtol` and `atol` of the comparison with eager; left out, they follow the case's dtype.
-std::vector<ParamDecl> tolerance_params();
-// `read_bytes`: the bytes a step must read at least (scripts/export_model.py writes it).
-ParamDecl read_bytes_param();
-// A model workload's descriptor: modes inference and train, the floating dtypes, the model sweep
-// axes, and the parameters path, inputs, `own`, the tolerances and read_bytes, in that order.
-WorkloadDescriptor model_descriptor(const char* name, const char* summary, std::vector<Variant> variants,
-                                   const char* path_help, std::vector<ParamDecl> own);
 // The case's roofline: read_bytes where given, otherwise none (a model is a black box).
 double model_read_bytes(const CaseSpec& spec);
-// The rules between the fields of `inputs` (`range` for int64 inputs only, low < high; state fields).
-std::optional<ParamProblem> check_model_inputs(const nlohmann::json& params);
-// Role state goes with inference of one whole model only; `what` names the case's form ("mode train").
-std::optional<ParamProblem> check_no_state_inputs(const nlohmann::json& params, const std::string& what);
 
 // Whether a case's inputs ([{shape, dtype}]) fit those a package recorded: same dtypes and ranks,
 // same sizes but where recorded as -1 (dynamic), up to the recorded "max" where there is one.

@@ -7,6 +7,7 @@
 //   "piece_outputs": ["piece3.out0"]
 #pragma once
 
+#include "catalog/piece_params.h"
 #include "models/chain_check.h"
 
 #include "graphbench/engine/plan/op_tag.h"
@@ -29,16 +30,6 @@ class AotiPackage;
 
 namespace graphbench::bench {
 
-// A model input (input >= 0) or output `output` of piece `piece`.
-struct PieceRef {
-  int input = -1;
-  int piece = -1;
-  int output = 0;
-};
-
-// A ref's text read ("input0", "piece2.out1") without checking what it names; nullopt otherwise.
-std::optional<PieceRef> parse_piece_ref(const std::string& text);
-
 struct ScriptPiece {
   std::string path;  // resolved against the suite file's folder
   std::string package_model = "model";  // a .pt2 piece: its model's name in the package ("model")
@@ -51,14 +42,6 @@ struct ScriptPieces {
   std::vector<ScriptPiece> pieces;
   std::vector<PieceRef> outputs;
 };
-
-// The two optional parameters of a torchscript case.
-ParamDecl pieces_param();
-ParamDecl piece_outputs_param();
-
-// The wiring rules the declarations cannot say: both or neither of pieces and piece_outputs, every
-// ref naming an existing input or earlier output, a whole layer number.
-std::optional<ParamProblem> check_pieces(const nlohmann::json& params);
 
 bool has_pieces(const CaseSpec& spec);
 // The pieces, and piece_outputs where the case has them (a model split at its branches has none).

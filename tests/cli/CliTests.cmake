@@ -28,6 +28,13 @@ add_test(NAME "cli: the front refuses a bad run option without graphbench-run (2
          COMMAND ${EXPECT} 2 "--max-samples: expected a positive integer" "!cannot start" --
                  sh -c "rm -rf \"$2\" && mkdir -p \"$2\" && cp \"$1\" \"$2\"/ && \"$2\"/graphbench --suite gelu --max-samples 0"
                  sh ${GB} ${OUT_DIR}/front-refuses)
+# Suites are checked by the front too, against the workload catalog (bench/catalog/): a bad one is
+# refused without starting graphbench-run (here absent), and `list` needs none (suite_selection.h).
+add_test(NAME "cli: the front lists the workloads and refuses a bad suite without graphbench-run (2)"
+         COMMAND ${EXPECT} 2 "^  gelu +GELU as five elementwise ops" "^  torchscript_branches +your own model split"
+                 "short_dropout.json: /cases/1/dropout: expected a list of exactly 2 numbers" "!cannot start" --
+                 sh -c "rm -rf \"$2\" && mkdir -p \"$2\" && cp \"$1\" \"$2\"/ && \"$2\"/graphbench list && \"$2\"/graphbench run --config \"$3\" --device cpu"
+                 sh ${GB} ${OUT_DIR}/front-suite ${CLI_DIR}/short_dropout.json)
 # Checks of one command share its run (each start of graphbench-run loads LibTorch).
 # --help names the exit codes; the test hooks stay out of it (they still work: see
 # --inject-slowdown and --inject-rank-failure below).

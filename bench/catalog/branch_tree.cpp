@@ -1,6 +1,6 @@
-#include "models/branch_tree.h"
+#include "catalog/branch_tree.h"
 
-#include "common/case_helpers.h"
+#include "catalog/param_decls.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 // with `outputs`. A case's `threshold` replaces every `than`.
 #pragma once
 
-#include "models/script_pieces.h"
+#include "catalog/piece_params.h"
 
 #include "graphbench/core/suite/suite_spec.h"
 #include "graphbench/core/workload/descriptor.h"

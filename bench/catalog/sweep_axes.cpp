@@ -1,4 +1,4 @@
-#include "common/sweep_axes.h"
+#include "catalog/sweep_axes.h"
 
 #include <fmt/format.h>
 
