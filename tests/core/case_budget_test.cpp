@@ -53,6 +53,23 @@ TEST_CASE("too_long_reason: a case whose minimum exceeds the limit is skipped wi
   CHECK_FALSE(graphbench::too_long_reason(9.5, 3, 1, s).empty());
 }
 
+TEST_CASE("too_long_reason: a need inside the limit but not inside what sampling may use says why it is skipped") {
+  SamplingSpec s;
+  s.max_time_s = 3.0;
+  s.min_samples = 1;
+  s.warmup_steps = 0;
+  // The probe's step, one validation step and a round of one sample after a first one: 4 x 0.7 = 2.8 s,
+  // inside 3.0 s but past the 2.7 s sampling may end by (a tenth of the limit is kept for after it).
+  const double need_s = graphbench::minimum_case_seconds(0.7, 1, 1, s);
+  REQUIRE(need_s <= 3.0);
+  REQUIRE(need_s > 2.7);
+  const std::string why = graphbench::too_long_reason(0.7, 1, 1, s);
+  CHECK_THAT(why, Catch::Contains("; 10% of its limit is kept for after the samples), more than its time limit of "
+                                  "3.0 s allows"));
+  // A need past the limit itself needs no such word.
+  CHECK_THAT(graphbench::too_long_reason(9.5, 3, 1, s), !Catch::Contains("is kept for after the samples"));
+}
+
 TEST_CASE("too_long_reason: a case that fits runs") {
   SamplingSpec s;
   s.max_time_s = 3.0;

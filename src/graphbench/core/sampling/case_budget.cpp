@@ -58,9 +58,14 @@ namespace {
 
 std::string skip_text(double step_s, double need_s, const std::string& what, const SamplingSpec& sampling) {
   const double limit_needed_s = need_s / (1.0 - kAfterSamplingShare);
+  // A need inside the limit is refused for the part of the limit kept for after the samples: say so,
+  // or "needs 2.8 s, more than its 3.0 s allows" reads as a contradiction.
+  const std::string kept = need_s <= sampling.max_time_s
+                               ? fmt::format("; {:g}% of its limit is kept for after the samples", 100 * kAfterSamplingShare)
+                               : "";
   return fmt::format("skipped before it started: one eager step took {} on this device, so this case needs about {} "
-                     "at the least ({}), more than its time limit of {} allows: --max-time {:g} gives it that time",
-                     format_duration(step_s), format_duration(need_s), what, format_duration(sampling.max_time_s),
+                     "at the least ({}{}), more than its time limit of {} allows: --max-time {:g} gives it that time",
+                     format_duration(step_s), format_duration(need_s), what, kept, format_duration(sampling.max_time_s),
                      offered_max_time(kOfferedRoom * limit_needed_s));
 }
 
