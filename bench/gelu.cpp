@@ -6,7 +6,6 @@
 // Every graph variant also runs as ":replay", the input already in place.
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
-#include "catalog/sweep_axes.h"
 #include "common/op_tags.h"
 
 #include "graphbench/engine/ops/elementwise.h"

@@ -2,7 +2,6 @@
 // — the model of PyTorch's CUDA-graph documentation, as the blog measured it.
 //   mode train      one whole training step per call: forward, loss, backward, optimizer update
 //   mode inference  the forward pass without dropout
-#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/op_tags.h"
@@ -28,10 +27,6 @@ namespace {
 const std::vector<std::string> kParamNames = {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"};
 
 bool is_weight(const std::string& name) { return name == "fc1.weight" || name == "fc2.weight"; }
-
-using bench::choice_param;
-using bench::int_param;
-using bench::number_param;
 
 struct Dims {
   std::int64_t n, d_in, h, d_out;

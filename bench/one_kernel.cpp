@@ -3,7 +3,6 @@
 // CUDAGraph::replay()) differ by exactly the engine's overhead.
 //   eager, graph, graph:replay                          the engine: one gelu op
 //   reference, reference+graph, reference+graph:replay  plain at::gelu, captured by hand
-#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 

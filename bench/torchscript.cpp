@@ -34,9 +34,6 @@ namespace graphbench {
 
 namespace {
 
-using bench::choice_param;
-using bench::number_param;
-
 // While alive, the CPU's and the device's generators draw from `seed`: dropout alike in chain and whole.
 class SeededDraws : NonCopyable {
  public:

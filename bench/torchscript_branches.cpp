@@ -1,5 +1,5 @@
 // torchscript_branches: a model whose forward branches on a value it read (`if t.item() > c:`), split
-// at its branches by export_model.py --scope auto (models/branch_tree.h; docs/control-flow.md).
+// at its branches by export_model.py --scope auto (catalog/branch_tree.h; docs/control-flow.md).
 //   eager        the pieces called in turn, the host reading each decision's value
 //   graph        a graph per node, the host deciding between replays (where torch.compile breaks)
 //   conditional  one graph of conditional nodes, the device deciding (a chain of exits or one branch)

@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <tuple>
 

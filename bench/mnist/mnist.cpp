@@ -2,7 +2,6 @@
 //   kind training   the whole run, the tutorial's lines printed (--use-train-graph, --use-test-graph)
 //   kind benchmark  one training step of batch 64 per variant, including the tutorial's own code
 //                   (reference: modules and torch::optim::SGD; reference+graph: captured by hand)
-#include "catalog/sweep_axes.h"
 #include "common/case_helpers.h"
 #include "common/case_workload.h"
 #include "common/training_step_case.h"
@@ -19,10 +18,6 @@
 namespace graphbench {
 
 namespace {
-
-using bench::choice_param;
-using bench::int_param;
-using bench::number_param;
 
 // One timed training step on the first batch (data-parallel: rank r on the r-th of `ranks` batches).
 class MnistStepCase final : public bench::TrainingStepCase {
