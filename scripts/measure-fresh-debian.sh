@@ -7,6 +7,8 @@
 #   REVISION   default HEAD
 #   BASE_ROOT  a minbase root made once with `debootstrap --variant=minbase bookworm DIR`; it is
 #              copied, never changed (default: made in a temporary folder, which takes minutes)
+# With LOG_DIR set, the two commands' logs are copied there (ctest's time for each test, to see
+# where the test command goes).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rev=${1:-HEAD}
@@ -15,6 +17,7 @@ base=${2:-}
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/graphbench-fresh-XXXXXX")
 chroot_dir=$work/root
 cleanup() {
+  if [[ -n ${LOG_DIR:-} ]]; then mkdir -p "$LOG_DIR" && cp "$work"/*.log "$LOG_DIR"/ 2>/dev/null || true; fi
   for m in dev/pts dev proc sys; do umount "$chroot_dir/$m" 2>/dev/null || true; done
   rm -rf "$work"
 }

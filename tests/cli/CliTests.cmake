@@ -130,7 +130,7 @@ add_test(NAME "cli: configs/sweeps.json without its model files names the script
 add_test(NAME "cli: configs/sweep-gelu.json runs as shipped on the CPU"
          COMMAND ${EXPECT} 0 "\\| gelu\\[batch=2\\] +\\| static +\\|" --
                  ${GB} run --config ${PROJECT_SOURCE_DIR}/configs/sweep-gelu.json --device cpu --sweep batch=1,2 --max-time 3
-                 --min-samples 3 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
+                 --min-samples 3 --max-samples 5 --warmup 1 -o ${OUT_DIR}/sweep-gelu)
 
 # The engine-versus-bare replay case runs its non-graph variants on the CPU; --l2 and --profile
 # are accepted (they change nothing without a GPU) and checked.
@@ -201,24 +201,25 @@ add_test(NAME "cli: mnist --data-on-host learned, its record says so"
 set_tests_properties("cli: mnist --data-on-host learned, its record says so" PROPERTIES DEPENDS "cli: mnist --data-on-host --shuffle")
 # A training case is held to its time limit (core/sampling/case_budget.h, plan_training): skipped before
 # its first epoch where one cannot fit, with the --max-time that gives it one and all; otherwise
-# cut to the whole epochs that fit, its record saying so. 640 pictures: an epoch of 10 steps.
+# cut to the whole epochs that fit, its record saying so. 128 pictures: an epoch of 2 steps.
 add_test(NAME "cli: a training case whose epoch cannot fit its limit is skipped before it starts, with the --max-time it needs"
          COMMAND ${EXPECT} 0 "^  mnist-tutorial: skipped before it started: one training step took .* so one epoch \\(200 steps and its test pass\\) takes about .*, more than its time limit of 50 ms allows: --max-time [0-9]+ gives it one epoch, --max-time [0-9]+ all 10$"
                  "!^Train Epoch" --
                  ${GB} --workload mnist --device cpu --max-time 0.05 --data-dir ${MNIST_SUBSET} -o ${OUT_DIR}/mnist-too-long)
 set_tests_properties("cli: a training case whose epoch cannot fit its limit is skipped before it starts, with the --max-time it needs"
                      PROPERTIES FIXTURES_REQUIRED mnist_subset)
-add_test(NAME "cli: a 640-picture subset of Fashion-MNIST"
-         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/mnist-640 640 100 --from ${MNIST_SOURCE})
-set_tests_properties("cli: a 640-picture subset of Fashion-MNIST" PROPERTIES FIXTURES_SETUP mnist_640)
-# 6 s, where one epoch of the subset takes about 0.1 s: in the CUDA build's ctest on a busy 2-core
-# machine (commit d3640af) a training step took 317 ms and one epoch no longer fitted 3 s.
+add_test(NAME "cli: a 128-picture subset of Fashion-MNIST"
+         COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/make_idx.py ${OUT_DIR}/mnist-128 128 100 --from ${MNIST_SOURCE})
+set_tests_properties("cli: a 128-picture subset of Fashion-MNIST" PROPERTIES FIXTURES_SETUP mnist_128)
+# 2 s, where one epoch of the subset takes about 40 ms: in the CUDA build's ctest on a busy 2-core
+# machine (commit d3640af) a training step took 317 ms, an epoch of 2 steps and its test pass still
+# under 1 s, so that at least one epoch fits and the run is cut.
 add_test(NAME "cli: a training case trains the whole epochs that fit its limit, and says so"
-         COMMAND ${EXPECT} 0 "^  mnist-tutorial: one training step took .* so [0-9]+ of its 1000 epochs fit its time limit of 6.0 s: this run takes about .* --max-time [0-9]+ gives it all 1000\\)$"
-                 "trained [0-9]+ of 1000 epochs: another would have ended past the time limit of 6.0 s" --
-                 ${GB} --workload mnist --device cpu --epochs 1000 --max-time 6 --data-dir ${OUT_DIR}/mnist-640 -o ${OUT_DIR}/mnist-cut)
+         COMMAND ${EXPECT} 0 "^  mnist-tutorial: one training step took .* so [0-9]+ of its 1000 epochs fit its time limit of 2.0 s: this run takes about .* --max-time [0-9]+ gives it all 1000\\)$"
+                 "trained [0-9]+ of 1000 epochs: another would have ended past the time limit of 2.0 s" --
+                 ${GB} --workload mnist --device cpu --epochs 1000 --max-time 2 --data-dir ${OUT_DIR}/mnist-128 -o ${OUT_DIR}/mnist-cut)
 set_tests_properties("cli: a training case trains the whole epochs that fit its limit, and says so"
-                     PROPERTIES FIXTURES_REQUIRED mnist_640)
+                     PROPERTIES FIXTURES_REQUIRED mnist_128)
 
 # Your own model: small TorchScript models and suites written by graphbench_test_models (built in
 # C++, no Python), run by the binary as a user runs an exported model.
@@ -976,7 +977,7 @@ add_test(NAME "cli: docs/building.md states the test-time budget"
 # that the README's first run takes seconds; --max-time (or the suite's own limit) is kept.
 add_test(NAME "cli: on the CPU a case at the default limit is timed for at most 3 s, said once"
          COMMAND ${EXPECT} 0 "^graphbench: on the CPU each case is timed for at most 3 s" --
-                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager --min-samples 3 -o ${OUT_DIR}/cpu-limit)
+                 ${GB} --suite gelu --device cpu --cases gelu-small --variants eager --min-samples 3 --max-samples 5 -o ${OUT_DIR}/cpu-limit)
 # A case whose minimum cannot fit its limit is skipped before it runs, with what it needs and the
 # flag that gives it (core/sampling/case_budget.h); the run goes on and exits 0.
 add_test(NAME "cli: a case that cannot fit its limit is skipped before it starts, with the --max-time it needs"
@@ -985,8 +986,8 @@ add_test(NAME "cli: a case that cannot fit its limit is skipped before it starts
                  ${GB} --workload gelu --device cpu --cases gelu-large --max-time 0.3 -o ${OUT_DIR}/too-long)
 # A case under a limit says after it what it took and where, phase by phase.
 add_test(NAME "cli: a case under --max-time names its phases when it ends"
-         COMMAND ${EXPECT} 0 "^  gelu-small: took .* \\(its time limit: 2.0 s\\): probe .*, validation .*, timed .*, summary .*$" --
-                 ${GB} --suite gelu --device cpu --cases gelu-small --max-time 2 -o ${OUT_DIR}/phase-laps)
+         COMMAND ${EXPECT} 0 "^  gelu-small: took .* \\(its time limit: 1.0 s\\): probe .*, validation .*, timed .*, summary .*$" --
+                 ${GB} --suite gelu --device cpu --cases gelu-small --max-time 1 -o ${OUT_DIR}/phase-laps)
 add_test(NAME "cli: on the CPU --max-time keeps its own limit"
          COMMAND ${EXPECT} 0 "!on the CPU each case is timed" --
                  ${GB} --suite gelu --device cpu --cases gelu-small --variants eager ${QUICK} -o ${OUT_DIR}/cpu-limit-given)

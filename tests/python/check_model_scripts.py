@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from check_support import check, finish, fresh_dir
+from check_support import check, finish, fresh_dir, run_in_process
 
 
 def check_suite_script(source_dir, work_dir, script, suite):
@@ -236,16 +236,14 @@ def main(source_dir, work_dir):
                           # Without --format, --scope takes pt (refused here only for --dry-run).
                           (["torchvision:resnet18", "--scope", "layer", "--dry-run"],
                            "--scope needs the model traced to know its pieces: it does not go with --dry-run")):
-        run = subprocess.run([sys.executable, os.path.join(scripts, "export_model.py"), *args, "-o",
-                              os.path.join(work_dir, "bad")], capture_output=True, text=True)
+        run = run_in_process("export_model", [*args, "-o", os.path.join(work_dir, "bad")])
         check(run.returncode == 2 and message in run.stderr, f"export_model.py {args}: exit {run.returncode}, {run.stderr}")
 
     # The baseline's --scope: parsed as export_model.py's, for model names (inference or a training step).
     for args, message in ((["torchvision:resnet18", "--scope", "bogus"], "--scope 'bogus': expected one of layer"),
                           (["--suite", "s.json", "--scope", "layer"],
                            "--scope goes with model names: a suite's cases of pieces say their own scope")):
-        run = subprocess.run([sys.executable, os.path.join(scripts, "python_baseline.py"), *args],
-                             capture_output=True, text=True)
+        run = run_in_process("python_baseline", args)
         check(run.returncode == 2 and message in run.stderr, f"python_baseline.py {args}: exit {run.returncode}, {run.stderr}")
     check_pieces_suite(work_dir, python_baseline, model_zoo)
     # A case of pieces in the table: Python's chain per scope, graphbench's per scope (a case swept

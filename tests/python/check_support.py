@@ -36,6 +36,26 @@ def finish(prog):
     return 0
 
 
+def run_in_process(name, argv):
+    """Command `name` of graphbench.commands on `argv` in this interpreter, as a CompletedProcess (exit
+    code, standard output and error). For checks of bad arguments, which a command refuses before it
+    loads anything: each start of an interpreter costs about 0.1 s, and test_package.py checks that
+    every command of scripts/ is graphbench.commands.run in a process of its own."""
+    import contextlib
+    import io
+    import subprocess
+
+    from graphbench.commands import run
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = run(name, list(argv))
+        except SystemExit as e:  # argparse's usage errors
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return subprocess.CompletedProcess([name, *argv], code, out.getvalue(), err.getvalue())
+
+
 # The scripts that export real models with PyTorch and run graphbench on the CPU share these.
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE for these scripts

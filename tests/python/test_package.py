@@ -6,6 +6,7 @@ plainly and working from any folder, and no shell script editing JSON. Runs with
 is then checked to say so)."""
 
 import ast
+import functools
 import os
 import re
 import subprocess
@@ -111,10 +112,16 @@ def parse(path):
         return ast.parse(f.read(), path)
 
 
+@functools.lru_cache(maxsize=None)
+def nodes_by_file():
+    """Every file of python_files() with all its syntax nodes, parsed once for the whole run."""
+    return tuple((p, tuple(ast.walk(parse(p)))) for p in python_files())
+
+
 def definitions(kind, name):
     """Where a class (kind ast.ClassDef) or function (ast.FunctionDef) of this name is defined."""
-    return sorted(os.path.relpath(p, SOURCE) for p in python_files()
-                  for node in ast.walk(parse(p)) if isinstance(node, kind) and node.name == name)
+    return sorted(os.path.relpath(p, SOURCE) for p, nodes in nodes_by_file()
+                  for node in nodes if isinstance(node, kind) and node.name == name)
 
 
 # Run by one interpreter: imports each module named in argv with the package's modules forgotten
