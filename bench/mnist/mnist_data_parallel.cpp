@@ -102,12 +102,13 @@ class DataParallelTrainer {
   at::Tensor train_epoch(TrainingSummary& summary, TrainingEpoch& record) {
     const std::int64_t n = train_.size();
     at::Tensor logged_loss;
-    constexpr std::int64_t kBlock = 100;  // device time of blocks of steps, marked without synchronising
     std::int64_t in_block = 0;
     step_times_.mark(0);
     std::int64_t batch_index = 0;
     // Under a time limit, steps 1 to probe_steps of the first epoch are the probe, then the plan.
     const std::int64_t steps = config_.train_last_short_batch ? (n + config_.batch - 1) / config_.batch : n / config_.batch;
+    // Device time of blocks of steps, marked without synchronising.
+    const std::int64_t block = timing_block_steps(steps);
     const std::int64_t probe_steps = std::min<std::int64_t>(kTrainingProbeSteps, steps - 1);
     for (std::int64_t start = 0; start < n; start += config_.batch) {
       const std::int64_t rows = std::min(config_.batch, n - start);
@@ -126,7 +127,7 @@ class DataParallelTrainer {
       if (probing && batch_index == probe_steps) plan_epochs(seconds_since(probe_started_) / probe_steps, steps);
       parallel::heartbeat();
       ++summary.train_steps;
-      if (++in_block == kBlock) {
+      if (++in_block == block) {
         step_times_.mark(in_block);
         in_block = 0;
       }

@@ -132,9 +132,10 @@ class Trainer {
 
     const auto per_step = step_times_.per_step_us();
     if (!per_step.empty()) summary.median_step_us = stats::summarize(per_step).median;
-    summary.first_calls_seconds = first_calls_seconds(summary, per_step, kStepBlock);
+    const std::int64_t block = timing_block_steps(options.train.steps());
+    summary.first_calls_seconds = first_calls_seconds(summary, per_step, block);
     summary.step_samples_us = per_step;  // the record's raw samples, which compare gates on
-    summary.steps_per_block = kStepBlock;
+    summary.steps_per_block = block;
     summary.total_seconds = seconds_since(started);
     summary.other_seconds = summary.total_seconds - summary.load_seconds - summary.setup_seconds -
                             summary.capture_seconds - summary.train_seconds - summary.test_seconds;
@@ -169,6 +170,7 @@ class Trainer {
   void train_epoch(TrainingData& data, Executor& executor, const BatchPlan& plan, bench::TrainingProgress& progress,
                    TrainingEpoch& record) {
     data.begin_epoch(record.epoch);
+    const std::int64_t block = timing_block_steps(plan.steps());
     std::int64_t in_block = 0;
     step_times_.mark(0);
     std::int64_t logged = 0;
@@ -185,7 +187,7 @@ class Trainer {
         data.train_step(executor, step, keep);
       }
       if (keep) logged = step;
-      if (++in_block == kStepBlock) {
+      if (++in_block == block) {
         step_times_.mark(in_block);
         in_block = 0;
       }
@@ -245,6 +247,10 @@ class Trainer {
 };
 
 }  // namespace
+
+std::int64_t timing_block_steps(std::int64_t steps_per_epoch) {
+  return std::clamp<std::int64_t>(steps_per_epoch, 1, kStepBlock);
+}
 
 double first_calls_seconds(const TrainingSummary& s, const std::vector<double>& block_us_per_step,
                            std::int64_t steps_per_block) {

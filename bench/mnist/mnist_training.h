@@ -57,6 +57,10 @@ void note_epochs_cut(const TrainingConfig& config, int epochs, double longest_ep
 // The closing line: total time, its breakdown, steps and the median step.
 std::string summary_line(const TrainingSummary& summary);
 
+// The steps of one timing block of the median step: 100, or a whole epoch where an epoch has fewer
+// (a block never spans an epoch's end, where the test pass runs), so that a short epoch is timed too.
+std::int64_t timing_block_steps(std::int64_t steps_per_epoch);
+
 // The libraries' one-time first calls: the warm-up before capture, plus the first block's excess.
 double first_calls_seconds(const TrainingSummary& summary, const std::vector<double>& block_us_per_step,
                            std::int64_t steps_per_block);

@@ -333,10 +333,23 @@ TEST_CASE("mnist training: the record says where the time went") {
     CHECK(s.train_seconds == Approx(s.epochs[0].train_seconds + s.epochs[1].train_seconds));
     CHECK(s.batch_order == "shuffled");
     CHECK(s.train_executor == "eager");
+    // Epochs of 9 steps, fewer than a timing block of 100: each epoch is one block, so the median
+    // step is measured (it was 0, and the closing line said "median step 0 us").
+    CHECK(s.steps_per_block == 9);
+    CHECK(s.step_samples_us.size() == 2);
+    CHECK(s.median_step_us > 0);
     const std::regex closing_line(R"(Total time: [0-9.]+ s \(load [0-9.]+ s, setup [0-9.]+ s, capture [0-9.]+ s, )"
                                   R"(training [0-9.]+ s, testing [0-9.]+ s, other [0-9.]+ s\); 18 steps, )");
     CHECK(std::regex_search(run.printed, closing_line));
   }
+}
+
+TEST_CASE("mnist training: a timing block is 100 steps, or one epoch where an epoch has fewer") {
+  CHECK(mnist::timing_block_steps(937) == 100);
+  CHECK(mnist::timing_block_steps(100) == 100);
+  CHECK(mnist::timing_block_steps(9) == 9);
+  CHECK(mnist::timing_block_steps(1) == 1);
+  CHECK(mnist::timing_block_steps(0) == 1);
 }
 
 TEST_CASE("mnist training: the first calls are the warm-up before capture and the first block's time above the median") {
